@@ -1,0 +1,40 @@
+#include "core/hw/memory_fit.h"
+
+#include "core/util/units.h"
+
+namespace tpscope::core {
+
+std::string FitReport::describe(const std::string& gpuName) const {
+    if (fits) {
+        return "fits " + gpuName + ": needs " + formatBytes(static_cast<double>(requiredBytes)) + " of " +
+               formatBytes(static_cast<double>(usableBytes)) + " usable";
+    }
+    return "does not fit " + gpuName + ": needs " + formatBytes(static_cast<double>(requiredBytes)) + ", " +
+           formatBytes(static_cast<double>(usableBytes)) + " usable, short by " +
+           formatBytes(static_cast<double>(shortfallBytes));
+}
+
+FitReport checkFit(const MemoryEstimate& memory, const GpuSpec& gpu, double usableFraction) {
+    FitReport r;
+    r.requiredBytes = memory.totalBytesPerGpu();
+    r.usableBytes = static_cast<std::uint64_t>(static_cast<double>(gpu.memoryBytes) * usableFraction);
+    r.fits = r.requiredBytes <= r.usableBytes;
+    r.shortfallBytes = r.fits ? 0 : r.requiredBytes - r.usableBytes;
+    return r;
+}
+
+int minimumTpThatFits(const PlanConfig& base, const GpuSpec& gpu, const std::vector<int>& candidates,
+                      double usableFraction) {
+    int best = 0;
+    for (const int tp : candidates) {
+        PlanConfig c = base;
+        c.tp = tp;
+        const auto shard = shardModel(c.model, tp);
+        if (!shard) continue;
+        if (!checkFit(estimateMemory(c, *shard), gpu, usableFraction).fits) continue;
+        if (best == 0 || tp < best) best = tp;
+    }
+    return best;
+}
+
+}  // namespace tpscope::core

@@ -1,0 +1,117 @@
+#include "core/trace/event_columns.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace tpscope::core {
+
+namespace {
+
+template <typename T>
+void permute(std::vector<T>& column, const std::vector<std::size_t>& order) {
+    std::vector<T> sorted(column.size());
+    for (std::size_t i = 0; i < order.size(); ++i) sorted[i] = column[order[i]];
+    column = std::move(sorted);
+}
+
+template <typename T>
+std::size_t capacityBytes(const std::vector<T>& v) {
+    return v.capacity() * sizeof(T);
+}
+
+}  // namespace
+
+void EventColumns::reserve(std::size_t n) {
+    m_startNs.reserve(n);
+    m_durNs.reserve(n);
+    m_nameId.reserve(n);
+    m_kind.reserve(n);
+    m_correlationId.reserve(n);
+    m_payloadId.reserve(n);
+}
+
+void EventColumns::append(const EventRecord& e) {
+    m_startNs.push_back(e.startNs);
+    m_durNs.push_back(e.durNs);
+    m_nameId.push_back(e.name.value);
+    m_kind.push_back(static_cast<std::uint8_t>(e.kind));
+    m_correlationId.push_back(e.correlationId);
+    m_payloadId.push_back(e.payload);
+    m_finalized = false;
+}
+
+EventRecord EventColumns::at(std::size_t i) const {
+    return EventRecord{m_startNs[i], m_durNs[i], NameId{m_nameId[i]}, kind(i), m_correlationId[i], m_payloadId[i]};
+}
+
+void EventColumns::finalize() {
+    if (!std::is_sorted(m_startNs.begin(), m_startNs.end())) {
+        std::vector<std::size_t> order(m_startNs.size());
+        std::iota(order.begin(), order.end(), std::size_t{0});
+        std::stable_sort(order.begin(), order.end(),
+                         [this](std::size_t a, std::size_t b) { return m_startNs[a] < m_startNs[b]; });
+        permute(m_startNs, order);
+        permute(m_durNs, order);
+        permute(m_nameId, order);
+        permute(m_kind, order);
+        permute(m_correlationId, order);
+        permute(m_payloadId, order);
+    }
+    m_blockMaxEnd.clear();
+    m_blockMaxEnd.reserve((size() + kBlock - 1) / kBlock);
+    std::int64_t runningMax = INT64_MIN;
+    for (std::size_t i = 0; i < size(); ++i) {
+        runningMax = std::max(runningMax, endNs(i));
+        if ((i + 1) % kBlock == 0 || i + 1 == size()) m_blockMaxEnd.push_back(runningMax);
+    }
+    m_startNs.shrink_to_fit();
+    m_durNs.shrink_to_fit();
+    m_nameId.shrink_to_fit();
+    m_kind.shrink_to_fit();
+    m_correlationId.shrink_to_fit();
+    m_payloadId.shrink_to_fit();
+    m_blockMaxEnd.shrink_to_fit();
+    m_finalized = true;
+}
+
+IndexRange EventColumns::visibleRange(std::int64_t t0, std::int64_t t1) const {
+    if (empty() || t1 <= t0) return {};
+    const auto last = static_cast<std::size_t>(
+        std::lower_bound(m_startNs.begin(), m_startNs.end(), t1) - m_startNs.begin());
+    // First block whose prefix max end passes t0: every event before it has ended by t0.
+    const auto block = static_cast<std::size_t>(
+        std::upper_bound(m_blockMaxEnd.begin(), m_blockMaxEnd.end(), t0) - m_blockMaxEnd.begin());
+    if (block == m_blockMaxEnd.size()) return {last, last};
+    std::size_t first = block * kBlock;
+    std::int64_t runningMax = block == 0 ? INT64_MIN : m_blockMaxEnd[block - 1];
+    const std::size_t blockEnd = std::min(size(), first + kBlock);
+    while (first < blockEnd) {
+        runningMax = std::max(runningMax, endNs(first));
+        if (runningMax > t0) break;
+        ++first;
+    }
+    if (first >= last) return {last, last};
+    return {first, last};
+}
+
+std::size_t EventColumns::countOverlaps() const {
+    std::size_t overlaps = 0;
+    std::int64_t runningMax = INT64_MIN;
+    for (std::size_t i = 0; i < size(); ++i) {
+        if (m_startNs[i] < runningMax) ++overlaps;
+        runningMax = std::max(runningMax, endNs(i));
+    }
+    return overlaps;
+}
+
+std::size_t EventColumns::residentBytes() const {
+    return capacityBytes(m_startNs) + capacityBytes(m_durNs) + capacityBytes(m_nameId) + capacityBytes(m_kind) +
+           capacityBytes(m_correlationId) + capacityBytes(m_payloadId) + capacityBytes(m_blockMaxEnd);
+}
+
+bool EventColumns::operator==(const EventColumns& other) const {
+    return m_startNs == other.m_startNs && m_durNs == other.m_durNs && m_nameId == other.m_nameId &&
+           m_kind == other.m_kind && m_correlationId == other.m_correlationId && m_payloadId == other.m_payloadId;
+}
+
+}  // namespace tpscope::core

@@ -1,0 +1,89 @@
+#pragma once
+// Columnar storage of one stream's events (DESIGN.md §2). One vector per field keeps a kernel event
+// at 29 bytes resident (8 start + 8 duration + 4 name + 1 kind + 4 correlation + 4 payload) plus
+// 8 bytes per block of kBlock events for the visible-range index.
+//
+// visibleRange(t0, t1) is two binary searches: events are sorted by start, and a prefix maximum of
+// end times sampled once per block finds the first event that can still be running at t0 even when
+// events overlap (concurrent kernels, imported traces). O(log n + kBlock).
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/trace/event_kind.h"
+#include "core/trace/payload.h"
+#include "core/util/strong_id.h"
+
+namespace tpscope::core {
+
+struct IndexRange {
+    std::size_t first = 0;
+    std::size_t last = 0;  // one past the end
+    std::size_t size() const { return last - first; }
+    bool empty() const { return first >= last; }
+};
+
+struct EventRecord {
+    std::int64_t startNs = 0;
+    std::int64_t durNs = 0;
+    NameId name{};
+    EventKind kind = EventKind::Other;
+    std::uint32_t correlationId = 0;
+    PayloadId payload = kNoPayload;
+    std::int64_t endNs() const { return startNs + durNs; }
+};
+
+class EventColumns {
+public:
+    static constexpr std::size_t kBlock = 64;
+
+    void reserve(std::size_t n);
+    void append(const EventRecord& e);
+    // Sorts by start (stable) if needed, rebuilds the range index and releases spare capacity.
+    // Call once after the last append; readers require it.
+    void finalize();
+    bool finalized() const { return m_finalized; }
+
+    std::size_t size() const { return m_startNs.size(); }
+    bool empty() const { return m_startNs.empty(); }
+
+    std::int64_t startNs(std::size_t i) const { return m_startNs[i]; }
+    std::int64_t durNs(std::size_t i) const { return m_durNs[i]; }
+    std::int64_t endNs(std::size_t i) const { return m_startNs[i] + m_durNs[i]; }
+    NameId name(std::size_t i) const { return NameId{m_nameId[i]}; }
+    EventKind kind(std::size_t i) const { return static_cast<EventKind>(m_kind[i]); }
+    std::uint32_t correlationId(std::size_t i) const { return m_correlationId[i]; }
+    PayloadId payload(std::size_t i) const { return m_payloadId[i]; }
+    EventRecord at(std::size_t i) const;
+
+    std::span<const std::int64_t> starts() const { return m_startNs; }
+    std::span<const std::int64_t> durations() const { return m_durNs; }
+    std::span<const std::uint8_t> kinds() const { return m_kind; }
+
+    // Indices [first, last) of every event that overlaps [t0, t1); half-open on both sides: an
+    // event ending exactly at t0 or starting exactly at t1 is outside. On a stream whose events
+    // overlap, the range may also hold events that ended before t0 (callers test endNs).
+    IndexRange visibleRange(std::int64_t t0, std::int64_t t1) const;
+
+    std::int64_t firstStartNs() const { return m_startNs.empty() ? 0 : m_startNs.front(); }
+    std::int64_t lastEndNs() const { return m_blockMaxEnd.empty() ? 0 : m_blockMaxEnd.back(); }
+    // Number of events that start before the previous event on this stream has ended.
+    std::size_t countOverlaps() const;
+
+    std::size_t residentBytes() const;
+    bool operator==(const EventColumns& other) const;
+
+private:
+    std::vector<std::int64_t> m_startNs;
+    std::vector<std::int64_t> m_durNs;
+    std::vector<std::uint32_t> m_nameId;
+    std::vector<std::uint8_t> m_kind;
+    std::vector<std::uint32_t> m_correlationId;
+    std::vector<PayloadId> m_payloadId;
+    // m_blockMaxEnd[b] = max end over events [0, (b + 1) * kBlock): non-decreasing.
+    std::vector<std::int64_t> m_blockMaxEnd;
+    bool m_finalized = true;
+};
+
+}  // namespace tpscope::core

@@ -1,0 +1,88 @@
+#pragma once
+// The event model every source produces and every view reads (DESIGN.md §2): ranks (one GPU
+// each), their streams of columnar events, their NVTX ranges, interned names and payloads.
+// Timestamps are int64 ns on one common timeline; a rank merged from another host records the
+// clock offset that was applied to bring it there.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/trace/event_columns.h"
+#include "core/trace/payload.h"
+#include "core/trace/string_table.h"
+#include "core/util/strong_id.h"
+
+namespace tpscope::core {
+
+// A named interval on a rank's NVTX track: "step 3" (depth 0) > "layer 12" (1) > "mlp" (2).
+struct NvtxRange {
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;
+    NameId name{};
+    std::uint8_t depth = 0;
+    bool operator==(const NvtxRange&) const = default;
+};
+
+struct Stream {
+    StreamId id{};
+    std::string label;  // "compute", "nccl", "stream 7"
+    EventColumns events;
+    bool operator==(const Stream&) const = default;
+};
+
+struct Rank {
+    RankId id{};
+    std::string host;
+    int deviceIndex = -1;
+    std::string deviceName;
+    std::int64_t clockOffsetNs = 0;  // added to this rank's native clock to reach the common timeline
+    std::vector<Stream> streams;
+    std::vector<NvtxRange> ranges;  // sorted by start, then by depth
+
+    Stream& stream(StreamId id, std::string_view label = {});  // find or create
+    const Stream* findStream(StreamId id) const;
+    std::size_t eventCount() const;
+    // Indices [first, last) of NVTX ranges overlapping [t0, t1); ranges are few (tens per step), so a
+    // linear bound on the end side is fine. O(log n) for the start, O(k) for the result.
+    IndexRange visibleRanges(std::int64_t t0, std::int64_t t1) const;
+    bool operator==(const Rank&) const = default;
+};
+
+enum class TraceOrigin : std::uint8_t { Unknown = 0, Simulated, Captured, Imported };
+std::string_view toString(TraceOrigin origin);
+
+class Trace {
+public:
+    StringTable names;
+    PayloadTable payloads;
+    std::vector<Rank> ranks;
+    TraceOrigin origin = TraceOrigin::Unknown;
+    std::string source;  // file path, "simulated h100-sxm x8 nvlink4", ...
+    std::vector<std::pair<std::string, std::string>> metadata;
+
+    Rank& rank(RankId id);  // find or create, keeping ranks sorted by id
+    const Rank* findRank(RankId id) const;
+
+    NameId intern(std::string_view text) { return names.intern(text); }
+    PayloadId intern(const Payload& payload) { return payloads.intern(payload); }
+    std::string_view name(NameId id) const { return names.view(id); }
+    const Payload& payload(PayloadId id) const { return payloads.get(id); }
+
+    // Sorts every stream and range track; call after building, before reading.
+    void finalize();
+
+    std::size_t eventCount() const;
+    std::int64_t startNs() const;  // earliest event or range start; 0 when empty
+    std::int64_t endNs() const;    // latest end
+    std::size_t residentBytes() const;
+    std::string metadataValue(std::string_view key) const;
+
+    // Names and payloads are compared by content, so two traces built in different orders compare
+    // equal when they describe the same events.
+    bool sameEvents(const Trace& other) const;
+};
+
+}  // namespace tpscope::core

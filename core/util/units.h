@@ -1,0 +1,23 @@
+#pragma once
+// Parsing and printing of sizes, durations and lists as users type them on the command line.
+// Sizes follow nccl-tests: K/M/G/T are powers of 1024 ("8,1K,1M" -> 8, 1024, 1048576).
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/util/result.h"
+
+namespace tpscope::core {
+
+Result<std::uint64_t> parseByteSize(std::string_view text);
+Result<std::vector<std::uint64_t>> parseByteSizeList(std::string_view text);
+// "1,2,4,8" -> {1,2,4,8}; every entry must be a positive integer.
+Result<std::vector<int>> parsePositiveIntList(std::string_view text, std::string_view what);
+
+std::string formatBytes(double bytes);          // "24.0 KiB", "35.3 GB" style: binary units
+std::string formatDurationNs(double ns);        // "812 ns", "12.4 us", "15.2 ms", "1.20 s"
+std::string formatFixed(double v, int decimals);
+
+}  // namespace tpscope::core

@@ -6,7 +6,7 @@
 
 namespace tpscope::core::analysis {
 
-RunComparison compareRuns(const std::vector<CompareInput>& inputs, std::int64_t rankIndex) {
+RunComparison compareRuns(const std::vector<CompareInput>& inputs) {
     RunComparison out;
     const std::size_t n = inputs.size();
     std::map<int, LayerComparisonRow> rows;
@@ -21,7 +21,7 @@ RunComparison compareRuns(const std::vector<CompareInput>& inputs, std::int64_t 
         col.exposedWaitShare = a.summary.exposedWaitShare;
         col.loss = a.summary.loss;
         out.runs.push_back(col);
-        for (const auto& l : layerTable(a.breakdown, rankIndex)) {
+        for (const auto& l : layerTable(a.breakdown, inputs[i].rankIndex)) {
             auto& row = rows[l.layer];
             row.layer = l.layer;
             row.runs.resize(n);

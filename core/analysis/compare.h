@@ -51,9 +51,9 @@ struct RunComparison {
 struct CompareInput {
     std::string label;
     const RunAnalysis* analysis = nullptr;
+    std::int64_t rankIndex = -1;  // per-layer means of this rank of the run; -1: every rank
 };
 
-// rankIndex < 0: every rank of each run.
-RunComparison compareRuns(const std::vector<CompareInput>& inputs, std::int64_t rankIndex = -1);
+RunComparison compareRuns(const std::vector<CompareInput>& inputs);
 
 }  // namespace tpscope::core::analysis

@@ -100,8 +100,15 @@ std::ptrdiff_t stepAt(const std::vector<StepWindow>& steps, std::int64_t t) {
 }
 
 void nvtxLayers(const Trace& trace, const Rank& rank, const SegmentationOptions& o, RankSegmentation& seg) {
+    // Module-named ranges nest ("layers.3" > "layers.3.mlp"): only the shallowest depth that has
+    // layer ranges is used, so each layer is counted once.
+    int depth = 256;
+    for (const auto& r : rank.ranges) {
+        if (r.depth < depth && parseLayerIndex(trace.name(r.name), o.layerPrefix) >= 0) depth = r.depth;
+    }
     std::vector<LayerWindow> layers;
     for (const auto& r : rank.ranges) {
+        if (r.depth != depth) continue;
         const int index = parseLayerIndex(trace.name(r.name), o.layerPrefix);
         if (index >= 0) layers.push_back({0, index, r.startNs, r.endNs});
     }

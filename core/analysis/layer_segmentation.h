@@ -4,8 +4,9 @@
 // Input: a finalized Trace. Mapping, per rank:
 // - NVTX: depth-0 ranges whose name starts with a step prefix ("step 3", "ProfilerStep#12") are
 //   steps; ranges named "layer <i>" (also "layer_3", "layers.3"; not "LayerNorm") are layers, in
-//   the step that holds their start. Layer ranges without step ranges: a new step starts whenever
-//   the layer index does not increase.
+//   the step that holds their start; of nested layer ranges ("layers.3" > "layers.3.mlp") only the
+//   shallowest depth counts. Layer ranges without step ranges: a new step starts whenever the
+//   layer index does not increase.
 // - Pattern rule, for ranks without layer ranges (foreign traces): each closing collective kernel
 //   (all-reduce or a collective of unknown op; optionally every collective) ends a block that
 //   began where the previous one ended; the first `leadingBlocks` blocks of a step are prologue,

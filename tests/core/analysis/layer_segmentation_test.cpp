@@ -124,6 +124,16 @@ TEST(LayerSegmentation, LayerRangesWithoutStepsStartANewStepWhenTheIndexDrops) {
     EXPECT_EQ(r.steps[1].endNs, 50);
 }
 
+TEST(LayerSegmentation, NestedModuleRangesCountEachLayerOnce) {
+    TraceBuilder b;
+    b.step(0, 0, 0, 100).range(0, "layers.0", 1, 0, 50).range(0, "layers.0.mlp", 2, 20, 50);
+    b.range(0, "layers.1", 1, 50, 100).range(0, "layers.1.mlp", 2, 70, 100).gemm(0, 0, 100);
+    const auto seg = segmentLayers(*b.build());
+    ASSERT_EQ(seg.ranks[0].layers.size(), 2u);
+    EXPECT_EQ(seg.ranks[0].layers[1].layer, 1);
+    EXPECT_EQ(seg.ranks[0].layers[1].startNs, 50);
+}
+
 TEST(LayerSegmentation, LayerRangesOutsideStepsAreCountedAndReported) {
     TraceBuilder b;
     b.step(0, 0, 0, 100).layer(0, 0, 10, 50).layer(0, 1, 150, 200);

@@ -47,6 +47,8 @@ core::Result<std::int64_t> rankIndexOf(const core::Trace& trace, std::int64_t ra
                            "no rank " + std::to_string(rankId) + " in the trace (ranks: " + known + ")", "--rank");
 }
 
-std::string percentText(double fraction) { return core::formatFixed(fraction * 100.0, 1) + " %"; }
+std::string percentText(double fraction) {
+    return core::formatFixed(fraction * 100.0, 1) + " %";
+}
 
 }  // namespace tpscope::cli

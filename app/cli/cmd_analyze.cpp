@@ -26,10 +26,13 @@ struct AnalyzeOptions {
     AnalysisCliOptions analysis;
 };
 
-std::string ns(double v) { return core::formatDurationNs(v); }
+std::string ns(double v) {
+    return core::formatDurationNs(v);
+}
 
 void printLayerTable(const core::analysis::RunAnalysis& a, std::int64_t rankIndex) {
-    TextTable t({"layer", "wall", "compute", "overlapped comm", "exposed wait", "exposed transfer", "idle", "imbalance"});
+    TextTable t(
+        {"layer", "wall", "compute", "overlapped comm", "exposed wait", "exposed transfer", "idle", "imbalance"});
     for (const auto& l : core::analysis::layerTable(a.breakdown, rankIndex)) {
         t.addRow({std::to_string(l.layer), ns(l.mean(&TimeBreakdown::wallNs)), ns(l.mean(&TimeBreakdown::computeNs)),
                   ns(l.mean(&TimeBreakdown::overlappedCommNs)), ns(l.mean(&TimeBreakdown::exposedWaitNs)),
@@ -96,8 +99,8 @@ int runAnalyze(const AnalyzeOptions& o) {
         std::cout << '\n';
         return kExitOk;
     }
-    std::cout << "trace " << o.file << ": " << (*trace)->ranks.size() << " rank(s), " << a.summary.events
-              << " events (" << core::toString((*trace)->origin) << ")\n\n";
+    std::cout << "trace " << o.file << ": " << (*trace)->ranks.size() << " rank(s), " << a.summary.events << " events ("
+              << core::toString((*trace)->origin) << ")\n\n";
     std::cout << "Per layer, mean over steps and " << (rankIndex >= 0 ? "rank " + std::to_string(*o.rank) : "ranks")
               << ":\n";
     printLayerTable(a, rankIndex);
@@ -168,7 +171,8 @@ int runCompare(const CompareOptions& o) {
 
 void addAnalyzeCommand(CLI::App& app, CliContext& ctx) {
     auto opts = std::make_shared<AnalyzeOptions>();
-    auto* cmd = app.add_subcommand("analyze", "Per-layer communication gaps, sync wait vs transfer, and the step summary");
+    auto* cmd =
+        app.add_subcommand("analyze", "Per-layer communication gaps, sync wait vs transfer, and the step summary");
     cmd->add_option("file", opts->file, "Trace file (Kineto/Chrome JSON, nsys SQLite export, workspace)")->required();
     cmd->add_option("--rank", opts->rank, "Per-layer table of this rank only (default: mean over ranks)");
     cmd->add_flag("--json", opts->json, "Machine-readable output (docs/cli.md)");

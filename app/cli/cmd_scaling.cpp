@@ -73,8 +73,7 @@ void printReport(const core::analysis::ScalingReport& r, const std::vector<core:
         for (const auto& row : bs.rows) {
             t.addRow({std::to_string(row.gpus), core::formatFixed(row.tokensPerSec, 1),
                       core::formatDurationNs(row.stepLatencyNs), core::formatFixed(row.speedup, 2) + "x",
-                      percentText(row.efficiency),
-                      bs.fit.valid ? core::formatFixed(row.amdahlSpeedup, 2) + "x" : "-",
+                      percentText(row.efficiency), bs.fit.valid ? core::formatFixed(row.amdahlSpeedup, 2) + "x" : "-",
                       priced ? "$" + core::formatFixed(row.costPerMillionTokens, 3) : "-",
                       priced ? percentText(row.premiumVsBaseline) : "-", row.label});
         }
@@ -82,7 +81,8 @@ void printReport(const core::analysis::ScalingReport& r, const std::vector<core:
         if (bs.fit.valid) {
             std::cout << "  Amdahl fit: serial fraction " << core::formatFixed(bs.fit.serialFraction, 4)
                       << ", max speedup "
-                      << (std::isfinite(bs.fit.maxSpeedup) ? core::formatFixed(bs.fit.maxSpeedup, 2) + "x" : "unbounded")
+                      << (std::isfinite(bs.fit.maxSpeedup) ? core::formatFixed(bs.fit.maxSpeedup, 2) + "x"
+                                                           : "unbounded")
                       << " vs 1 GPU, RMS residual " << core::formatFixed(bs.fit.rmsResidual, 3) << "\n";
         }
         std::cout << '\n';
@@ -122,7 +122,8 @@ int runScaling(const CliContext& ctx, const ScalingCliOptions& o) {
         runs.push_back(core::analysis::runPointOf(**trace, a, o.files[i], (*tps)[i], (*batches)[i]));
         if (!first) first = *trace;
     }
-    auto report = core::analysis::analyzeScaling(runs, {.pricePerGpuHour = o.price, .efficiencyThreshold = o.threshold});
+    auto report =
+        core::analysis::analyzeScaling(runs, {.pricePerGpuHour = o.price, .efficiencyThreshold = o.threshold});
     if (!report) return reportError(report.error());
     core::analysis::AdviceOptions adviceOptions;
     adviceOptions.efficiencyThreshold = o.threshold;

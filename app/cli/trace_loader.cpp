@@ -12,8 +12,7 @@ core::Result<std::shared_ptr<const core::Trace>> loadTraceFile(const std::string
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) return core::makeError(core::ErrorCode::NotFound, "file not found", path);
     return core::makeError(core::ErrorCode::Unsupported,
-                           "format not supported yet: this build has no trace reader (Kineto JSON, nsys SQLite)",
-                           path);
+                           "format not supported yet: this build has no trace reader (Kineto JSON, nsys SQLite)", path);
 }
 
 }  // namespace tpscope::cli

@@ -7,10 +7,14 @@ namespace tpscope::core::analysis {
 
 std::string_view toString(AdviceKind kind) {
     switch (kind) {
-        case AdviceKind::MinimumTp: return "minimum_tp";
-        case AdviceKind::HigherTpPays: return "higher_tp_pays";
-        case AdviceKind::HigherTpDoesNotPay: return "higher_tp_does_not_pay";
-        case AdviceKind::Recommendation: return "recommendation";
+        case AdviceKind::MinimumTp:
+            return "minimum_tp";
+        case AdviceKind::HigherTpPays:
+            return "higher_tp_pays";
+        case AdviceKind::HigherTpDoesNotPay:
+            return "higher_tp_does_not_pay";
+        case AdviceKind::Recommendation:
+            return "recommendation";
     }
     return "recommendation";
 }
@@ -23,7 +27,9 @@ std::string fixed(double v, int decimals) {
     return buf;
 }
 
-std::string percent(double fraction) { return fixed(fraction * 100.0, 0) + " %"; }
+std::string percent(double fraction) {
+    return fixed(fraction * 100.0, 0) + " %";
+}
 
 void largestLoss(const LossBreakdown& l, AdviceItem& item) {
     const std::pair<const char*, double> losses[] = {
@@ -46,7 +52,8 @@ AdviceItem pairAdvice(const BatchScaling& bs, const ScalingRow& from, const Scal
     item.toGpus = to.gpus;
     item.speedup = to.tokensPerSec / from.tokensPerSec;
     item.efficiency = item.speedup / (static_cast<double>(to.gpus) / from.gpus);
-    item.costChange = priced && from.costPerMillionTokens > 0 ? to.costPerMillionTokens / from.costPerMillionTokens - 1 : 0;
+    item.costChange =
+        priced && from.costPerMillionTokens > 0 ? to.costPerMillionTokens / from.costPerMillionTokens - 1 : 0;
     item.kind = item.efficiency >= threshold ? AdviceKind::HigherTpPays : AdviceKind::HigherTpDoesNotPay;
     largestLoss(to.loss, item);
     std::string text = "TP " + std::to_string(to.gpus) + " vs " + std::to_string(from.gpus) + " at batch " +
@@ -56,9 +63,9 @@ AdviceItem pairAdvice(const BatchScaling& bs, const ScalingRow& from, const Scal
     }
     text += " (efficiency " + percent(item.efficiency) + "); " + item.largestLoss + " is " +
             percent(item.largestLossShare) + " of the TP " + std::to_string(to.gpus) + " step";
-    text += item.kind == AdviceKind::HigherTpPays ? " -> the higher TP pays"
-                                                  : " -> stay at TP " + std::to_string(from.gpus) +
-                                                        " unless latency matters more than cost";
+    text += item.kind == AdviceKind::HigherTpPays
+                ? " -> the higher TP pays"
+                : " -> stay at TP " + std::to_string(from.gpus) + " unless latency matters more than cost";
     item.text = std::move(text);
     return item;
 }

@@ -30,12 +30,12 @@ std::string_view toString(AdviceKind kind);
 
 struct AdviceItem {
     AdviceKind kind = AdviceKind::Recommendation;
-    int batch = 0;     // 0 for MinimumTp
+    int batch = 0;  // 0 for MinimumTp
     int fromGpus = 0;
-    int toGpus = 0;    // the recommended TP for Recommendation
+    int toGpus = 0;  // the recommended TP for Recommendation
     double speedup = 0;
     double efficiency = 0;
-    double costChange = 0;  // $/Mtok(to) / $/Mtok(from) - 1; 0 without a price
+    double costChange = 0;    // $/Mtok(to) / $/Mtok(from) - 1; 0 without a price
     std::string largestLoss;  // "sync wait", "transfer", "imbalance", "idle"
     double largestLossShare = 0;
     std::string text;

@@ -42,14 +42,20 @@ RunAnalysis analyzeTrace(const Trace& trace, const AnalysisOptions& options) {
         a.notes.push_back("batch size unknown (no --batch, no 'batch' in the trace metadata): tokens/s assume batch 1");
     }
     if (a.summary.steps.empty()) a.notes.push_back("no decode step found: no latency or throughput");
+    std::size_t emptyLayers = 0;
+    for (const auto& row : a.breakdown.rows) emptyLayers += row.time.computeNs == 0 && row.time.commNs == 0 ? 1 : 0;
+    if (emptyLayers > 0) {
+        a.notes.push_back(std::to_string(emptyLayers) + " layer window(s) (step x rank) hold no kernel: all idle");
+    }
     return a;
 }
 
 RunPoint runPointOf(const Trace& trace, const RunAnalysis& analysis, std::string label, int gpus, int batch) {
     RunPoint p;
     p.label = std::move(label);
-    p.gpus = gpus > 0 ? gpus : metadataInt(trace, "tp") > 0 ? metadataInt(trace, "tp")
-                                                             : static_cast<int>(trace.ranks.size());
+    p.gpus = gpus > 0                       ? gpus
+             : metadataInt(trace, "tp") > 0 ? metadataInt(trace, "tp")
+                                            : static_cast<int>(trace.ranks.size());
     p.batch = batch > 0 ? batch : analysis.summary.batch;
     const double latency = analysis.summary.latencyMeanNs;
     p.stepLatencyNs = latency;

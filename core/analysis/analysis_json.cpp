@@ -127,7 +127,8 @@ void writeAnalysisJson(JsonWriter& w, const Trace& trace, const RunAnalysis& a, 
         w.beginObject().field("layer", l.layer).field("samples", static_cast<std::uint64_t>(l.samples));
         w.field("wall_ns", l.mean(&TimeBreakdown::wallNs)).field("compute_ns", l.mean(&TimeBreakdown::computeNs));
         w.field("compute_only_ns", l.mean(&TimeBreakdown::computeNs) - l.mean(&TimeBreakdown::overlappedCommNs));
-        w.field("comm_ns", l.mean(&TimeBreakdown::commNs)).field("exposed_comm_ns", l.mean(&TimeBreakdown::exposedCommNs));
+        w.field("comm_ns", l.mean(&TimeBreakdown::commNs))
+            .field("exposed_comm_ns", l.mean(&TimeBreakdown::exposedCommNs));
         w.field("overlapped_comm_ns", l.mean(&TimeBreakdown::overlappedCommNs));
         w.field("exposed_wait_ns", l.mean(&TimeBreakdown::exposedWaitNs));
         w.field("exposed_transfer_ns", l.mean(&TimeBreakdown::exposedTransferNs));

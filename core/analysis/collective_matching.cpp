@@ -41,8 +41,8 @@ Channels gatherChannels(const Trace& trace) {
                 if (ch.perRank.empty()) ch.perRank.resize(rankCount);
                 if (has) ch.groupSize = std::max(ch.groupSize, p.collective.groupSize);
                 ch.perRank[r].push_back({ev.startNs(i), ev.endNs(i), static_cast<std::uint32_t>(s),
-                                      static_cast<std::uint32_t>(i), has ? p.collective.op : CollectiveOp::Unknown,
-                                      has ? p.collective.bytes : 0});
+                                         static_cast<std::uint32_t>(i), has ? p.collective.op : CollectiveOp::Unknown,
+                                         has ? p.collective.bytes : 0});
             }
         }
     }
@@ -96,7 +96,8 @@ void finishCall(const std::vector<Member>& members, std::uint32_t expected, std:
     std::sort(endsScratch.begin(), endsScratch.end());
     const std::size_t n = endsScratch.size();
     // Median of an even count: the mean of the two middle values (rounded down).
-    call.medianEndNs = n % 2 == 1 ? endsScratch[n / 2] : endsScratch[n / 2 - 1] + (endsScratch[n / 2] - endsScratch[n / 2 - 1]) / 2;
+    call.medianEndNs =
+        n % 2 == 1 ? endsScratch[n / 2] : endsScratch[n / 2 - 1] + (endsScratch[n / 2] - endsScratch[n / 2 - 1]) / 2;
     call.transferNs = std::max<std::int64_t>(0, call.medianEndNs - call.lastStartNs);
     for (const auto& m : members) {
         const std::int64_t dur = m.kernel->endNs - m.kernel->startNs;
@@ -161,9 +162,10 @@ CollectiveMatching matchCollectives(const Trace& trace, const Segmentation& segm
             std::count_if(ch.perRank.begin(), ch.perRank.end(), [](const auto& l) { return !l.empty(); }));
         if (ch.groupSize > present) {
             const auto name = trace.name(NameId{channel});
-            out.notes.push_back("communicator " + (name.empty() ? std::string("(unnamed)") : "'" + std::string(name) + "'") +
-                                " has " + std::to_string(ch.groupSize) + " ranks but the trace holds " +
-                                std::to_string(present) + ": wait is measured among the ranks present");
+            out.notes.push_back("communicator " +
+                                (name.empty() ? std::string("(unnamed)") : "'" + std::string(name) + "'") + " has " +
+                                std::to_string(ch.groupSize) + " ranks but the trace holds " + std::to_string(present) +
+                                ": wait is measured among the ranks present");
         }
     }
     for (auto& call : out.calls) {
@@ -186,8 +188,9 @@ CollectiveMatching matchCollectives(const Trace& trace, const Segmentation& segm
                             " kernel(s)); their wait is measured among the ranks present");
     }
     if (trace.ranks.size() == 1 && !out.calls.empty()) {
-        out.notes.push_back("single rank: collective time cannot be split into sync wait and transfer; all of it "
-                            "counts as transfer");
+        out.notes.push_back(
+            "single rank: collective time cannot be split into sync wait and transfer; all of it "
+            "counts as transfer");
     }
     return out;
 }
@@ -196,14 +199,18 @@ double busBandwidthFactor(CollectiveOp op, std::uint32_t ranks) {
     if (ranks == 0) return std::numeric_limits<double>::quiet_NaN();
     const double n = ranks;
     switch (op) {
-        case CollectiveOp::AllReduce: return 2.0 * (n - 1.0) / n;
+        case CollectiveOp::AllReduce:
+            return 2.0 * (n - 1.0) / n;
         case CollectiveOp::AllGather:
         case CollectiveOp::ReduceScatter:
-        case CollectiveOp::AllToAll: return (n - 1.0) / n;
+        case CollectiveOp::AllToAll:
+            return (n - 1.0) / n;
         case CollectiveOp::Broadcast:
         case CollectiveOp::Reduce:
-        case CollectiveOp::SendRecv: return 1.0;
-        case CollectiveOp::Unknown: break;
+        case CollectiveOp::SendRecv:
+            return 1.0;
+        case CollectiveOp::Unknown:
+            break;
     }
     return std::numeric_limits<double>::quiet_NaN();
 }

@@ -57,10 +57,10 @@ struct CollectiveCall {
 struct RankCollectiveStats {
     std::uint32_t rankIndex = 0;
     std::size_t kernels = 0;
-    std::size_t lastArrivals = 0;   // complete calls (of >= 2 ranks) where this rank arrived last
-    std::size_t extraKernels = 0;   // kernels in calls that not every rank of the channel joined
-    std::int64_t waitNs = 0;        // summed wait over its kernels
-    std::int64_t kernelNs = 0;      // summed collective kernel time
+    std::size_t lastArrivals = 0;  // complete calls (of >= 2 ranks) where this rank arrived last
+    std::size_t extraKernels = 0;  // kernels in calls that not every rank of the channel joined
+    std::int64_t waitNs = 0;       // summed wait over its kernels
+    std::int64_t kernelNs = 0;     // summed collective kernel time
 };
 
 struct CollectiveMatching {

@@ -27,8 +27,8 @@ struct LayerCell {
 
 struct LayerComparisonRow {
     int layer = 0;
-    std::vector<LayerCell> runs;     // one per run
-    std::vector<double> wallDeltaNs;  // run i - run 0 (0 for run 0; NaN when either is absent)
+    std::vector<LayerCell> runs;            // one per run
+    std::vector<double> wallDeltaNs;        // run i - run 0 (0 for run 0; NaN when either is absent)
     std::vector<double> wallDeltaFraction;  // (run i - run 0) / run 0
 };
 

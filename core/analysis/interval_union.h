@@ -38,7 +38,7 @@ struct CoverageSegment {
 };
 
 class CoverageTimeline {
-public:
+  public:
     // Few lists keep a window's per-mask table small (16 x 8 bytes); the breakdown needs three.
     static constexpr int kMaxLayers = 4;
     static constexpr std::size_t kMaskCount = std::size_t{1} << kMaxLayers;
@@ -52,7 +52,7 @@ public:
     using MaskTimes = std::array<std::int64_t, kMaskCount>;
     MaskTimes measure(Interval window) const;
 
-private:
+  private:
     std::vector<CoverageSegment> m_segments;
 };
 

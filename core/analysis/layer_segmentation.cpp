@@ -8,9 +8,12 @@ namespace tpscope::core::analysis {
 
 std::string_view toString(SegmentationSource source) {
     switch (source) {
-        case SegmentationSource::Nvtx: return "nvtx";
-        case SegmentationSource::Pattern: return "pattern";
-        case SegmentationSource::None: break;
+        case SegmentationSource::Nvtx:
+            return "nvtx";
+        case SegmentationSource::Pattern:
+            return "pattern";
+        case SegmentationSource::None:
+            break;
     }
     return "none";
 }
@@ -27,7 +30,9 @@ bool startsWithNoCase(std::string_view s, std::string_view prefix) {
     return true;
 }
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isDigit(char c) {
+    return c >= '0' && c <= '9';
+}
 
 struct Closer {
     std::int64_t startNs;
@@ -181,8 +186,9 @@ void patternLayers(const Trace& trace, const Rank& rank, const SegmentationOptio
         patternLayersOfStep(cl, 0, cl.size(), 0, first, o, seg);
         return;
     }
-    const auto perStep = static_cast<std::size_t>(std::max(0, o.leadingBlocks)) +
-                         static_cast<std::size_t>(o.layersPerStep) * static_cast<std::size_t>(std::max(1, o.blocksPerLayer));
+    const auto perStep =
+        static_cast<std::size_t>(std::max(0, o.leadingBlocks)) +
+        static_cast<std::size_t>(o.layersPerStep) * static_cast<std::size_t>(std::max(1, o.blocksPerLayer));
     std::int64_t stepStart = first;
     std::int64_t key = 0;
     for (std::size_t begin = 0; begin + perStep <= cl.size(); begin += perStep, ++key) {
@@ -199,8 +205,8 @@ int parseLayerIndex(std::string_view name, std::string_view prefix) {
     if (!startsWithNoCase(name, prefix)) return -1;
     std::size_t i = prefix.size();
     if (i < name.size() && (name[i] == 's' || name[i] == 'S')) ++i;
-    while (i < name.size() && (name[i] == ' ' || name[i] == '_' || name[i] == '.' || name[i] == '#' ||
-                               name[i] == ':' || name[i] == '-')) {
+    while (i < name.size() &&
+           (name[i] == ' ' || name[i] == '_' || name[i] == '.' || name[i] == '#' || name[i] == ':' || name[i] == '-')) {
         ++i;
     }
     if (i >= name.size() || !isDigit(name[i])) return -1;
@@ -249,7 +255,8 @@ Segmentation segmentLayers(const Trace& trace, const SegmentationOptions& option
         std::stable_sort(seg.steps.begin(), seg.steps.end(), byStart);
         std::stable_sort(seg.layers.begin(), seg.layers.end(), byStart);
         if (seg.ignoredLayerRanges > 0) {
-            out.notes.push_back("rank " + std::to_string(rank.id.value) + ": " + std::to_string(seg.ignoredLayerRanges) +
+            out.notes.push_back("rank " + std::to_string(rank.id.value) + ": " +
+                                std::to_string(seg.ignoredLayerRanges) +
                                 " layer range(s) outside every step range were ignored");
         }
         if (rank.eventCount() == 0) out.notes.push_back("rank " + std::to_string(rank.id.value) + " has no kernels");

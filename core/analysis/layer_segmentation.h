@@ -28,10 +28,10 @@ namespace tpscope::core::analysis {
 
 struct SegmentationOptions {
     std::vector<std::string> stepPrefixes{"step", "ProfilerStep"};  // case-insensitive
-    std::string layerPrefix = "layer";                               // case-insensitive
-    int blocksPerLayer = 2;      // Megatron TP: attention and MLP, one all-reduce each
-    int leadingBlocks = 0;       // blocks before layer 0 in a step (1 for an embedding all-reduce)
-    int layersPerStep = 0;       // pattern rule without step ranges; 0 = one step per rank
+    std::string layerPrefix = "layer";                              // case-insensitive
+    int blocksPerLayer = 2;                  // Megatron TP: attention and MLP, one all-reduce each
+    int leadingBlocks = 0;                   // blocks before layer 0 in a step (1 for an embedding all-reduce)
+    int layersPerStep = 0;                   // pattern rule without step ranges; 0 = one step per rank
     bool allCollectivesCloseBlocks = false;  // false: only all-reduce and unknown-op collectives
 };
 
@@ -54,9 +54,9 @@ struct LayerWindow {
 struct RankSegmentation {
     RankId rank{};
     SegmentationSource source = SegmentationSource::None;
-    std::vector<StepWindow> steps;    // sorted by start
-    std::vector<LayerWindow> layers;  // sorted by start
-    std::size_t leftoverBlocks = 0;   // pattern rule: blocks that did not complete a layer
+    std::vector<StepWindow> steps;       // sorted by start
+    std::vector<LayerWindow> layers;     // sorted by start
+    std::size_t leftoverBlocks = 0;      // pattern rule: blocks that did not complete a layer
     std::size_t ignoredLayerRanges = 0;  // NVTX layer ranges outside every step range
 };
 

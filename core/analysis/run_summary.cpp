@@ -63,7 +63,8 @@ void kindShares(const Trace& trace, RunSummary& s) {
             std::array<std::int64_t, kEventKindCount> busy{};
             std::array<std::size_t, kEventKindCount> count{};
             for (std::size_t i = 0; i < kinds.size(); ++i) {
-                const std::uint8_t k = kinds[i] < kEventKindCount ? kinds[i] : static_cast<std::uint8_t>(EventKind::Other);
+                const std::uint8_t k =
+                    kinds[i] < kEventKindCount ? kinds[i] : static_cast<std::uint8_t>(EventKind::Other);
                 busy[k] += durs[i];
                 ++count[k];
             }
@@ -130,8 +131,8 @@ void slowest(const LayerBreakdown& bd, RunSummary& s) {
     if (best != nullptr && (best->lastArrivals > 0 || best->time.computeNs > 0)) {
         s.slowestRankIndex = best->rankIndex;
         std::size_t complete = s.collectiveCalls - s.incompleteCalls;
-        s.slowestRankReason = best->lastArrivals > 0 ? "arrived last at " + std::to_string(best->lastArrivals) + " of " +
-                                                           std::to_string(complete) + " collective calls"
+        s.slowestRankReason = best->lastArrivals > 0 ? "arrived last at " + std::to_string(best->lastArrivals) +
+                                                           " of " + std::to_string(complete) + " collective calls"
                                                      : "most compute time";
     }
     const auto table = layerTable(bd);

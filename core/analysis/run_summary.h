@@ -50,8 +50,8 @@ struct LossBreakdown {
 struct RankSummary {
     std::uint32_t rankIndex = 0;
     RankId rank{};
-    TimeBreakdown time;             // over all step windows
-    std::int64_t imbalanceNs = 0;   // part of its exposed wait explained by compute spread
+    TimeBreakdown time;            // over all step windows
+    std::int64_t imbalanceNs = 0;  // part of its exposed wait explained by compute spread
     std::size_t collectiveKernels = 0;
     std::size_t lastArrivals = 0;
     std::size_t extraKernels = 0;
@@ -92,8 +92,8 @@ double percentile(std::vector<double> values, double p);
 // Per layer index, averaged over steps (and over ranks unless one is picked): the per-layer table.
 struct LayerIndexSummary {
     int layer = 0;
-    std::size_t samples = 0;  // (step, rank) rows summed
-    TimeBreakdown sumTime;    // exact sums; means are sum / samples, so they partition the mean wall
+    std::size_t samples = 0;    // (step, rank) rows summed
+    TimeBreakdown sumTime;      // exact sums; means are sum / samples, so they partition the mean wall
     std::size_t instances = 0;  // (step) layer instances
     std::int64_t sumImbalanceNs = 0;
     double mean(std::int64_t TimeBreakdown::*field) const {

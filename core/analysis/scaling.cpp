@@ -132,7 +132,8 @@ Result<ScalingReport> analyzeScaling(std::vector<RunPoint> runs, const ScalingOp
         }
         bs.fit = fitAmdahl(pts, bs.baselineGpus);
         if (bs.fit.valid) {
-            for (auto& row : bs.rows) row.amdahlSpeedup = modelSpeedup(bs.fit.serialFraction, row.gpus, bs.baselineGpus);
+            for (auto& row : bs.rows)
+                row.amdahlSpeedup = modelSpeedup(bs.fit.serialFraction, row.gpus, bs.baselineGpus);
         }
         if (options.pricePerGpuHour > 0) {
             auto table = costTable(options.pricePerGpuHour, throughputs);
@@ -143,11 +144,14 @@ Result<ScalingReport> analyzeScaling(std::vector<RunPoint> runs, const ScalingOp
             }
         }
         if (bs.baselineGpus != 1) {
-            report.notes.push_back("batch " + std::to_string(bs.batch) + ": no 1-GPU run; speedup, efficiency and cost "
-                                   "premium are relative to " + std::to_string(bs.baselineGpus) + " GPUs");
+            report.notes.push_back("batch " + std::to_string(bs.batch) +
+                                   ": no 1-GPU run; speedup, efficiency and cost "
+                                   "premium are relative to " +
+                                   std::to_string(bs.baselineGpus) + " GPUs");
         }
         if (bs.rows.size() < 2) {
-            report.notes.push_back("batch " + std::to_string(bs.batch) + ": one GPU count only; no scaling or Amdahl fit");
+            report.notes.push_back("batch " + std::to_string(bs.batch) +
+                                   ": one GPU count only; no scaling or Amdahl fit");
         }
         report.batches.push_back(std::move(bs));
         i = j;

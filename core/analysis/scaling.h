@@ -27,8 +27,8 @@ struct RunPoint {
     int gpus = 0;       // TP degree (GPUs in the tensor-parallel group)
     int batch = 0;
     double tokensPerSec = 0;
-    double stepLatencyNs = 0;     // mean
-    LossBreakdown loss;           // fractions of step time
+    double stepLatencyNs = 0;  // mean
+    LossBreakdown loss;        // fractions of step time
     double exposedCommShare = 0;
 };
 
@@ -38,11 +38,11 @@ struct ScalingOptions {
 };
 
 struct AmdahlFit {
-    bool valid = false;         // needs two or more GPU counts
+    bool valid = false;  // needs two or more GPU counts
     double serialFraction = 0;
-    double maxSpeedup = 0;      // vs 1 GPU; +infinity when S = 0
+    double maxSpeedup = 0;  // vs 1 GPU; +infinity when S = 0
     double maxSpeedupVsBaseline = 0;
-    double rmsResidual = 0;     // in speedup units
+    double rmsResidual = 0;  // in speedup units
     std::size_t points = 0;
 };
 
@@ -51,9 +51,9 @@ struct ScalingRow {
     int gpus = 0;
     double tokensPerSec = 0;
     double stepLatencyNs = 0;
-    double speedup = 1;        // vs the batch's baseline
-    double efficiency = 1;     // speedup / (gpus / baseline)
-    double amdahlSpeedup = 0;  // the fitted model at this GPU count (vs baseline); 0 without a fit
+    double speedup = 1;               // vs the batch's baseline
+    double efficiency = 1;            // speedup / (gpus / baseline)
+    double amdahlSpeedup = 0;         // the fitted model at this GPU count (vs baseline); 0 without a fit
     double costPerMillionTokens = 0;  // 0 without a price
     double premiumVsBaseline = 0;
     LossBreakdown loss;
@@ -77,7 +77,7 @@ struct EfficientBatch {
 struct ScalingReport {
     double pricePerGpuHour = 0;
     double efficiencyThreshold = 0;
-    std::vector<BatchScaling> batches;  // sorted by batch
+    std::vector<BatchScaling> batches;             // sorted by batch
     std::vector<EfficientBatch> efficientBatches;  // sorted by gpus; baselines left out
     std::vector<std::string> notes;
 };

@@ -31,15 +31,19 @@ std::shared_ptr<const Trace> makeTrace(std::size_t totalEvents) {
     trace->metadata = {{"tp", "8"}, {"batch", "16"}};
     const std::size_t layers = totalEvents / (kRanks * kKernelsPerLayer);
     const std::size_t steps = (layers + kLayersPerStep - 1) / kLayersPerStep;
-    const NameId names[kKernelsPerLayer] = {
-        trace->intern("rms_norm_kernel"), trace->intern("sm90_xmma_gemm_qkv"), trace->intern("flash_fwd_splitkv_kernel"),
-        trace->intern("sm90_xmma_gemm_oproj"), trace->intern("ncclDevKernel_AllReduce_Sum_bf16_RING_LL"),
-        trace->intern("rms_norm_kernel"), trace->intern("sm90_xmma_gemm_gateup"), trace->intern("act_and_mul_kernel"),
-        trace->intern("sm90_xmma_gemm_down"), trace->intern("ncclDevKernel_AllReduce_Sum_bf16_RING_LL")};
-    const EventKind kinds[kKernelsPerLayer] = {EventKind::Elementwise, EventKind::Gemm, EventKind::Attention,
-                                               EventKind::Gemm, EventKind::Collective, EventKind::Elementwise,
-                                               EventKind::Gemm, EventKind::Elementwise, EventKind::Gemm,
-                                               EventKind::Collective};
+    const NameId names[kKernelsPerLayer] = {trace->intern("rms_norm_kernel"),
+                                            trace->intern("sm90_xmma_gemm_qkv"),
+                                            trace->intern("flash_fwd_splitkv_kernel"),
+                                            trace->intern("sm90_xmma_gemm_oproj"),
+                                            trace->intern("ncclDevKernel_AllReduce_Sum_bf16_RING_LL"),
+                                            trace->intern("rms_norm_kernel"),
+                                            trace->intern("sm90_xmma_gemm_gateup"),
+                                            trace->intern("act_and_mul_kernel"),
+                                            trace->intern("sm90_xmma_gemm_down"),
+                                            trace->intern("ncclDevKernel_AllReduce_Sum_bf16_RING_LL")};
+    const EventKind kinds[kKernelsPerLayer] = {
+        EventKind::Elementwise, EventKind::Gemm, EventKind::Attention,   EventKind::Gemm, EventKind::Collective,
+        EventKind::Elementwise, EventKind::Gemm, EventKind::Elementwise, EventKind::Gemm, EventKind::Collective};
     const std::int64_t durs[kKernelsPerLayer] = {4000, 30000, 20000, 12000, 0, 4000, 60000, 5000, 30000, 0};
     CollectivePayload ar;
     ar.op = CollectiveOp::AllReduce;
@@ -122,7 +126,9 @@ std::size_t currentRssBytes() {
     return 0;
 }
 
-void resetPeakRss() { std::ofstream("/proc/self/clear_refs") << "5"; }
+void resetPeakRss() {
+    std::ofstream("/proc/self/clear_refs") << "5";
+}
 
 void BM_AnalyzeTrace(benchmark::State& state) {
     const auto trace = makeTrace(static_cast<std::size_t>(state.range(0)));

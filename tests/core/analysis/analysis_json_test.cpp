@@ -17,8 +17,8 @@ simdjson::dom::element parse(simdjson::dom::parser& parser, const std::string& t
 }
 
 TEST(AnalysisJson, PrintsTheSameNumbersAsTheResult) {
-    const test::DecodeFixture f{.ranks = 2, .steps = 2, .layers = 2, .computeNs = 1000, .arNs = 100, .lateRank = 1,
-                                .lateByNs = 50};
+    const test::DecodeFixture f{
+        .ranks = 2, .steps = 2, .layers = 2, .computeNs = 1000, .arNs = 100, .lateRank = 1, .lateByNs = 50};
     const auto trace = test::makeDecodeTrace(f);
     const auto a = analyzeTrace(*trace);
     std::ostringstream out;
@@ -34,7 +34,8 @@ TEST(AnalysisJson, PrintsTheSameNumbersAsTheResult) {
     const auto layers = root["layers"].get_array().value();
     ASSERT_EQ(layers.size(), 2u);
     const auto table = layerTable(a.breakdown);
-    EXPECT_DOUBLE_EQ(layers.at(0)["exposed_wait_ns"].get_double().value(), table[0].mean(&TimeBreakdown::exposedWaitNs));
+    EXPECT_DOUBLE_EQ(layers.at(0)["exposed_wait_ns"].get_double().value(),
+                     table[0].mean(&TimeBreakdown::exposedWaitNs));
     const auto calls = root["calls"].get_array().value();
     ASSERT_EQ(calls.size(), a.matching.calls.size());
     EXPECT_EQ(calls.at(0)["transfer_ns"].get_int64().value(), f.arNs);

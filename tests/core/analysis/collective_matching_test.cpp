@@ -23,8 +23,8 @@ std::int64_t waitOf(const CollectiveMatching& m, const CollectiveCall& c, std::u
 }
 
 TEST(CollectiveMatching, LateRankMakesTheOthersWaitAndRunsAShortKernelItself) {
-    const test::DecodeFixture f{.ranks = 4, .steps = 2, .layers = 3, .computeNs = 1000, .arNs = 200, .lateRank = 2,
-                                .lateByNs = 300};
+    const test::DecodeFixture f{
+        .ranks = 4, .steps = 2, .layers = 3, .computeNs = 1000, .arNs = 200, .lateRank = 2, .lateByNs = 300};
     const auto trace = test::makeDecodeTrace(f);
     const auto m = match(*trace);
     ASSERT_EQ(m.calls.size(), static_cast<std::size_t>(f.steps * f.layers * 2));

@@ -2,6 +2,7 @@
 
 #include <random>
 
+#include "core/analysis/analysis.h"
 #include "core/analysis/layer_breakdown.h"
 #include "trace_builder_fixtures.h"
 
@@ -47,8 +48,14 @@ TEST(LayerBreakdown, ExposedCommExcludesOverlappedGemm) {
 }
 
 TEST(LayerBreakdown, LateRankShowsAsWaitOnOthersAndComputeOnItself) {
-    const test::DecodeFixture f{.ranks = 4, .steps = 2, .layers = 3, .computeNs = 1000, .arNs = 200, .gapNs = 50,
-                                .lateRank = 1, .lateByNs = 300};
+    const test::DecodeFixture f{.ranks = 4,
+                                .steps = 2,
+                                .layers = 3,
+                                .computeNs = 1000,
+                                .arNs = 200,
+                                .gapNs = 50,
+                                .lateRank = 1,
+                                .lateByNs = 300};
     const auto bd = breakdownOf(*test::makeDecodeTrace(f));
     ASSERT_EQ(bd.rows.size(), static_cast<std::size_t>(f.ranks * f.steps * f.layers));
     const std::int64_t wall = 2 * (f.gapNs + f.computeNs + f.lateByNs + f.arNs);
@@ -78,15 +85,20 @@ TEST(LayerBreakdown, LateRankShowsAsWaitOnOthersAndComputeOnItself) {
     EXPECT_EQ(bd.rankTotals[0].exposedWaitNs, f.steps * f.layers * 2 * f.lateByNs);
 }
 
-TEST(LayerBreakdown, EmptyLayerIsAllIdle) {
+TEST(LayerBreakdown, EmptyLayerIsAllIdleAndReported) {
     TraceBuilder b;
     b.layer(0, 0, 0, 100).layer(0, 1, 100, 250).gemm(0, 0, 80);
-    const auto bd = breakdownOf(*b.build());
+    const auto trace = b.build();
+    const auto bd = breakdownOf(*trace);
     ASSERT_EQ(bd.rows.size(), 2u);
     EXPECT_EQ(bd.rows[1].time.wallNs, 150);
     EXPECT_EQ(bd.rows[1].time.idleNs, 150);
     EXPECT_EQ(bd.rows[1].time.computeNs, 0);
     expectPartition(bd.rows[1].time);
+    const auto a = analyzeTrace(*trace);
+    bool reported = false;
+    for (const auto& n : a.notes) reported = reported || n.find("1 layer window(s)") != std::string::npos;
+    EXPECT_TRUE(reported);
 }
 
 TEST(LayerBreakdown, KernelsCrossingLayerBoundariesAreSplitByTime) {

@@ -69,7 +69,8 @@ std::shared_ptr<const Trace> buildTrace(const std::map<int, std::vector<RawKerne
         auto& s = trace->rank(RankId{static_cast<std::uint32_t>(rank)}).stream(StreamId{7}, "kernels");
         for (const auto& k : list) {
             const auto c = KernelClassifier::builtin().classify(k.name);
-            const PayloadId payload = c.kind == EventKind::Collective ? trace->intern(Payload::of(c.collective)) : kNoPayload;
+            const PayloadId payload =
+                c.kind == EventKind::Collective ? trace->intern(Payload::of(c.collective)) : kNoPayload;
             s.events.append({k.startNs, k.endNs - k.startNs, trace->intern(k.name), c.kind, 0, payload});
         }
     }

@@ -48,14 +48,20 @@ TEST(RunSummary, StepLatencySpansTheEarliestAndLatestRank) {
 }
 
 TEST(RunSummary, LateRankIsTheSlowestAndItsLeadShowsAsImbalance) {
-    const test::DecodeFixture f{.ranks = 4, .steps = 2, .layers = 3, .computeNs = 1000, .arNs = 200, .gapNs = 50,
-                                .lateRank = 3, .lateByNs = 300};
+    const test::DecodeFixture f{.ranks = 4,
+                                .steps = 2,
+                                .layers = 3,
+                                .computeNs = 1000,
+                                .arNs = 200,
+                                .gapNs = 50,
+                                .lateRank = 3,
+                                .lateByNs = 300};
     const auto a = analyzeTrace(*test::makeDecodeTrace(f));
     const auto& s = a.summary;
     const std::size_t calls = static_cast<std::size_t>(f.steps * f.layers * 2);
     EXPECT_EQ(s.slowestRankIndex, 3);
-    EXPECT_EQ(s.slowestRankReason, "arrived last at " + std::to_string(calls) + " of " + std::to_string(calls) +
-                                       " collective calls");
+    EXPECT_EQ(s.slowestRankReason,
+              "arrived last at " + std::to_string(calls) + " of " + std::to_string(calls) + " collective calls");
     // Per layer and rank, wall W = 2 (gap + compute + late + ar); see the fixture.
     const double w = 2.0 * (f.gapNs + f.computeNs + f.lateByNs + f.arNs);
     const double walls = 4 * w;
@@ -124,15 +130,21 @@ TEST(RunSummary, EmptyTraceGivesAnEmptySummaryNotACrash) {
 }
 
 TEST(LayerTable, MeansPartitionTheMeanWallAndCanPickOneRank) {
-    const test::DecodeFixture f{.ranks = 2, .steps = 3, .layers = 2, .computeNs = 1000, .arNs = 100, .gapNs = 10,
-                                .lateRank = 0, .lateByNs = 40};
+    const test::DecodeFixture f{.ranks = 2,
+                                .steps = 3,
+                                .layers = 2,
+                                .computeNs = 1000,
+                                .arNs = 100,
+                                .gapNs = 10,
+                                .lateRank = 0,
+                                .lateByNs = 40};
     const auto a = analyzeTrace(*test::makeDecodeTrace(f));
     const auto all = layerTable(a.breakdown);
     ASSERT_EQ(all.size(), 2u);
     EXPECT_EQ(all[0].samples, 6u);
     for (const auto& l : all) {
-        const double parts = l.mean(&TimeBreakdown::computeNs) + l.mean(&TimeBreakdown::exposedCommNs) +
-                             l.mean(&TimeBreakdown::idleNs);
+        const double parts =
+            l.mean(&TimeBreakdown::computeNs) + l.mean(&TimeBreakdown::exposedCommNs) + l.mean(&TimeBreakdown::idleNs);
         EXPECT_NEAR(parts, l.mean(&TimeBreakdown::wallNs), 1e-9);
         EXPECT_DOUBLE_EQ(l.meanImbalanceNs(), 2.0 * f.lateByNs);
     }

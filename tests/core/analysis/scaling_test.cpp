@@ -91,9 +91,8 @@ TEST(Scaling, CostPerMillionTokensAndPremiumFollowTheFormula) {
 
 TEST(Scaling, SmallestEfficientBatchIsWhereEfficiencyFirstReachesTheThreshold) {
     // tokens/s = batch x 100 x N x efficiency(N, batch)
-    const std::map<std::pair<int, int>, double> eff{{{2, 1}, 0.7},  {{2, 4}, 0.85}, {{2, 16}, 0.95},
-                                                    {{4, 1}, 0.5},  {{4, 4}, 0.7},  {{4, 16}, 0.82},
-                                                    {{8, 16}, 0.6}};
+    const std::map<std::pair<int, int>, double> eff{{{2, 1}, 0.7}, {{2, 4}, 0.85},  {{2, 16}, 0.95}, {{4, 1}, 0.5},
+                                                    {{4, 4}, 0.7}, {{4, 16}, 0.82}, {{8, 16}, 0.6}};
     std::vector<RunPoint> runs;
     for (const int b : {1, 4, 16}) runs.push_back(point(1, b, b * 100.0));
     for (const auto& [key, e] : eff) runs.push_back(point(key.first, key.second, key.second * 100.0 * key.first * e));

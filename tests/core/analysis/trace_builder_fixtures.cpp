@@ -6,11 +6,14 @@ namespace tpscope::test {
 
 using namespace tpscope::core;
 
-TraceBuilder::TraceBuilder() : m_trace(std::make_shared<Trace>()) { m_trace->origin = TraceOrigin::Simulated; }
+TraceBuilder::TraceBuilder() : m_trace(std::make_shared<Trace>()) {
+    m_trace->origin = TraceOrigin::Simulated;
+}
 
-TraceBuilder& TraceBuilder::kernel(int rank, EventKind kind, std::int64_t startNs, std::int64_t endNs,
-                                   StreamId stream, std::string_view name) {
-    auto& s = m_trace->rank(RankId{static_cast<std::uint32_t>(rank)}).stream(stream, stream == kNcclStream ? "nccl" : "compute");
+TraceBuilder& TraceBuilder::kernel(int rank, EventKind kind, std::int64_t startNs, std::int64_t endNs, StreamId stream,
+                                   std::string_view name) {
+    auto& s = m_trace->rank(RankId{static_cast<std::uint32_t>(rank)})
+                  .stream(stream, stream == kNcclStream ? "nccl" : "compute");
     const NameId nameId = m_trace->intern(name.empty() ? toString(kind) : name);
     s.events.append({startNs, endNs - startNs, nameId, kind, 0, kNoPayload});
     return *this;
@@ -25,7 +28,8 @@ TraceBuilder& TraceBuilder::collective(int rank, std::int64_t startNs, std::int6
     c.groupSize = groupSize;
     c.communicator = m_trace->intern(communicator);
     const PayloadId payload = m_trace->intern(Payload::of(c));
-    auto& s = m_trace->rank(RankId{static_cast<std::uint32_t>(rank)}).stream(stream, stream == kNcclStream ? "nccl" : "compute");
+    auto& s = m_trace->rank(RankId{static_cast<std::uint32_t>(rank)})
+                  .stream(stream, stream == kNcclStream ? "nccl" : "compute");
     s.events.append({startNs, endNs - startNs, m_trace->intern("ncclDevKernel_AllReduce_Sum_f16_RING_LL"),
                      EventKind::Collective, 0, payload});
     return *this;

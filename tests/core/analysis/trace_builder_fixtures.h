@@ -14,7 +14,7 @@ inline constexpr core::StreamId kComputeStream{7};
 inline constexpr core::StreamId kNcclStream{13};
 
 class TraceBuilder {
-public:
+  public:
     TraceBuilder();
     // A non-collective kernel on `rank` ([startNs, endNs)).
     TraceBuilder& kernel(int rank, core::EventKind kind, std::int64_t startNs, std::int64_t endNs,
@@ -44,7 +44,7 @@ public:
 
     std::shared_ptr<const core::Trace> build();
 
-private:
+  private:
     std::shared_ptr<core::Trace> m_trace;
 };
 
@@ -56,8 +56,8 @@ struct DecodeFixture {
     int steps = 2;
     int layers = 3;
     std::int64_t computeNs = 1000;
-    std::int64_t arNs = 200;       // transfer time of each all-reduce once everyone has arrived
-    std::int64_t gapNs = 0;        // idle launch gap before each block's compute
+    std::int64_t arNs = 200;  // transfer time of each all-reduce once everyone has arrived
+    std::int64_t gapNs = 0;   // idle launch gap before each block's compute
     int lateRank = -1;
     std::int64_t lateByNs = 0;
     bool nvtx = true;

@@ -11,10 +11,16 @@
 namespace tpscope::core {
 namespace {
 
-EventKind kindOf(std::string_view name) { return KernelClassifier::builtin().classify(name).kind; }
-CollectivePayload collectiveOf(std::string_view name) { return KernelClassifier::builtin().classify(name).collective; }
+EventKind kindOf(std::string_view name) {
+    return KernelClassifier::builtin().classify(name).kind;
+}
+CollectivePayload collectiveOf(std::string_view name) {
+    return KernelClassifier::builtin().classify(name).collective;
+}
 
-TEST(KernelClassifier, BuiltinRulesLoad) { EXPECT_GT(KernelClassifier::builtin().ruleCount(), 5u); }
+TEST(KernelClassifier, BuiltinRulesLoad) {
+    EXPECT_GT(KernelClassifier::builtin().ruleCount(), 5u);
+}
 
 TEST(KernelClassifier, OldNcclNamingIsCollectiveWithOpAlgoProtoDtype) {
     // param-dlrm and HTA traces (NCCL 2.1x): ncclKernel_<Op>_<ALGO>_<PROTO>_<redop>_<type>(signature)
@@ -82,15 +88,17 @@ TEST(KernelClassifier, VllmCustomAllReduceIsAllReduceWithItsAlgorithm) {
     EXPECT_EQ(one.kind, EventKind::Collective);
     EXPECT_EQ(one.collective.op, CollectiveOp::AllReduce);
     EXPECT_EQ(one.collective.algo, CollectiveAlgo::OneShot);
-    const auto two = collectiveOf("void vllm::cross_device_reduce_2stage<half, 4>(vllm::RankData*, vllm::RankSignals, "
-                                  "vllm::Signal*, half*, int, int)");
+    const auto two = collectiveOf(
+        "void vllm::cross_device_reduce_2stage<half, 4>(vllm::RankData*, vllm::RankSignals, "
+        "vllm::Signal*, half*, int, int)");
     EXPECT_EQ(two.op, CollectiveOp::AllReduce);
     EXPECT_EQ(two.algo, CollectiveAlgo::TwoShot);
 }
 
 TEST(KernelClassifier, TensorRtLlmCustomAllReduceIsAllReduce) {
     const auto one = KernelClassifier::builtin().classify(
-        "void tensorrt_llm::kernels::oneShotAllReduceKernel<__nv_bfloat16, 8, false>(tensorrt_llm::kernels::AllReduceParams)");
+        "void tensorrt_llm::kernels::oneShotAllReduceKernel<__nv_bfloat16, 8, "
+        "false>(tensorrt_llm::kernels::AllReduceParams)");
     EXPECT_EQ(one.kind, EventKind::Collective);
     EXPECT_EQ(one.collective.op, CollectiveOp::AllReduce);
     EXPECT_EQ(one.collective.algo, CollectiveAlgo::OneShot);
@@ -106,7 +114,8 @@ TEST(KernelClassifier, TensorRtLlmCustomAllReduceIsAllReduce) {
 
 TEST(KernelClassifier, PyTorchSymmetricMemoryAllReduceIsAllReduce) {
     for (const char* name :
-         {"void c10d::symmetric_memory::multimem_all_reduce_kernel<c10::BFloat16, 16, 8>(c10::BFloat16*, unsigned long)",
+         {"void c10d::symmetric_memory::multimem_all_reduce_kernel<c10::BFloat16, 16, 8>(c10::BFloat16*, unsigned "
+          "long)",
           "void c10d::symmetric_memory::one_shot_all_reduce_kernel<float, 16, 4>(float**, float*, unsigned long)",
           "void c10d::symmetric_memory::two_shot_all_reduce_kernel_inplace<c10::BFloat16, 16, 8>()"}) {
         const auto c = KernelClassifier::builtin().classify(name);
@@ -126,8 +135,8 @@ TEST(KernelClassifier, HopperAndAmpereGemmNamesAreGemm) {
           "void cutlass::Kernel<cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_32x32_128x2_tn_align8>(cutlass_80_wmma_"
           "tensorop_bf16_s161616gemm_bf16_32x32_128x2_tn_align8::Params)",
           "sm80_xmma_gemm_f16f16_f16f32_f32_nn_n_tilesize160x128x32_stage4_warpsize2x2x1_tensor16x8x16_kernel",
-          "ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_32x5_nn", "void gemmSN_TN_kernel<float, 128, 16, 2, 4>()",
-          "void gemmk1_kernel<int, float, 256, 5, false, false>()"}) {
+          "ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_32x5_nn",
+          "void gemmSN_TN_kernel<float, 128, 16, 2, 4>()", "void gemmk1_kernel<int, float, 256, 5, false, false>()"}) {
         EXPECT_EQ(kindOf(name), EventKind::Gemm) << name;
     }
 }

@@ -1,7 +1,9 @@
 #include "core/analysis/advice.h"
 
+#include <array>
 #include <cmath>
-#include <cstdio>
+
+#include "core/util/units.h"
 
 namespace tpscope::core::analysis {
 
@@ -21,19 +23,15 @@ std::string_view toString(AdviceKind kind) {
 
 namespace {
 
-std::string fixed(double v, int decimals) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
+std::string fixed(double v, int decimals) { return formatFixed(v, decimals); }
 
 std::string percent(double fraction) {
     return fixed(fraction * 100.0, 0) + " %";
 }
 
 void largestLoss(const LossBreakdown& l, AdviceItem& item) {
-    const std::pair<const char*, double> losses[] = {
-        {"sync wait", l.syncWait}, {"transfer", l.transfer}, {"imbalance", l.imbalance}, {"idle", l.idle}};
+    const std::array<std::pair<const char*, double>, 4> losses{
+        {{"sync wait", l.syncWait}, {"transfer", l.transfer}, {"imbalance", l.imbalance}, {"idle", l.idle}}};
     item.largestLoss = losses[0].first;
     item.largestLossShare = losses[0].second;
     for (const auto& [name, share] : losses) {

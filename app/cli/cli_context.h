@@ -11,6 +11,7 @@
 
 #include "core/hw/catalog.h"
 #include "core/trace/event_kind.h"
+#include "core/trace/trace.h"
 #include "core/util/result.h"
 #include "core/workload/model.h"
 
@@ -40,6 +41,10 @@ core::Result<core::ModelSpec> resolveModel(const core::Catalog& catalog, const M
 
 core::Result<core::Dtype> resolveDtype(const std::string& text);
 
+// Reads a trace file in any format the io layer reads (Kineto/Chrome JSON, nsys SQLite, workspace).
+// Defined in trace_loader.cpp; until core/io is merged it reports "format not supported yet".
+core::Result<std::shared_ptr<const core::Trace>> loadTraceFile(const std::string& path);
+
 using CommandFactory = void (*)(CLI::App& app, CliContext& ctx);
 void addPlanCommand(CLI::App& app, CliContext& ctx);
 void addAmdahlCommand(CLI::App& app, CliContext& ctx);
@@ -47,5 +52,8 @@ void addCostCommand(CLI::App& app, CliContext& ctx);
 void addBoundsCommand(CLI::App& app, CliContext& ctx);
 void addCatalogCommands(CLI::App& app, CliContext& ctx);
 void addDemoCommand(CLI::App& app, CliContext& ctx);
+void addAnalyzeCommand(CLI::App& app, CliContext& ctx);
+void addScalingCommand(CLI::App& app, CliContext& ctx);
+void addCompareCommand(CLI::App& app, CliContext& ctx);
 
 }  // namespace tpscope::cli

@@ -1,6 +1,5 @@
 #include "gpu/capture.h"
 
-#include <cupti.h>
 #include <nccl.h>
 #include <unistd.h>
 
@@ -8,6 +7,8 @@
 #include <memory>
 #include <random>
 
+#include "gpu/cupti_session.h"
+#include "gpu/decode_runner.h"
 #include "gpu/device_query.h"
 #include "gpu/gpu_check.h"
 #include "gpu/trace_merge.h"
@@ -35,10 +36,7 @@ core::Result<std::vector<std::uint8_t>> makeLaunchId(bool cpuTest) {
         for (auto& b : id) b = static_cast<std::uint8_t>(rd());
         return id;
     }
-    ncclUniqueId nccl{};
-    TPSCOPE_GPU_CHECK(ncclGetUniqueId(&nccl));
-    std::copy(nccl.internal, nccl.internal + NCCL_UNIQUE_ID_BYTES, id.begin());
-    return id;
+    return makeNcclUniqueId();
 }
 
 std::string localHostName() {
@@ -116,6 +114,8 @@ core::Result<CaptureReport> runCapture(const CaptureOptions& o) {
     TPSCOPE_TRY_ASSIGN(plan, core::buildDecodePlan({o.model, o.tp, o.batch, o.contextLen, o.dtype}));
 
     CaptureReport report;
+    report.bytesPerStepPerGpu = plan.bytesReadPerStep + plan.bytesWrittenPerStep;
+    report.weightBytesPerGpu = plan.memory.weightBytesPerGpu;
     int localRank = 0;
     std::string host = localHostName();
 #if TPSCOPE_HAVE_MPI
@@ -162,9 +162,7 @@ core::Result<CaptureReport> runCapture(const CaptureOptions& o) {
             return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
                        .count() + skewNs;
         }
-        std::uint64_t ts = 0;
-        cuptiGetTimestamp(&ts);  // the clock of every CUPTI record
-        return static_cast<std::int64_t>(ts);
+        return CuptiSession::timestampNs();  // the clock of every CUPTI record
     };
     std::vector<std::int64_t> offsets(static_cast<std::size_t>(report.processes), 0);
 #if TPSCOPE_HAVE_MPI

@@ -53,6 +53,8 @@ struct CaptureReport {
     std::vector<std::int64_t> stepNs;  // measured step wall times of this process's first GPU
     std::string failure;               // non-empty: failed partway; trace holds what was captured
     std::vector<std::int64_t> clockOffsetsNs;  // per process, on process 0
+    std::uint64_t bytesPerStepPerGpu = 0;      // plan: bytes read + written by one GPU per step
+    std::uint64_t weightBytesPerGpu = 0;       // plan: the HBM floor's numerator at batch 1
 };
 
 core::Result<CaptureReport> runCapture(const CaptureOptions& options);

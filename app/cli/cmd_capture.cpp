@@ -4,7 +4,9 @@
 // events instead of GPU work (no CUDA call), which is how CI exercises the MPI path.
 
 #include <algorithm>
+#include <cctype>
 #include <iostream>
+#include <optional>
 
 #include "cli_context.h"
 #include "core/util/json_writer.h"
@@ -33,6 +35,7 @@ struct CaptureCliOptions {
     bool hostPerProcess = false;
     std::int64_t skewNs = 0;
     std::string out;
+    std::string gpu;  // preset for the bandwidth comparison; matched from the device name when empty
     bool json = false;
 };
 
@@ -52,7 +55,46 @@ std::int64_t firstStepStart(const core::Trace& t, const core::Rank& r) {
     return r.ranges.empty() ? 0 : r.ranges.front().startNs;
 }
 
-void printSummary(const CaptureCliOptions& o, const gpu::CaptureReport& rep, bool json) {
+// The catalog preset of a CUDA device name ("NVIDIA H200" -> h200-sxm): presets whose id's first
+// part ("h200") the name contains, PCIe variants only for PCIe names.
+std::optional<core::GpuSpec> matchGpuPreset(const core::Catalog& catalog, std::string deviceName) {
+    std::transform(deviceName.begin(), deviceName.end(), deviceName.begin(), [](unsigned char c) { return std::tolower(c); });
+    const bool pcie = deviceName.find("pcie") != std::string::npos;
+    for (const core::GpuSpec& g : catalog.gpus()) {
+        const std::string family = g.id.substr(0, g.id.find('-'));
+        if (deviceName.find(family) == std::string::npos) continue;
+        if ((g.id.find("pcie") != std::string::npos) == pcie) return g;
+    }
+    return std::nullopt;
+}
+
+struct Bandwidth {
+    std::string preset;
+    double peakBytesPerSec = 0;
+    double achievedBytesPerSec = 0;
+    double floorNs = 0;         // weights / peak: the batch-1 HBM floor of a step
+    double fractionOfFloor = 0; // floor / measured step (1 = at the floor)
+};
+
+Bandwidth bandwidth(const core::Catalog& catalog, const CaptureCliOptions& o, const gpu::CaptureReport& rep, double medianNs) {
+    Bandwidth b;
+    std::optional<core::GpuSpec> spec;
+    if (!o.gpu.empty()) {
+        if (auto g = catalog.gpu(o.gpu)) spec = *g;
+    } else if (!rep.trace.ranks.empty()) {
+        spec = matchGpuPreset(catalog, rep.trace.ranks.front().deviceName);
+    }
+    if (medianNs > 0) b.achievedBytesPerSec = static_cast<double>(rep.bytesPerStepPerGpu) / (medianNs * 1e-9);
+    if (spec && spec->hbmBytesPerSec > 0) {
+        b.preset = spec->id;
+        b.peakBytesPerSec = spec->hbmBytesPerSec;
+        b.floorNs = static_cast<double>(rep.weightBytesPerGpu) / spec->hbmBytesPerSec * 1e9;
+        b.fractionOfFloor = medianNs > 0 ? b.floorNs / medianNs : 0.0;
+    }
+    return b;
+}
+
+void printSummary(const CaptureCliOptions& o, const gpu::CaptureReport& rep, const Bandwidth& bw, bool json) {
     const core::Trace& t = rep.trace;
     const double median = medianNs(rep.stepNs);
     const double tokensPerSec = median > 0 ? o.batch * 1e9 / median : 0.0;
@@ -61,6 +103,15 @@ void printSummary(const CaptureCliOptions& o, const gpu::CaptureReport& rep, boo
         w.beginObject();
         w.field("out", o.out).field("processes", rep.processes).field("steps", static_cast<int>(rep.stepNs.size()));
         w.field("median_step_ns", median).field("tokens_per_s", tokensPerSec);
+        w.key("step_ns").beginArray();
+        for (const auto ns : rep.stepNs) w.value(ns);
+        w.endArray();
+        w.field("cupti", !o.noCupti).field("graph", o.graph).field("overlap", o.overlap);
+        w.field("device_name", t.ranks.empty() ? std::string() : t.ranks.front().deviceName);
+        w.field("gpu_preset", bw.preset).field("peak_hbm_bytes_per_s", bw.peakBytesPerSec);
+        w.field("bytes_per_step_per_gpu", rep.bytesPerStepPerGpu).field("weight_bytes_per_gpu", rep.weightBytesPerGpu);
+        w.field("achieved_bytes_per_s", bw.achievedBytesPerSec).field("hbm_floor_ns", bw.floorNs);
+        w.field("fraction_of_hbm_floor", bw.fractionOfFloor);
         w.field("dropped_records", t.metadataValue("cupti.dropped_records"));
         w.field("id_agreed", t.metadataValue("launch.id_agreed")).field("failure", rep.failure);
         w.key("ranks").beginArray();
@@ -78,9 +129,16 @@ void printSummary(const CaptureCliOptions& o, const gpu::CaptureReport& rep, boo
     std::cout << "captured " << t.ranks.size() << " rank(s) in " << rep.processes << " process(es), "
               << rep.stepNs.size() << " steps: median step " << core::formatDurationNs(median) << " ("
               << core::formatFixed(tokensPerSec, 1) << " tokens/s)\n";
+    std::cout << "memory traffic " << core::formatBytes(bw.achievedBytesPerSec) << "/s per GPU";
+    if (!bw.preset.empty()) {
+        std::cout << " of " << core::formatBytes(bw.peakBytesPerSec) << "/s peak (" << bw.preset << "); HBM floor "
+                  << core::formatDurationNs(bw.floorNs) << " = " << core::formatFixed(100.0 * bw.fractionOfFloor, 1)
+                  << " % of the measured step";
+    }
+    std::cout << '\n';
     const std::string dropped = t.metadataValue("cupti.dropped_records");
     if (!dropped.empty() && dropped != "0") std::cout << "warning: CUPTI dropped " << dropped << " records\n";
-    std::cout << "trace written to " << o.out << '\n';
+    if (!o.noCupti || o.cpuTest) std::cout << "trace written to " << o.out << '\n';
 }
 
 int runCaptureCommand(const CliContext& ctx, const CaptureCliOptions& o) {
@@ -113,7 +171,7 @@ int runCaptureCommand(const CliContext& ctx, const CaptureCliOptions& o) {
     if (c.collect || o.cpuTest) {
         if (auto written = writeTraceFile(report->trace, o.out); !written) return reportError(written.error());
     }
-    printSummary(o, *report, o.json);
+    printSummary(o, *report, bandwidth(*catalog, o, *report, medianNs(report->stepNs)), o.json);
     if (!report->failure.empty()) {
         std::cerr << "tpscope-cli: capture failed: " << report->failure << " (what was captured is in " << o.out << ")\n";
         return kExitFailure;
@@ -139,6 +197,7 @@ void addCaptureCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_flag("--overlap", opts->overlap, "All-reduces on their own stream");
     cmd->add_flag("--no-cupti", opts->noCupti, "Time the steps without CUPTI (no trace is written)");
     cmd->add_option("--out", opts->out, "Trace file to write (process 0)")->required();
+    cmd->add_option("--gpu", opts->gpu, "GPU preset for the HBM comparison (default: matched from the device name)");
     cmd->add_flag("--json", opts->json, "Print the summary as JSON");
     cmd->add_flag("--cpu-test", opts->cpuTest, "No GPU work: synthetic events through the same launch and merge (CI)");
     cmd->add_option("--cpu-test-skew-ns", opts->skewNs, "CPU test: process p's clock runs p x this ahead")->group("");

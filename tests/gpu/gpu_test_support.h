@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/workload/model.h"
 #include "gpu/device_query.h"
 
 #define TPSCOPE_REQUIRE_CUDA_DEVICE(count)                                                          \

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <memory>
 #include <random>
 
@@ -75,16 +76,17 @@ core::Result<LocalRanks> assignGpus(const CaptureOptions& o, int processes, int 
 
 void addLaunchMetadata(core::Trace& t, const CaptureOptions& o) {
     const auto put = [&t](std::string k, std::string v) { t.metadata.emplace_back(std::move(k), std::move(v)); };
-    put("capture.model", o.model.id);
-    put("capture.tp", std::to_string(o.tp));
-    put("capture.batch", std::to_string(o.batch));
-    put("capture.tokens", std::to_string(o.tokens));
-    put("capture.warmup_steps", std::to_string(o.warmupSteps));
-    put("capture.context_len", std::to_string(o.contextLen));
-    put("capture.dtype", std::string(core::toString(o.dtype)));
-    put("capture.graph", o.graph ? "yes" : "no");
-    put("capture.overlap", o.overlap ? "yes" : "no");
-    put("capture.cupti", o.collect ? "yes" : "no");
+    // The simulator's keys (core/sim) where they mean the same, so analysis reads both alike.
+    put("model", o.model.id);
+    put("tp", std::to_string(o.tp));
+    put("batch", std::to_string(o.batch));
+    put("tokens", std::to_string(o.tokens));
+    put("context", std::to_string(o.contextLen));
+    put("dtype", std::string(core::toString(o.dtype)));
+    put("overlap", o.overlap ? "true" : "false");
+    put("graph", o.graph ? "true" : "false");
+    put("warmup_steps", std::to_string(o.warmupSteps));
+    put("cupti", o.collect ? "true" : "false");
     put("capture.mode", o.cpuTest ? "cpu-test (synthetic events)" : "gpu");
     t.source = std::string(o.cpuTest ? "cpu-test capture " : "capture ") + o.model.id + " tp" + std::to_string(o.tp) +
                " batch" + std::to_string(o.batch);
@@ -130,6 +132,16 @@ core::Result<CaptureReport> runCapture(const CaptureOptions& o) {
     }
     const auto everyone = [&mpi](bool mine) -> core::Result<bool> { return mpi ? mpi->allTrue(mine) : mine; };
 #else
+    // Several processes of a build without MPI would each drive the same GPUs and write one file.
+    for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}) {
+        const char* size = std::getenv(var);
+        if (size != nullptr && std::atoi(size) > 1) {
+            return core::makeError(core::ErrorCode::Unsupported,
+                                   "launched as one of several processes, but this tpscope-cli was built without MPI; "
+                                   "run one process (it drives all --tp GPUs of this host)",
+                                   "capture");
+        }
+    }
     const auto everyone = [](bool mine) -> core::Result<bool> { return mine; };
 #endif
     report.writesOutput = report.processRank == 0;

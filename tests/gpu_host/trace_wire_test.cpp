@@ -26,7 +26,7 @@ core::Trace rankTrace(std::uint32_t rankId, std::int64_t t0, const std::string& 
     s.events.append({t0 + 600, 900, t.intern("ncclDevKernel_AllReduce_Sum_bf16_RING_LL"), core::EventKind::Collective, 4, coll});
     r.ranges.push_back({t0, t0 + 1500, t.intern("step 0"), 0});
     t.metadata.emplace_back("cupti.dropped_records", "2");
-    t.metadata.emplace_back("capture.model", "llama3-8b");
+    t.metadata.emplace_back("model", "llama3-8b");
     t.origin = core::TraceOrigin::Captured;
     t.source = "capture";
     t.finalize();
@@ -85,7 +85,7 @@ TEST(TraceMerge, RanksFromTwoHostsAreShiftedByTheirClockOffset) {
     EXPECT_EQ(merged->name(r1.streams[0].events.name(0)), "gemm_b");
     EXPECT_EQ(merged->name(merged->ranks[0].streams[0].events.name(0)), "gemm_a");
     EXPECT_EQ(merged->metadataValue("cupti.dropped_records"), "4");  // summed over processes
-    EXPECT_EQ(merged->metadataValue("capture.model"), "llama3-8b");
+    EXPECT_EQ(merged->metadataValue("model"), "llama3-8b");
     EXPECT_EQ(merged->metadataValue("capture.processes"), "2");
     EXPECT_EQ(merged->metadataValue("launch.id_agreed"), "yes");
 }

@@ -107,6 +107,7 @@ LocalCapture captureLocalGpus(const CaptureOptions& o, const core::DecodePlan& p
         cfg.rank = rank;
         cfg.graph = o.graph;
         cfg.overlap = o.overlap;
+        cfg.nvtx = o.collect;
         cfg.hangTimeoutMs = o.hangTimeoutMs;
         cfg.abort = &abort;
         cfg.hooks = hooksFor(session.get(), o.graph);

@@ -38,6 +38,10 @@ struct RunnerConfig {
     int rank = 0;  // global NCCL rank, 0 <= rank < plan->config.tp
     bool graph = false;
     bool overlap = false;
+    // NVTX ranges on annotated steps. Off when nothing records them: NVTX binds its injection
+    // library at its first call, once per process, so an early call without CUPTI would leave a
+    // later capture in the same process without ranges.
+    bool nvtx = true;
     int hangTimeoutMs = 120'000;
     const std::atomic<bool>* abort = nullptr;  // set when another rank failed
     RunnerHooks hooks;

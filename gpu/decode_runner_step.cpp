@@ -42,7 +42,7 @@ core::Result<std::int64_t> DecodeRunner::step(int index, bool annotate) {
     TPSCOPE_GPU_CHECK(cudaEventRecord(d.stepStart, m_compute));
     {
         NvtxStack nvtx;
-        if (annotate) nvtx.push("step " + std::to_string(index));
+        if (annotate && m_config.nvtx) nvtx.push("step " + std::to_string(index));
         if (m_config.graph) {
             TPSCOPE_GPU_CHECK(cudaGraphLaunch(d.graphExec, m_compute));
         } else {
@@ -61,9 +61,10 @@ core::Status DecodeRunner::enqueueStep(int index, bool annotate, bool capturing)
     int layer = INT_MIN;
     core::OpBlock block = core::OpBlock::Prologue;
     m_skipOp = SIZE_MAX;
+    const bool ranges = annotate && m_config.nvtx;
     for (std::size_t i = 0; i < m_plan.ops.size(); ++i) {
         const core::PlanOp& op = m_plan.ops[i];
-        if (annotate && op.layer != layer) {
+        if (ranges && op.layer != layer) {
             nvtx.popTo(0);
             layer = op.layer;
             block = op.block;
@@ -71,7 +72,7 @@ core::Status DecodeRunner::enqueueStep(int index, bool annotate, bool capturing)
                 nvtx.push("layer " + std::to_string(layer));
                 if (hasBlockRange(block)) nvtx.push(std::string(core::toString(block)));
             }
-        } else if (annotate && op.block != block) {
+        } else if (ranges && op.block != block) {
             nvtx.popTo(layer >= 0 ? 1 : 0);
             block = op.block;
             if (layer >= 0 && hasBlockRange(block)) nvtx.push(std::string(core::toString(block)));

@@ -55,5 +55,7 @@ void addDemoCommand(CLI::App& app, CliContext& ctx);
 void addAnalyzeCommand(CLI::App& app, CliContext& ctx);
 void addScalingCommand(CLI::App& app, CliContext& ctx);
 void addCompareCommand(CLI::App& app, CliContext& ctx);
+void addCaptureCommand(CLI::App& app, CliContext& ctx);
+void addDevicesCommand(CLI::App& app, CliContext& ctx);
 
 }  // namespace tpscope::cli

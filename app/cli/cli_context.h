@@ -47,5 +47,7 @@ void addCostCommand(CLI::App& app, CliContext& ctx);
 void addBoundsCommand(CLI::App& app, CliContext& ctx);
 void addCatalogCommands(CLI::App& app, CliContext& ctx);
 void addDemoCommand(CLI::App& app, CliContext& ctx);
+void addSimulateCommand(CLI::App& app, CliContext& ctx);
+void addAllReduceCommand(CLI::App& app, CliContext& ctx);
 
 }  // namespace tpscope::cli

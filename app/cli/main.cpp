@@ -15,7 +15,8 @@ int main(int argc, char** argv) {
         ->check(CLI::ExistingFile);
 
     for (CommandFactory add : {addPlanCommand, addAmdahlCommand, addCostCommand, addBoundsCommand,
-                               addCatalogCommands, addDemoCommand}) {
+                               addCatalogCommands, addDemoCommand, addSimulateCommand,
+                               addAllReduceCommand}) {
         add(app, ctx);
     }
 

@@ -49,5 +49,6 @@ void addCatalogCommands(CLI::App& app, CliContext& ctx);
 void addDemoCommand(CLI::App& app, CliContext& ctx);
 void addSimulateCommand(CLI::App& app, CliContext& ctx);
 void addAllReduceCommand(CLI::App& app, CliContext& ctx);
+void addCalibrateCommand(CLI::App& app, CliContext& ctx);
 
 }  // namespace tpscope::cli

@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
 
     for (CommandFactory add : {addPlanCommand, addAmdahlCommand, addCostCommand, addBoundsCommand,
                                addCatalogCommands, addDemoCommand, addSimulateCommand,
-                               addAllReduceCommand}) {
+                               addAllReduceCommand, addCalibrateCommand}) {
         add(app, ctx);
     }
 

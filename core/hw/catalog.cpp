@@ -183,6 +183,10 @@ Result<FabricSpec> parseFabric(simdjson::dom::object obj, const std::string& whe
     TPSCOPE_TRY_ASSIGN(f.baseLatencyNs, json::nonNegativeNumber(obj, "base_latency_ns", at));
     f.throughCpu = json::optionalBool(obj, "through_cpu", false);
     f.maxGpus = static_cast<int>(json::optionalNumber(obj, "max_gpus", 0));
+    f.nicsPerNode = static_cast<int>(json::optionalNumber(obj, "nics_per_node", 0));
+    if (f.maxGpus < 0 || f.nicsPerNode < 0) {
+        return makeError(ErrorCode::InvalidArgument, "max_gpus and nics_per_node must not be negative", at);
+    }
     simdjson::dom::array algos;
     if (obj["algorithms"].get_array().get(algos) == simdjson::SUCCESS) {
         for (auto a : algos) {

@@ -65,6 +65,10 @@ struct FabricSpec {
     double baseLatencyNs = 0;     // fixed cost per collective
     bool throughCpu = false;      // PCIe traffic crossing the host bridge
     int maxGpus = 0;              // GPUs one node of this fabric connects; 0 = unbounded (network)
+    // Inter-node fabrics: network ports per node. busbwBytesPerSec is per port; NCCL spreads its
+    // rings over the ports (one ring crossing per port), so a node moves min(GPUs, ports) x busbw.
+    // 0 = one port per GPU (rail-optimised clusters: DGX/HGX with 8 NICs).
+    int nicsPerNode = 0;
     std::vector<CollectiveAlgo> algorithms;
     std::array<ProtocolSpec, kProtocolCount> protocols{};  // see fillDefaultProtocols
     std::vector<AlgorithmSpec> algorithmParams;

@@ -82,6 +82,11 @@ Result<CollectiveModel> CollectiveModel::create(const FabricSpec& intra, const s
     return m;
 }
 
+double CollectiveModel::networkBusbw() const {
+    const int ports = m_inter->nicsPerNode > 0 ? std::min(m_gpusPerNode, m_inter->nicsPerNode) : m_gpusPerNode;
+    return m_inter->busbwBytesPerSec * ports;
+}
+
 CollectiveEstimate CollectiveModel::ring(double bytes, int p, double wireFactor, int steps, int interSteps) const {
     const auto& pi = m_intra.protocols[static_cast<std::size_t>(p)];
     const AlgorithmSpec* oi = m_intra.algorithmSpec(CollectiveAlgo::Ring);
@@ -96,7 +101,7 @@ CollectiveEstimate CollectiveModel::ring(double bytes, int p, double wireFactor,
         e.latencyNs = baseIntra + steps * hopIntra;
     } else {
         const auto& pn = m_inter->protocols[static_cast<std::size_t>(p)];
-        const double bwInter = m_inter->busbwBytesPerSec * pn.bandwidthFraction;
+        const double bwInter = networkBusbw() * pn.bandwidthFraction;
         e.latencyNs = std::max(baseIntra, pn.baseLatencyNs) + (steps - interSteps) * hopIntra +
                       interSteps * pn.hopLatencyNs;
         // The slowest hop bounds the ring; with one GPU per node there is no intra-node hop at all.
@@ -132,7 +137,7 @@ CollectiveEstimate CollectiveModel::estimate(std::uint64_t bytesIn, CollectiveAl
             CollectiveEstimate e{algo, protocolAt(p), 0, 0};
             e.latencyNs = std::max(pi.baseLatencyNs, pn.baseLatencyNs) + 2.0 * (m_gpusPerNode - 1) * pi.hopLatencyNs +
                           2.0 * treeDepth * pn.hopLatencyNs;
-            const double bwInter = m_inter->busbwBytesPerSec * pn.bandwidthFraction;
+            const double bwInter = networkBusbw() * pn.bandwidthFraction;
             const double bwIntra = m_intra.busbwBytesPerSec * pi.bandwidthFraction;
             const double bw = (m_gpusPerNode > 1 ? std::min(bwIntra, bwInter) : bwInter) * kTreeBandwidthFactor;
             e.bandwidthNs = bytes / bw * 1e9;

@@ -8,7 +8,8 @@
 //   time = base latency + steps x per-step latency + wire bytes / (bus bandwidth x protocol fraction)
 // with NCCL's step counts and its bus-bandwidth convention (busbw = algbw x 2(n-1)/n for all-reduce):
 //   ring     2(n-1) steps, 2(n-1)/n x S on the wire; over several nodes 2(K-1) of the steps cross
-//            the network and the slowest hop's bandwidth bounds the whole ring;
+//            the network and the slowest hop's bandwidth bounds the whole ring: min(intra busbw,
+//            network busbw per port x ports used per node) (NCCL runs one ring crossing per port);
 //   tree     several nodes only (NCCL's choice on one node is the ring): a chain of 2(g-1) steps
 //            inside each node plus 2 ceil(log2 K) network steps; bandwidth 0.92 x busbw / 2 (tuning.cc);
 //   nvls     NVLink SHARP: 2 steps (to the switch and back), Simple protocol only, its own busbw;
@@ -60,6 +61,7 @@ public:
 private:
     CollectiveModel() = default;
     CollectiveEstimate estimate(std::uint64_t bytes, CollectiveAlgo algo, int protoIndex) const;
+    double networkBusbw() const;  // per-port busbw x ports a node uses
     CollectiveEstimate ring(double bytes, int protoIndex, double wireFactor, int steps, int interSteps) const;
 
     FabricSpec m_intra;

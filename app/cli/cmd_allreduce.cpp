@@ -57,23 +57,24 @@ int run(const AllReduceOptions& o, const CliContext& ctx) {
     if (!catalog) return reportError(catalog.error());
     auto cluster = resolveCluster(*catalog, o.cluster);
     if (!cluster) return reportError(cluster.error());
-    if (o.gpus < 1) return reportError(core::makeError(core::ErrorCode::InvalidArgument, "must be at least 1", "--gpus"));
+    if (o.gpus < 1)
+        return reportError(core::makeError(core::ErrorCode::InvalidArgument, "must be at least 1", "--gpus"));
     // --gpus N over --nodes K: N/K per node unless --gpus-per-node says otherwise.
     int gpusPerNode = o.cluster.gpusPerNode;
     if (gpusPerNode == 0) {
         if (o.gpus % cluster->nodes != 0) {
-            return reportError(core::makeError(core::ErrorCode::InvalidArgument,
-                                               std::to_string(o.gpus) + " GPUs do not split evenly over " +
-                                                   std::to_string(cluster->nodes) + " nodes",
-                                               "--gpus"));
+            return reportError(core::makeError(
+                core::ErrorCode::InvalidArgument,
+                std::to_string(o.gpus) + " GPUs do not split evenly over " + std::to_string(cluster->nodes) + " nodes",
+                "--gpus"));
         }
         gpusPerNode = o.gpus / cluster->nodes;
     }
     if (o.gpus > gpusPerNode * cluster->nodes) {
-        return reportError(core::makeError(core::ErrorCode::InvalidArgument,
-                                           std::to_string(o.gpus) + " GPUs requested; the cluster has " +
-                                               std::to_string(gpusPerNode * cluster->nodes),
-                                           "--gpus"));
+        return reportError(core::makeError(
+            core::ErrorCode::InvalidArgument,
+            std::to_string(o.gpus) + " GPUs requested; the cluster has " + std::to_string(gpusPerNode * cluster->nodes),
+            "--gpus"));
     }
     auto model = core::sim::CollectiveModel::create(cluster->intraFabric, cluster->interFabric, o.gpus, gpusPerNode);
     if (!model) return reportError(model.error());
@@ -84,10 +85,12 @@ int run(const AllReduceOptions& o, const CliContext& ctx) {
     std::optional<core::CollectiveAlgo> algo;
     std::optional<core::CollectiveProto> proto;
     if (!o.algo.empty() && !(algo = core::parseCollectiveAlgo(o.algo))) {
-        return reportError(core::makeError(core::ErrorCode::InvalidArgument, "unknown algorithm '" + o.algo + "'", "--algo"));
+        return reportError(
+            core::makeError(core::ErrorCode::InvalidArgument, "unknown algorithm '" + o.algo + "'", "--algo"));
     }
     if (!o.proto.empty() && !(proto = core::parseCollectiveProto(o.proto))) {
-        return reportError(core::makeError(core::ErrorCode::InvalidArgument, "unknown protocol '" + o.proto + "'", "--proto"));
+        return reportError(
+            core::makeError(core::ErrorCode::InvalidArgument, "unknown protocol '" + o.proto + "'", "--proto"));
     }
     const int elementBytes = core::dtypeBytes(*dtype);
     struct Row {
@@ -100,7 +103,8 @@ int run(const AllReduceOptions& o, const CliContext& ctx) {
         if (algo || proto) {
             const auto a = algo.value_or(core::CollectiveAlgo::Ring);
             const bool custom = a == core::CollectiveAlgo::OneShot || a == core::CollectiveAlgo::TwoShot;
-            e = model->allReduce(bytes, a, proto.value_or(custom ? core::CollectiveProto::Unknown : core::CollectiveProto::Simple));
+            e = model->allReduce(
+                bytes, a, proto.value_or(custom ? core::CollectiveProto::Unknown : core::CollectiveProto::Simple));
             if (!e.valid()) {
                 return reportError(core::makeError(core::ErrorCode::InvalidArgument,
                                                    "this fabric and topology do not offer that algorithm/protocol",

@@ -36,7 +36,8 @@ core::Result<core::sim::CalibrationFormat> parseFormat(const std::string& s) {
     if (s == "vidur") return core::sim::CalibrationFormat::VidurCsv;
     if (s == "nccl-tests") return core::sim::CalibrationFormat::NcclTestsText;
     if (s == "nccl-tests-json") return core::sim::CalibrationFormat::NcclTestsJson;
-    return core::makeError(core::ErrorCode::InvalidArgument, "use auto, vidur, nccl-tests or nccl-tests-json", "--format");
+    return core::makeError(core::ErrorCode::InvalidArgument, "use auto, vidur, nccl-tests or nccl-tests-json",
+                           "--format");
 }
 
 void writeFabricEntry(core::JsonWriter& w, const core::FabricSpec& f) {
@@ -82,7 +83,9 @@ void writeReport(core::JsonWriter& w, const core::sim::CalibrationReport& r) {
     w.endArray();
 }
 
-std::string pct(double v) { return core::formatFixed(100 * v, 1) + " %"; }
+std::string pct(double v) {
+    return core::formatFixed(100 * v, 1) + " %";
+}
 
 void printReport(const core::sim::CalibrationReport& r) {
     TextTable t({"GPUs", "nodes", "size band", "samples", "median |err|", "p90 |err|", "bias"});
@@ -111,7 +114,8 @@ int run(const CalibrateOptions& o, const CliContext& ctx) {
         ranks = *list;
     }
     if (o.scope != "intra-node" && o.scope != "inter-node") {
-        return reportError(core::makeError(core::ErrorCode::InvalidArgument, "use intra-node or inter-node", "--scope"));
+        return reportError(
+            core::makeError(core::ErrorCode::InvalidArgument, "use intra-node or inter-node", "--scope"));
     }
     const bool inter = o.scope == "inter-node";
     const auto target = inter ? core::sim::CalibrationTarget::InterNode : core::sim::CalibrationTarget::IntraNode;
@@ -212,7 +216,8 @@ int run(const CalibrateOptions& o, const CliContext& ctx) {
 
 void addCalibrateCommand(CLI::App& app, CliContext& ctx) {
     auto opts = std::make_shared<CalibrateOptions>();
-    auto* cmd = app.add_subcommand("calibrate", "Fit a fabric's all-reduce model to measurements (Vidur CSV, nccl-tests)");
+    auto* cmd =
+        app.add_subcommand("calibrate", "Fit a fabric's all-reduce model to measurements (Vidur CSV, nccl-tests)");
     cmd->add_option("--input", opts->input, "Measurements: Vidur all_reduce.csv, all_reduce_perf output or its -J JSON")
         ->required()
         ->check(CLI::ExistingFile);

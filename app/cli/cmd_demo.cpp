@@ -29,8 +29,9 @@ int runDemo(const CliContext& ctx) {
     for (const auto& run : sweep->runs) {
         const auto& s = run.stats;
         t.addRow({std::to_string(run.config.plan.tp), core::formatDurationNs(s.meanStepNs),
-                  core::formatFixed(s.tokensPerSec, 1), core::formatFixed(base > 0 ? s.tokensPerSec / base : 0, 2) + "x",
-                  std::to_string(s.allreducesPerStep), core::formatDurationNs(s.allreduceKernelNsPerStep),
+                  core::formatFixed(s.tokensPerSec, 1),
+                  core::formatFixed(base > 0 ? s.tokensPerSec / base : 0, 2) + "x", std::to_string(s.allreducesPerStep),
+                  core::formatDurationNs(s.allreduceKernelNsPerStep),
                   core::formatFixed(100 * s.exposedCommShare, 1) + " %"});
     }
     t.print(std::cout);

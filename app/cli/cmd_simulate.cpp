@@ -19,7 +19,9 @@ namespace tpscope::cli {
 namespace {
 
 std::atomic<bool> g_cancel{false};
-extern "C" void onInterrupt(int) { g_cancel.store(true); }
+extern "C" void onInterrupt(int) {
+    g_cancel.store(true);
+}
 
 struct SimulateOptions {
     ModelOptions model;
@@ -98,8 +100,8 @@ void printText(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
         t.addRow({std::to_string(run.config.plan.tp), std::to_string(run.config.plan.batch),
                   core::formatDurationNs(s.meanStepNs), core::formatFixed(s.tokensPerSec, 1),
                   std::to_string(s.allreducesPerStep), core::formatDurationNs(s.allreduceKernelNsPerStep),
-                  core::formatDurationNs(s.allreduceWaitNsPerStep), core::formatFixed(100 * s.exposedCommShare, 1) + " %",
-                  algoText(s.layerAllReduce)});
+                  core::formatDurationNs(s.allreduceWaitNsPerStep),
+                  core::formatFixed(100 * s.exposedCommShare, 1) + " %", algoText(s.layerAllReduce)});
     }
     t.print(std::cout);
     for (const auto& sk : r.skipped) {
@@ -135,18 +137,19 @@ int run(const SimulateOptions& o, const CliContext& ctx) {
     spec.params = *params;
     spec.ignoreMemory = o.ignoreMemory;
     if (!o.out.empty() && !endsWith(o.out, ".json")) {
-        return reportError(core::makeError(
-            core::ErrorCode::Unsupported,
-            endsWith(o.out, ".tpscope")
-                ? "the workspace format (.tpscope) is not in this build yet; write a Chrome trace with --out <file>.json"
-                : "unknown output type; use a .json path (Chrome trace JSON)",
-            o.out));
+        return reportError(core::makeError(core::ErrorCode::Unsupported,
+                                           endsWith(o.out, ".tpscope")
+                                               ? "the workspace format (.tpscope) is not in this build yet; write a "
+                                                 "Chrome trace with --out <file>.json"
+                                               : "unknown output type; use a .json path (Chrome trace JSON)",
+                                           o.out));
     }
 
     g_cancel.store(false);
     auto previous = std::signal(SIGINT, onInterrupt);
     auto progress = [&](const core::sim::SweepProgress& p) {
-        if (!o.json) std::cerr << "\r[" << p.done << "/" << p.total << "] TP " << p.tp << ", batch " << p.batch << "   ";
+        if (!o.json)
+            std::cerr << "\r[" << p.done << "/" << p.total << "] TP " << p.tp << ", batch " << p.batch << "   ";
     };
     auto result = core::sim::runSweep(spec, progress, &g_cancel);
     std::signal(SIGINT, previous);

@@ -20,7 +20,9 @@ void writeArgs(core::JsonWriter& w, const core::Trace& t, core::PayloadId id) {
     w.key("args").beginObject();
     if (p.kind == core::PayloadKind::Collective) {
         const auto& c = p.collective;
-        w.field("op", core::toString(c.op)).field("algo", core::toString(c.algo)).field("proto", core::toString(c.proto));
+        w.field("op", core::toString(c.op))
+            .field("algo", core::toString(c.algo))
+            .field("proto", core::toString(c.proto));
         w.field("dtype", core::toString(c.dtype)).field("group_size", c.groupSize).field("bytes", c.bytes);
     } else if (p.kind == core::PayloadKind::Gemm) {
         w.field("m", p.gemm.m).field("n", p.gemm.n).field("k", p.gemm.k);
@@ -51,7 +53,8 @@ void writeRun(core::JsonWriter& w, const core::sim::SweepRun& run, int runIndex)
         for (const auto& r : rank.ranges) {
             w.beginObject().field("ph", "X").field("cat", "gpu_user_annotation").field("name", t.name(r.name));
             w.field("pid", pid).field("tid", kNvtxThread);
-            w.field("ts", static_cast<double>(r.startNs) / 1e3).field("dur", static_cast<double>(r.endNs - r.startNs) / 1e3);
+            w.field("ts", static_cast<double>(r.startNs) / 1e3)
+                .field("dur", static_cast<double>(r.endNs - r.startNs) / 1e3);
             w.endObject();
         }
     }

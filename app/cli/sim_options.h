@@ -24,7 +24,7 @@ core::Result<core::sim::ClusterSpec> resolveCluster(const core::Catalog& catalog
 
 struct SimTunables {
     std::uint64_t seed = 1;
-    double jitter = -1;        // < 0: the default
+    double jitter = -1;  // < 0: the default
     double imbalance = -1;
     double stepGapUs = -1;
     bool overlap = false;

@@ -65,7 +65,7 @@ std::vector<ErrorStats> bandStats(const std::vector<std::pair<std::uint64_t, dou
 
 // The models of each (ranks, nodes) in the samples, built once per evaluation.
 class Predictor {
-public:
+  public:
     static Result<Predictor> create(const std::vector<AllReduceSample>& samples, const FabricSpec& intra,
                                     const std::optional<FabricSpec>& inter) {
         Predictor p;
@@ -73,9 +73,10 @@ public:
             const auto key = std::make_pair(s.ranks, s.nodes);
             if (p.m_models.count(key) != 0) continue;
             if (s.ranks % s.nodes != 0) {
-                return makeError(ErrorCode::InvalidArgument,
-                                 std::to_string(s.ranks) + " ranks do not split over " + std::to_string(s.nodes) + " nodes",
-                                 "calibration data");
+                return makeError(
+                    ErrorCode::InvalidArgument,
+                    std::to_string(s.ranks) + " ranks do not split over " + std::to_string(s.nodes) + " nodes",
+                    "calibration data");
             }
             auto model = CollectiveModel::create(intra, s.nodes > 1 ? inter : std::nullopt, s.ranks, s.ranks / s.nodes);
             if (!model) return model.error();
@@ -87,7 +88,7 @@ public:
         return m_models.at(std::make_pair(s.ranks, s.nodes)).allReduce(s.bytes).timeNs();
     }
 
-private:
+  private:
     std::map<std::pair<int, int>, CollectiveModel> m_models;
 };
 
@@ -99,8 +100,9 @@ std::vector<double> packParams(const FabricSpec& f) {
     fillDefaultProtocols(g);
     const double ll128Hop = g.protocols[1].hopLatencyNs > 0 ? g.protocols[1].hopLatencyNs : 3 * g.hopLatencyNs;
     auto safeLog = [](double v) { return std::log(std::max(v, 1e-3)); };
-    return {safeLog(g.protocols[0].baseLatencyNs), safeLog(g.protocols[0].hopLatencyNs), safeLog(g.busbwBytesPerSec),
-            safeLog(ll128Hop), safeLog(g.protocols[2].baseLatencyNs), safeLog(g.protocols[2].hopLatencyNs)};
+    return {safeLog(g.protocols[0].baseLatencyNs), safeLog(g.protocols[0].hopLatencyNs),
+            safeLog(g.busbwBytesPerSec),           safeLog(ll128Hop),
+            safeLog(g.protocols[2].baseLatencyNs), safeLog(g.protocols[2].hopLatencyNs)};
 }
 
 void unpackParams(const std::vector<double>& x, FabricSpec& f) {
@@ -211,7 +213,8 @@ Result<CalibrationResult> calibrateFabric(const std::vector<AllReduceSample>& in
     const std::vector<double> prior = packParams(o.start);
     auto objective = [&](const std::vector<double>& x) {
         unpackParams(x, work);
-        auto predictor = inter ? Predictor::create(samples, *fixedIntra, work) : Predictor::create(samples, work, std::nullopt);
+        auto predictor =
+            inter ? Predictor::create(samples, *fixedIntra, work) : Predictor::create(samples, work, std::nullopt);
         if (!predictor) {
             invalid = true;
             return 1e300;
@@ -225,7 +228,8 @@ Result<CalibrationResult> calibrateFabric(const std::vector<AllReduceSample>& in
         return sum / weightSum + kPriorWeight * penalty;
     };
     const auto best = nelderMead(objective, prior, 0.7, o.maxIterations, o.restarts);
-    if (invalid) return makeError(ErrorCode::InvalidArgument, "the samples' topology cannot be modelled", "calibration data");
+    if (invalid)
+        return makeError(ErrorCode::InvalidArgument, "the samples' topology cannot be modelled", "calibration data");
 
     CalibrationResult result;
     result.fabric = o.start;

@@ -26,7 +26,7 @@ struct ErrorStats {
     std::uint64_t minBytes = 0;  // inclusive
     std::uint64_t maxBytes = 0;  // inclusive
     int samples = 0;
-    double medianAbsError = 0;   // median |predicted / measured - 1|
+    double medianAbsError = 0;  // median |predicted / measured - 1|
     double p90AbsError = 0;
     double meanSignedError = 0;  // mean (predicted / measured - 1): > 0 when the model is slow
 };
@@ -70,6 +70,7 @@ std::vector<AllReduceSample> selectSamples(const std::vector<AllReduceSample>& s
 Result<CalibrationReport> evaluateFabric(const std::vector<AllReduceSample>& samples, const FabricSpec& intra,
                                          const std::optional<FabricSpec>& inter);
 
-Result<CalibrationResult> calibrateFabric(const std::vector<AllReduceSample>& samples, const CalibrationOptions& options);
+Result<CalibrationResult> calibrateFabric(const std::vector<AllReduceSample>& samples,
+                                          const CalibrationOptions& options);
 
 }  // namespace tpscope::core::sim

@@ -57,7 +57,9 @@ void forEachLine(std::string_view text, F&& f) {
     }
 }
 
-bool validSample(const AllReduceSample& s) { return s.bytes > 0 && s.ranks >= 2 && s.nodes >= 1 && s.timeNs > 0; }
+bool validSample(const AllReduceSample& s) {
+    return s.bytes > 0 && s.ranks >= 2 && s.nodes >= 1 && s.timeNs > 0;
+}
 
 // Ranks from busbw / algbw = 2 (n - 1) / n  ->  n = 2 / (2 - ratio).
 int ranksFromBandwidths(double algbw, double busbw) {
@@ -129,7 +131,8 @@ Result<CalibrationData> parseVidurCsv(std::string_view text, const std::string& 
     if (colSize < 0 || colWorkers < 0 || colTime < 0) {
         return makeError(ErrorCode::WrongFormat,
                          "not a Vidur all_reduce profile: expected columns size, num_workers and "
-                         "time_stats.<op>" + std::string(suffix),
+                         "time_stats.<op>" +
+                             std::string(suffix),
                          context);
     }
     if (data.samples.empty()) return makeError(ErrorCode::ParseError, "no all-reduce rows could be read", context);
@@ -184,10 +187,12 @@ Result<CalibrationData> parseNcclTestsText(std::string_view text, const std::str
         rows.emplace_back(s, ranksFromBandwidths(alg, bus));
     });
     if (otherTest) {
-        return makeError(ErrorCode::Unsupported, "only all_reduce_perf output can calibrate the all-reduce model", context);
+        return makeError(ErrorCode::Unsupported, "only all_reduce_perf output can calibrate the all-reduce model",
+                         context);
     }
     if (!sawHeader && rows.empty()) {
-        return makeError(ErrorCode::WrongFormat, "not nccl-tests output: no result table (size ... algbw busbw)", context);
+        return makeError(ErrorCode::WrongFormat, "not nccl-tests output: no result table (size ... algbw busbw)",
+                         context);
     }
     int inferred = 0;
     for (const auto& [s, n] : rows) inferred = std::max(inferred, n);
@@ -203,7 +208,8 @@ Result<CalibrationData> parseNcclTestsText(std::string_view text, const std::str
         }
     }
     if (data.samples.empty()) {
-        return makeError(ErrorCode::ParseError, "no result row with a positive size, time and at least 2 ranks", context);
+        return makeError(ErrorCode::ParseError, "no result row with a positive size, time and at least 2 ranks",
+                         context);
     }
     return data;
 }
@@ -212,7 +218,8 @@ Result<CalibrationData> parseNcclTestsJson(std::string_view text, const std::str
     simdjson::dom::parser parser;
     simdjson::dom::element root;
     if (const auto err = parser.parse(text.data(), text.size()).get(root); err != simdjson::SUCCESS) {
-        return makeError(ErrorCode::ParseError, std::string("not valid JSON: ") + simdjson::error_message(err), context);
+        return makeError(ErrorCode::ParseError, std::string("not valid JSON: ") + simdjson::error_message(err),
+                         context);
     }
     simdjson::dom::array results;
     if (root["results"].get_array().get(results) != simdjson::SUCCESS) {
@@ -223,7 +230,8 @@ Result<CalibrationData> parseNcclTestsJson(std::string_view text, const std::str
         for (auto a : args) {
             std::string_view program;
             if (a.get_string().get(program) == simdjson::SUCCESS) {
-                if (program.find("_perf") != std::string_view::npos && program.find("all_reduce") == std::string_view::npos) {
+                if (program.find("_perf") != std::string_view::npos &&
+                    program.find("all_reduce") == std::string_view::npos) {
                     return makeError(ErrorCode::Unsupported,
                                      "only all_reduce_perf output can calibrate the all-reduce model", context);
                 }
@@ -281,10 +289,14 @@ Result<CalibrationData> parseNcclTestsJson(std::string_view text, const std::str
 Result<CalibrationData> parseCalibrationData(std::string_view text, const std::string& context,
                                              CalibrationFormat format, VidurStatistic statistic) {
     switch (format) {
-        case CalibrationFormat::VidurCsv: return parseVidurCsv(text, context, statistic);
-        case CalibrationFormat::NcclTestsText: return parseNcclTestsText(text, context);
-        case CalibrationFormat::NcclTestsJson: return parseNcclTestsJson(text, context);
-        case CalibrationFormat::Auto: break;
+        case CalibrationFormat::VidurCsv:
+            return parseVidurCsv(text, context, statistic);
+        case CalibrationFormat::NcclTestsText:
+            return parseNcclTestsText(text, context);
+        case CalibrationFormat::NcclTestsJson:
+            return parseNcclTestsJson(text, context);
+        case CalibrationFormat::Auto:
+            break;
     }
     std::size_t first = text.find_first_not_of(" \t\r\n");
     if (first == std::string_view::npos) return makeError(ErrorCode::WrongFormat, "empty file", context);

@@ -15,13 +15,19 @@ constexpr int kSimple = 2;
 // message up and down the tree (algbw = busbw / 2).
 constexpr double kTreeBandwidthFactor = 0.92 / 2.0;
 
-double pick(double overrideValue, double fallback) { return overrideValue > 0 ? overrideValue : fallback; }
+double pick(double overrideValue, double fallback) {
+    return overrideValue > 0 ? overrideValue : fallback;
+}
 
-CollectiveEstimate invalidEstimate() { return {}; }
+CollectiveEstimate invalidEstimate() {
+    return {};
+}
 
 }  // namespace
 
-double algbw(std::uint64_t bytes, double timeNs) { return timeNs > 0 ? static_cast<double>(bytes) / timeNs * 1e9 : 0; }
+double algbw(std::uint64_t bytes, double timeNs) {
+    return timeNs > 0 ? static_cast<double>(bytes) / timeNs * 1e9 : 0;
+}
 
 double allReduceBusbw(std::uint64_t bytes, double timeNs, int ranks) {
     if (ranks <= 1) return 0;
@@ -31,7 +37,8 @@ double allReduceBusbw(std::uint64_t bytes, double timeNs, int ranks) {
 Result<CollectiveModel> CollectiveModel::create(const FabricSpec& intra, const std::optional<FabricSpec>& inter,
                                                 int ranks, int gpusPerNode) {
     if (ranks < 1) return makeError(ErrorCode::InvalidArgument, "a communicator needs at least one rank", "ranks");
-    if (gpusPerNode < 1) return makeError(ErrorCode::InvalidArgument, "GPUs per node must be positive", "gpus per node");
+    if (gpusPerNode < 1)
+        return makeError(ErrorCode::InvalidArgument, "GPUs per node must be positive", "gpus per node");
     if (intra.scope != FabricScope::IntraNode) {
         return makeError(ErrorCode::InvalidArgument,
                          "'" + intra.id + "' is an inter-node fabric; give it as the inter-node fabric", intra.id);
@@ -48,10 +55,10 @@ Result<CollectiveModel> CollectiveModel::create(const FabricSpec& intra, const s
         m.m_gpusPerNode = ranks;
     } else {
         if (ranks % gpusPerNode != 0) {
-            return makeError(ErrorCode::InvalidArgument,
-                             std::to_string(ranks) + " ranks do not fill whole nodes of " + std::to_string(gpusPerNode) +
-                                 " GPUs",
-                             "ranks");
+            return makeError(
+                ErrorCode::InvalidArgument,
+                std::to_string(ranks) + " ranks do not fill whole nodes of " + std::to_string(gpusPerNode) + " GPUs",
+                "ranks");
         }
         if (!inter) {
             return makeError(ErrorCode::InvalidArgument,
@@ -64,8 +71,8 @@ Result<CollectiveModel> CollectiveModel::create(const FabricSpec& intra, const s
     }
     if (inter) {
         if (inter->scope != FabricScope::InterNode) {
-            return makeError(ErrorCode::InvalidArgument,
-                             "'" + inter->id + "' connects GPUs inside a node, not nodes", inter->id);
+            return makeError(ErrorCode::InvalidArgument, "'" + inter->id + "' connects GPUs inside a node, not nodes",
+                             inter->id);
         }
         if (inter->busbwBytesPerSec <= 0) {
             return makeError(ErrorCode::InvalidArgument, "fabric has no bus bandwidth", inter->id);
@@ -102,8 +109,8 @@ CollectiveEstimate CollectiveModel::ring(double bytes, int p, double wireFactor,
     } else {
         const auto& pn = m_inter->protocols[static_cast<std::size_t>(p)];
         const double bwInter = networkBusbw() * pn.bandwidthFraction;
-        e.latencyNs = std::max(baseIntra, pn.baseLatencyNs) + (steps - interSteps) * hopIntra +
-                      interSteps * pn.hopLatencyNs;
+        e.latencyNs =
+            std::max(baseIntra, pn.baseLatencyNs) + (steps - interSteps) * hopIntra + interSteps * pn.hopLatencyNs;
         // The slowest hop bounds the ring; with one GPU per node there is no intra-node hop at all.
         bw = m_gpusPerNode > 1 ? std::min(bwIntra, bwInter) : bwInter;
     }
@@ -148,7 +155,8 @@ CollectiveEstimate CollectiveModel::estimate(std::uint64_t bytesIn, CollectiveAl
             const auto& ps = m_intra.protocols[kSimple];
             const AlgorithmSpec* o = m_intra.algorithmSpec(algo);
             CollectiveEstimate e{algo, CollectiveProto::Simple, 0, 0};
-            e.latencyNs = pick(o ? o->baseLatencyNs : 0, ps.baseLatencyNs) + 2.0 * pick(o ? o->hopLatencyNs : 0, ps.hopLatencyNs);
+            e.latencyNs =
+                pick(o ? o->baseLatencyNs : 0, ps.baseLatencyNs) + 2.0 * pick(o ? o->hopLatencyNs : 0, ps.hopLatencyNs);
             e.bandwidthNs = bytes * wire / pick(o ? o->busbwBytesPerSec : 0, m_intra.busbwBytesPerSec) * 1e9;
             return e;
         }
@@ -165,7 +173,8 @@ CollectiveEstimate CollectiveModel::estimate(std::uint64_t bytesIn, CollectiveAl
             e.bandwidthNs = (oneShot ? bytes * (n - 1) : bytes * wire) / peerBw * 1e9;
             return e;
         }
-        default: return invalidEstimate();
+        default:
+            return invalidEstimate();
     }
 }
 

@@ -37,7 +37,7 @@ struct CollectiveEstimate {
 };
 
 class CollectiveModel {
-public:
+  public:
     // ranks GPUs, gpusPerNode of them per node: a communicator larger than one node needs an
     // inter-node fabric and a whole number of nodes.
     static Result<CollectiveModel> create(const FabricSpec& intra, const std::optional<FabricSpec>& inter, int ranks,
@@ -58,7 +58,7 @@ public:
     // Ring all-gather of bytesPerRank from every rank: n-1 steps, (n-1) x bytesPerRank on the wire.
     CollectiveEstimate allGather(std::uint64_t bytesPerRank) const;
 
-private:
+  private:
     CollectiveModel() = default;
     CollectiveEstimate estimate(std::uint64_t bytes, CollectiveAlgo algo, int protoIndex) const;
     double networkBusbw() const;  // per-port busbw x ports a node uses

@@ -9,10 +9,14 @@ namespace {
 
 const KernelEfficiency& efficiency(EventKind kind, const SimParams& p) {
     switch (kind) {
-        case EventKind::Gemm: return p.gemm;
-        case EventKind::Attention: return p.attention;
-        case EventKind::Elementwise: return p.elementwise;
-        default: return p.other;
+        case EventKind::Gemm:
+            return p.gemm;
+        case EventKind::Attention:
+            return p.attention;
+        case EventKind::Elementwise:
+            return p.elementwise;
+        default:
+            return p.other;
     }
 }
 
@@ -24,30 +28,44 @@ std::string lower(std::string s) {
 // Element type spellings: cuBLAS kernel names, PyTorch/vLLM template arguments, NCCL suffixes.
 std::string_view cublasType(Dtype d) {
     switch (d) {
-        case Dtype::Bf16: return "bf16";
-        case Dtype::Fp8: return "e4m3";
-        case Dtype::Fp32: return "f32";
-        default: return "f16";
+        case Dtype::Bf16:
+            return "bf16";
+        case Dtype::Fp8:
+            return "e4m3";
+        case Dtype::Fp32:
+            return "f32";
+        default:
+            return "f16";
     }
 }
 
 std::string_view torchType(Dtype d) {
     switch (d) {
-        case Dtype::Bf16: return "c10::BFloat16";
-        case Dtype::Fp32: return "float";
-        case Dtype::Fp8: return "c10::Float8_e4m3fn";
-        default: return "c10::Half";
+        case Dtype::Bf16:
+            return "c10::BFloat16";
+        case Dtype::Fp32:
+            return "float";
+        case Dtype::Fp8:
+            return "c10::Float8_e4m3fn";
+        default:
+            return "c10::Half";
     }
 }
 
-std::string_view cutlassType(Dtype d) { return d == Dtype::Bf16 ? "cutlass::bfloat16_t" : "cutlass::half_t"; }
+std::string_view cutlassType(Dtype d) {
+    return d == Dtype::Bf16 ? "cutlass::bfloat16_t" : "cutlass::half_t";
+}
 
 std::string_view ncclType(Dtype d) {
     switch (d) {
-        case Dtype::Bf16: return "bf16";
-        case Dtype::Fp32: return "f32";
-        case Dtype::Fp8: return "f8e4m3";
-        default: return "f16";
+        case Dtype::Bf16:
+            return "bf16";
+        case Dtype::Fp32:
+            return "f32";
+        case Dtype::Fp8:
+            return "f8e4m3";
+        default:
+            return "f16";
     }
 }
 
@@ -110,12 +128,13 @@ std::string computeKernelName(const PlanOp& op, GpuArch arch, Dtype dtype, std::
         case OpKind::OProjGemm:
         case OpKind::GateUpGemm:
         case OpKind::DownGemm:
-        case OpKind::LmHeadGemm: return gemmName(op, arch, dtype);
+        case OpKind::LmHeadGemm:
+            return gemmName(op, arch, dtype);
         case OpKind::Attention: {
             const std::string d = std::to_string(headDim);
             const std::string ct(cutlassType(dtype));
-            return "void flash::flash_fwd_splitkv_kernel<Flash_fwd_kernel_traits<" + d + ", 64, 128, 4, false, false, " +
-                   ct + ", Flash_kernel_traits<" + d + ", 64, 128, 4, " + ct +
+            return "void flash::flash_fwd_splitkv_kernel<Flash_fwd_kernel_traits<" + d +
+                   ", 64, 128, 4, false, false, " + ct + ", Flash_kernel_traits<" + d + ", 64, 128, 4, " + ct +
                    "> >, false, true, false, false, true, true, false, false>(Flash_fwd_params)";
         }
         case OpKind::InputNorm:
@@ -137,30 +156,45 @@ std::string computeKernelName(const PlanOp& op, GpuArch arch, Dtype dtype, std::
                    ", unsigned int>, at::cuda::detail::TensorInfo<" + t +
                    " const, unsigned int>, at::cuda::detail::TensorInfo<long const, unsigned int>, int, int, "
                    "unsigned int, unsigned int, long)";
-        default: return std::string(toString(op.kind));
+        default:
+            return std::string(toString(op.kind));
     }
 }
 
 std::string collectiveKernelName(CollectiveOp op, CollectiveAlgo algo, CollectiveProto proto, Dtype dtype) {
     if (algo == CollectiveAlgo::OneShot || algo == CollectiveAlgo::TwoShot) {
         const std::string t = dtype == Dtype::Bf16 ? "__nv_bfloat16" : (dtype == Dtype::Fp32 ? "float" : "__half");
-        return std::string("void vllm::cross_device_reduce_") + (algo == CollectiveAlgo::OneShot ? "1stage" : "2stage") +
-               "<" + t + ", 8>(vllm::RankData*, vllm::RankSignals, vllm::Signal*, " + t + "*, int, int)";
+        return std::string("void vllm::cross_device_reduce_") +
+               (algo == CollectiveAlgo::OneShot ? "1stage" : "2stage") + "<" + t +
+               ", 8>(vllm::RankData*, vllm::RankSignals, vllm::Signal*, " + t + "*, int, int)";
     }
     std::string algoText;
     switch (algo) {
-        case CollectiveAlgo::Tree: algoText = "TREE"; break;
-        case CollectiveAlgo::Nvls: algoText = "NVLS"; break;
-        case CollectiveAlgo::NvlsTree: algoText = "NVLS_TREE"; break;
-        case CollectiveAlgo::CollNet: algoText = "COLLNET_DIRECT"; break;
-        default: algoText = "RING"; break;
+        case CollectiveAlgo::Tree:
+            algoText = "TREE";
+            break;
+        case CollectiveAlgo::Nvls:
+            algoText = "NVLS";
+            break;
+        case CollectiveAlgo::NvlsTree:
+            algoText = "NVLS_TREE";
+            break;
+        case CollectiveAlgo::CollNet:
+            algoText = "COLLNET_DIRECT";
+            break;
+        default:
+            algoText = "RING";
+            break;
     }
-    std::string protoText = proto == CollectiveProto::LL128 ? "LL128" : (proto == CollectiveProto::Simple ? "SIMPLE" : "LL");
+    std::string protoText =
+        proto == CollectiveProto::LL128 ? "LL128" : (proto == CollectiveProto::Simple ? "SIMPLE" : "LL");
     switch (op) {
-        case CollectiveOp::AllGather: return "ncclDevKernel_AllGather_" + algoText + "_" + protoText;
+        case CollectiveOp::AllGather:
+            return "ncclDevKernel_AllGather_" + algoText + "_" + protoText;
         case CollectiveOp::ReduceScatter:
             return "ncclDevKernel_ReduceScatter_Sum_" + std::string(ncclType(dtype)) + "_" + algoText + "_" + protoText;
-        default: return "ncclDevKernel_AllReduce_Sum_" + std::string(ncclType(dtype)) + "_" + algoText + "_" + protoText;
+        default:
+            return "ncclDevKernel_AllReduce_Sum_" + std::string(ncclType(dtype)) + "_" + algoText + "_" + protoText;
     }
 }
 

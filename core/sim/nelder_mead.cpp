@@ -56,7 +56,8 @@ MinimizeResult simplexRun(const std::function<double(const std::vector<double>&)
         }
         const bool outside = fr < v[worst];
         for (std::size_t d = 0; d < n; ++d) {
-            trial2[d] = outside ? centroid[d] + 0.5 * (trial[d] - centroid[d]) : centroid[d] + 0.5 * (p[worst][d] - centroid[d]);
+            trial2[d] = outside ? centroid[d] + 0.5 * (trial[d] - centroid[d])
+                                : centroid[d] + 0.5 * (p[worst][d] - centroid[d]);
         }
         const double fc = eval(trial2);
         if (fc < std::min(fr, v[worst])) {

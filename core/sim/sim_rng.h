@@ -9,7 +9,7 @@
 namespace tpscope::core::sim {
 
 class SimRng {
-public:
+  public:
     explicit SimRng(std::uint64_t seed, std::uint64_t stream = 0) {
         std::uint64_t x = seed ^ (0x9E3779B97F4A7C15ULL * (stream + 1));
         for (auto& s : m_s) s = splitmix(x);
@@ -46,7 +46,7 @@ public:
     // Exponential with the given mean (0 when mean is 0).
     double exponential(double mean) { return mean > 0 ? -mean * std::log(uniform()) : 0.0; }
 
-private:
+  private:
     static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
     static std::uint64_t splitmix(std::uint64_t& x) {
         std::uint64_t z = (x += 0x9E3779B97F4A7C15ULL);

@@ -59,14 +59,18 @@ struct RankState {
 };
 
 class Engine {
-public:
+  public:
     Engine(const SimConfig& config, const StepProgram& program, Trace& trace)
-        : m_c(config), m_p(program), m_trace(trace), m_params(config.params), m_ranks(config.plan.tp),
+        : m_c(config),
+          m_p(program),
+          m_trace(trace),
+          m_params(config.params),
+          m_ranks(config.plan.tp),
           m_layers(static_cast<int>(config.plan.model.layers)) {}
 
     Result<SimStats> run(const std::atomic<bool>* cancel);
 
-private:
+  private:
     void setupRanks();
     void runStep();
     void computeInstr(std::size_t i, const StepInstr& in);
@@ -86,9 +90,9 @@ private:
     int m_layers;
     std::vector<RankState> m_state;
     SimRng m_clusterRng{0};
-    std::vector<double> m_end;          // end time of each instruction of the current step, per rank
-    std::vector<double> m_arrival;      // per rank, scratch for one collective
-    std::vector<double> m_markers;      // per rank: layer starts [0, L), mlp starts [L, 2L), epilogue 2L
+    std::vector<double> m_end;      // end time of each instruction of the current step, per rank
+    std::vector<double> m_arrival;  // per rank, scratch for one collective
+    std::vector<double> m_markers;  // per rank: layer starts [0, L), mlp starts [L, 2L), epilogue 2L
     std::vector<NameId> m_layerNames;
     NameId m_attentionName{}, m_mlpName{};
     double m_allreduceKernelNs = 0, m_allreduceTransferNs = 0, m_allreduceWaitNs = 0, m_collectiveKernelNs = 0;
@@ -143,7 +147,8 @@ void Engine::computeInstr(std::size_t i, const StepInstr& in) {
         const double work = in.baseNs * s.speed * noise(s.rng);
         const double end = m_params.overlap && in.memoryBound ? stretchedEnd(start, work, s.windows, 2) : start + work;
         const auto startNs = std::llround(start);
-        s.compute->append(EventRecord{startNs, std::llround(end) - startNs, in.name, in.kind, ++s.correlation, in.payload});
+        s.compute->append(
+            EventRecord{startNs, std::llround(end) - startNs, in.name, in.kind, ++s.correlation, in.payload});
         s.computeFree = end;
         endOf(i, r) = end;
         double* markers = &m_markers[static_cast<std::size_t>(r) * markerStride];
@@ -158,7 +163,8 @@ void Engine::collectiveInstr(std::size_t i, const StepInstr& in) {
     for (int r = 0; r < m_ranks; ++r) {
         RankState& s = m_state[static_cast<std::size_t>(r)];
         double ready = s.computeFree;
-        if (in.onComm) ready = std::max(s.commFree, in.dataDep >= 0 ? endOf(static_cast<std::size_t>(in.dataDep), r) : ready);
+        if (in.onComm)
+            ready = std::max(s.commFree, in.dataDep >= 0 ? endOf(static_cast<std::size_t>(in.dataDep), r) : ready);
         m_arrival[static_cast<std::size_t>(r)] = ready + gap(s);
         last = std::max(last, m_arrival[static_cast<std::size_t>(r)]);
     }
@@ -296,7 +302,8 @@ Status validateConfig(const SimConfig& c) {
 
 Result<SimResult> simulate(const SimConfig& c, const std::atomic<bool>* cancel) {
     TPSCOPE_TRY(validateConfig(c));
-    auto model = CollectiveModel::create(c.cluster.intraFabric, c.cluster.interFabric, c.plan.tp, c.cluster.gpusPerNode);
+    auto model =
+        CollectiveModel::create(c.cluster.intraFabric, c.cluster.interFabric, c.plan.tp, c.cluster.gpusPerNode);
     if (!model) return model.error();
     auto plan = buildDecodePlan(c.plan);
     if (!plan) return plan.error();

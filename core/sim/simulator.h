@@ -43,7 +43,7 @@ struct ClusterSpec {
 struct SimConfig {
     PlanConfig plan;  // model, tp, batch, context, dtype
     ClusterSpec cluster;
-    int tokens = 8;   // decode steps
+    int tokens = 8;  // decode steps
     SimParams params;
     bool ignoreMemory = false;  // simulate a configuration that does not fit, as a what-if
 };
@@ -52,18 +52,18 @@ struct SimConfig {
 struct SimStats {
     int steps = 0;
     int ranks = 0;
-    double meanStepNs = 0;         // decode-step period, host gap included
-    double tokensPerSec = 0;       // batch / mean step
+    double meanStepNs = 0;    // decode-step period, host gap included
+    double tokensPerSec = 0;  // batch / mean step
     int collectivesPerStep = 0;
     int allreducesPerStep = 0;
-    double allreduceKernelNsPerStep = 0;   // summed all-reduce kernel time per step, mean over ranks
-    double allreduceTransferNsPerStep = 0; // of which moving bytes (last arrival to end)
-    double allreduceWaitNsPerStep = 0;     // of which waiting for late ranks, mean over ranks
-    double collectiveKernelNsPerStep = 0;  // every collective, mean over ranks
-    double exposedCommNsPerStep = 0;       // collective time with no compute kernel running, mean over ranks
-    double exposedCommShare = 0;           // exposed comm / step
+    double allreduceKernelNsPerStep = 0;    // summed all-reduce kernel time per step, mean over ranks
+    double allreduceTransferNsPerStep = 0;  // of which moving bytes (last arrival to end)
+    double allreduceWaitNsPerStep = 0;      // of which waiting for late ranks, mean over ranks
+    double collectiveKernelNsPerStep = 0;   // every collective, mean over ranks
+    double exposedCommNsPerStep = 0;        // collective time with no compute kernel running, mean over ranks
+    double exposedCommShare = 0;            // exposed comm / step
     std::uint64_t events = 0;
-    CollectiveEstimate layerAllReduce;     // the model's choice for the per-layer all-reduce
+    CollectiveEstimate layerAllReduce;  // the model's choice for the per-layer all-reduce
 };
 
 struct SimResult {

@@ -28,7 +28,7 @@ std::vector<Segment> segments(const DecodePlan& plan) {
 }
 
 class ProgramBuilder {
-public:
+  public:
     ProgramBuilder(StepProgram& program, const GpuSpec& gpu, const CollectiveModel& collectives,
                    const SimParams& params, Trace& trace)
         : m_p(program), m_gpu(gpu), m_coll(collectives), m_params(params), m_trace(trace), m_arch(gpuArch(gpu)) {}
@@ -67,7 +67,7 @@ public:
         return collective;
     }
 
-private:
+  private:
     NameId name(const std::string& text) {
         auto it = m_names.find(text);
         if (it != m_names.end()) return it->second;
@@ -85,8 +85,8 @@ private:
     }
 
     void describeCollective(StepInstr& in, const PlanOp& op, const DecodePlan& plan) {
-        const CollectiveEstimate e =
-            op.collective == CollectiveOp::AllGather ? m_coll.allGather(op.messageBytes) : m_coll.allReduce(op.messageBytes);
+        const CollectiveEstimate e = op.collective == CollectiveOp::AllGather ? m_coll.allGather(op.messageBytes)
+                                                                              : m_coll.allReduce(op.messageBytes);
         in.baseNs = e.timeNs();
         in.allReduce = op.collective == CollectiveOp::AllReduce;
         if (in.allReduce && op.layer >= 0 && !m_p.layerAllReduce.valid()) m_p.layerAllReduce = e;

@@ -21,14 +21,14 @@ namespace tpscope::core::sim {
 struct StepInstr {
     const PlanOp* op = nullptr;
     bool collective = false;
-    bool onComm = false;       // on the nccl stream
-    int dataDep = -1;          // collectives on the nccl stream: the compute instruction producing the input
-    int waitFor[2] = {-1, -1}; // collectives this compute instruction waits for (overlap mode)
-    double baseNs = 0;         // compute: kernel time; collective: transfer time after the last arrival
+    bool onComm = false;        // on the nccl stream
+    int dataDep = -1;           // collectives on the nccl stream: the compute instruction producing the input
+    int waitFor[2] = {-1, -1};  // collectives this compute instruction waits for (overlap mode)
+    double baseNs = 0;          // compute: kernel time; collective: transfer time after the last arrival
     bool memoryBound = false;
-    double hbmShare = 0;       // collectives: fraction of HBM bandwidth taken while moving bytes
+    double hbmShare = 0;  // collectives: fraction of HBM bandwidth taken while moving bytes
     bool allReduce = false;
-    bool firstOfLayer = false; // NVTX markers
+    bool firstOfLayer = false;  // NVTX markers
     bool firstOfMlp = false;
     bool firstOfEpilogue = false;
     NameId name{};

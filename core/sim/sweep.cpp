@@ -20,7 +20,8 @@ SimConfig SweepSpec::configFor(int tp, int batch) const {
 
 Result<SweepResult> runSweep(const SweepSpec& spec, const SweepProgressFn& progress, const std::atomic<bool>* cancel) {
     if (spec.tps.empty() || spec.batches.empty()) {
-        return makeError(ErrorCode::InvalidArgument, "a sweep needs at least one TP degree and one batch size", "sweep");
+        return makeError(ErrorCode::InvalidArgument, "a sweep needs at least one TP degree and one batch size",
+                         "sweep");
     }
     struct Planned {
         SimConfig config;

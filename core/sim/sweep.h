@@ -48,15 +48,15 @@ struct SkippedRun {
 };
 
 struct SweepResult {
-    std::vector<SweepRun> runs;        // in TP-major, then batch order
+    std::vector<SweepRun> runs;  // in TP-major, then batch order
     std::vector<SkippedRun> skipped;
     bool cancelled = false;
 };
 
 struct SweepProgress {
-    int done = 0;   // runs finished or skipped so far
+    int done = 0;  // runs finished or skipped so far
     int total = 0;
-    int tp = 0;     // the configuration just finished
+    int tp = 0;  // the configuration just finished
     int batch = 0;
 };
 using SweepProgressFn = std::function<void(const SweepProgress&)>;

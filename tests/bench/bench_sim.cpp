@@ -40,8 +40,12 @@ void runBench(benchmark::State& state, bool overlap, int batch) {
     state.counters["events"] = static_cast<double>(events) / static_cast<double>(state.iterations());
 }
 
-void BM_Simulate70bTp8(benchmark::State& state) { runBench(state, false, 1); }
-void BM_Simulate70bTp8Overlap(benchmark::State& state) { runBench(state, true, 8); }
+void BM_Simulate70bTp8(benchmark::State& state) {
+    runBench(state, false, 1);
+}
+void BM_Simulate70bTp8Overlap(benchmark::State& state) {
+    runBench(state, true, 8);
+}
 
 BENCHMARK(BM_Simulate70bTp8)->Arg(32)->Arg(256)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Simulate70bTp8Overlap)->Arg(32)->Unit(benchmark::kMillisecond);

@@ -38,7 +38,8 @@ TEST(CliSimulate, JsonListsOneRunPerTpAndBatchAndSkipsWhatDoesNotFit) {
     }
     for (auto s : skipped) {
         EXPECT_EQ(std::int64_t(s["tp"]), 1);
-        EXPECT_EQ(std::uint64_t(s["shortfall_bytes"]), std::uint64_t(s["required_bytes"]) - std::uint64_t(s["usable_bytes"]));
+        EXPECT_EQ(std::uint64_t(s["shortfall_bytes"]),
+                  std::uint64_t(s["required_bytes"]) - std::uint64_t(s["usable_bytes"]));
     }
 }
 
@@ -118,9 +119,12 @@ TEST(CliCalibrate, FitsANcclTestsRunAndWritesAFabricTheCatalogLoads) {
     {
         std::ofstream out(input);
         out << "# nThread 1 nGpus 4 minBytes 8 maxBytes 268435456 step: 2(factor)\n"
-               "#  Rank  0 Group  0 Pid 1 on h device  0 [0x01] GPU\n#  Rank  1 Group  0 Pid 1 on h device  1 [0x02] GPU\n"
-               "#  Rank  2 Group  0 Pid 1 on h device  2 [0x03] GPU\n#  Rank  3 Group  0 Pid 1 on h device  3 [0x04] GPU\n"
-               "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n";
+               "#  Rank  0 Group  0 Pid 1 on h device  0 [0x01] GPU\n#  Rank  1 Group  0 Pid 1 on h device  1 [0x02] "
+               "GPU\n"
+               "#  Rank  2 Group  0 Pid 1 on h device  2 [0x03] GPU\n#  Rank  3 Group  0 Pid 1 on h device  3 [0x04] "
+               "GPU\n"
+               "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw  "
+               " busbw #wrong\n";
         // A fabric with 10 us latency and 100 GB/s busbw: t = 10 + S * 1.5 / 100e3 us.
         for (std::uint64_t s = 1024; s <= (256ULL << 20); s *= 2) {
             const double us = 10 + static_cast<double>(s) * 1.5 / 100e3;
@@ -137,7 +141,8 @@ TEST(CliCalibrate, FitsANcclTestsRunAndWritesAFabricTheCatalogLoads) {
     ASSERT_EQ(parser.parse(r.out).get(root), simdjson::SUCCESS) << r.out;
     EXPECT_EQ(std::uint64_t(root["samples"]), 19u);
     EXPECT_LT(double(root["overall"]["median_abs_error"]), 0.05);
-    const auto loaded = runCli("--catalog " + fabricFile + " allreduce --fabric my-fabric --gpus 4 --sizes 256M --json");
+    const auto loaded =
+        runCli("--catalog " + fabricFile + " allreduce --fabric my-fabric --gpus 4 --sizes 256M --json");
     ASSERT_EQ(loaded.exitCode, 0) << loaded.out;
     simdjson::dom::element prediction;
     ASSERT_EQ(parser.parse(loaded.out).get(prediction), simdjson::SUCCESS) << loaded.out;

@@ -30,7 +30,7 @@ TEST(CalibrationData, VidurRowsBecomeSamplesWithNodesFromDevicesPerNode) {
     EXPECT_EQ(d->skippedRows, 2u);  // the all-gather and the unreadable row
     EXPECT_EQ(d->samples[0].bytes, 2048u);
     EXPECT_EQ(d->samples[0].ranks, 2);
-    EXPECT_EQ(d->samples[0].nodes, 2);  // 2 workers, 1 device per node
+    EXPECT_EQ(d->samples[0].nodes, 2);                // 2 workers, 1 device per node
     EXPECT_DOUBLE_EQ(d->samples[0].timeNs, 0.031e6);  // the minimum, ms -> ns
     EXPECT_EQ(d->samples[1].nodes, 1);
     auto median = core::sim::parseVidurCsv(kVidurCsv, "inline", core::sim::VidurStatistic::Median);
@@ -38,7 +38,8 @@ TEST(CalibrationData, VidurRowsBecomeSamplesWithNodesFromDevicesPerNode) {
     EXPECT_DOUBLE_EQ(median->samples[1].timeNs, 0.056e6);
 }
 
-constexpr const char* kNcclTestsText = R"(# nThread 1 nGpus 1 minBytes 8 maxBytes 1048576 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0
+constexpr const char* kNcclTestsText =
+    R"(# nThread 1 nGpus 1 minBytes 8 maxBytes 1048576 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0
 #
 # Using devices
 #  Rank  0 Group  0 Pid  11111 on      nodeA device  0 [0x07] NVIDIA H100 80GB HBM3
@@ -70,7 +71,8 @@ TEST(CalibrationData, NcclTestsTextWithoutRankLinesInfersRanksFromBusbwOverAlgbw
     // Old output without a root column; busbw / algbw = 2 (n-1) / n = 1.75 -> n = 8.
     const char* text =
         "#       size         count      type   redop     time   algbw   busbw  error     time   algbw   busbw  error\n"
-        "     4194304       1048576     float     sum    40.00  104.86  183.50  0e+00    40.00  104.86  183.50  0e+00\n";
+        "     4194304       1048576     float     sum    40.00  104.86  183.50  0e+00    40.00  104.86  183.50  "
+        "0e+00\n";
     auto d = core::sim::parseNcclTestsText(text, "inline");
     ASSERT_TRUE(d) << d.error().describe();
     ASSERT_EQ(d->samples.size(), 1u);
@@ -95,14 +97,13 @@ TEST(CalibrationData, NcclTestsJsonResultsAreRead) {
 
 TEST(CalibrationData, OtherFilesAndOtherCollectivesAreOneClearError) {
     EXPECT_EQ(core::sim::parseCalibrationData("hello world\n", "x").error().code, core::ErrorCode::WrongFormat);
-    const char* gather = "# Collective test starting: all_gather_perf\n#  size count type redop root time algbw busbw\n";
+    const char* gather =
+        "# Collective test starting: all_gather_perf\n#  size count type redop root time algbw busbw\n";
     EXPECT_EQ(core::sim::parseCalibrationData(gather, "x").error().code, core::ErrorCode::Unsupported);
 }
 
 TEST(NelderMead, FindsTheRosenbrockMinimum) {
-    auto f = [](const std::vector<double>& x) {
-        return 100 * std::pow(x[1] - x[0] * x[0], 2) + std::pow(1 - x[0], 2);
-    };
+    auto f = [](const std::vector<double>& x) { return 100 * std::pow(x[1] - x[0] * x[0], 2) + std::pow(1 - x[0], 2); };
     const auto r = core::sim::nelderMead(f, {-1.2, 1.0}, 0.5, 5000, 2);
     EXPECT_NEAR(r.x[0], 1.0, 1e-4);
     EXPECT_NEAR(r.x[1], 1.0, 1e-4);

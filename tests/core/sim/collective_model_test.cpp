@@ -143,17 +143,18 @@ TEST(CollectiveModel, AllGatherMovesNMinusOneShards) {
     const double wire = 4.0 * (1 << 20) * 3 / 4;
     double expected = 1e300;
     for (const auto& p : roundFabric().protocols) {
-        expected = std::min(expected, p.baseLatencyNs + 3 * p.hopLatencyNs + wire / (100e9 * p.bandwidthFraction) * 1e9);
+        expected =
+            std::min(expected, p.baseLatencyNs + 3 * p.hopLatencyNs + wire / (100e9 * p.bandwidthFraction) * 1e9);
     }
     EXPECT_DOUBLE_EQ(e.timeNs(), expected);
 }
 
 TEST(CollectiveModel, BadTopologiesAreClearErrors) {
-    EXPECT_FALSE(CollectiveModel::create(roundFabric(), std::nullopt, 16, 8));  // no network
+    EXPECT_FALSE(CollectiveModel::create(roundFabric(), std::nullopt, 16, 8));    // no network
     EXPECT_FALSE(CollectiveModel::create(roundFabric(), roundNetwork(), 12, 8));  // not whole nodes
-    EXPECT_FALSE(CollectiveModel::create(roundFabric(), std::nullopt, 12, 16));  // fabric connects 8
-    EXPECT_FALSE(CollectiveModel::create(roundNetwork(), std::nullopt, 2, 8));   // network given as intra
-    EXPECT_FALSE(CollectiveModel::create(roundFabric(), roundFabric(), 16, 8));  // NVLink given as network
+    EXPECT_FALSE(CollectiveModel::create(roundFabric(), std::nullopt, 12, 16));   // fabric connects 8
+    EXPECT_FALSE(CollectiveModel::create(roundNetwork(), std::nullopt, 2, 8));    // network given as intra
+    EXPECT_FALSE(CollectiveModel::create(roundFabric(), roundFabric(), 16, 8));   // NVLink given as network
 }
 
 TEST(CollectiveModel, BusbwFollowsTheNcclTestsConvention) {

@@ -14,8 +14,8 @@ inline const core::Catalog& catalog() {
     return c;
 }
 
-inline core::sim::SimConfig simConfig(const std::string& model, const std::string& gpu, const std::string& fabric, int tp,
-                                      int batch, int tokens = 2) {
+inline core::sim::SimConfig simConfig(const std::string& model, const std::string& gpu, const std::string& fabric,
+                                      int tp, int batch, int tokens = 2) {
     core::sim::SimConfig c;
     c.plan.model = *catalog().model(model);
     c.plan.tp = tp;

@@ -13,7 +13,7 @@ using core::EventKind;
 TEST(KernelModel, DecodeGemmIsMemoryBoundAndCostsBytesOverEffectiveBandwidthPlusOverhead) {
     auto plan = core::buildDecodePlan({*catalog().model("llama3-70b"), 8, 1, 1024, core::Dtype::Fp16});
     ASSERT_TRUE(plan);
-    const auto& gpu = *catalog().gpu("h100-sxm");
+    const auto gpu = *catalog().gpu("h100-sxm");
     core::sim::SimParams p;
     for (const auto& op : plan->ops) {
         if (op.kind != core::OpKind::GateUpGemm) continue;

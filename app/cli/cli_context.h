@@ -57,5 +57,8 @@ void addScalingCommand(CLI::App& app, CliContext& ctx);
 void addCompareCommand(CLI::App& app, CliContext& ctx);
 void addCaptureCommand(CLI::App& app, CliContext& ctx);
 void addDevicesCommand(CLI::App& app, CliContext& ctx);
+void addSimulateCommand(CLI::App& app, CliContext& ctx);
+void addAllReduceCommand(CLI::App& app, CliContext& ctx);
+void addCalibrateCommand(CLI::App& app, CliContext& ctx);
 
 }  // namespace tpscope::cli

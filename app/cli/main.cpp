@@ -15,8 +15,9 @@ int main(int argc, char** argv) {
         ->check(CLI::ExistingFile);
 
     for (CommandFactory add : {addPlanCommand, addAmdahlCommand, addCostCommand, addBoundsCommand,
-                               addCatalogCommands, addDemoCommand, addAnalyzeCommand, addScalingCommand,
-                               addCompareCommand, addCaptureCommand, addDevicesCommand}) {
+                               addCatalogCommands, addDemoCommand, addSimulateCommand, addAllReduceCommand,
+                               addCalibrateCommand, addAnalyzeCommand, addScalingCommand, addCompareCommand,
+                               addCaptureCommand, addDevicesCommand}) {
         add(app, ctx);
     }
 

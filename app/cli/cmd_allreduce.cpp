@@ -11,6 +11,10 @@
 #include "sim_options.h"
 #include "text_table.h"
 
+#ifdef TPSCOPE_HAVE_CUDA
+#include "gpu/allreduce_measure.h"
+#endif
+
 namespace tpscope::cli {
 
 namespace {
@@ -22,6 +26,8 @@ struct AllReduceOptions {
     std::string dtype = "fp16";
     std::string algo;
     std::string proto;
+    bool measure = false;
+    int iterations = 20;
     bool json = false;
 };
 
@@ -52,7 +58,57 @@ core::Result<std::vector<std::uint64_t>> parseSizes(const std::string& text) {
     return sizes;
 }
 
+// --measure: real NCCL all-reduces on local GPUs, printed in the same columns as the prediction.
+int runMeasured(const AllReduceOptions& o, const std::vector<std::uint64_t>& sizes, core::Dtype dtype) {
+#ifdef TPSCOPE_HAVE_CUDA
+    gpu::MeasuredAllReduceOptions m;
+    m.gpus = o.gpus;
+    m.sizesBytes = sizes;
+    m.dtype = dtype;
+    m.iterations = o.iterations;
+    auto rows = gpu::runMeasuredAllReduce(m);
+    if (!rows) return reportError(rows.error());
+    if (o.json) {
+        core::JsonWriter w(std::cout);
+        w.beginObject().field("measured", true).field("gpus", o.gpus).field("dtype", core::toString(dtype));
+        w.key("rows").beginArray();
+        for (const auto& r : *rows) {
+            w.beginObject().field("bytes", r.bytes).field("count", r.count).field("time_us", r.timeUs);
+            w.field("algbw_gbps", r.algbwGBs).field("busbw_gbps", r.busbwGBs).endObject();
+        }
+        w.endArray().endObject();
+        return kExitOk;
+    }
+    std::cout << "# measured all-reduce, " << o.gpus << " local GPUs, median of " << o.iterations << " iterations\n";
+    TextTable t({"size (B)", "count", "type", "redop", "time (us)", "algbw (GB/s)", "busbw (GB/s)"});
+    for (const auto& r : *rows) {
+        t.addRow({std::to_string(r.bytes), std::to_string(r.count), std::string(core::toString(r.dtype)), "sum",
+                  core::formatFixed(r.timeUs, 2), core::formatFixed(r.algbwGBs, 2), core::formatFixed(r.busbwGBs, 2)});
+    }
+    t.print(std::cout);
+    return kExitOk;
+#else
+    (void)o;
+    (void)sizes;
+    (void)dtype;
+    return reportError(core::makeError(core::ErrorCode::DeviceError,
+                                       "no CUDA device: this tpscope-cli was built without the GPU backend "
+                                       "(TPSCOPE_WITH_CUDA=OFF or CUDA/NCCL/CUPTI not found)",
+                                       "--measure"));
+#endif
+}
+
 int run(const AllReduceOptions& o, const CliContext& ctx) {
+    if (o.measure) {
+        auto sizes = parseSizes(o.sizes);
+        if (!sizes) return reportError(sizes.error());
+        auto dtype = resolveDtype(o.dtype);
+        if (!dtype) return reportError(dtype.error());
+        if (o.gpus < 1) {
+            return reportError(core::makeError(core::ErrorCode::InvalidArgument, "must be at least 1", "--gpus"));
+        }
+        return runMeasured(o, *sizes, *dtype);
+    }
     auto catalog = ctx.catalog();
     if (!catalog) return reportError(catalog.error());
     auto cluster = resolveCluster(*catalog, o.cluster);
@@ -159,6 +215,9 @@ void addAllReduceCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_option("--dtype", opts->dtype, "Element type (for the count column)")->capture_default_str();
     cmd->add_option("--algo", opts->algo, "Force an algorithm: ring, tree, nvls, one_shot, two_shot");
     cmd->add_option("--proto", opts->proto, "Force a protocol: ll, ll128, simple");
+    cmd->add_flag("--measure", opts->measure, "Run real NCCL all-reduces on the local GPUs instead of predicting");
+    cmd->add_option("--iterations", opts->iterations, "--measure: timed iterations per size (median)")
+        ->capture_default_str();
     cmd->add_flag("--json", opts->json, "Machine-readable output (docs/cli.md)");
     cmd->callback([opts, &ctx] { ctx.exitCode = run(*opts, ctx); });
 }

@@ -2,9 +2,9 @@
 
 namespace tpscope::ui {
 
-Q_LOGGING_CATEGORY(lcTimeline, "tpscope.timeline", QtInfoMsg)
-Q_LOGGING_CATEGORY(lcRuns, "tpscope.runs", QtInfoMsg)
-Q_LOGGING_CATEGORY(lcDocument, "tpscope.document", QtInfoMsg)
-Q_LOGGING_CATEGORY(lcApp, "tpscope.app", QtInfoMsg)
+Q_LOGGING_CATEGORY(lcTimeline, "tpscope.timeline", QtWarningMsg)
+Q_LOGGING_CATEGORY(lcRuns, "tpscope.runs", QtWarningMsg)
+Q_LOGGING_CATEGORY(lcDocument, "tpscope.document", QtWarningMsg)
+Q_LOGGING_CATEGORY(lcApp, "tpscope.app", QtWarningMsg)
 
 }  // namespace tpscope::ui

@@ -7,7 +7,7 @@ QString RunRequest::label() const { return QStringLiteral("TP %1 · batch %2").a
 QString RunRequest::backendText() const {
     switch (backend) {
         case BackendKind::SimulatedCluster:
-            return QStringLiteral("sim %1×%2 %3 · %4")
+            return QStringLiteral("sim %1×%2 %3, %4")
                 .arg(nodes)
                 .arg(gpusPerNode)
                 .arg(QString::fromStdString(gpu.id), QString::fromStdString(fabric.id));

@@ -15,6 +15,8 @@
 
 namespace tpscope::ui {
 
+class TimelineData;
+
 enum class BackendKind { SimulatedCluster, LocalGpus, Imported };
 
 struct RunRequest {
@@ -61,6 +63,7 @@ struct RunRecord {
     QString error;        // why it failed
     QString source;       // file it came from, or empty for a run made here
     std::shared_ptr<const core::Trace> trace;
+    std::shared_ptr<const TimelineData> timeline;  // derived on the worker thread with the trace
     RunMetrics metrics;
 
     QString label() const;

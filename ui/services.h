@@ -22,6 +22,7 @@ using CancelFlag = std::atomic<bool>;
 
 struct RunOutcome {
     std::shared_ptr<const core::Trace> trace;
+    std::shared_ptr<const TimelineData> timeline;  // filled by SweepRunner on its thread
     RunMetrics metrics;
 };
 
@@ -48,3 +49,6 @@ struct Services {
 Services defaultServices();
 
 }  // namespace tpscope::ui
+
+Q_DECLARE_METATYPE(tpscope::ui::RunOutcome)
+Q_DECLARE_METATYPE(tpscope::ui::OpenedDocument)

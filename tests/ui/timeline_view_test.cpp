@@ -1,5 +1,6 @@
 #include "ui/timeline/timeline_view.h"
 
+#include <QImage>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -8,6 +9,7 @@
 #include <random>
 
 #include "ui/standin/plan_trace_preview.h"
+#include "ui/timeline/kind_palette.h"
 #include "ui_test_support.h"
 
 namespace tpscope::ui {
@@ -129,6 +131,7 @@ TEST_F(TimelineFixture, RangeSelectionStatisticsEqualSumsComputedFromTheTrace) {
     req.tokens = 2;
     req.gpu.id = "g";
     req.gpu.hbmBytesPerSec = 2e12;
+    req.gpu.memoryBytes = 80ull << 30;
     req.gpu.fp16Flops = 300e12;
     req.fabric.id = "f";
     req.fabric.busbwBytesPerSec = 100e9;
@@ -182,6 +185,22 @@ TEST_F(TimelineFixture, ClickingACollectiveLinksTheSameCallOnEveryRankWithItsWai
     EXPECT_EQ(match->transferNs, 80'000 - (60'000 + 3 * shift));
     const double algbw = static_cast<double>(1 << 20) / (static_cast<double>(match->transferNs) * 1e-9);
     EXPECT_NEAR(match->busbwBytesPerSec, algbw * 2.0 * 3 / 4, 1.0);
+
+    // Painted: rank 0 waited 3 us for rank 3. Along the kernel's top edge (clear of its label) the
+    // wait is washed out and hatched, the transfer that follows keeps the solid collective colour.
+    QImage image;
+    view.renderTo(image);
+    const auto& row0 = streamRow(view, 0, 1);
+    const int y = TimelineView::kRulerHeight + row0.y + 4;
+    const QRgb solid = kindColor(core::EventKind::Collective).rgb();
+    const auto solidShare = [&](std::int64_t t0, std::int64_t t1) {
+        const int x0 = static_cast<int>(view.xForTime(t0)) + 3, x1 = static_cast<int>(view.xForTime(t1)) - 3;
+        int n = 0;
+        for (int x = x0; x < x1; ++x) n += (image.pixel(x, y) & 0xFFFFFF) == (solid & 0xFFFFFF);
+        return static_cast<double>(n) / (x1 - x0);
+    };
+    EXPECT_LT(solidShare(60'000, 63'000), 0.05);
+    EXPECT_GT(solidShare(63'000, 80'000), 0.9);
 }
 
 TEST_F(TimelineFixture, ClickOnARankHeaderCollapsesItsLanes) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <random>
 
+#include "core/hw/memory_fit.h"
 #include "core/workload/decode_plan.h"
 
 namespace tpscope::ui {
@@ -13,6 +14,8 @@ constexpr std::int64_t kMinKernelNs = 2'000;
 constexpr std::int64_t kEagerLaunchGapNs = 2'500;
 constexpr std::int64_t kGraphLaunchGapNs = 300;
 constexpr std::int64_t kHostGapBetweenStepsNs = 40'000;  // sampling + scheduling on the host
+constexpr double kHostStallProbability = 0.004;
+constexpr double kHostStallNs = 40'000;
 constexpr core::StreamId kComputeStream{7};
 constexpr core::StreamId kNcclStream{13};
 
@@ -84,7 +87,7 @@ public:
             const bool opensLayer = op.layer >= 0 && (i == 0 || m_plan.ops[i - 1].layer != op.layer);
             const bool opensBlock = i == 0 || m_plan.ops[i - 1].block != op.block || opensLayer;
             for (std::size_t r = 0; r < m_ranks.size(); ++r) {
-                m_ranks[r].nowNs += gap;
+                m_ranks[r].nowNs += gap + launchJitterNs(gap);
                 if (opensLayer) layerStart[r] = m_ranks[r].nowNs;
                 if (opensBlock) blockStart[r] = m_ranks[r].nowNs;
             }
@@ -127,6 +130,16 @@ public:
 
 private:
     core::Stream& stream(std::size_t r, core::StreamId id) { return m_trace->ranks[r].stream(id); }
+
+    // Host-side launch jitter: mostly a fraction of the gap, now and then a stall of a few tens of
+    // microseconds (GC, page fault, scheduler) that the other ranks then wait for.
+    std::int64_t launchJitterNs(std::int64_t gap) {
+        std::exponential_distribution<double> jitter(1.0 / (0.3 * static_cast<double>(gap)));
+        std::uniform_real_distribution<double> u(0.0, 1.0);
+        auto ns = static_cast<std::int64_t>(jitter(m_rng));
+        if (!m_req.cudaGraphs && u(m_rng) < kHostStallProbability) ns += static_cast<std::int64_t>(u(m_rng) * kHostStallNs);
+        return ns;
+    }
 
     void addRange(std::size_t r, std::int64_t start, const std::string& name, std::uint8_t depth) {
         m_trace->ranks[r].ranges.push_back({start, m_ranks[r].nowNs, m_trace->intern(name), depth});
@@ -189,6 +202,8 @@ core::Result<std::shared_ptr<const core::Trace>> previewDecodeTrace(const RunReq
     core::DecodePlan plan;
     TPSCOPE_TRY_ASSIGN(plan, core::buildDecodePlan(
                                  core::PlanConfig{request.model, request.tp, request.batch, request.contextLen, request.dtype}));
+    const core::FitReport fit = core::checkFit(plan.memory, request.gpu);
+    if (!fit.fits) return core::makeError(core::ErrorCode::DoesNotFit, fit.describe(request.gpu.name));
     Builder builder(request, plan);
     for (int s = 0; s < request.tokens; ++s) {
         if (cancel.load(std::memory_order_relaxed)) return core::makeError(core::ErrorCode::Cancelled, "run cancelled");

@@ -9,7 +9,8 @@
 // per-rank jitter. A collective runs on an "nccl" stream: each rank's kernel starts when that rank
 // arrives and every rank finishes at the last arrival + base latency + 2 (n-1) hop latencies +
 // wire bytes / bus bandwidth, so early ranks show the wait. NVTX ranges step > layer > block.
-// Overlap is recorded in the metadata but not modelled. Complexity O(steps · ops · tp).
+// A configuration whose weights and KV cache do not fit the GPU fails with DoesNotFit, as the
+// real run would. Overlap is recorded in the metadata but not modelled. Complexity O(steps · ops · tp).
 
 #include <memory>
 

@@ -33,6 +33,10 @@ QColor nvtxColor(int depth, std::size_t index) {
     return tones[d][index % 2];
 }
 
+QColor waitWashColor() { return QColor(255, 255, 255, 150); }
+
+QColor waitHatchColor() { return QColor(0x8A, 0x3B, 0x00, 220); }
+
 QString kindLabel(core::EventKind kind) {
     switch (kind) {
         case core::EventKind::Gemm: return QStringLiteral("GEMM");

@@ -118,6 +118,7 @@ private:
     const core::EventColumns* columnsOfRow(const TimelineRow& row) const;
 
     void paintBackground(QPainter& p) const;
+    void paintRankSummary(QPainter& p, const TimelineRow& row, int top) const;
     void paintItems(QPainter& p) const;
     void paintOverlays(QPainter& p) const;
     void paintCollectiveLinks(QPainter& p) const;

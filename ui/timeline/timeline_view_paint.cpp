@@ -160,10 +160,25 @@ void TimelineView::paintBackground(QPainter& p) const {
         if (top > height()) break;
         if (rows[i].kind == RowKind::RankHeader) {
             p.fillRect(QRect(left, top, width() - left, rows[i].height), kHeaderBand);
+            paintRankSummary(p, rows[i], top);
         } else if (rows[i].kind == RowKind::Stream) {
             p.fillRect(QRect(left, top + rows[i].height - 1, width() - left, 1), kSeparator);
         }
     }
+}
+
+void TimelineView::paintRankSummary(QPainter& p, const TimelineRow& row, int top) const {
+    if (!m_trace || !m_data) return;
+    const auto r = static_cast<std::size_t>(row.rank);
+    const auto& rank = m_trace->ranks[r];
+    const double span = static_cast<double>(m_traceEndNs - m_originNs);
+    QString text = QStringLiteral("%1 · %2 kernels").arg(QString::fromStdString(rank.deviceName)).arg(rank.eventCount());
+    if (!m_data->ranks()[r].collectives.empty() && span > 0) {
+        text += tr(" · exposed communication %1 % of the trace")
+                    .arg(100.0 * static_cast<double>(m_data->ranks()[r].exposedTotalNs) / span, 0, 'f', 1);
+    }
+    p.setPen(kMutedText);
+    p.drawText(QRect(timeAreaLeft() + 8, top, timeAreaWidth() - 16, row.height), Qt::AlignVCenter | Qt::AlignLeft, text);
 }
 
 void TimelineView::paintItems(QPainter& p) const {
@@ -226,9 +241,10 @@ void TimelineView::paintCollectiveLinks(QPainter& p) const {
             // The wait: from this rank's arrival to the last rank's arrival, hatched.
             const int waitEnd = static_cast<int>(xForTime(lastArrival));
             if (waitEnd > r.left()) {
-                p.setPen(Qt::NoPen);
-                p.setBrush(QBrush(QColor(0x20, 0x20, 0x20, 170), Qt::BDiagPattern));
-                p.drawRect(QRect(r.left(), r.top(), waitEnd - r.left(), r.height()));
+                // Washed out and hatched: the rank is only waiting there; the solid rest moves bytes.
+                const QRect wait(r.left(), r.top(), std::min(waitEnd, r.right() + 1) - r.left(), r.height());
+                p.fillRect(wait, waitWashColor());
+                p.fillRect(wait, QBrush(waitHatchColor(), Qt::BDiagPattern));
             }
             p.setPen(QPen(kSelection, 1));
             p.setBrush(Qt::NoBrush);

@@ -135,6 +135,7 @@ QWidget* RunPanel::buildWorkload() {
     form->addRow(QString(), m_fitHint);
 
     m_batches = new QLineEdit(box);
+    m_batches->setObjectName(QStringLiteral("batchSizes"));
     m_batches->setPlaceholderText(tr("e.g. 1,8,32"));
     m_batches->setToolTip(tr("Comma-separated batch sizes; every TP degree runs each"));
     form->addRow(tr("Batch sizes"), m_batches);

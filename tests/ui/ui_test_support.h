@@ -4,6 +4,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QSettings>
 #include <QString>
 
 #include <memory>
@@ -18,7 +19,15 @@ inline QApplication& ensureApp() {
     static char name[] = "ui_tests";
     static char* argv[] = {name, nullptr};
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    static QApplication* app = new QApplication(argc, argv);
+    static QApplication* app = [] {
+        auto* a = new QApplication(argc, argv);
+        // Settings (recent files, window state) of the tests stay in the build folder.
+        QApplication::setOrganizationName(QStringLiteral("tpscope-tests"));
+        QApplication::setApplicationName(QStringLiteral("ui_tests"));
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, QStringLiteral(TPSCOPE_BINARY_DIR "/test-settings"));
+        return a;
+    }();
     return *app;
 }
 

@@ -12,12 +12,16 @@ namespace {
 
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
+// Qt's rich text ignores nowrap on cells: non-breaking spaces keep "42.73 µs" on one line.
+QString nb(QString text) { return text.replace(QLatin1Char(' '), QStringLiteral("&nbsp;")); }
+
 QString row(const QString& key, const QString& value) {
-    return QStringLiteral("<tr><td style='color:#6a737d;padding-right:10px'>%1</td><td>%2</td></tr>").arg(key, value);
+    return QStringLiteral("<tr><td style='color:#6a737d;padding-right:10px'>%1</td><td>%2</td></tr>")
+        .arg(nb(key), value.contains(QLatin1Char('<')) ? value : nb(value));
 }
 
 QString swatch(core::EventKind kind) {
-    return QStringLiteral("<span style='color:%1'>■</span> %2").arg(kindColor(kind).name(), kindLabel(kind));
+    return QStringLiteral("<span style='color:%1'>■</span>&nbsp;%2").arg(kindColor(kind).name(), kindLabel(kind));
 }
 
 QString payloadRows(const core::Trace& trace, core::PayloadId id) {
@@ -25,11 +29,10 @@ QString payloadRows(const core::Trace& trace, core::PayloadId id) {
     QString out;
     if (p.kind == core::PayloadKind::Collective) {
         const auto& c = p.collective;
-        out += row(QStringLiteral("collective"), QStringLiteral("%1 · %2 · %3 · %4")
+        out += row(QStringLiteral("collective"), QStringLiteral("%1 %2 %3 %4")
                                                       .arg(qs(core::toString(c.op)), qs(core::toString(c.algo)),
                                                            qs(core::toString(c.proto)), qs(core::toString(c.dtype))));
         out += row(QStringLiteral("bytes"), qs(core::formatBytes(static_cast<double>(c.bytes))));
-        if (c.groupSize > 0) out += row(QStringLiteral("ranks"), QString::number(c.groupSize));
     } else if (p.kind == core::PayloadKind::Gemm) {
         out += row(QStringLiteral("GEMM m×n×k"),
                    QStringLiteral("%1 × %2 × %3").arg(p.gemm.m).arg(p.gemm.n).arg(p.gemm.k));
@@ -41,10 +44,10 @@ QString payloadRows(const core::Trace& trace, core::PayloadId id) {
 
 QString matchRows(const CollectiveMatch& m) {
     QString out;
-    out += row(QStringLiteral("call"), QStringLiteral("#%1 of this rank").arg(m.ordinal + 1));
-    out += row(QStringLiteral("arrival skew"), formatDuration(static_cast<double>(m.skewNs)));
     out += row(QStringLiteral("transfer"), formatDuration(static_cast<double>(m.transferNs)));
+    out += row(QStringLiteral("arrival skew"), formatDuration(static_cast<double>(m.skewNs)));
     if (m.busbwBytesPerSec > 0) out += row(QStringLiteral("busbw"), formatBandwidth(m.busbwBytesPerSec));
+    out += row(QStringLiteral("call"), QStringLiteral("#%1 on its GPU").arg(m.ordinal + 1));
     return out;
 }
 
@@ -109,32 +112,55 @@ QString eventDetailsHtml(const core::Trace& trace, const EventRef& event, const 
     const auto& stream = rank.streams[static_cast<std::size_t>(event.stream)];
     const auto& ev = stream.events;
     const std::size_t i = event.index;
-    QString html = QStringLiteral("<b>%1</b><table cellspacing=0 cellpadding=1>").arg(qs(trace.name(ev.name(i))).toHtmlEscaped());
-    html += row(QStringLiteral("kind"), swatch(ev.kind(i)));
-    html += row(QStringLiteral("GPU"), QStringLiteral("%1 (%2)").arg(rank.id.value).arg(qs(rank.deviceName).toHtmlEscaped()));
-    html += row(QStringLiteral("stream"), qs(stream.label).toHtmlEscaped());
-    html += row(QStringLiteral("start"), formatDuration(static_cast<double>(ev.startNs(i) - originNs)));
-    html += row(QStringLiteral("duration"), formatDuration(static_cast<double>(ev.durNs(i))));
-    if (ev.correlationId(i) != 0) html += row(QStringLiteral("correlation"), QString::number(ev.correlationId(i)));
-    html += payloadRows(trace, ev.payload(i));
-    if (match) html += matchRows(*match);
-    html += QStringLiteral("</table>");
-    if (match && match->members.size() > 1) {
-        html += QStringLiteral("<p style='margin-top:6px'><b>Same call on every rank</b> (wait = last arrival − own arrival)</p>"
-                               "<table cellspacing=0 cellpadding=2><tr style='color:#6a737d'><td>GPU</td><td>arrival</td>"
-                               "<td>wait</td><td>kernel</td></tr>");
-        std::int64_t first = INT64_MAX;
-        for (const auto& m : match->members) first = std::min(first, m.startNs);
+    // Three columns side by side (the pane is wide and short): the kernel, the call across ranks,
+    // and every rank's arrival and wait.
+    QString facts = QStringLiteral("<table cellspacing=0 cellpadding=1>");
+    facts += row(QStringLiteral("kind"), swatch(ev.kind(i)));
+    facts += row(QStringLiteral("GPU · stream"), QStringLiteral("%1 · %2").arg(rank.id.value).arg(qs(stream.label).toHtmlEscaped()));
+    facts += row(QStringLiteral("start"), formatDuration(static_cast<double>(ev.startNs(i) - originNs)));
+    facts += row(QStringLiteral("duration"), formatDuration(static_cast<double>(ev.durNs(i))));
+    facts += payloadRows(trace, ev.payload(i));
+    facts += QStringLiteral("</table>");
+
+    QString call;
+    QString ranks;
+    if (match) {
+        call = QStringLiteral("<table cellspacing=0 cellpadding=1>");
         for (const auto& m : match->members) {
-            html += QStringLiteral("<tr><td>%1</td><td>+%2</td><td>%3</td><td>%4</td></tr>")
-                        .arg(trace.ranks[static_cast<std::size_t>(m.event.rank)].id.value)
-                        .arg(formatDuration(static_cast<double>(m.startNs - first)),
-                             formatDuration(static_cast<double>(m.waitNs)),
-                             formatDuration(static_cast<double>(m.endNs - m.startNs)));
+            if (m.event == event) {
+                call += row(QStringLiteral("<b>wait</b>"),
+                            QStringLiteral("<b>%1</b>").arg(nb(formatDuration(static_cast<double>(m.waitNs)))));
+            }
         }
-        html += QStringLiteral("</table>");
+        call += matchRows(*match) + QStringLiteral("</table>");
+        if (match->members.size() > 1) {
+            // Transposed (one column per GPU) so that eight GPUs fit the width of the pane.
+            std::int64_t first = INT64_MAX;
+            for (const auto& m : match->members) first = std::min(first, m.startNs);
+            const auto us = [](std::int64_t ns) { return QString::number(static_cast<double>(ns) / 1e3, 'f', 2); };
+            QString gpus, arrivals, waits, kernels;
+            for (const auto& m : match->members) {
+                const QString style = m.event == event ? QStringLiteral(" style='font-weight:bold'") : QString();
+                gpus += QStringLiteral("<td align=right%1>%2</td>").arg(style).arg(trace.ranks[static_cast<std::size_t>(m.event.rank)].id.value);
+                arrivals += QStringLiteral("<td align=right%1>+%2</td>").arg(style, us(m.startNs - first));
+                waits += QStringLiteral("<td align=right%1>%2</td>").arg(style, us(m.waitNs));
+                kernels += QStringLiteral("<td align=right%1>%2</td>").arg(style, us(m.endNs - m.startNs));
+            }
+            const QString label = QStringLiteral("<td style='color:#6a737d;padding-right:8px'>%1</td>");
+            ranks = QStringLiteral("<table cellspacing=0 cellpadding=2 style='margin-top:6px'>") +
+                    QStringLiteral("<tr>") + label.arg(nb(QStringLiteral("GPU"))) + gpus + QStringLiteral("</tr>") +
+                    QStringLiteral("<tr>") + label.arg(nb(QStringLiteral("arrival (µs)"))) + arrivals + QStringLiteral("</tr>") +
+                    QStringLiteral("<tr>") + label.arg(nb(QStringLiteral("wait (µs)"))) + waits + QStringLiteral("</tr>") +
+                    QStringLiteral("<tr>") + label.arg(nb(QStringLiteral("kernel (µs)"))) + kernels + QStringLiteral("</tr></table>");
+        }
     }
-    return html;
+    QString html = QStringLiteral("<b>%1</b><table cellspacing=0 cellpadding=0><tr><td valign=top>%2</td>")
+                       .arg(qs(trace.name(ev.name(i))).toHtmlEscaped(), facts);
+    if (!call.isEmpty()) {
+        html += QStringLiteral("<td width=24></td><td valign=top><span style='color:#6a737d'>same call on every GPU"
+                               "</span>%1</td>").arg(call);
+    }
+    return html + QStringLiteral("</tr></table>") + ranks;
 }
 
 QString rangeStatsHtml(const TimelineData& data, const core::RangeStats& stats,

@@ -47,7 +47,9 @@ void DocumentLoader::deliver(std::uint64_t generation, core::Result<OpenedDocume
     }
 }
 
-void DocumentLoader::cancel() { m_cancel.store(true); }
+void DocumentLoader::cancel() {
+    m_cancel.store(true);
+}
 
 void DocumentLoader::wait() {
     if (m_thread.joinable()) m_thread.join();

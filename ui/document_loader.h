@@ -18,7 +18,7 @@ namespace tpscope::ui {
 class DocumentLoader : public QObject {
     Q_OBJECT
 
-public:
+  public:
     using OpenFn = decltype(Services::open);
 
     explicit DocumentLoader(OpenFn open, QObject* parent = nullptr);
@@ -29,12 +29,12 @@ public:
     bool isLoading() const { return m_loading.load(); }
     void wait();
 
-Q_SIGNALS:
+  Q_SIGNALS:
     void progress(double fraction);
     void loaded(tpscope::ui::OpenedDocument document);
     void failed(QString path, QString message);
 
-private:
+  private:
     void deliver(std::uint64_t generation, core::Result<OpenedDocument> result, const QString& path);
 
     OpenFn m_open;

@@ -33,6 +33,8 @@ void ErrorBanner::showMessage(const QString& text, Level level) {
     show();
 }
 
-QString ErrorBanner::text() const { return m_text->text(); }
+QString ErrorBanner::text() const {
+    return m_text->text();
+}
 
 }  // namespace tpscope::ui

@@ -11,13 +11,13 @@ namespace tpscope::ui {
 class ErrorBanner : public QFrame {
     Q_OBJECT
 
-public:
+  public:
     enum class Level { Error, Warning, Info };
     explicit ErrorBanner(QWidget* parent = nullptr);
     void showMessage(const QString& text, Level level = Level::Error);
     QString text() const;
 
-private:
+  private:
     QLabel* m_text = nullptr;
 };
 

@@ -36,8 +36,7 @@ core::Catalog loadCatalog(QString& problem) {
 
 }  // namespace
 
-MainWindow::MainWindow(Services services, QWidget* parent)
-    : QMainWindow(parent), m_services(std::move(services)) {
+MainWindow::MainWindow(Services services, QWidget* parent) : QMainWindow(parent), m_services(std::move(services)) {
     QString catalogProblem;
     m_catalog = loadCatalog(catalogProblem);
     m_unsavedPrompt = [](QWidget* owner) {

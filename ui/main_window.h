@@ -34,7 +34,7 @@ class TimelinePanel;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
-public:
+  public:
     explicit MainWindow(Services services, QWidget* parent = nullptr);
     ~MainWindow() override;
 
@@ -66,18 +66,18 @@ public:
     using UnsavedPrompt = std::function<QMessageBox::StandardButton(QWidget*)>;
     void setUnsavedPrompt(UnsavedPrompt prompt) { m_unsavedPrompt = std::move(prompt); }
 
-Q_SIGNALS:
+  Q_SIGNALS:
     void sweepFinished(bool cancelled);
     void documentOpened(const QString& path);
     void openFailed(const QString& path, const QString& message);
     void errorShown(const QString& message);
 
-protected:
+  protected:
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
-private:
+  private:
     void buildLayout();
     void buildActions();
     void connectWorkers();

@@ -23,10 +23,12 @@ const QString kRecentKey = QStringLiteral("recentFiles");
 void MainWindow::buildActions() {
     QStyle* st = style();
     auto* file = menuBar()->addMenu(tr("&File"));
-    auto* open = file->addAction(st->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open…"), this, &MainWindow::openDialog);
+    auto* open =
+        file->addAction(st->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open…"), this, &MainWindow::openDialog);
     open->setShortcut(QKeySequence::Open);
-    open->setToolTip(tr("Open a workspace (.tpscope), a Kineto/PyTorch profiler trace (.json, .json.gz) or an "
-                        "Nsight Systems SQLite export"));
+    open->setToolTip(
+        tr("Open a workspace (.tpscope), a Kineto/PyTorch profiler trace (.json, .json.gz) or an "
+           "Nsight Systems SQLite export"));
     auto* openFolder = file->addAction(tr("Open rank &folder…"), this, &MainWindow::openFolderDialog);
     openFolder->setToolTip(tr("Open a folder with one trace per rank, merged on one timeline"));
     m_recentMenu = file->addMenu(tr("Open &recent"));
@@ -59,9 +61,11 @@ void MainWindow::buildActions() {
     view->addAction(tr("&Expand all GPUs"), timeline, [timeline] { timeline->setAllRanksCollapsed(false); });
 
     auto* run = menuBar()->addMenu(tr("&Run"));
-    m_runAction = run->addAction(st->standardIcon(QStyle::SP_MediaPlay), tr("&Run sweep"), this, &MainWindow::startSweep);
+    m_runAction =
+        run->addAction(st->standardIcon(QStyle::SP_MediaPlay), tr("&Run sweep"), this, &MainWindow::startSweep);
     m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
-    m_cancelAction = run->addAction(st->standardIcon(QStyle::SP_MediaStop), tr("&Cancel"), this, &MainWindow::cancelSweep);
+    m_cancelAction =
+        run->addAction(st->standardIcon(QStyle::SP_MediaStop), tr("&Cancel"), this, &MainWindow::cancelSweep);
     m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape | Qt::SHIFT));
     run->addAction(tr("Reset to the &default sweep"), m_runPanel, &RunPanel::setDefaults);
 

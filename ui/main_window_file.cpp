@@ -18,7 +18,9 @@ namespace tpscope::ui {
 
 namespace {
 
-QString lastDirectory() { return QSettings().value(QStringLiteral("lastDirectory")).toString(); }
+QString lastDirectory() {
+    return QSettings().value(QStringLiteral("lastDirectory")).toString();
+}
 
 void rememberDirectory(const QString& path) {
     QSettings().setValue(QStringLiteral("lastDirectory"), QFileInfo(path).absolutePath());
@@ -36,7 +38,8 @@ void MainWindow::openDialog() {
 }
 
 void MainWindow::openFolderDialog() {
-    const QString path = QFileDialog::getExistingDirectory(this, tr("Open a folder of per-rank traces"), lastDirectory());
+    const QString path =
+        QFileDialog::getExistingDirectory(this, tr("Open a folder of per-rank traces"), lastDirectory());
     if (!path.isEmpty()) openPath(path);
 }
 
@@ -48,7 +51,9 @@ void MainWindow::openPath(const QString& path) {
     m_loader->start(path);
 }
 
-bool MainWindow::isLoading() const { return m_loader->isLoading(); }
+bool MainWindow::isLoading() const {
+    return m_loader->isLoading();
+}
 
 void MainWindow::onDocumentLoaded(OpenedDocument document) {
     m_statusProgress->hide();
@@ -91,11 +96,13 @@ bool MainWindow::saveTo(const QString& path) {
     return true;
 }
 
-bool MainWindow::save() { return m_path.isEmpty() ? saveAsDialog() : saveTo(m_path); }
+bool MainWindow::save() {
+    return m_path.isEmpty() ? saveAsDialog() : saveTo(m_path);
+}
 
 bool MainWindow::saveAsDialog() {
-    QString path = QFileDialog::getSaveFileName(this, tr("Save workspace"), lastDirectory(),
-                                                tr("tpscope workspaces (*.tpscope)"));
+    QString path =
+        QFileDialog::getSaveFileName(this, tr("Save workspace"), lastDirectory(), tr("tpscope workspaces (*.tpscope)"));
     if (path.isEmpty()) return false;
     if (!path.endsWith(QStringLiteral(".tpscope"))) path += QStringLiteral(".tpscope");
     rememberDirectory(path);
@@ -105,9 +112,12 @@ bool MainWindow::saveAsDialog() {
 bool MainWindow::maybeSave() {
     if (!m_modified) return true;
     switch (m_unsavedPrompt(this)) {
-        case QMessageBox::Save: return save();
-        case QMessageBox::Discard: return true;
-        default: return false;
+        case QMessageBox::Save:
+            return save();
+        case QMessageBox::Discard:
+            return true;
+        default:
+            return false;
     }
 }
 

@@ -12,9 +12,9 @@
 #include "ui/run_panel.h"
 #include "ui/runs_model.h"
 #include "ui/sweep_runner.h"
+#include "ui/timeline/time_ruler.h"
 #include "ui/timeline/timeline_data.h"
 #include "ui/timeline/timeline_panel.h"
-#include "ui/timeline/time_ruler.h"
 
 namespace tpscope::ui {
 
@@ -51,9 +51,13 @@ void MainWindow::cancelSweep() {
     statusBar()->showMessage(tr("Cancelling…"));
 }
 
-bool MainWindow::isSweepRunning() const { return m_sweep != nullptr && m_sweep->isRunning(); }
+bool MainWindow::isSweepRunning() const {
+    return m_sweep != nullptr && m_sweep->isRunning();
+}
 
-void MainWindow::onRunStarted(int index) { m_runs->setProgress(m_sweepFirstRow + index, 0); }
+void MainWindow::onRunStarted(int index) {
+    m_runs->setProgress(m_sweepFirstRow + index, 0);
+}
 
 void MainWindow::onRunProgress(int index, double fraction) {
     m_runs->setProgress(m_sweepFirstRow + index, fraction);
@@ -108,8 +112,9 @@ void MainWindow::onSweepFinished(bool cancelled) {
     }
     m_statusProgress->hide();
     updateActions();
-    QString message = cancelled ? tr("Sweep cancelled: %1 of %2 runs finished").arg(m_sweepDone - failed).arg(m_sweepSize)
-                                : tr("Sweep finished: %1 runs").arg(m_sweepSize);
+    QString message = cancelled
+                          ? tr("Sweep cancelled: %1 of %2 runs finished").arg(m_sweepDone - failed).arg(m_sweepSize)
+                          : tr("Sweep finished: %1 runs").arg(m_sweepSize);
     if (failed > 0) message += tr(", %1 failed (see the Status column)").arg(failed);
     statusBar()->showMessage(message, 15'000);
     Q_EMIT sweepFinished(cancelled);
@@ -121,7 +126,9 @@ void MainWindow::selectRun(int row) {
                                                    QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
 }
 
-int MainWindow::currentRun() const { return m_runsTable->selectionModel()->currentIndex().row(); }
+int MainWindow::currentRun() const {
+    return m_runsTable->selectionModel()->currentIndex().row();
+}
 
 void MainWindow::showRun(int row) {
     if (row < 0 || row >= m_runs->rowCount() || !m_runs->run(row).trace) {
@@ -138,14 +145,15 @@ void MainWindow::showRun(int row) {
     const RunRecord& r = m_runs->run(row);
     const QString title = r.request.backend == BackendKind::Imported
                               ? r.label()
-                              : QStringLiteral("%1 · %2 · %3").arg(QString::fromStdString(r.request.model.name), r.label(),
-                                                                   QString::fromStdString(r.request.gpu.name));
+                              : QStringLiteral("%1 · %2 · %3")
+                                    .arg(QString::fromStdString(r.request.model.name), r.label(),
+                                         QString::fromStdString(r.request.gpu.name));
     m_timeline->setTrace(r.trace, r.timeline, title);
-    m_statusTrace->setText(tr("%1 GPUs · %2 events · step %3")
-                               .arg(r.trace->ranks.size())
-                               .arg(QLocale().toString(static_cast<qulonglong>(r.trace->eventCount())))
-                               .arg(r.metrics.stepLatencyNs > 0 ? formatDuration(r.metrics.stepLatencyNs)
-                                                                : QStringLiteral("—")));
+    m_statusTrace->setText(
+        tr("%1 GPUs · %2 events · step %3")
+            .arg(r.trace->ranks.size())
+            .arg(QLocale().toString(static_cast<qulonglong>(r.trace->eventCount())))
+            .arg(r.metrics.stepLatencyNs > 0 ? formatDuration(r.metrics.stepLatencyNs) : QStringLiteral("—")));
 }
 
 }  // namespace tpscope::ui

@@ -236,9 +236,16 @@ core::Result<SweepRequest> RunPanel::sweepRequest() const {
     RunRequest& base = sweep.base;
     const std::string modelId = m_model->currentData().toString().toStdString();
     if (modelId == kCustomId) {
-        base.model = core::ModelSpec{"custom", "Custom model", m_hidden->value(), m_ffn->value(), m_heads->value(),
-                                     m_kvHeads->value(), m_heads->value() > 0 ? m_hidden->value() / m_heads->value() : 0,
-                                     m_layers->value(), m_vocab->value(), "entered in the run panel"};
+        base.model = core::ModelSpec{"custom",
+                                     "Custom model",
+                                     m_hidden->value(),
+                                     m_ffn->value(),
+                                     m_heads->value(),
+                                     m_kvHeads->value(),
+                                     m_heads->value() > 0 ? m_hidden->value() / m_heads->value() : 0,
+                                     m_layers->value(),
+                                     m_vocab->value(),
+                                     "entered in the run panel"};
         TPSCOPE_TRY(core::validateModel(base.model));
     } else {
         TPSCOPE_TRY_ASSIGN(base.model, m_catalog.model(modelId));
@@ -261,15 +268,17 @@ core::Result<SweepRequest> RunPanel::sweepRequest() const {
     if (sweep.tps.empty()) return core::makeError(core::ErrorCode::InvalidArgument, "choose at least one TP degree");
     const int gpus = base.nodes * base.gpusPerNode;
     if (base.backend == BackendKind::SimulatedCluster && sweep.tps.back() > gpus) {
-        return core::makeError(core::ErrorCode::InvalidArgument,
-                               "TP " + std::to_string(sweep.tps.back()) + " needs " + std::to_string(sweep.tps.back()) +
-                                   " GPUs; the cluster has " + std::to_string(gpus));
+        return core::makeError(core::ErrorCode::InvalidArgument, "TP " + std::to_string(sweep.tps.back()) + " needs " +
+                                                                     std::to_string(sweep.tps.back()) +
+                                                                     " GPUs; the cluster has " + std::to_string(gpus));
     }
     TPSCOPE_TRY_ASSIGN(sweep.batches, core::parsePositiveIntList(m_batches->text().toStdString(), "batch sizes"));
     return sweep;
 }
 
-double RunPanel::pricePerGpuHour() const { return m_price->value(); }
+double RunPanel::pricePerGpuHour() const {
+    return m_price->value();
+}
 
 void RunPanel::validate() {
     const auto sweep = sweepRequest();
@@ -281,13 +290,14 @@ void RunPanel::validate() {
         return;
     }
     const auto& base = sweep->base;
-    const int minTp = core::minimumTpThatFits(core::PlanConfig{base.model, 1, sweep->batches.back(), base.contextLen, base.dtype},
-                                              base.gpu, {1, 2, 4, 8, 16, 32, 64});
-    m_fitHint->setText(minTp == 0 ? tr("does not fit %1 at any TP up to 64").arg(QString::fromStdString(base.gpu.name))
-                       : minTp == 1 ? tr("fits one %1").arg(QString::fromStdString(base.gpu.name))
-                                    : tr("fits %1 from TP %2 (smaller TPs will fail)")
-                                          .arg(QString::fromStdString(base.gpu.name))
-                                          .arg(minTp));
+    const int minTp =
+        core::minimumTpThatFits(core::PlanConfig{base.model, 1, sweep->batches.back(), base.contextLen, base.dtype},
+                                base.gpu, {1, 2, 4, 8, 16, 32, 64});
+    m_fitHint->setText(
+        minTp == 0 ? tr("does not fit %1 at any TP up to 64").arg(QString::fromStdString(base.gpu.name))
+        : minTp == 1
+            ? tr("fits one %1").arg(QString::fromStdString(base.gpu.name))
+            : tr("fits %1 from TP %2 (smaller TPs will fail)").arg(QString::fromStdString(base.gpu.name)).arg(minTp));
 }
 
 void RunPanel::setBusy(bool busy) {

@@ -29,7 +29,7 @@ namespace tpscope::ui {
 class RunPanel : public QWidget {
     Q_OBJECT
 
-public:
+  public:
     RunPanel(core::Catalog catalog, LocalBackendInfo local, QWidget* parent = nullptr);
 
     core::Result<SweepRequest> sweepRequest() const;
@@ -44,11 +44,11 @@ public:
 
     static constexpr int kTpChoices[] = {1, 2, 4, 8, 16, 32};
 
-Q_SIGNALS:
+  Q_SIGNALS:
     void runRequested();
     void cancelRequested();
 
-private:
+  private:
     QWidget* buildWorkload();
     QWidget* buildBackend(const LocalBackendInfo& local);
     void validate();

@@ -2,7 +2,9 @@
 
 namespace tpscope::ui {
 
-QString RunRequest::label() const { return QStringLiteral("TP %1 · batch %2").arg(tp).arg(batch); }
+QString RunRequest::label() const {
+    return QStringLiteral("TP %1 · batch %2").arg(tp).arg(batch);
+}
 
 QString RunRequest::backendText() const {
     switch (backend) {
@@ -11,8 +13,10 @@ QString RunRequest::backendText() const {
                 .arg(nodes)
                 .arg(gpusPerNode)
                 .arg(QString::fromStdString(gpu.id), QString::fromStdString(fabric.id));
-        case BackendKind::LocalGpus: return QStringLiteral("local GPUs");
-        case BackendKind::Imported: return QStringLiteral("imported");
+        case BackendKind::LocalGpus:
+            return QStringLiteral("local GPUs");
+        case BackendKind::Imported:
+            return QStringLiteral("imported");
     }
     return {};
 }
@@ -38,11 +42,16 @@ QString RunRecord::label() const {
 
 QString statusText(RunStatus status) {
     switch (status) {
-        case RunStatus::Pending: return QStringLiteral("pending");
-        case RunStatus::Running: return QStringLiteral("running");
-        case RunStatus::Done: return QStringLiteral("done");
-        case RunStatus::Failed: return QStringLiteral("failed");
-        case RunStatus::Cancelled: return QStringLiteral("cancelled");
+        case RunStatus::Pending:
+            return QStringLiteral("pending");
+        case RunStatus::Running:
+            return QStringLiteral("running");
+        case RunStatus::Done:
+            return QStringLiteral("done");
+        case RunStatus::Failed:
+            return QStringLiteral("failed");
+        case RunStatus::Cancelled:
+            return QStringLiteral("cancelled");
     }
     return {};
 }

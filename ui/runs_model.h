@@ -19,7 +19,7 @@ std::vector<double> scalingEfficiencies(const std::vector<RunRecord>& runs);
 class RunsModel : public QAbstractTableModel {
     Q_OBJECT
 
-public:
+  public:
     enum Column { Name, Status, Backend, Tp, Batch, TokensPerSec, StepLatency, Efficiency, ColumnCount };
     static constexpr int ProgressRole = Qt::UserRole + 1;  // double 0..1, or -1 when not running
     static constexpr int SortRole = Qt::UserRole + 2;
@@ -42,7 +42,7 @@ public:
     const std::vector<RunRecord>& runs() const { return m_runs; }
     double efficiency(int row) const { return m_efficiency[static_cast<std::size_t>(row)]; }
 
-private:
+  private:
     void recomputeEfficiency();
 
     std::vector<RunRecord> m_runs;

@@ -14,7 +14,8 @@ namespace tpscope::ui {
 
 namespace {
 
-core::Result<RunOutcome> runWithStandIn(const RunRequest& request, const ProgressFn& progress, const CancelFlag& cancel) {
+core::Result<RunOutcome> runWithStandIn(const RunRequest& request, const ProgressFn& progress,
+                                        const CancelFlag& cancel) {
     if (request.backend == BackendKind::LocalGpus) {
         return core::makeError(core::ErrorCode::Unsupported, "no GPU backend in this build", "local GPUs");
     }
@@ -36,7 +37,8 @@ core::Result<OpenedDocument> openWithoutIo(const QString& path, const ProgressFn
 
 core::Status saveWithoutIo(const QString& path, const std::vector<RunRecord>&) {
     return core::makeError(core::ErrorCode::Unsupported,
-                           "saving workspaces needs the core/io module, which is not in this build", path.toStdString());
+                           "saving workspaces needs the core/io module, which is not in this build",
+                           path.toStdString());
 }
 
 LocalBackendInfo noLocalBackend() {

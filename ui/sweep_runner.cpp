@@ -24,7 +24,9 @@ bool SweepRunner::start(std::vector<RunRequest> runs) {
     return true;
 }
 
-void SweepRunner::cancel() { m_cancel.store(true); }
+void SweepRunner::cancel() {
+    m_cancel.store(true);
+}
 
 void SweepRunner::wait() {
     if (m_thread.joinable()) m_thread.join();

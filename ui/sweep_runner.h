@@ -19,7 +19,7 @@ namespace tpscope::ui {
 class SweepRunner : public QObject {
     Q_OBJECT
 
-public:
+  public:
     using RunFn = decltype(Services::runOne);
 
     explicit SweepRunner(RunFn runOne, QObject* parent = nullptr);
@@ -32,14 +32,14 @@ public:
     // Blocks until the worker has ended (tests, shutdown).
     void wait();
 
-Q_SIGNALS:
+  Q_SIGNALS:
     void runStarted(int index);
     void runProgress(int index, double fraction);
     void runFinished(int index, tpscope::ui::RunOutcome outcome);
     void runFailed(int index, QString message, bool cancelled);
     void finished(bool cancelled);
 
-private:
+  private:
     void work(std::vector<RunRequest> runs);
 
     RunFn m_runOne;

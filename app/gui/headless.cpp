@@ -52,7 +52,9 @@ bool saveWidget(QWidget& widget, const QString& path) {
     return true;
 }
 
-QString percent(double v) { return std::isnan(v) ? QStringLiteral("—") : QStringLiteral("%1 %").arg(v * 100, 0, 'f', 0); }
+QString percent(double v) {
+    return std::isnan(v) ? QStringLiteral("—") : QStringLiteral("%1 %").arg(v * 100, 0, 'f', 0);
+}
 
 QString summaryMarkdown(const ui::MainWindow& window) {
     const auto* runs = window.runsModel();
@@ -62,14 +64,16 @@ QString summaryMarkdown(const ui::MainWindow& window) {
     s << "# tpscope report: the embedded default sweep\n\n";
     if (!rows.empty()) {
         const auto& r = rows.front().request;
-        s << "Model **" << QString::fromStdString(r.model.name) << "**, " << QString::fromStdString(std::string(core::toString(r.dtype)))
-          << ", batch " << r.batch << ", context " << r.contextLen << ", " << r.tokens << " decode steps, on "
-          << r.nodes << "×" << r.gpusPerNode << " " << QString::fromStdString(r.gpu.name) << " over "
-          << QString::fromStdString(r.fabric.name) << "; price $" << QString::number(r.pricePerGpuHour, 'f', 2)
-          << " per GPU-hour.\n\n";
-        if (rows.front().trace) s << "Trace source: " << QString::fromStdString(rows.front().trace->metadataValue("generator")) << ".\n\n";
+        s << "Model **" << QString::fromStdString(r.model.name) << "**, "
+          << QString::fromStdString(std::string(core::toString(r.dtype))) << ", batch " << r.batch << ", context "
+          << r.contextLen << ", " << r.tokens << " decode steps, on " << r.nodes << "×" << r.gpusPerNode << " "
+          << QString::fromStdString(r.gpu.name) << " over " << QString::fromStdString(r.fabric.name) << "; price $"
+          << QString::number(r.pricePerGpuHour, 'f', 2) << " per GPU-hour.\n\n";
+        if (rows.front().trace)
+            s << "Trace source: " << QString::fromStdString(rows.front().trace->metadataValue("generator")) << ".\n\n";
     }
-    s << "| TP | status | step latency | tokens/s | efficiency | exposed comm (rank mean, % of trace) | $ per M tokens |\n";
+    s << "| TP | status | step latency | tokens/s | efficiency | exposed comm (rank mean, % of trace) | $ per M tokens "
+         "|\n";
     s << "|---:|---|---:|---:|---:|---:|---:|\n";
     for (int i = 0; i < runs->rowCount(); ++i) {
         const auto& r = runs->run(i);
@@ -79,11 +83,14 @@ QString summaryMarkdown(const ui::MainWindow& window) {
             double total = 0;
             for (const auto& rank : r.timeline->ranks()) total += static_cast<double>(rank.exposedTotalNs);
             const double span = static_cast<double>(r.trace->endNs() - r.trace->startNs());
-            exposed = QStringLiteral("%1 %").arg(100.0 * total / static_cast<double>(r.timeline->ranks().size()) / span, 0, 'f', 1);
+            exposed = QStringLiteral("%1 %").arg(100.0 * total / static_cast<double>(r.timeline->ranks().size()) / span,
+                                                 0, 'f', 1);
         }
-        const double cost = done ? core::costPerMillionTokens(r.request.tp, r.request.pricePerGpuHour, r.metrics.tokensPerSec) : NAN;
-        s << "| " << r.request.tp << " | " << (r.status == ui::RunStatus::Failed ? "failed: " + r.error : ui::statusText(r.status))
-          << " | " << (done ? ui::formatDuration(r.metrics.stepLatencyNs) : QStringLiteral("—")) << " | "
+        const double cost =
+            done ? core::costPerMillionTokens(r.request.tp, r.request.pricePerGpuHour, r.metrics.tokensPerSec) : NAN;
+        s << "| " << r.request.tp << " | "
+          << (r.status == ui::RunStatus::Failed ? "failed: " + r.error : ui::statusText(r.status)) << " | "
+          << (done ? ui::formatDuration(r.metrics.stepLatencyNs) : QStringLiteral("—")) << " | "
           << (done ? QString::number(r.metrics.tokensPerSec, 'f', 1) : QStringLiteral("—")) << " | "
           << percent(runs->efficiency(i)) << " | " << exposed << " | "
           << (std::isnan(cost) ? QStringLiteral("—") : QString::number(cost, 'f', 2)) << " |\n";

@@ -42,14 +42,16 @@ int main(int argc, char** argv) {
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QStringLiteral("Render the main window offscreen into <png> and exit."),
                                         QStringLiteral("png"));
-    const QCommandLineOption report(QStringLiteral("report"),
-                                    QStringLiteral("Write the default sweep's report (screenshots, summary.md) into <dir> and exit."),
-                                    QStringLiteral("dir"));
+    const QCommandLineOption report(
+        QStringLiteral("report"),
+        QStringLiteral("Write the default sweep's report (screenshots, summary.md) into <dir> and exit."),
+        QStringLiteral("dir"));
     parser.addOption(screenshot);
     parser.addOption(report);
-    parser.addPositionalArgument(QStringLiteral("file"),
-                                 QStringLiteral("Workspace (.tpscope), Kineto JSON (.json, .json.gz), rank folder or nsys SQLite."),
-                                 QStringLiteral("[file]"));
+    parser.addPositionalArgument(
+        QStringLiteral("file"),
+        QStringLiteral("Workspace (.tpscope), Kineto JSON (.json, .json.gz), rank folder or nsys SQLite."),
+        QStringLiteral("[file]"));
     parser.process(app);
     const QString file = parser.positionalArguments().value(0);
 
@@ -64,11 +66,12 @@ int main(int argc, char** argv) {
     }
     window.show();
     if (file.isEmpty()) {
-        QObject::connect(&window, &tpscope::ui::MainWindow::sweepFinished, &window,
-                         [&window](bool cancelled) {
-                             if (!cancelled) window.focusTimelineOnExample();
-                         },
-                         Qt::SingleShotConnection);
+        QObject::connect(
+            &window, &tpscope::ui::MainWindow::sweepFinished, &window,
+            [&window](bool cancelled) {
+                if (!cancelled) window.focusTimelineOnExample();
+            },
+            Qt::SingleShotConnection);
         QTimer::singleShot(0, &window, &tpscope::ui::MainWindow::startDefaultSweep);
     } else {
         window.openPath(file);

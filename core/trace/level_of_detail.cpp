@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 namespace tpscope::core {
 
@@ -16,24 +17,88 @@ Wide floorDiv(Wide a, Wide b) {
     return q;
 }
 
-// First index in [from, last) whose start is >= t. Gallops from `from`, so the cost grows with the
-// log of the distance travelled rather than with the size of the stream.
-std::size_t gallopLowerBound(std::span<const std::int64_t> starts, std::size_t from, std::size_t last,
-                             std::int64_t t) {
-    if (from >= last || starts[from] >= t) return from;
-    std::size_t lo = from;  // starts[lo] < t
-    std::size_t step = 1;
-    std::size_t hi = from + 1;
-    while (hi < last && starts[hi] < t) {
-        lo = hi;
-        step *= 2;
-        hi = lo + step;
+// std::lower_bound over [lo, hi) without data-dependent branches (a conditional move per step):
+// event boundaries are random, so a branching search mispredicts about every other step.
+std::size_t branchlessLowerBound(std::span<const std::int64_t> starts, std::size_t lo, std::size_t hi, std::int64_t t) {
+    if (lo >= hi) return lo;
+    const std::int64_t* base = starts.data() + lo;
+    std::size_t len = hi - lo;
+    while (len > 1) {
+        const std::size_t half = len / 2;
+        base = base[half - 1] < t ? base + half : base;
+        len -= half;
     }
-    hi = std::min(hi, last);
-    return static_cast<std::size_t>(std::lower_bound(starts.begin() + static_cast<std::ptrdiff_t>(lo + 1),
-                                                     starts.begin() + static_cast<std::ptrdiff_t>(hi), t) -
-                                    starts.begin());
+    return static_cast<std::size_t>(base - starts.data()) + (*base < t ? 1 : 0);
 }
+
+// First index in [lo, hi) whose start is >= t (hi when none), searched outwards from `guess` with
+// doubling steps: the cost grows with the log of the guess's error, and the probes stay on the few
+// cache lines around the guess instead of spreading over the stream.
+std::size_t lowerBoundNear(std::span<const std::int64_t> starts, std::size_t lo, std::size_t hi, std::size_t guess,
+                           std::int64_t t) {
+    if (lo >= hi) return lo;
+    guess = std::clamp(guess, lo, hi - 1);
+    if (starts[guess] < t) {
+        std::size_t below = guess;  // starts[below] < t
+        std::size_t step = 1;
+        std::size_t probe = guess + 1;
+        while (probe < hi && starts[probe] < t) {
+            below = probe;
+            step *= 2;
+            probe = below + step;
+        }
+        return branchlessLowerBound(starts, below + 1, std::min(probe, hi), t);
+    }
+    std::size_t above = guess;  // starts[above] >= t
+    std::size_t step = 1;
+    while (above > lo) {
+        const std::size_t probe = above - std::min(step, above - lo);
+        if (starts[probe] < t) return branchlessLowerBound(starts, probe + 1, above, t);
+        above = probe;
+        step *= 2;
+    }
+    return lo;
+}
+
+// pixelColumn / columnStartNs for one view without a division per call: a floating-point estimate
+// corrected by exact 64-bit products, used when (t - t0) * widthPx cannot overflow (views shorter
+// than ~6 days at 16k pixels; longer ones take the exact 128-bit path). Times are clamped to one
+// span either side of the view first, which changes no column inside it.
+class ColumnMap {
+  public:
+    ColumnMap(std::int64_t t0, std::int64_t t1, int widthPx)
+        : m_t0(t0),
+          m_t1(t1),
+          m_span(t1 - t0),
+          m_width(widthPx),
+          m_pxPerNs(static_cast<double>(widthPx) / static_cast<double>(t1 - t0)),
+          m_nsPerPx(static_cast<double>(t1 - t0) / widthPx),
+          m_fast(m_span < (std::int64_t{1} << 60) / (3 * static_cast<std::int64_t>(widthPx) + 1)) {}
+
+    std::int64_t column(std::int64_t t) const {
+        if (!m_fast) return pixelColumn(t, m_t0, m_t1, m_width);
+        const std::int64_t d = std::clamp(t, m_t0 - m_span, m_t1 + m_span) - m_t0;
+        const std::int64_t n = d * m_width;
+        auto c = static_cast<std::int64_t>(std::floor(static_cast<double>(d) * m_pxPerNs));
+        while (n < c * m_span) --c;
+        while (n >= (c + 1) * m_span) ++c;
+        return c;
+    }
+    std::int64_t start(std::int64_t c) const {
+        if (!m_fast || c < -1 || c > m_width + 1) return columnStartNs(c, m_t0, m_t1, m_width);
+        const std::int64_t q = c * m_span;  // the first d with d * width >= q
+        auto d = static_cast<std::int64_t>(std::ceil(static_cast<double>(c) * m_nsPerPx));
+        while (d * m_width < q) ++d;
+        while ((d - 1) * m_width >= q) --d;
+        return m_t0 + d;
+    }
+
+  private:
+    std::int64_t m_t0, m_t1, m_span;
+    int m_width;
+    double m_pxPerNs, m_nsPerPx;
+    bool m_fast;
+};
 
 // What a run has seen so far: estimated time per kind and its longest event.
 struct RunAccumulator {
@@ -55,8 +120,10 @@ void sampleGroup(const EventColumns& ev, std::size_t first, std::size_t last, st
     const std::size_t n = last - first;
     const std::size_t samples = std::min(n, kKindSamples);
     const double scale = static_cast<double>(n) / static_cast<double>(samples);
+    static_assert(kKindSamples == 3, "the sample positions below assume first, middle and last");
+    const std::size_t positions[3] = {first, last - 1, first + (n - 1) / 2};
     for (std::size_t s = 0; s < samples; ++s) {
-        const std::size_t i = samples == 1 ? first : first + (n - 1) * s / (samples - 1);
+        const std::size_t i = positions[s];
         const std::int64_t dur = ev.durNs(i);
         acc.weightNs[static_cast<std::size_t>(ev.kind(i))] += static_cast<double>(dur + 1) * scale;
         if (dur > acc.longestNs) {
@@ -86,11 +153,11 @@ void visibleSpans(const EventColumns& events, std::int64_t t0, std::int64_t t1, 
     const IndexRange range = events.visibleRange(t0, t1);
     const auto starts = events.starts();
     const std::int64_t spanNs = t1 - t0;
+    const ColumnMap columns(t0, t1, widthPx);
 
     LodSpan cur;
     RunAccumulator acc;
     bool open = false;
-    std::int64_t curEndColumn = 0;
     const auto flush = [&] {
         cur.kind = acc.dominant();
         cur.representative = acc.longest;
@@ -99,19 +166,36 @@ void visibleSpans(const EventColumns& events, std::int64_t t0, std::int64_t t1, 
     };
 
     std::size_t i = range.first;
+    std::size_t lastGroupSize = 1;  // neighbouring columns hold about as many events: the next guess
     while (i < range.last) {
         if (events.endNs(i) <= t0) {  // only on streams whose events overlap
             ++i;
             continue;
         }
-        const std::int64_t column = std::max<std::int64_t>(0, pixelColumn(starts[i], t0, t1, widthPx));
+        const std::int64_t column = std::max<std::int64_t>(0, columns.column(starts[i]));
         const std::size_t groupEnd =
-            gallopLowerBound(starts, i + 1, range.last, columnStartNs(column + 1, t0, t1, widthPx));
+            lowerBoundNear(starts, i + 1, range.last, i + lastGroupSize, columns.start(column + 1));
+        lastGroupSize = groupEnd - i;
+        // The next column's search and samples land about one group further: start loading them
+        // now. On a large trace every column is a fresh cache line (and page), and the loop is
+        // otherwise one dependent memory latency after another.
+        if (const std::size_t ahead = groupEnd + lastGroupSize; ahead < range.last) {
+            const auto durations = events.durations();
+            const auto kinds = events.kinds();
+            __builtin_prefetch(&starts[ahead]);
+            __builtin_prefetch(&durations[ahead]);
+            __builtin_prefetch(&kinds[ahead]);
+            __builtin_prefetch(&starts[ahead - lastGroupSize / 2]);
+            __builtin_prefetch(&durations[ahead - lastGroupSize / 2]);
+            __builtin_prefetch(&kinds[ahead - lastGroupSize / 2]);
+        }
         RunAccumulator group;
         sampleGroup(events, i, groupEnd, spanNs, widthPx, group);
         group.maxEndNs = std::max(group.maxEndNs, events.endNs(groupEnd - 1));
 
-        const bool extend = open && acc.narrowOnly && group.narrowOnly && column <= curEndColumn + 1;
+        // Within one pixel of the run's end: gap / spanNs < 1 / widthPx.
+        const bool extend =
+            open && acc.narrowOnly && group.narrowOnly && static_cast<Wide>(starts[i] - cur.endNs) * widthPx < spanNs;
         if (!extend) {
             if (open) flush();
             cur = LodSpan{};
@@ -129,7 +213,6 @@ void visibleSpans(const EventColumns& events, std::int64_t t0, std::int64_t t1, 
             acc.longest = group.longest;
         }
         acc.narrowOnly = acc.narrowOnly && group.narrowOnly;
-        curEndColumn = pixelColumn(cur.endNs - 1, t0, t1, widthPx);
         i = groupEnd;
     }
     if (open) flush();

@@ -9,15 +9,16 @@
 // most widthPx items. An event at least one pixel wide that is alone in its start column is an exact
 // item (count 1). Runs of narrower events are folded into one item with a count, the dominant kind
 // and a representative (the longest event seen); a run keeps growing while the next column's events
-// are all narrow and start within one pixel of the run's end, so a dense stretch becomes one item.
+// are all narrow and the first of them starts within one pixel of the run's end, so a dense
+// stretch becomes one item.
 // When zoomed in far enough that every event is at least a pixel wide and no two share a start
 // column, the items are exactly the events.
 //
 // Complexity: O(widthPx · (log g + kKindSamples)) where g is the number of events per column: the
-// next column boundary is found by galloping from the current event, never by visiting the events
-// in between. The dominant kind and the representative of a folded run are therefore estimated from
-// at most kKindSamples events spread evenly over each column group (weighted by duration); they are
-// exact for groups of up to kKindSamples events.
+// next column boundary is found by a doubling search around a guess (the previous column's event
+// count), never by visiting the events in between. The dominant kind and the representative of a folded run are
+// therefore estimated from at most kKindSamples events spread evenly over each column group (weighted by duration);
+// they are exact for groups of up to kKindSamples events.
 //
 // On a stream whose events overlap (imported concurrent kernels), an item's end is the end of the
 // last event of each group and of the sampled events, which may miss a long event hidden inside a
@@ -32,20 +33,21 @@
 namespace tpscope::core {
 
 struct LodSpan {
-    std::int64_t startNs = 0;  // start of the first event
-    std::int64_t endNs = 0;    // latest end among the events (see the header note for overlapping streams)
-    std::size_t firstIndex = 0;      // index of the first event in the columns
-    std::size_t count = 0;           // events folded into this item; 1 = exact
-    std::size_t representative = 0;  // index of the longest event seen (== firstIndex when exact)
+    std::int64_t startNs = 0;           // start of the first event
+    std::int64_t endNs = 0;             // latest end among the events (see the header note for overlapping streams)
+    std::size_t firstIndex = 0;         // index of the first event in the columns
+    std::size_t count = 0;              // events folded into this item; 1 = exact
+    std::size_t representative = 0;     // index of the longest event seen (== firstIndex when exact)
     EventKind kind = EventKind::Other;  // the event's kind, or the dominant kind of a run
     bool folded() const { return count > 1; }
 };
 
-inline constexpr std::size_t kKindSamples = 8;
+// Three samples per column group (first, middle, last): a run spanning many columns still sees
+// three per column, and each sample is a cache miss on a large trace.
+inline constexpr std::size_t kKindSamples = 3;
 
 // Appends to out (cleared first) so a caller can reuse the buffer every frame.
-void visibleSpans(const EventColumns& events, std::int64_t t0, std::int64_t t1, int widthPx,
-                  std::vector<LodSpan>& out);
+void visibleSpans(const EventColumns& events, std::int64_t t0, std::int64_t t1, int widthPx, std::vector<LodSpan>& out);
 std::vector<LodSpan> visibleSpans(const EventColumns& events, std::int64_t t0, std::int64_t t1, int widthPx);
 
 // Pixel column of time t for a row of widthPx showing [t0, t1); may be negative or >= widthPx for

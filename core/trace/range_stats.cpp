@@ -5,7 +5,9 @@
 
 namespace tpscope::core {
 
-std::int64_t RankRangeStats::totalNs() const { return std::accumulate(kindNs.begin(), kindNs.end(), std::int64_t{0}); }
+std::int64_t RankRangeStats::totalNs() const {
+    return std::accumulate(kindNs.begin(), kindNs.end(), std::int64_t{0});
+}
 
 std::size_t RankRangeStats::totalCount() const {
     return std::accumulate(kindCount.begin(), kindCount.end(), std::size_t{0});

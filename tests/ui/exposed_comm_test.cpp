@@ -20,8 +20,10 @@ TEST(ExposedComm, SubtractRemovesEveryCoveredPart) {
 
 TEST(ExposedComm, CollectiveTimeOverlappedByComputeIsNotExposed) {
     // Compute [0,10) [10,20) [40,50); collective [15, 45): exposed = [20, 40).
-    const auto trace = test::makeTrace(1, {{0, 10, core::EventKind::Gemm, "a"}, {10, 10, core::EventKind::Gemm, "b"},
-                                           {40, 10, core::EventKind::Elementwise, "c"}},
+    const auto trace = test::makeTrace(1,
+                                       {{0, 10, core::EventKind::Gemm, "a"},
+                                        {10, 10, core::EventKind::Gemm, "b"},
+                                        {40, 10, core::EventKind::Elementwise, "c"}},
                                        {{15, 30, core::EventKind::Collective, "nccl"}});
     EXPECT_EQ(exposedCommIntervals(trace->ranks[0]), (std::vector<Interval>{{20, 40}}));
 }

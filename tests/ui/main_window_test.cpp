@@ -30,8 +30,8 @@ struct SlowRuns {
 
     Services services() {
         Services s = defaultServices();
-        s.runOne = [this](const RunRequest& req, const ProgressFn& progress, const CancelFlag& cancel)
-            -> core::Result<RunOutcome> {
+        s.runOne = [this](const RunRequest& req, const ProgressFn& progress,
+                          const CancelFlag& cancel) -> core::Result<RunOutcome> {
             const int n = req.tp == 1 ? 1 : steps;  // the TP 1 run finishes at once
             for (int i = 0; i < n; ++i) {
                 if (cancel.load()) return core::makeError(core::ErrorCode::Cancelled, "run cancelled");
@@ -59,8 +59,8 @@ TEST_F(MainWindowFixture, CancelStopsASweepPromptlyAndKeepsTheFinishedRuns) {
     ASSERT_TRUE(window.startSweep());
     EXPECT_TRUE(window.isSweepRunning());
     // Wait until the TP 1 run is in and the TP 2 run has started working.
-    ASSERT_TRUE(QTest::qWaitFor([&] { return window.runsModel()->run(0).status == RunStatus::Done && slow.stepsDone > 3; },
-                                kWaitMs));
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return window.runsModel()->run(0).status == RunStatus::Done && slow.stepsDone > 3; }, kWaitMs));
     window.cancelSweep();
     ASSERT_TRUE(finished.wait(kWaitMs));
     EXPECT_TRUE(finished.takeFirst().at(0).toBool());

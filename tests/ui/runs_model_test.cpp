@@ -25,7 +25,8 @@ RunRecord done(int tp, int batch, double tokensPerSec) {
 }
 
 TEST(RunsModel, EfficiencyIsSpeedupOverGpuRatioAgainstTheSmallestFinishedTpOfTheGroup) {
-    std::vector<RunRecord> runs = {done(1, 1, 100), done(2, 1, 180), done(8, 1, 400), done(2, 8, 900), done(4, 8, 1500)};
+    std::vector<RunRecord> runs = {done(1, 1, 100), done(2, 1, 180), done(8, 1, 400), done(2, 8, 900),
+                                   done(4, 8, 1500)};
     RunRecord failed = done(1, 8, 0);
     failed.status = RunStatus::Failed;
     runs.push_back(failed);

@@ -25,7 +25,7 @@ TEST(TimeRuler, TicksCoverTheRangeWithMajorsOnStepMultiples) {
         EXPECT_EQ(t.major, t.timeNs % 500 == 0);
         majors += t.major;
     }
-    EXPECT_EQ(majors, 2);  // 500 and 1000
+    EXPECT_EQ(majors, 2);          // 500 and 1000
     EXPECT_EQ(ticks.size(), 10u);  // every 100 ns from 200 to 1100
 }
 

@@ -18,7 +18,8 @@ namespace {
 using test::KernelSpec;
 
 std::vector<KernelSpec> backToBack(int n, std::int64_t durNs, std::int64_t gapNs) {
-    static const core::EventKind kinds[] = {core::EventKind::Gemm, core::EventKind::Elementwise, core::EventKind::Attention};
+    static const core::EventKind kinds[] = {core::EventKind::Gemm, core::EventKind::Elementwise,
+                                            core::EventKind::Attention};
     static const char* names[] = {"gemm", "norm", "attn"};
     std::vector<KernelSpec> out;
     for (int i = 0; i < n; ++i) out.push_back({i * (durNs + gapNs), durNs, kinds[i % 3], names[i % 3]});
@@ -114,9 +115,8 @@ TEST_F(TimelineFixture, LevelOfDetailDrawsAtMostOneItemPerPixelColumnPerRow) {
             EXPECT_LE(spans.size(), static_cast<std::size_t>(view.timeAreaWidth()));
             std::int64_t previous = -1;
             for (const auto& s : spans) {
-                const auto column =
-                    std::max<std::int64_t>(0, core::pixelColumn(s.startNs, view.viewStartNs(), view.viewEndNs(),
-                                                                view.timeAreaWidth()));
+                const auto column = std::max<std::int64_t>(
+                    0, core::pixelColumn(s.startNs, view.viewStartNs(), view.viewEndNs(), view.timeAreaWidth()));
                 EXPECT_GT(column, previous);
                 previous = column;
             }
@@ -162,10 +162,11 @@ TEST_F(TimelineFixture, RangeSelectionStatisticsEqualSumsComputedFromTheTrace) {
 
 TEST_F(TimelineFixture, ClickingACollectiveLinksTheSameCallOnEveryRankWithItsWait) {
     const std::int64_t shift = 1'000;
-    view.setTrace(test::makeTrace(4, backToBack(3, 10'000, 0),
-                                  {{30'000, 20'000, core::EventKind::Collective, "ncclDevKernel_AllReduce_Sum_f16_RING_LL"},
-                                   {60'000, 20'000, core::EventKind::Collective, "ncclDevKernel_AllReduce_Sum_f16_RING_LL"}},
-                                  shift));
+    view.setTrace(
+        test::makeTrace(4, backToBack(3, 10'000, 0),
+                        {{30'000, 20'000, core::EventKind::Collective, "ncclDevKernel_AllReduce_Sum_f16_RING_LL"},
+                         {60'000, 20'000, core::EventKind::Collective, "ncclDevKernel_AllReduce_Sum_f16_RING_LL"}},
+                        shift));
     view.setVisibleRange(0, 100'000);
     const auto& row = streamRow(view, 2, 1);
     const auto& ev = view.trace()->ranks[2].streams[1].events;

@@ -25,7 +25,8 @@ inline QApplication& ensureApp() {
         QApplication::setOrganizationName(QStringLiteral("tpscope-tests"));
         QApplication::setApplicationName(QStringLiteral("ui_tests"));
         QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, QStringLiteral(TPSCOPE_BINARY_DIR "/test-settings"));
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope,
+                           QStringLiteral(TPSCOPE_BINARY_DIR "/test-settings"));
         return a;
     }();
     return *app;
@@ -54,9 +55,13 @@ struct KernelSpec {
 inline std::shared_ptr<const core::Trace> makeTrace(int ranks, const std::vector<KernelSpec>& compute,
                                                     const std::vector<KernelSpec>& comm, std::int64_t rankShiftNs = 0) {
     auto t = std::make_shared<core::Trace>();
-    const core::CollectivePayload coll{core::CollectiveOp::AllReduce, core::CollectiveAlgo::Ring,
-                                       core::CollectiveProto::LL, core::Dtype::Fp16,
-                                       static_cast<std::uint32_t>(ranks), core::NameId{}, 1 << 20};
+    const core::CollectivePayload coll{core::CollectiveOp::AllReduce,
+                                       core::CollectiveAlgo::Ring,
+                                       core::CollectiveProto::LL,
+                                       core::Dtype::Fp16,
+                                       static_cast<std::uint32_t>(ranks),
+                                       core::NameId{},
+                                       1 << 20};
     const core::PayloadId payload = t->intern(core::Payload::of(coll));
     for (int r = 0; r < ranks; ++r) {
         auto& rank = t->rank(core::RankId{static_cast<std::uint32_t>(r)});

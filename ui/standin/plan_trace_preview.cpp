@@ -22,21 +22,29 @@ constexpr core::StreamId kNcclStream{13};
 std::string kernelName(const core::PlanOp& op) {
     using core::OpKind;
     switch (op.kind) {
-        case OpKind::Embedding: return "indexSelectLargeIndex";
+        case OpKind::Embedding:
+            return "indexSelectLargeIndex";
         case OpKind::InputNorm:
         case OpKind::PostAttnNorm:
-        case OpKind::FinalNorm: return "rms_norm_kernel";
-        case OpKind::Attention: return "flash_fwd_splitkv_kernel";
-        case OpKind::SiluMul: return "act_and_mul_kernel<silu>";
+        case OpKind::FinalNorm:
+            return "rms_norm_kernel";
+        case OpKind::Attention:
+            return "flash_fwd_splitkv_kernel";
+        case OpKind::SiluMul:
+            return "act_and_mul_kernel<silu>";
         case OpKind::QkvGemm:
         case OpKind::GateUpGemm:
-        case OpKind::LmHeadGemm: return "sm90_xmma_gemm_f16f16_f16f32_f32_tn_n_tilesize128x64x64_cublas";
+        case OpKind::LmHeadGemm:
+            return "sm90_xmma_gemm_f16f16_f16f32_f32_tn_n_tilesize128x64x64_cublas";
         case OpKind::OProjGemm:
-        case OpKind::DownGemm: return "sm90_xmma_gemm_f16f16_f16f32_f32_tn_n_tilesize64x64x128_splitk_cublas";
+        case OpKind::DownGemm:
+            return "sm90_xmma_gemm_f16f16_f16f32_f32_tn_n_tilesize64x64x128_splitk_cublas";
         case OpKind::AttnAllReduce:
         case OpKind::MlpAllReduce:
-        case OpKind::EmbeddingAllReduce: return "ncclDevKernel_AllReduce_Sum_f16_RING_LL";
-        case OpKind::LogitsAllGather: return "ncclDevKernel_AllGather_RING_LL";
+        case OpKind::EmbeddingAllReduce:
+            return "ncclDevKernel_AllReduce_Sum_f16_RING_LL";
+        case OpKind::LogitsAllGather:
+            return "ncclDevKernel_AllGather_RING_LL";
     }
     return "kernel";
 }
@@ -61,7 +69,7 @@ struct RankClock {
 };
 
 class Builder {
-public:
+  public:
     Builder(const RunRequest& request, const core::DecodePlan& plan)
         : m_req(request), m_plan(plan), m_rng(request.seed), m_ranks(static_cast<std::size_t>(request.tp)) {
         std::uniform_real_distribution<double> slow(0.0, 0.03);
@@ -98,7 +106,8 @@ public:
             }
             const bool closesBlock = i + 1 == m_plan.ops.size() || m_plan.ops[i + 1].block != op.block ||
                                      m_plan.ops[i + 1].layer != op.layer;
-            const bool closesLayer = op.layer >= 0 && (i + 1 == m_plan.ops.size() || m_plan.ops[i + 1].layer != op.layer);
+            const bool closesLayer =
+                op.layer >= 0 && (i + 1 == m_plan.ops.size() || m_plan.ops[i + 1].layer != op.layer);
             for (std::size_t r = 0; r < m_ranks.size(); ++r) {
                 if (closesBlock && op.layer >= 0) addRange(r, blockStart[r], std::string(core::toString(op.block)), 2);
                 if (closesBlock && op.layer < 0) addRange(r, blockStart[r], std::string(core::toString(op.block)), 1);
@@ -128,7 +137,7 @@ public:
         return m_trace;
     }
 
-private:
+  private:
     core::Stream& stream(std::size_t r, core::StreamId id) { return m_trace->ranks[r].stream(id); }
 
     // Host-side launch jitter: mostly a fraction of the gap, now and then a stall of a few tens of
@@ -137,7 +146,8 @@ private:
         std::exponential_distribution<double> jitter(1.0 / (0.3 * static_cast<double>(gap)));
         std::uniform_real_distribution<double> u(0.0, 1.0);
         auto ns = static_cast<std::int64_t>(jitter(m_rng));
-        if (!m_req.cudaGraphs && u(m_rng) < kHostStallProbability) ns += static_cast<std::int64_t>(u(m_rng) * kHostStallNs);
+        if (!m_req.cudaGraphs && u(m_rng) < kHostStallProbability)
+            ns += static_cast<std::int64_t>(u(m_rng) * kHostStallNs);
         return ns;
     }
 
@@ -147,12 +157,14 @@ private:
 
     void compute(const core::PlanOp& op, std::size_t r) {
         std::normal_distribution<double> jitter(1.0, 0.03);
-        const double ns = computeTimeNs(op, m_req.gpu, m_req.dtype) * m_ranks[r].slowness * std::max(0.8, jitter(m_rng));
+        const double ns =
+            computeTimeNs(op, m_req.gpu, m_req.dtype) * m_ranks[r].slowness * std::max(0.8, jitter(m_rng));
         const auto dur = static_cast<std::int64_t>(ns);
         const core::PayloadId payload =
             op.eventKind == core::EventKind::Gemm ? m_trace->intern(core::Payload::of(op.gemm)) : core::kNoPayload;
         stream(r, kComputeStream)
-            .events.append({m_ranks[r].nowNs, dur, m_trace->intern(kernelName(op)), op.eventKind, m_correlation++, payload});
+            .events.append(
+                {m_ranks[r].nowNs, dur, m_trace->intern(kernelName(op)), op.eventKind, m_correlation++, payload});
         m_ranks[r].nowNs += dur;
     }
 
@@ -200,8 +212,8 @@ core::Result<std::shared_ptr<const core::Trace>> previewDecodeTrace(const RunReq
                                    std::to_string(request.nodes * request.gpusPerNode) + ")");
     }
     core::DecodePlan plan;
-    TPSCOPE_TRY_ASSIGN(plan, core::buildDecodePlan(
-                                 core::PlanConfig{request.model, request.tp, request.batch, request.contextLen, request.dtype}));
+    TPSCOPE_TRY_ASSIGN(plan, core::buildDecodePlan(core::PlanConfig{request.model, request.tp, request.batch,
+                                                                    request.contextLen, request.dtype}));
     const core::FitReport fit = core::checkFit(plan.memory, request.gpu);
     if (!fit.fits) return core::makeError(core::ErrorCode::DoesNotFit, fit.describe(request.gpu.name));
     Builder builder(request, plan);

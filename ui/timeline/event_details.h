@@ -14,11 +14,11 @@
 
 namespace tpscope::ui {
 
-QString itemTooltipHtml(const core::Trace& trace, const TimelineData& data, const TimelineHit& hit, std::int64_t originNs);
+QString itemTooltipHtml(const core::Trace& trace, const TimelineData& data, const TimelineHit& hit,
+                        std::int64_t originNs);
 QString eventDetailsHtml(const core::Trace& trace, const EventRef& event, const std::optional<CollectiveMatch>& match,
                          std::int64_t originNs);
-QString rangeStatsHtml(const TimelineData& data, const core::RangeStats& stats,
-                       std::int64_t originNs);
+QString rangeStatsHtml(const TimelineData& data, const core::RangeStats& stats, std::int64_t originNs);
 QString formatBandwidth(double bytesPerSec);  // "312.4 GB/s"
 
 }  // namespace tpscope::ui

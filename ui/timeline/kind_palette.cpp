@@ -19,9 +19,13 @@ QColor kindColor(core::EventKind kind) {
     return i < colors.size() ? colors[i] : colors.back();
 }
 
-QColor foldedColor(core::EventKind kind) { return kindColor(kind).darker(125); }
+QColor foldedColor(core::EventKind kind) {
+    return kindColor(kind).darker(125);
+}
 
-QColor exposedCommColor() { return QColor(0xE4, 0x57, 0x56); }
+QColor exposedCommColor() {
+    return QColor(0xE4, 0x57, 0x56);
+}
 
 QColor nvtxColor(int depth, std::size_t index) {
     static const std::array<std::array<QColor, 2>, 3> tones = {{
@@ -33,19 +37,30 @@ QColor nvtxColor(int depth, std::size_t index) {
     return tones[d][index % 2];
 }
 
-QColor waitWashColor() { return QColor(255, 255, 255, 150); }
+QColor waitWashColor() {
+    return QColor(255, 255, 255, 150);
+}
 
-QColor waitHatchColor() { return QColor(0x8A, 0x3B, 0x00, 220); }
+QColor waitHatchColor() {
+    return QColor(0x8A, 0x3B, 0x00, 220);
+}
 
 QString kindLabel(core::EventKind kind) {
     switch (kind) {
-        case core::EventKind::Gemm: return QStringLiteral("GEMM");
-        case core::EventKind::Attention: return QStringLiteral("Attention");
-        case core::EventKind::Collective: return QStringLiteral("Collective");
-        case core::EventKind::Elementwise: return QStringLiteral("Elementwise");
-        case core::EventKind::Memcpy: return QStringLiteral("Memcpy");
-        case core::EventKind::Memset: return QStringLiteral("Memset");
-        case core::EventKind::Other: return QStringLiteral("Other");
+        case core::EventKind::Gemm:
+            return QStringLiteral("GEMM");
+        case core::EventKind::Attention:
+            return QStringLiteral("Attention");
+        case core::EventKind::Collective:
+            return QStringLiteral("Collective");
+        case core::EventKind::Elementwise:
+            return QStringLiteral("Elementwise");
+        case core::EventKind::Memcpy:
+            return QStringLiteral("Memcpy");
+        case core::EventKind::Memset:
+            return QStringLiteral("Memset");
+        case core::EventKind::Other:
+            return QStringLiteral("Other");
     }
     return QStringLiteral("Other");
 }

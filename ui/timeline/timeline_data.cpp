@@ -11,11 +11,14 @@ double busBandwidthFactor(core::CollectiveOp op, int ranks) {
     if (ranks <= 1) return 1.0;
     const double n = ranks;
     switch (op) {
-        case core::CollectiveOp::AllReduce: return 2.0 * (n - 1) / n;
+        case core::CollectiveOp::AllReduce:
+            return 2.0 * (n - 1) / n;
         case core::CollectiveOp::AllGather:
         case core::CollectiveOp::ReduceScatter:
-        case core::CollectiveOp::AllToAll: return (n - 1) / n;
-        default: return 1.0;
+        case core::CollectiveOp::AllToAll:
+            return (n - 1) / n;
+        default:
+            return 1.0;
     }
 }
 
@@ -53,7 +56,8 @@ std::optional<CollectiveMatch> TimelineData::matchCollective(const core::Trace& 
     const auto& mine = m_ranks[static_cast<std::size_t>(event.rank)].collectives;
     auto it = std::lower_bound(mine.begin(), mine.end(), ev.startNs(event.index),
                                [](const CollectiveRef& c, std::int64_t t) { return c.startNs < t; });
-    while (it != mine.end() && !(it->stream == static_cast<std::uint32_t>(event.stream) && it->index == event.index)) ++it;
+    while (it != mine.end() && !(it->stream == static_cast<std::uint32_t>(event.stream) && it->index == event.index))
+        ++it;
     if (it == mine.end()) return std::nullopt;
 
     CollectiveMatch match;

@@ -46,18 +46,18 @@ struct CollectiveMatch {
     std::int64_t skewNs = 0;                // max start - min start (arrival skew)
     std::int64_t transferNs = 0;            // median end - max start, >= 0
     std::uint64_t bytes = 0;
-    double busbwBytesPerSec = 0;            // 0 when unknown
+    double busbwBytesPerSec = 0;  // 0 when unknown
 };
 
 struct RankTimelineData {
-    std::vector<core::EventColumns> nvtx;  // per depth: 0 step, 1 layer, 2 block
-    core::EventColumns exposed;            // exposed-communication intervals (kind Collective)
+    std::vector<core::EventColumns> nvtx;    // per depth: 0 step, 1 layer, 2 block
+    core::EventColumns exposed;              // exposed-communication intervals (kind Collective)
     std::vector<CollectiveRef> collectives;  // by start
     std::int64_t exposedTotalNs = 0;
 };
 
 class TimelineData {
-public:
+  public:
     static std::shared_ptr<const TimelineData> build(const core::Trace& trace);
 
     const std::vector<RankTimelineData>& ranks() const { return m_ranks; }
@@ -66,7 +66,7 @@ public:
     // Exposed-communication time of rank r clipped to [t0, t1).
     std::int64_t exposedNs(std::size_t rank, std::int64_t t0, std::int64_t t1) const;
 
-private:
+  private:
     std::vector<RankTimelineData> m_ranks;
 };
 

@@ -43,8 +43,8 @@ struct GeometryKey {
 struct TimelineGeometry {
     bool valid = false;
     GeometryKey key;
-    std::vector<int> rows;                            // indices of the rows on screen
-    std::vector<std::vector<core::LodSpan>> spans;    // parallel to rows
+    std::vector<int> rows;                          // indices of the rows on screen
+    std::vector<std::vector<core::LodSpan>> spans;  // parallel to rows
     std::array<QVector<QRect>, kColourSlots> batches;
     std::vector<ItemLabel> labels;
     std::size_t itemCount = 0;

@@ -17,7 +17,8 @@ void TimelineLayout::rebuild(const core::Trace& trace, const TimelineData& data,
         const bool isCollapsed = r < collapsed.size() && collapsed[r];
         if (!isCollapsed) {
             const auto& rd = data.ranks()[r];
-            for (std::size_t d = 0; d < rd.nvtx.size(); ++d) add(RowKind::Nvtx, rank, static_cast<int>(d), m_heights.nvtx);
+            for (std::size_t d = 0; d < rd.nvtx.size(); ++d)
+                add(RowKind::Nvtx, rank, static_cast<int>(d), m_heights.nvtx);
             for (std::size_t s = 0; s < trace.ranks[r].streams.size(); ++s) {
                 add(RowKind::Stream, rank, static_cast<int>(s), m_heights.stream);
             }

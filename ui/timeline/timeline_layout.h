@@ -30,7 +30,7 @@ struct RowHeights {
 };
 
 class TimelineLayout {
-public:
+  public:
     void rebuild(const core::Trace& trace, const TimelineData& data, const std::vector<bool>& collapsed);
     const std::vector<TimelineRow>& rows() const { return m_rows; }
     int contentHeight() const { return m_contentHeight; }
@@ -40,7 +40,7 @@ public:
     std::size_t firstRowBelow(int contentY) const;
     const RowHeights& heights() const { return m_heights; }
 
-private:
+  private:
     std::vector<TimelineRow> m_rows;
     int m_contentHeight = 0;
     RowHeights m_heights;

@@ -9,11 +9,11 @@ namespace tpscope::ui {
 class TimelineLegend : public QWidget {
     Q_OBJECT
 
-public:
+  public:
     explicit TimelineLegend(QWidget* parent = nullptr);
     QSize sizeHint() const override;
 
-protected:
+  protected:
     void paintEvent(QPaintEvent* event) override;
 };
 

@@ -49,8 +49,9 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setWordWrap(true);
     m_empty->setStyleSheet(QStringLiteral("color:#6a737d"));
-    showMessage(tr("<h3>No run selected</h3><p>Press <b>Run sweep</b> to simulate one, or open a trace "
-                   "(File → Open, or drop a file here).</p>"));
+    showMessage(
+        tr("<h3>No run selected</h3><p>Press <b>Run sweep</b> to simulate one, or open a trace "
+           "(File → Open, or drop a file here).</p>"));
     m_stack = new QStackedWidget(this);
     m_stack->addWidget(m_empty);
     m_stack->addWidget(viewBox);
@@ -90,9 +91,13 @@ void TimelinePanel::showMessage(const QString& html) {
     if (m_stack != nullptr) m_stack->setCurrentIndex(0);
 }
 
-QString TimelinePanel::detailsHtml() const { return m_details->toHtml(); }
+QString TimelinePanel::detailsHtml() const {
+    return m_details->toHtml();
+}
 
-QWidget* TimelinePanel::detailsWidget() const { return m_details; }
+QWidget* TimelinePanel::detailsWidget() const {
+    return m_details;
+}
 
 void TimelinePanel::refreshDetails() {
     const auto* trace = m_view->trace();

@@ -19,7 +19,7 @@ namespace tpscope::ui {
 class TimelinePanel : public QWidget {
     Q_OBJECT
 
-public:
+  public:
     explicit TimelinePanel(QWidget* parent = nullptr);
     TimelineView* view() const { return m_view; }
     void setTrace(std::shared_ptr<const core::Trace> trace, std::shared_ptr<const TimelineData> timeline,
@@ -30,7 +30,7 @@ public:
     // The details pane, for a window that places it elsewhere (it stays connected to this panel).
     QWidget* detailsWidget() const;
 
-private:
+  private:
     void refreshDetails();
 
     TimelineView* m_view = nullptr;

@@ -104,7 +104,8 @@ bool TimelineView::zoomToSelection() {
         }
     } else if (m_selected.valid() && m_trace) {
         const auto& ev = m_trace->ranks[static_cast<std::size_t>(m_selected.rank)]
-                             .streams[static_cast<std::size_t>(m_selected.stream)].events;
+                             .streams[static_cast<std::size_t>(m_selected.stream)]
+                             .events;
         t0 = ev.startNs(m_selected.index);
         t1 = ev.endNs(m_selected.index);
     } else {
@@ -132,7 +133,8 @@ void TimelineView::setRankCollapsed(int rank, bool collapsed) {
 }
 
 bool TimelineView::rankCollapsed(int rank) const {
-    return rank >= 0 && static_cast<std::size_t>(rank) < m_collapsed.size() && m_collapsed[static_cast<std::size_t>(rank)];
+    return rank >= 0 && static_cast<std::size_t>(rank) < m_collapsed.size() &&
+           m_collapsed[static_cast<std::size_t>(rank)];
 }
 
 void TimelineView::setAllRanksCollapsed(bool collapsed) {
@@ -175,15 +177,17 @@ void TimelineView::selectRange(std::int64_t t0, std::int64_t t1) {
     Q_EMIT rangeSelectionChanged();
 }
 
-int TimelineView::timeAreaWidth() const { return std::max(1, width() - kGutterWidth); }
+int TimelineView::timeAreaWidth() const {
+    return std::max(1, width() - kGutterWidth);
+}
 
 double TimelineView::xForTime(std::int64_t t) const {
     return timeAreaLeft() + static_cast<double>(t - m_t0) * timeAreaWidth() / static_cast<double>(m_t1 - m_t0);
 }
 
 std::int64_t TimelineView::timeForX(double x) const {
-    return m_t0 + static_cast<std::int64_t>(std::llround((x - timeAreaLeft()) * static_cast<double>(m_t1 - m_t0) /
-                                                         timeAreaWidth()));
+    return m_t0 + static_cast<std::int64_t>(
+                      std::llround((x - timeAreaLeft()) * static_cast<double>(m_t1 - m_t0) / timeAreaWidth()));
 }
 
 void TimelineView::resizeEvent(QResizeEvent* event) {

@@ -40,7 +40,7 @@ struct TimelineHit {
 class TimelineView : public QWidget {
     Q_OBJECT
 
-public:
+  public:
     static constexpr int kRulerHeight = 26;
     static constexpr int kGutterWidth = 168;
 
@@ -89,14 +89,14 @@ public:
     // Renders the whole widget into an image of its size (benchmarks, screenshots).
     void renderTo(QImage& image);
 
-Q_SIGNALS:
+  Q_SIGNALS:
     void visibleRangeChanged(qint64 t0, qint64 t1);
     void verticalRangeChanged(int maximum, int pageStep);
     void verticalOffsetChanged(int offset);
     void selectionChanged();
     void rangeSelectionChanged();
 
-protected:
+  protected:
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     bool event(QEvent* event) override;
@@ -108,11 +108,11 @@ protected:
     void keyPressEvent(QKeyEvent* event) override;
     void leaveEvent(QEvent* event) override;
 
-private:
+  private:
     void relayout();
     void emitVerticalRange();
     void rebuildGeometry() const;
-    void addRowItems(const TimelineRow& row, std::vector<core::LodSpan>& spans) const;
+    void addRowItems(const TimelineRow& row, const std::vector<core::LodSpan>& spans) const;
     QRect itemRect(const TimelineRow& row, std::int64_t startNs, std::int64_t endNs) const;
     int rowTopOnScreen(const TimelineRow& row) const { return kRulerHeight + row.y - m_scrollY; }
     const core::EventColumns* columnsOfRow(const TimelineRow& row) const;

@@ -50,7 +50,8 @@ TimelineHit TimelineView::indexAt(QPoint pos) const {
     auto it = std::upper_bound(spans->begin(), spans->end(), column, [&](int c, const core::LodSpan& s) {
         return c < core::pixelColumn(s.startNs, m_t0, m_t1, timeAreaWidth());
     });
-    for (auto candidate = it == spans->begin() ? it : it - 1; candidate != spans->end() && candidate <= it; ++candidate) {
+    for (auto candidate = it == spans->begin() ? it : it - 1; candidate != spans->end() && candidate <= it;
+         ++candidate) {
         const QRect r = itemRect(row, candidate->startNs, candidate->endNs);
         const int x = pos.x();
         const int distance = x < r.left() ? r.left() - x : (x > r.right() ? x - r.right() : 0);
@@ -165,23 +166,46 @@ void TimelineView::mouseDoubleClickEvent(QMouseEvent* event) {
 
 void TimelineView::keyPressEvent(QKeyEvent* event) {
     const QPoint cursor = mapFromGlobal(QCursor::pos());
-    const double anchorX = rect().contains(cursor) && cursor.x() >= timeAreaLeft()
-                               ? cursor.x()
-                               : timeAreaLeft() + timeAreaWidth() / 2.0;
+    const double anchorX =
+        rect().contains(cursor) && cursor.x() >= timeAreaLeft() ? cursor.x() : timeAreaLeft() + timeAreaWidth() / 2.0;
     switch (event->key()) {
-        case Qt::Key_W: zoomAt(kKeyZoom, anchorX); break;
-        case Qt::Key_S: zoomAt(1.0 / kKeyZoom, anchorX); break;
-        case Qt::Key_A: panPixels(-timeAreaWidth() / 10.0); break;
-        case Qt::Key_D: panPixels(timeAreaWidth() / 10.0); break;
+        case Qt::Key_W:
+            zoomAt(kKeyZoom, anchorX);
+            break;
+        case Qt::Key_S:
+            zoomAt(1.0 / kKeyZoom, anchorX);
+            break;
+        case Qt::Key_A:
+            panPixels(-timeAreaWidth() / 10.0);
+            break;
+        case Qt::Key_D:
+            panPixels(timeAreaWidth() / 10.0);
+            break;
         case Qt::Key_F:
-        case Qt::Key_Home: fit(); break;
-        case Qt::Key_Z: zoomToSelection(); break;
-        case Qt::Key_Escape: clearSelection(); break;
-        case Qt::Key_Up: setVerticalOffset(m_scrollY - 40); break;
-        case Qt::Key_Down: setVerticalOffset(m_scrollY + 40); break;
-        case Qt::Key_PageUp: setVerticalOffset(m_scrollY - height() / 2); break;
-        case Qt::Key_PageDown: setVerticalOffset(m_scrollY + height() / 2); break;
-        default: QWidget::keyPressEvent(event); return;
+        case Qt::Key_Home:
+            fit();
+            break;
+        case Qt::Key_Z:
+            zoomToSelection();
+            break;
+        case Qt::Key_Escape:
+            clearSelection();
+            break;
+        case Qt::Key_Up:
+            setVerticalOffset(m_scrollY - 40);
+            break;
+        case Qt::Key_Down:
+            setVerticalOffset(m_scrollY + 40);
+            break;
+        case Qt::Key_PageUp:
+            setVerticalOffset(m_scrollY - height() / 2);
+            break;
+        case Qt::Key_PageDown:
+            setVerticalOffset(m_scrollY + height() / 2);
+            break;
+        default:
+            QWidget::keyPressEvent(event);
+            return;
     }
     event->accept();
 }

@@ -4,7 +4,10 @@
 #include <QPainter>
 #include <QPainterPath>
 
+#include <QtConcurrent/QtConcurrentMap>
+
 #include <algorithm>
+#include <numeric>
 
 #include "core/trace/level_of_detail.h"
 #include "ui/timeline/kind_palette.h"
@@ -24,13 +27,18 @@ const QColor kText(0x2A, 0x2F, 0x35);
 const QColor kMutedText(0x6A, 0x73, 0x7D);
 const QColor kSelection(0x1F, 0x2D, 0x3D);
 constexpr int kMinLabelPx = 44;
+constexpr std::size_t kParallelLodEvents = 500'000;
 
 int padOf(RowKind kind) {
     switch (kind) {
-        case RowKind::Stream: return 3;
-        case RowKind::Nvtx: return 1;
-        case RowKind::Exposed: return 1;
-        case RowKind::RankHeader: return 0;
+        case RowKind::Stream:
+            return 3;
+        case RowKind::Nvtx:
+            return 1;
+        case RowKind::Exposed:
+            return 1;
+        case RowKind::RankHeader:
+            return 0;
     }
     return 0;
 }
@@ -54,10 +62,14 @@ const core::EventColumns* TimelineView::columnsOfRow(const TimelineRow& row) con
     if (!m_trace || !m_data) return nullptr;
     const auto r = static_cast<std::size_t>(row.rank);
     switch (row.kind) {
-        case RowKind::Stream: return &m_trace->ranks[r].streams[static_cast<std::size_t>(row.sub)].events;
-        case RowKind::Nvtx: return &m_data->ranks()[r].nvtx[static_cast<std::size_t>(row.sub)];
-        case RowKind::Exposed: return &m_data->ranks()[r].exposed;
-        case RowKind::RankHeader: return nullptr;
+        case RowKind::Stream:
+            return &m_trace->ranks[r].streams[static_cast<std::size_t>(row.sub)].events;
+        case RowKind::Nvtx:
+            return &m_data->ranks()[r].nvtx[static_cast<std::size_t>(row.sub)];
+        case RowKind::Exposed:
+            return &m_data->ranks()[r].exposed;
+        case RowKind::RankHeader:
+            return nullptr;
     }
     return nullptr;
 }
@@ -65,7 +77,8 @@ const core::EventColumns* TimelineView::columnsOfRow(const TimelineRow& row) con
 QRect TimelineView::itemRect(const TimelineRow& row, std::int64_t startNs, std::int64_t endNs) const {
     const int w = timeAreaWidth();
     const std::int64_t c0 = std::clamp<std::int64_t>(core::pixelColumn(startNs, m_t0, m_t1, w), 0, w - 1);
-    std::int64_t c1 = std::clamp<std::int64_t>(core::pixelColumn(std::max(startNs, endNs - 1), m_t0, m_t1, w) + 1, 0, w);
+    std::int64_t c1 =
+        std::clamp<std::int64_t>(core::pixelColumn(std::max(startNs, endNs - 1), m_t0, m_t1, w) + 1, 0, w);
     if (c1 <= c0) c1 = c0 + 1;
     // A one-pixel gap keeps back-to-back kernels apart once they are wide enough to spare it.
     if (c1 - c0 >= 4 && row.kind == RowKind::Stream) --c1;
@@ -74,13 +87,9 @@ QRect TimelineView::itemRect(const TimelineRow& row, std::int64_t startNs, std::
                  row.height - 2 * pad);
 }
 
-void TimelineView::addRowItems(const TimelineRow& row, std::vector<core::LodSpan>& spans) const {
+void TimelineView::addRowItems(const TimelineRow& row, const std::vector<core::LodSpan>& spans) const {
     const core::EventColumns* columns = columnsOfRow(row);
-    if (columns == nullptr) {
-        spans.clear();
-        return;
-    }
-    core::visibleSpans(*columns, m_t0, m_t1, timeAreaWidth(), spans);
+    if (columns == nullptr) return;
     const QFontMetrics fm(font());
     for (const auto& s : spans) {
         const QRect rect = itemRect(row, s.startNs, s.endNs);
@@ -102,8 +111,8 @@ void TimelineView::addRowItems(const TimelineRow& row, std::vector<core::LodSpan
                                      static_cast<qsizetype>(m_trace->name(columns->name(s.firstIndex)).size()));
         }
         const QRect textRect = rect.adjusted(3, 0, -2, 0);
-        m_geometry.labels.push_back({textRect, fm.elidedText(text, Qt::ElideRight, textRect.width()),
-                                     textColorOn(slotColor(slot))});
+        m_geometry.labels.push_back(
+            {textRect, fm.elidedText(text, Qt::ElideRight, textRect.width()), textColorOn(slotColor(slot))});
     }
     m_geometry.itemCount += spans.size();
 }
@@ -120,12 +129,28 @@ void TimelineView::rebuildGeometry() const {
     const auto& rows = m_layout.rows();
     const int bottom = m_scrollY + height() - kRulerHeight;
     for (std::size_t i = m_layout.firstRowBelow(m_scrollY); i < rows.size() && rows[i].y < bottom; ++i) {
-        if (rows[i].kind == RowKind::RankHeader) continue;
-        const std::size_t slot = g.rows.size();
-        g.rows.push_back(static_cast<int>(i));
-        if (g.spans.size() <= slot) g.spans.emplace_back();
-        addRowItems(rows[i], g.spans[slot]);
+        if (rows[i].kind != RowKind::RankHeader) g.rows.push_back(static_cast<int>(i));
     }
+    if (g.spans.size() < g.rows.size()) g.spans.resize(g.rows.size());
+    // Level of detail per row is independent work over read-only columns: on a large trace the rows
+    // run on the thread pool (the walk is memory-latency bound, one column after the other).
+    const int w = timeAreaWidth();
+    const auto lod = [&](std::size_t slot) {
+        const core::EventColumns* columns = columnsOfRow(rows[static_cast<std::size_t>(g.rows[slot])]);
+        if (columns == nullptr) {
+            g.spans[slot].clear();
+        } else {
+            core::visibleSpans(*columns, m_t0, m_t1, w, g.spans[slot]);
+        }
+    };
+    std::vector<std::size_t> rowSlots(g.rows.size());
+    std::iota(rowSlots.begin(), rowSlots.end(), std::size_t{0});
+    if (m_trace && m_trace->eventCount() >= kParallelLodEvents && rowSlots.size() > 1) {
+        QtConcurrent::blockingMap(rowSlots, lod);
+    } else {
+        for (const std::size_t slot : rowSlots) lod(slot);
+    }
+    for (const std::size_t slot : rowSlots) addRowItems(rows[static_cast<std::size_t>(g.rows[slot])], g.spans[slot]);
     g.valid = true;
 }
 
@@ -172,13 +197,15 @@ void TimelineView::paintRankSummary(QPainter& p, const TimelineRow& row, int top
     const auto r = static_cast<std::size_t>(row.rank);
     const auto& rank = m_trace->ranks[r];
     const double span = static_cast<double>(m_traceEndNs - m_originNs);
-    QString text = QStringLiteral("%1 · %2 kernels").arg(QString::fromStdString(rank.deviceName)).arg(rank.eventCount());
+    QString text =
+        QStringLiteral("%1 · %2 kernels").arg(QString::fromStdString(rank.deviceName)).arg(rank.eventCount());
     if (!m_data->ranks()[r].collectives.empty() && span > 0) {
         text += tr(" · exposed communication %1 % of the trace")
                     .arg(100.0 * static_cast<double>(m_data->ranks()[r].exposedTotalNs) / span, 0, 'f', 1);
     }
     p.setPen(kMutedText);
-    p.drawText(QRect(timeAreaLeft() + 8, top, timeAreaWidth() - 16, row.height), Qt::AlignVCenter | Qt::AlignLeft, text);
+    p.drawText(QRect(timeAreaLeft() + 8, top, timeAreaWidth() - 16, row.height), Qt::AlignVCenter | Qt::AlignLeft,
+               text);
 }
 
 void TimelineView::paintItems(QPainter& p) const {
@@ -201,8 +228,8 @@ void TimelineView::outlineEvent(QPainter& p, const EventRef& event, const QColor
     if (!m_trace || !event.valid() || rankCollapsed(event.rank)) return;
     for (const auto& row : m_layout.rows()) {
         if (row.kind != RowKind::Stream || row.rank != event.rank || row.sub != event.stream) continue;
-        const auto& ev = m_trace->ranks[static_cast<std::size_t>(event.rank)]
-                             .streams[static_cast<std::size_t>(event.stream)].events;
+        const auto& ev =
+            m_trace->ranks[static_cast<std::size_t>(event.rank)].streams[static_cast<std::size_t>(event.stream)].events;
         const QRect r = itemRect(row, ev.startNs(event.index), ev.endNs(event.index));
         p.setPen(QPen(color, width));
         p.setBrush(Qt::NoBrush);

@@ -56,7 +56,8 @@ TEST(LevelOfDetail, PixelColumnAndColumnStartAreInverse) {
 
 TEST(LevelOfDetail, ZoomedInItemsAreExactlyTheEvents) {
     std::vector<EventRecord> records;
-    for (int i = 0; i < 100; ++i) records.push_back(ev(i * 1500, 1000, i % 2 ? EventKind::Gemm : EventKind::Collective));
+    for (int i = 0; i < 100; ++i)
+        records.push_back(ev(i * 1500, 1000, i % 2 ? EventKind::Gemm : EventKind::Collective));
     const auto c = columnsOf(records);
     // 100 ns per pixel: every event is 10 px wide.
     const auto spans = visibleSpans(c, 0, 150'000, 1500);
@@ -115,7 +116,8 @@ TEST(LevelOfDetail, CountsAddUpToTheVisibleEventsAndCoverThemInOrder) {
 TEST(LevelOfDetail, DenseRunOfNarrowEventsFoldsIntoOneItemWithTheDominantKind) {
     std::vector<EventRecord> records;
     // 1000 back-to-back 10 ns kernels, one in ten a collective: 10 us in a 1 ms view of 1000 px.
-    for (int i = 0; i < 1000; ++i) records.push_back(ev(100'000 + i * 10, 10, i % 10 == 0 ? EventKind::Collective : EventKind::Gemm));
+    for (int i = 0; i < 1000; ++i)
+        records.push_back(ev(100'000 + i * 10, 10, i % 10 == 0 ? EventKind::Collective : EventKind::Gemm));
     const auto c = columnsOf(records);
     const auto spans = visibleSpans(c, 0, 1'000'000, 1000);
     ASSERT_EQ(spans.size(), 1u);
@@ -171,7 +173,7 @@ TEST(LevelOfDetail, DegenerateViewsYieldNothing) {
 
 TEST(LevelOfDetail, NvtxRangesSplitIntoOneRowPerDepth) {
     Rank rank;
-    rank.ranges = {{0, 1000, NameId{1}, 0}, {0, 400, NameId{2}, 1}, {0, 200, NameId{3}, 2},
+    rank.ranges = {{0, 1000, NameId{1}, 0},  {0, 400, NameId{2}, 1},    {0, 200, NameId{3}, 2},
                    {200, 400, NameId{4}, 2}, {400, 1000, NameId{2}, 1}, {0, 10, NameId{5}, 3}};
     const auto rows = nvtxDepthColumns(rank, 2);
     ASSERT_EQ(rows.size(), 3u);

@@ -8,6 +8,7 @@
 #include <QCommandLineParser>
 #include <QTimer>
 
+#include <cstdio>
 #include <cstring>
 
 #include "headless.h"
@@ -15,13 +16,19 @@
 
 namespace {
 
+// Modes that never show a window: they run on the offscreen platform, so they work without a display.
 bool wantsHeadless(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
-        for (const char* flag : {"--screenshot", "--report"}) {
+        for (const char* flag : {"--screenshot", "--report", "--help", "-h", "--help-all", "--version", "-v"}) {
             if (std::strncmp(argv[i], flag, std::strlen(flag)) == 0) return true;
         }
     }
     return false;
+}
+
+bool hasDisplay() {
+    return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") ||
+           !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
 }
 
 }  // namespace
@@ -29,7 +36,15 @@ bool wantsHeadless(int argc, char** argv) {
 int main(int argc, char** argv) {
     // The headless modes must choose the offscreen platform before QApplication exists, whatever
     // the environment says: they are used exactly where there is no display.
-    if (wantsHeadless(argc, argv)) qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (wantsHeadless(argc, argv)) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    } else if (!hasDisplay()) {
+        // Qt would abort with a platform-plugin error; say what to do instead.
+        std::fprintf(stderr,
+                     "tpscope: no display (DISPLAY and WAYLAND_DISPLAY are unset). Use --report DIR to write the "
+                     "default sweep's report, or --screenshot OUT.png [FILE].\n");
+        return 1;
+    }
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("tpscope"));
     QApplication::setApplicationName(QStringLiteral("tpscope"));

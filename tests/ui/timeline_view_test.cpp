@@ -9,6 +9,7 @@
 #include <random>
 
 #include "ui/standin/plan_trace_preview.h"
+#include "ui/timeline/event_details.h"
 #include "ui/timeline/kind_palette.h"
 #include "ui_test_support.h"
 
@@ -238,6 +239,46 @@ TEST_F(TimelineFixture, WheelZoomKeepsTheTimeUnderTheCursorAndKeysZoomAndPan) {
     QTest::keyClick(&view, Qt::Key_F);
     EXPECT_LE(view.viewStartNs(), 0);
     EXPECT_GE(view.viewEndNs(), 1'000'000);
+}
+
+TEST_F(TimelineFixture, DraggingOnTheRulerSelectsARangeWithCoreStatistics) {
+    view.setTrace(
+        test::makeTrace(2, backToBack(60, 10'000, 2'000), {{100'000, 30'000, core::EventKind::Collective, "nccl"}}));
+    view.setVisibleRange(0, 200'000);
+    const int y = TimelineView::kRulerHeight / 2;
+    const QPoint from(static_cast<int>(view.xForTime(50'000)), y), to(static_cast<int>(view.xForTime(150'000)), y);
+    QTest::mousePress(&view, Qt::LeftButton, {}, from);
+    QMouseEvent move(QEvent::MouseMove, QPointF(to), view.mapToGlobal(QPointF(to)), Qt::NoButton, Qt::LeftButton,
+                     Qt::NoModifier);
+    QApplication::sendEvent(&view, &move);
+    QTest::mouseRelease(&view, Qt::LeftButton, {}, to);
+    ASSERT_TRUE(view.hasSelectedRange());
+    EXPECT_EQ(view.selectedRangeStartNs(), view.timeForX(from.x()));
+    EXPECT_EQ(view.selectedRangeEndNs(), view.timeForX(to.x()));
+    const auto expected = core::rangeStats(*view.trace(), view.selectedRangeStartNs(), view.selectedRangeEndNs());
+    ASSERT_EQ(view.rangeStats().ranks.size(), expected.ranks.size());
+    for (std::size_t r = 0; r < expected.ranks.size(); ++r) {
+        EXPECT_EQ(view.rangeStats().ranks[r].kindNs, expected.ranks[r].kindNs);
+        EXPECT_EQ(view.rangeStats().ranks[r].kindCount, expected.ranks[r].kindCount);
+    }
+    // The view did not pan while the range was dragged.
+    EXPECT_EQ(view.viewStartNs(), 0);
+}
+
+TEST_F(TimelineFixture, TooltipOfACollectiveNamesItsDurationBytesBandwidthAndWait) {
+    view.setTrace(test::makeTrace(
+        4, backToBack(3, 10'000, 0),
+        {{60'000, 20'000, core::EventKind::Collective, "ncclDevKernel_AllReduce_Sum_f16_RING_LL"}}, 1'000));
+    view.setVisibleRange(0, 100'000);
+    const auto& ev = view.trace()->ranks[0].streams[1].events;
+    const TimelineHit hit = view.indexAt(pointOf(view, streamRow(view, 0, 1), ev.startNs(0), ev.endNs(0)));
+    ASSERT_TRUE(hit.isItem());
+    const QString html = itemTooltipHtml(*view.trace(), *view.data(), hit, view.originNs());
+    EXPECT_TRUE(html.contains(QStringLiteral("ncclDevKernel_AllReduce_Sum_f16_RING_LL")));
+    EXPECT_TRUE(html.contains(QStringLiteral("20.00&nbsp;µs")));  // duration of rank 0's kernel
+    EXPECT_TRUE(html.contains(QStringLiteral("1.00&nbsp;MiB")));  // bytes
+    EXPECT_TRUE(html.contains(QStringLiteral("busbw")));
+    EXPECT_TRUE(html.contains(QStringLiteral("3.00&nbsp;µs")));  // wait: rank 3 arrives 3 us later
 }
 
 TEST_F(TimelineFixture, ZoomToSelectionShowsTheSelectedRange) {

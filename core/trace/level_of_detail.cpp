@@ -64,6 +64,9 @@ std::size_t lowerBoundNear(std::span<const std::int64_t> starts, std::size_t lo,
 // corrected by exact 64-bit products, used when (t - t0) * widthPx cannot overflow (views shorter
 // than ~6 days at 16k pixels; longer ones take the exact 128-bit path). Times are clamped to one
 // span either side of the view first, which changes no column inside it.
+constexpr std::size_t kDenseEventsPerColumn = 16;
+constexpr std::size_t kMaxJumpColumns = 16;
+
 class ColumnMap {
   public:
     ColumnMap(std::int64_t t0, std::int64_t t1, int widthPx)
@@ -166,19 +169,39 @@ void visibleSpans(const EventColumns& events, std::int64_t t0, std::int64_t t1, 
     };
 
     std::size_t i = range.first;
-    std::size_t lastGroupSize = 1;  // neighbouring columns hold about as many events: the next guess
+    std::size_t lastGroupSize = 1;  // events per column lately: where to guess the next boundary
+    std::size_t jumpColumns = 1;
     while (i < range.last) {
         if (events.endNs(i) <= t0) {  // only on streams whose events overlap
             ++i;
             continue;
         }
         const std::int64_t column = std::max<std::int64_t>(0, columns.column(starts[i]));
-        const std::size_t groupEnd =
-            lowerBoundNear(starts, i + 1, range.last, i + lastGroupSize, columns.start(column + 1));
-        lastGroupSize = groupEnd - i;
-        // The next column's search and samples land about one group further: start loading them
-        // now. On a large trace every column is a fresh cache line (and page), and the loop is
-        // otherwise one dependent memory latency after another.
+        // Inside a dense narrow run, try to take several columns at once (doubling up to
+        // kMaxJumpColumns); keep the jump only if it holds at least 7/8 of the events the run's
+        // density predicts, which bounds what it can hide to about jump/8 pixels of gap or of wider
+        // events. Anything sparser is taken column by column.
+        std::size_t groupEnd = 0;
+        std::size_t groupColumns = 1;
+        if (open && acc.narrowOnly && lastGroupSize >= kDenseEventsPerColumn &&
+            static_cast<Wide>(starts[i] - cur.endNs) * widthPx < spanNs) {
+            const std::size_t k = std::min(jumpColumns * 2, kMaxJumpColumns);
+            const std::size_t expected = k * lastGroupSize;
+            const std::size_t end = lowerBoundNear(starts, i + 1, range.last, i + expected,
+                                                   columns.start(column + static_cast<std::int64_t>(k)));
+            if ((end - i) * 8 >= expected * 7) {
+                groupEnd = end;
+                groupColumns = k;
+            }
+        }
+        jumpColumns = groupColumns;
+        if (groupEnd == 0) {
+            groupEnd = lowerBoundNear(starts, i + 1, range.last, i + lastGroupSize, columns.start(column + 1));
+        }
+        lastGroupSize = std::max<std::size_t>(1, (groupEnd - i) / groupColumns);
+        // The next search and samples land about one group further: start loading them now. On a
+        // large trace every column is a fresh cache line (and page), and the loop is otherwise one
+        // dependent memory latency after another.
         if (const std::size_t ahead = groupEnd + lastGroupSize; ahead < range.last) {
             const auto durations = events.durations();
             const auto kinds = events.kinds();

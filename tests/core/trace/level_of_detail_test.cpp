@@ -155,6 +155,38 @@ TEST(LevelOfDetail, RunsSeparatedByMoreThanAPixelStaySeparate) {
     EXPECT_EQ(spans[1].firstIndex, 5u);
 }
 
+// 1 us per pixel; 100 back-to-back 10 ns kernels per pixel: a dense run where whole columns are taken at once.
+std::vector<EventRecord> denseRun(std::int64_t from, std::int64_t to, EventKind kind = EventKind::Gemm) {
+    std::vector<EventRecord> r;
+    for (std::int64_t t = from; t < to; t += 10) r.push_back(ev(t, 10, kind));
+    return r;
+}
+
+TEST(LevelOfDetail, DenseRunStopsAtAGapOfSeveralPixels) {
+    auto records = denseRun(0, 400'000);
+    const auto second = denseRun(405'000, 800'000);
+    records.insert(records.end(), second.begin(), second.end());
+    const auto spans = visibleSpans(columnsOf(records), 0, 1'000'000, 1000);
+    ASSERT_EQ(spans.size(), 2u);
+    EXPECT_EQ(spans[0].count, 40'000u);
+    EXPECT_EQ(spans[0].endNs, 400'000);
+    EXPECT_EQ(spans[1].startNs, 405'000);
+    EXPECT_EQ(spans[1].count, second.size());
+}
+
+TEST(LevelOfDetail, WideEventInsideADenseRunStaysExact) {
+    auto records = denseRun(0, 300'000, EventKind::Elementwise);
+    records.push_back(ev(300'000, 10'000, EventKind::Attention));  // 10 px
+    const auto rest = denseRun(310'000, 700'000, EventKind::Elementwise);
+    records.insert(records.end(), rest.begin(), rest.end());
+    const auto spans = visibleSpans(columnsOf(records), 0, 1'000'000, 1000);
+    ASSERT_EQ(spans.size(), 3u);
+    EXPECT_EQ(spans[1].count, 1u);
+    EXPECT_EQ(spans[1].kind, EventKind::Attention);
+    EXPECT_EQ(spans[1].startNs, 300'000);
+    EXPECT_EQ(spans[0].count + spans[1].count + spans[2].count, records.size());
+}
+
 TEST(LevelOfDetail, EventStartingBeforeTheViewIsClampedToTheFirstColumn) {
     const auto c = columnsOf({ev(0, 10'000), ev(10'000, 10'000)});
     const auto spans = visibleSpans(c, 5'000, 15'000, 100);

@@ -48,6 +48,10 @@ struct Services {
 
 Services defaultServices();
 
+// A document of one imported trace (a Kineto file, a rank folder, an nsys export): one run, its
+// TP = the number of ranks, step latency from the NVTX steps when there are any. For the io seam.
+OpenedDocument importedTraceDocument(const QString& path, std::shared_ptr<const core::Trace> trace);
+
 }  // namespace tpscope::ui
 
 Q_DECLARE_METATYPE(tpscope::ui::RunOutcome)

@@ -1,6 +1,7 @@
 // Today's wiring of the GUI seams (services.h). At merge, swap the stand-ins for the real modules:
 //   runOne        previewDecodeTrace + measureRun  -> core::sim sweep API + core::analysis metrics
-//   open          "needs core/io" error             -> core::io readTrace(path) / workspace load
+//   open          "needs core/io" error             -> core::io readTrace(path), then
+//                                                      importedTraceDocument(path, trace); workspace load
 //   saveWorkspace "needs core/io" error             -> core::io workspace save
 //   localBackend  "no GPU backend in this build"    -> core::Backend device query (never CUDA headers here)
 

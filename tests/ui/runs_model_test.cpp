@@ -1,10 +1,12 @@
 #include "ui/runs_model.h"
+#include "ui/services.h"
 
 #include <QAbstractItemModelTester>
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 
 #include "ui_test_support.h"
 
@@ -55,6 +57,32 @@ TEST(RunsModel, PassesTheItemModelTesterThroughAppendsUpdatesAndResets) {
     EXPECT_DOUBLE_EQ(model.data(model.index(2, RunsModel::Status), RunsModel::ProgressRole).toDouble(), -1.0);
     model.clear();
     EXPECT_EQ(model.rowCount(), 0);
+}
+
+}  // namespace
+}  // namespace tpscope::ui
+
+namespace tpscope::ui {
+namespace {
+
+TEST(ImportedTraceDocument, OneRunWhoseTpIsTheRankCountAndWhoseStepComesFromNvtx) {
+    auto trace = std::make_shared<core::Trace>();
+    for (std::uint32_t r = 0; r < 4; ++r) {
+        auto& rank = trace->rank(core::RankId{r});
+        rank.ranges = {{0, 1000, trace->intern("step 0"), 0},
+                       {1000, 3000, trace->intern("step 1"), 0},
+                       {3000, 4500, trace->intern("step 2"), 0}};
+    }
+    trace->finalize();
+    const auto doc = importedTraceDocument(QStringLiteral("/t/rank-folder"), trace);
+    ASSERT_EQ(doc.runs.size(), 1u);
+    const auto& run = doc.runs[0];
+    EXPECT_EQ(run.request.backend, BackendKind::Imported);
+    EXPECT_EQ(run.request.tp, 4);
+    EXPECT_EQ(run.status, RunStatus::Done);
+    EXPECT_DOUBLE_EQ(run.metrics.stepLatencyNs, 1500.0);  // median of 1000, 2000, 1500
+    EXPECT_EQ(run.metrics.tokensPerSec, 0.0);
+    EXPECT_EQ(run.label(), QStringLiteral("rank-folder"));
 }
 
 }  // namespace

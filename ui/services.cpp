@@ -1,6 +1,6 @@
 #include "ui/services.h"
 
-#include "ui/standin/run_metrics.h"
+#include "ui/sim_service.h"
 
 namespace tpscope::ui {
 
@@ -14,7 +14,7 @@ OpenedDocument importedTraceDocument(const QString& path, std::shared_ptr<const 
     run.status = RunStatus::Done;
     run.progress = 1;
     run.source = path;
-    run.metrics = measureRun(*trace, 0, 1);
+    run.metrics = metricsOf(*trace, 0);
     run.trace = std::move(trace);
     doc.runs.push_back(std::move(run));
     return doc;

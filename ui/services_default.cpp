@@ -1,5 +1,5 @@
-// Today's wiring of the GUI seams (services.h). At merge, swap the stand-ins for the real modules:
-//   runOne        previewDecodeTrace + measureRun  -> core::sim sweep API + core::analysis metrics
+// Today's wiring of the GUI seams (services.h):
+//   runOne        core::sim (simulatedTrace) + core::analysis metrics
 //   open          "needs core/io" error             -> core::io readTrace(path), then
 //                                                      importedTraceDocument(path, trace); workspace load
 //   saveWorkspace "needs core/io" error             -> core::io workspace save
@@ -8,22 +8,23 @@
 #include <QFileInfo>
 
 #include "ui/services.h"
-#include "ui/standin/plan_trace_preview.h"
-#include "ui/standin/run_metrics.h"
+#include "ui/sim_service.h"
 
 namespace tpscope::ui {
 
 namespace {
 
-core::Result<RunOutcome> runWithStandIn(const RunRequest& request, const ProgressFn& progress,
-                                        const CancelFlag& cancel) {
+core::Result<RunOutcome> runSimulated(const RunRequest& request, const ProgressFn& progress,
+                                      const CancelFlag& cancel) {
     if (request.backend == BackendKind::LocalGpus) {
         return core::makeError(core::ErrorCode::Unsupported, "no GPU backend in this build", "local GPUs");
     }
     std::shared_ptr<const core::Trace> trace;
-    TPSCOPE_TRY_ASSIGN(trace, previewDecodeTrace(request, progress, cancel));
+    if (progress) progress(0.0);
+    TPSCOPE_TRY_ASSIGN(trace, simulatedTrace(request, cancel));
     RunOutcome outcome;
-    outcome.metrics = measureRun(*trace, request.batch, request.tokens);
+    outcome.metrics = metricsOf(*trace, request.batch);
+    if (progress) progress(1.0);
     outcome.trace = std::move(trace);
     return outcome;
 }
@@ -52,7 +53,7 @@ LocalBackendInfo noLocalBackend() {
 
 Services defaultServices() {
     Services s;
-    s.runOne = runWithStandIn;
+    s.runOne = runSimulated;
     s.open = openWithoutIo;
     s.saveWorkspace = saveWithoutIo;
     s.localBackend = noLocalBackend;

@@ -1,4 +1,4 @@
-#include "ui/standin/exposed_comm.h"
+#include "core/analysis/exposed_comm.h"
 
 #include <gtest/gtest.h>
 
@@ -8,14 +8,14 @@ namespace tpscope::ui {
 namespace {
 
 TEST(ExposedComm, UnionMergesOverlapsAndTouchingIntervals) {
-    EXPECT_EQ(unionOf({{5, 8}, {0, 3}, {3, 4}, {7, 10}, {12, 12}}), (std::vector<Interval>{{0, 4}, {5, 10}}));
+    EXPECT_EQ(core::analysis::unionOf({{5, 8}, {0, 3}, {3, 4}, {7, 10}, {12, 12}}), (std::vector<core::analysis::TimeInterval>{{0, 4}, {5, 10}}));
 }
 
 TEST(ExposedComm, SubtractRemovesEveryCoveredPart) {
-    EXPECT_EQ(subtract({{0, 10}, {20, 30}}, {{2, 4}, {8, 22}, {25, 26}}),
-              (std::vector<Interval>{{0, 2}, {4, 8}, {22, 25}, {26, 30}}));
-    EXPECT_EQ(subtract({{0, 10}}, {}), (std::vector<Interval>{{0, 10}}));
-    EXPECT_TRUE(subtract({{0, 10}}, {{0, 10}}).empty());
+    EXPECT_EQ(core::analysis::subtract({{0, 10}, {20, 30}}, {{2, 4}, {8, 22}, {25, 26}}),
+              (std::vector<core::analysis::TimeInterval>{{0, 2}, {4, 8}, {22, 25}, {26, 30}}));
+    EXPECT_EQ(core::analysis::subtract({{0, 10}}, {}), (std::vector<core::analysis::TimeInterval>{{0, 10}}));
+    EXPECT_TRUE(core::analysis::subtract({{0, 10}}, {{0, 10}}).empty());
 }
 
 TEST(ExposedComm, CollectiveTimeOverlappedByComputeIsNotExposed) {
@@ -25,7 +25,7 @@ TEST(ExposedComm, CollectiveTimeOverlappedByComputeIsNotExposed) {
                                         {10, 10, core::EventKind::Gemm, "b"},
                                         {40, 10, core::EventKind::Elementwise, "c"}},
                                        {{15, 30, core::EventKind::Collective, "nccl"}});
-    EXPECT_EQ(exposedCommIntervals(trace->ranks[0]), (std::vector<Interval>{{20, 40}}));
+    EXPECT_EQ(core::analysis::exposedCommIntervals(trace->ranks[0]), (std::vector<core::analysis::TimeInterval>{{20, 40}}));
 }
 
 }  // namespace

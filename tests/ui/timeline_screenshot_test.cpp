@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "core/hw/catalog.h"
-#include "ui/standin/plan_trace_preview.h"
+#include "ui/sim_service.h"
 #include "ui/timeline/timeline_view.h"
 #include "ui_test_support.h"
 
@@ -24,7 +24,7 @@ std::shared_ptr<const core::Trace> simulatedTp4() {
     req.batch = 8;
     req.tokens = 2;
     const CancelFlag cancel{false};
-    auto trace = previewDecodeTrace(req, {}, cancel);
+    auto trace = simulatedTrace(req, cancel);
     EXPECT_TRUE(trace.ok());
     return *trace;
 }

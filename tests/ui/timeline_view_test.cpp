@@ -8,7 +8,7 @@
 
 #include <random>
 
-#include "ui/standin/plan_trace_preview.h"
+#include "ui/sim_service.h"
 #include "ui/timeline/event_details.h"
 #include "ui/timeline/kind_palette.h"
 #include "ui_test_support.h"
@@ -138,7 +138,7 @@ TEST_F(TimelineFixture, RangeSelectionStatisticsEqualSumsComputedFromTheTrace) {
     req.fabric.busbwBytesPerSec = 100e9;
     req.fabric.baseLatencyNs = 5000;
     const CancelFlag cancel{false};
-    auto trace = previewDecodeTrace(req, {}, cancel);
+    auto trace = simulatedTrace(req, cancel);
     ASSERT_TRUE(trace.ok()) << trace.error().describe();
     view.setTrace(*trace);
     const std::int64_t a = (*trace)->startNs(), b = (*trace)->endNs();

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/trace/level_of_detail.h"
-#include "ui/standin/exposed_comm.h"
+#include "core/analysis/exposed_comm.h"
 
 namespace tpscope::ui {
 
@@ -28,7 +28,7 @@ std::shared_ptr<const TimelineData> TimelineData::build(const core::Trace& trace
     for (const auto& rank : trace.ranks) {
         RankTimelineData& out = data->m_ranks.emplace_back();
         out.nvtx = core::nvtxDepthColumns(rank, 2);
-        for (const auto& [start, end] : exposedCommIntervals(rank)) {
+        for (const auto& [start, end] : core::analysis::exposedCommIntervals(rank)) {
             out.exposed.append({start, end - start, core::NameId{}, core::EventKind::Collective, 0, core::kNoPayload});
             out.exposedTotalNs += end - start;
         }

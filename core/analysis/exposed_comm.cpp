@@ -1,12 +1,12 @@
-#include "ui/standin/exposed_comm.h"
+#include "core/analysis/exposed_comm.h"
 
 #include <algorithm>
 
-namespace tpscope::ui {
+namespace tpscope::core::analysis {
 
-std::vector<Interval> unionOf(std::vector<Interval> intervals) {
+std::vector<TimeInterval> unionOf(std::vector<TimeInterval> intervals) {
     if (!std::is_sorted(intervals.begin(), intervals.end())) std::sort(intervals.begin(), intervals.end());
-    std::vector<Interval> out;
+    std::vector<TimeInterval> out;
     for (const auto& iv : intervals) {
         if (iv.second <= iv.first) continue;
         if (!out.empty() && iv.first <= out.back().second) {
@@ -18,8 +18,8 @@ std::vector<Interval> unionOf(std::vector<Interval> intervals) {
     return out;
 }
 
-std::vector<Interval> subtract(const std::vector<Interval>& a, const std::vector<Interval>& b) {
-    std::vector<Interval> out;
+std::vector<TimeInterval> subtract(const std::vector<TimeInterval>& a, const std::vector<TimeInterval>& b) {
+    std::vector<TimeInterval> out;
     std::size_t j = 0;
     for (const auto& iv : a) {
         std::int64_t cursor = iv.first;
@@ -35,8 +35,8 @@ std::vector<Interval> subtract(const std::vector<Interval>& a, const std::vector
     return out;
 }
 
-std::vector<Interval> exposedCommIntervals(const core::Rank& rank) {
-    std::vector<Interval> compute, comm;
+std::vector<TimeInterval> exposedCommIntervals(const core::Rank& rank) {
+    std::vector<TimeInterval> compute, comm;
     for (const auto& stream : rank.streams) {
         const auto& ev = stream.events;
         for (std::size_t i = 0; i < ev.size(); ++i) {
@@ -51,4 +51,4 @@ std::vector<Interval> exposedCommIntervals(const core::Rank& rank) {
     return subtract(unionOf(std::move(comm)), unionOf(std::move(compute)));
 }
 
-}  // namespace tpscope::ui
+}  // namespace tpscope::core::analysis

@@ -1,0 +1,27 @@
+#pragma once
+// Exposed-communication intervals of one rank (DESIGN.md §5): time a rank spends in collective
+// kernels while no compute kernel runs on it. The timeline draws them; the per-layer breakdown
+// (layer_breakdown.h) sums the same quantity per window.
+//
+// Input: one rank's streams (each sorted by start). Unions the compute kernels and the collective
+// kernels across streams (memcpy/memset count as neither), then subtracts. O(n log n) for n events
+// on several streams, O(n) when each kind sits on one stream.
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "core/trace/trace.h"
+
+namespace tpscope::core::analysis {
+
+using TimeInterval = std::pair<std::int64_t, std::int64_t>;  // [start, end) in ns
+
+std::vector<TimeInterval> exposedCommIntervals(const core::Rank& rank);
+
+// Sorted, non-overlapping union of the given intervals (sorted in place first when needed).
+std::vector<TimeInterval> unionOf(std::vector<TimeInterval> intervals);
+// a minus b; both sorted and non-overlapping.
+std::vector<TimeInterval> subtract(const std::vector<TimeInterval>& a, const std::vector<TimeInterval>& b);
+
+}  // namespace tpscope::core::analysis

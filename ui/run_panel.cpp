@@ -163,14 +163,22 @@ QWidget* RunPanel::buildBackend(const LocalBackendInfo& local) {
     auto* box = new QGroupBox(tr("Backend"), this);
     auto* form = new QFormLayout(box);
     m_simulated = new QRadioButton(tr("Simulated cluster"), box);
-    m_local = new QRadioButton(local.available ? tr("Local GPUs: %1").arg(local.devices.join(QStringLiteral(", ")))
-                                               : tr("Local GPUs (%1)").arg(local.reason),
+    m_local = new QRadioButton(local.available ? tr("Local GPUs (%n found)", nullptr, static_cast<int>(local.devices.size()))
+                                               : tr("Local GPUs (unavailable)"),
                                box);
     m_local->setEnabled(local.available);
-    m_local->setToolTip(local.available ? tr("Run on this machine's GPUs with CUPTI capture") : local.reason);
+    m_local->setToolTip(local.available ? local.devices.join(QStringLiteral("\n")) : local.reason);
     m_simulated->setChecked(true);
     form->addRow(m_simulated);
     form->addRow(m_local);
+    if (!local.available) {
+        // The reason in full, wrapped under the option, so the panel keeps its width.
+        auto* why = new QLabel(local.reason, box);
+        why->setWordWrap(true);
+        why->setContentsMargins(20, 0, 0, 0);
+        why->setStyleSheet(QStringLiteral("color: palette(mid); font-size: small;"));
+        form->addRow(why);
+    }
     m_gpu = combo(box);
     for (const auto& g : m_catalog.gpus()) m_gpu->addItem(QString::fromStdString(g.name), QString::fromStdString(g.id));
     form->addRow(tr("GPU"), m_gpu);

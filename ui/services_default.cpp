@@ -3,22 +3,41 @@
 //   open          "needs core/io" error             -> core::io readTrace(path), then
 //                                                      importedTraceDocument(path, trace); workspace load
 //   saveWorkspace "needs core/io" error             -> core::io workspace save
-//   localBackend  "no GPU backend in this build"    -> core::Backend device query (never CUDA headers here)
+//   localBackend  core::localBackend() device query (registered by app/gui when built with CUDA;
+//                 the GUI library never sees a CUDA header)
 
 #include <QFileInfo>
 
 #include "ui/services.h"
+#include "core/run/backend.h"
 #include "ui/sim_service.h"
 
 namespace tpscope::ui {
 
 namespace {
 
+// Local GPUs through core::Backend (registered by the executable when built with CUDA).
+core::Result<RunOutcome> runOnLocalGpus(const RunRequest& request, const ProgressFn& progress,
+                                        const CancelFlag& cancel) {
+    const auto backend = core::localBackend();
+    if (!backend) return core::makeError(core::ErrorCode::Unsupported, "no GPU backend in this build", "local GPUs");
+    core::LocalRunRequest local;
+    local.plan = core::PlanConfig{request.model, request.tp, request.batch, request.contextLen, request.dtype};
+    local.tokens = request.tokens;
+    local.graph = request.cudaGraphs;
+    local.overlap = request.overlap;
+    auto trace = backend->run(
+        local, [&](const std::string&, double fraction) { if (progress) progress(fraction); }, &cancel);
+    if (!trace) return trace.error();
+    RunOutcome outcome;
+    outcome.metrics = metricsOf(**trace, request.batch);
+    outcome.trace = std::move(*trace);
+    return outcome;
+}
+
 core::Result<RunOutcome> runSimulated(const RunRequest& request, const ProgressFn& progress,
                                       const CancelFlag& cancel) {
-    if (request.backend == BackendKind::LocalGpus) {
-        return core::makeError(core::ErrorCode::Unsupported, "no GPU backend in this build", "local GPUs");
-    }
+    if (request.backend == BackendKind::LocalGpus) return runOnLocalGpus(request, progress, cancel);
     std::shared_ptr<const core::Trace> trace;
     if (progress) progress(0.0);
     TPSCOPE_TRY_ASSIGN(trace, simulatedTrace(request, cancel));
@@ -43,9 +62,23 @@ core::Status saveWithoutIo(const QString& path, const std::vector<RunRecord>&) {
                            path.toStdString());
 }
 
-LocalBackendInfo noLocalBackend() {
+LocalBackendInfo queryLocalBackend() {
     LocalBackendInfo info;
-    info.reason = QStringLiteral("no GPU backend in this build");
+    const auto backend = core::localBackend();
+    if (!backend) {
+        info.reason = QStringLiteral("no GPU backend in this build");
+        return info;
+    }
+    const auto devices = backend->devices();
+    if (!devices) {
+        info.reason = QString::fromStdString(devices.error().message);
+        return info;
+    }
+    info.available = !devices->empty();
+    for (const auto& d : *devices) {
+        info.devices << QStringLiteral("GPU %1: %2 (%3 GiB)").arg(d.index).arg(QString::fromStdString(d.name))
+                            .arg(static_cast<double>(d.memoryBytes) / (1024.0 * 1024 * 1024), 0, 'f', 0);
+    }
     return info;
 }
 
@@ -56,7 +89,7 @@ Services defaultServices() {
     s.runOne = runSimulated;
     s.open = openWithoutIo;
     s.saveWorkspace = saveWithoutIo;
-    s.localBackend = noLocalBackend;
+    s.localBackend = queryLocalBackend;
     return s;
 }
 

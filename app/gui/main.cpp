@@ -4,6 +4,10 @@
 //   tpscope --screenshot OUT.png [FILE]   renders the main window offscreen and exits
 //   tpscope --report DIR          writes the default sweep's report (screenshots + summary.md), no display needed
 
+#include "core/run/backend.h"
+#ifdef TPSCOPE_HAVE_CUDA
+#include "gpu/local_backend.h"
+#endif
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
@@ -45,6 +49,9 @@ int main(int argc, char** argv) {
                      "default sweep's report, or --screenshot OUT.png [FILE].\n");
         return 1;
     }
+#ifdef TPSCOPE_HAVE_CUDA
+    tpscope::core::registerLocalBackend(tpscope::gpu::makeLocalBackend());
+#endif
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("tpscope"));
     QApplication::setApplicationName(QStringLiteral("tpscope"));

@@ -1,0 +1,31 @@
+#include "core/run/backend.h"
+
+#include <mutex>
+
+namespace tpscope::core {
+
+namespace {
+
+std::mutex& registryMutex() {
+    static std::mutex m;
+    return m;
+}
+
+std::shared_ptr<Backend>& registry() {
+    static std::shared_ptr<Backend> backend;
+    return backend;
+}
+
+}  // namespace
+
+void registerLocalBackend(std::shared_ptr<Backend> backend) {
+    const std::lock_guard lock(registryMutex());
+    registry() = std::move(backend);
+}
+
+std::shared_ptr<Backend> localBackend() {
+    const std::lock_guard lock(registryMutex());
+    return registry();
+}
+
+}  // namespace tpscope::core

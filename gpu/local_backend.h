@@ -1,0 +1,14 @@
+#pragma once
+// The CUDA implementation of core::Backend: device listing through the CUDA runtime and runs
+// through gpu::runCapture (one process, all tp GPUs of this host). No CUDA header here, so
+// executables register it without seeing CUDA.
+
+#include <memory>
+
+#include "core/run/backend.h"
+
+namespace tpscope::gpu {
+
+std::shared_ptr<core::Backend> makeLocalBackend();
+
+}  // namespace tpscope::gpu

@@ -44,9 +44,36 @@ Result<std::unique_ptr<ByteSource>> ByteSource::open(const std::string& path) {
     return src;
 }
 
+std::unique_ptr<ByteSource> ByteSource::fromMemory(std::string_view bytes, std::string name) {
+    std::unique_ptr<ByteSource> src(new ByteSource());
+    src->m_path = std::move(name);
+    src->m_memory = bytes;
+    src->m_fileBytes = bytes.size();
+    src->m_gzip = bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
+                  static_cast<unsigned char>(bytes[1]) == 0x8b;
+    if (src->m_gzip) {
+        src->m_in.resize(kInBlock);
+        if (inflateInit2(&src->m_z, 15 + 16) == Z_OK) {
+            src->m_zInit = true;
+            src->m_streamEnded = false;
+        }
+    }
+    return src;
+}
+
+std::size_t ByteSource::readUnderlying(void* dst, std::size_t maxBytes) {
+    if (m_file != nullptr) return std::fread(dst, 1, maxBytes, m_file);
+    const std::size_t n = std::min(maxBytes, m_memory.size());
+    std::memcpy(dst, m_memory.data(), n);
+    m_memory.remove_prefix(n);
+    return n;
+}
+
+bool ByteSource::underlyingFailed() const { return m_file != nullptr && std::ferror(m_file) != 0; }
+
 Result<std::size_t> ByteSource::readRaw(char* dst, std::size_t maxBytes) {
-    const std::size_t n = std::fread(dst, 1, maxBytes, m_file);
-    if (n == 0 && std::ferror(m_file)) return makeError(ErrorCode::IoError, "read failed", m_path);
+    const std::size_t n = readUnderlying(dst, maxBytes);
+    if (n == 0 && underlyingFailed()) return makeError(ErrorCode::IoError, "read failed", m_path);
     m_consumed += n;
     return n;
 }
@@ -56,8 +83,8 @@ Result<std::size_t> ByteSource::readInflated(char* dst, std::size_t maxBytes) {
     m_z.avail_out = static_cast<uInt>(std::min<std::size_t>(maxBytes, 1u << 30));
     while (m_z.avail_out > 0) {
         if (m_z.avail_in == 0 && !m_eof) {
-            const std::size_t n = std::fread(m_in.data(), 1, m_in.size(), m_file);
-            if (n == 0 && std::ferror(m_file)) return makeError(ErrorCode::IoError, "read failed", m_path);
+            const std::size_t n = readUnderlying(m_in.data(), m_in.size());
+            if (n == 0 && underlyingFailed()) return makeError(ErrorCode::IoError, "read failed", m_path);
             m_eof = n == 0;
             m_consumed += n;
             m_z.next_in = m_in.data();
@@ -96,6 +123,7 @@ Result<std::size_t> ByteSource::readInflated(char* dst, std::size_t maxBytes) {
 
 Result<std::size_t> ByteSource::read(char* dst, std::size_t maxBytes) {
     if (maxBytes == 0) return std::size_t{0};
+    if (m_gzip && !m_zInit) return makeError(ErrorCode::Internal, "zlib initialisation failed", m_path);
     return m_gzip ? readInflated(dst, maxBytes) : readRaw(dst, maxBytes);
 }
 

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/util/result.h"
@@ -24,6 +25,8 @@ public:
 
     // Opens path; gzip is recognised by its magic bytes, not the file name.
     static Result<std::unique_ptr<ByteSource>> open(const std::string& path);
+    // Reads from memory the caller keeps alive (tests, fuzzing); `name` is used in messages.
+    static std::unique_ptr<ByteSource> fromMemory(std::string_view bytes, std::string name);
 
     // Reads up to maxBytes into dst; returns the count, 0 at the end of the data.
     Result<std::size_t> read(char* dst, std::size_t maxBytes);
@@ -36,10 +39,13 @@ public:
 private:
     ByteSource() = default;
     Result<std::size_t> readRaw(char* dst, std::size_t maxBytes);
+    std::size_t readUnderlying(void* dst, std::size_t maxBytes);  // file or memory
+    bool underlyingFailed() const;
     Result<std::size_t> readInflated(char* dst, std::size_t maxBytes);
 
     std::string m_path;
     std::FILE* m_file = nullptr;
+    std::string_view m_memory;  // when not reading a file
     bool m_gzip = false;
     bool m_streamEnded = true;  // between gzip members
     bool m_zInit = false;

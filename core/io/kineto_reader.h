@@ -20,6 +20,7 @@
 // Cost: one streaming pass; memory ~ kept events + one 8 MB batch and its DOM (JsonTraceScanner).
 
 #include <string>
+#include <string_view>
 
 #include "core/io/progress.h"
 #include "core/io/trace_part.h"
@@ -30,5 +31,8 @@ namespace tpscope::core {
 
 Result<TracePart> readKinetoFile(const std::string& path, const KernelClassifier& classifier,
                                  const TaskControl& control, double progressBase = 0.0, double progressSpan = 1.0);
+// The same from bytes in memory (.json text or gzip); `name` stands for the path in messages.
+Result<TracePart> readKinetoBuffer(std::string_view bytes, const std::string& name, const KernelClassifier& classifier,
+                                   const TaskControl& control = {});
 
 }  // namespace tpscope::core

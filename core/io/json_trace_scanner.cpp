@@ -11,6 +11,12 @@ constexpr std::size_t kMaxKeyBytes = std::size_t{1} << 20;
 
 bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
+// First byte of a JSON value; anything else means the input is not JSON (checked before scanning,
+// so garbage fails at once instead of being buffered as one huge "value").
+bool startsValue(char c) {
+    return c == '{' || c == '[' || c == '"' || c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n';
+}
+
 // Bytes that change the nesting state outside strings.
 struct Structural {
     bool table[256] = {};
@@ -248,6 +254,8 @@ Status JsonTraceScanner::run(Handler& handler) {
                     ++m_pos;
                     m_sawEvents = true;
                     state = State::ArrayElement;
+                } else if (!startsValue(c)) {
+                    return fail("not valid JSON: unexpected byte in the value of \"" + m_key + "\"");
                 } else {
                     m_valueStart = m_scanPos = m_pos;
                     m_depth = 0;
@@ -275,6 +283,8 @@ Status JsonTraceScanner::run(Handler& handler) {
                     state = State::ArrayElement;
                 } else if (state == State::AfterElement) {
                     return fail("expected ',' or ']' between events");
+                } else if (!startsValue(c)) {
+                    return fail("not valid JSON: unexpected byte in the event array");
                 } else {
                     m_valueStart = m_scanPos = m_pos;
                     m_depth = 0;

@@ -144,7 +144,16 @@ ArgFields readArgs(simdjson::dom::object args) {
                 else if (key == "depth") setInt(a.depth, field.value);
                 break;
             case 's':
-                if (key == "stream") setInt(a.stream, field.value);
+                if (key == "stream") {
+                    std::uint64_t u = 0;
+                    if (field.value.get_uint64().get(u) == simdjson::SUCCESS) {
+                        a.stream = u;
+                        a.hasStream = true;
+                    } else if (const auto i = integer(field.value); i && *i >= 0) {
+                        a.stream = static_cast<std::uint64_t>(*i);
+                        a.hasStream = true;
+                    }
+                }
                 break;
             case 'c':
                 if (key == "correlation") setInt(a.correlation, field.value);
@@ -190,6 +199,7 @@ ArgFields readArgs(simdjson::dom::object args) {
                 break;
             case 'p':
                 if (key == "protocol") setString(a.proto, field.value);
+                else if (key == "payload") setString(a.payloadKind, field.value);
                 break;
             case 'm':
                 if (key == "msg bytes") setInt(a.msgBytes, field.value);

@@ -34,7 +34,8 @@ struct RecordFields {
 
 struct ArgFields {
     std::int64_t device = -1;
-    std::int64_t stream = -1;
+    std::uint64_t stream = 0;  // CUDA stream ids can use all 64 bits
+    bool hasStream = false;
     std::int64_t externalId = -1;
     std::int64_t correlation = -1;
     std::int64_t bytes = -1;
@@ -49,7 +50,8 @@ struct ArgFields {
     std::string_view dtype;
     std::string_view processGroupName;
     std::string_view processGroupDesc;
-    std::string_view kind;   // tpscope export: event kind
+    std::string_view kind;   // tpscope export: event kind (its presence means: fields are exact)
+    std::string_view payloadKind;  // tpscope export: "collective", "gemm", "copy"
     std::string_view algo;   // tpscope export
     std::string_view proto;  // tpscope export
     std::string_view copyKind;

@@ -99,6 +99,7 @@ private:
     void handle(simdjson::dom::object obj);
     void complete(const RecordFields& f, std::int64_t startNs, std::int64_t durNs);
     void gpuEvent(const RecordFields& f, Category cat, std::int64_t startNs, std::int64_t durNs);
+    void exactEvent(EventRecord& e, const ArgFields& a);
     void metadataRecord(const RecordFields& f);
     void beginEnd(const RecordFields& f, simdjson::dom::object obj);
     StagedDevice& deviceOf(const RecordFields& f, std::size_t* index);
@@ -363,8 +364,8 @@ void KinetoParser::gpuEvent(const RecordFields& f, Category cat, std::int64_t st
         dev.deviceIndex = static_cast<int>(a.device >= 0 ? a.device : pidNumber.value_or(-1));
     }
     std::uint64_t streamId = 0;
-    if (a.stream >= 0) {
-        streamId = static_cast<std::uint64_t>(a.stream);
+    if (a.hasStream) {
+        streamId = a.stream;
     } else if (const auto t = f.hasTid ? idNumber(f.tid) : std::nullopt; t && *t >= 0) {
         streamId = static_cast<std::uint64_t>(*t);
     }
@@ -374,7 +375,9 @@ void KinetoParser::gpuEvent(const RecordFields& f, Category cat, std::int64_t st
     e.name = m_part.names.intern(f.name);
     e.correlationId = static_cast<std::uint32_t>(a.correlation >= 0 ? a.correlation : 0);
     bool needsLink = false;
-    if (cat == Category::Kernel) {
+    if (!a.kind.empty()) {
+        exactEvent(e, a);
+    } else if (cat == Category::Kernel) {
         ++m_stats.kernels;
         const KernelClass& cls = classify(e.name);
         e.kind = cls.kind;
@@ -408,6 +411,31 @@ void KinetoParser::gpuEvent(const RecordFields& f, Category cat, std::int64_t st
     if (needsLink) {
         m_links.addPending({devIndex, static_cast<std::size_t>(&s - dev.streams.data()), s.events.size() - 1,
                             a.externalId, a.correlation});
+    }
+}
+
+// tpscope's own export: kind and payload are written in full, so they are taken as they are, with
+// nothing derived from the name.
+void KinetoParser::exactEvent(EventRecord& e, const ArgFields& a) {
+    e.kind = parseEventKind(a.kind).value_or(EventKind::Other);
+    ++(e.kind == EventKind::Memcpy ? m_stats.memcpys : e.kind == EventKind::Memset ? m_stats.memsets : m_stats.kernels);
+    auto u32 = [](std::int64_t v) { return static_cast<std::uint32_t>(std::clamp<std::int64_t>(v, 0, UINT32_MAX)); };
+    auto u64 = [](std::int64_t v) { return static_cast<std::uint64_t>(std::max<std::int64_t>(v, 0)); };
+    if (a.payloadKind == "collective") {
+        CollectivePayload c;
+        c.op = parseCollectiveOp(a.collectiveName).value_or(CollectiveOp::Unknown);
+        c.algo = parseCollectiveAlgo(a.algo).value_or(CollectiveAlgo::Unknown);
+        c.proto = parseCollectiveProto(a.proto).value_or(CollectiveProto::Unknown);
+        c.dtype = parseDtype(a.dtype).value_or(Dtype::Unknown);
+        c.groupSize = u32(a.groupSize);
+        c.communicator = m_part.names.intern(a.processGroupName);
+        c.bytes = u64(a.msgBytes);
+        e.payload = m_part.payloads.intern(Payload::of(c));
+    } else if (a.payloadKind == "gemm") {
+        e.payload = m_part.payloads.intern(Payload::of(
+            GemmPayload{u32(a.gemmM), u32(a.gemmN), u32(a.gemmK), parseDtype(a.dtype).value_or(Dtype::Unknown)}));
+    } else if (a.payloadKind == "copy") {
+        e.payload = m_part.payloads.intern(Payload::of(CopyPayload{kineto::copyKindFromName(a.copyKind), u64(a.bytes)}));
     }
 }
 

@@ -232,7 +232,12 @@ Status writeDatabase(const Workspace& ws, const std::vector<ChunkJob>& jobs, con
     auto db = SqliteDb::open(tmp, SqliteDb::Mode::ReadWriteCreate);
     if (!db) return db.error();
     // The temporary file is private until the rename: no journal, durability by one fsync at the end.
-    TPSCOPE_TRY(db->exec("PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"));
+    // Big pages suit big blobs; small workspaces keep the default so they stay small.
+    std::size_t blobBytes = 0;
+    for (const auto& j : jobs) blobBytes += j.blob.size();
+    const char* pageSize = blobBytes > (std::size_t{8} << 20) ? "65536" : "4096";
+    TPSCOPE_TRY(db->exec(std::string("PRAGMA page_size=") + pageSize +
+                         "; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"));
     TPSCOPE_TRY(fillDatabase(&*db, ws, jobs, opt));
     return db->close();
 }

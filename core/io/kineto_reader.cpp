@@ -187,13 +187,10 @@ Status KinetoParser::events(std::string_view elements, std::size_t /*count*/) {
         // One malformed record must not cost the whole batch: parse the records one by one.
         return parseOneByOne(elements);
     }
+    // A batch is a byte range, so it may also hold non-object elements; the scanner counted those.
     for (const auto e : arr) {
         simdjson::dom::object obj;
-        if (e.get_object().get(obj) == simdjson::SUCCESS) {
-            handle(obj);
-        } else {
-            ++m_stats.badRecords;
-        }
+        if (e.get_object().get(obj) == simdjson::SUCCESS) handle(obj);
     }
     return Ok{};
 }

@@ -10,6 +10,9 @@
 #include <vector>
 
 #include "core/hw/catalog.h"
+#include "core/io/import_stats.h"
+#include "core/trace/kernel_classifier.h"
+#include "core/trace/trace.h"
 #include "core/trace/event_kind.h"
 #include "core/util/result.h"
 #include "core/workload/model.h"
@@ -40,6 +43,13 @@ core::Result<core::ModelSpec> resolveModel(const core::Catalog& catalog, const M
 
 core::Result<core::Dtype> resolveDtype(const std::string& text);
 
+// Reads a trace in any supported format (Kineto/Chrome JSON, .json.gz, a folder of ranks, an Nsight
+// Systems SQLite export, a .tpscope workspace's first run). Prints a one-line note to stderr when
+// records had to be repaired or skipped; `stats` receives the details.
+core::Result<std::shared_ptr<const core::Trace>> loadTraceFile(const std::string& path,
+                                                              core::ImportStats* stats = nullptr,
+                                                              const core::KernelClassifier* classifier = nullptr);
+
 using CommandFactory = void (*)(CLI::App& app, CliContext& ctx);
 void addPlanCommand(CLI::App& app, CliContext& ctx);
 void addAmdahlCommand(CLI::App& app, CliContext& ctx);
@@ -47,5 +57,6 @@ void addCostCommand(CLI::App& app, CliContext& ctx);
 void addBoundsCommand(CLI::App& app, CliContext& ctx);
 void addCatalogCommands(CLI::App& app, CliContext& ctx);
 void addDemoCommand(CLI::App& app, CliContext& ctx);
+void addConvertCommands(CLI::App& app, CliContext& ctx);  // convert, info
 
 }  // namespace tpscope::cli

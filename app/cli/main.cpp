@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
         ->check(CLI::ExistingFile);
 
     for (CommandFactory add : {addPlanCommand, addAmdahlCommand, addCostCommand, addBoundsCommand,
-                               addCatalogCommands, addDemoCommand}) {
+                               addCatalogCommands, addDemoCommand, addConvertCommands}) {
         add(app, ctx);
     }
 

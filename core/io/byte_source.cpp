@@ -1,5 +1,6 @@
 #include "core/io/byte_source.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -52,7 +53,7 @@ std::unique_ptr<ByteSource> ByteSource::fromMemory(std::string_view bytes, std::
     src->m_gzip = bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
                   static_cast<unsigned char>(bytes[1]) == 0x8b;
     if (src->m_gzip) {
-        src->m_in.resize(kInBlock);
+        src->m_in.resize(std::min<std::size_t>(kInBlock, bytes.size()));
         if (inflateInit2(&src->m_z, 15 + 16) == Z_OK) {
             src->m_zInit = true;
             src->m_streamEnded = false;

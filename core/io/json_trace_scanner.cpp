@@ -1,5 +1,6 @@
 #include "core/io/json_trace_scanner.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace tpscope::core {
@@ -61,7 +62,11 @@ Status JsonTraceScanner::fail(const std::string& what) const {
 Result<bool> JsonTraceScanner::refill() {
     if (m_control.cancelled()) return makeError(ErrorCode::Cancelled, "import cancelled", m_src.path());
     if (m_eof) return false;
-    if (m_buf.empty()) m_buf.resize(kInitialBuffer);
+    if (m_buf.empty()) {
+        // Small inputs get a small buffer (cheap for tests and fuzzing); it grows when a record needs it.
+        const std::uint64_t hint = m_src.isGzip() ? m_src.fileBytes() * 4 : m_src.fileBytes();
+        m_buf.resize(static_cast<std::size_t>(std::clamp<std::uint64_t>(hint + 64, 4096, kInitialBuffer)));
+    }
     // Keep only what is still needed: the value being scanned (or, when a huge member is being
     // skipped, its resume point), otherwise nothing before m_pos.
     std::size_t keep = m_pos;

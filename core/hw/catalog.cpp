@@ -86,7 +86,13 @@ Result<ModelSpec> parseModel(simdjson::dom::object obj, const std::string& where
     TPSCOPE_TRY_ASSIGN(m.layers, json::positiveInt(obj, "layers", at));
     TPSCOPE_TRY_ASSIGN(m.vocab, json::positiveInt(obj, "vocab", at));
     m.headDim = static_cast<std::int64_t>(json::optionalNumber(obj, "head_dim", 0));
-    if (m.headDim == 0 && m.hidden % m.heads == 0) m.headDim = m.hidden / m.heads;
+    if (m.headDim == 0) {
+        if (m.hidden % m.heads != 0) {
+            return makeError(ErrorCode::InvalidArgument,
+                             "no 'head_dim' given and hidden is not a multiple of heads to derive it", at);
+        }
+        m.headDim = m.hidden / m.heads;
+    }
     m.source = json::optionalString(obj, "source");
     if (auto status = validateModel(m); !status) return makeError(status.error().code, status.error().message, at);
     return m;

@@ -1,0 +1,12 @@
+# Debian package: cpack -G DEB in the build folder.
+set(CPACK_PACKAGE_NAME "tpscope")
+set(CPACK_PACKAGE_VENDOR "tpscope")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Profiler for tensor-parallel LLM decode: per-layer communication gaps, scaling, cost")
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_DEBIAN_PACKAGE_MAINTAINER "tpscope developers")
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_SECTION "devel")
+set(CPACK_GENERATOR "DEB")
+install(FILES ${PROJECT_SOURCE_DIR}/packaging/tpscope.desktop DESTINATION share/applications)
+install(FILES ${PROJECT_SOURCE_DIR}/packaging/io.github.tpscope.metainfo.xml DESTINATION share/metainfo)
+include(CPack)

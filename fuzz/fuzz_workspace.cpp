@@ -20,8 +20,12 @@ void decodeDirectly(std::string_view raw, std::uint8_t which) {
     StringTable names;
     PayloadTable payloads;
     switch (which % 4) {
-        case 0: (void)codec::decodeNames(raw, names); break;
-        case 1: (void)codec::decodePayloads(raw, 16, payloads); break;
+        case 0:
+            (void)codec::decodeNames(raw, names);
+            break;
+        case 1:
+            (void)codec::decodePayloads(raw, 16, payloads);
+            break;
         case 2: {
             std::vector<NvtxRange> ranges;
             (void)codec::decodeRanges(raw, 16, ranges);

@@ -18,7 +18,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void write(const fs::path& p, const std::string& bytes) { std::ofstream(p, std::ios::binary) << bytes; }
+void write(const fs::path& p, const std::string& bytes) {
+    std::ofstream(p, std::ios::binary) << bytes;
+}
 
 std::string gzip(const std::string& text) {
     z_stream z{};
@@ -58,7 +60,8 @@ const char* kKineto = R"json({
   "baseTimeNanoseconds": 1711964646000000000
 })json";
 
-const char* kArrayFormat = R"json([{"ph":"X","cat":"kernel","name":"k\"quoted\\u00e9","pid":"GPU 1","tid":"stream 3","ts":1.5,"dur":2},
+const char* kArrayFormat =
+    R"json([{"ph":"X","cat":"kernel","name":"k\"quoted\\u00e9","pid":"GPU 1","tid":"stream 3","ts":1.5,"dur":2},
 {"ph":"X","cat":"Kernel","name":"cutlass_80_simt_sgemm","pid":1,"tid":3,"ts":5,"dur":1},)json";
 
 void writeNsysSeed(const fs::path& path) {
@@ -88,7 +91,8 @@ CREATE TABLE NVTX_EVENTS(start INTEGER NOT NULL, end INTEGER, eventType INTEGER 
   category INTEGER, color INTEGER, text TEXT, globalTid INTEGER, endGlobalTid INTEGER, textId INTEGER, domainId INTEGER);
 INSERT INTO NVTX_EVENTS VALUES(800,9500,59,NULL,NULL,NULL,NULL,4311744513,NULL,3,0),(10,NULL,39,NULL,NULL,NULL,'MPI Rank 3',4311744513,NULL,NULL,0),
   (900,9400,60,NULL,NULL,NULL,'inner',4311744513,NULL,NULL,0);
-)sql", nullptr, nullptr, nullptr);
+)sql",
+                 nullptr, nullptr, nullptr);
     sqlite3_close(db);
 }
 
@@ -110,8 +114,8 @@ int main(int argc, char** argv) {
     using namespace tpscope;
     const auto trace = test::makeSyntheticTrace({2, 1, 2, 3});
     core::Workspace ws;
-    ws.runs.push_back(core::Run{{"tp2", "llama3-70b", "h100-sxm", "nvlink4", 2, 1, 1024, {{"dtype", "bf16"}}}, trace,
-                                std::string("cache")});
+    ws.runs.push_back(core::Run{
+        {"tp2", "llama3-70b", "h100-sxm", "nvlink4", 2, 1, 1024, {{"dtype", "bf16"}}}, trace, std::string("cache")});
     if (auto s = core::saveWorkspace(ws, (out / "workspace" / "ws.tpscope").string()); !s) {
         std::cerr << s.error().describe() << "\n";
         return 1;
@@ -120,7 +124,8 @@ int main(int argc, char** argv) {
     write(out / "workspace" / "names.raw", std::string("D\0", 2) + core::codec::encodeNames(trace->names));
     write(out / "workspace" / "payloads.raw", std::string("D\1", 2) + core::codec::encodePayloads(trace->payloads));
     write(out / "workspace" / "ranges.raw", std::string("D\2", 2) + core::codec::encodeRanges(trace->ranks[0].ranges));
-    write(out / "workspace" / "events.raw", std::string("D\3", 2) + core::codec::encodeEvents(events, 0, std::min<std::size_t>(events.size(), 100)));
+    write(out / "workspace" / "events.raw",
+          std::string("D\3", 2) + core::codec::encodeEvents(events, 0, std::min<std::size_t>(events.size(), 100)));
     std::cout << "seeds written to " << out << "\n";
     return 0;
 }

@@ -25,7 +25,8 @@ inline std::shared_ptr<core::Trace> makeSyntheticTrace(const SyntheticShape& sha
     auto trace = std::make_shared<Trace>();
     trace->origin = TraceOrigin::Simulated;
     trace->source = "synthetic " + std::to_string(shape.ranks) + "x h100 nvlink4";
-    trace->metadata = {{"model", "llama3-70b"}, {"tp", std::to_string(shape.ranks)}, {"note", "quotes \" and , commas"}};
+    trace->metadata = {
+        {"model", "llama3-70b"}, {"tp", std::to_string(shape.ranks)}, {"note", "quotes \" and , commas"}};
     std::uint64_t state = shape.seed * 0x9E3779B97F4A7C15ULL + 1;
     auto jitter = [&](std::int64_t range) {
         state ^= state << 13;
@@ -41,11 +42,13 @@ inline std::shared_ptr<core::Trace> makeSyntheticTrace(const SyntheticShape& sha
     const NameId silu = trace->intern("act_and_mul_kernel<silu>");
     const NameId copy = trace->intern("Memcpy HtoD (Pinned -> Device)");
     const NameId tp = trace->intern("tp_group \"0\"");
-    const PayloadId arPayload = trace->intern(Payload::of(CollectivePayload{
-        CollectiveOp::AllReduce, CollectiveAlgo::Ring, CollectiveProto::LL, Dtype::Bf16,
-        static_cast<std::uint32_t>(shape.ranks), tp, 16384}));
-    const PayloadId qkvPayload = trace->intern(Payload::of(GemmPayload{1, 10240 / static_cast<std::uint32_t>(shape.ranks), 8192, Dtype::Bf16}));
-    const PayloadId mlpPayload = trace->intern(Payload::of(GemmPayload{1, 57344 / static_cast<std::uint32_t>(shape.ranks), 8192, Dtype::Bf16}));
+    const PayloadId arPayload =
+        trace->intern(Payload::of(CollectivePayload{CollectiveOp::AllReduce, CollectiveAlgo::Ring, CollectiveProto::LL,
+                                                    Dtype::Bf16, static_cast<std::uint32_t>(shape.ranks), tp, 16384}));
+    const PayloadId qkvPayload =
+        trace->intern(Payload::of(GemmPayload{1, 10240 / static_cast<std::uint32_t>(shape.ranks), 8192, Dtype::Bf16}));
+    const PayloadId mlpPayload =
+        trace->intern(Payload::of(GemmPayload{1, 57344 / static_cast<std::uint32_t>(shape.ranks), 8192, Dtype::Bf16}));
     const PayloadId copyPayload = trace->intern(Payload::of(CopyPayload{CopyKind::HostToDevice, 4096}));
     for (int r = 0; r < shape.ranks; ++r) {
         Rank& rank = trace->rank(RankId{static_cast<std::uint32_t>(r)});

@@ -148,8 +148,8 @@ void printInfoJson(const core::Trace& t, const core::ImportStats& stats, const s
 
 void printInfoText(const core::Trace& t, const core::ImportStats& stats, const std::string& path) {
     std::cout << path << ": " << t.eventCount() << " events on " << t.ranks.size() << " ranks, "
-              << core::toString(t.origin) << ", span " << core::formatDurationNs(static_cast<double>(t.endNs() - t.startNs()))
-              << '\n';
+              << core::toString(t.origin) << ", span "
+              << core::formatDurationNs(static_cast<double>(t.endNs() - t.startNs())) << '\n';
     if (!t.source.empty() && t.source != path) std::cout << "source: " << t.source << '\n';
     std::cout << '\n';
     TextTable ranks({"rank", "host", "GPU", "device", "streams", "events", "ranges", "clock offset"});
@@ -164,8 +164,8 @@ void printInfoText(const core::Trace& t, const core::ImportStats& stats, const s
     TextTable streams({"rank", "stream", "label", "events"});
     for (const auto& r : t.ranks) {
         for (const auto& s : r.streams) {
-            streams.addRow({std::to_string(r.id.value), std::to_string(s.id.value), s.label,
-                            std::to_string(s.events.size())});
+            streams.addRow(
+                {std::to_string(r.id.value), std::to_string(s.id.value), s.label, std::to_string(s.events.size())});
         }
     }
     streams.print(std::cout);
@@ -202,9 +202,10 @@ int runInfo(const InfoOptions& o) {
 
 void addConvertCommands(CLI::App& app, CliContext& ctx) {
     auto convert = std::make_shared<ConvertOptions>();
-    auto* c = app.add_subcommand("convert", "Convert a trace: Kineto/Chrome JSON, .json.gz, a folder of ranks, an "
-                                            "Nsight Systems SQLite export or a workspace -> .tpscope, .json(.gz), "
-                                            ".csv, .sqlite");
+    auto* c = app.add_subcommand("convert",
+                                 "Convert a trace: Kineto/Chrome JSON, .json.gz, a folder of ranks, an "
+                                 "Nsight Systems SQLite export or a workspace -> .tpscope, .json(.gz), "
+                                 ".csv, .sqlite");
     c->add_option("input", convert->input, "Trace file or folder of per-rank traces")->required();
     c->add_option("output", convert->output, "Output file; the format follows the extension")->required();
     c->add_option("--to", convert->to, "Output format: tpscope, json, json.gz, csv, sqlite");
@@ -214,8 +215,9 @@ void addConvertCommands(CLI::App& app, CliContext& ctx) {
     c->callback([&ctx, convert] { ctx.exitCode = runConvert(*convert); });
 
     auto info = std::make_shared<InfoOptions>();
-    auto* i = app.add_subcommand("info", "Summarise a trace: ranks, streams, events per kind, time span, import "
-                                         "statistics");
+    auto* i = app.add_subcommand("info",
+                                 "Summarise a trace: ranks, streams, events per kind, time span, import "
+                                 "statistics");
     i->add_option("input", info->input, "Trace file or folder of per-rank traces")->required();
     i->add_option("--kernel-rules", info->rules, "Extra kernel classification rules (JSON, tried first)")
         ->check(CLI::ExistingFile);

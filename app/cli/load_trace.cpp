@@ -6,7 +6,7 @@
 namespace tpscope::cli {
 
 core::Result<std::shared_ptr<const core::Trace>> loadTraceFile(const std::string& path, core::ImportStats* stats,
-                                                              const core::KernelClassifier* classifier) {
+                                                               const core::KernelClassifier* classifier) {
     core::ImportStats local;
     core::ReadOptions options;
     options.classifier = classifier;

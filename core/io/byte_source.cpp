@@ -70,7 +70,9 @@ std::size_t ByteSource::readUnderlying(void* dst, std::size_t maxBytes) {
     return n;
 }
 
-bool ByteSource::underlyingFailed() const { return m_file != nullptr && std::ferror(m_file) != 0; }
+bool ByteSource::underlyingFailed() const {
+    return m_file != nullptr && std::ferror(m_file) != 0;
+}
 
 Result<std::size_t> ByteSource::readRaw(char* dst, std::size_t maxBytes) {
     const std::size_t n = readUnderlying(dst, maxBytes);

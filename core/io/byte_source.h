@@ -18,7 +18,7 @@
 namespace tpscope::core {
 
 class ByteSource {
-public:
+  public:
     ~ByteSource();
     ByteSource(const ByteSource&) = delete;
     ByteSource& operator=(const ByteSource&) = delete;
@@ -36,7 +36,7 @@ public:
     std::uint64_t fileBytesConsumed() const { return m_consumed; }  // for progress
     const std::string& path() const { return m_path; }
 
-private:
+  private:
     ByteSource() = default;
     Result<std::size_t> readRaw(char* dst, std::size_t maxBytes);
     std::size_t readUnderlying(void* dst, std::size_t maxBytes);  // file or memory

@@ -91,7 +91,8 @@ void appendPayload(std::string& out, const Payload& p, const std::vector<std::st
             out += "\", \"bytes\": ";
             appendUint(out, p.copy.bytes);
             break;
-        case PayloadKind::None: break;
+        case PayloadKind::None:
+            break;
     }
 }
 

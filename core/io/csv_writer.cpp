@@ -66,7 +66,8 @@ void payloadFields(const Trace& trace, const Payload& p, std::vector<std::string
             f[first + 7] = std::to_string(p.copy.bytes);
             f.push_back(std::string(toString(p.copy.kind)));
             return;
-        case PayloadKind::None: break;
+        case PayloadKind::None:
+            break;
     }
     f.emplace_back();
 }
@@ -85,10 +86,17 @@ Status writeEventsCsv(const Trace& trace, const std::string& path, const TaskCon
     for (const auto& r : trace.ranks) {
         for (const auto& s : r.streams) {
             for (std::size_t i = 0; i < s.events.size(); ++i) {
-                f = {std::to_string(r.id.value), r.host, std::to_string(r.deviceIndex), std::to_string(s.id.value),
-                     s.label, std::to_string(s.events.startNs(i)), std::to_string(s.events.durNs(i)),
-                     std::to_string(s.events.endNs(i)), std::string(toString(s.events.kind(i))),
-                     std::string(trace.name(s.events.name(i))), std::to_string(s.events.correlationId(i))};
+                f = {std::to_string(r.id.value),
+                     r.host,
+                     std::to_string(r.deviceIndex),
+                     std::to_string(s.id.value),
+                     s.label,
+                     std::to_string(s.events.startNs(i)),
+                     std::to_string(s.events.durNs(i)),
+                     std::to_string(s.events.endNs(i)),
+                     std::string(toString(s.events.kind(i))),
+                     std::string(trace.name(s.events.name(i))),
+                     std::to_string(s.events.correlationId(i))};
                 payloadFields(trace, trace.payload(s.events.payload(i)), f);
                 appendCsvRow(out.buf(), f);
                 if (!out.maybeFlush()) return makeError(ErrorCode::IoError, "write failed (disk full?)", path);

@@ -79,7 +79,8 @@ Result<std::string> decompress(std::span<const unsigned char> blob, std::uint64_
     if (rawBytes > kMaxRawBytes) return corrupt(what + ": implausible size " + std::to_string(rawBytes));
     std::string out(rawBytes, '\0');
     uLongf size = static_cast<uLongf>(rawBytes);
-    const int rc = uncompress(reinterpret_cast<Bytef*>(out.data()), &size, blob.data(), static_cast<uLong>(blob.size()));
+    const int rc =
+        uncompress(reinterpret_cast<Bytef*>(out.data()), &size, blob.data(), static_cast<uLong>(blob.size()));
     if (rc != Z_OK || size != rawBytes) return corrupt(what + ": bad compressed block");
     return out;
 }
@@ -194,7 +195,8 @@ std::string encodePayloads(const PayloadTable& payloads) {
                 w.u8(static_cast<std::uint8_t>(p.copy.kind));
                 w.varint(p.copy.bytes);
                 break;
-            case PayloadKind::None: break;
+            case PayloadKind::None:
+                break;
         }
     }
     return std::move(w.bytes());

@@ -25,19 +25,19 @@ inline constexpr std::size_t kChunkEvents = 65536;
 inline constexpr std::size_t kMaxRawBytes = std::size_t{512} << 20;
 
 class Writer {
-public:
+  public:
     void u8(std::uint8_t v) { m_bytes.push_back(static_cast<char>(v)); }
     void varint(std::uint64_t v);
     void zigzag(std::int64_t v) { varint((static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63)); }
     void text(std::string_view s);
     std::string& bytes() { return m_bytes; }
 
-private:
+  private:
     std::string m_bytes;
 };
 
 class Reader {
-public:
+  public:
     explicit Reader(std::string_view bytes) : m_p(bytes.data()), m_end(bytes.data() + bytes.size()) {}
     bool u8(std::uint8_t& v);
     bool varint(std::uint64_t& v);
@@ -45,7 +45,7 @@ public:
     bool text(std::string_view& s);
     bool atEnd() const { return m_p == m_end; }
 
-private:
+  private:
     const char* m_p;
     const char* m_end;
 };

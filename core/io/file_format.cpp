@@ -32,7 +32,9 @@ std::string_view describeMagic(std::string_view b) {
     if (starts("\xFF\xD8\xFF")) return "a JPEG image";
     if (starts("PK\x03\x04")) return "a ZIP archive";
     if (starts("%PDF")) return "a PDF document";
-    if (starts("\x7F" "ELF")) return "an executable";
+    if (starts("\x7F"
+               "ELF"))
+        return "an executable";
     if (starts("\x1f\x8b")) return "gzip data";
     if (starts(kSqliteMagic)) return "an SQLite database";
     std::size_t binary = 0;

@@ -27,10 +27,10 @@ struct ImportStats {
     std::uint64_t unknownPhases = 0;
     std::uint64_t unmatchedBegins = 0;
     std::uint64_t unmatchedEnds = 0;
-    std::uint64_t negativeDurations = 0;  // clamped to 0
-    std::uint64_t overlappingKernels = 0; // kernels starting before the previous one on their stream ended
-    std::uint64_t badRecords = 0;         // not an object, missing ts/ph, wrong types
-    std::uint64_t rankConflicts = 0;      // two files claiming the same rank
+    std::uint64_t negativeDurations = 0;   // clamped to 0
+    std::uint64_t overlappingKernels = 0;  // kernels starting before the previous one on their stream ended
+    std::uint64_t badRecords = 0;          // not an object, missing ts/ph, wrong types
+    std::uint64_t rankConflicts = 0;       // two files claiming the same rank
 
     std::vector<std::string> notes;  // first few human-readable details, for the report
 

@@ -10,7 +10,9 @@ namespace {
 constexpr std::size_t kInitialBuffer = JsonTraceScanner::kBatchBytes + (std::size_t{1} << 20);
 constexpr std::size_t kMaxKeyBytes = std::size_t{1} << 20;
 
-bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+bool isSpace(char c) {
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
 
 // First byte of a JSON value; anything else means the input is not JSON (checked before scanning,
 // so garbage fails at once instead of being buffered as one huge "value").
@@ -53,10 +55,10 @@ JsonTraceScanner::JsonTraceScanner(ByteSource& source, const TaskControl& contro
     : m_src(source), m_control(control), m_progressBase(progressBase), m_progressSpan(progressSpan) {}
 
 Status JsonTraceScanner::fail(const std::string& what) const {
-    return makeError(ErrorCode::ParseError,
-                     what + " (after " + std::to_string(m_eventCount) + " events, " +
-                         std::to_string(m_bytesScanned) + " bytes)",
-                     m_src.path());
+    return makeError(
+        ErrorCode::ParseError,
+        what + " (after " + std::to_string(m_eventCount) + " events, " + std::to_string(m_bytesScanned) + " bytes)",
+        m_src.path());
 }
 
 Result<bool> JsonTraceScanner::refill() {
@@ -306,13 +308,13 @@ Status JsonTraceScanner::run(Handler& handler) {
         if (state == State::Done && m_eof) break;
     }
     TPSCOPE_TRY(flushBatch(handler));
-    const bool complete = state == State::Done ||
-                          (m_arrayFormat && (state == State::ArrayElement || state == State::AfterElement));
+    const bool complete =
+        state == State::Done || (m_arrayFormat && (state == State::ArrayElement || state == State::AfterElement));
     if (state == State::Start) return makeError(ErrorCode::WrongFormat, "the file holds no JSON", m_src.path());
     if (!complete) return fail("the JSON ends early: the file looks truncated");
     if (!m_sawEvents) {
-        return makeError(ErrorCode::WrongFormat,
-                         "JSON without a \"traceEvents\" array: not a Chrome/Kineto trace", m_src.path());
+        return makeError(ErrorCode::WrongFormat, "JSON without a \"traceEvents\" array: not a Chrome/Kineto trace",
+                         m_src.path());
     }
     return Ok{};
 }

@@ -25,7 +25,7 @@
 namespace tpscope::core {
 
 class JsonTraceScanner {
-public:
+  public:
     struct Handler {
         virtual ~Handler() = default;
         virtual Status member(std::string_view key, std::string_view rawValue) = 0;
@@ -47,7 +47,7 @@ public:
     std::uint64_t eventCount() const { return m_eventCount; }
     bool sawEventArray() const { return m_sawEvents; }
 
-private:
+  private:
     enum class State { Start, ObjectKey, Colon, Value, AfterValue, ArrayElement, AfterElement, Done };
 
     Result<bool> refill();  // false at the end of the input

@@ -46,7 +46,8 @@ std::optional<std::int64_t> microsToNs(simdjson::dom::element e) {
             if (v >= static_cast<std::uint64_t>(kMaxMicros)) return std::nullopt;
             return static_cast<std::int64_t>(v) * 1000;
         }
-        case simdjson::dom::element_type::DOUBLE: return microsFromDouble(e.get_double().value_unsafe());
+        case simdjson::dom::element_type::DOUBLE:
+            return microsFromDouble(e.get_double().value_unsafe());
         case simdjson::dom::element_type::STRING: {
             const std::string_view s = e.get_string().value_unsafe();
             double d = 0;
@@ -54,7 +55,8 @@ std::optional<std::int64_t> microsToNs(simdjson::dom::element e) {
             if (r.ec != std::errc() || r.ptr != s.data() + s.size()) return std::nullopt;
             return microsFromDouble(d);
         }
-        default: return std::nullopt;
+        default:
+            return std::nullopt;
     }
 }
 
@@ -96,7 +98,8 @@ RecordFields readRecord(simdjson::dom::object obj) {
             case 'a':
                 if (key == "args") f.hasArgs = field.value.get_object().get(f.args) == simdjson::SUCCESS;
                 break;
-            default: break;
+            default:
+                break;
         }
     }
     return f;
@@ -108,7 +111,9 @@ void setInt(std::int64_t& target, simdjson::dom::element v) {
     if (const auto i = integer(v)) target = *i;
 }
 
-void setString(std::string_view& target, simdjson::dom::element v) { ignoreError(v.get_string().get(target)); }
+void setString(std::string_view& target, simdjson::dom::element v) {
+    ignoreError(v.get_string().get(target));
+}
 
 // Product of the first shape in "Input Dims": [[8, 1024, 8816]] -> 72220672.
 std::int64_t firstShapeElements(simdjson::dom::element v) {
@@ -139,9 +144,12 @@ ArgFields readArgs(simdjson::dom::object args) {
         if (key.size() < 2) continue;
         switch (key[0]) {
             case 'd':
-                if (key == "device") setInt(a.device, field.value);
-                else if (key == "dtype") setString(a.dtype, field.value);
-                else if (key == "depth") setInt(a.depth, field.value);
+                if (key == "device")
+                    setInt(a.device, field.value);
+                else if (key == "dtype")
+                    setString(a.dtype, field.value);
+                else if (key == "depth")
+                    setInt(a.depth, field.value);
                 break;
             case 's':
                 if (key == "stream") {
@@ -156,8 +164,10 @@ ArgFields readArgs(simdjson::dom::object args) {
                 }
                 break;
             case 'c':
-                if (key == "correlation") setInt(a.correlation, field.value);
-                else if (key == "copy kind") setString(a.copyKind, field.value);
+                if (key == "correlation")
+                    setInt(a.correlation, field.value);
+                else if (key == "copy kind")
+                    setString(a.copyKind, field.value);
                 break;
             case 'E':
                 if (key == "External id") setInt(a.externalId, field.value);
@@ -169,8 +179,10 @@ ArgFields readArgs(simdjson::dom::object args) {
                 if (key == "Collective name") setString(a.collectiveName, field.value);
                 break;
             case 'I':
-                if (key == "In msg nelems") setInt(a.inNelems, field.value);
-                else if (key == "Input Dims") a.inputElems = firstShapeElements(field.value);
+                if (key == "In msg nelems")
+                    setInt(a.inNelems, field.value);
+                else if (key == "Input Dims")
+                    a.inputElems = firstShapeElements(field.value);
                 else if (key == "Input type") {
                     simdjson::dom::array types;
                     if (field.value.get_array().get(types) == simdjson::SUCCESS) {
@@ -188,8 +200,10 @@ ArgFields readArgs(simdjson::dom::object args) {
                 if (key == "Group size") setInt(a.groupSize, field.value);
                 break;
             case 'P':
-                if (key == "Process Group Name") setString(a.processGroupName, field.value);
-                else if (key == "Process Group Description") setString(a.processGroupDesc, field.value);
+                if (key == "Process Group Name")
+                    setString(a.processGroupName, field.value);
+                else if (key == "Process Group Description")
+                    setString(a.processGroupDesc, field.value);
                 break;
             case 'k':
                 if (key == "kind") setString(a.kind, field.value);
@@ -198,8 +212,10 @@ ArgFields readArgs(simdjson::dom::object args) {
                 if (key == "algorithm") setString(a.algo, field.value);
                 break;
             case 'p':
-                if (key == "protocol") setString(a.proto, field.value);
-                else if (key == "payload") setString(a.payloadKind, field.value);
+                if (key == "protocol")
+                    setString(a.proto, field.value);
+                else if (key == "payload")
+                    setString(a.payloadKind, field.value);
                 break;
             case 'm':
                 if (key == "msg bytes") setInt(a.msgBytes, field.value);
@@ -211,11 +227,15 @@ ArgFields readArgs(simdjson::dom::object args) {
                 if (key == "labels") setString(a.text, field.value);
                 break;
             case 'g':
-                if (key == "gemm m") setInt(a.gemmM, field.value);
-                else if (key == "gemm n") setInt(a.gemmN, field.value);
-                else if (key == "gemm k") setInt(a.gemmK, field.value);
+                if (key == "gemm m")
+                    setInt(a.gemmM, field.value);
+                else if (key == "gemm n")
+                    setInt(a.gemmN, field.value);
+                else if (key == "gemm k")
+                    setInt(a.gemmK, field.value);
                 break;
-            default: break;
+            default:
+                break;
         }
     }
     return a;

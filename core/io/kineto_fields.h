@@ -50,10 +50,10 @@ struct ArgFields {
     std::string_view dtype;
     std::string_view processGroupName;
     std::string_view processGroupDesc;
-    std::string_view kind;   // tpscope export: event kind (its presence means: fields are exact)
+    std::string_view kind;         // tpscope export: event kind (its presence means: fields are exact)
     std::string_view payloadKind;  // tpscope export: "collective", "gemm", "copy"
-    std::string_view algo;   // tpscope export
-    std::string_view proto;  // tpscope export
+    std::string_view algo;         // tpscope export
+    std::string_view proto;        // tpscope export
     std::string_view copyKind;
     std::string_view inputType;  // first of "Input type"
     std::string_view text;       // metadata records: args.name / args.labels

@@ -16,7 +16,9 @@ std::int64_t threadKey(const kineto::RecordFields& f) {
     return static_cast<std::int64_t>(std::hash<std::string_view>{}(s));
 }
 
-std::int64_t elementsOf(const kineto::ArgFields& a) { return std::max(a.inNelems, a.outNelems); }
+std::int64_t elementsOf(const kineto::ArgFields& a) {
+    return std::max(a.inNelems, a.outNelems);
+}
 
 }  // namespace
 
@@ -95,7 +97,8 @@ std::size_t KinetoLinks::resolve(TracePart& part) {
         if (args == nullptr) continue;
         if (c.op == CollectiveOp::Unknown) c.op = args->op;
         if (args->dtype != Dtype::Unknown) c.dtype = args->dtype;
-        if (args->groupSize > 0 && args->groupSize < (1LL << 31)) c.groupSize = static_cast<std::uint32_t>(args->groupSize);
+        if (args->groupSize > 0 && args->groupSize < (1LL << 31))
+            c.groupSize = static_cast<std::uint32_t>(args->groupSize);
         if (args->communicator.value != 0) c.communicator = args->communicator;
         if (args->elements > 0 && dtypeBytes(c.dtype) > 0) {
             c.bytes = static_cast<std::uint64_t>(args->elements) * static_cast<std::uint64_t>(dtypeBytes(c.dtype));
@@ -120,7 +123,8 @@ Status applyTpscopeChromeMeta(std::string_view rawJson, TracePart& part) {
     }
     std::string_view s;
     if (meta["origin"].get_string().get(s) == simdjson::SUCCESS) {
-        for (const auto o : {TraceOrigin::Simulated, TraceOrigin::Captured, TraceOrigin::Imported, TraceOrigin::Unknown}) {
+        for (const auto o :
+             {TraceOrigin::Simulated, TraceOrigin::Captured, TraceOrigin::Imported, TraceOrigin::Unknown}) {
             if (toString(o) == s) part.origin = o;
         }
     }
@@ -130,7 +134,8 @@ Status applyTpscopeChromeMeta(std::string_view rawJson, TracePart& part) {
         part.metadata.clear();
         for (const auto kv : list) {
             std::string_view k, v;
-            if (kv.at(0).get_string().get(k) == simdjson::SUCCESS && kv.at(1).get_string().get(v) == simdjson::SUCCESS) {
+            if (kv.at(0).get_string().get(k) == simdjson::SUCCESS &&
+                kv.at(1).get_string().get(v) == simdjson::SUCCESS) {
                 part.metadata.emplace_back(std::string(k), std::string(v));
             }
         }
@@ -138,14 +143,15 @@ Status applyTpscopeChromeMeta(std::string_view rawJson, TracePart& part) {
     if (meta["ranks"].get_array().get(list) != simdjson::SUCCESS) return Ok{};
     for (const auto r : list) {
         std::int64_t pid = 0, rank = 0, deviceIndex = -1, offset = 0;
-        if (r["pid"].get_int64().get(pid) != simdjson::SUCCESS || r["rank"].get_int64().get(rank) != simdjson::SUCCESS ||
-            rank < 0 || rank >= (1LL << 32)) {
+        if (r["pid"].get_int64().get(pid) != simdjson::SUCCESS ||
+            r["rank"].get_int64().get(rank) != simdjson::SUCCESS || rank < 0 || rank >= (1LL << 32)) {
             ++part.stats.badRecords;
             continue;
         }
         StagedDevice& dev = part.device(std::to_string(pid));
         dev.rank = static_cast<std::uint32_t>(rank);
-        if (r["deviceIndex"].get_int64().get(deviceIndex) == simdjson::SUCCESS) dev.deviceIndex = static_cast<int>(deviceIndex);
+        if (r["deviceIndex"].get_int64().get(deviceIndex) == simdjson::SUCCESS)
+            dev.deviceIndex = static_cast<int>(deviceIndex);
         if (r["clockOffsetNs"].get_int64().get(offset) == simdjson::SUCCESS) dev.clockOffsetNs = offset;
         if (r["host"].get_string().get(s) == simdjson::SUCCESS) dev.host = std::string(s);
         if (r["deviceName"].get_string().get(s) == simdjson::SUCCESS) dev.deviceName = std::string(s);

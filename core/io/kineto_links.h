@@ -29,7 +29,7 @@ struct PendingCollective {
 };
 
 class KinetoLinks {
-public:
+  public:
     void addCpuOp(const kineto::ArgFields& a, TracePart& part);
     void addLaunch(const kineto::RecordFields& f, const kineto::ArgFields& a, std::int64_t startNs);
     void addAnnotation(const kineto::RecordFields& f, const kineto::ArgFields& a, std::int64_t startNs,
@@ -38,7 +38,7 @@ public:
     // Fills in the payloads of pending collectives; returns how many got a message size.
     std::size_t resolve(TracePart& part);
 
-private:
+  private:
     struct OpArgs {
         CollectiveOp op = CollectiveOp::Unknown;
         Dtype dtype = Dtype::Unknown;

@@ -45,7 +45,8 @@ Category categoryOf(std::string_view cat) {
         case 19:
             if (cat == "gpu_user_annotation") return Category::GpuAnnotation;
             break;
-        default: break;
+        default:
+            break;
     }
     return Category::Other;
 }
@@ -86,7 +87,7 @@ std::string_view idKey(simdjson::dom::element e, bool present, char (&buf)[24]) 
 }
 
 class KinetoParser final : public JsonTraceScanner::Handler {
-public:
+  public:
     KinetoParser(TracePart& part, const KernelClassifier& classifier)
         : m_part(part), m_stats(part.stats), m_classifier(classifier) {}
 
@@ -95,7 +96,7 @@ public:
     void nonObjectElement() override { ++m_stats.badRecords; }
     Status finish();
 
-private:
+  private:
     void handle(simdjson::dom::object obj);
     void complete(const RecordFields& f, std::int64_t startNs, std::int64_t durNs);
     void gpuEvent(const RecordFields& f, Category cat, std::int64_t startNs, std::int64_t durNs);
@@ -117,9 +118,9 @@ private:
     std::vector<std::optional<KernelClass>> m_classes;  // by NameId
     std::string m_lastDeviceKey;
     std::size_t m_lastDevice = 0;
-    std::map<std::string, std::string, std::less<>> m_threadNames;  // "pid/tid" -> label
+    std::map<std::string, std::string, std::less<>> m_threadNames;           // "pid/tid" -> label
     std::unordered_map<std::string, std::vector<std::string>> m_openBegins;  // "pid/tid" -> B records
-    std::map<std::int64_t, std::string> m_gpuNames;                         // deviceProperties
+    std::map<std::int64_t, std::string> m_gpuNames;                          // deviceProperties
     std::unordered_set<std::int64_t> m_gpuAnnotationIds;
     std::vector<std::pair<StagedRange, std::int64_t>> m_cpuRanges;  // with External id
     std::string m_tpscopeMeta;
@@ -160,7 +161,8 @@ Status KinetoParser::member(std::string_view key, std::string_view raw) {
             if (const auto w = kineto::integer(v)) m_part.setMetadata("world_size", std::to_string(*w));
         }
         std::string_view s;
-        if (e["nccl_version"].get_string().get(s) == simdjson::SUCCESS) m_part.setMetadata("nccl_version", std::string(s));
+        if (e["nccl_version"].get_string().get(s) == simdjson::SUCCESS)
+            m_part.setMetadata("nccl_version", std::string(s));
         if (e["backend"].get_string().get(s) == simdjson::SUCCESS) m_part.setMetadata("backend", std::string(s));
     } else {
         simdjson::dom::array gpus;
@@ -202,8 +204,10 @@ Status KinetoParser::parseOneByOne(std::string_view elements) {
     for (std::size_t i = 0; i < elements.size(); ++i) {
         const char c = elements[i];
         if (inString) {
-            if (c == '\\') ++i;
-            else if (c == '"') inString = false;
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
             continue;
         }
         if (c == '"') {
@@ -243,8 +247,12 @@ void KinetoParser::handle(simdjson::dom::object obj) {
             complete(f, *f.tsNs, f.durNs.value_or(0));
             return;
         case 'B':
-        case 'E': beginEnd(f, obj); return;
-        case 'M': metadataRecord(f); return;
+        case 'E':
+            beginEnd(f, obj);
+            return;
+        case 'M':
+            metadataRecord(f);
+            return;
         default:
             if (!knownPhase(f.ph[0])) {
                 if (m_stats.unknownPhases++ == 0) m_stats.note("unknown phase \"" + std::string(f.ph) + "\" skipped");
@@ -312,14 +320,17 @@ const KernelClass& KinetoParser::classify(NameId name) {
 
 void KinetoParser::complete(const RecordFields& f, std::int64_t startNs, std::int64_t durNs) {
     if (durNs < 0) {
-        if (m_stats.negativeDurations++ == 0) m_stats.note("negative duration on \"" + std::string(f.name) + "\"; set to 0");
+        if (m_stats.negativeDurations++ == 0)
+            m_stats.note("negative duration on \"" + std::string(f.name) + "\"; set to 0");
         durNs = 0;
     }
     const Category cat = categoryOf(f.cat);
     switch (cat) {
         case Category::Kernel:
         case Category::Memcpy:
-        case Category::Memset: gpuEvent(f, cat, startNs, durNs); return;
+        case Category::Memset:
+            gpuEvent(f, cat, startNs, durNs);
+            return;
         case Category::GpuAnnotation: {
             const ArgFields a = f.hasArgs ? kineto::readArgs(f.args) : ArgFields{};
             std::size_t index = 0;
@@ -336,8 +347,8 @@ void KinetoParser::complete(const RecordFields& f, std::int64_t startNs, std::in
             return;
         }
         case Category::CpuOp:
-            if (f.hasArgs && (f.name == "record_param_comms" || f.name.substr(0, 4) == "c10d" ||
-                              f.name.substr(0, 5) == "nccl:")) {
+            if (f.hasArgs &&
+                (f.name == "record_param_comms" || f.name.substr(0, 4) == "c10d" || f.name.substr(0, 5) == "nccl:")) {
                 m_links.addCpuOp(kineto::readArgs(f.args), m_part);
             }
             ++m_stats.cpuRecordsSkipped;
@@ -348,7 +359,9 @@ void KinetoParser::complete(const RecordFields& f, std::int64_t startNs, std::in
             }
             ++m_stats.cpuRecordsSkipped;
             return;
-        case Category::Other: ++m_stats.cpuRecordsSkipped; return;
+        case Category::Other:
+            ++m_stats.cpuRecordsSkipped;
+            return;
     }
 }
 
@@ -432,7 +445,8 @@ void KinetoParser::exactEvent(EventRecord& e, const ArgFields& a) {
         e.payload = m_part.payloads.intern(Payload::of(
             GemmPayload{u32(a.gemmM), u32(a.gemmN), u32(a.gemmK), parseDtype(a.dtype).value_or(Dtype::Unknown)}));
     } else if (a.payloadKind == "copy") {
-        e.payload = m_part.payloads.intern(Payload::of(CopyPayload{kineto::copyKindFromName(a.copyKind), u64(a.bytes)}));
+        e.payload =
+            m_part.payloads.intern(Payload::of(CopyPayload{kineto::copyKindFromName(a.copyKind), u64(a.bytes)}));
     }
 }
 

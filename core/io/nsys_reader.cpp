@@ -13,7 +13,9 @@ constexpr std::int64_t kNvtxPushPopRange = 59;
 constexpr std::int64_t kNvtxStartEndRange = 60;
 constexpr std::int64_t kNvtxThreadName = 39;
 
-std::int64_t processOf(std::int64_t globalId) { return (globalId >> 24) & 0xFFFFFF; }
+std::int64_t processOf(std::int64_t globalId) {
+    return (globalId >> 24) & 0xFFFFFF;
+}
 
 // nsys times are ns since the session start; anything beyond +-2^62 is corrupt.
 bool validTimes(std::int64_t start, std::int64_t end) {
@@ -23,33 +25,46 @@ bool validTimes(std::int64_t start, std::int64_t end) {
 // CUPTI_ACTIVITY_MEMCPY_KIND values (also ENUM_CUDA_MEMCPY_OPER in newer exports).
 CopyKind copyKindOf(std::int64_t k) {
     switch (k) {
-        case 1: case 11: return CopyKind::HostToDevice;
-        case 2: case 12: return CopyKind::DeviceToHost;
-        case 8: case 13: return CopyKind::DeviceToDevice;
-        case 10: return CopyKind::PeerToPeer;
-        default: return CopyKind::Unknown;
+        case 1:
+        case 11:
+            return CopyKind::HostToDevice;
+        case 2:
+        case 12:
+            return CopyKind::DeviceToHost;
+        case 8:
+        case 13:
+            return CopyKind::DeviceToDevice;
+        case 10:
+            return CopyKind::PeerToPeer;
+        default:
+            return CopyKind::Unknown;
     }
 }
 
 std::string_view copyName(CopyKind k) {
     switch (k) {
-        case CopyKind::HostToDevice: return "Memcpy HtoD";
-        case CopyKind::DeviceToHost: return "Memcpy DtoH";
-        case CopyKind::DeviceToDevice: return "Memcpy DtoD";
-        case CopyKind::PeerToPeer: return "Memcpy PtoP";
-        case CopyKind::Unknown: break;
+        case CopyKind::HostToDevice:
+            return "Memcpy HtoD";
+        case CopyKind::DeviceToHost:
+            return "Memcpy DtoH";
+        case CopyKind::DeviceToDevice:
+            return "Memcpy DtoD";
+        case CopyKind::PeerToPeer:
+            return "Memcpy PtoP";
+        case CopyKind::Unknown:
+            break;
     }
     return "Memcpy";
 }
 
 class NsysReader {
-public:
+  public:
     NsysReader(SqliteDb& db, const KernelClassifier& classifier, const TaskControl& control)
         : m_db(db), m_classifier(classifier), m_control(control) {}
 
     Result<TracePart> read();
 
-private:
+  private:
     Status loadStrings();
     void loadTargetInfo();
     Status readKernels();
@@ -103,7 +118,8 @@ void NsysReader::loadTargetInfo() {
     }
     for (const char* table : {"META_DATA_EXPORT", "EXPORT_META_DATA"}) {
         if (!m_db.hasTable(table)) continue;
-        if (auto stmt = m_db.prepare(std::string("SELECT value FROM ") + table + " WHERE name = 'EXPORT_PRODUCT_VERSION'")) {
+        if (auto stmt =
+                m_db.prepare(std::string("SELECT value FROM ") + table + " WHERE name = 'EXPORT_PRODUCT_VERSION'")) {
             if (stmt->step() == SQLITE_ROW) m_part.setMetadata("nsys_version", std::string(stmt->text(0)));
         }
     }
@@ -144,7 +160,8 @@ Status NsysReader::readKernels() {
     }
     for (const char* required : {"start", "end", "deviceId", "streamId"}) {
         if (cols.count(required) == 0) {
-            m_part.stats.note(std::string("CUPTI_ACTIVITY_KIND_KERNEL has no '") + required + "' column; kernels skipped");
+            m_part.stats.note(std::string("CUPTI_ACTIVITY_KIND_KERNEL has no '") + required +
+                              "' column; kernels skipped");
             return Ok{};
         }
     }
@@ -195,8 +212,8 @@ Status NsysReader::readCopies(bool memset) {
     }
     auto opt = [&](const char* c) { return std::string(cols.count(c) != 0 ? c : "0"); };
     const std::string sql = "SELECT start, end, deviceId, streamId, " + opt("correlationId") + ", " + opt("bytes") +
-                            ", " + (memset ? std::string("0") : opt("copyKind")) + ", " + opt("globalPid") +
-                            " FROM " + table;
+                            ", " + (memset ? std::string("0") : opt("copyKind")) + ", " + opt("globalPid") + " FROM " +
+                            table;
     auto stmt = m_db.prepare(sql);
     if (!stmt) return stmt.error();
     const NameId memsetName = m_part.names.intern("Memset");
@@ -242,7 +259,8 @@ Status NsysReader::readNvtx() {
         ++m_part.stats.records;
         const std::int64_t type = stmt->int64(2);
         const std::int64_t process = processOf(stmt->int64(5));
-        NameId name = !stmt->isNull(3) ? m_part.names.intern(stmt->text(3)) : (!stmt->isNull(4) ? nameOf(*stmt, 4) : NameId{});
+        NameId name =
+            !stmt->isNull(3) ? m_part.names.intern(stmt->text(3)) : (!stmt->isNull(4) ? nameOf(*stmt, 4) : NameId{});
         if (type == kNvtxThreadName) {
             const std::string_view text = m_part.names.view(name);
             if (text.substr(0, 9) == "MPI Rank ") {

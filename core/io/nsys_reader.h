@@ -28,8 +28,7 @@
 
 namespace tpscope::core {
 
-Result<TracePart> readNsysFile(const std::string& path, const KernelClassifier& classifier,
-                               const TaskControl& control);
+Result<TracePart> readNsysFile(const std::string& path, const KernelClassifier& classifier, const TaskControl& control);
 Result<TracePart> readNsysDatabase(SqliteDb& db, const KernelClassifier& classifier, const TaskControl& control);
 // True when the database has the tables of an nsys export (checked before reading).
 bool looksLikeNsysExport(SqliteDb& db);

@@ -10,7 +10,9 @@
 namespace tpscope::core {
 
 namespace {
-bool endsWithGz(const std::string& p) { return p.size() > 3 && p.compare(p.size() - 3, 3, ".gz") == 0; }
+bool endsWithGz(const std::string& p) {
+    return p.size() > 3 && p.compare(p.size() - 3, 3, ".gz") == 0;
+}
 }  // namespace
 
 Result<OutputFile> OutputFile::create(const std::string& path) {
@@ -36,7 +38,11 @@ Result<OutputFile> OutputFile::create(const std::string& path) {
 }
 
 OutputFile::OutputFile(OutputFile&& o) noexcept
-    : m_path(std::move(o.m_path)), m_tmp(std::move(o.m_tmp)), m_file(o.m_file), m_gz(o.m_gz), m_failed(o.m_failed),
+    : m_path(std::move(o.m_path)),
+      m_tmp(std::move(o.m_tmp)),
+      m_file(o.m_file),
+      m_gz(o.m_gz),
+      m_failed(o.m_failed),
       m_committed(o.m_committed) {
     o.m_file = nullptr;
     o.m_gz = nullptr;

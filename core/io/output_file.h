@@ -14,7 +14,7 @@
 namespace tpscope::core {
 
 class OutputFile {
-public:
+  public:
     static Result<OutputFile> create(const std::string& path);
     OutputFile(OutputFile&& o) noexcept;
     OutputFile& operator=(OutputFile&&) = delete;
@@ -30,7 +30,7 @@ public:
     // For writers that produce the file by other means: close our handle without writing.
     void releaseHandle();
 
-private:
+  private:
     OutputFile() = default;
     std::string m_path;
     std::string m_tmp;
@@ -42,7 +42,7 @@ private:
 
 // Small buffered text sink on top of OutputFile.
 class BufferedOutput {
-public:
+  public:
     explicit BufferedOutput(OutputFile& file) : m_file(file) { m_buf.reserve(kFlushBytes + 4096); }
     std::string& buf() { return m_buf; }
     bool maybeFlush() { return m_buf.size() < kFlushBytes || flush(); }
@@ -52,7 +52,7 @@ public:
         return ok;
     }
 
-private:
+  private:
     static constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
     OutputFile& m_file;
     std::string m_buf;

@@ -29,7 +29,9 @@ SqliteStmt::~SqliteStmt() {
     if (m_stmt != nullptr) sqlite3_finalize(m_stmt);
 }
 
-SqliteStmt::SqliteStmt(SqliteStmt&& o) noexcept : m_stmt(o.m_stmt), m_db(o.m_db) { o.m_stmt = nullptr; }
+SqliteStmt::SqliteStmt(SqliteStmt&& o) noexcept : m_stmt(o.m_stmt), m_db(o.m_db) {
+    o.m_stmt = nullptr;
+}
 
 SqliteStmt& SqliteStmt::operator=(SqliteStmt&& o) noexcept {
     if (this != &o) {
@@ -62,7 +64,9 @@ SqliteDb::~SqliteDb() {
     if (m_db != nullptr) sqlite3_close_v2(m_db);
 }
 
-SqliteDb::SqliteDb(SqliteDb&& o) noexcept : m_db(o.m_db), m_path(std::move(o.m_path)) { o.m_db = nullptr; }
+SqliteDb::SqliteDb(SqliteDb&& o) noexcept : m_db(o.m_db), m_path(std::move(o.m_path)) {
+    o.m_db = nullptr;
+}
 
 SqliteDb& SqliteDb::operator=(SqliteDb&& o) noexcept {
     if (this != &o) {

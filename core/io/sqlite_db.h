@@ -16,7 +16,7 @@
 namespace tpscope::core {
 
 class SqliteStmt {
-public:
+  public:
     SqliteStmt() = default;
     SqliteStmt(sqlite3_stmt* stmt, sqlite3* db) : m_stmt(stmt), m_db(db) {}
     ~SqliteStmt();
@@ -47,13 +47,13 @@ public:
 
     sqlite3_stmt* handle() const { return m_stmt; }
 
-private:
+  private:
     sqlite3_stmt* m_stmt = nullptr;
     sqlite3* m_db = nullptr;
 };
 
 class SqliteDb {
-public:
+  public:
     enum class Mode { ReadOnly, ReadWriteCreate };
 
     static Result<SqliteDb> open(const std::string& path, Mode mode);
@@ -77,7 +77,7 @@ public:
     sqlite3* handle() const { return m_db; }
     const std::string& path() const { return m_path; }
 
-private:
+  private:
     sqlite3* m_db = nullptr;
     std::string m_path;
 };

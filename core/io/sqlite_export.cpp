@@ -58,7 +58,8 @@ void bindPayload(SqliteStmt& s, const Trace& trace, const Payload& p) {
             s.bind(16, static_cast<std::int64_t>(p.copy.bytes));
             s.bind(20, toString(p.copy.kind));
             break;
-        case PayloadKind::None: break;
+        case PayloadKind::None:
+            break;
     }
 }
 
@@ -67,8 +68,11 @@ Status fill(SqliteDb& db, const Trace& trace, const TaskControl& control) {
     TPSCOPE_TRY(db.exec(kSchema));
     auto kv = db.prepare("INSERT INTO meta VALUES(?1, ?2)");
     if (!kv) return kv.error();
-    for (const auto& [k, v] : std::initializer_list<std::pair<std::string_view, std::string_view>>{
-             {"format", "tpscope-events"}, {"version", "1"}, {"origin", toString(trace.origin)}, {"source", trace.source}}) {
+    for (const auto& [k, v] :
+         std::initializer_list<std::pair<std::string_view, std::string_view>>{{"format", "tpscope-events"},
+                                                                              {"version", "1"},
+                                                                              {"origin", toString(trace.origin)},
+                                                                              {"source", trace.source}}) {
         kv->bind(1, k);
         kv->bind(2, v);
         TPSCOPE_TRY(step(db, *kv));
@@ -90,7 +94,8 @@ Status fill(SqliteDb& db, const Trace& trace, const TaskControl& control) {
     auto ranks = db.prepare("INSERT INTO ranks VALUES(?1, ?2, ?3, ?4, ?5)");
     auto streams = db.prepare("INSERT INTO streams VALUES(?1, ?2, ?3, ?4)");
     auto ranges = db.prepare("INSERT INTO ranges VALUES(?1, ?2, ?3, ?4, ?5)");
-    auto events = db.prepare("INSERT INTO events VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20)");
+    auto events =
+        db.prepare("INSERT INTO events VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20)");
     for (auto* s : {&ranks, &streams, &ranges, &events}) {
         if (!*s) return s->error();
     }

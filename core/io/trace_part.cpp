@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <filesystem>
 #include <cstdlib>
+#include <filesystem>
 #include <set>
 
 namespace tpscope::core {
@@ -80,9 +80,8 @@ std::vector<Slot> numberRanks(std::vector<TracePart>& parts, ImportStats& stats)
     for (std::size_t p = 0; p < parts.size(); ++p) {
         auto& devices = parts[p].devices;
         if (devices.empty() && !parts[p].processRanges.empty()) devices.emplace_back().key = "cpu";
-        std::stable_sort(devices.begin(), devices.end(), [](const StagedDevice& a, const StagedDevice& b) {
-            return a.deviceIndex < b.deviceIndex;
-        });
+        std::stable_sort(devices.begin(), devices.end(),
+                         [](const StagedDevice& a, const StagedDevice& b) { return a.deviceIndex < b.deviceIndex; });
         for (std::size_t d = 0; d < devices.size(); ++d) slots.push_back({p, d, std::nullopt});
     }
     std::set<std::uint32_t> used;
@@ -135,14 +134,16 @@ Remap remapTables(const TracePart& part, Trace& trace) {
     return m;
 }
 
-void addDevice(Trace& trace, const TracePart& part, const StagedDevice& dev, RankId rankId, const Remap& map,
+// Moves one staged device into the trace; its staged events are released as soon as they are copied,
+// so staging and final columns of all devices are never resident at the same time.
+void addDevice(Trace& trace, const TracePart& part, StagedDevice& dev, RankId rankId, const Remap& map,
                ImportStats& stats) {
     Rank& rank = trace.rank(rankId);
     rank.host = dev.host;
     rank.deviceIndex = dev.deviceIndex;
     rank.deviceName = dev.deviceName;
     rank.clockOffsetNs = dev.clockOffsetNs;
-    for (const auto& staged : dev.streams) {
+    for (auto& staged : dev.streams) {
         Stream& s = rank.stream(StreamId{staged.id}, staged.label);
         s.events.reserve(s.events.size() + staged.events.size());
         for (EventRecord e : staged.events) {
@@ -155,6 +156,7 @@ void addDevice(Trace& trace, const TracePart& part, const StagedDevice& dev, Ran
             e.payload = map.payloads[e.payload];
             s.events.append(e);
         }
+        std::vector<EventRecord>().swap(staged.events);
     }
     std::vector<StagedRange> ranges = dev.ranges;
     ranges.insert(ranges.end(), part.processRanges.begin(), part.processRanges.end());

@@ -30,7 +30,8 @@ bool isTraceFileName(const std::string& name) {
 bool naturalLess(const std::string& a, const std::string& b) {
     std::size_t i = 0, j = 0;
     while (i < a.size() && j < b.size()) {
-        if (std::isdigit(static_cast<unsigned char>(a[i])) != 0 && std::isdigit(static_cast<unsigned char>(b[j])) != 0) {
+        if (std::isdigit(static_cast<unsigned char>(a[i])) != 0 &&
+            std::isdigit(static_cast<unsigned char>(b[j])) != 0) {
             std::size_t ie = i, je = j;
             while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie])) != 0) ++ie;
             while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je])) != 0) ++je;
@@ -115,9 +116,12 @@ Result<std::shared_ptr<Trace>> readTrace(const std::string& pathOrFolder, const 
                     for (const auto& s : r.streams) {
                         for (const auto k : s.events.kinds()) {
                             const auto kind = static_cast<EventKind>(k);
-                            if (kind == EventKind::Memcpy) ++stats->memcpys;
-                            else if (kind == EventKind::Memset) ++stats->memsets;
-                            else ++stats->kernels;
+                            if (kind == EventKind::Memcpy)
+                                ++stats->memcpys;
+                            else if (kind == EventKind::Memset)
+                                ++stats->memsets;
+                            else
+                                ++stats->kernels;
                         }
                     }
                     stats->ranges += r.ranges.size();
@@ -132,7 +136,8 @@ Result<std::shared_ptr<Trace>> readTrace(const std::string& pathOrFolder, const 
 Result<std::shared_ptr<Trace>> readTraceFiles(const std::vector<std::string>& paths, const ReadOptions& options,
                                               ImportStats* stats) {
     if (paths.empty()) return makeError(ErrorCode::InvalidArgument, "no trace files given");
-    const KernelClassifier& classifier = options.classifier != nullptr ? *options.classifier : KernelClassifier::builtin();
+    const KernelClassifier& classifier =
+        options.classifier != nullptr ? *options.classifier : KernelClassifier::builtin();
 
     // Progress: each file's share is its size; the user's callback is never entered concurrently.
     std::vector<double> span(paths.size());

@@ -27,8 +27,8 @@ struct ReadOptions {
     const KernelClassifier* classifier = nullptr;  // nullptr: KernelClassifier::builtin()
     // progress may be called from worker threads, but never from two at once.
     TaskControl control;
-    unsigned threads = 0;       // 0: one per file, at most the hardware threads
-    std::size_t runIndex = 0;   // which run of a workspace
+    unsigned threads = 0;      // 0: one per file, at most the hardware threads
+    std::size_t runIndex = 0;  // which run of a workspace
 };
 
 Result<std::shared_ptr<Trace>> readTrace(const std::string& pathOrFolder, const ReadOptions& options = {},

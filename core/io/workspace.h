@@ -26,12 +26,12 @@ inline constexpr int kWorkspaceSchemaVersion = 1;
 
 struct RunInfo {
     std::string name;
-    std::string model;   // preset id or "custom"
+    std::string model;  // preset id or "custom"
     std::string gpu;
     std::string fabric;
     int tp = 0;
     int batch = 0;
-    std::int64_t tokens = 0;  // context length / tokens per request
+    std::int64_t tokens = 0;                                // context length / tokens per request
     std::vector<std::pair<std::string, std::string>> spec;  // every other RunSpec field, as text
     bool operator==(const RunInfo&) const = default;
 };
@@ -48,7 +48,7 @@ struct Workspace {
 
 struct WorkspaceOptions {
     TaskControl control;
-    unsigned threads = 0;  // 0: hardware threads
+    unsigned threads = 0;      // 0: hardware threads
     int compressionLevel = 1;  // zlib level; 1 is ~3x faster than 6 for ~10% more bytes
 };
 

@@ -98,7 +98,8 @@ Result<std::string> inflateColumn(SqliteStmt& stmt, int blobCol, int rawCol, con
 }
 
 Status readTables(SqliteDb& db, std::int64_t runId, Trace& trace) {
-    auto stmt = db.prepare("SELECT names, names_raw_bytes, payloads, payloads_raw_bytes FROM trace_tables WHERE run_id = ?1");
+    auto stmt =
+        db.prepare("SELECT names, names_raw_bytes, payloads, payloads_raw_bytes FROM trace_tables WHERE run_id = ?1");
     if (!stmt) return stmt.error();
     stmt->bind(1, runId);
     if (stmt->step() != SQLITE_ROW) return damaged(db.path(), "run without name table");
@@ -276,8 +277,8 @@ Result<std::shared_ptr<Trace>> loadWorkspaceTrace(const std::string& path, std::
     TPSCOPE_TRY_ASSIGN(runs, readRuns(*db));
     if (runIndex >= runs.size()) {
         return makeError(ErrorCode::NotFound,
-                         "the workspace has " + std::to_string(runs.size()) + " runs; run " +
-                             std::to_string(runIndex) + " does not exist",
+                         "the workspace has " + std::to_string(runs.size()) + " runs; run " + std::to_string(runIndex) +
+                             " does not exist",
                          path);
     }
     return readTrace(*db, runs[runIndex], opt);

@@ -28,7 +28,7 @@ struct ChunkJob {
 
 // Removes the temporary file unless the save reached the rename.
 class TempFile {
-public:
+  public:
     explicit TempFile(std::string path) : m_path(std::move(path)) {}
     ~TempFile() {
         if (!m_kept) std::filesystem::remove(m_path, m_ec);
@@ -38,7 +38,7 @@ public:
     void keep() { m_kept = true; }
     const std::string& path() const { return m_path; }
 
-private:
+  private:
     std::string m_path;
     bool m_kept = false;
     std::error_code m_ec;
@@ -46,11 +46,13 @@ private:
 
 Status fsyncPath(const std::string& path, bool directory) {
     const int fd = ::open(path.c_str(), directory ? O_RDONLY | O_DIRECTORY : O_RDWR);
-    if (fd < 0) return makeError(ErrorCode::IoError, std::string("cannot open for sync: ") + std::strerror(errno), path);
+    if (fd < 0)
+        return makeError(ErrorCode::IoError, std::string("cannot open for sync: ") + std::strerror(errno), path);
     const int rc = ::fsync(fd);
     const int err = errno;
     ::close(fd);
-    if (rc != 0 && !directory) return makeError(ErrorCode::IoError, std::string("fsync failed: ") + std::strerror(err), path);
+    if (rc != 0 && !directory)
+        return makeError(ErrorCode::IoError, std::string("fsync failed: ") + std::strerror(err), path);
     return Ok{};
 }
 
@@ -137,7 +139,8 @@ Status writeRun(SqliteDb& db, const Run& run, std::int64_t runId) {
     TPSCOPE_TRY(insertBlob(db, *stmt, "run"));
 
     for (const auto& [table, pairs] : {std::pair{"run_spec", &i.spec}, std::pair{"trace_metadata", &trace.metadata}}) {
-        auto kv = db.prepare(std::string("INSERT INTO ") + table + "(run_id, position, key, value) VALUES(?1,?2,?3,?4)");
+        auto kv =
+            db.prepare(std::string("INSERT INTO ") + table + "(run_id, position, key, value) VALUES(?1,?2,?3,?4)");
         if (!kv) return kv.error();
         for (std::size_t p = 0; p < pairs->size(); ++p) {
             kv->bind(1, runId);
@@ -206,7 +209,8 @@ Status fillDatabase(SqliteDb* db, const Workspace& ws, const std::vector<ChunkJo
         meta->bind(2, v);
         TPSCOPE_TRY(insertBlob(*db, *meta, "metadata"));
     }
-    for (std::size_t r = 0; r < ws.runs.size(); ++r) TPSCOPE_TRY(writeRun(*db, ws.runs[r], static_cast<std::int64_t>(r)));
+    for (std::size_t r = 0; r < ws.runs.size(); ++r)
+        TPSCOPE_TRY(writeRun(*db, ws.runs[r], static_cast<std::int64_t>(r)));
     auto chunk = db->prepare("INSERT INTO event_chunks VALUES(?1,?2,?3,?4,?5,?6,?7)");
     if (!chunk) return chunk.error();
     for (std::size_t i = 0; i < jobs.size(); ++i) {
@@ -236,8 +240,8 @@ Status writeDatabase(const Workspace& ws, const std::vector<ChunkJob>& jobs, con
     std::size_t blobBytes = 0;
     for (const auto& j : jobs) blobBytes += j.blob.size();
     const char* pageSize = blobBytes > (std::size_t{8} << 20) ? "65536" : "4096";
-    TPSCOPE_TRY(db->exec(std::string("PRAGMA page_size=") + pageSize +
-                         "; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"));
+    TPSCOPE_TRY(
+        db->exec(std::string("PRAGMA page_size=") + pageSize + "; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"));
     TPSCOPE_TRY(fillDatabase(&*db, ws, jobs, opt));
     return db->close();
 }

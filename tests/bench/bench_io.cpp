@@ -73,7 +73,9 @@ std::shared_ptr<core::Trace> bigTrace() {
     return trace;
 }
 
-std::string workspacePath() { return (fs::temp_directory_path() / "tpscope-bench.tpscope").string(); }
+std::string workspacePath() {
+    return (fs::temp_directory_path() / "tpscope-bench.tpscope").string();
+}
 
 void BM_WorkspaceSave(benchmark::State& state) {
     core::Workspace ws;

@@ -15,11 +15,12 @@ namespace {
 namespace fs = std::filesystem;
 
 class CliConvert : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         m_dir = fs::temp_directory_path() / ("tpscope-cli-convert-" + std::to_string(::getpid()));
         fs::create_directories(m_dir);
-        std::ofstream(m_dir / "rank-1.json") << R"json({"distributedInfo": {"rank": 1, "world_size": 2}, "traceEvents": [
+        std::ofstream(m_dir / "rank-1.json")
+            << R"json({"distributedInfo": {"rank": 1, "world_size": 2}, "traceEvents": [
           {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_bf16_RING_LL", "pid": 0, "tid": 20,
            "ts": 10, "dur": 5, "args": {"stream": 20, "Collective name": "allreduce", "In msg nelems": 8, "dtype": "BFloat16"}},
           {"ph": "X", "cat": "kernel", "name": "sm90_xmma_gemm_bf16", "pid": 0, "tid": 7, "ts": 1, "dur": 8},
@@ -33,7 +34,9 @@ protected:
     fs::path m_dir;
 };
 
-std::string jsonPart(const std::string& out) { return out.substr(out.find('{')); }
+std::string jsonPart(const std::string& out) {
+    return out.substr(out.find('{'));
+}
 
 TEST_F(CliConvert, InfoJsonReportsRanksKindsAndImportStats) {
     const auto r = runCli("info --json " + path("rank-1.json"));

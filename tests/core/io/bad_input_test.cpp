@@ -14,7 +14,8 @@
 namespace tpscope::test {
 namespace {
 
-constexpr const char* kTrace = R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1, "dur": 2}]})";
+constexpr const char* kTrace =
+    R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1, "dur": 2}]})";
 
 core::Error expectError(const std::filesystem::path& path) {
     auto t = core::readTrace(path.string());
@@ -43,7 +44,9 @@ std::string gzipped(const std::string& text) {
 TEST(BadInput, TruncatedGzipIsReportedAsTruncated) {
     TempDir dir;
     std::string big = R"({"traceEvents": [)";
-    for (int i = 0; i < 5000; ++i) big += std::string(i ? "," : "") + R"({"ph":"X","cat":"kernel","name":"k)" + std::to_string(i) + R"(","pid":0,"tid":7,"ts":)" + std::to_string(i) + R"(,"dur":1})";
+    for (int i = 0; i < 5000; ++i)
+        big += std::string(i ? "," : "") + R"({"ph":"X","cat":"kernel","name":"k)" + std::to_string(i) +
+               R"(","pid":0,"tid":7,"ts":)" + std::to_string(i) + R"(,"dur":1})";
     big += "]}";
     const std::string gz = gzipped(big);
     std::ofstream(dir / "t.json.gz", std::ios::binary) << gz.substr(0, gz.size() / 2);
@@ -81,7 +84,8 @@ TEST(BadInput, AnSqliteFileThatIsNotAnNsysExportIsRefused) {
     const auto path = dir / "other.sqlite";
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    sqlite3_exec(db, "CREATE TABLE measurements(x REAL); INSERT INTO measurements VALUES(1.5);", nullptr, nullptr, nullptr);
+    sqlite3_exec(db, "CREATE TABLE measurements(x REAL); INSERT INTO measurements VALUES(1.5);", nullptr, nullptr,
+                 nullptr);
     sqlite3_close(db);
     const auto e = expectError(path);
     EXPECT_EQ(e.code, core::ErrorCode::WrongFormat);

@@ -18,7 +18,9 @@ struct KernelTally {
     double sumUs() const { return static_cast<double>(sumNs) / 1000.0; }
 };
 
-inline bool isKernel(core::EventKind k) { return k != core::EventKind::Memcpy && k != core::EventKind::Memset; }
+inline bool isKernel(core::EventKind k) {
+    return k != core::EventKind::Memcpy && k != core::EventKind::Memset;
+}
 
 // SOURCES.md: GEMM = name matches gemm|nvjet|xmma|s1688|s884|s16816|bmm_ but not fbgemm.
 inline bool referenceGemm(std::string_view name) {
@@ -62,7 +64,7 @@ inline std::size_t countKind(const core::Trace& trace, core::EventKind kind) {
 
 // A fresh temporary folder, removed with its contents when the object goes away.
 class TempDir {
-public:
+  public:
     TempDir() {
         static int counter = 0;
         m_path = std::filesystem::temp_directory_path() /
@@ -78,7 +80,7 @@ public:
     std::filesystem::path operator/(const std::string& name) const { return m_path / name; }
     const std::filesystem::path& path() const { return m_path; }
 
-private:
+  private:
     std::filesystem::path m_path;
 };
 

@@ -95,7 +95,8 @@ INSTANTIATE_TEST_SUITE_P(PublicTraces, KinetoGolden, ::testing::ValuesIn(kRefere
                          [](const ::testing::TestParamInfo<Reference>& p) {
                              std::string name = std::filesystem::path(p.param.file).filename().string();
                              name = name.substr(0, name.find('.'));
-                             std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(c); }, '_');
+                             std::replace_if(
+                                 name.begin(), name.end(), [](char c) { return !std::isalnum(c); }, '_');
                              return name;
                          });
 
@@ -155,7 +156,8 @@ TEST(KinetoGolden, EightParamRanksMergeOntoOneTimelineWithTheLateRanksVisible) {
                 ++kernels;
                 const auto name = t.name(s.events.name(i));
                 nccl += referenceNccl(name) ? 1 : 0;
-                if (referenceAllReduce(name)) allReduces.push_back({s.events.startNs(i), {s.events.durNs(i), s.events.payload(i)}});
+                if (referenceAllReduce(name))
+                    allReduces.push_back({s.events.startNs(i), {s.events.durNs(i), s.events.payload(i)}});
             }
         }
         EXPECT_EQ(kernels, kernelsPerRank[r]) << "rank " << r;

@@ -28,11 +28,11 @@ Imported importText(const std::string& json, const std::string& fileName = "t.js
     return out;
 }
 
-std::string kernel(const std::string& name, const std::string& ts, const std::string& dur, const std::string& extraArgs = "",
-                   int stream = 7) {
+std::string kernel(const std::string& name, const std::string& ts, const std::string& dur,
+                   const std::string& extraArgs = "", int stream = 7) {
     return R"({"ph": "X", "cat": "kernel", "name": ")" + name + R"(", "pid": 0, "tid": )" + std::to_string(stream) +
-           R"(, "ts": )" + ts + R"(, "dur": )" + dur + R"(, "args": {"device": 0, "stream": )" + std::to_string(stream) +
-           R"(, "correlation": 9)" + extraArgs + "}}";
+           R"(, "ts": )" + ts + R"(, "dur": )" + dur + R"(, "args": {"device": 0, "stream": )" +
+           std::to_string(stream) + R"(, "correlation": 9)" + extraArgs + "}}";
 }
 
 const core::Stream& onlyStream(const core::Trace& t, std::uint64_t id) {
@@ -63,13 +63,14 @@ TEST(KinetoReader, StringPidsAndTidsAndTheArrayFormatWithoutClosingBracketAreRea
 
 TEST(KinetoReader, KernelArgsOverrideTheNameDerivedCollectiveFields) {
     // The name says all_gather/f32; the args say allreduce of 1024 bf16 elements in a group of 4.
-    const auto in = importText(R"({"traceEvents": [)" +
-                               kernel("ncclDevKernel_AllGather_f32_RING_LL", "10", "5",
-                                      R"(, "Collective name": "allreduce", "In msg nelems": 1024, "Out msg nelems": 1024,
+    const auto in =
+        importText(R"({"traceEvents": [)" +
+                   kernel("ncclDevKernel_AllGather_f32_RING_LL", "10", "5",
+                          R"(, "Collective name": "allreduce", "In msg nelems": 1024, "Out msg nelems": 1024,
                                        "Group size": 4, "dtype": "BFloat16", "Process Group Name": "3",
                                        "Process Group Description": "tp_group")",
-                                      20) +
-                               "]}");
+                          20) +
+                   "]}");
     const auto& t = *in.trace;
     const auto& ev = onlyStream(t, 20).events;
     ASSERT_EQ(ev.size(), 1u);
@@ -160,7 +161,8 @@ TEST(KinetoReader, ProblemsAreCountedNotFatal) {
 TEST(KinetoReader, OneMalformedRecordDoesNotCostItsNeighbours) {
     // Valid JSON structure but invalid UTF-8 inside one name: simdjson rejects that record only.
     std::string bad = kernel("bad\xff", "20", "1");
-    const auto in = importText(R"({"traceEvents": [)" + kernel("a", "10", "1") + "," + bad + "," + kernel("b", "30", "1") + "]}");
+    const auto in =
+        importText(R"({"traceEvents": [)" + kernel("a", "10", "1") + "," + bad + "," + kernel("b", "30", "1") + "]}");
     EXPECT_EQ(onlyStream(*in.trace, 7).events.size(), 2u);
     EXPECT_EQ(in.stats.badRecords, 1u);
 }
@@ -220,7 +222,8 @@ TEST(KinetoReader, RecordsSplitAcrossReadBlocksAreReassembled) {
     std::string json = R"({"traceEvents": [)";
     const std::string longName(3000, 'n');
     const int n = 4000;
-    for (int i = 0; i < n; ++i) json += (i ? ",\n" : "") + kernel(longName + std::to_string(i % 7), std::to_string(i * 10), "5");
+    for (int i = 0; i < n; ++i)
+        json += (i ? ",\n" : "") + kernel(longName + std::to_string(i % 7), std::to_string(i * 10), "5");
     json += R"(], "distributedInfo": {"rank": 3}})";
     ASSERT_GT(json.size(), std::size_t{9} << 20);
     const auto in = importText(json);

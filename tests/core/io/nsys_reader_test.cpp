@@ -22,13 +22,14 @@ TEST(NsysReader, CloverleafExportMatchesTheReference) {
     const auto all = tally(t, [](std::string_view) { return true; });
     EXPECT_EQ(all.count, 1312u);
     EXPECT_EQ(all.sumNs, 294404540);
-    const auto ranged = tally(t, [](std::string_view n) { return n.find("par_ranged2d_kernel") != std::string_view::npos; });
+    const auto ranged =
+        tally(t, [](std::string_view n) { return n.find("par_ranged2d_kernel") != std::string_view::npos; });
     EXPECT_EQ(ranged.count, 331u);
     EXPECT_EQ(ranged.sumNs, 267056876);
     ASSERT_EQ(t.ranks.size(), 1u);  // four GPUs in TARGET_INFO_GPU, only device 0 ran kernels
     EXPECT_EQ(t.ranks[0].deviceIndex, 0);
     EXPECT_EQ(t.ranks[0].deviceName, "NVIDIA A100-SXM4-80GB");
-    EXPECT_EQ(stats.memcpys, 279u);  // 254 HtoD + 25 DtoH
+    EXPECT_EQ(stats.memcpys, 279u);             // 254 HtoD + 25 DtoH
     EXPECT_EQ(stats.cpuRecordsSkipped, 3048u);  // CUPTI_ACTIVITY_KIND_RUNTIME rows
     // Times are ns since the session start (utcEpochNs 1696392839587175550), placed on the epoch.
     EXPECT_GT(t.startNs(), 1696392839587175550LL);

@@ -38,10 +38,12 @@ void expectSameTrace(const core::Trace& a, const core::Trace& b) {
 
 core::Workspace twoRuns() {
     core::Workspace ws;
-    ws.runs.push_back(core::Run{{"tp4", "llama3-70b", "h100-sxm", "nvlink4", 4, 8, 2048, {{"dtype", "bf16"}, {"steps", "3"}}},
-                                makeSyntheticTrace({4, 3, 5, 11}), std::string("cache\0with zero", 15)});
-    ws.runs.push_back(core::Run{{"tp8", "llama3-70b", "h100-sxm", "nvlink4", 8, 8, 2048, {}},
-                                makeSyntheticTrace({8, 2, 3, 12}), std::nullopt});
+    ws.runs.push_back(
+        core::Run{{"tp4", "llama3-70b", "h100-sxm", "nvlink4", 4, 8, 2048, {{"dtype", "bf16"}, {"steps", "3"}}},
+                  makeSyntheticTrace({4, 3, 5, 11}),
+                  std::string("cache\0with zero", 15)});
+    ws.runs.push_back(core::Run{
+        {"tp8", "llama3-70b", "h100-sxm", "nvlink4", 8, 8, 2048, {}}, makeSyntheticTrace({8, 2, 3, 12}), std::nullopt});
     return ws;
 }
 
@@ -80,8 +82,8 @@ TEST(Workspace, StreamsLongerThanOneChunkRoundTrip) {
     ASSERT_TRUE(loaded) << loaded.error().describe();
     expectSameTrace(*ws.runs[0].trace, *loaded->runs[0].trace);
     // The format's size target: at most 16 bytes per event on disk, whole file included.
-    const double bytesPerEvent = static_cast<double>(std::filesystem::file_size(path)) /
-                                 static_cast<double>(ws.runs[0].trace->eventCount());
+    const double bytesPerEvent =
+        static_cast<double>(std::filesystem::file_size(path)) / static_cast<double>(ws.runs[0].trace->eventCount());
     EXPECT_LE(bytesPerEvent, 16.0);
 }
 

@@ -21,57 +21,17 @@ Error corrupt(const std::string& what) {
 
 }  // namespace
 
-void Writer::varint(std::uint64_t v) {
-    while (v >= 0x80) {
-        m_bytes.push_back(static_cast<char>((v & 0x7F) | 0x80));
-        v >>= 7;
-    }
-    m_bytes.push_back(static_cast<char>(v));
-}
-
-void Writer::text(std::string_view s) {
-    varint(s.size());
-    m_bytes.append(s);
-}
-
-bool Reader::u8(std::uint8_t& v) {
-    if (m_p == m_end) return false;
-    v = static_cast<std::uint8_t>(*m_p++);
-    return true;
-}
-
-bool Reader::varint(std::uint64_t& v) {
-    v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-        if (m_p == m_end) return false;
-        const auto b = static_cast<std::uint8_t>(*m_p++);
-        v |= static_cast<std::uint64_t>(b & 0x7F) << shift;
-        if ((b & 0x80) == 0) return true;
-    }
-    return false;
-}
-
-bool Reader::zigzag(std::int64_t& v) {
-    std::uint64_t u = 0;
-    if (!varint(u)) return false;
-    v = static_cast<std::int64_t>(u >> 1) ^ -static_cast<std::int64_t>(u & 1);
-    return true;
-}
-
-bool Reader::text(std::string_view& s) {
-    std::uint64_t n = 0;
-    if (!varint(n) || n > static_cast<std::uint64_t>(m_end - m_p)) return false;
-    s = std::string_view(m_p, n);
-    m_p += n;
-    return true;
-}
-
-std::string compress(std::string_view raw, int level) {
-    uLongf size = compressBound(static_cast<uLong>(raw.size()));
-    std::string out(size, '\0');
-    compress2(reinterpret_cast<Bytef*>(out.data()), &size, reinterpret_cast<const Bytef*>(raw.data()),
-              static_cast<uLong>(raw.size()), level);
-    out.resize(size);
+std::string compress(std::string_view raw, int level, bool runLengthOnly) {
+    z_stream z{};
+    deflateInit2(&z, level, Z_DEFLATED, 15, 8, runLengthOnly ? Z_RLE : Z_DEFAULT_STRATEGY);
+    std::string out(deflateBound(&z, static_cast<uLong>(raw.size())), '\0');
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data()));
+    z.avail_in = static_cast<uInt>(raw.size());
+    z.next_out = reinterpret_cast<Bytef*>(out.data());
+    z.avail_out = static_cast<uInt>(out.size());
+    deflate(&z, Z_FINISH);
+    out.resize(z.total_out);
+    deflateEnd(&z);
     return out;
 }
 

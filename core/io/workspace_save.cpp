@@ -87,7 +87,7 @@ Status compressChunks(const Workspace& ws, std::vector<ChunkJob>& jobs, const Wo
             const auto& events = ws.runs[j.run].trace->ranks[j.rank].streams[j.stream].events;
             const std::string raw = codec::encodeEvents(events, j.first, j.last);
             j.rawBytes = raw.size();
-            j.blob = codec::compress(raw, opt.compressionLevel);
+            j.blob = codec::compress(raw, opt.compressionLevel, opt.runLengthOnly);
             ++done;
         }
     };
@@ -112,7 +112,7 @@ std::span<const unsigned char> bytesOf(const std::string& s) {
     return {reinterpret_cast<const unsigned char*>(s.data()), s.size()};
 }
 
-Status writeRun(SqliteDb& db, const Run& run, std::int64_t runId) {
+Status writeRun(SqliteDb& db, const Run& run, std::int64_t runId, const WorkspaceOptions& opt) {
     const Trace empty;
     const Trace& trace = run.trace ? *run.trace : empty;
     auto stmt = db.prepare(
@@ -171,7 +171,7 @@ Status writeRun(SqliteDb& db, const Run& run, std::int64_t runId) {
     for (std::size_t r = 0; r < trace.ranks.size(); ++r) {
         const Rank& rank = trace.ranks[r];
         const std::string ranges = codec::encodeRanges(rank.ranges);
-        const std::string rangesZ = codec::compress(ranges, 6);
+        const std::string rangesZ = codec::compress(ranges, opt.compressionLevel, opt.runLengthOnly);
         ranks->bind(1, runId);
         ranks->bind(2, static_cast<std::int64_t>(r));
         ranks->bind(3, std::int64_t{rank.id.value});
@@ -210,7 +210,7 @@ Status fillDatabase(SqliteDb* db, const Workspace& ws, const std::vector<ChunkJo
         TPSCOPE_TRY(insertBlob(*db, *meta, "metadata"));
     }
     for (std::size_t r = 0; r < ws.runs.size(); ++r)
-        TPSCOPE_TRY(writeRun(*db, ws.runs[r], static_cast<std::int64_t>(r)));
+        TPSCOPE_TRY(writeRun(*db, ws.runs[r], static_cast<std::int64_t>(r), opt));
     auto chunk = db->prepare("INSERT INTO event_chunks VALUES(?1,?2,?3,?4,?5,?6,?7)");
     if (!chunk) return chunk.error();
     for (std::size_t i = 0; i < jobs.size(); ++i) {

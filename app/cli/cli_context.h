@@ -11,9 +11,9 @@
 
 #include "core/hw/catalog.h"
 #include "core/io/import_stats.h"
+#include "core/trace/event_kind.h"
 #include "core/trace/kernel_classifier.h"
 #include "core/trace/trace.h"
-#include "core/trace/event_kind.h"
 #include "core/util/result.h"
 #include "core/workload/model.h"
 
@@ -57,6 +57,14 @@ void addCostCommand(CLI::App& app, CliContext& ctx);
 void addBoundsCommand(CLI::App& app, CliContext& ctx);
 void addCatalogCommands(CLI::App& app, CliContext& ctx);
 void addDemoCommand(CLI::App& app, CliContext& ctx);
+void addAnalyzeCommand(CLI::App& app, CliContext& ctx);
+void addScalingCommand(CLI::App& app, CliContext& ctx);
+void addCompareCommand(CLI::App& app, CliContext& ctx);
+void addCaptureCommand(CLI::App& app, CliContext& ctx);
+void addDevicesCommand(CLI::App& app, CliContext& ctx);
+void addSimulateCommand(CLI::App& app, CliContext& ctx);
+void addAllReduceCommand(CLI::App& app, CliContext& ctx);
+void addCalibrateCommand(CLI::App& app, CliContext& ctx);
 void addConvertCommands(CLI::App& app, CliContext& ctx);  // convert, info
 
 }  // namespace tpscope::cli

@@ -1,13 +1,11 @@
-// tpscope-cli demo: the embedded default configuration (llama3-70b on an 8-GPU H100 NVLink node,
-// TP 1/2/4/8) summarised without a screen. Until the simulator lands this prints the analytic
-// floors: HBM time of the step, all-reduce transfer time, and the tokens/s they allow.
+// tpscope-cli demo: the embedded default the GUI opens on (core::sim::defaultSweepSpec: llama3-70b
+// decode on one 8-GPU H100 SXM node over NVLink 4, TP 1/2/4/8, batch 1), simulated and summarised
+// without a screen. TP 1 does not fit one GPU: its shortfall is reported and it is skipped.
 
 #include <iostream>
 
 #include "cli_context.h"
-#include "core/calc/allreduce_bound.h"
-#include "core/calc/roofline.h"
-#include "core/hw/memory_fit.h"
+#include "core/sim/sweep.h"
 #include "core/util/units.h"
 #include "text_table.h"
 
@@ -18,38 +16,36 @@ namespace {
 int runDemo(const CliContext& ctx) {
     auto catalog = ctx.catalog();
     if (!catalog) return reportError(catalog.error());
-    auto model = catalog->model("llama3-70b");
-    auto gpu = catalog->gpu("h100-sxm");
-    auto fabric = catalog->fabric("nvlink4");
-    if (!model || !gpu || !fabric) return reportError(core::makeError(core::ErrorCode::Internal, "preset missing"));
-    std::cout << "tpscope demo: " << model->name << " decode on 8x " << gpu->name << " over " << fabric->name
-              << ", batch 1, fp16\n\n";
-    TextTable t({"TP", "memory", "HBM floor/step", "all-reduce floor/step", "tokens/s bound"});
-    for (const int tp : {1, 2, 4, 8}) {
-        core::PlanConfig c{*model, tp, 1, 1024, core::Dtype::Fp16};
-        auto plan = core::buildDecodePlan(c);
-        if (!plan) return reportError(plan.error());
-        const auto fit = core::checkFit(plan->memory, *gpu);
-        auto roof = core::roofline(*plan, *gpu);
-        if (!roof) return reportError(roof.error());
-        const auto bound = core::allReduceBound(*plan, *fabric);
-        const double stepNs = roof->stepLowerBoundNs + bound.perStepAtBusbwNs;
-        t.addRow({std::to_string(tp),
-                  fit.fits ? "fits" : "short " + core::formatBytes(static_cast<double>(fit.shortfallBytes)),
-                  core::formatDurationNs(roof->stepLowerBoundNs), core::formatDurationNs(bound.perStepAtBusbwNs),
-                  fit.fits ? core::formatFixed(1e9 / stepNs, 1) : "-"});
+    auto spec = core::sim::defaultSweepSpec(*catalog);
+    if (!spec) return reportError(spec.error());
+    auto sweep = core::sim::runSweep(*spec);
+    if (!sweep) return reportError(sweep.error());
+    const auto& cl = spec->cluster;
+    std::cout << "tpscope demo: " << spec->model.name << " decode on " << cl.gpusPerNode << "x " << cl.gpu.name
+              << " over " << cl.intraFabric.name << ", batch 1, " << spec->tokens << " tokens, "
+              << core::toString(spec->dtype) << " (simulated)\n\n";
+    TextTable t({"TP", "step", "tokens/s", "speed-up vs TP 2", "all-reduces/step", "all-reduce/step", "exposed comm"});
+    const double base = sweep->runs.empty() ? 0 : sweep->runs.front().stats.tokensPerSec;
+    for (const auto& run : sweep->runs) {
+        const auto& s = run.stats;
+        t.addRow({std::to_string(run.config.plan.tp), core::formatDurationNs(s.meanStepNs),
+                  core::formatFixed(s.tokensPerSec, 1),
+                  core::formatFixed(base > 0 ? s.tokensPerSec / base : 0, 2) + "x", std::to_string(s.allreducesPerStep),
+                  core::formatDurationNs(s.allreduceKernelNsPerStep),
+                  core::formatFixed(100 * s.exposedCommShare, 1) + " %"});
     }
     t.print(std::cout);
-    std::cout << "\nFloors only (no kernel overheads, launch gaps or synchronisation). Explore with:\n"
-                 "  tpscope-cli plan --model llama3-70b --tp 4 --gpu h100-sxm\n"
-                 "  tpscope-cli bounds --model llama3-70b --tp 4 --fabric nvlink4 --gpu h100-sxm\n";
+    for (const auto& sk : sweep->skipped) std::cout << "TP " << sk.tp << " skipped: " << sk.reason.message << '\n';
+    std::cout << "\nExplore with:\n"
+                 "  tpscope-cli simulate --model llama3-70b --gpu h100-sxm --fabric nvlink4 --tp 2,4,8 --batch 1,8,32\n"
+                 "  tpscope-cli allreduce --fabric nvlink4 --gpus 8 --sizes 8,16,...,1G\n";
     return kExitOk;
 }
 
 }  // namespace
 
 void addDemoCommand(CLI::App& app, CliContext& ctx) {
-    auto* cmd = app.add_subcommand("demo", "Summarise the embedded default sweep (what the GUI opens on)");
+    auto* cmd = app.add_subcommand("demo", "Simulate and summarise the embedded default sweep (what the GUI opens on)");
     cmd->callback([&ctx] { ctx.exitCode = runDemo(ctx); });
 }
 

@@ -15,7 +15,9 @@ int main(int argc, char** argv) {
         ->check(CLI::ExistingFile);
 
     for (CommandFactory add : {addPlanCommand, addAmdahlCommand, addCostCommand, addBoundsCommand,
-                               addCatalogCommands, addDemoCommand, addConvertCommands}) {
+                               addCatalogCommands, addDemoCommand, addSimulateCommand, addAllReduceCommand,
+                               addCalibrateCommand, addAnalyzeCommand, addScalingCommand, addCompareCommand,
+                               addCaptureCommand, addDevicesCommand, addConvertCommands}) {
         add(app, ctx);
     }
 

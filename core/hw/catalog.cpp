@@ -119,6 +119,56 @@ Result<GpuSpec> parseGpu(simdjson::dom::object obj, const std::string& where) {
     return g;
 }
 
+// "protocols": {"ll": {"base_latency_ns", "hop_latency_ns", "bandwidth_fraction"}, "ll128": ..., "simple": ...}
+Status parseProtocols(simdjson::dom::object obj, const std::string& at, FabricSpec& f) {
+    simdjson::dom::object protocols;
+    if (obj["protocols"].get_object().get(protocols) != simdjson::SUCCESS) return Ok{};
+    for (auto [key, value] : protocols) {
+        const auto proto = parseCollectiveProto(key);
+        const int index = proto ? protocolIndex(*proto) : -1;
+        simdjson::dom::object p;
+        if (index < 0 || value.get_object().get(p) != simdjson::SUCCESS) {
+            return makeError(ErrorCode::InvalidArgument,
+                             "'protocols' holds objects keyed ll, ll128 or simple; got '" + std::string(key) + "'", at);
+        }
+        const std::string where = at + " protocol " + std::string(key);
+        ProtocolSpec spec;
+        TPSCOPE_TRY_ASSIGN(spec.baseLatencyNs, json::nonNegativeNumber(p, "base_latency_ns", where));
+        TPSCOPE_TRY_ASSIGN(spec.hopLatencyNs, json::nonNegativeNumber(p, "hop_latency_ns", where));
+        TPSCOPE_TRY_ASSIGN(spec.bandwidthFraction, json::nonNegativeNumber(p, "bandwidth_fraction", where));
+        if (spec.bandwidthFraction > 1) {
+            return makeError(ErrorCode::InvalidArgument, "bandwidth_fraction must lie in [0, 1]", where);
+        }
+        f.protocols[static_cast<std::size_t>(index)] = spec;
+    }
+    return Ok{};
+}
+
+// "algorithm_params": {"nvls": {"base_latency_ns", "hop_latency_ns", "busbw_bytes_per_sec"}}, each optional.
+Status parseAlgorithmParams(simdjson::dom::object obj, const std::string& at, FabricSpec& f) {
+    simdjson::dom::object params;
+    if (obj["algorithm_params"].get_object().get(params) != simdjson::SUCCESS) return Ok{};
+    for (auto [key, value] : params) {
+        const auto algo = parseCollectiveAlgo(key);
+        simdjson::dom::object p;
+        if (!algo || value.get_object().get(p) != simdjson::SUCCESS) {
+            return makeError(ErrorCode::InvalidArgument,
+                             "'algorithm_params' holds objects keyed by algorithm; got '" + std::string(key) + "'", at);
+        }
+        AlgorithmSpec spec;
+        spec.algo = *algo;
+        spec.baseLatencyNs = json::optionalNumber(p, "base_latency_ns", 0);
+        spec.hopLatencyNs = json::optionalNumber(p, "hop_latency_ns", 0);
+        spec.busbwBytesPerSec = json::optionalNumber(p, "busbw_bytes_per_sec", 0);
+        if (spec.baseLatencyNs < 0 || spec.hopLatencyNs < 0 || spec.busbwBytesPerSec < 0) {
+            return makeError(ErrorCode::InvalidArgument, "algorithm parameters must not be negative",
+                             at + " algorithm " + std::string(key));
+        }
+        f.algorithmParams.push_back(spec);
+    }
+    return Ok{};
+}
+
 Result<FabricSpec> parseFabric(simdjson::dom::object obj, const std::string& where) {
     FabricSpec f;
     TPSCOPE_TRY_ASSIGN(f.id, readId(obj, where));
@@ -139,6 +189,10 @@ Result<FabricSpec> parseFabric(simdjson::dom::object obj, const std::string& whe
     TPSCOPE_TRY_ASSIGN(f.baseLatencyNs, json::nonNegativeNumber(obj, "base_latency_ns", at));
     f.throughCpu = json::optionalBool(obj, "through_cpu", false);
     f.maxGpus = static_cast<int>(json::optionalNumber(obj, "max_gpus", 0));
+    f.nicsPerNode = static_cast<int>(json::optionalNumber(obj, "nics_per_node", 0));
+    if (f.maxGpus < 0 || f.nicsPerNode < 0) {
+        return makeError(ErrorCode::InvalidArgument, "max_gpus and nics_per_node must not be negative", at);
+    }
     simdjson::dom::array algos;
     if (obj["algorithms"].get_array().get(algos) == simdjson::SUCCESS) {
         for (auto a : algos) {
@@ -150,6 +204,9 @@ Result<FabricSpec> parseFabric(simdjson::dom::object obj, const std::string& whe
         }
     }
     if (f.algorithms.empty()) f.algorithms.push_back(CollectiveAlgo::Ring);
+    TPSCOPE_TRY(parseProtocols(obj, at, f));
+    TPSCOPE_TRY(parseAlgorithmParams(obj, at, f));
+    fillDefaultProtocols(f);
     f.sources = readSources(obj);
     return f;
 }

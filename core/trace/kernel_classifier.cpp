@@ -40,7 +40,7 @@ std::vector<std::string_view> tokens(std::string_view s) {
 
 std::optional<Dtype> ncclDtype(std::string_view t) {
     if (t == "f16" || t == "half") return Dtype::Fp16;
-    if (t == "bf16") return Dtype::Bf16;
+    if (t == "bf16" || t == "bfloat16") return Dtype::Bf16;  // NCCL < 2.19 writes __nv_bfloat16
     if (t == "f32" || t == "float") return Dtype::Fp32;
     if (t == "f64" || t == "double") return Dtype::Fp64;
     if (t == "i8" || t == "int8" || t == "u8" || t == "uint8") return Dtype::Int8;
@@ -60,7 +60,9 @@ CollectivePayload parseNcclKernelName(std::string_view name) {
             break;
         }
     }
-    for (const auto t : tokens(name)) {
+    const auto parts = tokens(name);
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        const auto t = parts[i];
         if (p.op == CollectiveOp::Unknown) {
             if (const auto op = parseCollectiveOp(t)) {
                 p.op = *op;
@@ -69,6 +71,12 @@ CollectivePayload parseNcclKernelName(std::string_view name) {
         }
         if (const auto algo = parseCollectiveAlgo(t); algo && p.algo == CollectiveAlgo::Unknown) {
             p.algo = *algo;
+            // NCCL >= 2.19 spells NVLSTree as two tokens: ..._NVLS_TREE_SIMPLE.
+            if (*algo == CollectiveAlgo::Nvls && i + 1 < parts.size() &&
+                parseCollectiveAlgo(parts[i + 1]) == CollectiveAlgo::Tree) {
+                p.algo = CollectiveAlgo::NvlsTree;
+                ++i;
+            }
         } else if (const auto proto = parseCollectiveProto(t); proto && p.proto == CollectiveProto::Unknown) {
             p.proto = *proto;
         } else if (const auto dtype = ncclDtype(t); dtype && p.dtype == Dtype::Unknown) {

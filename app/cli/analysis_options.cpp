@@ -1,0 +1,54 @@
+#include "analysis_options.h"
+
+#include "core/util/units.h"
+
+namespace tpscope::cli {
+
+core::analysis::AnalysisOptions AnalysisCliOptions::toCore() const {
+    core::analysis::AnalysisOptions o;
+    o.segmentation.blocksPerLayer = blocksPerLayer;
+    o.segmentation.leadingBlocks = leadingBlocks;
+    o.segmentation.layersPerStep = layersPerStep;
+    o.segmentation.allCollectivesCloseBlocks = allCollectivesCloseBlocks;
+    o.matching.toleranceNs = matchToleranceNs;
+    o.batch = batch;
+    return o;
+}
+
+void addAnalysisOptions(CLI::App& cmd, AnalysisCliOptions& o, bool withBatch) {
+    if (withBatch) cmd.add_option("--batch", o.batch, "Batch size (default: trace metadata 'batch', else 1)");
+    cmd.add_option("--blocks-per-layer", o.blocksPerLayer,
+                   "Traces without NVTX layer ranges: collective-closed blocks per layer")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    cmd.add_option("--leading-blocks", o.leadingBlocks,
+                   "Traces without NVTX layer ranges: blocks before layer 0 in each step (e.g. 1 for an embedding "
+                   "all-reduce)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    cmd.add_option("--layers-per-step", o.layersPerStep,
+                   "Traces without NVTX step ranges: layers per decode step (0: the whole trace is one step)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    cmd.add_flag("--all-collectives-close-blocks", o.allCollectivesCloseBlocks,
+                 "Every collective ends a block, not only all-reduces");
+    cmd.add_option("--match-tolerance-ns", o.matchToleranceNs,
+                   "Clock-skew allowance when matching collectives across ranks; negative: call order only")
+        ->capture_default_str();
+}
+
+core::Result<std::int64_t> rankIndexOf(const core::Trace& trace, std::int64_t rankId) {
+    std::string known;
+    for (std::size_t i = 0; i < trace.ranks.size(); ++i) {
+        if (static_cast<std::int64_t>(trace.ranks[i].id.value) == rankId) return static_cast<std::int64_t>(i);
+        known += (known.empty() ? "" : ", ") + std::to_string(trace.ranks[i].id.value);
+    }
+    return core::makeError(core::ErrorCode::InvalidArgument,
+                           "no rank " + std::to_string(rankId) + " in the trace (ranks: " + known + ")", "--rank");
+}
+
+std::string percentText(double fraction) {
+    return core::formatFixed(fraction * 100.0, 1) + " %";
+}
+
+}  // namespace tpscope::cli

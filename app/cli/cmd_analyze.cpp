@@ -1,0 +1,196 @@
+// tpscope-cli analyze | compare: the per-layer breakdown and run summary of one trace, and runs side
+// by side aligned by layer. The numbers are core::analysis results, rendered as the GUI's Layers
+// and Compare tabs show them; --json prints the same numbers (docs/cli.md).
+
+#include <cmath>
+#include <iostream>
+#include <optional>
+
+#include "analysis_options.h"
+#include "cli_context.h"
+#include "core/analysis/analysis_json.h"
+#include "core/util/units.h"
+#include "text_table.h"
+
+namespace tpscope::cli {
+
+namespace {
+
+using core::analysis::TimeBreakdown;
+
+struct AnalyzeOptions {
+    std::string file;
+    std::optional<std::int64_t> rank;
+    bool json = false;
+    bool calls = false;
+    AnalysisCliOptions analysis;
+};
+
+std::string ns(double v) {
+    return core::formatDurationNs(v);
+}
+
+void printLayerTable(const core::analysis::RunAnalysis& a, std::int64_t rankIndex) {
+    TextTable t(
+        {"layer", "wall", "compute", "overlapped comm", "exposed wait", "exposed transfer", "idle", "imbalance"});
+    for (const auto& l : core::analysis::layerTable(a.breakdown, rankIndex)) {
+        t.addRow({std::to_string(l.layer), ns(l.mean(&TimeBreakdown::wallNs)), ns(l.mean(&TimeBreakdown::computeNs)),
+                  ns(l.mean(&TimeBreakdown::overlappedCommNs)), ns(l.mean(&TimeBreakdown::exposedWaitNs)),
+                  ns(l.mean(&TimeBreakdown::exposedTransferNs)), ns(l.mean(&TimeBreakdown::idleNs)),
+                  ns(l.meanImbalanceNs())});
+    }
+    t.print(std::cout);
+}
+
+void printSummary(const core::Trace& trace, const core::analysis::RunAnalysis& a) {
+    const auto& s = a.summary;
+    std::cout << "\nSummary\n";
+    std::cout << "  token latency   p50 " << ns(s.latencyP50Ns) << ", p90 " << ns(s.latencyP90Ns) << ", max "
+              << ns(s.latencyMaxNs) << " over " << s.steps.size() << " step(s)\n";
+    std::cout << "  throughput      " << core::formatFixed(s.tokensPerSec, 1) << " tokens/s at batch " << s.batch
+              << (s.batchKnown ? "" : " (assumed)") << '\n';
+    std::cout << "  time by class  ";
+    for (const auto& k : s.kinds) {
+        if (k.kernels > 0) std::cout << ' ' << core::toString(k.kind) << ' ' << percentText(k.share);
+    }
+    std::cout << "\n  exposed comm    " << percentText(s.exposedCommShare) << " of step time (sync wait "
+              << percentText(s.exposedWaitShare) << ")\n";
+    std::cout << "  losses          transfer " << percentText(s.loss.transfer) << ", sync wait "
+              << percentText(s.loss.syncWait) << ", imbalance " << percentText(s.loss.imbalance) << ", idle "
+              << percentText(s.loss.idle) << " (compute " << percentText(s.loss.compute) << ")\n";
+    if (s.slowestRankIndex >= 0) {
+        std::cout << "  slowest rank    " << trace.ranks[static_cast<std::size_t>(s.slowestRankIndex)].id.value << " ("
+                  << s.slowestRankReason << ")\n";
+    }
+    if (s.slowestLayer >= 0) {
+        std::cout << "  slowest layer   " << s.slowestLayer << " (mean wall " << ns(s.slowestLayerMeanWallNs) << ")\n";
+    }
+    std::cout << "  collectives     " << s.collectiveCalls << " call(s), " << s.incompleteCalls << " incomplete\n";
+    std::cout << "\nPer rank (all steps)\n";
+    TextTable t({"rank", "wall", "compute", "exposed wait", "exposed transfer", "idle", "last arrivals"});
+    for (const auto& r : s.rankSummaries) {
+        t.addRow({std::to_string(r.rank.value), ns(static_cast<double>(r.time.wallNs)),
+                  ns(static_cast<double>(r.time.computeNs)), ns(static_cast<double>(r.time.exposedWaitNs)),
+                  ns(static_cast<double>(r.time.exposedTransferNs)), ns(static_cast<double>(r.time.idleNs)),
+                  std::to_string(r.lastArrivals)});
+    }
+    t.print(std::cout);
+}
+
+void printNotes(const std::vector<std::string>& notes) {
+    if (notes.empty()) return;
+    std::cout << "\nNotes\n";
+    for (const auto& n : notes) std::cout << "  - " << n << '\n';
+}
+
+int runAnalyze(const AnalyzeOptions& o) {
+    auto trace = loadTraceFile(o.file);
+    if (!trace) return reportError(trace.error());
+    std::int64_t rankIndex = -1;
+    if (o.rank) {
+        auto index = rankIndexOf(**trace, *o.rank);
+        if (!index) return reportError(index.error());
+        rankIndex = *index;
+    }
+    const auto a = core::analysis::analyzeTrace(**trace, o.analysis.toCore());
+    if (o.json) {
+        core::JsonWriter w(std::cout);
+        core::analysis::writeAnalysisJson(w, **trace, a, {.rankIndex = rankIndex, .includeCalls = o.calls});
+        std::cout << '\n';
+        return kExitOk;
+    }
+    std::cout << "trace " << o.file << ": " << (*trace)->ranks.size() << " rank(s), " << a.summary.events << " events ("
+              << core::toString((*trace)->origin) << ")\n\n";
+    std::cout << "Per layer, mean over steps and " << (rankIndex >= 0 ? "rank " + std::to_string(*o.rank) : "ranks")
+              << ":\n";
+    printLayerTable(a, rankIndex);
+    printSummary(**trace, a);
+    printNotes(a.notes);
+    return kExitOk;
+}
+
+struct CompareOptions {
+    std::vector<std::string> files;
+    std::optional<std::int64_t> rank;
+    bool json = false;
+    AnalysisCliOptions analysis;
+};
+
+int runCompare(const CompareOptions& o) {
+    std::vector<std::shared_ptr<const core::Trace>> traces;
+    std::vector<core::analysis::RunAnalysis> analyses;
+    for (const auto& f : o.files) {
+        auto trace = loadTraceFile(f);
+        if (!trace) return reportError(trace.error());
+        traces.push_back(*trace);
+    }
+    std::vector<std::int64_t> rankIndices(traces.size(), -1);
+    for (std::size_t i = 0; i < traces.size() && o.rank; ++i) {
+        auto index = rankIndexOf(*traces[i], *o.rank);
+        if (!index) return reportError(core::makeError(index.error().code, index.error().message, o.files[i]));
+        rankIndices[i] = *index;
+    }
+    analyses.reserve(traces.size());
+    for (const auto& t : traces) analyses.push_back(core::analysis::analyzeTrace(*t, o.analysis.toCore()));
+    std::vector<core::analysis::CompareInput> inputs;
+    for (std::size_t i = 0; i < analyses.size(); ++i) inputs.push_back({o.files[i], &analyses[i], rankIndices[i]});
+    const auto c = core::analysis::compareRuns(inputs);
+    if (o.json) {
+        core::JsonWriter w(std::cout);
+        core::analysis::writeComparisonJson(w, c);
+        std::cout << '\n';
+        return kExitOk;
+    }
+    TextTable runs({"run", "ranks", "step latency", "tokens/s", "exposed comm", "latency vs first"});
+    for (const auto& r : c.runs) {
+        runs.addRow({r.label, std::to_string(r.ranks), ns(r.stepLatencyNs), core::formatFixed(r.tokensPerSec, 1),
+                     percentText(r.exposedCommShare), percentText(r.latencyDeltaFraction)});
+    }
+    runs.print(std::cout);
+    std::vector<std::string> header{"layer"};
+    for (std::size_t i = 0; i < c.runs.size(); ++i) header.push_back("wall #" + std::to_string(i + 1));
+    for (std::size_t i = 1; i < c.runs.size(); ++i) header.push_back("delta #" + std::to_string(i + 1));
+    std::cout << "\nPer layer wall time (mean), deltas vs run #1:\n";
+    TextTable layers(header);
+    for (const auto& row : c.layers) {
+        std::vector<std::string> cells{std::to_string(row.layer)};
+        for (const auto& cell : row.runs) cells.push_back(cell.present ? ns(cell.wallNs) : "-");
+        for (std::size_t i = 1; i < row.runs.size(); ++i) {
+            cells.push_back(std::isnan(row.wallDeltaNs[i])
+                                ? "-"
+                                : (row.wallDeltaNs[i] >= 0 ? "+" : "-") + ns(std::abs(row.wallDeltaNs[i])) + " (" +
+                                      percentText(row.wallDeltaFraction[i]) + ")");
+        }
+        layers.addRow(cells);
+    }
+    layers.print(std::cout);
+    return kExitOk;
+}
+
+}  // namespace
+
+void addAnalyzeCommand(CLI::App& app, CliContext& ctx) {
+    auto opts = std::make_shared<AnalyzeOptions>();
+    auto* cmd =
+        app.add_subcommand("analyze", "Per-layer communication gaps, sync wait vs transfer, and the step summary");
+    cmd->add_option("file", opts->file, "Trace file (Kineto/Chrome JSON, nsys SQLite export, workspace)")->required();
+    cmd->add_option("--rank", opts->rank, "Per-layer table of this rank only (default: mean over ranks)");
+    cmd->add_flag("--json", opts->json, "Machine-readable output (docs/cli.md)");
+    cmd->add_flag("--calls", opts->calls, "With --json: every matched collective call with its per-rank wait");
+    addAnalysisOptions(*cmd, opts->analysis);
+    cmd->callback([opts, &ctx] { ctx.exitCode = runAnalyze(*opts); });
+}
+
+void addCompareCommand(CLI::App& app, CliContext& ctx) {
+    auto opts = std::make_shared<CompareOptions>();
+    auto* cmd = app.add_subcommand("compare", "Runs side by side: per-layer deltas aligned by layer index");
+    cmd->add_option("files", opts->files, "Two or more trace files; deltas are against the first")
+        ->required()
+        ->expected(2, 16);
+    cmd->add_option("--rank", opts->rank, "Compare this rank only (default: mean over ranks)");
+    cmd->add_flag("--json", opts->json, "Machine-readable output (docs/cli.md)");
+    addAnalysisOptions(*cmd, opts->analysis);
+    cmd->callback([opts, &ctx] { ctx.exitCode = runCompare(*opts); });
+}
+
+}  // namespace tpscope::cli

@@ -1,0 +1,218 @@
+// tpscope-cli capture: run the TP decode plan on this machine's GPUs and record it with CUPTI
+// (DESIGN.md §7); under `mpirun -np N` / `srun` every process drives its share of the GPUs and
+// process 0 writes the merged trace. --cpu-test runs the same launch and merge with synthetic
+// events instead of GPU work (no CUDA call), which is how CI exercises the MPI path.
+
+#include <algorithm>
+#include <cctype>
+#include <iostream>
+#include <optional>
+
+#include "cli_context.h"
+#include "core/util/json_writer.h"
+#include "core/util/units.h"
+#include "trace_output.h"
+#if TPSCOPE_HAVE_CUDA
+#include "gpu/capture.h"
+#endif
+
+namespace tpscope::cli {
+
+namespace {
+
+struct CaptureCliOptions {
+    ModelOptions model;
+    int tp = 1;
+    int batch = 1;
+    int tokens = 16;
+    int warmup = 3;
+    int context = 1024;
+    std::string dtype = "fp16";
+    bool graph = false;
+    bool overlap = false;
+    bool noCupti = false;
+    bool cpuTest = false;
+    bool hostPerProcess = false;
+    std::int64_t skewNs = 0;
+    std::string out;
+    std::string gpu;  // preset for the bandwidth comparison; matched from the device name when empty
+    bool json = false;
+};
+
+#if TPSCOPE_HAVE_CUDA
+
+double medianNs(std::vector<std::int64_t> v) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? static_cast<double>(v[n / 2]) : 0.5 * static_cast<double>(v[n / 2 - 1] + v[n / 2]);
+}
+
+std::int64_t firstStepStart(const core::Trace& t, const core::Rank& r) {
+    for (const auto& range : r.ranges) {
+        if (range.depth == 0 && t.name(range.name) == "step 0") return range.startNs;
+    }
+    return r.ranges.empty() ? 0 : r.ranges.front().startNs;
+}
+
+// The catalog preset of a CUDA device name ("NVIDIA H200" -> h200-sxm): presets whose id's first
+// part ("h200") the name contains, PCIe variants only for PCIe names.
+std::optional<core::GpuSpec> matchGpuPreset(const core::Catalog& catalog, std::string deviceName) {
+    std::transform(deviceName.begin(), deviceName.end(), deviceName.begin(), [](unsigned char c) { return std::tolower(c); });
+    const bool pcie = deviceName.find("pcie") != std::string::npos;
+    for (const core::GpuSpec& g : catalog.gpus()) {
+        const std::string family = g.id.substr(0, g.id.find('-'));
+        if (deviceName.find(family) == std::string::npos) continue;
+        if ((g.id.find("pcie") != std::string::npos) == pcie) return g;
+    }
+    return std::nullopt;
+}
+
+struct Bandwidth {
+    std::string preset;
+    double peakBytesPerSec = 0;
+    double achievedBytesPerSec = 0;
+    double floorNs = 0;         // weights / peak: the batch-1 HBM floor of a step
+    double fractionOfFloor = 0; // floor / measured step (1 = at the floor)
+};
+
+Bandwidth bandwidth(const core::Catalog& catalog, const CaptureCliOptions& o, const gpu::CaptureReport& rep, double medianNs) {
+    Bandwidth b;
+    std::optional<core::GpuSpec> spec;
+    if (!o.gpu.empty()) {
+        if (auto g = catalog.gpu(o.gpu)) spec = *g;
+    } else if (!rep.trace.ranks.empty()) {
+        spec = matchGpuPreset(catalog, rep.trace.ranks.front().deviceName);
+    }
+    if (medianNs > 0) b.achievedBytesPerSec = static_cast<double>(rep.bytesPerStepPerGpu) / (medianNs * 1e-9);
+    if (spec && spec->hbmBytesPerSec > 0) {
+        b.preset = spec->id;
+        b.peakBytesPerSec = spec->hbmBytesPerSec;
+        b.floorNs = static_cast<double>(rep.weightBytesPerGpu) / spec->hbmBytesPerSec * 1e9;
+        b.fractionOfFloor = medianNs > 0 ? b.floorNs / medianNs : 0.0;
+    }
+    return b;
+}
+
+void printSummary(const CaptureCliOptions& o, const gpu::CaptureReport& rep, const Bandwidth& bw, bool json) {
+    const core::Trace& t = rep.trace;
+    const double median = medianNs(rep.stepNs);
+    const double tokensPerSec = median > 0 ? o.batch * 1e9 / median : 0.0;
+    if (json) {
+        core::JsonWriter w(std::cout);
+        w.beginObject();
+        w.field("out", o.out).field("processes", rep.processes).field("steps", static_cast<int>(rep.stepNs.size()));
+        w.field("median_step_ns", median).field("tokens_per_s", tokensPerSec);
+        w.key("step_ns").beginArray();
+        for (const auto ns : rep.stepNs) w.value(ns);
+        w.endArray();
+        w.field("cupti", !o.noCupti).field("graph", o.graph).field("overlap", o.overlap);
+        w.field("device_name", t.ranks.empty() ? std::string() : t.ranks.front().deviceName);
+        w.field("gpu_preset", bw.preset).field("peak_hbm_bytes_per_s", bw.peakBytesPerSec);
+        w.field("bytes_per_step_per_gpu", rep.bytesPerStepPerGpu).field("weight_bytes_per_gpu", rep.weightBytesPerGpu);
+        w.field("achieved_bytes_per_s", bw.achievedBytesPerSec).field("hbm_floor_ns", bw.floorNs);
+        w.field("fraction_of_hbm_floor", bw.fractionOfFloor);
+        w.field("dropped_records", t.metadataValue("cupti.dropped_records"));
+        w.field("id_agreed", t.metadataValue("launch.id_agreed")).field("failure", rep.failure);
+        w.key("ranks").beginArray();
+        for (const core::Rank& r : t.ranks) {
+            w.beginObject().field("rank", r.id.value).field("host", r.host).field("device", r.deviceIndex);
+            w.field("events", static_cast<std::uint64_t>(r.eventCount()));
+            w.field("ranges", static_cast<std::uint64_t>(r.ranges.size()));
+            w.field("clock_offset_ns", r.clockOffsetNs).field("first_step_start_ns", firstStepStart(t, r));
+            w.endObject();
+        }
+        w.endArray().endObject();
+        std::cout << '\n';
+        return;
+    }
+    std::cout << "captured " << t.ranks.size() << " rank(s) in " << rep.processes << " process(es), "
+              << rep.stepNs.size() << " steps: median step " << core::formatDurationNs(median) << " ("
+              << core::formatFixed(tokensPerSec, 1) << " tokens/s)\n";
+    std::cout << "memory traffic " << core::formatBytes(bw.achievedBytesPerSec) << "/s per GPU";
+    if (!bw.preset.empty()) {
+        std::cout << " of " << core::formatBytes(bw.peakBytesPerSec) << "/s peak (" << bw.preset << "); HBM floor "
+                  << core::formatDurationNs(bw.floorNs) << " = " << core::formatFixed(100.0 * bw.fractionOfFloor, 1)
+                  << " % of the measured step";
+    }
+    std::cout << '\n';
+    const std::string dropped = t.metadataValue("cupti.dropped_records");
+    if (!dropped.empty() && dropped != "0") std::cout << "warning: CUPTI dropped " << dropped << " records\n";
+    if (!o.noCupti || o.cpuTest) std::cout << "trace written to " << o.out << '\n';
+}
+
+int runCaptureCommand(const CliContext& ctx, const CaptureCliOptions& o) {
+    auto catalog = ctx.catalog();
+    if (!catalog) return reportError(catalog.error());
+    gpu::CaptureOptions c;
+    auto model = resolveModel(*catalog, o.model);
+    if (!model) return reportError(model.error());
+    auto dtype = resolveDtype(o.dtype);
+    if (!dtype) return reportError(dtype.error());
+    c.model = *model;
+    c.dtype = *dtype;
+    c.tp = o.tp;
+    c.batch = o.batch;
+    c.tokens = o.tokens;
+    c.warmupSteps = o.warmup;
+    c.contextLen = o.context;
+    c.graph = o.graph;
+    c.overlap = o.overlap;
+    c.collect = !o.noCupti;
+    c.cpuTest = o.cpuTest;
+    c.cpuTestSkewNs = o.skewNs;
+    c.cpuTestHostPerProcess = o.hostPerProcess;
+    auto report = gpu::runCapture(c);
+    if (!report) return reportError(report.error());
+    if (!report->writesOutput) {
+        if (!report->failure.empty()) std::cerr << "tpscope-cli: capture failed: " << report->failure << '\n';
+        return report->failure.empty() ? kExitOk : kExitFailure;
+    }
+    if (c.collect || o.cpuTest) {
+        if (auto written = writeTraceFile(report->trace, o.out); !written) return reportError(written.error());
+    }
+    printSummary(o, *report, bandwidth(*catalog, o, *report, medianNs(report->stepNs)), o.json);
+    if (!report->failure.empty()) {
+        std::cerr << "tpscope-cli: capture failed: " << report->failure << " (what was captured is in " << o.out << ")\n";
+        return kExitFailure;
+    }
+    return kExitOk;
+}
+
+#endif
+
+}  // namespace
+
+void addCaptureCommand(CLI::App& app, CliContext& ctx) {
+    auto opts = std::make_shared<CaptureCliOptions>();
+    auto* cmd = app.add_subcommand("capture", "Run TP decode on local GPUs (or under mpirun/srun) and record it with CUPTI");
+    addModelOptions(*cmd, opts->model);
+    cmd->add_option("--tp", opts->tp, "Tensor-parallel degree: one GPU (NCCL rank) each")->check(CLI::PositiveNumber);
+    cmd->add_option("--batch", opts->batch, "Sequences decoded together")->check(CLI::PositiveNumber);
+    cmd->add_option("--tokens", opts->tokens, "Measured decode steps")->check(CLI::PositiveNumber);
+    cmd->add_option("--warmup", opts->warmup, "Decode steps run before recording (not in the trace)")->check(CLI::NonNegativeNumber);
+    cmd->add_option("--context", opts->context, "Tokens in the KV cache each new token attends to")->check(CLI::PositiveNumber);
+    cmd->add_option("--dtype", opts->dtype, "fp16 or bf16");
+    cmd->add_flag("--graph", opts->graph, "Capture one decode step as a CUDA graph and replay it per token");
+    cmd->add_flag("--overlap", opts->overlap, "All-reduces on their own stream");
+    cmd->add_flag("--no-cupti", opts->noCupti, "Time the steps without CUPTI (no trace is written)");
+    cmd->add_option("--out", opts->out, "Trace file to write (process 0)")->required();
+    cmd->add_option("--gpu", opts->gpu, "GPU preset for the HBM comparison (default: matched from the device name)");
+    cmd->add_flag("--json", opts->json, "Print the summary as JSON");
+    cmd->add_flag("--cpu-test", opts->cpuTest, "No GPU work: synthetic events through the same launch and merge (CI)");
+    cmd->add_option("--cpu-test-skew-ns", opts->skewNs, "CPU test: process p's clock runs p x this ahead")->group("");
+    cmd->add_flag("--cpu-test-host-per-process", opts->hostPerProcess, "CPU test: each process is its own host")->group("");
+    cmd->callback([&ctx, opts] {
+#if TPSCOPE_HAVE_CUDA
+        ctx.exitCode = runCaptureCommand(ctx, *opts);
+#else
+        ctx.exitCode = reportError(core::makeError(
+            core::ErrorCode::DeviceError,
+            "no CUDA device: this tpscope-cli was built without the CUDA backend (TPSCOPE_WITH_CUDA=OFF or the CUDA "
+            "toolkit, NCCL or CUPTI was not found)",
+            "capture"));
+#endif
+    });
+}
+
+}  // namespace tpscope::cli

@@ -1,0 +1,170 @@
+// tpscope-cli scaling: speedup, efficiency, Amdahl fit, cost and TP advice over the runs of a sweep,
+// one trace file per run (GPUs and batch from trace metadata "tp"/"batch" or --tp/--batch).
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <iostream>
+
+#include "analysis_options.h"
+#include "cli_context.h"
+#include "core/analysis/analysis_json.h"
+#include "core/hw/memory_fit.h"
+#include "core/util/units.h"
+#include "text_table.h"
+
+namespace tpscope::cli {
+
+namespace {
+
+struct ScalingCliOptions {
+    std::vector<std::string> files;
+    double price = 0;
+    std::string tp;
+    std::string batch;
+    double threshold = 0.8;
+    std::string model;
+    std::string gpu;
+    int context = 0;
+    bool json = false;
+    AnalysisCliOptions analysis;
+};
+
+// "4" applies to every file, "1,2,4" gives one value per file; empty: none given.
+core::Result<std::vector<int>> perFile(const std::string& text, std::size_t files, const std::string& option) {
+    if (text.empty()) return std::vector<int>(files, 0);
+    auto values = core::parsePositiveIntList(text, option);
+    if (!values) return values.error();
+    if (values->size() == 1) return std::vector<int>(files, values->front());
+    if (values->size() != files) {
+        return core::makeError(core::ErrorCode::InvalidArgument,
+                               "give one value for all files or one per file (" + std::to_string(files) + ")", option);
+    }
+    return values;
+}
+
+// The smallest TP that fits, when the model and GPU are known (options, else trace metadata).
+int minimumTp(const CliContext& ctx, const ScalingCliOptions& o, const core::Trace& first, int largestBatch,
+              std::string& modelName, std::string& gpuName) {
+    const std::string modelId = !o.model.empty() ? o.model : first.metadataValue("model");
+    const std::string gpuId = !o.gpu.empty() ? o.gpu : first.metadataValue("gpu");
+    if (modelId.empty() || gpuId.empty()) return 0;
+    auto catalog = ctx.catalog();
+    if (!catalog) return 0;
+    auto model = catalog->model(modelId);
+    auto gpu = catalog->gpu(gpuId);
+    if (!model || !gpu) return 0;
+    modelName = model->name;
+    gpuName = gpu->name;
+    int context = o.context;
+    if (context <= 0) context = std::atoi(first.metadataValue("context").c_str());
+    if (context <= 0) context = 1024;
+    const auto dtype = core::parseDtype(first.metadataValue("dtype")).value_or(core::Dtype::Fp16);
+    const core::PlanConfig base{*model, 1, largestBatch, context, dtype};
+    return core::minimumTpThatFits(base, *gpu, {1, 2, 4, 8, 16, 32, 64});
+}
+
+void printReport(const core::analysis::ScalingReport& r, const std::vector<core::analysis::AdviceItem>& advice) {
+    const bool priced = r.pricePerGpuHour > 0;
+    for (const auto& bs : r.batches) {
+        std::cout << "batch " << bs.batch << " (speedup vs " << bs.baselineGpus << " GPU"
+                  << (bs.baselineGpus == 1 ? "" : "s") << ")\n";
+        TextTable t({"GPUs", "tokens/s", "step", "speedup", "efficiency", "Amdahl", "$/Mtok", "premium", "run"});
+        for (const auto& row : bs.rows) {
+            t.addRow({std::to_string(row.gpus), core::formatFixed(row.tokensPerSec, 1),
+                      core::formatDurationNs(row.stepLatencyNs), core::formatFixed(row.speedup, 2) + "x",
+                      percentText(row.efficiency), bs.fit.valid ? core::formatFixed(row.amdahlSpeedup, 2) + "x" : "-",
+                      priced ? "$" + core::formatFixed(row.costPerMillionTokens, 3) : "-",
+                      priced ? percentText(row.premiumVsBaseline) : "-", row.label});
+        }
+        t.print(std::cout);
+        if (bs.fit.valid) {
+            std::cout << "  Amdahl fit: serial fraction " << core::formatFixed(bs.fit.serialFraction, 4)
+                      << ", max speedup "
+                      << (std::isfinite(bs.fit.maxSpeedup) ? core::formatFixed(bs.fit.maxSpeedup, 2) + "x"
+                                                           : "unbounded")
+                      << " vs 1 GPU, RMS residual " << core::formatFixed(bs.fit.rmsResidual, 3) << "\n";
+        }
+        std::cout << '\n';
+    }
+    if (!r.efficientBatches.empty()) {
+        std::cout << "Smallest batch reaching " << percentText(r.efficiencyThreshold) << " efficiency:\n";
+        for (const auto& e : r.efficientBatches) {
+            std::cout << "  TP " << e.gpus << ": "
+                      << (e.smallestBatch > 0 ? "batch " + std::to_string(e.smallestBatch)
+                                              : "none measured (best " + percentText(e.efficiency) + " at batch " +
+                                                    std::to_string(e.atBatch) + ")")
+                      << '\n';
+        }
+        std::cout << '\n';
+    }
+    std::cout << "Advice\n";
+    for (const auto& a : advice) std::cout << "  - " << a.text << '\n';
+    if (!r.notes.empty()) {
+        std::cout << "\nNotes\n";
+        for (const auto& n : r.notes) std::cout << "  - " << n << '\n';
+    }
+}
+
+int runScaling(const CliContext& ctx, const ScalingCliOptions& o) {
+    auto tps = perFile(o.tp, o.files.size(), "--tp");
+    if (!tps) return reportError(tps.error());
+    auto batches = perFile(o.batch, o.files.size(), "--batch");
+    if (!batches) return reportError(batches.error());
+    std::vector<core::analysis::RunPoint> runs;
+    std::shared_ptr<const core::Trace> first;
+    for (std::size_t i = 0; i < o.files.size(); ++i) {
+        auto trace = loadTraceFile(o.files[i]);
+        if (!trace) return reportError(trace.error());
+        auto options = o.analysis.toCore();
+        options.batch = (*batches)[i];
+        const auto a = core::analysis::analyzeTrace(**trace, options);
+        runs.push_back(core::analysis::runPointOf(**trace, a, o.files[i], (*tps)[i], (*batches)[i]));
+        if (!first) first = *trace;
+    }
+    auto report =
+        core::analysis::analyzeScaling(runs, {.pricePerGpuHour = o.price, .efficiencyThreshold = o.threshold});
+    if (!report) return reportError(report.error());
+    core::analysis::AdviceOptions adviceOptions;
+    adviceOptions.efficiencyThreshold = o.threshold;
+    int largestBatch = 1;
+    for (const auto& r : runs) largestBatch = std::max(largestBatch, r.batch);
+    adviceOptions.minimumTpThatFits =
+        minimumTp(ctx, o, *first, largestBatch, adviceOptions.modelName, adviceOptions.gpuName);
+    if (adviceOptions.minimumTpThatFits == 0) {
+        report->notes.push_back("minimum TP that fits unknown: give --model and --gpu (or trace metadata model/gpu)");
+    }
+    const auto advice = core::analysis::adviseTp(*report, adviceOptions);
+    if (o.json) {
+        core::JsonWriter w(std::cout);
+        core::analysis::writeScalingJson(w, *report, advice);
+        std::cout << '\n';
+        return kExitOk;
+    }
+    printReport(*report, advice);
+    return kExitOk;
+}
+
+}  // namespace
+
+void addScalingCommand(CLI::App& app, CliContext& ctx) {
+    auto opts = std::make_shared<ScalingCliOptions>();
+    auto* cmd = app.add_subcommand("scaling", "Speedup, efficiency, Amdahl fit, $/Mtok and TP advice over a sweep");
+    cmd->add_option("files", opts->files, "One trace file per run (TP x batch)")->required();
+    cmd->add_option("--price-per-gpu-hour", opts->price, "Price of one GPU for one hour, in $")
+        ->required()
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--tp", opts->tp, "GPUs per run: one value, or one per file (default: metadata 'tp', else ranks)");
+    cmd->add_option("--batch", opts->batch, "Batch per run: one value, or one per file (default: metadata 'batch')");
+    cmd->add_option("--efficiency-threshold", opts->threshold, "Efficiency a higher TP must reach to pay")
+        ->check(CLI::Range(0.0, 1.0))
+        ->capture_default_str();
+    cmd->add_option("--model", opts->model, "Model preset for the minimum TP that fits (default: metadata 'model')");
+    cmd->add_option("--gpu", opts->gpu, "GPU preset for the minimum TP that fits (default: metadata 'gpu')");
+    cmd->add_option("--context", opts->context, "KV-cache length for the memory fit (default: metadata, else 1024)");
+    cmd->add_flag("--json", opts->json, "Machine-readable output (docs/cli.md)");
+    addAnalysisOptions(*cmd, opts->analysis, false);
+    cmd->callback([opts, &ctx] { ctx.exitCode = runScaling(ctx, *opts); });
+}
+
+}  // namespace tpscope::cli

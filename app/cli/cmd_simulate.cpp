@@ -1,0 +1,193 @@
+// tpscope-cli simulate: a sweep of simulated TP decode runs (one per TP x batch) on a virtual
+// cluster; prints per run step latency, tokens/s, all-reduce count and time, exposed comm share;
+// saves the traces (--out). Ctrl-C stops the sweep at the next step and keeps the finished runs.
+
+#include <atomic>
+#include <csignal>
+#include <iostream>
+
+#include "cli_context.h"
+#include "core/sim/sweep.h"
+#include "core/util/json_writer.h"
+#include "core/util/units.h"
+#include "sim_chrome_json.h"
+#include "sim_options.h"
+#include "text_table.h"
+
+namespace tpscope::cli {
+
+namespace {
+
+std::atomic<bool> g_cancel{false};
+extern "C" void onInterrupt(int) {
+    g_cancel.store(true);
+}
+
+struct SimulateOptions {
+    ModelOptions model;
+    ClusterOptions cluster;
+    SimTunables tunables;
+    std::string tps = "1,2,4,8";
+    std::string batches = "1";
+    int tokens = 8;
+    int context = 1024;
+    std::string dtype = "fp16";
+    bool ignoreMemory = false;
+    std::string out;
+    bool json = false;
+};
+
+bool endsWith(const std::string& s, std::string_view suffix) {
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string algoText(const core::sim::CollectiveEstimate& e) {
+    if (!e.valid()) return "-";
+    std::string s(core::toString(e.algo));
+    if (e.proto != core::CollectiveProto::Unknown) s += "/" + std::string(core::toString(e.proto));
+    return s;
+}
+
+void printJson(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r, const std::string& out) {
+    core::JsonWriter w(std::cout);
+    w.beginObject();
+    w.field("model", spec.model.id).field("gpu", spec.cluster.gpu.id).field("fabric", spec.cluster.intraFabric.id);
+    w.field("inter_fabric", spec.cluster.interFabric ? spec.cluster.interFabric->id : std::string());
+    w.field("nodes", spec.cluster.nodes).field("gpus_per_node", spec.cluster.gpusPerNode);
+    w.field("tokens", spec.tokens).field("context", spec.contextLen).field("dtype", core::toString(spec.dtype));
+    w.field("seed", spec.params.seed).field("overlap", spec.params.overlap).field("cancelled", r.cancelled);
+    w.key("runs").beginArray();
+    for (const auto& run : r.runs) {
+        const auto& s = run.stats;
+        w.beginObject().field("tp", run.config.plan.tp).field("batch", run.config.plan.batch);
+        w.field("step_latency_ns", s.meanStepNs).field("tokens_per_sec", s.tokensPerSec);
+        w.field("allreduces_per_step", s.allreducesPerStep).field("collectives_per_step", s.collectivesPerStep);
+        w.field("allreduce_time_ns_per_step", s.allreduceKernelNsPerStep);
+        w.field("allreduce_transfer_ns_per_step", s.allreduceTransferNsPerStep);
+        w.field("allreduce_wait_ns_per_step", s.allreduceWaitNsPerStep);
+        w.field("exposed_comm_ns_per_step", s.exposedCommNsPerStep).field("exposed_comm_share", s.exposedCommShare);
+        w.field("events", s.events).field("fits_memory", run.fit.fits);
+        w.key("layer_allreduce").beginObject();
+        w.field("algo", core::toString(s.layerAllReduce.algo)).field("proto", core::toString(s.layerAllReduce.proto));
+        w.field("time_ns", s.layerAllReduce.timeNs());
+        w.endObject().endObject();
+    }
+    w.endArray().key("skipped").beginArray();
+    for (const auto& sk : r.skipped) {
+        w.beginObject().field("tp", sk.tp).field("batch", sk.batch).field("reason", sk.reason.message);
+        w.field("required_bytes", sk.fit.requiredBytes).field("usable_bytes", sk.fit.usableBytes);
+        w.field("shortfall_bytes", sk.fit.shortfallBytes).endObject();
+    }
+    w.endArray();
+    if (out.empty()) {
+        w.key("out").null();
+    } else {
+        w.field("out", out);
+    }
+    w.endObject();
+}
+
+void printText(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r) {
+    const auto& cl = spec.cluster;
+    std::cout << spec.model.name << " decode on " << cl.nodes << " x " << cl.gpusPerNode << " " << cl.gpu.name << " ("
+              << cl.intraFabric.id << (cl.interFabric ? " + " + cl.interFabric->id : std::string()) << "), "
+              << spec.tokens << " tokens, context " << spec.contextLen << ", " << core::toString(spec.dtype)
+              << (spec.params.overlap ? ", overlap" : "") << ", seed " << spec.params.seed << "\n\n";
+    TextTable t({"TP", "batch", "step", "tokens/s", "all-reduces", "all-reduce/step", "wait/step", "exposed comm",
+                 "algorithm"});
+    for (const auto& run : r.runs) {
+        const auto& s = run.stats;
+        t.addRow({std::to_string(run.config.plan.tp), std::to_string(run.config.plan.batch),
+                  core::formatDurationNs(s.meanStepNs), core::formatFixed(s.tokensPerSec, 1),
+                  std::to_string(s.allreducesPerStep), core::formatDurationNs(s.allreduceKernelNsPerStep),
+                  core::formatDurationNs(s.allreduceWaitNsPerStep),
+                  core::formatFixed(100 * s.exposedCommShare, 1) + " %", algoText(s.layerAllReduce)});
+    }
+    t.print(std::cout);
+    for (const auto& sk : r.skipped) {
+        std::cout << "skipped TP " << sk.tp << ", batch " << sk.batch << ": " << sk.reason.message
+                  << " (--ignore-memory simulates it anyway)\n";
+    }
+    if (r.cancelled) std::cout << "cancelled: " << r.runs.size() << " run(s) finished and kept\n";
+}
+
+int run(const SimulateOptions& o, const CliContext& ctx) {
+    auto catalog = ctx.catalog();
+    if (!catalog) return reportError(catalog.error());
+    core::sim::SweepSpec spec;
+    auto model = resolveModel(*catalog, o.model);
+    if (!model) return reportError(model.error());
+    spec.model = *model;
+    auto cluster = resolveCluster(*catalog, o.cluster);
+    if (!cluster) return reportError(cluster.error());
+    spec.cluster = *cluster;
+    auto tps = core::parsePositiveIntList(o.tps, "--tp");
+    if (!tps) return reportError(tps.error());
+    auto batches = core::parsePositiveIntList(o.batches, "--batch");
+    if (!batches) return reportError(batches.error());
+    auto dtype = resolveDtype(o.dtype);
+    if (!dtype) return reportError(dtype.error());
+    auto params = resolveSimParams(o.tunables);
+    if (!params) return reportError(params.error());
+    spec.tps = *tps;
+    spec.batches = *batches;
+    spec.tokens = o.tokens;
+    spec.contextLen = o.context;
+    spec.dtype = *dtype;
+    spec.params = *params;
+    spec.ignoreMemory = o.ignoreMemory;
+    if (!o.out.empty() && !endsWith(o.out, ".json")) {
+        return reportError(core::makeError(core::ErrorCode::Unsupported,
+                                           endsWith(o.out, ".tpscope")
+                                               ? "the workspace format (.tpscope) is not in this build yet; write a "
+                                                 "Chrome trace with --out <file>.json"
+                                               : "unknown output type; use a .json path (Chrome trace JSON)",
+                                           o.out));
+    }
+
+    g_cancel.store(false);
+    auto previous = std::signal(SIGINT, onInterrupt);
+    auto progress = [&](const core::sim::SweepProgress& p) {
+        if (!o.json)
+            std::cerr << "\r[" << p.done << "/" << p.total << "] TP " << p.tp << ", batch " << p.batch << "   ";
+    };
+    auto result = core::sim::runSweep(spec, progress, &g_cancel);
+    std::signal(SIGINT, previous);
+    if (!o.json) std::cerr << "\r" << std::string(40, ' ') << "\r";
+    if (!result) return reportError(result.error());
+    if (!o.out.empty() && !result->runs.empty()) {
+        if (auto s = writeSweepChromeJsonFile(o.out, *result); !s) return reportError(s.error());
+    }
+    if (o.json) {
+        printJson(spec, *result, result->runs.empty() ? std::string() : o.out);
+    } else {
+        printText(spec, *result);
+        if (!o.out.empty() && !result->runs.empty()) std::cout << "wrote " << o.out << '\n';
+    }
+    if (result->runs.empty()) {
+        std::cerr << "tpscope-cli: no configuration of the sweep could run\n";
+        return kExitFailure;
+    }
+    return result->cancelled ? kExitFailure : kExitOk;
+}
+
+}  // namespace
+
+void addSimulateCommand(CLI::App& app, CliContext& ctx) {
+    auto opts = std::make_shared<SimulateOptions>();
+    auto* cmd = app.add_subcommand("simulate", "Simulate TP decode on a virtual cluster: one run per TP x batch");
+    addModelOptions(*cmd, opts->model);
+    addClusterOptions(*cmd, opts->cluster);
+    cmd->add_option("--tp", opts->tps, "TP degrees, comma-separated")->capture_default_str();
+    cmd->add_option("--batch", opts->batches, "Batch sizes, comma-separated")->capture_default_str();
+    cmd->add_option("--tokens", opts->tokens, "Decode steps per run")->capture_default_str();
+    cmd->add_option("--context", opts->context, "Tokens in the KV cache")->capture_default_str();
+    cmd->add_option("--dtype", opts->dtype, "fp16, bf16, fp8 or fp32")->capture_default_str();
+    addSimTunables(*cmd, opts->tunables);
+    cmd->add_flag("--ignore-memory", opts->ignoreMemory, "Simulate configurations that do not fit GPU memory");
+    cmd->add_option("--out", opts->out, "Save the runs: .json = Chrome trace JSON (Perfetto)");
+    cmd->add_flag("--json", opts->json, "Machine-readable output (docs/cli.md)");
+    cmd->callback([opts, &ctx] { ctx.exitCode = run(*opts, ctx); });
+}
+
+}  // namespace tpscope::cli

@@ -1,0 +1,157 @@
+#include "headless.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QEventLoop>
+#include <QFile>
+#include <QTextStream>
+#include <QTimer>
+
+#include <cmath>
+#include <cstdio>
+
+#include "core/calc/cost.h"
+#include "ui/main_window.h"
+#include "ui/run_panel.h"
+#include "ui/runs_model.h"
+#include "ui/timeline/time_ruler.h"
+#include "ui/timeline/timeline_data.h"
+#include "ui/timeline/timeline_panel.h"
+
+namespace tpscope::app {
+
+namespace {
+
+constexpr int kTimeoutMs = 300'000;
+
+// Spins the event loop until `signal` of `sender` fires; false on timeout.
+template <typename Sender, typename Signal>
+bool waitFor(const Sender* sender, Signal signal) {
+    QEventLoop loop;
+    QObject::connect(sender, signal, &loop, &QEventLoop::quit);
+    QTimer::singleShot(kTimeoutMs, &loop, [&loop] { loop.exit(1); });
+    return loop.exec() == 0;
+}
+
+bool runDefaultSweep(ui::MainWindow& window) {
+    window.startDefaultSweep();
+    if (window.isSweepRunning() && !waitFor(&window, &ui::MainWindow::sweepFinished)) {
+        std::fprintf(stderr, "tpscope: the default sweep did not finish in time\n");
+        return false;
+    }
+    QApplication::processEvents();
+    return true;
+}
+
+bool saveWidget(QWidget& widget, const QString& path) {
+    QApplication::processEvents();
+    if (!widget.grab().save(path)) {
+        std::fprintf(stderr, "tpscope: could not write %s\n", qPrintable(path));
+        return false;
+    }
+    return true;
+}
+
+QString percent(double v) {
+    return std::isnan(v) ? QStringLiteral("—") : QStringLiteral("%1 %").arg(v * 100, 0, 'f', 0);
+}
+
+QString summaryMarkdown(const ui::MainWindow& window) {
+    const auto* runs = window.runsModel();
+    QString md;
+    QTextStream s(&md);
+    const auto& rows = runs->runs();
+    s << "# tpscope report: the embedded default sweep\n\n";
+    if (!rows.empty()) {
+        const auto& r = rows.front().request;
+        s << "Model **" << QString::fromStdString(r.model.name) << "**, "
+          << QString::fromStdString(std::string(core::toString(r.dtype))) << ", batch " << r.batch << ", context "
+          << r.contextLen << ", " << r.tokens << " decode steps, on " << r.nodes << "×" << r.gpusPerNode << " "
+          << QString::fromStdString(r.gpu.name) << " over " << QString::fromStdString(r.fabric.name) << "; price $"
+          << QString::number(r.pricePerGpuHour, 'f', 2) << " per GPU-hour.\n\n";
+        if (rows.front().trace)
+            s << "Trace source: " << QString::fromStdString(rows.front().trace->metadataValue("generator")) << ".\n\n";
+    }
+    s << "| TP | status | step latency | tokens/s | efficiency | exposed comm (rank mean, % of trace) | $ per M tokens "
+         "|\n";
+    s << "|---:|---|---:|---:|---:|---:|---:|\n";
+    for (int i = 0; i < runs->rowCount(); ++i) {
+        const auto& r = runs->run(i);
+        const bool done = r.status == ui::RunStatus::Done;
+        QString exposed = QStringLiteral("—");
+        if (done && r.timeline && r.trace && !r.timeline->ranks().empty()) {
+            double total = 0;
+            for (const auto& rank : r.timeline->ranks()) total += static_cast<double>(rank.exposedTotalNs);
+            const double span = static_cast<double>(r.trace->endNs() - r.trace->startNs());
+            exposed = QStringLiteral("%1 %").arg(100.0 * total / static_cast<double>(r.timeline->ranks().size()) / span,
+                                                 0, 'f', 1);
+        }
+        const double cost =
+            done ? core::costPerMillionTokens(r.request.tp, r.request.pricePerGpuHour, r.metrics.tokensPerSec) : NAN;
+        s << "| " << r.request.tp << " | "
+          << (r.status == ui::RunStatus::Failed ? "failed: " + r.error : ui::statusText(r.status)) << " | "
+          << (done ? ui::formatDuration(r.metrics.stepLatencyNs) : QStringLiteral("—")) << " | "
+          << (done ? QString::number(r.metrics.tokensPerSec, 'f', 1) : QStringLiteral("—")) << " | "
+          << percent(runs->efficiency(i)) << " | " << exposed << " | "
+          << (std::isnan(cost) ? QStringLiteral("—") : QString::number(cost, 'f', 2)) << " |\n";
+    }
+    s << "\nEfficiency = speed-up ÷ GPU ratio against the smallest TP of the same configuration that ran. "
+         "Exposed communication = collective time with no compute kernel running on that GPU.\n\n"
+         "Screenshots: `screenshot-main.png` (two layers, the all-reduce with the largest arrival skew selected), "
+         "`timeline-overview.png` (the whole trace of the largest TP).\n";
+    return md;
+}
+
+}  // namespace
+
+int takeScreenshot(ui::MainWindow& window, const QString& out, const QString& file) {
+    window.resize(1600, 1000);
+    window.show();
+    if (file.isEmpty()) {
+        if (!runDefaultSweep(window)) return 1;
+        window.focusTimelineOnExample();
+    } else {
+        bool failed = false;
+        QEventLoop loop;
+        QObject::connect(&window, &ui::MainWindow::documentOpened, &loop, &QEventLoop::quit);
+        QObject::connect(&window, &ui::MainWindow::openFailed, &loop, [&] {
+            failed = true;
+            loop.quit();
+        });
+        window.openPath(file);
+        loop.exec();
+        if (failed) {
+            // The screenshot still shows the window with the reason; the exit status says it failed.
+            std::fprintf(stderr, "tpscope: %s\n", qPrintable(window.lastError()));
+            return saveWidget(window, out) ? 2 : 1;
+        }
+        window.focusTimelineOnExample();
+    }
+    return saveWidget(window, out) ? 0 : 1;
+}
+
+int writeReport(ui::MainWindow& window, const QString& dir) {
+    if (!QDir().mkpath(dir)) {
+        std::fprintf(stderr, "tpscope: cannot create %s\n", qPrintable(dir));
+        return 1;
+    }
+    window.resize(1600, 1000);
+    window.show();
+    if (!runDefaultSweep(window)) return 1;
+    auto* view = window.timelinePanel()->view();
+    view->fit();
+    if (!saveWidget(*window.timelinePanel(), dir + QStringLiteral("/timeline-overview.png"))) return 1;
+    window.focusTimelineOnExample();
+    if (!saveWidget(window, dir + QStringLiteral("/screenshot-main.png"))) return 1;
+    QFile summary(dir + QStringLiteral("/summary.md"));
+    if (!summary.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        std::fprintf(stderr, "tpscope: cannot write %s\n", qPrintable(summary.fileName()));
+        return 1;
+    }
+    summary.write(summaryMarkdown(window).toUtf8());
+    std::printf("tpscope: report written to %s (summary.md, screenshot-main.png, timeline-overview.png)\n",
+                qPrintable(QDir(dir).absolutePath()));
+    return 0;
+}
+
+}  // namespace tpscope::app

@@ -1,0 +1,19 @@
+#pragma once
+// What tpscope does without a screen: render the main window to a PNG (--screenshot) and write the
+// default sweep's report (--report): screenshots and a Markdown summary. Both run the real window
+// on the offscreen platform and wait for its worker threads through its signals.
+
+#include <QString>
+
+namespace tpscope::ui {
+class MainWindow;
+}
+
+namespace tpscope::app {
+
+// Opens `file` (or runs the embedded default sweep when empty), renders the window to `out`.
+int takeScreenshot(ui::MainWindow& window, const QString& out, const QString& file);
+// Runs the embedded default sweep and writes screenshots and summary.md into `dir`.
+int writeReport(ui::MainWindow& window, const QString& dir);
+
+}  // namespace tpscope::app

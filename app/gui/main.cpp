@@ -1,0 +1,95 @@
+// tpscope: the desktop GUI.
+//   tpscope                       opens on the embedded default sweep (a simulated 8-GPU H100 node)
+//   tpscope FILE                  opens a workspace, trace file or rank folder
+//   tpscope --screenshot OUT.png [FILE]   renders the main window offscreen and exits
+//   tpscope --report DIR          writes the default sweep's report (screenshots + summary.md), no display needed
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
+
+#include <cstdio>
+#include <cstring>
+
+#include "headless.h"
+#include "ui/main_window.h"
+
+namespace {
+
+// Modes that never show a window: they run on the offscreen platform, so they work without a display.
+bool wantsHeadless(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        for (const char* flag : {"--screenshot", "--report", "--help", "-h", "--help-all", "--version", "-v"}) {
+            if (std::strncmp(argv[i], flag, std::strlen(flag)) == 0) return true;
+        }
+    }
+    return false;
+}
+
+bool hasDisplay() {
+    return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") ||
+           !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    // The headless modes must choose the offscreen platform before QApplication exists, whatever
+    // the environment says: they are used exactly where there is no display.
+    if (wantsHeadless(argc, argv)) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    } else if (!hasDisplay()) {
+        // Qt would abort with a platform-plugin error; say what to do instead.
+        std::fprintf(stderr,
+                     "tpscope: no display (DISPLAY and WAYLAND_DISPLAY are unset). Use --report DIR to write the "
+                     "default sweep's report, or --screenshot OUT.png [FILE].\n");
+        return 1;
+    }
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("tpscope"));
+    QApplication::setApplicationName(QStringLiteral("tpscope"));
+    QApplication::setApplicationVersion(QStringLiteral(TPSCOPE_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("tpscope: where did the tensor-parallel speed-up go?"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("Render the main window offscreen into <png> and exit."),
+                                        QStringLiteral("png"));
+    const QCommandLineOption report(
+        QStringLiteral("report"),
+        QStringLiteral("Write the default sweep's report (screenshots, summary.md) into <dir> and exit."),
+        QStringLiteral("dir"));
+    parser.addOption(screenshot);
+    parser.addOption(report);
+    parser.addPositionalArgument(
+        QStringLiteral("file"),
+        QStringLiteral("Workspace (.tpscope), Kineto JSON (.json, .json.gz), rank folder or nsys SQLite."),
+        QStringLiteral("[file]"));
+    parser.process(app);
+    const QString file = parser.positionalArguments().value(0);
+
+    tpscope::ui::MainWindow window(tpscope::ui::defaultServices());
+    if (parser.isSet(report)) {
+        window.setUnsavedPrompt([](QWidget*) { return QMessageBox::Discard; });
+        return tpscope::app::writeReport(window, parser.value(report));
+    }
+    if (parser.isSet(screenshot)) {
+        window.setUnsavedPrompt([](QWidget*) { return QMessageBox::Discard; });
+        return tpscope::app::takeScreenshot(window, parser.value(screenshot), file);
+    }
+    window.show();
+    if (file.isEmpty()) {
+        QObject::connect(
+            &window, &tpscope::ui::MainWindow::sweepFinished, &window,
+            [&window](bool cancelled) {
+                if (!cancelled) window.focusTimelineOnExample();
+            },
+            Qt::SingleShotConnection);
+        QTimer::singleShot(0, &window, &tpscope::ui::MainWindow::startDefaultSweep);
+    } else {
+        window.openPath(file);
+    }
+    return app.exec();
+}

@@ -1,0 +1,68 @@
+#include "core/analysis/analysis.h"
+
+#include <charconv>
+
+namespace tpscope::core::analysis {
+
+namespace {
+
+template <typename T>
+std::size_t vectorBytes(const std::vector<T>& v) {
+    return v.capacity() * sizeof(T);
+}
+
+int metadataInt(const Trace& trace, std::string_view key) {
+    const std::string text = trace.metadataValue(key);
+    int value = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return ec == std::errc() && ptr == text.data() + text.size() && value > 0 ? value : 0;
+}
+
+}  // namespace
+
+std::size_t RunAnalysis::residentBytes() const {
+    std::size_t bytes = sizeof(*this);
+    for (const auto& r : segmentation.ranks) bytes += sizeof(r) + vectorBytes(r.steps) + vectorBytes(r.layers);
+    bytes += vectorBytes(matching.calls) + vectorBytes(matching.participants) + vectorBytes(matching.ranks);
+    bytes += vectorBytes(breakdown.rows) + vectorBytes(breakdown.steps) + vectorBytes(breakdown.layers) +
+             vectorBytes(breakdown.rankTotals);
+    bytes += vectorBytes(summary.steps) + vectorBytes(summary.rankSummaries);
+    return bytes;
+}
+
+RunAnalysis analyzeTrace(const Trace& trace, const AnalysisOptions& options) {
+    RunAnalysis a;
+    a.segmentation = segmentLayers(trace, options.segmentation);
+    a.matching = matchCollectives(trace, a.segmentation, options.matching);
+    a.breakdown = computeBreakdown(trace, a.segmentation, a.matching);
+    a.summary = summarizeRun(trace, a.matching, a.breakdown, options.batch);
+    a.notes = a.segmentation.notes;
+    a.notes.insert(a.notes.end(), a.matching.notes.begin(), a.matching.notes.end());
+    if (!a.summary.batchKnown) {
+        a.notes.push_back("batch size unknown (no --batch, no 'batch' in the trace metadata): tokens/s assume batch 1");
+    }
+    if (a.summary.steps.empty()) a.notes.push_back("no decode step found: no latency or throughput");
+    std::size_t emptyLayers = 0;
+    for (const auto& row : a.breakdown.rows) emptyLayers += row.time.computeNs == 0 && row.time.commNs == 0 ? 1 : 0;
+    if (emptyLayers > 0) {
+        a.notes.push_back(std::to_string(emptyLayers) + " layer window(s) (step x rank) hold no kernel: all idle");
+    }
+    return a;
+}
+
+RunPoint runPointOf(const Trace& trace, const RunAnalysis& analysis, std::string label, int gpus, int batch) {
+    RunPoint p;
+    p.label = std::move(label);
+    p.gpus = gpus > 0                       ? gpus
+             : metadataInt(trace, "tp") > 0 ? metadataInt(trace, "tp")
+                                            : static_cast<int>(trace.ranks.size());
+    p.batch = batch > 0 ? batch : analysis.summary.batch;
+    const double latency = analysis.summary.latencyMeanNs;
+    p.stepLatencyNs = latency;
+    p.tokensPerSec = latency > 0 ? p.batch / (latency * 1e-9) : 0;
+    p.loss = analysis.summary.loss;
+    p.exposedCommShare = analysis.summary.exposedCommShare;
+    return p;
+}
+
+}  // namespace tpscope::core::analysis

@@ -1,0 +1,42 @@
+#pragma once
+// The whole analysis of one trace (DESIGN.md §5), in the order each step needs the previous:
+// segmentation -> cross-rank matching -> per layer/step breakdown -> run summary. The GUI and the
+// CLI both render this one result, so a number in a chart is the number `--json` prints.
+// Complexity: O(n log n) in the events of the trace (sorts of collective kernels and result rows);
+// each stream is read once or twice.
+
+#include <string>
+#include <vector>
+
+#include "core/analysis/collective_matching.h"
+#include "core/analysis/layer_breakdown.h"
+#include "core/analysis/layer_segmentation.h"
+#include "core/analysis/run_summary.h"
+#include "core/analysis/scaling.h"
+#include "core/trace/trace.h"
+
+namespace tpscope::core::analysis {
+
+struct AnalysisOptions {
+    SegmentationOptions segmentation;
+    MatchingOptions matching;
+    int batch = 0;  // 0: trace metadata "batch", else 1
+};
+
+struct RunAnalysis {
+    Segmentation segmentation;
+    CollectiveMatching matching;
+    LayerBreakdown breakdown;
+    RunSummary summary;
+    std::vector<std::string> notes;  // segmentation, matching and summary notes, for the user
+
+    std::size_t residentBytes() const;  // heap held by the result (benchmark bookkeeping)
+};
+
+RunAnalysis analyzeTrace(const Trace& trace, const AnalysisOptions& options = {});
+
+// The scaling input of one analysed run: GPUs from `gpus` (> 0), else metadata "tp", else the
+// rank count; batch from `batch` (> 0), else the summary's.
+RunPoint runPointOf(const Trace& trace, const RunAnalysis& analysis, std::string label, int gpus = 0, int batch = 0);
+
+}  // namespace tpscope::core::analysis

@@ -1,0 +1,235 @@
+#include "core/analysis/collective_matching.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+namespace tpscope::core::analysis {
+
+namespace {
+
+struct KernelRef {
+    std::int64_t startNs;
+    std::int64_t endNs;
+    std::uint32_t streamIndex;
+    std::uint32_t eventIndex;
+    CollectiveOp op;
+    std::uint64_t bytes;
+};
+
+struct Channel {
+    std::vector<std::vector<KernelRef>> perRank;  // per rank index, sorted by start
+    std::uint32_t groupSize = 0;                  // largest group size a payload states
+};
+// keyed by communicator name id (0: unnamed)
+using Channels = std::map<std::uint32_t, Channel>;
+
+Channels gatherChannels(const Trace& trace) {
+    Channels channels;
+    const std::size_t rankCount = trace.ranks.size();
+    for (std::size_t r = 0; r < rankCount; ++r) {
+        const Rank& rank = trace.ranks[r];
+        for (std::size_t s = 0; s < rank.streams.size(); ++s) {
+            const auto& ev = rank.streams[s].events;
+            for (std::size_t i = 0; i < ev.size(); ++i) {
+                if (ev.kind(i) != EventKind::Collective) continue;
+                const Payload& p = trace.payload(ev.payload(i));
+                const bool has = p.kind == PayloadKind::Collective;
+                const std::uint32_t channel = has ? p.collective.communicator.value : 0;
+                auto& ch = channels[channel];
+                if (ch.perRank.empty()) ch.perRank.resize(rankCount);
+                if (has) ch.groupSize = std::max(ch.groupSize, p.collective.groupSize);
+                ch.perRank[r].push_back({ev.startNs(i), ev.endNs(i), static_cast<std::uint32_t>(s),
+                                         static_cast<std::uint32_t>(i), has ? p.collective.op : CollectiveOp::Unknown,
+                                         has ? p.collective.bytes : 0});
+            }
+        }
+    }
+    for (auto& [channel, ch] : channels) {
+        for (auto& list : ch.perRank) {
+            std::stable_sort(list.begin(), list.end(),
+                             [](const KernelRef& a, const KernelRef& b) { return a.startNs < b.startNs; });
+        }
+    }
+    return channels;
+}
+
+// Where a kernel start falls in a rank's layer windows.
+void labelLayer(const RankSegmentation& seg, std::int64_t t, CollectiveCall& call) {
+    auto it = std::upper_bound(seg.layers.begin(), seg.layers.end(), t,
+                               [](std::int64_t v, const LayerWindow& l) { return v < l.startNs; });
+    if (it == seg.layers.begin()) return;
+    --it;
+    if (t < it->endNs) {
+        call.step = it->step;
+        call.layer = it->layer;
+    }
+}
+
+struct Member {
+    std::uint32_t rankIndex;
+    const KernelRef* kernel;
+};
+
+// Fills timing, waits and the last arrival of one call from its members.
+void finishCall(const std::vector<Member>& members, std::uint32_t expected, std::uint32_t channel,
+                CollectiveMatching& out, std::vector<std::int64_t>& endsScratch) {
+    CollectiveCall call;
+    call.firstParticipant = static_cast<std::uint32_t>(out.participants.size());
+    call.participantCount = static_cast<std::uint32_t>(members.size());
+    call.expectedParticipants = expected;
+    call.communicator = NameId{channel};
+    call.firstStartNs = std::numeric_limits<std::int64_t>::max();
+    call.lastStartNs = std::numeric_limits<std::int64_t>::min();
+    endsScratch.clear();
+    for (const auto& m : members) {
+        call.firstStartNs = std::min(call.firstStartNs, m.kernel->startNs);
+        if (m.kernel->startNs > call.lastStartNs) {
+            call.lastStartNs = m.kernel->startNs;
+            call.lastRankIndex = m.rankIndex;
+        }
+        endsScratch.push_back(m.kernel->endNs);
+        if (call.op == CollectiveOp::Unknown) call.op = m.kernel->op;
+        call.bytes = std::max(call.bytes, m.kernel->bytes);
+    }
+    std::sort(endsScratch.begin(), endsScratch.end());
+    const std::size_t n = endsScratch.size();
+    // Median of an even count: the mean of the two middle values (rounded down).
+    call.medianEndNs =
+        n % 2 == 1 ? endsScratch[n / 2] : endsScratch[n / 2 - 1] + (endsScratch[n / 2] - endsScratch[n / 2 - 1]) / 2;
+    call.transferNs = std::max<std::int64_t>(0, call.medianEndNs - call.lastStartNs);
+    for (const auto& m : members) {
+        const std::int64_t dur = m.kernel->endNs - m.kernel->startNs;
+        const std::int64_t wait = std::clamp<std::int64_t>(call.lastStartNs - m.kernel->startNs, 0, dur);
+        out.participants.push_back({m.rankIndex, m.kernel->streamIndex, m.kernel->eventIndex, wait});
+        auto& stats = out.ranks[m.rankIndex];
+        ++stats.kernels;
+        stats.waitNs += wait;
+        stats.kernelNs += dur;
+        if (!call.complete()) ++stats.extraKernels;
+    }
+    if (call.complete() && members.size() >= 2) ++out.ranks[call.lastRankIndex].lastArrivals;
+    if (!call.complete()) ++out.incompleteCalls;
+    out.calls.push_back(call);
+}
+
+void matchChannel(std::uint32_t channel, const std::vector<std::vector<KernelRef>>& perRank,
+                  const MatchingOptions& options, CollectiveMatching& out) {
+    const std::size_t rankCount = perRank.size();
+    std::uint32_t expected = 0;
+    for (const auto& list : perRank) expected += list.empty() ? 0 : 1;
+    std::vector<std::size_t> head(rankCount, 0);
+    std::vector<std::uint32_t> set;
+    std::vector<std::uint32_t> stale;
+    std::vector<Member> members;
+    std::vector<std::int64_t> ends;
+    while (true) {
+        set.clear();
+        for (std::uint32_t r = 0; r < rankCount; ++r) {
+            if (head[r] < perRank[r].size()) set.push_back(r);
+        }
+        if (set.empty()) break;
+        // Narrow to the ranks whose head can be one call: drop heads that ended before the latest
+        // head started, and repeat among those (they ran ahead and may share an earlier call).
+        while (options.toleranceNs >= 0 && set.size() > 1) {
+            std::int64_t maxStart = std::numeric_limits<std::int64_t>::min();
+            for (const auto r : set) maxStart = std::max(maxStart, perRank[r][head[r]].startNs);
+            stale.clear();
+            for (const auto r : set) {
+                if (perRank[r][head[r]].endNs + options.toleranceNs < maxStart) stale.push_back(r);
+            }
+            if (stale.empty()) break;
+            set.swap(stale);
+        }
+        members.clear();
+        for (const auto r : set) members.push_back({r, &perRank[r][head[r]++]});
+        finishCall(members, expected, channel, out, ends);
+    }
+}
+
+}  // namespace
+
+CollectiveMatching matchCollectives(const Trace& trace, const Segmentation& segmentation,
+                                    const MatchingOptions& options) {
+    CollectiveMatching out;
+    out.ranks.resize(trace.ranks.size());
+    for (std::uint32_t r = 0; r < out.ranks.size(); ++r) out.ranks[r].rankIndex = r;
+    const Channels channels = gatherChannels(trace);
+    for (const auto& [channel, ch] : channels) {
+        matchChannel(channel, ch.perRank, options, out);
+        const auto present = static_cast<std::uint32_t>(
+            std::count_if(ch.perRank.begin(), ch.perRank.end(), [](const auto& l) { return !l.empty(); }));
+        if (ch.groupSize > present) {
+            const auto name = trace.name(NameId{channel});
+            out.notes.push_back("communicator " +
+                                (name.empty() ? std::string("(unnamed)") : "'" + std::string(name) + "'") + " has " +
+                                std::to_string(ch.groupSize) + " ranks but the trace holds " + std::to_string(present) +
+                                ": wait is measured among the ranks present");
+        }
+    }
+    for (auto& call : out.calls) {
+        const auto& first = out.participants[call.firstParticipant];
+        if (first.rankIndex < segmentation.ranks.size()) {
+            labelLayer(segmentation.ranks[first.rankIndex], participantStartNs(trace, first), call);
+        }
+    }
+    std::stable_sort(out.calls.begin(), out.calls.end(),
+                     [](const CollectiveCall& a, const CollectiveCall& b) { return a.lastStartNs < b.lastStartNs; });
+    if (out.incompleteCalls > 0) {
+        std::string who;
+        for (const auto& r : out.ranks) {
+            if (r.extraKernels == 0) continue;
+            if (!who.empty()) who += ", ";
+            who += "rank " + std::to_string(trace.ranks[r.rankIndex].id.value) + ": " + std::to_string(r.extraKernels);
+        }
+        out.notes.push_back(std::to_string(out.incompleteCalls) +
+                            " collective call(s) were not joined by every rank of their channel (" + who +
+                            " kernel(s)); their wait is measured among the ranks present");
+    }
+    if (trace.ranks.size() == 1 && !out.calls.empty()) {
+        out.notes.push_back(
+            "single rank: collective time cannot be split into sync wait and transfer; all of it "
+            "counts as transfer");
+    }
+    return out;
+}
+
+double busBandwidthFactor(CollectiveOp op, std::uint32_t ranks) {
+    if (ranks == 0) return std::numeric_limits<double>::quiet_NaN();
+    const double n = ranks;
+    switch (op) {
+        case CollectiveOp::AllReduce:
+            return 2.0 * (n - 1.0) / n;
+        case CollectiveOp::AllGather:
+        case CollectiveOp::ReduceScatter:
+        case CollectiveOp::AllToAll:
+            return (n - 1.0) / n;
+        case CollectiveOp::Broadcast:
+        case CollectiveOp::Reduce:
+        case CollectiveOp::SendRecv:
+            return 1.0;
+        case CollectiveOp::Unknown:
+            break;
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+double algBandwidth(const CollectiveCall& call) {
+    if (call.bytes == 0 || call.transferNs <= 0) return std::numeric_limits<double>::quiet_NaN();
+    return static_cast<double>(call.bytes) / (static_cast<double>(call.transferNs) * 1e-9);
+}
+
+double busBandwidth(const CollectiveCall& call) {
+    return algBandwidth(call) * busBandwidthFactor(call.op, call.participantCount);
+}
+
+std::int64_t participantStartNs(const Trace& trace, const CallParticipant& p) {
+    return trace.ranks[p.rankIndex].streams[p.streamIndex].events.startNs(p.eventIndex);
+}
+
+std::int64_t participantEndNs(const Trace& trace, const CallParticipant& p) {
+    return trace.ranks[p.rankIndex].streams[p.streamIndex].events.endNs(p.eventIndex);
+}
+
+}  // namespace tpscope::core::analysis

@@ -1,0 +1,87 @@
+#pragma once
+// Cross-rank matching of collective calls, and the sync-wait / transfer split (DESIGN.md §5).
+//
+// Input: a finalized Trace (collective kernels have EventKind::Collective, optionally a
+// CollectivePayload) and its Segmentation (to label each call with its step and layer).
+// Mapping: kernels are grouped into channels by communicator name (one channel when unnamed) and
+// matched across ranks in per-channel call order. Every rank's kernel of one real collective is
+// still running when the last rank arrives (no rank can finish before all have started), so each
+// match is checked in time: a head kernel that ended more than `toleranceNs` before the latest
+// head started cannot belong to the same call; it becomes a call of its own (or with the other
+// ranks that also ran ahead), reported as incomplete. That keeps one rank's extra call from
+// shifting every later match.
+// Per call: wait(rank) = max_r start_r - start(rank), clamped to the rank's kernel duration;
+// transfer = median_r end_r - max_r start_r, clamped at 0 (the time from the last arrival until
+// the ranks finish). algbw = bytes / transfer; busbw = algbw x the nccl-tests factor of the op
+// (2(n-1)/n for all-reduce).
+// Complexity: O(k log k) per rank for k collective kernels, O(calls x ranks) for the matching.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/analysis/layer_segmentation.h"
+#include "core/trace/trace.h"
+
+namespace tpscope::core::analysis {
+
+struct MatchingOptions {
+    // Clock-skew allowance of the time check; negative: trust the call order alone.
+    std::int64_t toleranceNs = 2000;
+};
+
+struct CallParticipant {
+    std::uint32_t rankIndex = 0;    // into Trace::ranks
+    std::uint32_t streamIndex = 0;  // into Rank::streams
+    std::uint32_t eventIndex = 0;   // into that stream's events
+    std::int64_t waitNs = 0;
+};
+
+struct CollectiveCall {
+    std::uint32_t firstParticipant = 0;  // into CollectiveMatching::participants
+    std::uint32_t participantCount = 0;
+    std::uint32_t expectedParticipants = 0;  // ranks of the trace that use this channel
+    CollectiveOp op = CollectiveOp::Unknown;
+    std::uint64_t bytes = 0;
+    NameId communicator{};
+    std::int64_t firstStartNs = 0;
+    std::int64_t lastStartNs = 0;  // max_r start_r: the last arrival
+    std::int64_t medianEndNs = 0;
+    std::int64_t transferNs = 0;
+    std::uint32_t lastRankIndex = 0;  // the rank that arrived last (lowest index on ties)
+    std::int64_t step = -1;           // of the first participant; -1 outside every layer
+    int layer = -1;
+    bool complete() const { return participantCount >= expectedParticipants; }
+};
+
+struct RankCollectiveStats {
+    std::uint32_t rankIndex = 0;
+    std::size_t kernels = 0;
+    std::size_t lastArrivals = 0;  // complete calls (of >= 2 ranks) where this rank arrived last
+    std::size_t extraKernels = 0;  // kernels in calls that not every rank of the channel joined
+    std::int64_t waitNs = 0;       // summed wait over its kernels
+    std::int64_t kernelNs = 0;     // summed collective kernel time
+};
+
+struct CollectiveMatching {
+    std::vector<CollectiveCall> calls;  // sorted by last arrival
+    std::vector<CallParticipant> participants;
+    std::vector<RankCollectiveStats> ranks;  // one per Trace::ranks entry
+    std::size_t incompleteCalls = 0;
+    std::vector<std::string> notes;
+};
+
+CollectiveMatching matchCollectives(const Trace& trace, const Segmentation& segmentation,
+                                    const MatchingOptions& options = {});
+
+// nccl-tests bus-bandwidth factor for an op over n ranks; NaN for an unknown op.
+double busBandwidthFactor(CollectiveOp op, std::uint32_t ranks);
+// bytes / transfer in bytes per second; NaN when bytes or transfer time is unknown (0).
+double algBandwidth(const CollectiveCall& call);
+double busBandwidth(const CollectiveCall& call);
+
+// Start and end of a participant's kernel.
+std::int64_t participantStartNs(const Trace& trace, const CallParticipant& p);
+std::int64_t participantEndNs(const Trace& trace, const CallParticipant& p);
+
+}  // namespace tpscope::core::analysis

@@ -1,0 +1,59 @@
+#pragma once
+// Interval arithmetic for the per-layer breakdown (DESIGN.md §5).
+//
+// Input: half-open [startNs, endNs) intervals. unionOfSorted() merges a list sorted by start into
+// disjoint, sorted intervals in one pass (O(n)); mergeUnions() joins two such lists (O(n + m)).
+// CoverageTimeline sweeps up to kMaxLayers disjoint lists at once and yields the elementary
+// segments between consecutive boundaries with a bit mask of the lists covering each
+// (O(total intervals x lists)); measure() sums segment lengths per mask inside windows, which may
+// overlap or come in any order: O(log segments + segments inside) per window.
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace tpscope::core::analysis {
+
+struct Interval {
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;
+    std::int64_t length() const { return endNs - startNs; }
+    bool operator==(const Interval&) const = default;
+};
+
+// Sorted by start (ties in any order) -> disjoint sorted union; empty intervals are dropped.
+// Intervals that only touch ([0,5) and [5,9)) are merged.
+std::vector<Interval> unionOfSorted(std::span<const Interval> sortedByStart);
+// In-place variant: appends nothing, compacts `intervals` (sorted by start) to its union.
+void unionInPlace(std::vector<Interval>& sortedByStart);
+// Union of two disjoint sorted lists.
+std::vector<Interval> mergeUnions(std::span<const Interval> a, std::span<const Interval> b);
+std::int64_t totalLength(std::span<const Interval> disjoint);
+
+struct CoverageSegment {
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;
+    std::uint32_t mask = 0;  // bit i set: list i covers the segment
+};
+
+class CoverageTimeline {
+  public:
+    // Few lists keep a window's per-mask table small (16 x 8 bytes); the breakdown needs three.
+    static constexpr int kMaxLayers = 4;
+    static constexpr std::size_t kMaskCount = std::size_t{1} << kMaxLayers;
+
+    // Each list disjoint and sorted. Segments where no list is present are not stored.
+    explicit CoverageTimeline(std::span<const std::span<const Interval>> lists);
+
+    const std::vector<CoverageSegment>& segments() const { return m_segments; }
+
+    // Time per mask inside the window; mask 0 (no list) is the window time left uncovered.
+    using MaskTimes = std::array<std::int64_t, kMaskCount>;
+    MaskTimes measure(Interval window) const;
+
+  private:
+    std::vector<CoverageSegment> m_segments;
+};
+
+}  // namespace tpscope::core::analysis

@@ -1,0 +1,82 @@
+#pragma once
+// Per layer x rank (and per step x rank) time breakdown (DESIGN.md §5).
+//
+// Input: a finalized Trace, its Segmentation and CollectiveMatching. Mapping, per rank:
+//   compute = union of non-collective GPU activity (GEMM, attention, elementwise, copies, other)
+//   comm    = union of collective kernels
+//   exposed = comm while no compute runs; overlapped = comm - exposed
+//   exposed wait / transfer: exposed comm split at each kernel's matched wait (the part of a
+//           collective kernel before the last rank arrived is waiting; the rest moves bytes; where
+//           two collectives overlap, moving bytes wins)
+//   idle    = no activity at all (launch gaps, host stalls)
+// inside each window, so computeOnly + overlapped + exposed + idle = wall exactly, and
+// compute + exposed + idle = wall. Load imbalance per layer = max - min compute over ranks.
+// Complexity: O(n) per stream to build unions (events are sorted by start), O(k log k) for the k
+// collective kernels of a rank, O(log s + s_w) per window over s coverage segments; rows sorted
+// once, O(L log L).
+
+#include <cstdint>
+#include <vector>
+
+#include "core/analysis/collective_matching.h"
+#include "core/analysis/layer_segmentation.h"
+#include "core/trace/trace.h"
+
+namespace tpscope::core::analysis {
+
+struct TimeBreakdown {
+    std::int64_t wallNs = 0;
+    std::int64_t computeNs = 0;
+    std::int64_t commNs = 0;
+    std::int64_t exposedCommNs = 0;
+    std::int64_t overlappedCommNs = 0;
+    std::int64_t exposedWaitNs = 0;
+    std::int64_t exposedTransferNs = 0;
+    std::int64_t idleNs = 0;
+
+    std::int64_t computeOnlyNs() const { return computeNs - overlappedCommNs; }
+    TimeBreakdown& operator+=(const TimeBreakdown& o);
+    bool operator==(const TimeBreakdown&) const = default;
+};
+
+struct LayerRankRow {
+    std::int64_t step = 0;
+    int layer = 0;
+    std::uint32_t rankIndex = 0;
+    std::int64_t startNs = 0;
+    TimeBreakdown time;
+};
+
+struct StepRankRow {
+    std::int64_t step = 0;
+    std::uint32_t rankIndex = 0;
+    std::int64_t startNs = 0;
+    TimeBreakdown time;
+};
+
+// One layer instance (step, layer) across the ranks that have it.
+struct LayerAcrossRanks {
+    std::int64_t step = 0;
+    int layer = 0;
+    std::uint32_t ranks = 0;
+    std::uint32_t firstRow = 0;  // rows [firstRow, firstRow + ranks) of LayerBreakdown::rows
+    std::int64_t maxWallNs = 0;
+    std::int64_t minComputeNs = 0;
+    std::int64_t maxComputeNs = 0;
+    double meanComputeNs = 0;
+    std::uint32_t slowestRankIndex = 0;  // most compute
+    std::int64_t imbalanceNs() const { return maxComputeNs - minComputeNs; }
+};
+
+struct LayerBreakdown {
+    std::vector<LayerRankRow> rows;        // sorted by (step, layer, rank)
+    std::vector<StepRankRow> steps;        // sorted by (step, rank)
+    std::vector<LayerAcrossRanks> layers;  // sorted by (step, layer)
+    // Whole-rank totals over all step windows, one per Trace::ranks entry.
+    std::vector<TimeBreakdown> rankTotals;
+};
+
+LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmentation,
+                                const CollectiveMatching& matching);
+
+}  // namespace tpscope::core::analysis

@@ -1,0 +1,281 @@
+#include "core/analysis/layer_segmentation.h"
+
+#include <algorithm>
+#include <cctype>
+#include <limits>
+
+namespace tpscope::core::analysis {
+
+std::string_view toString(SegmentationSource source) {
+    switch (source) {
+        case SegmentationSource::Nvtx:
+            return "nvtx";
+        case SegmentationSource::Pattern:
+            return "pattern";
+        case SegmentationSource::None:
+            break;
+    }
+    return "none";
+}
+
+namespace {
+
+bool startsWithNoCase(std::string_view s, std::string_view prefix) {
+    if (s.size() < prefix.size()) return false;
+    for (std::size_t i = 0; i < prefix.size(); ++i) {
+        if (std::tolower(static_cast<unsigned char>(s[i])) != std::tolower(static_cast<unsigned char>(prefix[i]))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool isDigit(char c) {
+    return c >= '0' && c <= '9';
+}
+
+struct Closer {
+    std::int64_t startNs;
+    std::int64_t endNs;
+};
+
+// Collective kernels that end a block, sorted by end.
+std::vector<Closer> closers(const Trace& trace, const Rank& rank, const SegmentationOptions& o) {
+    std::vector<Closer> out;
+    for (const auto& stream : rank.streams) {
+        const auto& ev = stream.events;
+        for (std::size_t i = 0; i < ev.size(); ++i) {
+            if (ev.kind(i) != EventKind::Collective) continue;
+            if (!o.allCollectivesCloseBlocks) {
+                const Payload& p = trace.payload(ev.payload(i));
+                const CollectiveOp op = p.kind == PayloadKind::Collective ? p.collective.op : CollectiveOp::Unknown;
+                if (op != CollectiveOp::AllReduce && op != CollectiveOp::Unknown) continue;
+            }
+            out.push_back({ev.startNs(i), ev.endNs(i)});
+        }
+    }
+    std::sort(out.begin(), out.end(), [](const Closer& a, const Closer& b) { return a.endNs < b.endNs; });
+    return out;
+}
+
+std::int64_t firstEventStart(const Rank& rank) {
+    std::int64_t t = std::numeric_limits<std::int64_t>::max();
+    for (const auto& s : rank.streams) {
+        if (!s.events.empty()) t = std::min(t, s.events.firstStartNs());
+    }
+    return t;
+}
+
+std::int64_t lastEventEnd(const Rank& rank) {
+    std::int64_t t = std::numeric_limits<std::int64_t>::min();
+    for (const auto& s : rank.streams) {
+        if (!s.events.empty()) t = std::max(t, s.events.lastEndNs());
+    }
+    return t;
+}
+
+std::vector<StepWindow> nvtxSteps(const Trace& trace, const Rank& rank, const SegmentationOptions& o) {
+    std::vector<StepWindow> steps;
+    bool allNumbered = true;
+    for (const auto& r : rank.ranges) {
+        if (r.depth != 0) continue;
+        const auto name = trace.name(r.name);
+        const bool isStep = std::any_of(o.stepPrefixes.begin(), o.stepPrefixes.end(),
+                                        [&](const std::string& p) { return startsWithNoCase(name, p); });
+        if (!isStep) continue;
+        const std::int64_t number = parseTrailingNumber(name);
+        allNumbered = allNumbered && number >= 0;
+        steps.push_back({number, r.startNs, r.endNs});
+    }
+    std::int64_t ordinal = 0;
+    for (auto& s : steps) {
+        if (!allNumbered) s.key = ordinal;
+        ++ordinal;
+    }
+    return steps;
+}
+
+// Index of the step whose window holds t, or -1. Steps sorted by start.
+std::ptrdiff_t stepAt(const std::vector<StepWindow>& steps, std::int64_t t) {
+    auto it = std::upper_bound(steps.begin(), steps.end(), t,
+                               [](std::int64_t v, const StepWindow& s) { return v < s.startNs; });
+    if (it == steps.begin()) return -1;
+    --it;
+    return t < it->endNs ? it - steps.begin() : -1;
+}
+
+void nvtxLayers(const Trace& trace, const Rank& rank, const SegmentationOptions& o, RankSegmentation& seg) {
+    // Module-named ranges nest ("layers.3" > "layers.3.mlp"): only the shallowest depth that has
+    // layer ranges is used, so each layer is counted once.
+    int depth = 256;
+    for (const auto& r : rank.ranges) {
+        if (r.depth < depth && parseLayerIndex(trace.name(r.name), o.layerPrefix) >= 0) depth = r.depth;
+    }
+    std::vector<LayerWindow> layers;
+    for (const auto& r : rank.ranges) {
+        if (r.depth != depth) continue;
+        const int index = parseLayerIndex(trace.name(r.name), o.layerPrefix);
+        if (index >= 0) layers.push_back({0, index, r.startNs, r.endNs});
+    }
+    if (!seg.steps.empty()) {
+        for (auto& l : layers) {
+            const auto s = stepAt(seg.steps, l.startNs);
+            if (s < 0) {
+                ++seg.ignoredLayerRanges;
+                l.layer = -1;
+                continue;
+            }
+            l.step = seg.steps[static_cast<std::size_t>(s)].key;
+        }
+        std::erase_if(layers, [](const LayerWindow& l) { return l.layer < 0; });
+    } else {
+        // No step ranges: a layer index that does not increase starts the next step.
+        std::int64_t step = 0;
+        for (std::size_t i = 0; i < layers.size(); ++i) {
+            if (i > 0 && layers[i].layer <= layers[i - 1].layer) {
+                ++step;
+            }
+            layers[i].step = step;
+            if (i == 0 || layers[i].step != layers[i - 1].step) {
+                seg.steps.push_back({step, layers[i].startNs, layers[i].endNs});
+            }
+            seg.steps.back().endNs = std::max(seg.steps.back().endNs, layers[i].endNs);
+        }
+    }
+    seg.layers = std::move(layers);
+}
+
+// Turns the closers of one step into layers. `blockStartNs` is where the step's first block begins.
+void patternLayersOfStep(const std::vector<Closer>& cl, std::size_t first, std::size_t last, std::int64_t step,
+                         std::int64_t blockStartNs, const SegmentationOptions& o, RankSegmentation& seg) {
+    const auto perLayer = static_cast<std::size_t>(std::max(1, o.blocksPerLayer));
+    const auto leading = static_cast<std::size_t>(std::max(0, o.leadingBlocks));
+    std::size_t block = 0;
+    std::int64_t layerStart = blockStartNs;
+    int layer = 0;
+    for (std::size_t i = first; i < last; ++i, ++block) {
+        if (block < leading) {
+            layerStart = cl[i].endNs;
+            continue;
+        }
+        if ((block - leading + 1) % perLayer == 0) {
+            seg.layers.push_back({step, layer++, layerStart, cl[i].endNs});
+            layerStart = cl[i].endNs;
+        }
+    }
+    const std::size_t blocks = last - first;
+    if (blocks > leading) seg.leftoverBlocks += (blocks - leading) % perLayer;
+}
+
+void patternLayers(const Trace& trace, const Rank& rank, const SegmentationOptions& o, RankSegmentation& seg) {
+    const auto cl = closers(trace, rank, o);
+    const std::int64_t first = firstEventStart(rank);
+    if (first == std::numeric_limits<std::int64_t>::max()) return;
+    if (!seg.steps.empty()) {
+        std::size_t i = 0;
+        for (const auto& step : seg.steps) {
+            while (i < cl.size() && cl[i].startNs < step.startNs) ++i;
+            const std::size_t begin = i;
+            while (i < cl.size() && cl[i].startNs < step.endNs) ++i;
+            patternLayersOfStep(cl, begin, i, step.key, step.startNs, o, seg);
+        }
+        return;
+    }
+    if (o.layersPerStep <= 0) {
+        seg.steps.push_back({0, first, lastEventEnd(rank)});
+        patternLayersOfStep(cl, 0, cl.size(), 0, first, o, seg);
+        return;
+    }
+    const auto perStep =
+        static_cast<std::size_t>(std::max(0, o.leadingBlocks)) +
+        static_cast<std::size_t>(o.layersPerStep) * static_cast<std::size_t>(std::max(1, o.blocksPerLayer));
+    std::int64_t stepStart = first;
+    std::int64_t key = 0;
+    for (std::size_t begin = 0; begin + perStep <= cl.size(); begin += perStep, ++key) {
+        seg.steps.push_back({key, stepStart, cl[begin + perStep - 1].endNs});
+        patternLayersOfStep(cl, begin, begin + perStep, key, stepStart, o, seg);
+        stepStart = cl[begin + perStep - 1].endNs;
+    }
+    seg.leftoverBlocks += cl.size() % perStep;
+}
+
+}  // namespace
+
+int parseLayerIndex(std::string_view name, std::string_view prefix) {
+    if (!startsWithNoCase(name, prefix)) return -1;
+    std::size_t i = prefix.size();
+    if (i < name.size() && (name[i] == 's' || name[i] == 'S')) ++i;
+    while (i < name.size() &&
+           (name[i] == ' ' || name[i] == '_' || name[i] == '.' || name[i] == '#' || name[i] == ':' || name[i] == '-')) {
+        ++i;
+    }
+    if (i >= name.size() || !isDigit(name[i])) return -1;
+    long long value = 0;
+    while (i < name.size() && isDigit(name[i])) {
+        value = value * 10 + (name[i] - '0');
+        if (value > std::numeric_limits<int>::max()) return -1;
+        ++i;
+    }
+    // "layer 3" and "layers.3.mlp" are layers; "layer3norm" is not.
+    if (i < name.size() && std::isalpha(static_cast<unsigned char>(name[i]))) return -1;
+    return static_cast<int>(value);
+}
+
+std::int64_t parseTrailingNumber(std::string_view name) {
+    std::size_t end = name.size();
+    while (end > 0 && name[end - 1] == ' ') --end;
+    std::size_t begin = end;
+    while (begin > 0 && isDigit(name[begin - 1])) --begin;
+    if (begin == end || end - begin > 18) return -1;
+    std::int64_t value = 0;
+    for (std::size_t i = begin; i < end; ++i) value = value * 10 + (name[i] - '0');
+    return value;
+}
+
+Segmentation segmentLayers(const Trace& trace, const SegmentationOptions& options) {
+    Segmentation out;
+    std::size_t nvtxRanks = 0;
+    std::size_t patternRanks = 0;
+    std::size_t leftover = 0;
+    for (const auto& rank : trace.ranks) {
+        RankSegmentation seg;
+        seg.rank = rank.id;
+        seg.steps = nvtxSteps(trace, rank, options);
+        nvtxLayers(trace, rank, options, seg);
+        if (!seg.layers.empty()) {
+            seg.source = SegmentationSource::Nvtx;
+            ++nvtxRanks;
+        } else if (rank.eventCount() > 0) {
+            seg.layers.clear();
+            patternLayers(trace, rank, options, seg);
+            seg.source = SegmentationSource::Pattern;
+            ++patternRanks;
+        }
+        auto byStart = [](const auto& a, const auto& b) { return a.startNs < b.startNs; };
+        std::stable_sort(seg.steps.begin(), seg.steps.end(), byStart);
+        std::stable_sort(seg.layers.begin(), seg.layers.end(), byStart);
+        if (seg.ignoredLayerRanges > 0) {
+            out.notes.push_back("rank " + std::to_string(rank.id.value) + ": " +
+                                std::to_string(seg.ignoredLayerRanges) +
+                                " layer range(s) outside every step range were ignored");
+        }
+        if (rank.eventCount() == 0) out.notes.push_back("rank " + std::to_string(rank.id.value) + " has no kernels");
+        leftover += seg.leftoverBlocks;
+        out.ranks.push_back(std::move(seg));
+    }
+    if (patternRanks > 0) {
+        out.notes.push_back(std::to_string(patternRanks) + " rank(s) without NVTX layer ranges: layers from the " +
+                            "pattern rule (" + std::to_string(options.blocksPerLayer) +
+                            " collective-closed blocks per layer, " + std::to_string(options.leadingBlocks) +
+                            " leading block(s) per step)");
+    }
+    if (leftover > 0) {
+        out.notes.push_back(std::to_string(leftover) + " block(s) at step ends did not complete a layer");
+    }
+    if (nvtxRanks > 0 && patternRanks > 0) {
+        out.notes.push_back("ranks disagree on segmentation: some have NVTX layer ranges, others do not");
+    }
+    return out;
+}
+
+}  // namespace tpscope::core::analysis

@@ -1,0 +1,75 @@
+#pragma once
+// Layer segmentation (DESIGN.md §5): per rank, the decode steps and the decoder layers in them.
+//
+// Input: a finalized Trace. Mapping, per rank:
+// - NVTX: depth-0 ranges whose name starts with a step prefix ("step 3", "ProfilerStep#12") are
+//   steps; ranges named "layer <i>" (also "layer_3", "layers.3"; not "LayerNorm") are layers, in
+//   the step that holds their start; of nested layer ranges ("layers.3" > "layers.3.mlp") only the
+//   shallowest depth counts. Layer ranges without step ranges: a new step starts whenever the
+//   layer index does not increase.
+// - Pattern rule, for ranks without layer ranges (foreign traces): each closing collective kernel
+//   (all-reduce or a collective of unknown op; optionally every collective) ends a block that
+//   began where the previous one ended; the first `leadingBlocks` blocks of a step are prologue,
+//   then every `blocksPerLayer` blocks form one layer. Leftover blocks at a step's end are counted,
+//   not turned into a layer. Steps: NVTX step ranges when present, else `layersPerStep` layers
+//   each, else the whole rank is one step.
+// Step keys are the number in the step's name when every step of the rank has one, else the
+// ordinal; ranks are aligned by (step key, layer index).
+// Complexity: O(ranges + collectives log collectives) per rank; kernels are not visited except for
+// each stream's first start.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/trace/trace.h"
+
+namespace tpscope::core::analysis {
+
+struct SegmentationOptions {
+    std::vector<std::string> stepPrefixes{"step", "ProfilerStep"};  // case-insensitive
+    std::string layerPrefix = "layer";                              // case-insensitive
+    int blocksPerLayer = 2;                  // Megatron TP: attention and MLP, one all-reduce each
+    int leadingBlocks = 0;                   // blocks before layer 0 in a step (1 for an embedding all-reduce)
+    int layersPerStep = 0;                   // pattern rule without step ranges; 0 = one step per rank
+    bool allCollectivesCloseBlocks = false;  // false: only all-reduce and unknown-op collectives
+};
+
+enum class SegmentationSource : std::uint8_t { None = 0, Nvtx, Pattern };
+std::string_view toString(SegmentationSource source);
+
+struct StepWindow {
+    std::int64_t key = 0;
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;
+};
+
+struct LayerWindow {
+    std::int64_t step = 0;  // step key
+    int layer = 0;
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;
+};
+
+struct RankSegmentation {
+    RankId rank{};
+    SegmentationSource source = SegmentationSource::None;
+    std::vector<StepWindow> steps;       // sorted by start
+    std::vector<LayerWindow> layers;     // sorted by start
+    std::size_t leftoverBlocks = 0;      // pattern rule: blocks that did not complete a layer
+    std::size_t ignoredLayerRanges = 0;  // NVTX layer ranges outside every step range
+};
+
+struct Segmentation {
+    std::vector<RankSegmentation> ranks;  // same order as Trace::ranks
+    std::vector<std::string> notes;       // what was assumed or could not be used, for the user
+};
+
+Segmentation segmentLayers(const Trace& trace, const SegmentationOptions& options = {});
+
+// "layer 12" -> 12 for prefix "layer"; -1 when the name is not a layer range.
+int parseLayerIndex(std::string_view name, std::string_view prefix);
+// Trailing number of a step name ("step 3", "ProfilerStep#12"); -1 when there is none.
+std::int64_t parseTrailingNumber(std::string_view name);
+
+}  // namespace tpscope::core::analysis

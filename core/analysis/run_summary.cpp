@@ -1,0 +1,200 @@
+#include "core/analysis/run_summary.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <map>
+
+namespace tpscope::core::analysis {
+
+double percentile(std::vector<double> values, double p) {
+    if (values.empty()) return 0;
+    std::sort(values.begin(), values.end());
+    const double pos = std::clamp(p, 0.0, 1.0) * static_cast<double>(values.size() - 1);
+    const auto lo = static_cast<std::size_t>(std::floor(pos));
+    const auto hi = std::min(lo + 1, values.size() - 1);
+    return values[lo] + (values[hi] - values[lo]) * (pos - static_cast<double>(lo));
+}
+
+namespace {
+
+int metadataBatch(const Trace& trace) {
+    const std::string text = trace.metadataValue("batch");
+    int value = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return ec == std::errc() && ptr == text.data() + text.size() && value > 0 ? value : 0;
+}
+
+void stepLatencies(const LayerBreakdown& bd, RunSummary& s) {
+    for (std::size_t i = 0; i < bd.steps.size();) {
+        std::size_t j = i;
+        StepLatency step{bd.steps[i].step, bd.steps[i].startNs, 0, 0};
+        std::int64_t end = bd.steps[i].startNs + bd.steps[i].time.wallNs;
+        for (; j < bd.steps.size() && bd.steps[j].step == step.step; ++j) {
+            step.startNs = std::min(step.startNs, bd.steps[j].startNs);
+            end = std::max(end, bd.steps[j].startNs + bd.steps[j].time.wallNs);
+            ++step.ranks;
+        }
+        step.latencyNs = end - step.startNs;
+        s.steps.push_back(step);
+        i = j;
+    }
+    std::vector<double> latencies;
+    double sum = 0;
+    for (const auto& st : s.steps) {
+        latencies.push_back(static_cast<double>(st.latencyNs));
+        sum += static_cast<double>(st.latencyNs);
+    }
+    if (latencies.empty()) return;
+    s.latencyMeanNs = sum / static_cast<double>(latencies.size());
+    s.latencyP50Ns = percentile(latencies, 0.5);
+    s.latencyP90Ns = percentile(latencies, 0.9);
+    s.latencyMaxNs = *std::max_element(latencies.begin(), latencies.end());
+    s.tokensPerSec = s.latencyMeanNs > 0 ? s.batch / (s.latencyMeanNs * 1e-9) : 0;
+}
+
+void kindShares(const Trace& trace, RunSummary& s) {
+    for (int k = 0; k < kEventKindCount; ++k) s.kinds[k].kind = static_cast<EventKind>(k);
+    std::int64_t total = 0;
+    for (const auto& rank : trace.ranks) {
+        for (const auto& stream : rank.streams) {
+            const auto kinds = stream.events.kinds();
+            const auto durs = stream.events.durations();
+            std::array<std::int64_t, kEventKindCount> busy{};
+            std::array<std::size_t, kEventKindCount> count{};
+            for (std::size_t i = 0; i < kinds.size(); ++i) {
+                const std::uint8_t k =
+                    kinds[i] < kEventKindCount ? kinds[i] : static_cast<std::uint8_t>(EventKind::Other);
+                busy[k] += durs[i];
+                ++count[k];
+            }
+            for (int k = 0; k < kEventKindCount; ++k) {
+                s.kinds[k].busyNs += busy[k];
+                s.kinds[k].kernels += count[k];
+                total += busy[k];
+            }
+        }
+    }
+    for (auto& k : s.kinds) k.share = total > 0 ? static_cast<double>(k.busyNs) / static_cast<double>(total) : 0;
+}
+
+void rankSummaries(const Trace& trace, const CollectiveMatching& m, const LayerBreakdown& bd, RunSummary& s) {
+    s.rankSummaries.resize(trace.ranks.size());
+    for (std::uint32_t r = 0; r < trace.ranks.size(); ++r) {
+        auto& rs = s.rankSummaries[r];
+        rs.rankIndex = r;
+        rs.rank = trace.ranks[r].id;
+        if (r < bd.rankTotals.size()) rs.time = bd.rankTotals[r];
+        if (r < m.ranks.size()) {
+            rs.collectiveKernels = m.ranks[r].kernels;
+            rs.lastArrivals = m.ranks[r].lastArrivals;
+            rs.extraKernels = m.ranks[r].extraKernels;
+            rs.collectiveWaitNs = m.ranks[r].waitNs;
+        }
+    }
+    // Compute spread explains wait: a rank with less compute than the slowest in a layer waits for it.
+    for (const auto& layer : bd.layers) {
+        for (std::uint32_t i = 0; i < layer.ranks; ++i) {
+            const auto& row = bd.rows[layer.firstRow + i];
+            s.rankSummaries[row.rankIndex].imbalanceNs += layer.maxComputeNs - row.time.computeNs;
+        }
+    }
+    for (auto& rs : s.rankSummaries) rs.imbalanceNs = std::min(rs.imbalanceNs, rs.time.exposedWaitNs);
+}
+
+void lossAndShares(RunSummary& s) {
+    double wall = 0;
+    double compute = 0, transfer = 0, wait = 0, imbalance = 0, idle = 0, exposed = 0;
+    for (const auto& rs : s.rankSummaries) {
+        wall += static_cast<double>(rs.time.wallNs);
+        compute += static_cast<double>(rs.time.computeNs);
+        transfer += static_cast<double>(rs.time.exposedTransferNs);
+        wait += static_cast<double>(rs.time.exposedWaitNs);
+        imbalance += static_cast<double>(rs.imbalanceNs);
+        idle += static_cast<double>(rs.time.idleNs);
+        exposed += static_cast<double>(rs.time.exposedCommNs);
+    }
+    if (wall <= 0) return;
+    s.loss = {compute / wall, transfer / wall, (wait - imbalance) / wall, imbalance / wall, idle / wall};
+    s.exposedCommShare = exposed / wall;
+    s.exposedWaitShare = wait / wall;
+}
+
+void slowest(const LayerBreakdown& bd, RunSummary& s) {
+    const RankSummary* best = nullptr;
+    for (const auto& rs : s.rankSummaries) {
+        if (best == nullptr || rs.lastArrivals > best->lastArrivals ||
+            (rs.lastArrivals == best->lastArrivals && rs.time.computeNs > best->time.computeNs)) {
+            best = &rs;
+        }
+    }
+    if (best != nullptr && (best->lastArrivals > 0 || best->time.computeNs > 0)) {
+        s.slowestRankIndex = best->rankIndex;
+        std::size_t complete = s.collectiveCalls - s.incompleteCalls;
+        s.slowestRankReason = best->lastArrivals > 0 ? "arrived last at " + std::to_string(best->lastArrivals) +
+                                                           " of " + std::to_string(complete) + " collective calls"
+                                                     : "most compute time";
+    }
+    const auto table = layerTable(bd);
+    for (const auto& l : table) {
+        if (l.mean(&TimeBreakdown::wallNs) > s.slowestLayerMeanWallNs) {
+            s.slowestLayerMeanWallNs = l.mean(&TimeBreakdown::wallNs);
+            s.slowestLayer = l.layer;
+        }
+    }
+}
+
+}  // namespace
+
+RunSummary summarizeRun(const Trace& trace, const CollectiveMatching& matching, const LayerBreakdown& breakdown,
+                        int batch) {
+    RunSummary s;
+    s.ranks = trace.ranks.size();
+    s.events = trace.eventCount();
+    const int fromMetadata = metadataBatch(trace);
+    s.batch = batch > 0 ? batch : fromMetadata > 0 ? fromMetadata : 1;
+    s.batchKnown = batch > 0 || fromMetadata > 0;
+    s.collectiveCalls = matching.calls.size();
+    s.incompleteCalls = matching.incompleteCalls;
+    stepLatencies(breakdown, s);
+    kindShares(trace, s);
+    rankSummaries(trace, matching, breakdown, s);
+    lossAndShares(s);
+    slowest(breakdown, s);
+    return s;
+}
+
+std::vector<LayerIndexSummary> layerTable(const LayerBreakdown& breakdown, std::int64_t rankIndex) {
+    struct Acc {
+        std::size_t n = 0;
+        TimeBreakdown sum;
+        std::int64_t imbalance = 0;
+        std::size_t layerInstances = 0;
+    };
+    std::map<int, Acc> acc;
+    for (const auto& row : breakdown.rows) {
+        if (rankIndex >= 0 && row.rankIndex != rankIndex) continue;
+        auto& a = acc[row.layer];
+        ++a.n;
+        a.sum += row.time;
+    }
+    for (const auto& l : breakdown.layers) {
+        auto it = acc.find(l.layer);
+        if (it == acc.end()) continue;
+        it->second.imbalance += l.imbalanceNs();
+        ++it->second.layerInstances;
+    }
+    std::vector<LayerIndexSummary> out;
+    for (const auto& [layer, a] : acc) {
+        LayerIndexSummary s;
+        s.layer = layer;
+        s.samples = a.n;
+        s.sumTime = a.sum;
+        s.instances = a.layerInstances;
+        s.sumImbalanceNs = a.imbalance;
+        out.push_back(s);
+    }
+    return out;
+}
+
+}  // namespace tpscope::core::analysis

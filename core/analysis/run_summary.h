@@ -1,0 +1,109 @@
+#pragma once
+// Step and run summary (DESIGN.md §5): the few numbers that explain a decode step.
+//
+// Input: the trace and its breakdown and matching. Mapping:
+// - token latency = a step's wall time, from the earliest rank's step start to the latest rank's
+//   step end; p50/p90 by linear interpolation between order statistics; tokens/s = batch / mean
+//   step latency.
+// - kind shares: summed kernel time per EventKind over all ranks / all kernel time.
+// - loss breakdown, fractions of step time summed over ranks (they sum to 1 with compute):
+//   transfer = exposed transfer, idle = idle, and exposed wait split into imbalance (the part a
+//   rank's lower compute explains: sum over layers of max_r compute - own compute, capped at its
+//   exposed wait) and sync wait (the rest: launch skew, jitter).
+// - slowest rank: the one that arrived last at most complete collective calls (without
+//   collectives: the most compute); slowest layer: the layer index with the highest mean wall.
+// Complexity: O(rows + steps log steps + events / 8) (kind shares read the kind column only).
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/analysis/collective_matching.h"
+#include "core/analysis/layer_breakdown.h"
+#include "core/trace/trace.h"
+
+namespace tpscope::core::analysis {
+
+struct StepLatency {
+    std::int64_t step = 0;
+    std::int64_t startNs = 0;
+    std::int64_t latencyNs = 0;
+    std::uint32_t ranks = 0;
+};
+
+struct KindShare {
+    EventKind kind = EventKind::Other;
+    std::size_t kernels = 0;
+    std::int64_t busyNs = 0;
+    double share = 0;  // of all kernel time
+};
+
+struct LossBreakdown {
+    double compute = 0;
+    double transfer = 0;
+    double syncWait = 0;
+    double imbalance = 0;
+    double idle = 0;
+};
+
+struct RankSummary {
+    std::uint32_t rankIndex = 0;
+    RankId rank{};
+    TimeBreakdown time;            // over all step windows
+    std::int64_t imbalanceNs = 0;  // part of its exposed wait explained by compute spread
+    std::size_t collectiveKernels = 0;
+    std::size_t lastArrivals = 0;
+    std::size_t extraKernels = 0;
+    std::int64_t collectiveWaitNs = 0;  // summed wait of its collective kernels, hidden or not
+};
+
+struct RunSummary {
+    std::size_t ranks = 0;
+    std::size_t events = 0;
+    int batch = 1;
+    bool batchKnown = false;  // from options or trace metadata "batch"
+    std::vector<StepLatency> steps;
+    double latencyMeanNs = 0;
+    double latencyP50Ns = 0;
+    double latencyP90Ns = 0;
+    double latencyMaxNs = 0;
+    double tokensPerSec = 0;
+    std::array<KindShare, kEventKindCount> kinds{};
+    LossBreakdown loss;
+    double exposedCommShare = 0;
+    double exposedWaitShare = 0;
+    std::int64_t slowestRankIndex = -1;
+    std::string slowestRankReason;
+    int slowestLayer = -1;
+    double slowestLayerMeanWallNs = 0;
+    std::size_t collectiveCalls = 0;
+    std::size_t incompleteCalls = 0;
+    std::vector<RankSummary> rankSummaries;
+};
+
+// batch <= 0: read trace metadata "batch", else 1 (and batchKnown = false).
+RunSummary summarizeRun(const Trace& trace, const CollectiveMatching& matching, const LayerBreakdown& breakdown,
+                        int batch = 0);
+
+// Linear-interpolated percentile (p in [0, 1]) of unsorted values; 0 for none.
+double percentile(std::vector<double> values, double p);
+
+// Per layer index, averaged over steps (and over ranks unless one is picked): the per-layer table.
+struct LayerIndexSummary {
+    int layer = 0;
+    std::size_t samples = 0;    // (step, rank) rows summed
+    TimeBreakdown sumTime;      // exact sums; means are sum / samples, so they partition the mean wall
+    std::size_t instances = 0;  // (step) layer instances
+    std::int64_t sumImbalanceNs = 0;
+    double mean(std::int64_t TimeBreakdown::*field) const {
+        return samples > 0 ? static_cast<double>(sumTime.*field) / static_cast<double>(samples) : 0.0;
+    }
+    double meanImbalanceNs() const {
+        return instances > 0 ? static_cast<double>(sumImbalanceNs) / static_cast<double>(instances) : 0.0;
+    }
+};
+// rankIndex < 0: every rank.
+std::vector<LayerIndexSummary> layerTable(const LayerBreakdown& breakdown, std::int64_t rankIndex = -1);
+
+}  // namespace tpscope::core::analysis

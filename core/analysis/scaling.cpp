@@ -1,0 +1,180 @@
+#include "core/analysis/scaling.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "core/calc/amdahl.h"
+#include "core/calc/cost.h"
+
+namespace tpscope::core::analysis {
+
+namespace {
+
+double modelSpeedup(double s, int gpus, int baseline) {
+    return amdahlSpeedup(s, gpus) / amdahlSpeedup(s, baseline);
+}
+
+double sse(const std::vector<std::pair<int, double>>& pts, int baseline, double s) {
+    double sum = 0;
+    for (const auto& [n, measured] : pts) {
+        const double d = measured - modelSpeedup(s, n, baseline);
+        sum += d * d;
+    }
+    return sum;
+}
+
+}  // namespace
+
+AmdahlFit fitAmdahl(const std::vector<std::pair<int, double>>& pts, int baselineGpus) {
+    AmdahlFit fit;
+    fit.points = pts.size();
+    std::vector<int> distinct;
+    for (const auto& p : pts) distinct.push_back(p.first);
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    if (distinct.size() < 2 || baselineGpus <= 0) return fit;
+    // A grid finds the basin (the SSE need not be unimodal with noisy points), golden section refines.
+    constexpr int kGrid = 200;
+    int bestI = 0;
+    double bestV = std::numeric_limits<double>::infinity();
+    for (int i = 0; i <= kGrid; ++i) {
+        const double v = sse(pts, baselineGpus, static_cast<double>(i) / kGrid);
+        if (v < bestV) {
+            bestV = v;
+            bestI = i;
+        }
+    }
+    double lo = std::max(0.0, (bestI - 1.0) / kGrid);
+    double hi = std::min(1.0, (bestI + 1.0) / kGrid);
+    const double phi = (std::sqrt(5.0) - 1.0) / 2.0;
+    double a = hi - phi * (hi - lo);
+    double b = lo + phi * (hi - lo);
+    double fa = sse(pts, baselineGpus, a);
+    double fb = sse(pts, baselineGpus, b);
+    for (int it = 0; it < 100 && hi - lo > 1e-12; ++it) {
+        if (fa < fb) {
+            hi = b;
+            b = a;
+            fb = fa;
+            a = hi - phi * (hi - lo);
+            fa = sse(pts, baselineGpus, a);
+        } else {
+            lo = a;
+            a = b;
+            fa = fb;
+            b = lo + phi * (hi - lo);
+            fb = sse(pts, baselineGpus, b);
+        }
+    }
+    double s = (lo + hi) / 2.0;
+    // The ends of [0, 1] are candidates too (golden section never evaluates them exactly).
+    for (const double edge : {0.0, 1.0}) {
+        if (sse(pts, baselineGpus, edge) <= sse(pts, baselineGpus, s)) s = edge;
+    }
+    fit.valid = true;
+    fit.serialFraction = s;
+    fit.rmsResidual = std::sqrt(sse(pts, baselineGpus, s) / static_cast<double>(pts.size()));
+    fit.maxSpeedup = s > 0 ? 1.0 / s : std::numeric_limits<double>::infinity();
+    fit.maxSpeedupVsBaseline = s > 0 ? (s + (1.0 - s) / baselineGpus) / s : std::numeric_limits<double>::infinity();
+    return fit;
+}
+
+Result<ScalingReport> analyzeScaling(std::vector<RunPoint> runs, const ScalingOptions& options) {
+    if (runs.empty()) return makeError(ErrorCode::InvalidArgument, "no runs to compare", "scaling");
+    for (const auto& r : runs) {
+        if (r.gpus <= 0 || r.batch <= 0) {
+            return makeError(ErrorCode::InvalidArgument,
+                             "the run has no GPU count or batch size (give --tp/--batch or trace metadata)", r.label);
+        }
+        if (!std::isfinite(r.tokensPerSec) || r.tokensPerSec <= 0) {
+            return makeError(ErrorCode::InvalidArgument, "the run has no measured throughput (no complete step)",
+                             r.label);
+        }
+    }
+    std::sort(runs.begin(), runs.end(), [](const RunPoint& a, const RunPoint& b) {
+        return a.batch != b.batch ? a.batch < b.batch : a.gpus < b.gpus;
+    });
+    for (std::size_t i = 1; i < runs.size(); ++i) {
+        if (runs[i].batch == runs[i - 1].batch && runs[i].gpus == runs[i - 1].gpus) {
+            return makeError(ErrorCode::InvalidArgument,
+                             "two runs with " + std::to_string(runs[i].gpus) + " GPUs at batch " +
+                                 std::to_string(runs[i].batch) + ": " + runs[i - 1].label + " and " + runs[i].label,
+                             "scaling");
+        }
+    }
+    ScalingReport report;
+    report.pricePerGpuHour = options.pricePerGpuHour;
+    report.efficiencyThreshold = options.efficiencyThreshold;
+    for (std::size_t i = 0; i < runs.size();) {
+        std::size_t j = i;
+        while (j < runs.size() && runs[j].batch == runs[i].batch) ++j;
+        BatchScaling bs;
+        bs.batch = runs[i].batch;
+        bs.baselineGpus = runs[i].gpus;
+        const double baseTps = runs[i].tokensPerSec;
+        std::vector<std::pair<int, double>> pts;
+        std::vector<std::pair<int, double>> throughputs;
+        for (std::size_t k = i; k < j; ++k) {
+            ScalingRow row;
+            row.label = runs[k].label;
+            row.gpus = runs[k].gpus;
+            row.tokensPerSec = runs[k].tokensPerSec;
+            row.stepLatencyNs = runs[k].stepLatencyNs;
+            row.speedup = runs[k].tokensPerSec / baseTps;
+            row.efficiency = row.speedup / (static_cast<double>(row.gpus) / bs.baselineGpus);
+            row.loss = runs[k].loss;
+            row.exposedCommShare = runs[k].exposedCommShare;
+            pts.emplace_back(row.gpus, row.speedup);
+            throughputs.emplace_back(row.gpus, row.tokensPerSec);
+            bs.rows.push_back(row);
+        }
+        bs.fit = fitAmdahl(pts, bs.baselineGpus);
+        if (bs.fit.valid) {
+            for (auto& row : bs.rows)
+                row.amdahlSpeedup = modelSpeedup(bs.fit.serialFraction, row.gpus, bs.baselineGpus);
+        }
+        if (options.pricePerGpuHour > 0) {
+            auto table = costTable(options.pricePerGpuHour, throughputs);
+            if (!table) return table.error();
+            for (std::size_t k = 0; k < bs.rows.size(); ++k) {
+                bs.rows[k].costPerMillionTokens = table->rows[k].costPerMillionTokens;
+                bs.rows[k].premiumVsBaseline = table->rows[k].premiumVsBaseline;
+            }
+        }
+        if (bs.baselineGpus != 1) {
+            report.notes.push_back("batch " + std::to_string(bs.batch) +
+                                   ": no 1-GPU run; speedup, efficiency and cost "
+                                   "premium are relative to " +
+                                   std::to_string(bs.baselineGpus) + " GPUs");
+        }
+        if (bs.rows.size() < 2) {
+            report.notes.push_back("batch " + std::to_string(bs.batch) +
+                                   ": one GPU count only; no scaling or Amdahl fit");
+        }
+        report.batches.push_back(std::move(bs));
+        i = j;
+    }
+    std::map<int, EfficientBatch> eff;
+    for (const auto& bs : report.batches) {
+        for (const auto& row : bs.rows) {
+            if (row.gpus == bs.baselineGpus) continue;
+            auto& e = eff[row.gpus];
+            e.gpus = row.gpus;
+            if (e.smallestBatch != 0) continue;  // batches ascend: the first that reached it is the smallest
+            if (row.efficiency >= options.efficiencyThreshold) {
+                e.smallestBatch = bs.batch;
+                e.efficiency = row.efficiency;
+                e.atBatch = bs.batch;
+            } else if (e.atBatch == 0 || row.efficiency > e.efficiency) {
+                e.efficiency = row.efficiency;
+                e.atBatch = bs.batch;
+            }
+        }
+    }
+    for (const auto& [gpus, e] : eff) report.efficientBatches.push_back(e);
+    return report;
+}
+
+}  // namespace tpscope::core::analysis

@@ -1,0 +1,177 @@
+#include "core/sim/step_program.h"
+
+#include <algorithm>
+#include <string>
+#include <unordered_map>
+
+namespace tpscope::core::sim {
+
+namespace {
+
+struct Segment {
+    std::size_t first = 0;
+    std::size_t last = 0;  // one past the end; the last op is a collective unless the plan ended
+    bool inLayer = false;
+};
+
+// Runs of ops that end with a collective: the unit the overlap mode pipelines.
+std::vector<Segment> segments(const DecodePlan& plan) {
+    std::vector<Segment> out;
+    std::size_t begin = 0;
+    for (std::size_t i = 0; i < plan.ops.size(); ++i) {
+        if (plan.ops[i].isCollective() || i + 1 == plan.ops.size()) {
+            out.push_back({begin, i + 1, plan.ops[begin].layer >= 0});
+            begin = i + 1;
+        }
+    }
+    return out;
+}
+
+class ProgramBuilder {
+  public:
+    ProgramBuilder(StepProgram& program, const GpuSpec& gpu, const CollectiveModel& collectives,
+                   const SimParams& params, Trace& trace)
+        : m_p(program), m_gpu(gpu), m_coll(collectives), m_params(params), m_trace(trace), m_arch(gpuArch(gpu)) {}
+
+    // Emits plan `planIndex`'s ops [seg.first, seg.last); the first compute op waits for `waits`.
+    // Returns the index of the segment's collective instruction, or -1.
+    int emit(const Segment& seg, std::size_t planIndex, const int (&waits)[2]) {
+        const DecodePlan& plan = m_p.plans[planIndex];
+        int lastCompute = -1;
+        int collective = -1;
+        bool waited = false;
+        for (std::size_t k = seg.first; k < seg.last; ++k) {
+            const PlanOp& op = plan.ops[k];
+            StepInstr in;
+            in.op = &op;
+            in.collective = op.isCollective();
+            in.kind = op.eventKind;
+            if (in.collective) {
+                describeCollective(in, op, plan);
+                in.onComm = m_params.overlap;
+                in.dataDep = lastCompute;
+                collective = static_cast<int>(m_p.instrs.size());
+                ++m_p.commInstrs;
+            } else {
+                describeCompute(in, op, plan);
+                if (m_params.overlap && !waited) {
+                    in.waitFor[0] = waits[0];
+                    in.waitFor[1] = waits[1] != waits[0] ? waits[1] : -1;
+                    waited = true;
+                }
+                lastCompute = static_cast<int>(m_p.instrs.size());
+                ++m_p.computeInstrs;
+            }
+            m_p.instrs.push_back(in);
+        }
+        return collective;
+    }
+
+  private:
+    NameId name(const std::string& text) {
+        auto it = m_names.find(text);
+        if (it != m_names.end()) return it->second;
+        const NameId id = m_trace.intern(text);
+        m_names.emplace(text, id);
+        return id;
+    }
+
+    void describeCompute(StepInstr& in, const PlanOp& op, const DecodePlan& plan) {
+        const KernelCost cost = kernelCost(op, m_gpu, plan.config.dtype, m_params);
+        in.baseNs = cost.timeNs();
+        in.memoryBound = cost.memoryBound();
+        in.name = name(computeKernelName(op, m_arch, plan.config.dtype, plan.config.model.headDim));
+        if (op.eventKind == EventKind::Gemm) in.payload = m_trace.intern(Payload::of(op.gemm));
+    }
+
+    void describeCollective(StepInstr& in, const PlanOp& op, const DecodePlan& plan) {
+        const CollectiveEstimate e = op.collective == CollectiveOp::AllGather ? m_coll.allGather(op.messageBytes)
+                                                                              : m_coll.allReduce(op.messageBytes);
+        in.baseNs = e.timeNs();
+        in.allReduce = op.collective == CollectiveOp::AllReduce;
+        if (in.allReduce && op.layer >= 0 && !m_p.layerAllReduce.valid()) m_p.layerAllReduce = e;
+        const double seconds = e.timeNs() * 1e-9;
+        if (seconds > 0 && m_gpu.hbmBytesPerSec > 0) {
+            const double hbmRate = m_params.ncclHbmBytesPerWireByte * static_cast<double>(op.wireBytesPerGpu) / seconds;
+            in.hbmShare = std::clamp(hbmRate / m_gpu.hbmBytesPerSec, 0.0, 0.9);
+        }
+        in.name = name(collectiveKernelName(op.collective, e.algo, e.proto, plan.config.dtype));
+        CollectivePayload c;
+        c.op = op.collective;
+        c.algo = e.algo;
+        c.proto = e.proto;
+        c.dtype = plan.config.dtype;
+        c.groupSize = static_cast<std::uint32_t>(plan.config.tp);
+        c.communicator = m_trace.intern("tp");
+        c.bytes = op.messageBytes;
+        in.payload = m_trace.intern(Payload::of(c));
+    }
+
+    StepProgram& m_p;
+    const GpuSpec& m_gpu;
+    const CollectiveModel& m_coll;
+    const SimParams& m_params;
+    Trace& m_trace;
+    GpuArch m_arch;
+    std::unordered_map<std::string, NameId> m_names;
+};
+
+void markRanges(StepProgram& p) {
+    int lastLayer = -1;
+    int lastMlpLayer = -1;
+    bool epilogue = false;
+    for (auto& in : p.instrs) {
+        if (in.collective) continue;
+        const PlanOp& op = *in.op;
+        if (op.layer >= 0 && op.layer != lastLayer) {
+            in.firstOfLayer = true;
+            lastLayer = op.layer;
+        }
+        if (op.layer >= 0 && op.block == OpBlock::Mlp && op.layer != lastMlpLayer) {
+            in.firstOfMlp = true;
+            lastMlpLayer = op.layer;
+        }
+        if (op.block == OpBlock::Epilogue && !epilogue) {
+            in.firstOfEpilogue = true;
+            epilogue = true;
+        }
+    }
+}
+
+}  // namespace
+
+Result<StepProgram> buildStepProgram(DecodePlan wholePlan, const GpuSpec& gpu, const CollectiveModel& collectives,
+                                     const SimParams& params, Trace& trace) {
+    StepProgram p;
+    const int batch = wholePlan.config.batch;
+    p.split = params.overlap && batch >= 2 && wholePlan.config.tp > 1;
+    p.plans.reserve(3);  // StepInstr::op points into these: no reallocation after this line
+    p.plans.push_back(std::move(wholePlan));
+    if (p.split) {
+        for (const int half : {(batch + 1) / 2, batch / 2}) {
+            PlanConfig c = p.plans[0].config;
+            c.batch = half;
+            auto plan = buildDecodePlan(c);
+            if (!plan) return plan.error();
+            p.plans.push_back(std::move(*plan));
+        }
+    }
+    ProgramBuilder builder(p, gpu, collectives, params, trace);
+    int last[2] = {-1, -1};
+    for (const Segment& seg : segments(p.plans[0])) {
+        if (p.split && seg.inLayer) {
+            for (int half = 0; half < 2; ++half) {
+                const int waits[2] = {last[half], -1};
+                const int c = builder.emit(seg, static_cast<std::size_t>(half + 1), waits);
+                if (c >= 0) last[half] = c;
+            }
+        } else {
+            const int c = builder.emit(seg, 0, last);
+            if (c >= 0) last[0] = last[1] = c;
+        }
+    }
+    markRanges(p);
+    return p;
+}
+
+}  // namespace tpscope::core::sim

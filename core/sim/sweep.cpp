@@ -1,0 +1,94 @@
+#include "core/sim/sweep.h"
+
+#include <string>
+
+namespace tpscope::core::sim {
+
+SimConfig SweepSpec::configFor(int tp, int batch) const {
+    SimConfig c;
+    c.plan.model = model;
+    c.plan.tp = tp;
+    c.plan.batch = batch;
+    c.plan.contextLen = contextLen;
+    c.plan.dtype = dtype;
+    c.cluster = cluster;
+    c.tokens = tokens;
+    c.params = params;
+    c.ignoreMemory = ignoreMemory;
+    return c;
+}
+
+Result<SweepResult> runSweep(const SweepSpec& spec, const SweepProgressFn& progress, const std::atomic<bool>* cancel) {
+    if (spec.tps.empty() || spec.batches.empty()) {
+        return makeError(ErrorCode::InvalidArgument, "a sweep needs at least one TP degree and one batch size",
+                         "sweep");
+    }
+    struct Planned {
+        SimConfig config;
+        bool skip = false;
+        Error reason;
+    };
+    std::vector<Planned> planned;
+    for (const int tp : spec.tps) {
+        for (const int batch : spec.batches) {
+            Planned p{spec.configFor(tp, batch), false, {}};
+            if (auto status = validateConfig(p.config); !status) {
+                if (status.error().code != ErrorCode::DoesNotFit) {
+                    Error e = status.error();
+                    e.context = "TP " + std::to_string(tp) + ", batch " + std::to_string(batch) +
+                                (e.context.empty() ? "" : " (" + e.context + ")");
+                    return e;
+                }
+                p.skip = true;
+                p.reason = status.error();
+            }
+            planned.push_back(std::move(p));
+        }
+    }
+    SweepResult result;
+    const int total = static_cast<int>(planned.size());
+    int done = 0;
+    for (auto& p : planned) {
+        if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) {
+            result.cancelled = true;
+            break;
+        }
+        const int tp = p.config.plan.tp;
+        const int batch = p.config.plan.batch;
+        if (p.skip) {
+            const auto plan = buildDecodePlan(p.config.plan);
+            result.skipped.push_back(
+                SkippedRun{tp, batch, p.reason, plan ? checkFit(plan->memory, p.config.cluster.gpu) : FitReport{}});
+        } else {
+            auto run = simulate(p.config, cancel);
+            if (!run) {
+                if (run.error().code == ErrorCode::Cancelled) {
+                    result.cancelled = true;
+                    break;
+                }
+                return run.error();
+            }
+            result.runs.push_back(SweepRun{std::move(p.config), run->stats, run->fit, std::move(run->trace)});
+        }
+        ++done;
+        if (progress) progress(SweepProgress{done, total, tp, batch});
+    }
+    return result;
+}
+
+Result<SweepSpec> defaultSweepSpec(const Catalog& catalog) {
+    SweepSpec spec;
+    TPSCOPE_TRY_ASSIGN(spec.model, catalog.model("llama3-70b"));
+    TPSCOPE_TRY_ASSIGN(spec.cluster.gpu, catalog.gpu("h100-sxm"));
+    TPSCOPE_TRY_ASSIGN(spec.cluster.intraFabric, catalog.fabric("nvlink4"));
+    spec.cluster.nodes = 1;
+    spec.cluster.gpusPerNode = 8;
+    spec.tps = {1, 2, 4, 8};
+    spec.batches = {1};
+    spec.tokens = 4;
+    spec.contextLen = 1024;
+    spec.dtype = Dtype::Fp16;
+    return spec;
+}
+
+}  // namespace tpscope::core::sim

@@ -1,0 +1,71 @@
+#pragma once
+// A sweep of simulated runs: one run per (TP, batch) of one model on one cluster, in TP-major order.
+// The GUI calls runSweep from a worker thread: it is a pure function of its arguments (no shared
+// state, no Qt), reports progress through a callback on the calling thread and stops at the next
+// decode step once *cancel turns true, keeping the runs already finished.
+//
+// Before anything runs every configuration is validated: bad parameters (TP above the GPUs
+// available, TP not dividing the heads, zero tokens, ...) fail the sweep with one error; a
+// configuration that does not fit GPU memory is skipped with its shortfall (unless
+// ignoreMemory), and the rest still run. Cost: the sum of the runs.
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "core/hw/catalog.h"
+#include "core/sim/simulator.h"
+
+namespace tpscope::core::sim {
+
+struct SweepSpec {
+    ModelSpec model;
+    ClusterSpec cluster;
+    std::vector<int> tps{1, 2, 4, 8};
+    std::vector<int> batches{1};
+    int tokens = 8;
+    int contextLen = 1024;
+    Dtype dtype = Dtype::Fp16;
+    SimParams params;
+    bool ignoreMemory = false;
+
+    SimConfig configFor(int tp, int batch) const;
+};
+
+struct SweepRun {
+    SimConfig config;
+    SimStats stats;
+    FitReport fit;
+    std::shared_ptr<const Trace> trace;
+};
+
+struct SkippedRun {
+    int tp = 0;
+    int batch = 0;
+    Error reason;
+    FitReport fit;
+};
+
+struct SweepResult {
+    std::vector<SweepRun> runs;  // in TP-major, then batch order
+    std::vector<SkippedRun> skipped;
+    bool cancelled = false;
+};
+
+struct SweepProgress {
+    int done = 0;  // runs finished or skipped so far
+    int total = 0;
+    int tp = 0;  // the configuration just finished
+    int batch = 0;
+};
+using SweepProgressFn = std::function<void(const SweepProgress&)>;
+
+Result<SweepResult> runSweep(const SweepSpec& spec, const SweepProgressFn& progress = {},
+                             const std::atomic<bool>* cancel = nullptr);
+
+// The embedded default the GUI opens on and `tpscope-cli demo` prints: llama3-70b decode on one
+// 8-GPU H100 SXM node over NVLink 4, TP 1/2/4/8, batch 1, a few tokens (TP 1 does not fit).
+Result<SweepSpec> defaultSweepSpec(const Catalog& catalog);
+
+}  // namespace tpscope::core::sim

@@ -1,0 +1,262 @@
+#include "core/trace/level_of_detail.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace tpscope::core {
+
+namespace {
+
+// 128-bit products: (t - t0) * widthPx overflows 64 bits for day-long traces on wide screens.
+__extension__ typedef __int128 Wide;
+
+Wide floorDiv(Wide a, Wide b) {
+    Wide q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+    return q;
+}
+
+// std::lower_bound over [lo, hi) without data-dependent branches (a conditional move per step):
+// event boundaries are random, so a branching search mispredicts about every other step.
+std::size_t branchlessLowerBound(std::span<const std::int64_t> starts, std::size_t lo, std::size_t hi, std::int64_t t) {
+    if (lo >= hi) return lo;
+    const std::int64_t* base = starts.data() + lo;
+    std::size_t len = hi - lo;
+    while (len > 1) {
+        const std::size_t half = len / 2;
+        base = base[half - 1] < t ? base + half : base;
+        len -= half;
+    }
+    return static_cast<std::size_t>(base - starts.data()) + (*base < t ? 1 : 0);
+}
+
+// First index in [lo, hi) whose start is >= t (hi when none), searched outwards from `guess` with
+// doubling steps: the cost grows with the log of the guess's error, and the probes stay on the few
+// cache lines around the guess instead of spreading over the stream.
+std::size_t lowerBoundNear(std::span<const std::int64_t> starts, std::size_t lo, std::size_t hi, std::size_t guess,
+                           std::int64_t t) {
+    if (lo >= hi) return lo;
+    guess = std::clamp(guess, lo, hi - 1);
+    if (starts[guess] < t) {
+        std::size_t below = guess;  // starts[below] < t
+        std::size_t step = 1;
+        std::size_t probe = guess + 1;
+        while (probe < hi && starts[probe] < t) {
+            below = probe;
+            step *= 2;
+            probe = below + step;
+        }
+        return branchlessLowerBound(starts, below + 1, std::min(probe, hi), t);
+    }
+    std::size_t above = guess;  // starts[above] >= t
+    std::size_t step = 1;
+    while (above > lo) {
+        const std::size_t probe = above - std::min(step, above - lo);
+        if (starts[probe] < t) return branchlessLowerBound(starts, probe + 1, above, t);
+        above = probe;
+        step *= 2;
+    }
+    return lo;
+}
+
+// pixelColumn / columnStartNs for one view without a division per call: a floating-point estimate
+// corrected by exact 64-bit products, used when (t - t0) * widthPx cannot overflow (views shorter
+// than ~6 days at 16k pixels; longer ones take the exact 128-bit path). Times are clamped to one
+// span either side of the view first, which changes no column inside it.
+constexpr std::size_t kDenseEventsPerColumn = 16;
+constexpr std::size_t kMaxJumpColumns = 16;
+
+class ColumnMap {
+  public:
+    ColumnMap(std::int64_t t0, std::int64_t t1, int widthPx)
+        : m_t0(t0),
+          m_t1(t1),
+          m_span(t1 - t0),
+          m_width(widthPx),
+          m_pxPerNs(static_cast<double>(widthPx) / static_cast<double>(t1 - t0)),
+          m_nsPerPx(static_cast<double>(t1 - t0) / widthPx),
+          m_fast(m_span < (std::int64_t{1} << 60) / (3 * static_cast<std::int64_t>(widthPx) + 1)) {}
+
+    std::int64_t column(std::int64_t t) const {
+        if (!m_fast) return pixelColumn(t, m_t0, m_t1, m_width);
+        const std::int64_t d = std::clamp(t, m_t0 - m_span, m_t1 + m_span) - m_t0;
+        const std::int64_t n = d * m_width;
+        auto c = static_cast<std::int64_t>(std::floor(static_cast<double>(d) * m_pxPerNs));
+        while (n < c * m_span) --c;
+        while (n >= (c + 1) * m_span) ++c;
+        return c;
+    }
+    std::int64_t start(std::int64_t c) const {
+        if (!m_fast || c < -1 || c > m_width + 1) return columnStartNs(c, m_t0, m_t1, m_width);
+        const std::int64_t q = c * m_span;  // the first d with d * width >= q
+        auto d = static_cast<std::int64_t>(std::ceil(static_cast<double>(c) * m_nsPerPx));
+        while (d * m_width < q) ++d;
+        while ((d - 1) * m_width >= q) --d;
+        return m_t0 + d;
+    }
+
+  private:
+    std::int64_t m_t0, m_t1, m_span;
+    int m_width;
+    double m_pxPerNs, m_nsPerPx;
+    bool m_fast;
+};
+
+// What a run has seen so far: estimated time per kind and its longest event.
+struct RunAccumulator {
+    std::array<double, kEventKindCount> weightNs{};
+    std::int64_t longestNs = -1;
+    std::size_t longest = 0;
+    std::int64_t maxEndNs = INT64_MIN;
+    bool narrowOnly = true;
+
+    void reset() { *this = RunAccumulator{}; }
+    EventKind dominant() const {
+        return static_cast<EventKind>(std::max_element(weightNs.begin(), weightNs.end()) - weightNs.begin());
+    }
+};
+
+// Samples at most kKindSamples events of the group [first, last) (always its first and last) into acc.
+void sampleGroup(const EventColumns& ev, std::size_t first, std::size_t last, std::int64_t spanNs, int widthPx,
+                 RunAccumulator& acc) {
+    const std::size_t n = last - first;
+    const std::size_t samples = std::min(n, kKindSamples);
+    const double scale = static_cast<double>(n) / static_cast<double>(samples);
+    static_assert(kKindSamples == 3, "the sample positions below assume first, middle and last");
+    const std::size_t positions[3] = {first, last - 1, first + (n - 1) / 2};
+    for (std::size_t s = 0; s < samples; ++s) {
+        const std::size_t i = positions[s];
+        const std::int64_t dur = ev.durNs(i);
+        acc.weightNs[static_cast<std::size_t>(ev.kind(i))] += static_cast<double>(dur + 1) * scale;
+        if (dur > acc.longestNs) {
+            acc.longestNs = dur;
+            acc.longest = i;
+        }
+        acc.maxEndNs = std::max(acc.maxEndNs, ev.endNs(i));
+        // Narrower than one pixel: dur / spanNs < 1 / widthPx.
+        if (static_cast<Wide>(dur) * widthPx >= spanNs) acc.narrowOnly = false;
+    }
+}
+
+}  // namespace
+
+std::int64_t pixelColumn(std::int64_t t, std::int64_t t0, std::int64_t t1, int widthPx) {
+    return static_cast<std::int64_t>(floorDiv(static_cast<Wide>(t - t0) * widthPx, t1 - t0));
+}
+
+std::int64_t columnStartNs(std::int64_t c, std::int64_t t0, std::int64_t t1, int widthPx) {
+    return t0 - static_cast<std::int64_t>(floorDiv(-static_cast<Wide>(c) * (t1 - t0), widthPx));
+}
+
+void visibleSpans(const EventColumns& events, std::int64_t t0, std::int64_t t1, int widthPx,
+                  std::vector<LodSpan>& out) {
+    out.clear();
+    if (widthPx <= 0 || t1 <= t0 || events.empty()) return;
+    const IndexRange range = events.visibleRange(t0, t1);
+    const auto starts = events.starts();
+    const std::int64_t spanNs = t1 - t0;
+    const ColumnMap columns(t0, t1, widthPx);
+
+    LodSpan cur;
+    RunAccumulator acc;
+    bool open = false;
+    const auto flush = [&] {
+        cur.kind = acc.dominant();
+        cur.representative = acc.longest;
+        out.push_back(cur);
+        open = false;
+    };
+
+    std::size_t i = range.first;
+    std::size_t lastGroupSize = 1;  // events per column lately: where to guess the next boundary
+    std::size_t jumpColumns = 1;
+    while (i < range.last) {
+        if (events.endNs(i) <= t0) {  // only on streams whose events overlap
+            ++i;
+            continue;
+        }
+        const std::int64_t column = std::max<std::int64_t>(0, columns.column(starts[i]));
+        // Inside a dense narrow run, try to take several columns at once (doubling up to
+        // kMaxJumpColumns); keep the jump only if it holds at least 7/8 of the events the run's
+        // density predicts, which bounds what it can hide to about jump/8 pixels of gap or of wider
+        // events. Anything sparser is taken column by column.
+        std::size_t groupEnd = 0;
+        std::size_t groupColumns = 1;
+        if (open && acc.narrowOnly && lastGroupSize >= kDenseEventsPerColumn &&
+            static_cast<Wide>(starts[i] - cur.endNs) * widthPx < spanNs) {
+            const std::size_t k = std::min(jumpColumns * 2, kMaxJumpColumns);
+            const std::size_t expected = k * lastGroupSize;
+            const std::size_t end = lowerBoundNear(starts, i + 1, range.last, i + expected,
+                                                   columns.start(column + static_cast<std::int64_t>(k)));
+            if ((end - i) * 8 >= expected * 7) {
+                groupEnd = end;
+                groupColumns = k;
+            }
+        }
+        jumpColumns = groupColumns;
+        if (groupEnd == 0) {
+            groupEnd = lowerBoundNear(starts, i + 1, range.last, i + lastGroupSize, columns.start(column + 1));
+        }
+        lastGroupSize = std::max<std::size_t>(1, (groupEnd - i) / groupColumns);
+        // The next search and samples land about one group further: start loading them now. On a
+        // large trace every column is a fresh cache line (and page), and the loop is otherwise one
+        // dependent memory latency after another.
+        if (const std::size_t ahead = groupEnd + lastGroupSize; ahead < range.last) {
+            const auto durations = events.durations();
+            const auto kinds = events.kinds();
+            __builtin_prefetch(&starts[ahead]);
+            __builtin_prefetch(&durations[ahead]);
+            __builtin_prefetch(&kinds[ahead]);
+            __builtin_prefetch(&starts[ahead - lastGroupSize / 2]);
+            __builtin_prefetch(&durations[ahead - lastGroupSize / 2]);
+            __builtin_prefetch(&kinds[ahead - lastGroupSize / 2]);
+        }
+        RunAccumulator group;
+        sampleGroup(events, i, groupEnd, spanNs, widthPx, group);
+        group.maxEndNs = std::max(group.maxEndNs, events.endNs(groupEnd - 1));
+
+        // Within one pixel of the run's end: gap / spanNs < 1 / widthPx.
+        const bool extend =
+            open && acc.narrowOnly && group.narrowOnly && static_cast<Wide>(starts[i] - cur.endNs) * widthPx < spanNs;
+        if (!extend) {
+            if (open) flush();
+            cur = LodSpan{};
+            cur.startNs = starts[i];
+            cur.endNs = group.maxEndNs;
+            cur.firstIndex = i;
+            acc.reset();
+            open = true;
+        }
+        cur.count += groupEnd - i;
+        cur.endNs = std::max(cur.endNs, group.maxEndNs);
+        for (std::size_t k = 0; k < acc.weightNs.size(); ++k) acc.weightNs[k] += group.weightNs[k];
+        if (group.longestNs > acc.longestNs) {
+            acc.longestNs = group.longestNs;
+            acc.longest = group.longest;
+        }
+        acc.narrowOnly = acc.narrowOnly && group.narrowOnly;
+        i = groupEnd;
+    }
+    if (open) flush();
+}
+
+std::vector<LodSpan> visibleSpans(const EventColumns& events, std::int64_t t0, std::int64_t t1, int widthPx) {
+    std::vector<LodSpan> out;
+    visibleSpans(events, t0, t1, widthPx, out);
+    return out;
+}
+
+std::vector<EventColumns> nvtxDepthColumns(const Rank& rank, int maxDepth) {
+    std::vector<EventColumns> rows;
+    for (const auto& r : rank.ranges) {
+        if (r.depth > maxDepth) continue;
+        if (rows.size() <= r.depth) rows.resize(r.depth + 1u);
+        rows[r.depth].append(EventRecord{r.startNs, std::max<std::int64_t>(0, r.endNs - r.startNs), r.name,
+                                         EventKind::Other, 0, kNoPayload});
+    }
+    for (auto& row : rows) row.finalize();
+    return rows;
+}
+
+}  // namespace tpscope::core

@@ -1,0 +1,163 @@
+#include "gpu/allreduce_measure.h"
+
+#include <cuda_runtime_api.h>
+#include <nccl.h>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "gpu/device_query.h"
+#include "gpu/gpu_check.h"
+
+namespace tpscope::gpu {
+
+namespace {
+
+core::Result<ncclDataType_t> ncclType(core::Dtype dtype) {
+    switch (dtype) {
+        case core::Dtype::Fp32: return ncclFloat32;
+        case core::Dtype::Fp16: return ncclFloat16;
+        case core::Dtype::Bf16: return ncclBfloat16;
+        case core::Dtype::Fp64: return ncclFloat64;
+        case core::Dtype::Int32: return ncclInt32;
+        case core::Dtype::Int64: return ncclInt64;
+        case core::Dtype::Int8: return ncclInt8;
+        default: break;
+    }
+    return core::makeError(core::ErrorCode::Unsupported, "NCCL all-reduce dtype must be fp32, fp16, bf16, fp64, int8, int32 or int64",
+                           "--dtype");
+}
+
+// Communicators, streams, buffers and events of every GPU; released (or aborted) on scope exit.
+struct Devices {
+    std::vector<ncclComm_t> comms;
+    std::vector<cudaStream_t> streams;
+    std::vector<void*> buffers;
+    std::vector<cudaEvent_t> starts, ends;
+    bool abortComms = false;
+    ~Devices() {
+        for (std::size_t i = 0; i < comms.size(); ++i) {
+            if (comms[i] == nullptr) continue;
+            if (abortComms) ncclCommAbort(comms[i]);
+            else ncclCommDestroy(comms[i]);
+        }
+        for (std::size_t i = 0; i < streams.size(); ++i) {
+            cudaSetDevice(static_cast<int>(i));
+            if (streams[i] != nullptr) cudaStreamDestroy(streams[i]);
+            if (i < buffers.size() && buffers[i] != nullptr) cudaFree(buffers[i]);
+            if (i < starts.size() && starts[i] != nullptr) cudaEventDestroy(starts[i]);
+            if (i < ends.size() && ends[i] != nullptr) cudaEventDestroy(ends[i]);
+        }
+    }
+};
+
+// Waits for every GPU's end event, watching NCCL errors and the deadline.
+core::Status waitAll(Devices& d, int timeoutMs) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+    for (std::size_t i = 0; i < d.ends.size();) {
+        const cudaError_t state = cudaEventQuery(d.ends[i]);
+        if (state == cudaSuccess) {
+            ++i;
+            continue;
+        }
+        if (state != cudaErrorNotReady) TPSCOPE_GPU_CHECK(state);
+        ncclResult_t async = ncclSuccess;
+        TPSCOPE_GPU_CHECK(ncclCommGetAsyncError(d.comms[i], &async));
+        if (async != ncclSuccess && async != ncclInProgress) {
+            d.abortComms = true;
+            TPSCOPE_GPU_CHECK(async);
+        }
+        if (std::chrono::steady_clock::now() > deadline) {
+            d.abortComms = true;
+            return core::makeError(core::ErrorCode::DeviceError,
+                                   "an all-reduce did not finish within " + std::to_string(timeoutMs) + " ms; communicators aborted",
+                                   "allreduce --measure");
+        }
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
+    }
+    return core::Ok{};
+}
+
+}  // namespace
+
+core::Result<std::vector<MeasuredAllReduceRow>> runMeasuredAllReduce(const MeasuredAllReduceOptions& o) {
+    if (o.gpus < 1 || o.iterations < 1 || o.warmupIterations < 0 || o.sizesBytes.empty()) {
+        return core::makeError(core::ErrorCode::InvalidArgument, "needs >= 1 GPU, >= 1 iteration and at least one size",
+                               "allreduce --measure");
+    }
+    ncclDataType_t type{};
+    TPSCOPE_TRY_ASSIGN(type, ncclType(o.dtype));
+    const auto elem = static_cast<std::uint64_t>(core::dtypeBytes(o.dtype));
+    std::vector<DeviceInfo> devices;
+    TPSCOPE_TRY_ASSIGN(devices, listDevices());
+    if (static_cast<int>(devices.size()) < o.gpus) {
+        return core::makeError(core::ErrorCode::InvalidArgument,
+                               std::to_string(o.gpus) + " GPUs requested but this host has " + std::to_string(devices.size()),
+                               "--gpus");
+    }
+    const std::uint64_t maxBytes = *std::max_element(o.sizesBytes.begin(), o.sizesBytes.end());
+
+    Devices d;
+    const auto n = static_cast<std::size_t>(o.gpus);
+    d.comms.assign(n, nullptr);
+    d.streams.assign(n, nullptr);
+    d.buffers.assign(n, nullptr);
+    d.starts.assign(n, nullptr);
+    d.ends.assign(n, nullptr);
+    std::vector<int> list(n);
+    for (std::size_t i = 0; i < n; ++i) list[i] = static_cast<int>(i);
+    TPSCOPE_GPU_CHECK(ncclCommInitAll(d.comms.data(), o.gpus, list.data()));
+    for (std::size_t i = 0; i < n; ++i) {
+        TPSCOPE_GPU_CHECK(cudaSetDevice(list[i]));
+        TPSCOPE_GPU_CHECK(cudaStreamCreateWithFlags(&d.streams[i], cudaStreamNonBlocking));
+        TPSCOPE_GPU_CHECK(cudaMalloc(&d.buffers[i], std::max<std::uint64_t>(maxBytes, elem)));
+        TPSCOPE_GPU_CHECK(cudaMemset(d.buffers[i], 0, std::max<std::uint64_t>(maxBytes, elem)));
+        TPSCOPE_GPU_CHECK(cudaEventCreate(&d.starts[i]));
+        TPSCOPE_GPU_CHECK(cudaEventCreate(&d.ends[i]));
+    }
+
+    std::vector<MeasuredAllReduceRow> rows;
+    for (const std::uint64_t size : o.sizesBytes) {
+        const std::uint64_t count = std::max<std::uint64_t>(size / elem, 1);
+        std::vector<double> timesUs;
+        for (int it = 0; it < o.warmupIterations + o.iterations; ++it) {
+            for (std::size_t i = 0; i < n; ++i) {
+                TPSCOPE_GPU_CHECK(cudaSetDevice(list[i]));
+                TPSCOPE_GPU_CHECK(cudaEventRecord(d.starts[i], d.streams[i]));
+            }
+            TPSCOPE_GPU_CHECK(ncclGroupStart());
+            for (std::size_t i = 0; i < n; ++i) {
+                TPSCOPE_GPU_CHECK(ncclAllReduce(d.buffers[i], d.buffers[i], count, type, ncclSum, d.comms[i], d.streams[i]));
+            }
+            TPSCOPE_GPU_CHECK(ncclGroupEnd());
+            for (std::size_t i = 0; i < n; ++i) {
+                TPSCOPE_GPU_CHECK(cudaSetDevice(list[i]));
+                TPSCOPE_GPU_CHECK(cudaEventRecord(d.ends[i], d.streams[i]));
+            }
+            TPSCOPE_TRY(waitAll(d, o.hangTimeoutMs));
+            if (it < o.warmupIterations) continue;
+            double slowestMs = 0;
+            for (std::size_t i = 0; i < n; ++i) {
+                float ms = 0;
+                TPSCOPE_GPU_CHECK(cudaEventElapsedTime(&ms, d.starts[i], d.ends[i]));
+                slowestMs = std::max(slowestMs, static_cast<double>(ms));
+            }
+            timesUs.push_back(slowestMs * 1000.0);
+        }
+        std::sort(timesUs.begin(), timesUs.end());
+        const std::size_t m = timesUs.size();
+        const double median = m % 2 ? timesUs[m / 2] : 0.5 * (timesUs[m / 2 - 1] + timesUs[m / 2]);
+        MeasuredAllReduceRow row;
+        row.count = count;
+        row.bytes = count * elem;
+        row.dtype = o.dtype;
+        row.timeUs = median;
+        row.algbwGBs = median > 0 ? static_cast<double>(row.bytes) / (median * 1e-6) / 1e9 : 0.0;
+        row.busbwGBs = row.algbwGBs * 2.0 * (o.gpus - 1) / o.gpus;
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+}  // namespace tpscope::gpu

@@ -1,0 +1,36 @@
+#pragma once
+// Measured all-reduce sweep on local GPUs (the `allreduce --measure` path): real NCCL
+// all-reduces, one communicator per GPU from ncclCommInitAll driven by one thread with group
+// calls, warm-up iterations, then repeated timed iterations; per size the median over iterations
+// of the slowest GPU's time. Columns follow nccl-tests: algbw = size / time, busbw = algbw x
+// 2 (n - 1) / n, so `calibrate` can fit a fabric from the user's own box. In-place, sum.
+
+#include <cstdint>
+#include <vector>
+
+#include "core/trace/event_kind.h"
+#include "core/util/result.h"
+
+namespace tpscope::gpu {
+
+struct MeasuredAllReduceOptions {
+    int gpus = 2;
+    std::vector<std::uint64_t> sizesBytes;  // per-rank buffer sizes (nccl-tests "size")
+    core::Dtype dtype = core::Dtype::Fp32;
+    int warmupIterations = 5;
+    int iterations = 20;
+    int hangTimeoutMs = 60'000;
+};
+
+struct MeasuredAllReduceRow {
+    std::uint64_t bytes = 0;  // count x element size (the requested size rounded down to whole elements)
+    std::uint64_t count = 0;
+    core::Dtype dtype = core::Dtype::Fp32;
+    double timeUs = 0;        // median over iterations
+    double algbwGBs = 0;      // GB/s = 1e9 bytes/s
+    double busbwGBs = 0;
+};
+
+core::Result<std::vector<MeasuredAllReduceRow>> runMeasuredAllReduce(const MeasuredAllReduceOptions& options);
+
+}  // namespace tpscope::gpu

@@ -1,0 +1,82 @@
+#pragma once
+// A capture: the decode plan run on this machine's GPUs (or, under mpirun/srun, on every
+// process's GPUs), recorded by CUPTI and merged onto one timeline on process 0 (DESIGN.md §7).
+//
+// Launch: one process drives all tp GPUs of its host, or N processes split them (tp a multiple
+// of N, each driving tp/N consecutive local GPUs from its local rank). Process 0 makes the NCCL
+// unique id and broadcasts it over MPI; each process records its ranks with global ids; process 0
+// estimates per-host clock offsets, gathers the traces and merges them. A process that fails
+// still sends what it captured, with its error, so the merged trace records the failure.
+//
+// cpuTest replaces the GPU work with synthetic events (no CUDA call at all), so the launch,
+// id exchange, clock offsets and merge run in CI under `mpirun -np 2`.
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/trace/trace.h"
+#include "core/util/result.h"
+#include "core/workload/decode_plan.h"
+#include "core/workload/model.h"
+
+namespace tpscope::gpu {
+
+struct CaptureOptions {
+    core::ModelSpec model;
+    int tp = 1;
+    int batch = 1;
+    int tokens = 16;       // measured decode steps
+    int warmupSteps = 3;   // run before recording starts, not in the trace
+    int contextLen = 1024;
+    core::Dtype dtype = core::Dtype::Fp16;
+    bool graph = false;    // capture one decode step as a CUDA graph, replay it per token
+    bool overlap = false;  // all-reduces on their own stream
+    bool collect = true;   // CUPTI on; off times the steps only (to measure CUPTI's overhead)
+    std::size_t cuptiBufferBytes = 8u << 20;
+    std::size_t cuptiMaxBytes = 2ull << 30;  // stop handing CUPTI buffers beyond this (records are then dropped)
+    int hangTimeoutMs = 120'000;             // an NCCL call or step that does not finish -> abort
+    bool cpuTest = false;
+    std::int64_t cpuTestSkewNs = 0;  // cpu test: process p's clock runs p x this ahead
+    bool cpuTestHostPerProcess = false;  // cpu test: each process claims its own host name
+    std::function<void(const std::string& stage, double fraction)> progress;
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+struct CaptureReport {
+    core::Trace trace;           // merged; only where writesOutput
+    bool writesOutput = true;    // false on MPI processes other than 0
+    int processes = 1;
+    int processRank = 0;
+    std::vector<std::int64_t> stepNs;  // measured step wall times of this process's first GPU
+    std::string failure;               // non-empty: failed partway; trace holds what was captured
+    std::vector<std::int64_t> clockOffsetsNs;  // per process, on process 0
+    std::uint64_t bytesPerStepPerGpu = 0;      // plan: bytes read + written by one GPU per step
+    std::uint64_t weightBytesPerGpu = 0;       // plan: the HBM floor's numerator at batch 1
+};
+
+core::Result<CaptureReport> runCapture(const CaptureOptions& options);
+
+// Local GPUs of one process and the global rank of the first.
+struct LocalRanks {
+    std::vector<int> devices;
+    int firstRank = 0;
+    int tp = 1;
+};
+
+// One process's part: its ranks' trace, step times, and the error that stopped it (if any).
+struct LocalCapture {
+    core::Trace trace;
+    std::vector<std::int64_t> stepNs;
+    std::string error;
+};
+
+// The GPU path (decode_runner + cupti_session). ncclId: NCCL_UNIQUE_ID_BYTES from process 0.
+LocalCapture captureLocalGpus(const CaptureOptions& options, const core::DecodePlan& plan, const LocalRanks& ranks,
+                              const std::vector<std::uint8_t>& ncclId);
+// The cpu-test path: events a run would produce, timed from startNs with fixed synthetic durations.
+LocalCapture synthesizeLocalRanks(const core::DecodePlan& plan, const LocalRanks& ranks, int steps, std::int64_t startNs);
+
+}  // namespace tpscope::gpu

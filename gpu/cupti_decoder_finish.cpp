@@ -1,0 +1,174 @@
+// CuptiDecoder::finish: events per (rank, stream), NVTX ranges paired, nested and projected onto
+// the GPU, graph-replayed kernels given layer/block ranges, statistics into the metadata.
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "gpu/cupti_decoder.h"
+
+namespace tpscope::gpu {
+
+core::Trace CuptiDecoder::finish() {
+    // Built in place: names and payloads were interned into m_trace as records arrived.
+    SpanMap spans;
+    std::vector<GraphEvent> graphEvents;
+    emitEvents(m_trace, spans, graphEvents);
+    emitRanges(m_trace, pairMarkers(), spans);
+    emitGraphRanges(m_trace, graphEvents);
+    writeStats(m_trace);
+    m_trace.origin = core::TraceOrigin::Captured;
+    m_trace.finalize();
+    core::Trace out = std::move(m_trace);
+    m_trace = core::Trace{};
+
+    m_gpu.clear();
+    m_apiByThread.clear();
+    m_externalIds.clear();
+    m_markers.clear();
+    m_kernelNames.clear();  // their NameIds belonged to the trace just handed out
+    return out;
+}
+
+void CuptiDecoder::emitEvents(core::Trace& out, SpanMap& spans, std::vector<GraphEvent>& graphEvents) {
+    for (const GpuRecord& r : m_gpu) {
+        const core::RankId rankId = rankOf(r.deviceId);
+        core::Rank& rank = out.rank(rankId);
+        if (rank.deviceIndex < 0) rank.deviceIndex = static_cast<int>(r.deviceId);
+        const auto label = m_streamLabels.find((static_cast<std::uint64_t>(r.deviceId) << 32) | r.streamId);
+        core::Stream& stream =
+            rank.stream(core::StreamId(r.streamId), label != m_streamLabels.end() ? label->second : std::string_view());
+
+        core::EventRecord e{r.startNs, r.endNs - r.startNs, r.name, r.kind, r.correlationId, r.payload};
+        if (const int op = opIndexOf(r); op >= 0) {
+            const core::PlanOp& planOp = m_ops[static_cast<std::size_t>(op)];
+            ++m_stats.attributedEvents;
+            e.payload = opPayload(planOp, r.payload);
+            // A helper kernel of an op (cuBLAS split-K reduction) takes the op's kind.
+            const bool isCopy = r.kind == core::EventKind::Memcpy || r.kind == core::EventKind::Memset;
+            if (!isCopy && r.kind == core::EventKind::Other) e.kind = planOp.eventKind;
+            if (r.graphNodeId != 0) graphEvents.push_back({rankId, r.startNs, r.endNs, static_cast<std::uint32_t>(op)});
+        }
+        stream.events.append(e);
+
+        auto [it, inserted] = spans.try_emplace(r.correlationId, Span{rankId, r.startNs, r.endNs});
+        if (!inserted) {
+            it->second.startNs = std::min(it->second.startNs, r.startNs);
+            it->second.endNs = std::max(it->second.endNs, r.endNs);
+        }
+    }
+}
+
+std::vector<CuptiDecoder::HostRange> CuptiDecoder::pairMarkers() {
+    std::vector<HostRange> ranges;
+    for (const auto& [id, half] : m_markers) {
+        if (half.startNs < 0 || half.endNs < half.startNs) {
+            ++m_stats.unmatchedMarkers;
+            continue;
+        }
+        ranges.push_back({half.startNs, half.endNs, half.threadKey, half.name, 0});
+    }
+    // Nesting per thread: outer ranges first at equal starts; a range's depth is the number of
+    // ranges of its thread still open when it starts.
+    std::sort(ranges.begin(), ranges.end(), [](const HostRange& a, const HostRange& b) {
+        if (a.threadKey != b.threadKey) return a.threadKey < b.threadKey;
+        return a.startNs != b.startNs ? a.startNs < b.startNs : a.endNs > b.endNs;
+    });
+    std::vector<std::int64_t> openEnds;
+    std::uint64_t thread = 0;
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+        HostRange& r = ranges[i];
+        if (i == 0 || r.threadKey != thread) {
+            openEnds.clear();
+            thread = r.threadKey;
+        }
+        while (!openEnds.empty() && openEnds.back() <= r.startNs) openEnds.pop_back();
+        r.depth = static_cast<std::uint8_t>(std::min<std::size_t>(openEnds.size(), 255));
+        openEnds.push_back(r.endNs);
+    }
+    return ranges;
+}
+
+void CuptiDecoder::emitRanges(core::Trace& out, const std::vector<HostRange>& ranges, const SpanMap& spans) {
+    for (auto& [thread, calls] : m_apiByThread) {
+        std::sort(calls.begin(), calls.end(), [](const ApiCall& a, const ApiCall& b) { return a.startNs < b.startNs; });
+    }
+    for (const HostRange& r : ranges) {
+        core::NvtxRange range{r.startNs, r.endNs, r.name, r.depth};
+        core::RankId rank = m_defaultRank;
+        bool projected = false;
+        const auto calls = m_apiByThread.find(r.threadKey);
+        if (m_projectOnGpu && calls != m_apiByThread.end()) {
+            const auto& v = calls->second;
+            auto it = std::lower_bound(v.begin(), v.end(), r.startNs,
+                                       [](const ApiCall& c, std::int64_t t) { return c.startNs < t; });
+            for (; it != v.end() && it->startNs <= r.endNs; ++it) {
+                const auto span = spans.find(it->correlationId);
+                if (span == spans.end()) continue;
+                if (!projected) {
+                    range.startNs = span->second.startNs;
+                    range.endNs = span->second.endNs;
+                    rank = span->second.rank;
+                    projected = true;
+                } else {
+                    range.startNs = std::min(range.startNs, span->second.startNs);
+                    range.endNs = std::max(range.endNs, span->second.endNs);
+                }
+            }
+        }
+        out.rank(rank).ranges.push_back(range);
+    }
+}
+
+void CuptiDecoder::emitGraphRanges(core::Trace& out, std::vector<GraphEvent>& events) {
+    std::sort(events.begin(), events.end(), [](const GraphEvent& a, const GraphEvent& b) {
+        return a.rank != b.rank ? a.rank < b.rank : a.startNs < b.startNs;
+    });
+    // Runs of consecutive kernels of one layer make a "layer i" range; inside it, runs of one
+    // block make its "attention"/"mlp" range. Prologue/epilogue kernels stay under the step only.
+    std::size_t i = 0;
+    while (i < events.size()) {
+        const core::PlanOp& first = m_ops[events[i].op];
+        std::size_t end = i + 1;
+        while (end < events.size() && events[end].rank == events[i].rank && m_ops[events[end].op].layer == first.layer) ++end;
+        if (first.layer >= 0) {
+            core::Rank& rank = out.rank(events[i].rank);
+            auto emit = [&](std::size_t from, std::size_t to, core::NameId name, std::uint8_t depth) {
+                std::int64_t start = std::numeric_limits<std::int64_t>::max(), stop = 0;
+                for (std::size_t k = from; k < to; ++k) {
+                    start = std::min(start, events[k].startNs);
+                    stop = std::max(stop, events[k].endNs);
+                }
+                rank.ranges.push_back({start, stop, name, depth});
+            };
+            emit(i, end, out.intern("layer " + std::to_string(first.layer)), 1);
+            for (std::size_t b = i; b < end;) {
+                const core::OpBlock block = m_ops[events[b].op].block;
+                std::size_t e = b + 1;
+                while (e < end && m_ops[events[e].op].block == block) ++e;
+                if (block == core::OpBlock::Attention || block == core::OpBlock::Mlp) {
+                    emit(b, e, out.intern(core::toString(block)), 2);
+                }
+                b = e;
+            }
+        }
+        i = end;
+    }
+}
+
+void CuptiDecoder::writeStats(core::Trace& out) const {
+    const auto put = [&out](const char* name, std::uint64_t v) { out.metadata.emplace_back(name, std::to_string(v)); };
+    put("cupti.kernels", m_stats.kernels);
+    put("cupti.memcpys", m_stats.memcpys);
+    put("cupti.memsets", m_stats.memsets);
+    put("cupti.markers", m_stats.markers);
+    put("cupti.runtime_calls", m_stats.runtimeCalls);
+    put("cupti.external_correlations", m_stats.externalCorrelations);
+    put("cupti.other_records", m_stats.otherRecords);
+    put("cupti.dropped_records", m_stats.droppedRecords);
+    put("cupti.invalid_timestamps", m_stats.invalidTimestamps);
+    put("cupti.unmatched_markers", m_stats.unmatchedMarkers);
+    put("cupti.attributed_events", m_stats.attributedEvents);
+}
+
+}  // namespace tpscope::gpu

@@ -1,0 +1,80 @@
+#pragma once
+// The live CUPTI collector (DESIGN.md §7): Activity API buffers handed to CUPTI and decoded by
+// CuptiDecoder as they complete. Start it before the first CUDA or NVTX call of the process:
+// it checks that the CUPTI headers and the loaded library agree, points NVTX_INJECTION64_PATH at
+// the loaded libcupti (NVTX reads it at its first call), registers the buffer callbacks and a
+// resource callback that aliases cloned graph nodes to their originals.
+//
+// Bounded memory: buffers are bufferBytes each and at most maxBytes of them are outstanding;
+// a request beyond that is refused, CUPTI drops those records and counts them, and the count ends
+// up in the trace ("cupti.dropped_records"). enable() turns the activity kinds on (after warm-up),
+// flush() delivers everything and turns them off. One session per process.
+
+#include <cuda_runtime_api.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/util/result.h"
+#include "gpu/cupti_decoder.h"
+
+namespace tpscope::gpu {
+
+struct CuptiSessionConfig {
+    std::size_t bufferBytes = 8u << 20;
+    std::size_t maxBytes = 2ull << 30;
+};
+
+class CuptiSession {
+public:
+    static core::Result<std::unique_ptr<CuptiSession>> start(const CuptiSessionConfig& config);
+    ~CuptiSession();
+    CuptiSession(const CuptiSession&) = delete;
+    CuptiSession& operator=(const CuptiSession&) = delete;
+
+    // CUPTI_API_VERSION of the headers against cuptiGetVersion() of the loaded library.
+    static core::Status checkVersion();
+    // The clock of every CUPTI record (ns).
+    static std::int64_t timestampNs();
+
+    core::Status enable();
+    core::Status flush();
+
+    // Thread-safe access to the decoder (set-up, tagging, then finish after flush()).
+    template <typename F>
+    auto withDecoder(F&& f) {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        return f(m_decoder);
+    }
+    void pushOpTag(std::uint64_t tag);
+    void popOpTag();
+    void tagGraphNode(cudaGraphNode_t node, std::uint32_t opIndex);
+    // CUPTI's id of a stream, as activity records name it.
+    core::Result<std::uint32_t> streamId(cudaStream_t stream) const;
+
+    std::uint64_t refusedBuffers() const { return m_refusedBuffers.load(); }
+    const std::vector<std::string>& warnings() const { return m_warnings; }
+
+private:
+    CuptiSession() = default;
+    core::Status setUp(const CuptiSessionConfig& config);
+    static void bufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* maxNumRecords);
+    static void bufferCompleted(CUcontext context, std::uint32_t streamId, std::uint8_t* buffer, std::size_t size,
+                                std::size_t validSize);
+    static void resourceCallback(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data);
+
+    CuptiSessionConfig m_config;
+    std::mutex m_mutex;
+    CuptiDecoder m_decoder;
+    CUpti_SubscriberHandle m_subscriber = nullptr;
+    std::atomic<std::size_t> m_outstandingBytes{0};
+    std::atomic<std::uint64_t> m_refusedBuffers{0};
+    std::vector<std::string> m_warnings;
+    bool m_enabled = false;
+};
+
+}  // namespace tpscope::gpu

@@ -1,0 +1,163 @@
+// Full analysis (segmentation, matching, breakdown, summary) of a decode-like trace built in
+// memory: 8 ranks, per layer 10 kernels (norm, QKV, attention, O-proj, all-reduce, norm, gate/up,
+// SiLU, down, all-reduce) with NVTX step > layer > block ranges and seeded per-rank jitter, so
+// ranks arrive at each all-reduce at different times. Target (issue 4): 10 M events in <= 2 s on
+// one core, analysis memory <= 2x the trace's own. Counters: events, trace_MB (resident),
+// result_MB (heap held by the result), peak_extra_MB (rise of the process peak RSS during the
+// analysis, measured by resetting VmHWM through /proc/self/clear_refs).
+//
+//   build/dev/tests/bench/bench_analysis --benchmark_filter=10M
+
+#include <benchmark/benchmark.h>
+
+#include <fstream>
+#include <memory>
+#include <string>
+
+#include "core/analysis/analysis.h"
+#include "core/trace/trace.h"
+
+namespace {
+
+using namespace tpscope::core;
+
+constexpr int kRanks = 8;
+constexpr int kLayersPerStep = 80;
+constexpr int kKernelsPerLayer = 10;
+
+std::shared_ptr<const Trace> makeTrace(std::size_t totalEvents) {
+    auto trace = std::make_shared<Trace>();
+    trace->origin = TraceOrigin::Simulated;
+    trace->metadata = {{"tp", "8"}, {"batch", "16"}};
+    const std::size_t layers = totalEvents / (kRanks * kKernelsPerLayer);
+    const std::size_t steps = (layers + kLayersPerStep - 1) / kLayersPerStep;
+    const NameId names[kKernelsPerLayer] = {trace->intern("rms_norm_kernel"),
+                                            trace->intern("sm90_xmma_gemm_qkv"),
+                                            trace->intern("flash_fwd_splitkv_kernel"),
+                                            trace->intern("sm90_xmma_gemm_oproj"),
+                                            trace->intern("ncclDevKernel_AllReduce_Sum_bf16_RING_LL"),
+                                            trace->intern("rms_norm_kernel"),
+                                            trace->intern("sm90_xmma_gemm_gateup"),
+                                            trace->intern("act_and_mul_kernel"),
+                                            trace->intern("sm90_xmma_gemm_down"),
+                                            trace->intern("ncclDevKernel_AllReduce_Sum_bf16_RING_LL")};
+    const EventKind kinds[kKernelsPerLayer] = {
+        EventKind::Elementwise, EventKind::Gemm, EventKind::Attention,   EventKind::Gemm, EventKind::Collective,
+        EventKind::Elementwise, EventKind::Gemm, EventKind::Elementwise, EventKind::Gemm, EventKind::Collective};
+    const std::int64_t durs[kKernelsPerLayer] = {4000, 30000, 20000, 12000, 0, 4000, 60000, 5000, 30000, 0};
+    CollectivePayload ar;
+    ar.op = CollectiveOp::AllReduce;
+    ar.bytes = 16 * 8192 * 2;
+    ar.groupSize = kRanks;
+    ar.communicator = trace->intern("tp");
+    const PayloadId arPayload = trace->intern(Payload::of(ar));
+    const NameId stepName = trace->intern("step");
+    const NameId attn = trace->intern("attention");
+    const NameId mlp = trace->intern("mlp");
+    std::vector<NameId> layerNames;
+    for (int l = 0; l < kLayersPerStep; ++l) layerNames.push_back(trace->intern("layer " + std::to_string(l)));
+    for (int r = 0; r < kRanks; ++r) {
+        auto& rank = trace->rank(RankId{static_cast<std::uint32_t>(r)});
+        rank.stream(StreamId{7}, "compute").events.reserve(layers * kKernelsPerLayer);
+        rank.ranges.reserve(steps + layers * 3);
+    }
+    std::uint64_t lcg = 12345;
+    auto jitter = [&lcg] {
+        lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+        return static_cast<std::int64_t>((lcg >> 33) % 3000);
+    };
+    std::int64_t t = 0;
+    std::int64_t arrive[kRanks];
+    std::int64_t layerStart = 0;
+    std::int64_t blockStart = 0;
+    std::int64_t stepStart = 0;
+    for (std::size_t layer = 0; layer < layers; ++layer) {
+        const int inStep = static_cast<int>(layer % kLayersPerStep);
+        if (inStep == 0) stepStart = t;
+        layerStart = t;
+        blockStart = t;
+        for (int k = 0; k < kKernelsPerLayer; ++k) {
+            if (kinds[k] == EventKind::Collective) {
+                std::int64_t last = 0;
+                for (int r = 0; r < kRanks; ++r) last = std::max(last, arrive[r]);
+                const std::int64_t end = last + 9000;
+                for (int r = 0; r < kRanks; ++r) {
+                    trace->ranks[r].streams[0].events.append(
+                        {arrive[r], end - arrive[r], names[k], kinds[k], 0, arPayload});
+                    trace->ranks[r].ranges.push_back({blockStart, end, k == 4 ? attn : mlp, 2});
+                }
+                t = end;
+                blockStart = end;
+                continue;
+            }
+            for (int r = 0; r < kRanks; ++r) {
+                const std::int64_t start = (k == 0 || k == 5) ? t + 1500 : arrive[r] + 800;
+                const std::int64_t dur = durs[k] + jitter();
+                trace->ranks[r].streams[0].events.append({start, dur, names[k], kinds[k], 0, kNoPayload});
+                arrive[r] = start + dur;
+            }
+        }
+        for (int r = 0; r < kRanks; ++r) {
+            trace->ranks[r].ranges.push_back({layerStart, t, layerNames[inStep], 1});
+            if (inStep == kLayersPerStep - 1 || layer + 1 == layers) {
+                trace->ranks[r].ranges.push_back({stepStart, t, stepName, 0});
+            }
+        }
+    }
+    trace->finalize();
+    return trace;
+}
+
+std::size_t peakRssBytes() {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line)) {
+        if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
+    }
+    return 0;
+}
+
+std::size_t currentRssBytes() {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line)) {
+        if (line.rfind("VmRSS:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
+    }
+    return 0;
+}
+
+void resetPeakRss() {
+    std::ofstream("/proc/self/clear_refs") << "5";
+}
+
+void BM_AnalyzeTrace(benchmark::State& state) {
+    const auto trace = makeTrace(static_cast<std::size_t>(state.range(0)));
+    std::size_t resultBytes = 0;
+    std::size_t peakExtra = 0;
+    for (auto _ : state) {
+        state.PauseTiming();
+        resetPeakRss();
+        const std::size_t before = currentRssBytes();
+        state.ResumeTiming();
+        auto a = analysis::analyzeTrace(*trace);
+        state.PauseTiming();
+        resultBytes = a.residentBytes();
+        const std::size_t peak = peakRssBytes();
+        peakExtra = peak > before ? peak - before : 0;
+        benchmark::DoNotOptimize(a.summary.tokensPerSec);
+        { auto discard = std::move(a); }
+        state.ResumeTiming();
+    }
+    state.counters["events"] = static_cast<double>(trace->eventCount());
+    state.counters["trace_MB"] = static_cast<double>(trace->residentBytes()) / 1e6;
+    state.counters["result_MB"] = static_cast<double>(resultBytes) / 1e6;
+    state.counters["peak_extra_MB"] = static_cast<double>(peakExtra) / 1e6;
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * trace->eventCount()));
+}
+
+BENCHMARK(BM_AnalyzeTrace)->Name("AnalyzeTrace/1M")->Arg(1'000'000)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_AnalyzeTrace)->Name("AnalyzeTrace/10M")->Arg(10'000'000)->Unit(benchmark::kMillisecond)->Iterations(2);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,199 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/analysis/collective_matching.h"
+#include "trace_builder_fixtures.h"
+
+namespace tpscope::core::analysis {
+namespace {
+
+using test::TraceBuilder;
+
+CollectiveMatching match(const Trace& trace, MatchingOptions o = {}) {
+    return matchCollectives(trace, segmentLayers(trace), o);
+}
+
+std::int64_t waitOf(const CollectiveMatching& m, const CollectiveCall& c, std::uint32_t rankIndex) {
+    for (std::uint32_t i = 0; i < c.participantCount; ++i) {
+        const auto& p = m.participants[c.firstParticipant + i];
+        if (p.rankIndex == rankIndex) return p.waitNs;
+    }
+    return -1;
+}
+
+TEST(CollectiveMatching, LateRankMakesTheOthersWaitAndRunsAShortKernelItself) {
+    const test::DecodeFixture f{
+        .ranks = 4, .steps = 2, .layers = 3, .computeNs = 1000, .arNs = 200, .lateRank = 2, .lateByNs = 300};
+    const auto trace = test::makeDecodeTrace(f);
+    const auto m = match(*trace);
+    ASSERT_EQ(m.calls.size(), static_cast<std::size_t>(f.steps * f.layers * 2));
+    EXPECT_EQ(m.incompleteCalls, 0u);
+    for (const auto& c : m.calls) {
+        EXPECT_EQ(c.participantCount, 4u);
+        EXPECT_TRUE(c.complete());
+        EXPECT_EQ(c.lastRankIndex, 2u);
+        EXPECT_EQ(c.transferNs, f.arNs);
+        EXPECT_EQ(c.lastStartNs - c.firstStartNs, f.lateByNs);
+        for (std::uint32_t r = 0; r < 4; ++r) EXPECT_EQ(waitOf(m, c, r), r == 2 ? 0 : f.lateByNs);
+        EXPECT_GE(c.layer, 0);
+    }
+    EXPECT_EQ(m.ranks[2].lastArrivals, m.calls.size());
+    EXPECT_EQ(m.ranks[0].lastArrivals, 0u);
+    // The late rank's kernels are short (transfer only), the others' long (wait + transfer).
+    EXPECT_EQ(m.ranks[2].kernelNs, static_cast<std::int64_t>(m.calls.size()) * f.arNs);
+    EXPECT_EQ(m.ranks[0].kernelNs, static_cast<std::int64_t>(m.calls.size()) * (f.arNs + f.lateByNs));
+    EXPECT_EQ(m.ranks[0].waitNs, static_cast<std::int64_t>(m.calls.size()) * f.lateByNs);
+}
+
+TEST(CollectiveMatching, TransferRunsFromTheLastArrivalToTheMedianEnd) {
+    TraceBuilder b;
+    b.allReduce(0, 0, 100).allReduce(1, 50, 104).allReduce(2, 90, 130);
+    const auto m = match(*b.build());
+    ASSERT_EQ(m.calls.size(), 1u);
+    const auto& c = m.calls[0];
+    EXPECT_EQ(c.lastStartNs, 90);
+    EXPECT_EQ(c.medianEndNs, 104);
+    EXPECT_EQ(c.transferNs, 104 - 90);
+    EXPECT_EQ(waitOf(m, c, 0), 90);
+    EXPECT_EQ(waitOf(m, c, 1), 40);
+    EXPECT_EQ(waitOf(m, c, 2), 0);
+}
+
+TEST(CollectiveMatching, MedianOfAnEvenCountIsTheMeanOfTheMiddleEnds) {
+    TraceBuilder b;
+    b.allReduce(0, 0, 100).allReduce(1, 10, 110).allReduce(2, 20, 120).allReduce(3, 30, 200);
+    const auto m = match(*b.build());
+    ASSERT_EQ(m.calls.size(), 1u);
+    EXPECT_EQ(m.calls[0].medianEndNs, 115);
+    EXPECT_EQ(m.calls[0].transferNs, 115 - 30);
+}
+
+TEST(CollectiveMatching, BandwidthFollowsTheNcclTestsConvention) {
+    TraceBuilder b;
+    for (int r = 0; r < 4; ++r) b.allReduce(r, 0, 200, 16384);
+    const auto m = match(*b.build());
+    ASSERT_EQ(m.calls.size(), 1u);
+    const double algbw = 16384.0 / 200e-9;
+    EXPECT_DOUBLE_EQ(algBandwidth(m.calls[0]), algbw);
+    EXPECT_DOUBLE_EQ(busBandwidth(m.calls[0]), algbw * 2.0 * 3.0 / 4.0);
+    EXPECT_DOUBLE_EQ(busBandwidthFactor(CollectiveOp::AllGather, 8), 7.0 / 8.0);
+    EXPECT_DOUBLE_EQ(busBandwidthFactor(CollectiveOp::Broadcast, 8), 1.0);
+    EXPECT_TRUE(std::isnan(busBandwidthFactor(CollectiveOp::Unknown, 8)));
+}
+
+TEST(CollectiveMatching, UnknownBytesGiveNoBandwidth) {
+    TraceBuilder b;
+    b.allReduce(0, 0, 200).allReduce(1, 0, 200);
+    const auto m = match(*b.build());
+    EXPECT_TRUE(std::isnan(algBandwidth(m.calls[0])));
+}
+
+TEST(CollectiveMatching, ExtraCallOnOneRankIsReportedAndDoesNotShiftLaterMatches) {
+    // Calls tens of microseconds apart, as in a decode step; the default tolerance is 2 us.
+    TraceBuilder b;
+    for (int r = 0; r < 3; ++r) {
+        b.allReduce(r, 10'000 + r * 1000, 20'000);
+        b.allReduce(r, 100'000 + r * 1000, 110'000);
+    }
+    b.allReduce(1, 50'000, 52'000);  // rank 1 only, between the two real calls
+    const auto m = match(*b.build());
+    ASSERT_EQ(m.calls.size(), 3u);
+    EXPECT_EQ(m.incompleteCalls, 1u);
+    EXPECT_EQ(m.ranks[1].extraKernels, 1u);
+    EXPECT_EQ(m.ranks[0].extraKernels, 0u);
+    EXPECT_TRUE(m.calls[0].complete());
+    EXPECT_FALSE(m.calls[1].complete());
+    ASSERT_EQ(m.calls[1].participantCount, 1u);
+    EXPECT_EQ(m.calls[1].lastStartNs, 50'000);
+    EXPECT_EQ(m.participants[m.calls[1].firstParticipant].rankIndex, 1u);
+    EXPECT_TRUE(m.calls[2].complete());
+    EXPECT_EQ(m.calls[2].lastStartNs, 102'000);
+    EXPECT_EQ(waitOf(m, m.calls[2], 0), 2000);
+    EXPECT_EQ(waitOf(m, m.calls[2], 1), 1000);
+    ASSERT_FALSE(m.notes.empty());
+    EXPECT_NE(m.notes[0].find("rank 1: 1"), std::string::npos);
+}
+
+TEST(CollectiveMatching, CallMissingOnOneRankIsMatchedAmongTheOthers) {
+    TraceBuilder b;
+    for (int r = 0; r < 3; ++r) b.allReduce(r, 100'000 + r * 1000, 110'000);
+    b.allReduce(0, 10'000, 20'000).allReduce(2, 12'000, 20'000);  // rank 1 skipped this call
+    const auto m = match(*b.build());
+    ASSERT_EQ(m.calls.size(), 2u);
+    EXPECT_EQ(m.calls[0].participantCount, 2u);
+    EXPECT_FALSE(m.calls[0].complete());
+    EXPECT_EQ(waitOf(m, m.calls[0], 0), 2000);
+    EXPECT_EQ(waitOf(m, m.calls[0], 1), -1);
+    EXPECT_EQ(m.ranks[0].extraKernels, 1u);
+    EXPECT_EQ(m.ranks[2].extraKernels, 1u);
+    EXPECT_TRUE(m.calls[1].complete());
+}
+
+TEST(CollectiveMatching, ExtraCallAtTheEndIsIncomplete) {
+    TraceBuilder b;
+    b.allReduce(0, 0, 10'000).allReduce(1, 0, 10'000).allReduce(1, 50'000, 60'000);
+    const auto m = match(*b.build());
+    ASSERT_EQ(m.calls.size(), 2u);
+    EXPECT_EQ(m.incompleteCalls, 1u);
+}
+
+TEST(CollectiveMatching, NegativeToleranceTrustsCallOrderAlone) {
+    // Rank 1's clock runs 10 us behind: its kernel "ends" before rank 0's starts.
+    TraceBuilder b;
+    b.allReduce(0, 20'000, 20'500).allReduce(1, 10'000, 10'400);
+    const auto timeChecked = match(*b.build());
+    EXPECT_EQ(timeChecked.calls.size(), 2u);
+    const auto orderOnly = match(*b.build(), MatchingOptions{.toleranceNs = -1});
+    ASSERT_EQ(orderOnly.calls.size(), 1u);
+    EXPECT_TRUE(orderOnly.calls[0].complete());
+    // Wait never exceeds the rank's own kernel time.
+    EXPECT_EQ(waitOf(orderOnly, orderOnly.calls[0], 1), 400);
+}
+
+TEST(CollectiveMatching, CommunicatorsAreMatchedSeparately) {
+    TraceBuilder b;
+    // Two TP groups of two ranks, each with its own communicator, same call times.
+    b.collective(0, 0, 100, 0, CollectiveOp::AllReduce, test::kComputeStream, "tp0");
+    b.collective(1, 30, 100, 0, CollectiveOp::AllReduce, test::kComputeStream, "tp0");
+    b.collective(2, 0, 100, 0, CollectiveOp::AllReduce, test::kComputeStream, "tp1");
+    b.collective(3, 60, 100, 0, CollectiveOp::AllReduce, test::kComputeStream, "tp1");
+    const auto m = match(*b.build());
+    ASSERT_EQ(m.calls.size(), 2u);
+    EXPECT_EQ(m.incompleteCalls, 0u);
+    EXPECT_EQ(m.calls[0].participantCount, 2u);
+    EXPECT_EQ(m.calls[0].lastStartNs, 30);
+    EXPECT_EQ(m.calls[1].lastStartNs, 60);
+}
+
+TEST(CollectiveMatching, CommunicatorLargerThanTheTraceIsReported) {
+    TraceBuilder b;
+    b.collective(0, 0, 100, 0, CollectiveOp::AllReduce, test::kComputeStream, "tp", 8);
+    b.collective(1, 0, 100, 0, CollectiveOp::AllReduce, test::kComputeStream, "tp", 8);
+    const auto m = match(*b.build());
+    ASSERT_EQ(m.notes.size(), 1u);
+    EXPECT_NE(m.notes[0].find("has 8 ranks but the trace holds 2"), std::string::npos);
+}
+
+TEST(CollectiveMatching, SingleRankHasNoWaitAndSaysSo) {
+    TraceBuilder b;
+    b.gemm(0, 0, 100).allReduce(0, 100, 150);
+    const auto m = match(*b.build());
+    ASSERT_EQ(m.calls.size(), 1u);
+    EXPECT_TRUE(m.calls[0].complete());
+    EXPECT_EQ(m.calls[0].transferNs, 50);
+    EXPECT_EQ(m.participants[0].waitNs, 0);
+    ASSERT_EQ(m.notes.size(), 1u);
+    EXPECT_NE(m.notes[0].find("single rank"), std::string::npos);
+}
+
+TEST(CollectiveMatching, TraceWithoutCollectivesHasNoCalls) {
+    TraceBuilder b;
+    b.gemm(0, 0, 100).gemm(1, 0, 100);
+    const auto m = match(*b.build());
+    EXPECT_TRUE(m.calls.empty());
+    EXPECT_TRUE(m.notes.empty());
+}
+
+}  // namespace
+}  // namespace tpscope::core::analysis

@@ -1,0 +1,39 @@
+#pragma once
+// Shared set-up of the simulator tests: presets from the built-in catalog and small configurations
+// that simulate in milliseconds.
+
+#include <gtest/gtest.h>
+
+#include "core/hw/catalog.h"
+#include "core/sim/simulator.h"
+
+namespace tpscope::test {
+
+inline const core::Catalog& catalog() {
+    static const core::Catalog c = *core::Catalog::builtin();
+    return c;
+}
+
+inline core::sim::SimConfig simConfig(const std::string& model, const std::string& gpu, const std::string& fabric,
+                                      int tp, int batch, int tokens = 2) {
+    core::sim::SimConfig c;
+    c.plan.model = *catalog().model(model);
+    c.plan.tp = tp;
+    c.plan.batch = batch;
+    c.plan.contextLen = 1024;
+    c.cluster.gpu = *catalog().gpu(gpu);
+    c.cluster.intraFabric = *catalog().fabric(fabric);
+    c.cluster.gpusPerNode = 8;
+    c.tokens = tokens;
+    return c;
+}
+
+// A 4-layer Llama-3-8B shape: the per-layer structure of the real model at a fraction of the events.
+inline core::ModelSpec smallModel() {
+    core::ModelSpec m = *catalog().model("llama3-8b");
+    m.id = "llama3-8b-4l";
+    m.layers = 4;
+    return m;
+}
+
+}  // namespace tpscope::test

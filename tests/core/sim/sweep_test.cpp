@@ -1,0 +1,105 @@
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+#include "core/sim/sweep.h"
+#include "sim_test_support.h"
+
+namespace tpscope::test {
+namespace {
+
+core::sim::SweepSpec smallSweep() {
+    core::sim::SweepSpec spec;
+    spec.model = smallModel();
+    spec.cluster.gpu = *catalog().gpu("h100-sxm");
+    spec.cluster.intraFabric = *catalog().fabric("nvlink4");
+    spec.tps = {1, 2, 4};
+    spec.batches = {1, 8};
+    spec.tokens = 2;
+    return spec;
+}
+
+TEST(Sweep, RunsEveryTpAndBatchInOrderAndReportsProgress) {
+    std::vector<int> done;
+    auto r = core::sim::runSweep(smallSweep(), [&](const core::sim::SweepProgress& p) {
+        EXPECT_EQ(p.total, 6);
+        done.push_back(p.done);
+    });
+    ASSERT_TRUE(r) << r.error().describe();
+    ASSERT_EQ(r->runs.size(), 6u);
+    EXPECT_EQ(done, (std::vector<int>{1, 2, 3, 4, 5, 6}));
+    EXPECT_EQ(r->runs[0].config.plan.tp, 1);
+    EXPECT_EQ(r->runs[1].config.plan.batch, 8);
+    EXPECT_EQ(r->runs[5].config.plan.tp, 4);
+    for (const auto& run : r->runs) {
+        ASSERT_NE(run.trace, nullptr);
+        EXPECT_EQ(run.trace->ranks.size(), static_cast<std::size_t>(run.config.plan.tp));
+        EXPECT_GT(run.stats.tokensPerSec, 0);
+    }
+    EXPECT_FALSE(r->cancelled);
+}
+
+TEST(Sweep, ConfigurationThatDoesNotFitIsSkippedWithItsShortfallAndTheRestRun) {
+    core::sim::SweepSpec spec;
+    spec.model = *catalog().model("llama3-70b");
+    spec.cluster.gpu = *catalog().gpu("h100-sxm");
+    spec.cluster.intraFabric = *catalog().fabric("nvlink4");
+    spec.tps = {1, 8};
+    spec.tokens = 1;
+    auto r = core::sim::runSweep(spec);
+    ASSERT_TRUE(r) << r.error().describe();
+    ASSERT_EQ(r->skipped.size(), 1u);
+    EXPECT_EQ(r->skipped[0].tp, 1);
+    EXPECT_GT(r->skipped[0].fit.shortfallBytes, 0u);
+    EXPECT_EQ(r->skipped[0].fit.shortfallBytes, r->skipped[0].fit.requiredBytes - r->skipped[0].fit.usableBytes);
+    ASSERT_EQ(r->runs.size(), 1u);
+    EXPECT_EQ(r->runs[0].config.plan.tp, 8);
+    spec.ignoreMemory = true;
+    auto forced = core::sim::runSweep(spec);
+    ASSERT_TRUE(forced);
+    EXPECT_EQ(forced->runs.size(), 2u);
+    EXPECT_TRUE(forced->skipped.empty());
+}
+
+TEST(Sweep, BadParametersFailTheWholeSweepBeforeAnythingRuns) {
+    auto spec = smallSweep();
+    spec.tps = {2, 16};
+    int progressCalls = 0;
+    auto r = core::sim::runSweep(spec, [&](const core::sim::SweepProgress&) { ++progressCalls; });
+    ASSERT_FALSE(r);
+    EXPECT_EQ(progressCalls, 0);
+    EXPECT_NE(r.error().context.find("TP 16"), std::string::npos) << r.error().describe();
+    spec.tps = {3};  // does not divide the heads
+    EXPECT_FALSE(core::sim::runSweep(spec));
+}
+
+TEST(Sweep, CancellingStopsPromptlyAndKeepsTheFinishedRuns) {
+    std::atomic<bool> cancel{false};
+    auto r = core::sim::runSweep(
+        smallSweep(),
+        [&](const core::sim::SweepProgress& p) {
+            if (p.done == 2) cancel.store(true);
+        },
+        &cancel);
+    ASSERT_TRUE(r) << r.error().describe();
+    EXPECT_TRUE(r->cancelled);
+    EXPECT_EQ(r->runs.size(), 2u);
+}
+
+TEST(Sweep, DefaultSpecIsLlama70bOnAnH100NodeWithTp1Skipped) {
+    auto spec = core::sim::defaultSweepSpec(catalog());
+    ASSERT_TRUE(spec);
+    EXPECT_EQ(spec->model.id, "llama3-70b");
+    EXPECT_EQ(spec->cluster.gpu.id, "h100-sxm");
+    EXPECT_EQ(spec->cluster.intraFabric.id, "nvlink4");
+    EXPECT_EQ(spec->tps, (std::vector<int>{1, 2, 4, 8}));
+    spec->tokens = 1;
+    auto r = core::sim::runSweep(*spec);
+    ASSERT_TRUE(r);
+    ASSERT_EQ(r->skipped.size(), 1u);
+    EXPECT_EQ(r->skipped[0].tp, 1);
+    EXPECT_EQ(r->runs.size(), 3u);
+}
+
+}  // namespace
+}  // namespace tpscope::test

@@ -1,0 +1,135 @@
+// Captures of a tiny model on real GPUs: kernels, NVTX ranges, attribution, modes, errors.
+
+#include <algorithm>
+#include <string>
+
+#include "core/workload/decode_plan.h"
+#include "gpu/capture.h"
+#include "gpu_test_support.h"
+
+namespace tpscope::gpu {
+namespace {
+
+CaptureOptions tinyCapture(int tp, int batch) {
+    CaptureOptions o;
+    o.model = test::tinyModel();
+    o.tp = tp;
+    o.batch = batch;
+    o.tokens = 3;
+    o.warmupSteps = 1;
+    o.contextLen = 128;
+    o.hangTimeoutMs = 30'000;
+    return o;
+}
+
+std::size_t rangesAtDepth(const core::Trace& t, const core::Rank& r, int depth, std::string_view prefix) {
+    return static_cast<std::size_t>(std::count_if(r.ranges.begin(), r.ranges.end(), [&](const core::NvtxRange& x) {
+        return x.depth == depth && t.name(x.name).substr(0, prefix.size()) == prefix;
+    }));
+}
+
+std::size_t eventsOfKind(const core::Rank& r, core::EventKind kind) {
+    std::size_t n = 0;
+    for (const auto& s : r.streams) {
+        for (std::size_t i = 0; i < s.events.size(); ++i) n += s.events.kind(i) == kind;
+    }
+    return n;
+}
+
+TEST(CaptureOneGpu, EagerStepsHaveEveryKernelKindAndNestedRanges) {
+    TPSCOPE_REQUIRE_CUDA_DEVICE(1);
+    const CaptureOptions o = tinyCapture(1, 2);
+    auto rep = runCapture(o);
+    ASSERT_TRUE(rep.ok()) << rep.error().describe();
+    ASSERT_TRUE(rep->failure.empty()) << rep->failure;
+    const core::Trace& t = rep->trace;
+    ASSERT_EQ(t.ranks.size(), 1u);
+    const core::Rank& r = t.ranks[0];
+    auto plan = core::buildDecodePlan({o.model, 1, o.batch, o.contextLen, o.dtype});
+    ASSERT_TRUE(plan.ok());
+    EXPECT_GE(r.eventCount(), plan->ops.size() * static_cast<std::size_t>(o.tokens));  // >= 1 kernel per op
+    EXPECT_GT(eventsOfKind(r, core::EventKind::Gemm), 0u);
+    EXPECT_EQ(eventsOfKind(r, core::EventKind::Attention), static_cast<std::size_t>(o.model.layers * o.tokens));
+    EXPECT_GT(eventsOfKind(r, core::EventKind::Elementwise), 0u);
+    const auto tokens = static_cast<std::size_t>(o.tokens), layers = static_cast<std::size_t>(o.model.layers);
+    EXPECT_EQ(rangesAtDepth(t, r, 0, "step "), tokens);
+    EXPECT_EQ(rangesAtDepth(t, r, 1, "layer "), layers * tokens);
+    EXPECT_EQ(rangesAtDepth(t, r, 2, "attention"), layers * tokens);
+    EXPECT_EQ(rangesAtDepth(t, r, 2, "mlp"), layers * tokens);
+    EXPECT_EQ(t.metadataValue("cupti.dropped_records"), "0");
+    EXPECT_NE(t.metadataValue("cupti.attributed_events"), "0");
+    ASSERT_EQ(rep->stepNs.size(), tokens);
+    for (const auto ns : rep->stepNs) EXPECT_GT(ns, 0);
+}
+
+TEST(CaptureOneGpu, GraphReplayGetsLayerRangesFromItsNodes) {
+    TPSCOPE_REQUIRE_CUDA_DEVICE(1);
+    CaptureOptions o = tinyCapture(1, 1);
+    o.graph = true;
+    auto rep = runCapture(o);
+    ASSERT_TRUE(rep.ok()) << rep.error().describe();
+    ASSERT_TRUE(rep->failure.empty()) << rep->failure;
+    const core::Rank& r = rep->trace.ranks.at(0);
+    EXPECT_EQ(rangesAtDepth(rep->trace, r, 0, "step "), static_cast<std::size_t>(o.tokens));
+    EXPECT_EQ(rangesAtDepth(rep->trace, r, 1, "layer "), static_cast<std::size_t>(o.model.layers * o.tokens));
+    EXPECT_EQ(eventsOfKind(r, core::EventKind::Attention), static_cast<std::size_t>(o.model.layers * o.tokens));
+}
+
+TEST(CaptureOneGpu, WithoutCuptiOnlyStepTimesAreMeasured) {
+    TPSCOPE_REQUIRE_CUDA_DEVICE(1);
+    CaptureOptions o = tinyCapture(1, 1);
+    o.collect = false;
+    auto rep = runCapture(o);
+    ASSERT_TRUE(rep.ok()) << rep.error().describe();
+    EXPECT_EQ(rep->stepNs.size(), static_cast<std::size_t>(o.tokens));
+    EXPECT_EQ(rep->trace.eventCount(), 0u);
+}
+
+TEST(CaptureOneGpu, ModelThatDoesNotFitNamesTheMemoryNeeded) {
+    TPSCOPE_REQUIRE_CUDA_DEVICE(1);
+    CaptureOptions o = tinyCapture(1, 1);
+    o.model.hidden = 16384;
+    o.model.ffn = 53248;
+    o.model.heads = 128;
+    o.model.kvHeads = 8;
+    o.model.headDim = 128;
+    o.model.layers = 126;  // Llama-3 405B: about 800 GB in fp16
+    auto rep = runCapture(o);
+    ASSERT_TRUE(rep.ok()) << rep.error().describe();
+    EXPECT_NE(rep->failure.find("needs"), std::string::npos) << rep->failure;
+    EXPECT_NE(rep->failure.find("free"), std::string::npos) << rep->failure;
+}
+
+TEST(CaptureOneGpu, MoreRanksThanGpusIsOneClearError) {
+    TPSCOPE_REQUIRE_CUDA_DEVICE(1);
+    const int count = static_cast<int>(listDevices()->size());
+    if (count >= 8) GTEST_SKIP() << "this host has 8 GPUs";
+    auto rep = runCapture(tinyCapture(8, 1));
+    ASSERT_FALSE(rep.ok());
+    EXPECT_NE(rep.error().message.find("needs 8 GPUs"), std::string::npos) << rep.error().message;
+}
+
+TEST(CaptureTwoGpus, AllReducesCarryTheirMessageBytesOnEveryRank) {
+    TPSCOPE_REQUIRE_CUDA_DEVICE(2);
+    CaptureOptions o = tinyCapture(2, 4);
+    o.overlap = true;
+    auto rep = runCapture(o);
+    ASSERT_TRUE(rep.ok()) << rep.error().describe();
+    ASSERT_TRUE(rep->failure.empty()) << rep->failure;
+    const core::Trace& t = rep->trace;
+    ASSERT_EQ(t.ranks.size(), 2u);
+    for (const core::Rank& r : t.ranks) {
+        std::size_t withBytes = 0;
+        for (const auto& s : r.streams) {
+            for (std::size_t i = 0; i < s.events.size(); ++i) {
+                if (s.events.kind(i) != core::EventKind::Collective) continue;
+                const core::Payload& p = t.payload(s.events.payload(i));
+                if (p.kind == core::PayloadKind::Collective && p.collective.groupSize == 2 && p.collective.bytes > 0) ++withBytes;
+            }
+        }
+        EXPECT_GE(withBytes, static_cast<std::size_t>(2 * o.model.layers * o.tokens)) << "rank " << r.id.value;
+    }
+}
+
+}  // namespace
+}  // namespace tpscope::gpu

@@ -1,0 +1,35 @@
+#pragma once
+// Device tests skip, with the reason, where there is no CUDA device (ctest label "gpu").
+
+#include <gtest/gtest.h>
+
+#include "core/workload/model.h"
+#include "gpu/device_query.h"
+
+#define TPSCOPE_REQUIRE_CUDA_DEVICE(count)                                                          \
+    do {                                                                                            \
+        auto tpscopeDevices = ::tpscope::gpu::listDevices();                                        \
+        if (!tpscopeDevices) GTEST_SKIP() << tpscopeDevices.error().message;                        \
+        if (static_cast<int>(tpscopeDevices->size()) < (count)) {                                   \
+            GTEST_SKIP() << "needs " << (count) << " CUDA devices, found " << tpscopeDevices->size(); \
+        }                                                                                           \
+    } while (0)
+
+namespace tpscope::test {
+
+// A small Llama-shaped model: a capture of it takes well under a second.
+inline core::ModelSpec tinyModel() {
+    core::ModelSpec m;
+    m.id = "tiny";
+    m.name = "tiny";
+    m.hidden = 512;
+    m.ffn = 1024;
+    m.heads = 8;
+    m.kvHeads = 4;
+    m.headDim = 64;
+    m.layers = 3;
+    m.vocab = 4096;
+    return m;
+}
+
+}  // namespace tpscope::test

@@ -1,0 +1,71 @@
+// tpscope-cli capture/devices without a GPU: the single-process cpu-test capture, its trace
+// file, and the "no CUDA device" messages.
+
+#include <gtest/gtest.h>
+#include <simdjson.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+
+#include "core/workload/decode_plan.h"
+#include "gpu/device_query.h"
+#include "test_support.h"
+
+namespace tpscope::test {
+namespace {
+
+TEST(CaptureCli, CpuTestWritesATraceWithOneEventPerPlanOpAndStep) {
+    const std::string out = (std::filesystem::temp_directory_path() / ("cpu-test-" + std::to_string(::getpid()) + ".json")).string();
+    const auto r = runCli("capture --model custom --hidden 256 --ffn 512 --heads 8 --kv-heads 8 --layers 4 --vocab 1000"
+                          " --tokens 2 --cpu-test --out " + out);
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    EXPECT_NE(r.out.find("captured 1 rank(s) in 1 process(es), 2 steps"), std::string::npos) << r.out;
+
+    core::ModelSpec m;
+    m.hidden = 256;
+    m.ffn = 512;
+    m.heads = 8;
+    m.kvHeads = 8;
+    m.headDim = 32;
+    m.layers = 4;
+    m.vocab = 1000;
+    auto plan = core::buildDecodePlan({m, 1, 1, 1024, core::Dtype::Fp16});
+    ASSERT_TRUE(plan.ok());
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc;
+    ASSERT_EQ(parser.load(out).get(doc), simdjson::SUCCESS);
+    std::size_t kernels = 0, steps = 0, layers = 0;
+    for (auto e : doc["traceEvents"].get_array()) {
+        if (std::string_view(e["ph"]) != "X") continue;
+        const std::string_view cat = e["cat"];
+        const std::string_view name = e["name"];
+        if (cat != "nvtx") ++kernels;
+        if (cat == "nvtx" && name.substr(0, 5) == "step ") ++steps;
+        if (cat == "nvtx" && name.substr(0, 6) == "layer ") ++layers;
+    }
+    EXPECT_EQ(kernels, plan->ops.size() * 2);
+    EXPECT_EQ(steps, 2u);
+    EXPECT_EQ(layers, 2u * 4u);
+    EXPECT_EQ(std::string_view(doc["metadata"]["capture.mode"]), "cpu-test (synthetic events)");
+    std::filesystem::remove(out);
+}
+
+TEST(CaptureCli, WithoutADeviceCaptureAndDevicesSayNoCudaDevice) {
+    if (gpu::listDevices().ok()) GTEST_SKIP() << "this machine has a CUDA device";
+    const auto capture = runCli("capture --model llama3-8b --out /dev/null");
+    EXPECT_EQ(capture.exitCode, 1);
+    EXPECT_NE(capture.out.find("no CUDA device"), std::string::npos) << capture.out;
+    const auto devices = runCli("devices");
+    EXPECT_EQ(devices.exitCode, 1);
+    EXPECT_NE(devices.out.find("no CUDA device"), std::string::npos) << devices.out;
+}
+
+TEST(CaptureCli, BadOptionsAreRejectedBeforeAnyDeviceIsTouched) {
+    const auto r = runCli("capture --model llama3-8b --tp 3 --cpu-test --out /dev/null");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.out.find("does not divide"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace tpscope::test

@@ -1,0 +1,306 @@
+// The CUPTI record decoder on synthetic activity buffers: runs without a GPU or libcupti.
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "activity_buffer.h"
+#include "core/workload/decode_plan.h"
+
+namespace tpscope::gpu {
+namespace {
+
+using test::ActivityBuffer;
+using test::externalTag;
+using test::kernelRecord;
+using test::marker;
+using test::runtimeCall;
+
+core::DecodePlan smallPlan(int tp, int batch) {
+    core::ModelSpec m;
+    m.id = "tiny";
+    m.hidden = 64;
+    m.ffn = 128;
+    m.heads = 4;
+    m.kvHeads = 4;
+    m.headDim = 16;
+    m.layers = 2;
+    m.vocab = 100;
+    auto plan = core::buildDecodePlan({m, tp, batch, 32, core::Dtype::Bf16});
+    EXPECT_TRUE(plan.ok());
+    return *plan;
+}
+
+std::uint32_t opIndex(const core::DecodePlan& plan, core::OpKind kind, int layer) {
+    for (std::size_t i = 0; i < plan.ops.size(); ++i) {
+        if (plan.ops[i].kind == kind && plan.ops[i].layer == layer) return static_cast<std::uint32_t>(i);
+    }
+    ADD_FAILURE() << "op not in plan";
+    return 0;
+}
+
+const core::Stream& onlyStream(const core::Trace& t, std::uint32_t rank) {
+    const core::Rank* r = t.findRank(core::RankId(rank));
+    EXPECT_NE(r, nullptr);
+    EXPECT_EQ(r->streams.size(), 1u);
+    return r->streams.front();
+}
+
+TEST(CuptiDecoder, KernelRecordBecomesDemangledClassifiedEventOnItsDeviceRankAndStream) {
+    ActivityBuffer buf;
+    buf.append(kernelRecord("_Z15silu_mul_kernelPK6__halfS1_PS_i", 3, 7, 1'000, 1'250, 11));
+    CuptiDecoder decoder;
+    buf.decodeInto(decoder);
+    const core::Trace t = decoder.finish();
+
+    ASSERT_EQ(t.ranks.size(), 1u);
+    EXPECT_EQ(t.ranks[0].id, core::RankId(3));
+    EXPECT_EQ(t.ranks[0].deviceIndex, 3);
+    EXPECT_EQ(t.origin, core::TraceOrigin::Captured);
+    const core::Stream& s = onlyStream(t, 3);
+    EXPECT_EQ(s.id, core::StreamId(7));
+    ASSERT_EQ(s.events.size(), 1u);
+    EXPECT_EQ(s.events.startNs(0), 1'000);
+    EXPECT_EQ(s.events.durNs(0), 250);
+    EXPECT_EQ(s.events.correlationId(0), 11u);
+    EXPECT_EQ(t.name(s.events.name(0)), "silu_mul_kernel(__half const*, __half const*, __half*, int)");
+    EXPECT_EQ(s.events.kind(0), core::EventKind::Elementwise);
+    EXPECT_EQ(decoder.stats().kernels, 1u);
+}
+
+TEST(CuptiDecoder, MappedDeviceAndLabelledStreamNameTheRankAndStream) {
+    ActivityBuffer buf;
+    buf.append(kernelRecord("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 0, 13, 500, 900, 1));
+    CuptiDecoder decoder;
+    decoder.mapDevice(0, core::RankId(5));
+    decoder.labelStream(0, 13, "nccl");
+    buf.decodeInto(decoder);
+    const core::Trace t = decoder.finish();
+    const core::Stream& s = onlyStream(t, 5);
+    EXPECT_EQ(s.label, "nccl");
+    EXPECT_EQ(s.events.kind(0), core::EventKind::Collective);
+    const core::Payload& p = t.payload(s.events.payload(0));
+    ASSERT_EQ(p.kind, core::PayloadKind::Collective);
+    EXPECT_EQ(p.collective.op, core::CollectiveOp::AllReduce);
+    EXPECT_EQ(p.collective.algo, core::CollectiveAlgo::Ring);
+    EXPECT_EQ(p.collective.proto, core::CollectiveProto::LL);
+    EXPECT_EQ(p.collective.bytes, 0u);  // not attributed to a plan op: the size is unknown
+}
+
+TEST(CuptiDecoder, TaggedCollectiveGetsPlanBytesAndGroupSize) {
+    const core::DecodePlan plan = smallPlan(2, 3);
+    const std::uint32_t op = opIndex(plan, core::OpKind::MlpAllReduce, 1);
+    ActivityBuffer buf;
+    buf.append(externalTag(21, encodeOpTag(4, op)));
+    buf.append(kernelRecord("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 0, 13, 500, 900, 21));
+    CuptiDecoder decoder;
+    decoder.setPlan(plan);
+    buf.decodeInto(decoder);
+    const core::Trace t = decoder.finish();
+    const core::Payload& p = t.payload(onlyStream(t, 0).events.payload(0));
+    ASSERT_EQ(p.kind, core::PayloadKind::Collective);
+    EXPECT_EQ(p.collective.bytes, 3u * 64u * 2u);  // batch x hidden x sizeof(bf16)
+    EXPECT_EQ(p.collective.groupSize, 2u);
+    EXPECT_EQ(p.collective.dtype, core::Dtype::Bf16);
+    EXPECT_EQ(decoder.stats().externalCorrelations, 1u);
+    EXPECT_EQ(decoder.stats().attributedEvents, 1u);
+}
+
+TEST(CuptiDecoder, TaggedGemmHelperKernelTakesTheOpKindAndShape) {
+    const core::DecodePlan plan = smallPlan(2, 3);
+    const std::uint32_t op = opIndex(plan, core::OpKind::GateUpGemm, 0);
+    ActivityBuffer buf;
+    buf.append(externalTag(8, encodeOpTag(0, op)));
+    buf.append(kernelRecord("vendor_helper<32>", 0, 7, 100, 140, 8));  // classified Other by name
+    CuptiDecoder decoder;
+    decoder.setPlan(plan);
+    buf.decodeInto(decoder);
+    const core::Trace t = decoder.finish();
+    const auto& events = onlyStream(t, 0).events;
+    EXPECT_EQ(events.kind(0), core::EventKind::Gemm);
+    const core::Payload& p = t.payload(events.payload(0));
+    ASSERT_EQ(p.kind, core::PayloadKind::Gemm);
+    EXPECT_EQ(p.gemm.m, 3u);
+    EXPECT_EQ(p.gemm.n, 2u * 128u / 2u);  // gate and up, ffn split over tp
+    EXPECT_EQ(p.gemm.k, 64u);
+}
+
+TEST(CuptiDecoder, MemcpyAndMemsetRecordsBecomeCopyEventsWithBytes) {
+    MemcpyRecord copy{};
+    copy.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
+    copy.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_HTOD;
+    copy.bytes = 4096;
+    copy.start = 10;
+    copy.end = 30;
+    copy.deviceId = 1;
+    copy.streamId = 2;
+    copy.correlationId = 3;
+    MemsetRecord set{};
+    set.kind = CUPTI_ACTIVITY_KIND_MEMSET;
+    set.bytes = 512;
+    set.start = 40;
+    set.end = 45;
+    set.deviceId = 1;
+    set.streamId = 2;
+    set.correlationId = 4;
+    ActivityBuffer buf;
+    buf.append(copy);
+    buf.append(set);
+    CuptiDecoder decoder;
+    buf.decodeInto(decoder);
+    const core::Trace t = decoder.finish();
+    const auto& events = onlyStream(t, 1).events;
+    ASSERT_EQ(events.size(), 2u);
+    EXPECT_EQ(events.kind(0), core::EventKind::Memcpy);
+    EXPECT_EQ(t.name(events.name(0)), "Memcpy HtoD");
+    EXPECT_EQ(events.durNs(0), 20);
+    EXPECT_EQ(t.payload(events.payload(0)).copy.kind, core::CopyKind::HostToDevice);
+    EXPECT_EQ(t.payload(events.payload(0)).copy.bytes, 4096u);
+    EXPECT_EQ(events.kind(1), core::EventKind::Memset);
+    EXPECT_EQ(t.payload(events.payload(1)).copy.bytes, 512u);
+    EXPECT_EQ(decoder.stats().memcpys, 1u);
+    EXPECT_EQ(decoder.stats().memsets, 1u);
+}
+
+TEST(CuptiDecoder, NestedMarkersBecomeDepthsProjectedOntoTheirGpuWork) {
+    // Host: step [100, 1000] > layer [110, 900] > attention [120, 500]; the thread launches one
+    // kernel inside attention (corr 1) and one after it inside the layer (corr 2).
+    ActivityBuffer buf;
+    buf.append(marker(3, false, 500, 9));  // ends may arrive before their starts
+    buf.append(marker(1, true, 100, 9, "step 0"));
+    buf.append(marker(2, true, 110, 9, "layer 0"));
+    buf.append(marker(3, true, 120, 9, "attention"));
+    buf.append(marker(2, false, 900, 9));
+    buf.append(marker(1, false, 1000, 9));
+    buf.append(runtimeCall(9, 130, 1));
+    buf.append(runtimeCall(9, 510, 2));
+    buf.append(kernelRecord("decode_attention_kernel", 0, 7, 2'000, 2'100, 1));
+    buf.append(kernelRecord("rms_norm_kernel", 0, 7, 2'200, 2'500, 2));
+    CuptiDecoder decoder;
+    buf.decodeInto(decoder);
+    const core::Trace t = decoder.finish();
+    const auto& ranges = t.ranks.at(0).ranges;
+    ASSERT_EQ(ranges.size(), 3u);
+    EXPECT_EQ(t.name(ranges[0].name), "step 0");
+    EXPECT_EQ(ranges[0].depth, 0);
+    EXPECT_EQ(ranges[0].startNs, 2'000);
+    EXPECT_EQ(ranges[0].endNs, 2'500);
+    EXPECT_EQ(t.name(ranges[1].name), "layer 0");
+    EXPECT_EQ(ranges[1].depth, 1);
+    EXPECT_EQ(ranges[1].endNs, 2'500);
+    EXPECT_EQ(t.name(ranges[2].name), "attention");
+    EXPECT_EQ(ranges[2].depth, 2);
+    EXPECT_EQ(ranges[2].startNs, 2'000);
+    EXPECT_EQ(ranges[2].endNs, 2'100);
+    EXPECT_EQ(onlyStream(t, 0).events.kind(0), core::EventKind::Attention);
+}
+
+TEST(CuptiDecoder, RangeWithoutGpuWorkKeepsHostTimesOnTheDefaultRank) {
+    ActivityBuffer buf;
+    buf.append(marker(1, true, 100, 9, "warm-up"));
+    buf.append(marker(1, false, 300, 9));
+    CuptiDecoder decoder;
+    decoder.setDefaultRank(core::RankId(2));
+    buf.decodeInto(decoder);
+    const core::Trace t = decoder.finish();
+    const core::Rank* r = t.findRank(core::RankId(2));
+    ASSERT_NE(r, nullptr);
+    ASSERT_EQ(r->ranges.size(), 1u);
+    EXPECT_EQ(r->ranges[0].startNs, 100);
+    EXPECT_EQ(r->ranges[0].endNs, 300);
+}
+
+TEST(CuptiDecoder, UnmatchedMarkersAreCountedAndNotEmitted) {
+    ActivityBuffer buf;
+    buf.append(marker(1, true, 100, 9, "never closed"));
+    buf.append(marker(2, false, 200, 9));
+    CuptiDecoder decoder;
+    buf.decodeInto(decoder);
+    const core::Trace t = decoder.finish();
+    EXPECT_TRUE(t.ranks.empty());
+    EXPECT_EQ(decoder.stats().unmatchedMarkers, 2u);
+    EXPECT_EQ(t.metadataValue("cupti.unmatched_markers"), "2");
+}
+
+TEST(CuptiDecoder, DroppedRecordsAreCountedInTheMetadata) {
+    ActivityBuffer buf;
+    buf.append(kernelRecord("gemm_kernel", 0, 7, 10, 20, 1));
+    CuptiDecoder decoder;
+    buf.decodeInto(decoder);
+    decoder.addDroppedRecords(17);
+    decoder.addDroppedRecords(3);
+    const core::Trace t = decoder.finish();
+    EXPECT_EQ(decoder.stats().droppedRecords, 20u);
+    EXPECT_EQ(t.metadataValue("cupti.dropped_records"), "20");
+    EXPECT_EQ(t.metadataValue("cupti.kernels"), "1");
+}
+
+TEST(CuptiDecoder, RecordsWithoutValidTimestampsAreSkippedAndCounted) {
+    ActivityBuffer buf;
+    buf.append(kernelRecord("gemm_kernel", 0, 7, 0, 20, 1));   // start never written
+    buf.append(kernelRecord("gemm_kernel", 0, 7, 50, 40, 2));  // ends before it starts
+    buf.append(kernelRecord("gemm_kernel", 0, 7, 60, 70, 3));
+    CuptiDecoder decoder;
+    buf.decodeInto(decoder);
+    const core::Trace t = decoder.finish();
+    EXPECT_EQ(onlyStream(t, 0).events.size(), 1u);
+    EXPECT_EQ(decoder.stats().invalidTimestamps, 2u);
+}
+
+TEST(CuptiDecoder, UnusedRecordKindsAreCountedAndSkipped) {
+    CUpti_ActivityAPI driver{};
+    driver.kind = CUPTI_ACTIVITY_KIND_DRIVER;
+    CUpti_Activity overhead{};
+    overhead.kind = CUPTI_ACTIVITY_KIND_OVERHEAD;
+    ActivityBuffer buf;
+    buf.append(driver);
+    buf.append(overhead);
+    CuptiDecoder decoder;
+    buf.decodeInto(decoder);
+    EXPECT_EQ(decoder.stats().otherRecords, 1u);
+    EXPECT_EQ(decoder.stats().runtimeCalls, 1u);
+}
+
+TEST(CuptiDecoder, GraphReplayedKernelsGetLayerAndBlockRangesFromTheirNodes) {
+    const core::DecodePlan plan = smallPlan(1, 1);
+    const std::uint32_t qkv = opIndex(plan, core::OpKind::QkvGemm, 0);
+    const std::uint32_t down = opIndex(plan, core::OpKind::DownGemm, 0);
+    const std::uint32_t qkv1 = opIndex(plan, core::OpKind::QkvGemm, 1);
+    CuptiDecoder decoder;
+    decoder.setPlan(plan);
+    decoder.tagGraphNode(100, qkv);  // original nodes from the captured graph ...
+    decoder.tagGraphNode(101, down);
+    decoder.tagGraphNode(102, qkv1);
+    decoder.aliasGraphNode(900, 100);  // ... cloned when the graph was instantiated
+    decoder.aliasGraphNode(901, 101);
+    decoder.aliasGraphNode(902, 102);
+    auto k1 = kernelRecord("gemm_a", 0, 7, 1'000, 1'100, 50);
+    auto k2 = kernelRecord("gemm_b", 0, 7, 1'150, 1'300, 50);
+    auto k3 = kernelRecord("gemm_c", 0, 7, 1'350, 1'400, 50);
+    k1.graphNodeId = 900;
+    k2.graphNodeId = 901;
+    k3.graphNodeId = 902;
+    ActivityBuffer buf;
+    buf.append(k1);
+    buf.append(k2);
+    buf.append(k3);
+    buf.decodeInto(decoder);
+    const core::Trace t = decoder.finish();
+    const auto& ranges = t.ranks.at(0).ranges;
+    ASSERT_EQ(ranges.size(), 5u);  // layer 0 > attention, mlp; layer 1 > attention
+    EXPECT_EQ(t.name(ranges[0].name), "layer 0");
+    EXPECT_EQ(ranges[0].depth, 1);
+    EXPECT_EQ(ranges[0].startNs, 1'000);
+    EXPECT_EQ(ranges[0].endNs, 1'300);
+    EXPECT_EQ(t.name(ranges[1].name), "attention");
+    EXPECT_EQ(ranges[1].endNs, 1'100);
+    EXPECT_EQ(t.name(ranges[2].name), "mlp");
+    EXPECT_EQ(ranges[2].startNs, 1'150);
+    EXPECT_EQ(ranges[2].depth, 2);
+    EXPECT_EQ(t.name(ranges[3].name), "layer 1");
+    EXPECT_EQ(ranges[3].startNs, 1'350);
+    EXPECT_EQ(decoder.stats().attributedEvents, 3u);
+}
+
+}  // namespace
+}  // namespace tpscope::gpu

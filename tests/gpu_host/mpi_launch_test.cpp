@@ -1,0 +1,122 @@
+// The multi-process launch under mpirun, without a GPU: `capture --cpu-test` runs the real
+// launch code (NCCL id broadcast, per-host clock offsets, gather, merge on process 0) with
+// synthetic events in place of GPU work.
+
+#include <gtest/gtest.h>
+#include <simdjson.h>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "core/workload/decode_plan.h"
+#include "test_support.h"
+
+namespace tpscope::test {
+namespace {
+
+// A small custom model keeps the trace small; its plan gives the expected event count.
+constexpr const char* kModel = "--model custom --hidden 256 --ffn 512 --heads 8 --kv-heads 8 --layers 4 --vocab 1000";
+
+std::size_t expectedEventsPerRank(int tp, int tokens) {
+    core::ModelSpec m;
+    m.hidden = 256;
+    m.ffn = 512;
+    m.heads = 8;
+    m.kvHeads = 8;
+    m.headDim = 32;
+    m.layers = 4;
+    m.vocab = 1000;
+    auto plan = core::buildDecodePlan({m, tp, 1, 1024, core::Dtype::Fp16});
+    EXPECT_TRUE(plan.ok());
+    return plan->ops.size() * static_cast<std::size_t>(tokens);
+}
+
+std::string mpirun(int processes, const std::string& args) {
+#ifndef TPSCOPE_MPIEXEC
+    (void)processes;
+    (void)args;
+    return {};
+#else
+    return std::string(TPSCOPE_MPIEXEC) + " --allow-run-as-root --oversubscribe -np " + std::to_string(processes) + " " +
+           TPSCOPE_CLI_PATH + " " + args;
+#endif
+}
+
+#define REQUIRE_MPI()                                                                    \
+    do {                                                                                 \
+        if (mpirun(1, "").empty()) GTEST_SKIP() << "built without MPI (no mpiexec found)"; \
+    } while (0)
+
+// The summary JSON on process 0's stdout, between whatever else mpirun printed.
+simdjson::dom::element summary(simdjson::dom::parser& parser, const std::string& out) {
+    const auto first = out.find('{');
+    const auto last = out.rfind('}');
+    EXPECT_NE(first, std::string::npos) << out;
+    simdjson::dom::element doc;
+    const auto err = parser.parse(out.substr(first, last - first + 1)).get(doc);
+    EXPECT_EQ(err, simdjson::SUCCESS) << out;
+    return doc;
+}
+
+std::string tempPath(const std::string& name) {
+    return (std::filesystem::temp_directory_path() / (name + "-" + std::to_string(::getpid()) + ".json")).string();
+}
+
+TEST(MpiLaunch, TwoProcessesShareTheIdAndRankZeroMergesBothRanksOntoItsClock) {
+    REQUIRE_MPI();
+    const std::int64_t skewNs = 10'000'000'000;  // process 1's clock runs 10 s ahead
+    const std::string out = tempPath("mpi-launch");
+    const auto r = runCommand(mpirun(2, std::string("capture ") + kModel + " --tp 2 --tokens 3 --cpu-test --json" +
+                                            " --cpu-test-host-per-process --cpu-test-skew-ns " + std::to_string(skewNs) +
+                                            " --out " + out));
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    simdjson::dom::parser parser;
+    const auto s = summary(parser, r.out);
+    EXPECT_EQ(int64_t(s["processes"]), 2);
+    EXPECT_EQ(std::string_view(s["id_agreed"]), "yes");
+    simdjson::dom::array ranks = s["ranks"];
+    ASSERT_EQ(ranks.size(), 2u);
+    const std::size_t expected = expectedEventsPerRank(2, 3);
+    std::int64_t starts[2] = {0, 0};
+    std::size_t i = 0;
+    for (auto rank : ranks) {
+        EXPECT_EQ(uint64_t(rank["rank"]), i);
+        EXPECT_EQ(uint64_t(rank["events"]), expected);
+        starts[i] = int64_t(rank["first_step_start_ns"]);
+        ++i;
+    }
+    const std::int64_t offset1 = int64_t(ranks.at(1)["clock_offset_ns"]);
+    // The offset is measured by ping-pong: within a generous 50 ms of the injected skew.
+    EXPECT_LT(std::llabs(offset1 + skewNs), 50'000'000) << offset1;
+    // Both processes start their steps right after the same barrier: once merged they line up.
+    EXPECT_LT(std::llabs(starts[1] - starts[0]), 500'000'000) << starts[0] << " " << starts[1];
+    EXPECT_TRUE(std::filesystem::exists(out));
+    std::filesystem::remove(out);
+}
+
+TEST(MpiLaunch, ProcessesOnOneHostKeepItsClock) {
+    REQUIRE_MPI();
+    const std::string out = tempPath("mpi-launch-onehost");
+    const auto r = runCommand(mpirun(2, std::string("capture ") + kModel + " --tp 4 --tokens 1 --cpu-test --json --out " + out));
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    simdjson::dom::parser parser;
+    const auto s = summary(parser, r.out);
+    simdjson::dom::array ranks = s["ranks"];
+    ASSERT_EQ(ranks.size(), 4u);  // two GPUs per process
+    for (auto rank : ranks) EXPECT_EQ(int64_t(rank["clock_offset_ns"]), 0);
+    EXPECT_EQ(uint64_t(ranks.at(3)["device"]), 3u);  // process 1 drives local GPUs 2 and 3
+    std::filesystem::remove(out);
+}
+
+TEST(MpiLaunch, TpThatTheProcessesCannotSplitIsOneClearError) {
+    REQUIRE_MPI();
+    const auto r = runCommand(mpirun(2, std::string("capture ") + kModel + " --tp 1 --cpu-test --out /dev/null"));
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.out.find("tp 1 is not a multiple of the 2 launched processes"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace tpscope::test

@@ -1,0 +1,69 @@
+// The tpscope executable's headless modes, run as a user (or ./setup.sh gui without a display)
+// would: no DISPLAY, no QT_QPA_PLATFORM.
+
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QTemporaryDir>
+
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+
+namespace {
+
+std::string tpscope() {
+    return std::string(TPSCOPE_BINARY_DIR) + "/app/gui/tpscope";
+}
+
+std::string withoutDisplay(const std::string& args) {
+    return "env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM " + tpscope() + " " + args;
+}
+
+TEST(TpscopeApp, ReportModeWritesTheSummaryAndScreenshotsWithoutADisplay) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const auto r = tpscope::test::runCommand(withoutDisplay("--report " + dir.path().toStdString()));
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    QImage main(dir.filePath(QStringLiteral("screenshot-main.png")));
+    EXPECT_EQ(main.size(), QSize(1600, 1000));
+    EXPECT_FALSE(QImage(dir.filePath(QStringLiteral("timeline-overview.png"))).isNull());
+    QFile summary(dir.filePath(QStringLiteral("summary.md")));
+    ASSERT_TRUE(summary.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(summary.readAll());
+    EXPECT_TRUE(text.contains(QStringLiteral("Llama-3 70B")));
+    EXPECT_TRUE(text.contains(QStringLiteral("| 8 | done |")));
+    EXPECT_TRUE(text.contains(QStringLiteral("does not fit")));  // TP 1: 70B fp16 weights exceed 80 GB
+}
+
+TEST(TpscopeApp, ScreenshotOfAnUnreadableFileShowsTheReasonAndFails) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString bad = dir.filePath(QStringLiteral("notes.json"));
+    QFile f(bad);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write("this is not a trace");
+    f.close();
+    const QString out = dir.filePath(QStringLiteral("shot.png"));
+    const auto r =
+        tpscope::test::runCommand(withoutDisplay("--screenshot " + out.toStdString() + " " + bad.toStdString()));
+    EXPECT_EQ(r.exitCode, 2) << r.out;
+    EXPECT_NE(r.out.find("notes.json"), std::string::npos) << r.out;
+    EXPECT_FALSE(QImage(out).isNull());
+}
+
+TEST(TpscopeApp, HelpNamesTheHeadlessModes) {
+    const auto r = tpscope::test::runCommand(withoutDisplay("--help"));
+    EXPECT_EQ(r.exitCode, 0) << r.out;
+    EXPECT_NE(r.out.find("--screenshot"), std::string::npos);
+    EXPECT_NE(r.out.find("--report"), std::string::npos);
+}
+
+TEST(TpscopeApp, StartingTheWindowWithoutADisplaySaysWhatToDoInstead) {
+    const auto r = tpscope::test::runCommand(withoutDisplay(""));
+    EXPECT_EQ(r.exitCode, 1) << r.out;
+    EXPECT_NE(r.out.find("no display"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("--report"), std::string::npos) << r.out;
+}
+
+}  // namespace

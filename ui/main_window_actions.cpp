@@ -1,0 +1,122 @@
+// MainWindow: menus, tool bar and the recent-files list.
+
+#include <QAction>
+#include <QApplication>
+#include <QFileInfo>
+#include <QKeySequence>
+#include <QMenuBar>
+#include <QSettings>
+#include <QStyle>
+#include <QToolBar>
+
+#include "ui/main_window.h"
+#include "ui/run_panel.h"
+#include "ui/timeline/timeline_panel.h"
+
+namespace tpscope::ui {
+
+namespace {
+constexpr int kMaxRecentFiles = 8;
+const QString kRecentKey = QStringLiteral("recentFiles");
+}  // namespace
+
+void MainWindow::buildActions() {
+    QStyle* st = style();
+    auto* file = menuBar()->addMenu(tr("&File"));
+    auto* open =
+        file->addAction(st->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open…"), this, &MainWindow::openDialog);
+    open->setShortcut(QKeySequence::Open);
+    open->setToolTip(
+        tr("Open a workspace (.tpscope), a Kineto/PyTorch profiler trace (.json, .json.gz) or an "
+           "Nsight Systems SQLite export"));
+    auto* openFolder = file->addAction(tr("Open rank &folder…"), this, &MainWindow::openFolderDialog);
+    openFolder->setToolTip(tr("Open a folder with one trace per rank, merged on one timeline"));
+    m_recentMenu = file->addMenu(tr("Open &recent"));
+    file->addSeparator();
+    m_saveAction = file->addAction(st->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save"), this, &MainWindow::save);
+    m_saveAction->setShortcut(QKeySequence::Save);
+    auto* saveAs = file->addAction(tr("Save &as…"), this, &MainWindow::saveAsDialog);
+    saveAs->setShortcut(QKeySequence::SaveAs);
+    file->addSeparator();
+    auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    auto* view = menuBar()->addMenu(tr("&View"));
+    auto* timeline = m_timeline->view();
+    // Single-key shortcuts (W/A/S/D, F, Z) live on the timeline itself so they never fire while typing.
+    auto* fit = view->addAction(tr("&Fit timeline"), timeline, &TimelineView::fit);
+    fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    auto* zoomIn = view->addAction(tr("Zoom &in"), timeline, [timeline] {
+        timeline->zoomAt(0.5, timeline->timeAreaLeft() + timeline->timeAreaWidth() / 2.0);
+    });
+    zoomIn->setShortcut(QKeySequence::ZoomIn);
+    auto* zoomOut = view->addAction(tr("Zoom &out"), timeline, [timeline] {
+        timeline->zoomAt(2.0, timeline->timeAreaLeft() + timeline->timeAreaWidth() / 2.0);
+    });
+    zoomOut->setShortcut(QKeySequence::ZoomOut);
+    auto* zoomSel = view->addAction(tr("Zoom to &selection"), timeline, &TimelineView::zoomToSelection);
+    zoomSel->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    view->addSeparator();
+    view->addAction(tr("&Collapse all GPUs"), timeline, [timeline] { timeline->setAllRanksCollapsed(true); });
+    view->addAction(tr("&Expand all GPUs"), timeline, [timeline] { timeline->setAllRanksCollapsed(false); });
+
+    auto* run = menuBar()->addMenu(tr("&Run"));
+    m_runAction =
+        run->addAction(st->standardIcon(QStyle::SP_MediaPlay), tr("&Run sweep"), this, &MainWindow::startSweep);
+    m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_cancelAction =
+        run->addAction(st->standardIcon(QStyle::SP_MediaStop), tr("&Cancel"), this, &MainWindow::cancelSweep);
+    m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape | Qt::SHIFT));
+    run->addAction(tr("Reset to the &default sweep"), m_runPanel, &RunPanel::setDefaults);
+
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About tpscope"), this, [this] {
+        QMessageBox::about(this, tr("About tpscope"),
+                           tr("<b>tpscope %1</b><p>Where did the speed-up go? A profiler for tensor-parallel LLM "
+                              "decode: per-layer communication gaps, wait vs transfer, scaling and cost.</p>")
+                               .arg(QApplication::applicationVersion()));
+    });
+
+    auto* bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->setMovable(false);
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    bar->addAction(open);
+    bar->addAction(m_saveAction);
+    bar->addSeparator();
+    bar->addAction(m_runAction);
+    bar->addAction(m_cancelAction);
+    bar->addSeparator();
+    bar->addAction(fit);
+    bar->addAction(zoomSel);
+}
+
+void MainWindow::updateActions() {
+    const bool running = isSweepRunning();
+    m_runAction->setEnabled(!running);
+    m_cancelAction->setEnabled(running);
+    m_saveAction->setEnabled(m_runs != nullptr);
+    m_runPanel->setBusy(running);
+}
+
+void MainWindow::addRecentFile(const QString& path) {
+    QSettings settings;
+    QStringList files = settings.value(kRecentKey).toStringList();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    files.removeAll(absolute);
+    files.prepend(absolute);
+    while (files.size() > kMaxRecentFiles) files.removeLast();
+    settings.setValue(kRecentKey, files);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    m_recentMenu->clear();
+    const QStringList files = QSettings().value(kRecentKey).toStringList();
+    for (const QString& f : files) {
+        m_recentMenu->addAction(f, this, [this, f] { openPath(f); });
+    }
+    m_recentMenu->setEnabled(!files.isEmpty());
+}
+
+}  // namespace tpscope::ui

@@ -1,0 +1,363 @@
+#include "ui/run_panel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include "core/hw/memory_fit.h"
+#include "core/util/units.h"
+#include "core/workload/decode_plan.h"
+
+namespace tpscope::ui {
+
+namespace {
+
+// Long preset names ("NVLink 4 via NVSwitch (H100/H200 HGX)") must not widen the panel.
+QComboBox* combo(QWidget* parent) {
+    auto* c = new QComboBox(parent);
+    c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    c->setMinimumContentsLength(14);
+    return c;
+}
+
+QSpinBox* spin(int min, int max, int value, QWidget* parent) {
+    auto* s = new QSpinBox(parent);
+    s->setRange(min, max);
+    s->setValue(value);
+    s->setAccelerated(true);
+    return s;
+}
+
+constexpr const char* kCustomId = "custom";
+
+}  // namespace
+
+RunPanel::RunPanel(core::Catalog catalog, LocalBackendInfo local, QWidget* parent)
+    : QWidget(parent), m_catalog(std::move(catalog)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(buildWorkload());
+    layout->addWidget(buildBackend(local));
+
+    m_problem = new QLabel(this);
+    m_problem->setWordWrap(true);
+    m_problem->setStyleSheet(QStringLiteral("color:#b03030"));
+    layout->addWidget(m_problem);
+
+    auto* buttons = new QHBoxLayout;
+    m_run = new QPushButton(tr("Run sweep"), this);
+    m_run->setDefault(true);
+    m_run->setToolTip(tr("Run every TP degree × batch size on a worker thread (Ctrl+R)"));
+    m_cancel = new QPushButton(tr("Cancel"), this);
+    m_cancel->setEnabled(false);
+    m_cancel->setToolTip(tr("Stop after the current step; finished runs are kept"));
+    buttons->addWidget(m_run, 1);
+    buttons->addWidget(m_cancel);
+    layout->addLayout(buttons);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1000);
+    m_progress->setTextVisible(false);
+    m_progress->setMaximumHeight(8);
+    m_progressText = new QLabel(this);
+    m_progressText->setStyleSheet(QStringLiteral("color:#6a737d"));
+    layout->addWidget(m_progress);
+    layout->addWidget(m_progressText);
+    layout->addStretch(1);
+
+    connect(m_run, &QPushButton::clicked, this, &RunPanel::runRequested);
+    connect(m_cancel, &QPushButton::clicked, this, &RunPanel::cancelRequested);
+    setDefaults();
+}
+
+QWidget* RunPanel::buildWorkload() {
+    auto* box = new QGroupBox(tr("Workload"), this);
+    auto* form = new QFormLayout(box);
+    m_model = combo(box);
+    for (const auto& m : m_catalog.models()) {
+        m_model->addItem(QString::fromStdString(m.name), QString::fromStdString(m.id));
+    }
+    m_model->addItem(tr("Custom dimensions…"), QString::fromLatin1(kCustomId));
+    form->addRow(tr("Model"), m_model);
+
+    m_custom = new QGroupBox(box);
+    m_custom->setFlat(true);
+    auto* cf = new QFormLayout(m_custom);
+    cf->setContentsMargins(0, 0, 0, 0);
+    m_hidden = spin(64, 65536, 4096, m_custom);
+    m_ffn = spin(64, 262144, 14336, m_custom);
+    m_heads = spin(1, 1024, 32, m_custom);
+    m_kvHeads = spin(1, 1024, 8, m_custom);
+    m_layers = spin(1, 512, 32, m_custom);
+    m_vocab = spin(1, 1'000'000, 128256, m_custom);
+    cf->addRow(tr("hidden"), m_hidden);
+    cf->addRow(tr("ffn"), m_ffn);
+    cf->addRow(tr("heads / kv heads"), [&] {
+        auto* w = new QWidget(m_custom);
+        auto* h = new QHBoxLayout(w);
+        h->setContentsMargins(0, 0, 0, 0);
+        h->addWidget(m_heads);
+        h->addWidget(m_kvHeads);
+        return w;
+    }());
+    cf->addRow(tr("layers"), m_layers);
+    cf->addRow(tr("vocabulary"), m_vocab);
+    form->addRow(m_custom);
+
+    m_dtype = combo(box);
+    for (const char* d : {"fp16", "bf16", "fp8"}) m_dtype->addItem(QString::fromLatin1(d));
+    form->addRow(tr("Data type"), m_dtype);
+
+    auto* tpRow = new QWidget(box);
+    auto* tpLayout = new QHBoxLayout(tpRow);
+    tpLayout->setContentsMargins(0, 0, 0, 0);
+    for (const int tp : kTpChoices) {
+        auto* c = new QCheckBox(QString::number(tp), tpRow);
+        m_tp.push_back(c);
+        tpLayout->addWidget(c);
+        connect(c, &QCheckBox::toggled, this, &RunPanel::validate);
+    }
+    tpLayout->addStretch(1);
+    form->addRow(tr("TP degrees"), tpRow);
+    m_fitHint = new QLabel(box);
+    m_fitHint->setStyleSheet(QStringLiteral("color:#6a737d"));
+    m_fitHint->setWordWrap(true);
+    form->addRow(QString(), m_fitHint);
+
+    m_batches = new QLineEdit(box);
+    m_batches->setObjectName(QStringLiteral("batchSizes"));
+    m_batches->setPlaceholderText(tr("e.g. 1,8,32"));
+    m_batches->setToolTip(tr("Comma-separated batch sizes; every TP degree runs each"));
+    form->addRow(tr("Batch sizes"), m_batches);
+    m_tokens = spin(1, 4096, 4, box);
+    m_tokens->setToolTip(tr("Decode steps to run (one new token per sequence per step)"));
+    form->addRow(tr("Tokens (steps)"), m_tokens);
+    m_context = spin(1, 1 << 20, 1024, box);
+    m_context->setSingleStep(256);
+    m_context->setToolTip(tr("Tokens already in the KV cache that each new token attends to"));
+    form->addRow(tr("Context length"), m_context);
+
+    connect(m_model, &QComboBox::currentIndexChanged, this, [this] {
+        updateCustomVisibility();
+        validate();
+    });
+    for (auto* s : {m_hidden, m_ffn, m_heads, m_kvHeads, m_layers, m_vocab, m_tokens, m_context}) {
+        connect(s, &QSpinBox::valueChanged, this, &RunPanel::validate);
+    }
+    connect(m_dtype, &QComboBox::currentIndexChanged, this, &RunPanel::validate);
+    connect(m_batches, &QLineEdit::textChanged, this, &RunPanel::validate);
+    return box;
+}
+
+QWidget* RunPanel::buildBackend(const LocalBackendInfo& local) {
+    auto* box = new QGroupBox(tr("Backend"), this);
+    auto* form = new QFormLayout(box);
+    m_simulated = new QRadioButton(tr("Simulated cluster"), box);
+    m_local = new QRadioButton(local.available ? tr("Local GPUs: %1").arg(local.devices.join(QStringLiteral(", ")))
+                                               : tr("Local GPUs (%1)").arg(local.reason),
+                               box);
+    m_local->setEnabled(local.available);
+    m_local->setToolTip(local.available ? tr("Run on this machine's GPUs with CUPTI capture") : local.reason);
+    m_simulated->setChecked(true);
+    form->addRow(m_simulated);
+    form->addRow(m_local);
+    m_gpu = combo(box);
+    for (const auto& g : m_catalog.gpus()) m_gpu->addItem(QString::fromStdString(g.name), QString::fromStdString(g.id));
+    form->addRow(tr("GPU"), m_gpu);
+    m_fabric = combo(box);
+    for (const auto& f : m_catalog.fabrics()) {
+        m_fabric->addItem(QString::fromStdString(f.name), QString::fromStdString(f.id));
+    }
+    form->addRow(tr("Fabric"), m_fabric);
+    auto* shape = new QWidget(box);
+    auto* h = new QHBoxLayout(shape);
+    h->setContentsMargins(0, 0, 0, 0);
+    m_nodes = spin(1, 1024, 1, shape);
+    m_gpusPerNode = spin(1, 64, 8, shape);
+    h->addWidget(m_nodes);
+    h->addWidget(new QLabel(QStringLiteral("×"), shape));
+    h->addWidget(m_gpusPerNode);
+    h->addStretch(1);
+    form->addRow(tr("Nodes × GPUs"), shape);
+    m_overlap = new QCheckBox(tr("Overlap communication with compute"), box);
+    m_graphs = new QCheckBox(tr("CUDA graphs"), box);
+    form->addRow(m_overlap);
+    form->addRow(m_graphs);
+    m_price = new QDoubleSpinBox(box);
+    m_price->setRange(0, 1000);
+    m_price->setDecimals(2);
+    m_price->setPrefix(QStringLiteral("$ "));
+    m_price->setValue(2.50);
+    form->addRow(tr("Price per GPU-hour"), m_price);
+    for (auto* s : {m_nodes, m_gpusPerNode}) connect(s, &QSpinBox::valueChanged, this, &RunPanel::validate);
+    connect(m_gpu, &QComboBox::currentIndexChanged, this, &RunPanel::validate);
+    connect(m_simulated, &QRadioButton::toggled, this, [this](bool sim) {
+        for (QWidget* w : std::initializer_list<QWidget*>{m_gpu, m_fabric, m_nodes, m_gpusPerNode}) w->setEnabled(sim);
+        validate();
+    });
+    return box;
+}
+
+void RunPanel::setDefaults() {
+    m_model->setCurrentIndex(std::max(0, m_model->findData(QStringLiteral("llama3-70b"))));
+    m_dtype->setCurrentIndex(0);
+    for (std::size_t i = 0; i < m_tp.size(); ++i) m_tp[i]->setChecked(kTpChoices[i] <= 8);
+    m_batches->setText(QStringLiteral("1"));
+    m_tokens->setValue(4);
+    m_context->setValue(1024);
+    m_simulated->setChecked(true);
+    m_gpu->setCurrentIndex(std::max(0, m_gpu->findData(QStringLiteral("h100-sxm"))));
+    m_fabric->setCurrentIndex(std::max(0, m_fabric->findData(QStringLiteral("nvlink4"))));
+    m_nodes->setValue(1);
+    m_gpusPerNode->setValue(8);
+    m_overlap->setChecked(false);
+    m_graphs->setChecked(false);
+    m_price->setValue(2.50);
+    updateCustomVisibility();
+    validate();
+}
+
+void RunPanel::updateCustomVisibility() {
+    m_custom->setVisible(m_model->currentData().toString() == QLatin1String(kCustomId));
+}
+
+core::Result<SweepRequest> RunPanel::sweepRequest() const {
+    SweepRequest sweep;
+    RunRequest& base = sweep.base;
+    const std::string modelId = m_model->currentData().toString().toStdString();
+    if (modelId == kCustomId) {
+        base.model = core::ModelSpec{"custom",
+                                     "Custom model",
+                                     m_hidden->value(),
+                                     m_ffn->value(),
+                                     m_heads->value(),
+                                     m_kvHeads->value(),
+                                     m_heads->value() > 0 ? m_hidden->value() / m_heads->value() : 0,
+                                     m_layers->value(),
+                                     m_vocab->value(),
+                                     "entered in the run panel"};
+        TPSCOPE_TRY(core::validateModel(base.model));
+    } else {
+        TPSCOPE_TRY_ASSIGN(base.model, m_catalog.model(modelId));
+    }
+    const auto dtype = core::parseDtype(m_dtype->currentText().toStdString());
+    base.dtype = dtype.value_or(core::Dtype::Fp16);
+    base.tokens = m_tokens->value();
+    base.contextLen = m_context->value();
+    base.backend = m_local->isChecked() ? BackendKind::LocalGpus : BackendKind::SimulatedCluster;
+    TPSCOPE_TRY_ASSIGN(base.gpu, m_catalog.gpu(m_gpu->currentData().toString().toStdString()));
+    TPSCOPE_TRY_ASSIGN(base.fabric, m_catalog.fabric(m_fabric->currentData().toString().toStdString()));
+    base.nodes = m_nodes->value();
+    base.gpusPerNode = m_gpusPerNode->value();
+    base.overlap = m_overlap->isChecked();
+    base.cudaGraphs = m_graphs->isChecked();
+    base.pricePerGpuHour = m_price->value();
+    for (std::size_t i = 0; i < m_tp.size(); ++i) {
+        if (m_tp[i]->isChecked()) sweep.tps.push_back(kTpChoices[i]);
+    }
+    if (sweep.tps.empty()) return core::makeError(core::ErrorCode::InvalidArgument, "choose at least one TP degree");
+    const int gpus = base.nodes * base.gpusPerNode;
+    if (base.backend == BackendKind::SimulatedCluster && sweep.tps.back() > gpus) {
+        return core::makeError(core::ErrorCode::InvalidArgument, "TP " + std::to_string(sweep.tps.back()) + " needs " +
+                                                                     std::to_string(sweep.tps.back()) +
+                                                                     " GPUs; the cluster has " + std::to_string(gpus));
+    }
+    TPSCOPE_TRY_ASSIGN(sweep.batches, core::parsePositiveIntList(m_batches->text().toStdString(), "batch sizes"));
+    return sweep;
+}
+
+double RunPanel::pricePerGpuHour() const {
+    return m_price->value();
+}
+
+void RunPanel::validate() {
+    const auto sweep = sweepRequest();
+    m_problem->setText(sweep ? QString() : QString::fromStdString(sweep.error().describe()));
+    m_problem->setVisible(!sweep);
+    m_run->setEnabled(sweep.ok() && !m_busy);
+    if (!sweep) {
+        m_fitHint->clear();
+        return;
+    }
+    const auto& base = sweep->base;
+    const int minTp =
+        core::minimumTpThatFits(core::PlanConfig{base.model, 1, sweep->batches.back(), base.contextLen, base.dtype},
+                                base.gpu, {1, 2, 4, 8, 16, 32, 64});
+    m_fitHint->setText(
+        minTp == 0 ? tr("does not fit %1 at any TP up to 64").arg(QString::fromStdString(base.gpu.name))
+        : minTp == 1
+            ? tr("fits one %1").arg(QString::fromStdString(base.gpu.name))
+            : tr("fits %1 from TP %2 (smaller TPs will fail)").arg(QString::fromStdString(base.gpu.name)).arg(minTp));
+}
+
+void RunPanel::setBusy(bool busy) {
+    m_busy = busy;
+    m_cancel->setEnabled(busy);
+    validate();
+    if (!busy) m_progress->setValue(m_progress->maximum());
+}
+
+void RunPanel::setOverallProgress(int finishedRuns, int totalRuns, double currentFraction) {
+    const double overall = totalRuns > 0 ? (finishedRuns + currentFraction) / totalRuns : 0;
+    m_progress->setValue(static_cast<int>(overall * 1000));
+    m_progressText->setText(totalRuns > 0 ? tr("%1 of %2 runs finished").arg(finishedRuns).arg(totalRuns) : QString());
+}
+
+void RunPanel::saveSettings(QSettings& s) const {
+    s.beginGroup(QStringLiteral("runPanel"));
+    s.setValue(QStringLiteral("model"), m_model->currentData());
+    s.setValue(QStringLiteral("dtype"), m_dtype->currentText());
+    QStringList tps;
+    for (std::size_t i = 0; i < m_tp.size(); ++i) {
+        if (m_tp[i]->isChecked()) tps << QString::number(kTpChoices[i]);
+    }
+    s.setValue(QStringLiteral("tp"), tps);
+    s.setValue(QStringLiteral("batches"), m_batches->text());
+    s.setValue(QStringLiteral("tokens"), m_tokens->value());
+    s.setValue(QStringLiteral("context"), m_context->value());
+    s.setValue(QStringLiteral("gpu"), m_gpu->currentData());
+    s.setValue(QStringLiteral("fabric"), m_fabric->currentData());
+    s.setValue(QStringLiteral("nodes"), m_nodes->value());
+    s.setValue(QStringLiteral("gpusPerNode"), m_gpusPerNode->value());
+    s.setValue(QStringLiteral("overlap"), m_overlap->isChecked());
+    s.setValue(QStringLiteral("graphs"), m_graphs->isChecked());
+    s.setValue(QStringLiteral("price"), m_price->value());
+    s.endGroup();
+}
+
+void RunPanel::restoreSettings(const QSettings& s) {
+    const auto get = [&](const char* key) { return s.value(QStringLiteral("runPanel/") + QLatin1String(key)); };
+    if (!get("model").isValid()) return;
+    const auto pick = [](QComboBox* c, const QVariant& v) {
+        const int i = c->findData(v);
+        if (i >= 0) c->setCurrentIndex(i);
+    };
+    pick(m_model, get("model"));
+    m_dtype->setCurrentText(get("dtype").toString());
+    const QStringList tps = get("tp").toStringList();
+    for (std::size_t i = 0; i < m_tp.size(); ++i) m_tp[i]->setChecked(tps.contains(QString::number(kTpChoices[i])));
+    m_batches->setText(get("batches").toString());
+    m_tokens->setValue(get("tokens").toInt());
+    m_context->setValue(get("context").toInt());
+    pick(m_gpu, get("gpu"));
+    pick(m_fabric, get("fabric"));
+    m_nodes->setValue(get("nodes").toInt());
+    m_gpusPerNode->setValue(get("gpusPerNode").toInt());
+    m_overlap->setChecked(get("overlap").toBool());
+    m_graphs->setChecked(get("graphs").toBool());
+    m_price->setValue(get("price").toDouble());
+    updateCustomVisibility();
+    validate();
+}
+
+}  // namespace tpscope::ui

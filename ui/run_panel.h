@@ -1,0 +1,89 @@
+#pragma once
+// The run panel: what to run (model preset or custom dimensions, dtype, TP degrees, batch sizes,
+// tokens, context), where (a simulated cluster of a GPU preset and fabric, nodes × GPUs, or the
+// local GPUs when this build has a GPU backend), options (overlap, CUDA graphs), the price per
+// GPU-hour, and Run / Cancel with the overall progress. Invalid input is named under the form and
+// disables Run.
+
+#include <QWidget>
+
+#include "core/hw/catalog.h"
+#include "core/util/result.h"
+#include "ui/run_request.h"
+#include "ui/services.h"
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QGroupBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QRadioButton;
+class QSettings;
+class QSpinBox;
+
+namespace tpscope::ui {
+
+class RunPanel : public QWidget {
+    Q_OBJECT
+
+  public:
+    RunPanel(core::Catalog catalog, LocalBackendInfo local, QWidget* parent = nullptr);
+
+    core::Result<SweepRequest> sweepRequest() const;
+    double pricePerGpuHour() const;
+
+    // The embedded default: llama3-70b fp16 on one 8× H100 SXM NVLink node, TP 1/2/4/8, batch 1.
+    void setDefaults();
+    void setBusy(bool busy);
+    void setOverallProgress(int finishedRuns, int totalRuns, double currentFraction);
+    void saveSettings(QSettings& settings) const;
+    void restoreSettings(const QSettings& settings);
+
+    static constexpr int kTpChoices[] = {1, 2, 4, 8, 16, 32};
+
+  Q_SIGNALS:
+    void runRequested();
+    void cancelRequested();
+
+  private:
+    QWidget* buildWorkload();
+    QWidget* buildBackend(const LocalBackendInfo& local);
+    void validate();
+    void updateCustomVisibility();
+
+    core::Catalog m_catalog;
+    QComboBox* m_model = nullptr;
+    QGroupBox* m_custom = nullptr;
+    QSpinBox* m_hidden = nullptr;
+    QSpinBox* m_ffn = nullptr;
+    QSpinBox* m_heads = nullptr;
+    QSpinBox* m_kvHeads = nullptr;
+    QSpinBox* m_layers = nullptr;
+    QSpinBox* m_vocab = nullptr;
+    QComboBox* m_dtype = nullptr;
+    std::vector<QCheckBox*> m_tp;
+    QLineEdit* m_batches = nullptr;
+    QSpinBox* m_tokens = nullptr;
+    QSpinBox* m_context = nullptr;
+    QRadioButton* m_simulated = nullptr;
+    QRadioButton* m_local = nullptr;
+    QComboBox* m_gpu = nullptr;
+    QComboBox* m_fabric = nullptr;
+    QSpinBox* m_nodes = nullptr;
+    QSpinBox* m_gpusPerNode = nullptr;
+    QCheckBox* m_overlap = nullptr;
+    QCheckBox* m_graphs = nullptr;
+    QDoubleSpinBox* m_price = nullptr;
+    QLabel* m_problem = nullptr;
+    QLabel* m_fitHint = nullptr;
+    QPushButton* m_run = nullptr;
+    QPushButton* m_cancel = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QLabel* m_progressText = nullptr;
+    bool m_busy = false;
+};
+
+}  // namespace tpscope::ui

@@ -1,0 +1,59 @@
+#include "ui/run_request.h"
+
+namespace tpscope::ui {
+
+QString RunRequest::label() const {
+    return QStringLiteral("TP %1 · batch %2").arg(tp).arg(batch);
+}
+
+QString RunRequest::backendText() const {
+    switch (backend) {
+        case BackendKind::SimulatedCluster:
+            return QStringLiteral("sim %1×%2 %3, %4")
+                .arg(nodes)
+                .arg(gpusPerNode)
+                .arg(QString::fromStdString(gpu.id), QString::fromStdString(fabric.id));
+        case BackendKind::LocalGpus:
+            return QStringLiteral("local GPUs");
+        case BackendKind::Imported:
+            return QStringLiteral("imported");
+    }
+    return {};
+}
+
+std::vector<RunRequest> SweepRequest::expand() const {
+    std::vector<RunRequest> runs;
+    for (const int batch : batches) {
+        for (const int tp : tps) {
+            RunRequest r = base;
+            r.tp = tp;
+            r.batch = batch;
+            r.seed = base.seed + static_cast<std::uint64_t>(runs.size());
+            runs.push_back(r);
+        }
+    }
+    return runs;
+}
+
+QString RunRecord::label() const {
+    if (request.backend == BackendKind::Imported) return source.section(QLatin1Char('/'), -1);
+    return request.label();
+}
+
+QString statusText(RunStatus status) {
+    switch (status) {
+        case RunStatus::Pending:
+            return QStringLiteral("pending");
+        case RunStatus::Running:
+            return QStringLiteral("running");
+        case RunStatus::Done:
+            return QStringLiteral("done");
+        case RunStatus::Failed:
+            return QStringLiteral("failed");
+        case RunStatus::Cancelled:
+            return QStringLiteral("cancelled");
+    }
+    return {};
+}
+
+}  // namespace tpscope::ui

@@ -1,0 +1,215 @@
+#include "ui/timeline/event_details.h"
+
+#include <QStringList>
+
+#include "core/util/units.h"
+#include "ui/timeline/kind_palette.h"
+#include "ui/timeline/time_ruler.h"
+
+namespace tpscope::ui {
+
+namespace {
+
+QString qs(std::string_view s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+// Qt's rich text ignores nowrap on cells: non-breaking spaces keep "42.73 µs" on one line.
+QString nb(QString text) {
+    return text.replace(QLatin1Char(' '), QStringLiteral("&nbsp;"));
+}
+
+QString row(const QString& key, const QString& value) {
+    return QStringLiteral("<tr><td style='color:#6a737d;padding-right:10px'>%1</td><td>%2</td></tr>")
+        .arg(nb(key), value.contains(QLatin1Char('<')) ? value : nb(value));
+}
+
+QString swatch(core::EventKind kind) {
+    return QStringLiteral("<span style='color:%1'>■</span>&nbsp;%2").arg(kindColor(kind).name(), kindLabel(kind));
+}
+
+QString payloadRows(const core::Trace& trace, core::PayloadId id) {
+    const auto& p = trace.payload(id);
+    QString out;
+    if (p.kind == core::PayloadKind::Collective) {
+        const auto& c = p.collective;
+        out += row(QStringLiteral("collective"), QStringLiteral("%1 %2 %3 %4")
+                                                     .arg(qs(core::toString(c.op)), qs(core::toString(c.algo)),
+                                                          qs(core::toString(c.proto)), qs(core::toString(c.dtype))));
+        out += row(QStringLiteral("bytes"), qs(core::formatBytes(static_cast<double>(c.bytes))));
+    } else if (p.kind == core::PayloadKind::Gemm) {
+        out +=
+            row(QStringLiteral("GEMM m×n×k"), QStringLiteral("%1 × %2 × %3").arg(p.gemm.m).arg(p.gemm.n).arg(p.gemm.k));
+    } else if (p.kind == core::PayloadKind::Copy) {
+        out += row(QStringLiteral("bytes"), qs(core::formatBytes(static_cast<double>(p.copy.bytes))));
+    }
+    return out;
+}
+
+QString matchRows(const CollectiveMatch& m) {
+    QString out;
+    out += row(QStringLiteral("transfer"), formatDuration(static_cast<double>(m.transferNs)));
+    out += row(QStringLiteral("arrival skew"), formatDuration(static_cast<double>(m.skewNs)));
+    if (m.busbwBytesPerSec > 0) out += row(QStringLiteral("busbw"), formatBandwidth(m.busbwBytesPerSec));
+    out += row(QStringLiteral("call"), QStringLiteral("#%1 on its GPU").arg(m.ordinal + 1));
+    return out;
+}
+
+}  // namespace
+
+QString formatBandwidth(double bytesPerSec) {
+    return QStringLiteral("%1 GB/s").arg(bytesPerSec / 1e9, 0, 'f', 1);
+}
+
+QString itemTooltipHtml(const core::Trace& trace, const TimelineData& data, const TimelineHit& hit,
+                        std::int64_t originNs) {
+    if (!hit.isItem()) return {};
+    const auto& rank = trace.ranks[static_cast<std::size_t>(hit.rank)];
+    QString html = QStringLiteral("<table cellspacing=0 cellpadding=1>");
+    if (hit.rowKind == RowKind::Nvtx || hit.rowKind == RowKind::Exposed) {
+        const bool nvtx = hit.rowKind == RowKind::Nvtx;
+        QString title = nvtx ? QStringLiteral("NVTX range") : QStringLiteral("exposed communication");
+        if (nvtx && hit.count == 1) {
+            const auto& cols = data.ranks()[static_cast<std::size_t>(hit.rank)].nvtx;
+            for (const auto& c : cols) {
+                if (hit.nvtxIndex < c.size() && c.startNs(hit.nvtxIndex) == hit.startNs) {
+                    title = qs(trace.name(c.name(hit.nvtxIndex)));
+                    break;
+                }
+            }
+        }
+        html = QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped()) + html;
+        if (hit.count > 1) html += row(QStringLiteral("folded"), QStringLiteral("%1 intervals").arg(hit.count));
+        html += row(QStringLiteral("GPU"), QString::number(rank.id.value));
+        html += row(QStringLiteral("start"), formatDuration(static_cast<double>(hit.startNs - originNs)));
+        html += row(QStringLiteral("span"), formatDuration(static_cast<double>(hit.endNs - hit.startNs)));
+        return html + QStringLiteral("</table>");
+    }
+    const auto& ev = rank.streams[static_cast<std::size_t>(hit.event.stream)].events;
+    const std::size_t i = hit.event.index;
+    if (hit.count > 1) {
+        html = QStringLiteral("<b>%1 kernels</b> (mostly %2) — zoom in to separate them")
+                   .arg(hit.count)
+                   .arg(kindLabel(hit.kind)) +
+               html;
+        html += row(QStringLiteral("span"), formatDuration(static_cast<double>(hit.endNs - hit.startNs)));
+        html += row(QStringLiteral("longest"), qs(trace.name(ev.name(i))).toHtmlEscaped());
+        html += row(QString(), formatDuration(static_cast<double>(ev.durNs(i))));
+        return html + QStringLiteral("</table>");
+    }
+    html = QStringLiteral("<b>%1</b>").arg(qs(trace.name(ev.name(i))).toHtmlEscaped()) + html;
+    html += row(QStringLiteral("kind"), swatch(ev.kind(i)));
+    html += row(QStringLiteral("GPU · stream"),
+                QStringLiteral("%1 · %2")
+                    .arg(rank.id.value)
+                    .arg(qs(rank.streams[static_cast<std::size_t>(hit.event.stream)].label)));
+    html += row(QStringLiteral("start"), formatDuration(static_cast<double>(ev.startNs(i) - originNs)));
+    html += row(QStringLiteral("duration"), formatDuration(static_cast<double>(ev.durNs(i))));
+    html += payloadRows(trace, ev.payload(i));
+    if (const auto match = data.matchCollective(trace, hit.event)) {
+        for (const auto& m : match->members) {
+            if (m.event == hit.event)
+                html += row(QStringLiteral("wait"), formatDuration(static_cast<double>(m.waitNs)));
+        }
+        html += matchRows(*match);
+    }
+    return html + QStringLiteral("</table>");
+}
+
+QString eventDetailsHtml(const core::Trace& trace, const EventRef& event, const std::optional<CollectiveMatch>& match,
+                         std::int64_t originNs) {
+    if (!event.valid()) return {};
+    const auto& rank = trace.ranks[static_cast<std::size_t>(event.rank)];
+    const auto& stream = rank.streams[static_cast<std::size_t>(event.stream)];
+    const auto& ev = stream.events;
+    const std::size_t i = event.index;
+    // Three columns side by side (the pane is wide and short): the kernel, the call across ranks,
+    // and every rank's arrival and wait.
+    QString facts = QStringLiteral("<table cellspacing=0 cellpadding=1>");
+    facts += row(QStringLiteral("kind"), swatch(ev.kind(i)));
+    facts += row(QStringLiteral("GPU · stream"),
+                 QStringLiteral("%1 · %2").arg(rank.id.value).arg(qs(stream.label).toHtmlEscaped()));
+    facts += row(QStringLiteral("start"), formatDuration(static_cast<double>(ev.startNs(i) - originNs)));
+    facts += row(QStringLiteral("duration"), formatDuration(static_cast<double>(ev.durNs(i))));
+    facts += payloadRows(trace, ev.payload(i));
+    facts += QStringLiteral("</table>");
+
+    QString call;
+    QString ranks;
+    if (match) {
+        call = QStringLiteral("<table cellspacing=0 cellpadding=1>");
+        for (const auto& m : match->members) {
+            if (m.event == event) {
+                call += row(QStringLiteral("<b>wait</b>"),
+                            QStringLiteral("<b>%1</b>").arg(nb(formatDuration(static_cast<double>(m.waitNs)))));
+            }
+        }
+        call += matchRows(*match) + QStringLiteral("</table>");
+        if (match->members.size() > 1) {
+            // Transposed (one column per GPU) so that eight GPUs fit the width of the pane.
+            std::int64_t first = INT64_MAX;
+            for (const auto& m : match->members) first = std::min(first, m.startNs);
+            const auto us = [](std::int64_t ns) { return QString::number(static_cast<double>(ns) / 1e3, 'f', 2); };
+            QString gpus, arrivals, waits, kernels;
+            for (const auto& m : match->members) {
+                const QString style = m.event == event ? QStringLiteral(" style='font-weight:bold'") : QString();
+                gpus += QStringLiteral("<td align=right%1>%2</td>")
+                            .arg(style)
+                            .arg(trace.ranks[static_cast<std::size_t>(m.event.rank)].id.value);
+                arrivals += QStringLiteral("<td align=right%1>+%2</td>").arg(style, us(m.startNs - first));
+                waits += QStringLiteral("<td align=right%1>%2</td>").arg(style, us(m.waitNs));
+                kernels += QStringLiteral("<td align=right%1>%2</td>").arg(style, us(m.endNs - m.startNs));
+            }
+            const QString label = QStringLiteral("<td style='color:#6a737d;padding-right:8px'>%1</td>");
+            ranks = QStringLiteral("<table cellspacing=0 cellpadding=2 style='margin-top:6px'>") +
+                    QStringLiteral("<tr>") + label.arg(nb(QStringLiteral("GPU"))) + gpus + QStringLiteral("</tr>") +
+                    QStringLiteral("<tr>") + label.arg(nb(QStringLiteral("arrival (µs)"))) + arrivals +
+                    QStringLiteral("</tr>") + QStringLiteral("<tr>") + label.arg(nb(QStringLiteral("wait (µs)"))) +
+                    waits + QStringLiteral("</tr>") + QStringLiteral("<tr>") +
+                    label.arg(nb(QStringLiteral("kernel (µs)"))) + kernels + QStringLiteral("</tr></table>");
+        }
+    }
+    QString html = QStringLiteral("<b>%1</b><table cellspacing=0 cellpadding=0><tr><td valign=top>%2</td>")
+                       .arg(qs(trace.name(ev.name(i))).toHtmlEscaped(), facts);
+    if (!call.isEmpty()) {
+        html += QStringLiteral(
+                    "<td width=24></td><td valign=top><span style='color:#6a737d'>same call on every GPU"
+                    "</span>%1</td>")
+                    .arg(call);
+    }
+    return html + QStringLiteral("</tr></table>") + ranks;
+}
+
+QString rangeStatsHtml(const TimelineData& data, const core::RangeStats& stats, std::int64_t originNs) {
+    const double span = static_cast<double>(stats.t1 - stats.t0);
+    QString html = QStringLiteral(
+                       "<b>Range %1 – %2</b> (%3): time per kind, each kernel clipped to the range"
+                       "<table cellspacing=0 cellpadding=2><tr style='color:#6a737d'><td>GPU</td>")
+                       .arg(formatDuration(static_cast<double>(stats.t0 - originNs)),
+                            formatDuration(static_cast<double>(stats.t1 - originNs)), formatDuration(span));
+    std::array<bool, core::kEventKindCount> used{};
+    for (const auto& r : stats.ranks) {
+        for (std::size_t k = 0; k < used.size(); ++k) used[k] = used[k] || r.kindCount[k] > 0;
+    }
+    for (std::size_t k = 0; k < used.size(); ++k) {
+        if (used[k]) html += QStringLiteral("<td>%1</td>").arg(swatch(static_cast<core::EventKind>(k)));
+    }
+    html += QStringLiteral("<td>kernels</td><td style='color:#c0392b'>exposed comm</td></tr>");
+    for (std::size_t r = 0; r < stats.ranks.size(); ++r) {
+        const auto& s = stats.ranks[r];
+        html += QStringLiteral("<tr><td>%1</td>").arg(s.rank.value);
+        for (std::size_t k = 0; k < used.size(); ++k) {
+            if (!used[k]) continue;
+            html += QStringLiteral("<td>%1 <span style='color:#6a737d'>(%2%)</span></td>")
+                        .arg(formatDuration(static_cast<double>(s.kindNs[k])))
+                        .arg(span > 0 ? 100.0 * static_cast<double>(s.kindNs[k]) / span : 0.0, 0, 'f', 1);
+        }
+        const auto exposed = data.exposedNs(r, stats.t0, stats.t1);
+        html += QStringLiteral("<td>%1</td><td>%2</td></tr>")
+                    .arg(s.totalCount())
+                    .arg(formatDuration(static_cast<double>(exposed)));
+    }
+    return html + QStringLiteral("</table>");
+}
+
+}  // namespace tpscope::ui

@@ -1,0 +1,24 @@
+#pragma once
+// Colours of the timeline, one per event kind plus the overlays, chosen to stay apart for the
+// common colour-vision deficiencies (Tableau 10 hues) and to print well.
+
+#include <QColor>
+#include <QString>
+
+#include "core/trace/event_kind.h"
+
+namespace tpscope::ui {
+
+QColor kindColor(core::EventKind kind);
+QColor foldedColor(core::EventKind kind);  // a run of sub-pixel events of this dominant kind
+QColor exposedCommColor();
+QColor nvtxColor(int depth, std::size_t index);
+// The part of a selected collective where its rank waits for the last arrival: a wash over the
+// kernel colour, then a hatch.
+QColor waitWashColor();
+QColor waitHatchColor();
+QString kindLabel(core::EventKind kind);  // "GEMM", "Attention", "Collective", ...
+// Black or white, whichever reads better on the background.
+QColor textColorOn(const QColor& background);
+
+}  // namespace tpscope::ui

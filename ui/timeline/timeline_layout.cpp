@@ -1,0 +1,45 @@
+#include "ui/timeline/timeline_layout.h"
+
+#include <algorithm>
+
+namespace tpscope::ui {
+
+void TimelineLayout::rebuild(const core::Trace& trace, const TimelineData& data, const std::vector<bool>& collapsed) {
+    m_rows.clear();
+    int y = 0;
+    const auto add = [&](RowKind kind, int rank, int sub, int height) {
+        m_rows.push_back({kind, rank, sub, y, height});
+        y += height;
+    };
+    for (std::size_t r = 0; r < trace.ranks.size(); ++r) {
+        const int rank = static_cast<int>(r);
+        add(RowKind::RankHeader, rank, 0, m_heights.header);
+        const bool isCollapsed = r < collapsed.size() && collapsed[r];
+        if (!isCollapsed) {
+            const auto& rd = data.ranks()[r];
+            for (std::size_t d = 0; d < rd.nvtx.size(); ++d)
+                add(RowKind::Nvtx, rank, static_cast<int>(d), m_heights.nvtx);
+            for (std::size_t s = 0; s < trace.ranks[r].streams.size(); ++s) {
+                add(RowKind::Stream, rank, static_cast<int>(s), m_heights.stream);
+            }
+            if (!rd.collectives.empty()) add(RowKind::Exposed, rank, 0, m_heights.exposed);
+        }
+        y += m_heights.rankGap;
+    }
+    m_contentHeight = y;
+}
+
+int TimelineLayout::rowAt(int contentY) const {
+    const std::size_t i = firstRowBelow(contentY);
+    if (i >= m_rows.size() || m_rows[i].y > contentY) return -1;
+    return static_cast<int>(i);
+}
+
+std::size_t TimelineLayout::firstRowBelow(int contentY) const {
+    return static_cast<std::size_t>(
+        std::upper_bound(m_rows.begin(), m_rows.end(), contentY,
+                         [](int y, const TimelineRow& row) { return y < row.y + row.height; }) -
+        m_rows.begin());
+}
+
+}  // namespace tpscope::ui

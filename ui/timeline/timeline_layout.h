@@ -1,0 +1,49 @@
+#pragma once
+// The rows of the timeline, top to bottom: per rank a header (click to collapse), its NVTX rows
+// (step, layer, block), one lane per stream, and a thin exposed-communication strip. Positions
+// are in content coordinates (0 = top of the first row, below the ruler); the view scrolls them.
+
+#include <cstdint>
+#include <vector>
+
+#include "core/trace/trace.h"
+#include "ui/timeline/timeline_data.h"
+
+namespace tpscope::ui {
+
+enum class RowKind : std::uint8_t { RankHeader, Nvtx, Stream, Exposed };
+
+struct TimelineRow {
+    RowKind kind = RowKind::Stream;
+    int rank = 0;
+    int sub = 0;  // NVTX depth or stream index
+    int y = 0;
+    int height = 0;
+};
+
+struct RowHeights {
+    int header = 20;
+    int nvtx = 15;
+    int stream = 22;
+    int exposed = 7;
+    int rankGap = 6;
+};
+
+class TimelineLayout {
+  public:
+    void rebuild(const core::Trace& trace, const TimelineData& data, const std::vector<bool>& collapsed);
+    const std::vector<TimelineRow>& rows() const { return m_rows; }
+    int contentHeight() const { return m_contentHeight; }
+    // Index of the row containing content y, or -1 (gaps between ranks, below the last row).
+    int rowAt(int contentY) const;
+    // First row whose bottom is below contentY (for drawing only the rows on screen).
+    std::size_t firstRowBelow(int contentY) const;
+    const RowHeights& heights() const { return m_heights; }
+
+  private:
+    std::vector<TimelineRow> m_rows;
+    int m_contentHeight = 0;
+    RowHeights m_heights;
+};
+
+}  // namespace tpscope::ui

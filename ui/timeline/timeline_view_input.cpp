@@ -1,0 +1,221 @@
+// TimelineView: hit-testing, mouse, wheel and keyboard.
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/trace/level_of_detail.h"
+#include "ui/timeline/event_details.h"
+#include "ui/timeline/timeline_view.h"
+
+namespace tpscope::ui {
+
+namespace {
+constexpr double kWheelZoomBase = 0.85;  // one wheel notch shows 85 % of the span
+constexpr double kKeyZoom = 0.8;
+constexpr int kDragThresholdPx = 3;
+constexpr int kHitSlackPx = 2;  // narrow items are hard to hit: accept a near miss
+}  // namespace
+
+TimelineHit TimelineView::indexAt(QPoint pos) const {
+    TimelineHit hit;
+    if (!m_trace) return hit;
+    if (pos.y() < kRulerHeight) {
+        hit.area = TimelineHit::Area::Ruler;
+        return hit;
+    }
+    const int rowIndex = m_layout.rowAt(pos.y() - kRulerHeight + m_scrollY);
+    if (rowIndex < 0) return hit;
+    const auto& row = m_layout.rows()[static_cast<std::size_t>(rowIndex)];
+    hit.row = rowIndex;
+    hit.rowKind = row.kind;
+    hit.rank = row.rank;
+    if (pos.x() < timeAreaLeft()) {
+        hit.area = TimelineHit::Area::Gutter;
+        return hit;
+    }
+    hit.area = TimelineHit::Area::Row;
+    const auto* spans = spansOfRow(rowIndex);
+    if (spans == nullptr || spans->empty()) return hit;
+    const int column = pos.x() - timeAreaLeft();
+    const core::LodSpan* best = nullptr;
+    int bestDistance = kHitSlackPx + 1;
+    // Items start in strictly increasing columns: find the last one starting at or before the
+    // cursor, then look at it and its right neighbour for a near miss.
+    auto it = std::upper_bound(spans->begin(), spans->end(), column, [&](int c, const core::LodSpan& s) {
+        return c < core::pixelColumn(s.startNs, m_t0, m_t1, timeAreaWidth());
+    });
+    for (auto candidate = it == spans->begin() ? it : it - 1; candidate != spans->end() && candidate <= it;
+         ++candidate) {
+        const QRect r = itemRect(row, candidate->startNs, candidate->endNs);
+        const int x = pos.x();
+        const int distance = x < r.left() ? r.left() - x : (x > r.right() ? x - r.right() : 0);
+        if (distance < bestDistance) {
+            bestDistance = distance;
+            best = &*candidate;
+        }
+    }
+    if (best == nullptr) return hit;
+    hit.area = TimelineHit::Area::Item;
+    hit.count = best->count;
+    hit.startNs = best->startNs;
+    hit.endNs = best->endNs;
+    hit.kind = best->kind;
+    if (row.kind == RowKind::Stream) {
+        hit.event = EventRef{row.rank, row.sub, best->representative};
+    } else if (row.kind == RowKind::Nvtx) {
+        hit.nvtxIndex = best->firstIndex;
+    }
+    return hit;
+}
+
+bool TimelineView::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip && m_trace && m_data) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const TimelineHit hit = indexAt(help->pos());
+        const QString html = itemTooltipHtml(*m_trace, *m_data, hit, m_originNs);
+        if (html.isEmpty()) {
+            QToolTip::hideText();
+        } else {
+            QToolTip::showText(help->globalPos(), html, this);
+        }
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+void TimelineView::wheelEvent(QWheelEvent* event) {
+    const QPoint delta = event->angleDelta();
+    if (event->modifiers() & Qt::ShiftModifier) {
+        setVerticalOffset(m_scrollY - delta.y() / 2 - delta.x() / 2);
+    } else if (std::abs(delta.x()) > std::abs(delta.y())) {
+        panPixels(-delta.x() / 2.0);
+    } else if (delta.y() != 0) {
+        // Ctrl+wheel zooms too, for users of browsers and Perfetto; the step is the same.
+        zoomAt(std::pow(kWheelZoomBase, delta.y() / 120.0), event->position().x());
+    }
+    event->accept();
+}
+
+void TimelineView::mousePressEvent(QMouseEvent* event) {
+    setFocus();
+    m_pressPos = m_lastPos = event->position().toPoint();
+    m_moved = false;
+    if (event->button() != Qt::LeftButton) return;
+    const TimelineHit hit = indexAt(m_pressPos);
+    if (hit.area == TimelineHit::Area::Gutter && hit.rowKind == RowKind::RankHeader) {
+        setRankCollapsed(hit.rank, !rankCollapsed(hit.rank));
+        m_drag = Drag::None;
+        return;
+    }
+    if (hit.area == TimelineHit::Area::Ruler || (event->modifiers() & Qt::ShiftModifier)) {
+        m_drag = Drag::Range;
+        m_rangeAnchorNs = timeForX(m_pressPos.x());
+        return;
+    }
+    m_drag = Drag::Pan;
+    setCursor(Qt::ClosedHandCursor);
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent* event) {
+    const QPoint pos = event->position().toPoint();
+    if ((pos - m_pressPos).manhattanLength() > kDragThresholdPx) m_moved = true;
+    if (m_drag == Drag::Pan && m_moved) {
+        panPixels(m_lastPos.x() - pos.x());
+        setVerticalOffset(m_scrollY + m_lastPos.y() - pos.y());
+    } else if (m_drag == Drag::Range && m_moved) {
+        selectRange(m_rangeAnchorNs, timeForX(std::max(pos.x(), timeAreaLeft())));
+    } else if (m_drag == Drag::None) {
+        const TimelineHit hit = indexAt(pos);
+        const bool changed = hit.area != m_hover.area || hit.event != m_hover.event || hit.startNs != m_hover.startNs;
+        m_hover = hit;
+        if (changed) update();
+    }
+    m_lastPos = pos;
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
+    const Drag drag = std::exchange(m_drag, Drag::None);
+    unsetCursor();
+    if (event->button() != Qt::LeftButton || m_moved) return;
+    if (drag == Drag::Range) {  // a click on the ruler clears the range
+        clearSelection();
+        return;
+    }
+    const TimelineHit hit = indexAt(event->position().toPoint());
+    if (hit.isItem() && hit.rowKind == RowKind::Stream) {
+        selectEvent(hit.event);
+    } else if (hit.isItem() && hit.rowKind == RowKind::Nvtx) {
+        selectRange(hit.startNs, hit.endNs);
+    } else if (hit.area == TimelineHit::Area::Row) {
+        clearSelection();
+    }
+}
+
+void TimelineView::mouseDoubleClickEvent(QMouseEvent* event) {
+    const TimelineHit hit = indexAt(event->position().toPoint());
+    if (!hit.isItem()) return;
+    const std::int64_t margin = std::max<std::int64_t>((hit.endNs - hit.startNs) / 10, 50);
+    setVisibleRange(hit.startNs - margin, hit.endNs + margin);
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* event) {
+    const QPoint cursor = mapFromGlobal(QCursor::pos());
+    const double anchorX =
+        rect().contains(cursor) && cursor.x() >= timeAreaLeft() ? cursor.x() : timeAreaLeft() + timeAreaWidth() / 2.0;
+    switch (event->key()) {
+        case Qt::Key_W:
+            zoomAt(kKeyZoom, anchorX);
+            break;
+        case Qt::Key_S:
+            zoomAt(1.0 / kKeyZoom, anchorX);
+            break;
+        case Qt::Key_A:
+            panPixels(-timeAreaWidth() / 10.0);
+            break;
+        case Qt::Key_D:
+            panPixels(timeAreaWidth() / 10.0);
+            break;
+        case Qt::Key_F:
+        case Qt::Key_Home:
+            fit();
+            break;
+        case Qt::Key_Z:
+            zoomToSelection();
+            break;
+        case Qt::Key_Escape:
+            clearSelection();
+            break;
+        case Qt::Key_Up:
+            setVerticalOffset(m_scrollY - 40);
+            break;
+        case Qt::Key_Down:
+            setVerticalOffset(m_scrollY + 40);
+            break;
+        case Qt::Key_PageUp:
+            setVerticalOffset(m_scrollY - height() / 2);
+            break;
+        case Qt::Key_PageDown:
+            setVerticalOffset(m_scrollY + height() / 2);
+            break;
+        default:
+            QWidget::keyPressEvent(event);
+            return;
+    }
+    event->accept();
+}
+
+void TimelineView::leaveEvent(QEvent* event) {
+    if (m_hover.area != TimelineHit::Area::None) {
+        m_hover = {};
+        update();
+    }
+    QWidget::leaveEvent(event);
+}
+
+}  // namespace tpscope::ui

@@ -64,7 +64,7 @@ void payloadFields(const Trace& trace, const Payload& p, std::vector<std::string
         case PayloadKind::Copy:
             f[first] = "copy";
             f[first + 7] = std::to_string(p.copy.bytes);
-            f.push_back(std::string(toString(p.copy.kind)));
+            f.emplace_back(toString(p.copy.kind));
             return;
         case PayloadKind::None:
             break;

@@ -124,7 +124,7 @@ Status SqliteDb::close() {
     return Ok{};
 }
 
-Error SqliteDb::error(std::string what) const {
+Error SqliteDb::error(const std::string& what) const {
     const char* msg = m_db != nullptr ? sqlite3_errmsg(m_db) : "out of memory";
     const int code = m_db != nullptr ? sqlite3_errcode(m_db) & 0xFF : SQLITE_NOMEM;
     ErrorCode ec = ErrorCode::IoError;

@@ -73,7 +73,7 @@ class SqliteDb {
     Result<SqliteStmt> prepare(std::string_view sql);
     bool hasTable(std::string_view name);
     std::set<std::string> columns(std::string_view table);
-    Error error(std::string what) const;  // includes sqlite3_errmsg
+    Error error(const std::string& what) const;  // includes sqlite3_errmsg
     sqlite3* handle() const { return m_db; }
     const std::string& path() const { return m_path; }
 

@@ -1,12 +1,10 @@
 // Today's wiring of the GUI seams (services.h). At merge, swap the stand-ins for the real modules:
 //   runOne        previewDecodeTrace + measureRun  -> core::sim sweep API + core::analysis metrics
-//   open          "needs core/io" error             -> core::io readTrace(path), then
-//                                                      importedTraceDocument(path, trace); workspace load
-//   saveWorkspace "needs core/io" error             -> core::io workspace save
+//   open          core/io (io_services.h): any trace, or a .tpscope workspace
+//   saveWorkspace core/io (io_services.h): the runs with a trace, as a .tpscope workspace
 //   localBackend  "no GPU backend in this build"    -> core::Backend device query (never CUDA headers here)
 
-#include <QFileInfo>
-
+#include "ui/io_services.h"
 #include "ui/services.h"
 #include "ui/standin/plan_trace_preview.h"
 #include "ui/standin/run_metrics.h"
@@ -28,20 +26,6 @@ core::Result<RunOutcome> runWithStandIn(const RunRequest& request, const Progres
     return outcome;
 }
 
-core::Result<OpenedDocument> openWithoutIo(const QString& path, const ProgressFn&, const CancelFlag&) {
-    const QFileInfo info(path);
-    if (!info.exists()) return core::makeError(core::ErrorCode::NotFound, "no such file or folder", path.toStdString());
-    return core::makeError(core::ErrorCode::Unsupported,
-                           "reading traces and workspaces needs the core/io module, which is not in this build",
-                           path.toStdString());
-}
-
-core::Status saveWithoutIo(const QString& path, const std::vector<RunRecord>&) {
-    return core::makeError(core::ErrorCode::Unsupported,
-                           "saving workspaces needs the core/io module, which is not in this build",
-                           path.toStdString());
-}
-
 LocalBackendInfo noLocalBackend() {
     LocalBackendInfo info;
     info.reason = QStringLiteral("no GPU backend in this build");
@@ -53,8 +37,8 @@ LocalBackendInfo noLocalBackend() {
 Services defaultServices() {
     Services s;
     s.runOne = runWithStandIn;
-    s.open = openWithoutIo;
-    s.saveWorkspace = saveWithoutIo;
+    s.open = openWithIo;
+    s.saveWorkspace = saveWithIo;
     s.localBackend = noLocalBackend;
     return s;
 }

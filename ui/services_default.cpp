@@ -1,13 +1,11 @@
 // Today's wiring of the GUI seams (services.h):
-//   runOne        core::sim (simulatedTrace) + core::analysis metrics
-//   open          "needs core/io" error             -> core::io readTrace(path), then
-//                                                      importedTraceDocument(path, trace); workspace load
-//   saveWorkspace "needs core/io" error             -> core::io workspace save
+//   runOne        core::sim (simulatedTrace) or the local-GPU core::Backend, + core::analysis metrics
+//   open          core/io (io_services.h): any trace, or a .tpscope workspace
+//   saveWorkspace core/io (io_services.h): the runs with a trace, as a .tpscope workspace
 //   localBackend  core::localBackend() device query (registered by app/gui when built with CUDA;
 //                 the GUI library never sees a CUDA header)
 
-#include <QFileInfo>
-
+#include "ui/io_services.h"
 #include "ui/services.h"
 #include "core/run/backend.h"
 #include "ui/sim_service.h"
@@ -48,20 +46,6 @@ core::Result<RunOutcome> runSimulated(const RunRequest& request, const ProgressF
     return outcome;
 }
 
-core::Result<OpenedDocument> openWithoutIo(const QString& path, const ProgressFn&, const CancelFlag&) {
-    const QFileInfo info(path);
-    if (!info.exists()) return core::makeError(core::ErrorCode::NotFound, "no such file or folder", path.toStdString());
-    return core::makeError(core::ErrorCode::Unsupported,
-                           "reading traces and workspaces needs the core/io module, which is not in this build",
-                           path.toStdString());
-}
-
-core::Status saveWithoutIo(const QString& path, const std::vector<RunRecord>&) {
-    return core::makeError(core::ErrorCode::Unsupported,
-                           "saving workspaces needs the core/io module, which is not in this build",
-                           path.toStdString());
-}
-
 LocalBackendInfo queryLocalBackend() {
     LocalBackendInfo info;
     const auto backend = core::localBackend();
@@ -87,8 +71,8 @@ LocalBackendInfo queryLocalBackend() {
 Services defaultServices() {
     Services s;
     s.runOne = runSimulated;
-    s.open = openWithoutIo;
-    s.saveWorkspace = saveWithoutIo;
+    s.open = openWithIo;
+    s.saveWorkspace = saveWithIo;
     s.localBackend = queryLocalBackend;
     return s;
 }

@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "core/hw/catalog.h"
+#include "core/io/import_stats.h"
 #include "core/trace/event_kind.h"
+#include "core/trace/kernel_classifier.h"
 #include "core/trace/trace.h"
 #include "core/util/result.h"
 #include "core/workload/model.h"
@@ -41,9 +43,12 @@ core::Result<core::ModelSpec> resolveModel(const core::Catalog& catalog, const M
 
 core::Result<core::Dtype> resolveDtype(const std::string& text);
 
-// Reads a trace file in any format the io layer reads (Kineto/Chrome JSON, nsys SQLite, workspace).
-// Defined in trace_loader.cpp; until core/io is merged it reports "format not supported yet".
-core::Result<std::shared_ptr<const core::Trace>> loadTraceFile(const std::string& path);
+// Reads a trace in any supported format (Kineto/Chrome JSON, .json.gz, a folder of ranks, an Nsight
+// Systems SQLite export, a .tpscope workspace's first run). Prints a one-line note to stderr when
+// records had to be repaired or skipped; `stats` receives the details.
+core::Result<std::shared_ptr<const core::Trace>> loadTraceFile(const std::string& path,
+                                                              core::ImportStats* stats = nullptr,
+                                                              const core::KernelClassifier* classifier = nullptr);
 
 using CommandFactory = void (*)(CLI::App& app, CliContext& ctx);
 void addPlanCommand(CLI::App& app, CliContext& ctx);
@@ -60,5 +65,6 @@ void addDevicesCommand(CLI::App& app, CliContext& ctx);
 void addSimulateCommand(CLI::App& app, CliContext& ctx);
 void addAllReduceCommand(CLI::App& app, CliContext& ctx);
 void addCalibrateCommand(CLI::App& app, CliContext& ctx);
+void addConvertCommands(CLI::App& app, CliContext& ctx);  // convert, info
 
 }  // namespace tpscope::cli

@@ -169,10 +169,11 @@ TEST_F(MainWindowFixture, ClosingWithUnsavedRunsAsksAndCancelKeepsTheWindowOpen)
     EXPECT_TRUE(window.close());
 }
 
-TEST_F(MainWindowFixture, SavingWithoutAWorkspaceBackendShowsWhy) {
+TEST_F(MainWindowFixture, SavingIntoAMissingFolderShowsWhy) {
     MainWindow window(defaultServices());
-    EXPECT_FALSE(window.saveTo(QStringLiteral("/tmp/x.tpscope")));
+    EXPECT_FALSE(window.saveTo(QStringLiteral("/nonexistent-tpscope-folder/x.tpscope")));
     EXPECT_TRUE(window.lastError().contains(QStringLiteral("x.tpscope")));
+    EXPECT_TRUE(window.lastError().contains(QStringLiteral("does not exist")));
 }
 
 }  // namespace

@@ -1,0 +1,228 @@
+// tpscope-cli convert IN OUT: any trace format tpscope reads -> workspace, Chrome JSON (Perfetto),
+// CSV or a row-per-event SQLite database (format from OUT's extension or --to).
+// tpscope-cli info FILE: ranks, streams, event counts per kind, time span and import statistics.
+// --json output is documented in docs/cli.md.
+
+#include <filesystem>
+#include <iostream>
+#include <map>
+
+#include "cli_context.h"
+#include "core/io/chrome_writer.h"
+#include "core/io/csv_writer.h"
+#include "core/io/sqlite_export.h"
+#include "core/io/workspace.h"
+#include "core/util/json_writer.h"
+#include "core/util/units.h"
+#include "text_table.h"
+
+namespace tpscope::cli {
+
+namespace {
+
+struct ConvertOptions {
+    std::string input;
+    std::string output;
+    std::string to;
+    std::string rules;
+    std::string name;
+};
+
+struct InfoOptions {
+    std::string input;
+    std::string rules;
+    bool json = false;
+};
+
+bool endsWith(const std::string& s, std::string_view suffix) {
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+core::Result<std::string> outputFormat(const std::string& path, const std::string& to) {
+    if (!to.empty()) {
+        for (const char* f : {"tpscope", "json", "json.gz", "csv", "sqlite"}) {
+            if (to == f) return to;
+        }
+        return core::makeError(core::ErrorCode::InvalidArgument,
+                               "unknown format '" + to + "' (tpscope, json, json.gz, csv, sqlite)", "--to");
+    }
+    for (const char* f : {"tpscope", "json.gz", "json", "csv", "sqlite"}) {
+        if (endsWith(path, std::string(".") + f)) return std::string(f);
+    }
+    if (endsWith(path, ".db")) return std::string("sqlite");
+    return core::makeError(core::ErrorCode::InvalidArgument,
+                           "cannot tell the output format from the name; use .tpscope, .json, .json.gz, .csv, "
+                           ".sqlite or --to",
+                           path);
+}
+
+core::Result<std::optional<core::KernelClassifier>> classifierFor(const std::string& rulesFile) {
+    if (rulesFile.empty()) return std::optional<core::KernelClassifier>{};
+    core::KernelClassifier c = core::KernelClassifier::builtin();
+    TPSCOPE_TRY(c.addRulesFile(rulesFile));
+    return std::optional<core::KernelClassifier>(std::move(c));
+}
+
+// "rank.csv" -> "rank.ranges.csv"
+std::string rangesPath(const std::string& eventsPath) {
+    const std::filesystem::path p(eventsPath);
+    return (p.parent_path() / (p.stem().string() + ".ranges.csv")).string();
+}
+
+int runConvert(const ConvertOptions& o) {
+    auto format = outputFormat(o.output, o.to);
+    if (!format) return reportError(format.error());
+    auto classifier = classifierFor(o.rules);
+    if (!classifier) return reportError(classifier.error());
+    core::ImportStats stats;
+    auto trace = loadTraceFile(o.input, &stats, *classifier ? &**classifier : nullptr);
+    if (!trace) return reportError(trace.error());
+    const core::Trace& t = **trace;
+    core::Status written = core::Ok{};
+    if (*format == "tpscope") {
+        core::Workspace ws;
+        core::RunInfo info;
+        info.name = o.name.empty() ? std::filesystem::path(o.input).filename().string() : o.name;
+        ws.runs.push_back(core::Run{info, *trace, std::nullopt});
+        written = core::saveWorkspace(ws, o.output);
+    } else if (*format == "json" || *format == "json.gz") {
+        std::string path = o.output;
+        if (*format == "json.gz" && !endsWith(path, ".gz")) path += ".gz";
+        written = core::writeChromeJson(t, path);
+    } else if (*format == "csv") {
+        written = core::writeEventsCsv(t, o.output);
+        if (written) written = core::writeRangesCsv(t, rangesPath(o.output));
+    } else {
+        written = core::writeSqliteExport(t, o.output);
+    }
+    if (!written) return reportError(written.error());
+    std::cout << "wrote " << o.output << ": " << t.eventCount() << " events on " << t.ranks.size() << " ranks";
+    if (*format == "csv") std::cout << " (ranges in " << rangesPath(o.output) << ")";
+    std::cout << '\n';
+    return kExitOk;
+}
+
+std::map<core::EventKind, std::size_t> countByKind(const core::Trace& t) {
+    std::map<core::EventKind, std::size_t> n;
+    for (int k = 0; k < core::kEventKindCount; ++k) n[static_cast<core::EventKind>(k)] = 0;
+    for (const auto& r : t.ranks) {
+        for (const auto& s : r.streams) {
+            for (const auto k : s.events.kinds()) ++n[static_cast<core::EventKind>(k)];
+        }
+    }
+    return n;
+}
+
+void printInfoJson(const core::Trace& t, const core::ImportStats& stats, const std::string& path) {
+    core::JsonWriter w(std::cout);
+    w.beginObject();
+    w.field("file", path).field("source", t.source).field("origin", core::toString(t.origin));
+    w.field("event_count", static_cast<std::uint64_t>(t.eventCount()));
+    w.field("start_ns", t.startNs()).field("end_ns", t.endNs()).field("duration_ns", t.endNs() - t.startNs());
+    w.key("events_by_kind").beginObject();
+    for (const auto& [kind, n] : countByKind(t)) w.field(core::toString(kind), static_cast<std::uint64_t>(n));
+    w.endObject();
+    w.key("ranks").beginArray();
+    for (const auto& r : t.ranks) {
+        w.beginObject();
+        w.field("rank", static_cast<std::uint64_t>(r.id.value)).field("host", r.host);
+        w.field("device_index", r.deviceIndex).field("device_name", r.deviceName);
+        w.field("clock_offset_ns", r.clockOffsetNs).field("event_count", static_cast<std::uint64_t>(r.eventCount()));
+        w.field("range_count", static_cast<std::uint64_t>(r.ranges.size()));
+        w.key("streams").beginArray();
+        for (const auto& s : r.streams) {
+            w.beginObject().field("id", s.id.value).field("label", s.label);
+            w.field("event_count", static_cast<std::uint64_t>(s.events.size())).endObject();
+        }
+        w.endArray();
+        w.endObject();
+    }
+    w.endArray();
+    w.key("metadata").beginObject();
+    for (const auto& [k, v] : t.metadata) w.field(k, v);
+    w.endObject();
+    w.key("import_stats");
+    stats.writeJson(w);
+    w.endObject();
+}
+
+void printInfoText(const core::Trace& t, const core::ImportStats& stats, const std::string& path) {
+    std::cout << path << ": " << t.eventCount() << " events on " << t.ranks.size() << " ranks, "
+              << core::toString(t.origin) << ", span "
+              << core::formatDurationNs(static_cast<double>(t.endNs() - t.startNs())) << '\n';
+    if (!t.source.empty() && t.source != path) std::cout << "source: " << t.source << '\n';
+    std::cout << '\n';
+    TextTable ranks({"rank", "host", "GPU", "device", "streams", "events", "ranges", "clock offset"});
+    for (const auto& r : t.ranks) {
+        ranks.addRow({std::to_string(r.id.value), r.host.empty() ? "-" : r.host, std::to_string(r.deviceIndex),
+                      r.deviceName.empty() ? "-" : r.deviceName, std::to_string(r.streams.size()),
+                      std::to_string(r.eventCount()), std::to_string(r.ranges.size()),
+                      core::formatDurationNs(static_cast<double>(r.clockOffsetNs))});
+    }
+    ranks.print(std::cout);
+    std::cout << '\n';
+    TextTable streams({"rank", "stream", "label", "events"});
+    for (const auto& r : t.ranks) {
+        for (const auto& s : r.streams) {
+            streams.addRow(
+                {std::to_string(r.id.value), std::to_string(s.id.value), s.label, std::to_string(s.events.size())});
+        }
+    }
+    streams.print(std::cout);
+    std::cout << '\n';
+    TextTable kinds({"kind", "events"});
+    for (const auto& [kind, n] : countByKind(t)) kinds.addRow({std::string(core::toString(kind)), std::to_string(n)});
+    kinds.print(std::cout);
+    std::cout << "\nimport statistics\n";
+    TextTable counters({"counter", "value"});
+    for (const auto& c : stats.counters()) {
+        if (c.value == 0 && c.problem) continue;
+        counters.addRow({std::string(c.label) + (c.problem ? " (!)" : ""), std::to_string(c.value)});
+    }
+    counters.print(std::cout);
+    if (stats.problemCount() == 0) std::cout << "no problems found\n";
+    for (const auto& n : stats.notes) std::cout << "note: " << n << '\n';
+}
+
+int runInfo(const InfoOptions& o) {
+    auto classifier = classifierFor(o.rules);
+    if (!classifier) return reportError(classifier.error());
+    core::ImportStats stats;
+    auto trace = loadTraceFile(o.input, &stats, *classifier ? &**classifier : nullptr);
+    if (!trace) return reportError(trace.error());
+    if (o.json) {
+        printInfoJson(**trace, stats, o.input);
+    } else {
+        printInfoText(**trace, stats, o.input);
+    }
+    return kExitOk;
+}
+
+}  // namespace
+
+void addConvertCommands(CLI::App& app, CliContext& ctx) {
+    auto convert = std::make_shared<ConvertOptions>();
+    auto* c = app.add_subcommand("convert",
+                                 "Convert a trace: Kineto/Chrome JSON, .json.gz, a folder of ranks, an "
+                                 "Nsight Systems SQLite export or a workspace -> .tpscope, .json(.gz), "
+                                 ".csv, .sqlite");
+    c->add_option("input", convert->input, "Trace file or folder of per-rank traces")->required();
+    c->add_option("output", convert->output, "Output file; the format follows the extension")->required();
+    c->add_option("--to", convert->to, "Output format: tpscope, json, json.gz, csv, sqlite");
+    c->add_option("--kernel-rules", convert->rules, "Extra kernel classification rules (JSON, tried first)")
+        ->check(CLI::ExistingFile);
+    c->add_option("--name", convert->name, "Run name in the workspace (default: the input's file name)");
+    c->callback([&ctx, convert] { ctx.exitCode = runConvert(*convert); });
+
+    auto info = std::make_shared<InfoOptions>();
+    auto* i = app.add_subcommand("info",
+                                 "Summarise a trace: ranks, streams, events per kind, time span, import "
+                                 "statistics");
+    i->add_option("input", info->input, "Trace file or folder of per-rank traces")->required();
+    i->add_option("--kernel-rules", info->rules, "Extra kernel classification rules (JSON, tried first)")
+        ->check(CLI::ExistingFile);
+    i->add_flag("--json", info->json, "Machine-readable output (docs/cli.md)");
+    i->callback([&ctx, info] { ctx.exitCode = runInfo(*info); });
+}
+
+}  // namespace tpscope::cli

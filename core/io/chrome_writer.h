@@ -1,0 +1,26 @@
+#pragma once
+// Chrome trace JSON (Object Format) that Perfetto and chrome://tracing open, and that tpscope reads
+// back losslessly.
+//
+// Mapping: one process per rank (pid = rank id, named "rank R · GPU d (name) · host"), one thread
+// per stream (tid = 1 + stream position, named by the stream label; the CUDA stream id is in
+// args.stream), NVTX ranges as slices on tid 0 ("NVTX ranges", args.depth). Events are "X" slices:
+// cat kernel / gpu_memcpy / gpu_memset, args: device, stream, correlation, kind, and the payload
+// (collective: "Collective name", "In msg nelems", "dtype", "Group size", "Process Group Name",
+// algorithm, protocol, "msg bytes"; GEMM: gemm m/n/k; copy: copy kind, bytes). Timestamps are µs
+// with 3 decimals (exact ns) relative to "baseTimeNanoseconds" (the trace start), as Kineto writes
+// them. A "tpscope" member carries ranks, hosts, clock offsets, stream ids and labels, origin,
+// source and metadata. A path ending in .gz is gzip-compressed.
+// Cost: O(events); names are escaped once per distinct name.
+
+#include <string>
+
+#include "core/io/progress.h"
+#include "core/trace/trace.h"
+#include "core/util/result.h"
+
+namespace tpscope::core {
+
+Status writeChromeJson(const Trace& trace, const std::string& path, const TaskControl& control = {});
+
+}  // namespace tpscope::core

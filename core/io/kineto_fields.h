@@ -1,0 +1,78 @@
+#pragma once
+// Field extraction for one Kineto / Chrome trace record (a simdjson DOM object): one pass over the
+// record's members and, when asked, one over its "args". Views point into the parser's DOM and are
+// valid until the next batch is parsed.
+//
+// Timestamps are microseconds in the file (integer or float, sometimes a string) and int64 ns here:
+// integers convert exactly; floats are rounded to the nearest ns (exact for Kineto's relative float
+// µs, within 1 ns for float epoch µs beyond 2^53 / 1000).
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "core/trace/event_kind.h"
+
+namespace tpscope::core::kineto {
+
+struct RecordFields {
+    std::string_view ph;
+    std::string_view cat;
+    std::string_view name;
+    simdjson::dom::element pid;
+    simdjson::dom::element tid;
+    bool hasPid = false;
+    bool hasTid = false;
+    std::optional<std::int64_t> tsNs;
+    std::optional<std::int64_t> durNs;
+    bool badTime = false;  // ts or dur present but not a number
+    simdjson::dom::object args;
+    bool hasArgs = false;
+};
+
+struct ArgFields {
+    std::int64_t device = -1;
+    std::uint64_t stream = 0;  // CUDA stream ids can use all 64 bits
+    bool hasStream = false;
+    std::int64_t externalId = -1;
+    std::int64_t correlation = -1;
+    std::int64_t bytes = -1;
+    std::int64_t inNelems = -1;
+    std::int64_t outNelems = -1;
+    std::int64_t groupSize = -1;
+    std::int64_t msgBytes = -1;  // tpscope export: exact collective bytes
+    std::int64_t depth = -1;     // tpscope export: range depth
+    std::int64_t gemmM = -1, gemmN = -1, gemmK = -1;
+    std::int64_t inputElems = -1;  // product of "Input Dims"[0] (old nccl:* annotations)
+    std::string_view collectiveName;
+    std::string_view dtype;
+    std::string_view processGroupName;
+    std::string_view processGroupDesc;
+    std::string_view kind;         // tpscope export: event kind (its presence means: fields are exact)
+    std::string_view payloadKind;  // tpscope export: "collective", "gemm", "copy"
+    std::string_view algo;         // tpscope export
+    std::string_view proto;        // tpscope export
+    std::string_view copyKind;
+    std::string_view inputType;  // first of "Input type"
+    std::string_view text;       // metadata records: args.name / args.labels
+};
+
+// For optional fields: a missing or mistyped field leaves the target at its default.
+inline void ignoreError(simdjson::error_code /*unused*/) {}
+
+RecordFields readRecord(simdjson::dom::object obj);
+ArgFields readArgs(simdjson::dom::object args);
+
+// µs value (number or numeric string) -> ns; nullopt when not a finite number in range.
+std::optional<std::int64_t> microsToNs(simdjson::dom::element e);
+std::optional<std::int64_t> integer(simdjson::dom::element e);
+
+// Dtype from torch's ScalarType names ("Float", "BFloat16", "Half", "Long", "Int", "Char", "Byte")
+// and the usual spellings.
+Dtype parseTorchDtype(std::string_view s);
+// "Memcpy HtoD (Pageable -> Device)" -> HostToDevice, also "DtoH", "DtoD", "PtoP", "htod"...
+CopyKind copyKindFromName(std::string_view name);
+
+}  // namespace tpscope::core::kineto

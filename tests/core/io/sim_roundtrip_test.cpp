@@ -1,0 +1,67 @@
+// Round trips of a trace made by the real simulator (core/sim): workspace and Chrome JSON keep it
+// event for event, with every range and payload field.
+
+#include <gtest/gtest.h>
+
+#include "core/io/chrome_writer.h"
+#include "core/io/trace_reader.h"
+#include "core/io/workspace.h"
+#include "core/sim/sweep.h"
+#include "io_test_util.h"
+
+namespace tpscope::test {
+namespace {
+
+std::shared_ptr<const core::Trace> simulatedTrace() {
+    auto catalog = core::Catalog::load({});
+    EXPECT_TRUE(catalog);
+    auto spec = core::sim::defaultSweepSpec(*catalog);
+    EXPECT_TRUE(spec);
+    spec->tps = {4};
+    spec->batches = {2};
+    spec->tokens = 2;
+    auto result = core::sim::runSweep(*spec);
+    EXPECT_TRUE(result) << result.error().describe();
+    EXPECT_EQ(result->runs.size(), 1u);
+    return result->runs.at(0).trace;
+}
+
+void expectSame(const core::Trace& a, const core::Trace& b) {
+    EXPECT_TRUE(a.sameEvents(b));
+    EXPECT_EQ(a.origin, b.origin);
+    EXPECT_EQ(a.source, b.source);
+    EXPECT_EQ(a.metadata, b.metadata);
+    ASSERT_EQ(a.ranks.size(), b.ranks.size());
+    for (std::size_t r = 0; r < a.ranks.size(); ++r) {
+        ASSERT_EQ(a.ranks[r].streams.size(), b.ranks[r].streams.size());
+        for (std::size_t s = 0; s < a.ranks[r].streams.size(); ++s) {
+            EXPECT_EQ(a.ranks[r].streams[s].label, b.ranks[r].streams[s].label);
+        }
+    }
+}
+
+TEST(SimulatedRoundTrip, WorkspaceAndChromeJsonKeepTheSimulatorsTrace) {
+    const auto trace = simulatedTrace();
+    ASSERT_TRUE(trace);
+    ASSERT_GT(trace->eventCount(), 0u);
+    ASSERT_EQ(trace->ranks.size(), 4u);
+    TempDir dir;
+    core::Workspace ws;
+    ws.runs.push_back(core::Run{{"tp4 b2", "llama3-70b", "h100-sxm", "nvlink4", 4, 2, 1024, {}}, trace, std::nullopt});
+    const auto wsPath = (dir / "sim.tpscope").string();
+    ASSERT_TRUE(core::saveWorkspace(ws, wsPath));
+    auto loaded = core::loadWorkspace(wsPath);
+    ASSERT_TRUE(loaded) << loaded.error().describe();
+    expectSame(*trace, *loaded->runs.at(0).trace);
+
+    const auto jsonPath = (dir / "sim.json.gz").string();
+    ASSERT_TRUE(core::writeChromeJson(*trace, jsonPath));
+    core::ImportStats stats;
+    auto back = core::readTrace(jsonPath, {}, &stats);
+    ASSERT_TRUE(back) << back.error().describe();
+    expectSame(*trace, **back);
+    EXPECT_EQ(stats.badRecords + stats.unknownPhases + stats.rankConflicts, 0u);
+}
+
+}  // namespace
+}  // namespace tpscope::test

@@ -1,0 +1,211 @@
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <sys/resource.h>
+
+#include <csignal>
+#include <fstream>
+#include <sstream>
+
+#include "core/io/trace_reader.h"
+#include "core/io/workspace.h"
+#include "io_test_util.h"
+#include "synthetic_trace.h"
+
+namespace tpscope::test {
+namespace {
+
+std::string fileBytes(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+void expectSameTrace(const core::Trace& a, const core::Trace& b) {
+    EXPECT_TRUE(a.sameEvents(b));
+    EXPECT_EQ(a.eventCount(), b.eventCount());
+    EXPECT_EQ(a.origin, b.origin);
+    EXPECT_EQ(a.source, b.source);
+    EXPECT_EQ(a.metadata, b.metadata);
+    ASSERT_EQ(a.ranks.size(), b.ranks.size());
+    for (std::size_t r = 0; r < a.ranks.size(); ++r) {
+        ASSERT_EQ(a.ranks[r].streams.size(), b.ranks[r].streams.size());
+        for (std::size_t s = 0; s < a.ranks[r].streams.size(); ++s) {
+            EXPECT_EQ(a.ranks[r].streams[s].label, b.ranks[r].streams[s].label);
+        }
+    }
+}
+
+core::Workspace twoRuns() {
+    core::Workspace ws;
+    ws.runs.push_back(
+        core::Run{{"tp4", "llama3-70b", "h100-sxm", "nvlink4", 4, 8, 2048, {{"dtype", "bf16"}, {"steps", "3"}}},
+                  makeSyntheticTrace({4, 3, 5, 11}),
+                  std::string("cache\0with zero", 15)});
+    ws.runs.push_back(core::Run{
+        {"tp8", "llama3-70b", "h100-sxm", "nvlink4", 8, 8, 2048, {}}, makeSyntheticTrace({8, 2, 3, 12}), std::nullopt});
+    return ws;
+}
+
+TEST(Workspace, SimulatedTracesRoundTripUnchanged) {
+    TempDir dir;
+    const auto path = (dir / "runs.tpscope").string();
+    const core::Workspace ws = twoRuns();
+    ASSERT_TRUE(core::saveWorkspace(ws, path));
+    auto loaded = core::loadWorkspace(path);
+    ASSERT_TRUE(loaded) << loaded.error().describe();
+    ASSERT_EQ(loaded->runs.size(), 2u);
+    for (std::size_t i = 0; i < 2; ++i) {
+        EXPECT_EQ(loaded->runs[i].info, ws.runs[i].info);
+        EXPECT_EQ(loaded->runs[i].analysisCache, ws.runs[i].analysisCache);
+        expectSameTrace(*ws.runs[i].trace, *loaded->runs[i].trace);
+    }
+    auto infos = core::listWorkspaceRuns(path);
+    ASSERT_TRUE(infos);
+    EXPECT_EQ((*infos)[1].name, "tp8");
+    // readTrace opens a workspace too (run 0 by default, runIndex for others).
+    core::ReadOptions opts;
+    opts.runIndex = 1;
+    auto one = core::readTrace(path, opts);
+    ASSERT_TRUE(one) << one.error().describe();
+    expectSameTrace(*ws.runs[1].trace, **one);
+}
+
+TEST(Workspace, StreamsLongerThanOneChunkRoundTrip) {
+    TempDir dir;
+    const auto path = (dir / "big.tpscope").string();
+    core::Workspace ws;
+    ws.runs.push_back(core::Run{{"long"}, makeSyntheticTrace({1, 1, 9000, 5}), std::nullopt});
+    ASSERT_GT(ws.runs[0].trace->ranks[0].streams[0].events.size(), 65536u);  // more than one chunk
+    ASSERT_TRUE(core::saveWorkspace(ws, path));
+    auto loaded = core::loadWorkspace(path);
+    ASSERT_TRUE(loaded) << loaded.error().describe();
+    expectSameTrace(*ws.runs[0].trace, *loaded->runs[0].trace);
+    // The format's size target: at most 16 bytes per event on disk, whole file included.
+    const double bytesPerEvent =
+        static_cast<double>(std::filesystem::file_size(path)) / static_cast<double>(ws.runs[0].trace->eventCount());
+    EXPECT_LE(bytesPerEvent, 16.0);
+}
+
+TEST(Workspace, SavingReplacesTheFileAndLeavesNoTemporaryFiles) {
+    TempDir dir;
+    const auto path = (dir / "w.tpscope").string();
+    core::Workspace a;
+    a.runs.push_back(core::Run{{"a"}, makeSyntheticTrace({1, 1, 2, 1}), std::nullopt});
+    ASSERT_TRUE(core::saveWorkspace(a, path));
+    const core::Workspace b = twoRuns();
+    ASSERT_TRUE(core::saveWorkspace(b, path));
+    auto loaded = core::loadWorkspace(path);
+    ASSERT_TRUE(loaded);
+    EXPECT_EQ(loaded->runs.size(), 2u);
+    std::size_t files = 0;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir.path())) ++files;
+    EXPECT_EQ(files, 1u);
+}
+
+TEST(Workspace, AFailedSaveLeavesThePreviousFileIntact) {
+    TempDir dir;
+    const auto path = (dir / "w.tpscope").string();
+    core::Workspace small;
+    small.runs.push_back(core::Run{{"small"}, makeSyntheticTrace({1, 1, 2, 1}), std::nullopt});
+    ASSERT_TRUE(core::saveWorkspace(small, path));
+    const std::string before = fileBytes(path);
+
+    // Simulate a full disk: files may not grow past 64 KiB while the big save runs.
+    rlimit old{};
+    ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old), 0);
+    auto* previousHandler = std::signal(SIGXFSZ, SIG_IGN);
+    rlimit tiny = old;
+    tiny.rlim_cur = 64 * 1024;
+    ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &tiny), 0);
+    core::Workspace big;
+    big.runs.push_back(core::Run{{"big"}, makeSyntheticTrace({8, 4, 80, 2}), std::nullopt});
+    const core::Status saved = core::saveWorkspace(big, path);
+    setrlimit(RLIMIT_FSIZE, &old);
+    std::signal(SIGXFSZ, previousHandler);
+
+    ASSERT_FALSE(saved);
+    EXPECT_EQ(saved.error().context, path);
+    EXPECT_EQ(fileBytes(path), before);
+    auto loaded = core::loadWorkspace(path);
+    ASSERT_TRUE(loaded) << loaded.error().describe();
+    EXPECT_EQ(loaded->runs.at(0).info.name, "small");
+    std::size_t files = 0;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir.path())) ++files;
+    EXPECT_EQ(files, 1u);  // the temporary file is gone
+}
+
+void execSql(const std::string& path, const char* sql) {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+    sqlite3_close(db);
+}
+
+TEST(Workspace, ANewerSchemaIsAClearError) {
+    TempDir dir;
+    const auto path = (dir / "new.tpscope").string();
+    ASSERT_TRUE(core::saveWorkspace(twoRuns(), path));
+    execSql(path, "UPDATE tpscope_meta SET value = '99' WHERE key = 'schema_version'");
+    auto loaded = core::loadWorkspace(path);
+    ASSERT_FALSE(loaded);
+    EXPECT_EQ(loaded.error().code, core::ErrorCode::Unsupported);
+    EXPECT_NE(loaded.error().message.find("newer tpscope"), std::string::npos);
+    EXPECT_NE(loaded.error().message.find("99"), std::string::npos);
+}
+
+TEST(Workspace, DamagedEventDataIsAnErrorNotACrash) {
+    TempDir dir;
+    const auto path = (dir / "bad.tpscope").string();
+    ASSERT_TRUE(core::saveWorkspace(twoRuns(), path));
+    execSql(path, "UPDATE event_chunks SET data = randomblob(length(data)) WHERE rowid = 3");
+    auto loaded = core::loadWorkspace(path);
+    ASSERT_FALSE(loaded);
+    EXPECT_EQ(loaded.error().code, core::ErrorCode::ParseError);
+    EXPECT_NE(loaded.error().message.find("corrupt"), std::string::npos);
+}
+
+TEST(Workspace, AnSqliteFileThatIsNotAWorkspaceIsRefused) {
+    TempDir dir;
+    const auto path = (dir / "other.tpscope").string();
+    execSql(path, "CREATE TABLE t(x)");
+    auto loaded = core::loadWorkspace(path);
+    ASSERT_FALSE(loaded);
+    EXPECT_EQ(loaded.error().code, core::ErrorCode::WrongFormat);
+}
+
+TEST(Workspace, LoadingLeavesAReadOnlyFileUntouched) {
+    TempDir dir;
+    const auto path = (dir / "ro.tpscope").string();
+    ASSERT_TRUE(core::saveWorkspace(twoRuns(), path));
+    std::filesystem::permissions(path, std::filesystem::perms::owner_read | std::filesystem::perms::group_read);
+    const std::string before = fileBytes(path);
+    const auto mtime = std::filesystem::last_write_time(path);
+    auto loaded = core::loadWorkspace(path);
+    ASSERT_TRUE(loaded) << loaded.error().describe();
+    EXPECT_EQ(fileBytes(path), before);
+    EXPECT_EQ(std::filesystem::last_write_time(path), mtime);
+    std::size_t files = 0;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir.path())) ++files;
+    EXPECT_EQ(files, 1u);  // no journal or -shm files either
+}
+
+TEST(Workspace, CancellingASaveKeepsThePreviousFile) {
+    TempDir dir;
+    const auto path = (dir / "c.tpscope").string();
+    core::Workspace small;
+    small.runs.push_back(core::Run{{"small"}, makeSyntheticTrace({1, 1, 2, 1}), std::nullopt});
+    ASSERT_TRUE(core::saveWorkspace(small, path));
+    std::atomic<bool> cancel{true};
+    core::WorkspaceOptions opts;
+    opts.control.cancel = &cancel;
+    const core::Status s = core::saveWorkspace(twoRuns(), path, opts);
+    ASSERT_FALSE(s);
+    EXPECT_EQ(s.error().code, core::ErrorCode::Cancelled);
+    auto loaded = core::loadWorkspace(path);
+    ASSERT_TRUE(loaded);
+    EXPECT_EQ(loaded->runs.at(0).info.name, "small");
+}
+
+}  // namespace
+}  // namespace tpscope::test

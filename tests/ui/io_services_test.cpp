@@ -1,0 +1,78 @@
+// The GUI's file seam on core/io: opening traces and workspaces, saving runs as a workspace.
+
+#include <gtest/gtest.h>
+
+#include <QDir>
+#include <QTemporaryDir>
+
+#include <fstream>
+
+#include "tests/synthetic_trace.h"
+#include "ui/io_services.h"
+#include "ui_test_support.h"
+
+namespace tpscope::ui {
+namespace {
+
+TEST(IoServices, OpeningATraceGivesOneImportedRunAndTheImportNote) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("rank-0.json"));
+    std::ofstream(path.toStdString()) << R"({"traceEvents": [
+      {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1, "dur": 2},
+      {"ph": "X", "cat": "kernel", "name": "k", "pid": 1, "tid": 7, "ts": 1, "dur": -2}]})";
+    std::atomic<bool> cancel{false};
+    auto doc = openWithIo(path, {}, cancel);
+    ASSERT_TRUE(doc) << doc.error().describe();
+    EXPECT_FALSE(doc->isWorkspace);
+    ASSERT_EQ(doc->runs.size(), 1u);
+    EXPECT_EQ(doc->runs[0].request.backend, BackendKind::Imported);
+    EXPECT_EQ(doc->runs[0].request.tp, 2);  // two GPUs in the file
+    EXPECT_TRUE(doc->note.contains(QStringLiteral("negative durations"))) << doc->note.toStdString();
+}
+
+TEST(IoServices, SavedRunsComeBackFromTheWorkspaceWithTheirRequests) {
+    QTemporaryDir dir;
+    RunRecord sim;
+    sim.request.backend = BackendKind::SimulatedCluster;
+    sim.request.model.id = "llama3-70b";
+    sim.request.model.hidden = 8192;
+    sim.request.model.layers = 80;
+    sim.request.gpu.id = "h100-sxm";
+    sim.request.fabric.id = "nvlink4";
+    sim.request.tp = 4;
+    sim.request.batch = 8;
+    sim.request.tokens = 3;
+    sim.request.dtype = core::Dtype::Bf16;
+    sim.request.overlap = true;
+    sim.status = RunStatus::Done;
+    sim.trace = test::makeSyntheticTrace({4, 3, 2, 5});
+    RunRecord failed;  // no trace: not saved
+    failed.status = RunStatus::Failed;
+    const QString path = dir.filePath(QStringLiteral("w.tpscope"));
+    ASSERT_TRUE(saveWithIo(path, {sim, failed}));
+
+    std::atomic<bool> cancel{false};
+    auto doc = openWithIo(path, {}, cancel);
+    ASSERT_TRUE(doc) << doc.error().describe();
+    EXPECT_TRUE(doc->isWorkspace);
+    ASSERT_EQ(doc->runs.size(), 1u);
+    const RunRequest& r = doc->runs[0].request;
+    EXPECT_EQ(r.backend, BackendKind::SimulatedCluster);
+    EXPECT_EQ(r.model.id, "llama3-70b");
+    EXPECT_EQ(r.model.hidden, 8192);
+    EXPECT_EQ(r.model.layers, 80);
+    EXPECT_EQ(r.gpu.id, "h100-sxm");
+    EXPECT_GT(r.gpu.memoryBytes, 0u);  // restored from the catalog
+    EXPECT_EQ(r.fabric.id, "nvlink4");
+    EXPECT_EQ(r.tp, 4);
+    EXPECT_EQ(r.batch, 8);
+    EXPECT_EQ(r.tokens, 3);
+    EXPECT_EQ(r.dtype, core::Dtype::Bf16);
+    EXPECT_TRUE(r.overlap);
+    EXPECT_EQ(doc->runs[0].status, RunStatus::Done);
+    ASSERT_NE(doc->runs[0].trace, nullptr);
+    EXPECT_TRUE(doc->runs[0].trace->sameEvents(*sim.trace));
+}
+
+}  // namespace
+}  // namespace tpscope::ui

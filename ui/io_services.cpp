@@ -1,0 +1,178 @@
+#include "ui/io_services.h"
+
+#include <charconv>
+
+#include "core/hw/catalog.h"
+#include "core/io/sqlite_db.h"
+#include "core/io/trace_reader.h"
+#include "core/io/workspace_schema.h"
+#include "ui/standin/run_metrics.h"
+
+namespace tpscope::ui {
+
+namespace {
+
+std::string_view backendName(BackendKind k) {
+    switch (k) {
+        case BackendKind::SimulatedCluster:
+            return "simulated";
+        case BackendKind::LocalGpus:
+            return "local";
+        case BackendKind::Imported:
+            return "imported";
+    }
+    return "imported";
+}
+
+std::string specValue(const core::RunInfo& info, std::string_view key) {
+    for (const auto& [k, v] : info.spec) {
+        if (k == key) return v;
+    }
+    return {};
+}
+
+template <typename T>
+T specNumber(const core::RunInfo& info, std::string_view key, T fallback) {
+    const std::string v = specValue(info, key);
+    T out = fallback;
+    if (v.empty()) return fallback;
+    if constexpr (std::is_floating_point_v<T>) {
+        try {
+            return static_cast<T>(std::stod(v));
+        } catch (...) {
+            return fallback;
+        }
+    } else {
+        const auto r = std::from_chars(v.data(), v.data() + v.size(), out);
+        return r.ec == std::errc() ? out : fallback;
+    }
+}
+
+bool isWorkspaceFile(const std::string& path) {
+    auto db = core::SqliteDb::open(path, core::SqliteDb::Mode::ReadOnly);
+    return db && core::isWorkspaceDatabase(*db);
+}
+
+QString importNote(const core::ImportStats& stats) {
+    if (stats.problemCount() == 0) return {};
+    QStringList parts;
+    for (const auto& c : stats.counters()) {
+        if (c.problem && c.value > 0)
+            parts << QStringLiteral("%1 %2").arg(c.value).arg(
+                QString::fromUtf8(c.label.data(), static_cast<int>(c.label.size())));
+    }
+    return QStringLiteral("import repaired or skipped: ") + parts.join(QStringLiteral(", "));
+}
+
+}  // namespace
+
+core::RunInfo runInfoOf(const RunRecord& run) {
+    const RunRequest& r = run.request;
+    core::RunInfo info;
+    info.name = run.label().toStdString();
+    info.model = r.model.id;
+    info.gpu = r.gpu.id;
+    info.fabric = r.fabric.id;
+    info.tp = r.tp;
+    info.batch = r.batch;
+    info.tokens = r.tokens;
+    const auto& m = r.model;
+    info.spec = {{"backend", std::string(backendName(r.backend))},
+                 {"dtype", std::string(core::toString(r.dtype))},
+                 {"context_len", std::to_string(r.contextLen)},
+                 {"nodes", std::to_string(r.nodes)},
+                 {"gpus_per_node", std::to_string(r.gpusPerNode)},
+                 {"overlap", r.overlap ? "1" : "0"},
+                 {"cuda_graphs", r.cudaGraphs ? "1" : "0"},
+                 {"price_per_gpu_hour", std::to_string(r.pricePerGpuHour)},
+                 {"seed", std::to_string(r.seed)},
+                 {"source", run.source.toStdString()},
+                 {"model.name", m.name},
+                 {"model.hidden", std::to_string(m.hidden)},
+                 {"model.ffn", std::to_string(m.ffn)},
+                 {"model.heads", std::to_string(m.heads)},
+                 {"model.kv_heads", std::to_string(m.kvHeads)},
+                 {"model.head_dim", std::to_string(m.headDim)},
+                 {"model.layers", std::to_string(m.layers)},
+                 {"model.vocab", std::to_string(m.vocab)}};
+    return info;
+}
+
+RunRecord runRecordOf(const core::Run& run, const QString& workspacePath) {
+    static const auto catalog = core::Catalog::load({});
+    const core::RunInfo& info = run.info;
+    RunRecord rec;
+    RunRequest& r = rec.request;
+    const std::string backend = specValue(info, "backend");
+    r.backend = backend == "simulated" ? BackendKind::SimulatedCluster
+                                       : (backend == "local" ? BackendKind::LocalGpus : BackendKind::Imported);
+    r.model.id = info.model;
+    r.model.name = specValue(info, "model.name");
+    r.model.hidden = specNumber<std::int64_t>(info, "model.hidden", 0);
+    r.model.ffn = specNumber<std::int64_t>(info, "model.ffn", 0);
+    r.model.heads = specNumber<std::int64_t>(info, "model.heads", 0);
+    r.model.kvHeads = specNumber<std::int64_t>(info, "model.kv_heads", 0);
+    r.model.headDim = specNumber<std::int64_t>(info, "model.head_dim", 0);
+    r.model.layers = specNumber<std::int64_t>(info, "model.layers", 0);
+    r.model.vocab = specNumber<std::int64_t>(info, "model.vocab", 0);
+    if (catalog) {
+        if (auto g = catalog->gpu(info.gpu)) r.gpu = *g;
+        if (auto f = catalog->fabric(info.fabric)) r.fabric = *f;
+    }
+    r.gpu.id = info.gpu;
+    r.fabric.id = info.fabric;
+    r.tp = info.tp;
+    r.batch = info.batch;
+    r.tokens = static_cast<int>(info.tokens);
+    r.dtype = core::parseDtype(specValue(info, "dtype")).value_or(core::Dtype::Fp16);
+    r.contextLen = specNumber<int>(info, "context_len", r.contextLen);
+    r.nodes = specNumber<int>(info, "nodes", r.nodes);
+    r.gpusPerNode = specNumber<int>(info, "gpus_per_node", r.gpusPerNode);
+    r.overlap = specValue(info, "overlap") == "1";
+    r.cudaGraphs = specValue(info, "cuda_graphs") == "1";
+    r.pricePerGpuHour = specNumber<double>(info, "price_per_gpu_hour", 0.0);
+    r.seed = specNumber<std::uint64_t>(info, "seed", r.seed);
+    const std::string source = specValue(info, "source");
+    rec.source = source.empty() ? workspacePath : QString::fromStdString(source);
+    rec.status = RunStatus::Done;
+    rec.progress = 1;
+    rec.trace = run.trace;
+    if (rec.trace) rec.metrics = measureRun(*rec.trace, r.batch, std::max(1, r.tokens));
+    return rec;
+}
+
+core::Result<OpenedDocument> openWithIo(const QString& path, const ProgressFn& progress, const CancelFlag& cancel) {
+    const std::string p = path.toStdString();
+    if (isWorkspaceFile(p)) {
+        core::WorkspaceOptions options;
+        options.control.progress = progress;
+        options.control.cancel = &cancel;
+        core::Workspace ws;
+        TPSCOPE_TRY_ASSIGN(ws, core::loadWorkspace(p, options));
+        OpenedDocument doc;
+        doc.path = path;
+        doc.isWorkspace = true;
+        for (const auto& run : ws.runs) doc.runs.push_back(runRecordOf(run, path));
+        return doc;
+    }
+    core::ReadOptions options;
+    options.control.progress = progress;
+    options.control.cancel = &cancel;
+    core::ImportStats stats;
+    std::shared_ptr<core::Trace> trace;
+    TPSCOPE_TRY_ASSIGN(trace, core::readTrace(p, options, &stats));
+    OpenedDocument doc = importedTraceDocument(path, std::move(trace));
+    doc.note = importNote(stats);
+    return doc;
+}
+
+core::Status saveWithIo(const QString& path, const std::vector<RunRecord>& runs) {
+    core::Workspace ws;
+    for (const auto& run : runs) {
+        if (!run.trace) continue;  // pending or failed runs have nothing to keep
+        ws.runs.push_back(core::Run{runInfoOf(run), run.trace, std::nullopt});
+    }
+    return core::saveWorkspace(ws, path.toStdString());
+}
+
+}  // namespace tpscope::ui

@@ -6,7 +6,7 @@
 #include "core/io/sqlite_db.h"
 #include "core/io/trace_reader.h"
 #include "core/io/workspace_schema.h"
-#include "ui/standin/run_metrics.h"
+#include "ui/sim_service.h"
 
 namespace tpscope::ui {
 
@@ -137,7 +137,7 @@ RunRecord runRecordOf(const core::Run& run, const QString& workspacePath) {
     rec.status = RunStatus::Done;
     rec.progress = 1;
     rec.trace = run.trace;
-    if (rec.trace) rec.metrics = measureRun(*rec.trace, r.batch, std::max(1, r.tokens));
+    if (rec.trace) rec.metrics = metricsOf(*rec.trace, r.batch);
     return rec;
 }
 

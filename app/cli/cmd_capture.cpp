@@ -11,7 +11,7 @@
 #include "cli_context.h"
 #include "core/util/json_writer.h"
 #include "core/util/units.h"
-#include "trace_output.h"
+#include "run_output.h"
 #if TPSCOPE_HAVE_CUDA
 #include "gpu/capture.h"
 #endif
@@ -169,7 +169,15 @@ int runCaptureCommand(const CliContext& ctx, const CaptureCliOptions& o) {
         return report->failure.empty() ? kExitOk : kExitFailure;
     }
     if (c.collect || o.cpuTest) {
-        if (auto written = writeTraceFile(report->trace, o.out); !written) return reportError(written.error());
+        // Non-owning: the report keeps the trace for the summary below.
+        const std::shared_ptr<const core::Trace> trace(&report->trace, [](const core::Trace*) {});
+        const core::PlanConfig plan{c.model, c.tp, c.batch, c.contextLen, c.dtype};
+        core::RunInfo info = runInfoOf(plan, c.tokens, o.cpuTest ? "cpu-test" : "local", o.gpu, "");
+        info.spec.emplace_back("cuda_graphs", c.graph ? "1" : "0");
+        info.spec.emplace_back("overlap", c.overlap ? "1" : "0");
+        if (auto written = writeRuns({core::Run{info, trace, std::nullopt}}, o.out); !written) {
+            return reportError(written.error());
+        }
     }
     printSummary(o, *report, bandwidth(*catalog, o, *report, medianNs(report->stepNs)), o.json);
     if (!report->failure.empty()) {

@@ -10,6 +10,7 @@
 #include "core/sim/sweep.h"
 #include "core/util/json_writer.h"
 #include "core/util/units.h"
+#include "run_output.h"
 #include "sim_chrome_json.h"
 #include "sim_options.h"
 #include "text_table.h"
@@ -36,10 +37,6 @@ struct SimulateOptions {
     std::string out;
     bool json = false;
 };
-
-bool endsWith(const std::string& s, std::string_view suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 std::string algoText(const core::sim::CollectiveEstimate& e) {
     if (!e.valid()) return "-";
@@ -136,12 +133,10 @@ int run(const SimulateOptions& o, const CliContext& ctx) {
     spec.dtype = *dtype;
     spec.params = *params;
     spec.ignoreMemory = o.ignoreMemory;
-    if (!o.out.empty() && !endsWith(o.out, ".json")) {
-        return reportError(core::makeError(core::ErrorCode::Unsupported,
-                                           endsWith(o.out, ".tpscope")
-                                               ? "the workspace format (.tpscope) is not in this build yet; write a "
-                                                 "Chrome trace with --out <file>.json"
-                                               : "unknown output type; use a .json path (Chrome trace JSON)",
+    if (!o.out.empty() && !isWorkspacePath(o.out) && !endsWith(o.out, ".json")) {
+        return reportError(core::makeError(core::ErrorCode::InvalidArgument,
+                                           "unknown output type: use .tpscope (workspace, opens in the GUI) or "
+                                           ".json (every run in one Chrome trace)",
                                            o.out));
     }
 
@@ -156,7 +151,13 @@ int run(const SimulateOptions& o, const CliContext& ctx) {
     if (!o.json) std::cerr << "\r" << std::string(40, ' ') << "\r";
     if (!result) return reportError(result.error());
     if (!o.out.empty() && !result->runs.empty()) {
-        if (auto s = writeSweepChromeJsonFile(o.out, *result); !s) return reportError(s.error());
+        if (isWorkspacePath(o.out)) {
+            std::vector<core::Run> runs;
+            for (const auto& run : result->runs) runs.push_back({runInfoOf(run), run.trace, std::nullopt});
+            if (auto s = writeRuns(runs, o.out); !s) return reportError(s.error());
+        } else if (auto s = writeSweepChromeJsonFile(o.out, *result); !s) {
+            return reportError(s.error());
+        }
     }
     if (o.json) {
         printJson(spec, *result, result->runs.empty() ? std::string() : o.out);

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <string>
 
+#include "core/io/trace_reader.h"
 #include "core/workload/decode_plan.h"
 #include "gpu/device_query.h"
 #include "test_support.h"
@@ -32,22 +33,21 @@ TEST(CaptureCli, CpuTestWritesATraceWithOneEventPerPlanOpAndStep) {
     m.vocab = 1000;
     auto plan = core::buildDecodePlan({m, 1, 1, 1024, core::Dtype::Fp16});
     ASSERT_TRUE(plan.ok());
-    simdjson::dom::parser parser;
-    simdjson::dom::element doc;
-    ASSERT_EQ(parser.load(out).get(doc), simdjson::SUCCESS);
-    std::size_t kernels = 0, steps = 0, layers = 0;
-    for (auto e : doc["traceEvents"].get_array()) {
-        if (std::string_view(e["ph"]) != "X") continue;
-        const std::string_view cat = e["cat"];
-        const std::string_view name = e["name"];
-        if (cat != "nvtx") ++kernels;
-        if (cat == "nvtx" && name.substr(0, 5) == "step ") ++steps;
-        if (cat == "nvtx" && name.substr(0, 6) == "layer ") ++layers;
+    // Read back through core/io as a user's `tpscope-cli analyze` would.
+    const auto trace = core::readTrace(out);
+    ASSERT_TRUE(trace.ok()) << trace.error().describe();
+    std::size_t steps = 0, layers = 0;
+    for (const auto& rank : (*trace)->ranks) {
+        for (const auto& range : rank.ranges) {
+            const std::string_view name = (*trace)->name(range.name);
+            if (name.substr(0, 5) == "step ") ++steps;
+            if (name.substr(0, 6) == "layer ") ++layers;
+        }
     }
-    EXPECT_EQ(kernels, plan->ops.size() * 2);
+    EXPECT_EQ((*trace)->eventCount(), plan->ops.size() * 2);
     EXPECT_EQ(steps, 2u);
     EXPECT_EQ(layers, 2u * 4u);
-    EXPECT_EQ(std::string_view(doc["metadata"]["capture.mode"]), "cpu-test (synthetic events)");
+    EXPECT_EQ((*trace)->metadataValue("capture.mode"), "cpu-test (synthetic events)");
     std::filesystem::remove(out);
 }
 

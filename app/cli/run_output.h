@@ -1,0 +1,27 @@
+#pragma once
+// Where the CLI writes runs (simulate --out, capture --out): a .tpscope workspace holding every run
+// (what the GUI opens, runs and their settings restored), or Chrome trace JSON (.json / .json.gz:
+// Perfetto, chrome://tracing) through core/io's writer. The RunInfo keys match the GUI's
+// (ui/io_services.cpp) so a workspace written here opens there with its settings.
+
+#include <string>
+#include <vector>
+
+#include "core/io/workspace.h"
+#include "core/sim/sweep.h"
+#include "core/util/result.h"
+
+namespace tpscope::cli {
+
+bool endsWith(const std::string& s, const std::string& suffix);
+bool isWorkspacePath(const std::string& path);
+bool isChromeJsonPath(const std::string& path);
+
+core::RunInfo runInfoOf(const core::sim::SweepRun& run);
+core::RunInfo runInfoOf(const core::PlanConfig& plan, int tokens, const std::string& backend,
+                        const std::string& gpu, const std::string& fabric);
+
+// .tpscope: all runs into one workspace. .json / .json.gz: exactly one run's trace.
+core::Status writeRuns(const std::vector<core::Run>& runs, const std::string& path);
+
+}  // namespace tpscope::cli

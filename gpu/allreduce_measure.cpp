@@ -16,17 +16,25 @@ namespace {
 
 core::Result<ncclDataType_t> ncclType(core::Dtype dtype) {
     switch (dtype) {
-        case core::Dtype::Fp32: return ncclFloat32;
-        case core::Dtype::Fp16: return ncclFloat16;
-        case core::Dtype::Bf16: return ncclBfloat16;
-        case core::Dtype::Fp64: return ncclFloat64;
-        case core::Dtype::Int32: return ncclInt32;
-        case core::Dtype::Int64: return ncclInt64;
-        case core::Dtype::Int8: return ncclInt8;
-        default: break;
+        case core::Dtype::Fp32:
+            return ncclFloat32;
+        case core::Dtype::Fp16:
+            return ncclFloat16;
+        case core::Dtype::Bf16:
+            return ncclBfloat16;
+        case core::Dtype::Fp64:
+            return ncclFloat64;
+        case core::Dtype::Int32:
+            return ncclInt32;
+        case core::Dtype::Int64:
+            return ncclInt64;
+        case core::Dtype::Int8:
+            return ncclInt8;
+        default:
+            break;
     }
-    return core::makeError(core::ErrorCode::Unsupported, "NCCL all-reduce dtype must be fp32, fp16, bf16, fp64, int8, int32 or int64",
-                           "--dtype");
+    return core::makeError(core::ErrorCode::Unsupported,
+                           "NCCL all-reduce dtype must be fp32, fp16, bf16, fp64, int8, int32 or int64", "--dtype");
 }
 
 // Communicators, streams, buffers and events of every GPU; released (or aborted) on scope exit.
@@ -39,8 +47,10 @@ struct Devices {
     ~Devices() {
         for (std::size_t i = 0; i < comms.size(); ++i) {
             if (comms[i] == nullptr) continue;
-            if (abortComms) ncclCommAbort(comms[i]);
-            else ncclCommDestroy(comms[i]);
+            if (abortComms)
+                ncclCommAbort(comms[i]);
+            else
+                ncclCommDestroy(comms[i]);
         }
         for (std::size_t i = 0; i < streams.size(); ++i) {
             cudaSetDevice(static_cast<int>(i));
@@ -70,9 +80,10 @@ core::Status waitAll(Devices& d, int timeoutMs) {
         }
         if (std::chrono::steady_clock::now() > deadline) {
             d.abortComms = true;
-            return core::makeError(core::ErrorCode::DeviceError,
-                                   "an all-reduce did not finish within " + std::to_string(timeoutMs) + " ms; communicators aborted",
-                                   "allreduce --measure");
+            return core::makeError(
+                core::ErrorCode::DeviceError,
+                "an all-reduce did not finish within " + std::to_string(timeoutMs) + " ms; communicators aborted",
+                "allreduce --measure");
         }
         std::this_thread::sleep_for(std::chrono::microseconds(20));
     }
@@ -92,9 +103,9 @@ core::Result<std::vector<MeasuredAllReduceRow>> runMeasuredAllReduce(const Measu
     std::vector<DeviceInfo> devices;
     TPSCOPE_TRY_ASSIGN(devices, listDevices());
     if (static_cast<int>(devices.size()) < o.gpus) {
-        return core::makeError(core::ErrorCode::InvalidArgument,
-                               std::to_string(o.gpus) + " GPUs requested but this host has " + std::to_string(devices.size()),
-                               "--gpus");
+        return core::makeError(
+            core::ErrorCode::InvalidArgument,
+            std::to_string(o.gpus) + " GPUs requested but this host has " + std::to_string(devices.size()), "--gpus");
     }
     const std::uint64_t maxBytes = *std::max_element(o.sizesBytes.begin(), o.sizesBytes.end());
 
@@ -128,7 +139,8 @@ core::Result<std::vector<MeasuredAllReduceRow>> runMeasuredAllReduce(const Measu
             }
             TPSCOPE_GPU_CHECK(ncclGroupStart());
             for (std::size_t i = 0; i < n; ++i) {
-                TPSCOPE_GPU_CHECK(ncclAllReduce(d.buffers[i], d.buffers[i], count, type, ncclSum, d.comms[i], d.streams[i]));
+                TPSCOPE_GPU_CHECK(
+                    ncclAllReduce(d.buffers[i], d.buffers[i], count, type, ncclSum, d.comms[i], d.streams[i]));
             }
             TPSCOPE_GPU_CHECK(ncclGroupEnd());
             for (std::size_t i = 0; i < n; ++i) {

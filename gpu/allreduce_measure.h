@@ -26,8 +26,8 @@ struct MeasuredAllReduceRow {
     std::uint64_t bytes = 0;  // count x element size (the requested size rounded down to whole elements)
     std::uint64_t count = 0;
     core::Dtype dtype = core::Dtype::Fp32;
-    double timeUs = 0;        // median over iterations
-    double algbwGBs = 0;      // GB/s = 1e9 bytes/s
+    double timeUs = 0;    // median over iterations
+    double algbwGBs = 0;  // GB/s = 1e9 bytes/s
     double busbwGBs = 0;
 };
 

@@ -94,7 +94,8 @@ void addLaunchMetadata(core::Trace& t, const CaptureOptions& o) {
 
 core::Status validate(const CaptureOptions& o) {
     const auto positive = [](int v, const char* what) -> core::Status {
-        if (v <= 0) return core::makeError(core::ErrorCode::InvalidArgument, std::string(what) + " must be positive", what);
+        if (v <= 0)
+            return core::makeError(core::ErrorCode::InvalidArgument, std::string(what) + " must be positive", what);
         return core::Ok{};
     };
     TPSCOPE_TRY(positive(o.tp, "--tp"));
@@ -151,14 +152,18 @@ core::Result<CaptureReport> runCapture(const CaptureOptions& o) {
     bool allOk = false;
     TPSCOPE_TRY_ASSIGN(allOk, everyone(local.ok()));
     if (!local) return local.error();
-    if (!allOk) return core::makeError(core::ErrorCode::DeviceError, "another process could not start (see its message)", "launch");
+    if (!allOk)
+        return core::makeError(core::ErrorCode::DeviceError, "another process could not start (see its message)",
+                               "launch");
 
     std::vector<std::uint8_t> id;
     std::string idError;
     if (report.processRank == 0) {
         auto made = makeLaunchId(o.cpuTest);
-        if (made) id = std::move(*made);
-        else idError = made.error().describe();
+        if (made)
+            id = std::move(*made);
+        else
+            idError = made.error().describe();
     }
 #if TPSCOPE_HAVE_MPI
     if (mpi) TPSCOPE_TRY(mpi->broadcast(id));  // an empty id tells the others that process 0 failed
@@ -171,8 +176,10 @@ core::Result<CaptureReport> runCapture(const CaptureOptions& o) {
     const std::int64_t skewNs = o.cpuTest ? o.cpuTestSkewNs * report.processRank : 0;
     const std::function<std::int64_t()> clockNs = [&o, skewNs]() -> std::int64_t {
         if (o.cpuTest) {
-            return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-                       .count() + skewNs;
+            return std::chrono::duration_cast<std::chrono::nanoseconds>(
+                       std::chrono::steady_clock::now().time_since_epoch())
+                       .count() +
+                   skewNs;
         }
         return CuptiSession::timestampNs();  // the clock of every CUPTI record
     };
@@ -181,12 +188,12 @@ core::Result<CaptureReport> runCapture(const CaptureOptions& o) {
     if (mpi) TPSCOPE_TRY_ASSIGN(offsets, mpi->clockOffsets(clockNs, kClockRounds));
 #endif
 
-    LocalCapture part = o.cpuTest ? synthesizeLocalRanks(plan, *local, o.tokens, clockNs())
-                                  : captureLocalGpus(o, plan, *local, id);
+    LocalCapture part =
+        o.cpuTest ? synthesizeLocalRanks(plan, *local, o.tokens, clockNs()) : captureLocalGpus(o, plan, *local, id);
     report.stepNs = part.stepNs;
     for (core::Rank& r : part.trace.ranks) r.host = host;
-    ProcessTrace mine{report.processRank, host, offsets[static_cast<std::size_t>(report.processRank)], part.error,
-                      fnv1a(id), std::move(part.trace)};
+    ProcessTrace mine{report.processRank, host,      offsets[static_cast<std::size_t>(report.processRank)],
+                      part.error,         fnv1a(id), std::move(part.trace)};
 
     std::vector<ProcessTrace> parts;
 #if TPSCOPE_HAVE_MPI
@@ -206,7 +213,8 @@ core::Result<CaptureReport> runCapture(const CaptureOptions& o) {
 #endif
     if (parts.empty()) parts.push_back(std::move(mine));
     for (const ProcessTrace& p : parts) {
-        if (!p.error.empty() && report.failure.empty()) report.failure = "process " + std::to_string(p.process) + ": " + p.error;
+        if (!p.error.empty() && report.failure.empty())
+            report.failure = "process " + std::to_string(p.process) + ": " + p.error;
     }
     report.clockOffsetsNs = offsets;
     TPSCOPE_TRY_ASSIGN(report.trace, mergeProcessTraces(std::move(parts)));

@@ -28,8 +28,8 @@ struct CaptureOptions {
     core::ModelSpec model;
     int tp = 1;
     int batch = 1;
-    int tokens = 16;       // measured decode steps
-    int warmupSteps = 3;   // run before recording starts, not in the trace
+    int tokens = 16;      // measured decode steps
+    int warmupSteps = 3;  // run before recording starts, not in the trace
     int contextLen = 1024;
     core::Dtype dtype = core::Dtype::Fp16;
     bool graph = false;    // capture one decode step as a CUDA graph, replay it per token
@@ -39,19 +39,19 @@ struct CaptureOptions {
     std::size_t cuptiMaxBytes = 2ull << 30;  // stop handing CUPTI buffers beyond this (records are then dropped)
     int hangTimeoutMs = 120'000;             // an NCCL call or step that does not finish -> abort
     bool cpuTest = false;
-    std::int64_t cpuTestSkewNs = 0;  // cpu test: process p's clock runs p x this ahead
+    std::int64_t cpuTestSkewNs = 0;      // cpu test: process p's clock runs p x this ahead
     bool cpuTestHostPerProcess = false;  // cpu test: each process claims its own host name
     std::function<void(const std::string& stage, double fraction)> progress;
     const std::atomic<bool>* cancel = nullptr;
 };
 
 struct CaptureReport {
-    core::Trace trace;           // merged; only where writesOutput
-    bool writesOutput = true;    // false on MPI processes other than 0
+    core::Trace trace;         // merged; only where writesOutput
+    bool writesOutput = true;  // false on MPI processes other than 0
     int processes = 1;
     int processRank = 0;
-    std::vector<std::int64_t> stepNs;  // measured step wall times of this process's first GPU
-    std::string failure;               // non-empty: failed partway; trace holds what was captured
+    std::vector<std::int64_t> stepNs;          // measured step wall times of this process's first GPU
+    std::string failure;                       // non-empty: failed partway; trace holds what was captured
     std::vector<std::int64_t> clockOffsetsNs;  // per process, on process 0
     std::uint64_t bytesPerStepPerGpu = 0;      // plan: bytes read + written by one GPU per step
     std::uint64_t weightBytesPerGpu = 0;       // plan: the HBM floor's numerator at batch 1
@@ -77,6 +77,7 @@ struct LocalCapture {
 LocalCapture captureLocalGpus(const CaptureOptions& options, const core::DecodePlan& plan, const LocalRanks& ranks,
                               const std::vector<std::uint8_t>& ncclId);
 // The cpu-test path: events a run would produce, timed from startNs with fixed synthetic durations.
-LocalCapture synthesizeLocalRanks(const core::DecodePlan& plan, const LocalRanks& ranks, int steps, std::int64_t startNs);
+LocalCapture synthesizeLocalRanks(const core::DecodePlan& plan, const LocalRanks& ranks, int steps,
+                                  std::int64_t startNs);
 
 }  // namespace tpscope::gpu

@@ -17,7 +17,7 @@ namespace tpscope::gpu {
 namespace {
 
 class PhaseBarrier {
-public:
+  public:
     explicit PhaseBarrier(int parties) : m_parties(parties) {}
     // False once any party has aborted.
     bool arriveAndWait() {
@@ -39,7 +39,7 @@ public:
         m_cv.notify_all();
     }
 
-private:
+  private:
     std::mutex m_mutex;
     std::condition_variable m_cv;
     int m_parties;
@@ -116,7 +116,8 @@ LocalCapture captureLocalGpus(const CaptureOptions& o, const core::DecodePlan& p
         if (session) {
             const auto label = [&](cudaStream_t stream, const char* name) {
                 if (auto id = session->streamId(stream)) {
-                    session->withDecoder([&](CuptiDecoder& d) { d.labelStream(static_cast<std::uint32_t>(device), *id, name); });
+                    session->withDecoder(
+                        [&](CuptiDecoder& d) { d.labelStream(static_cast<std::uint32_t>(device), *id, name); });
                 }
             };
             label((*runner)->computeStream(), "compute");
@@ -169,7 +170,8 @@ LocalCapture captureLocalGpus(const CaptureOptions& o, const core::DecodePlan& p
     out.stepNs = stepNs.empty() ? std::vector<std::int64_t>{} : stepNs.front();
     // The first failure that is not another rank's consequence ("stopped because ...").
     for (const auto& e : errors) {
-        if (!e.empty() && (out.error.empty() || out.error.find("another rank failed") != std::string::npos)) out.error = e;
+        if (!e.empty() && (out.error.empty() || out.error.find("another rank failed") != std::string::npos))
+            out.error = e;
     }
     return out;
 }

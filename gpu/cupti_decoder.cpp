@@ -11,7 +11,9 @@ namespace tpscope::gpu {
 
 namespace {
 
-std::uint64_t key(std::uint32_t high, std::uint32_t low) { return (static_cast<std::uint64_t>(high) << 32) | low; }
+std::uint64_t key(std::uint32_t high, std::uint32_t low) {
+    return (static_cast<std::uint64_t>(high) << 32) | low;
+}
 
 bool validTimes(std::uint64_t start, std::uint64_t end) {
     return start != 0 && end >= start && end <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
@@ -26,21 +28,31 @@ std::string demangle(const char* mangled) {
 
 core::CopyKind copyKind(std::uint8_t cuptiKind) {
     switch (cuptiKind) {
-        case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD: return core::CopyKind::HostToDevice;
-        case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH: return core::CopyKind::DeviceToHost;
-        case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD: return core::CopyKind::DeviceToDevice;
-        case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP: return core::CopyKind::PeerToPeer;
-        default: return core::CopyKind::Unknown;
+        case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
+            return core::CopyKind::HostToDevice;
+        case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
+            return core::CopyKind::DeviceToHost;
+        case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD:
+            return core::CopyKind::DeviceToDevice;
+        case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP:
+            return core::CopyKind::PeerToPeer;
+        default:
+            return core::CopyKind::Unknown;
     }
 }
 
 std::string_view copyName(core::CopyKind kind) {
     switch (kind) {
-        case core::CopyKind::HostToDevice: return "Memcpy HtoD";
-        case core::CopyKind::DeviceToHost: return "Memcpy DtoH";
-        case core::CopyKind::DeviceToDevice: return "Memcpy DtoD";
-        case core::CopyKind::PeerToPeer: return "Memcpy PtoP";
-        case core::CopyKind::Unknown: break;
+        case core::CopyKind::HostToDevice:
+            return "Memcpy HtoD";
+        case core::CopyKind::DeviceToHost:
+            return "Memcpy DtoH";
+        case core::CopyKind::DeviceToDevice:
+            return "Memcpy DtoD";
+        case core::CopyKind::PeerToPeer:
+            return "Memcpy PtoP";
+        case core::CopyKind::Unknown:
+            break;
     }
     return "Memcpy";
 }
@@ -49,7 +61,9 @@ std::string_view copyName(core::CopyKind kind) {
 
 CuptiDecoder::CuptiDecoder(const core::KernelClassifier& classifier) : m_classifier(classifier) {}
 
-void CuptiDecoder::mapDevice(std::uint32_t deviceId, core::RankId rank) { m_deviceRanks[deviceId] = rank; }
+void CuptiDecoder::mapDevice(std::uint32_t deviceId, core::RankId rank) {
+    m_deviceRanks[deviceId] = rank;
+}
 
 void CuptiDecoder::labelStream(std::uint32_t deviceId, std::uint32_t streamId, std::string label) {
     m_streamLabels[key(deviceId, streamId)] = std::move(label);
@@ -61,7 +75,9 @@ void CuptiDecoder::setPlan(const core::DecodePlan& plan) {
     m_dtype = plan.config.dtype;
 }
 
-void CuptiDecoder::tagGraphNode(std::uint64_t graphNodeId, std::uint32_t opIndex) { m_graphNodeOps[graphNodeId] = opIndex; }
+void CuptiDecoder::tagGraphNode(std::uint64_t graphNodeId, std::uint32_t opIndex) {
+    m_graphNodeOps[graphNodeId] = opIndex;
+}
 
 void CuptiDecoder::aliasGraphNode(std::uint64_t clonedNodeId, std::uint64_t originalNodeId) {
     if (clonedNodeId != originalNodeId) m_graphNodeAlias[clonedNodeId] = originalNodeId;
@@ -73,9 +89,15 @@ void CuptiDecoder::addRecord(const CUpti_Activity& record) {
         case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
             addKernel(reinterpret_cast<const KernelRecord&>(record));
             break;
-        case CUPTI_ACTIVITY_KIND_MEMCPY: addMemcpy(reinterpret_cast<const MemcpyRecord&>(record)); break;
-        case CUPTI_ACTIVITY_KIND_MEMSET: addMemset(reinterpret_cast<const MemsetRecord&>(record)); break;
-        case CUPTI_ACTIVITY_KIND_MARKER: addMarker(reinterpret_cast<const MarkerRecord&>(record)); break;
+        case CUPTI_ACTIVITY_KIND_MEMCPY:
+            addMemcpy(reinterpret_cast<const MemcpyRecord&>(record));
+            break;
+        case CUPTI_ACTIVITY_KIND_MEMSET:
+            addMemset(reinterpret_cast<const MemsetRecord&>(record));
+            break;
+        case CUPTI_ACTIVITY_KIND_MARKER:
+            addMarker(reinterpret_cast<const MarkerRecord&>(record));
+            break;
         case CUPTI_ACTIVITY_KIND_RUNTIME:
         case CUPTI_ACTIVITY_KIND_DRIVER: {
             const auto& api = reinterpret_cast<const ApiRecord&>(record);
@@ -87,10 +109,13 @@ void CuptiDecoder::addRecord(const CUpti_Activity& record) {
         case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
             const auto& ext = reinterpret_cast<const ExternalCorrelationRecord&>(record);
             ++m_stats.externalCorrelations;
-            if (ext.externalKind == CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0) m_externalIds[ext.correlationId] = ext.externalId;
+            if (ext.externalKind == CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0)
+                m_externalIds[ext.correlationId] = ext.externalId;
             break;
         }
-        default: ++m_stats.otherRecords; break;
+        default:
+            ++m_stats.otherRecords;
+            break;
     }
 }
 
@@ -110,8 +135,15 @@ void CuptiDecoder::addKernel(const KernelRecord& k) {
         return;
     }
     const KernelName& kn = kernelName(k.name);
-    GpuRecord r{k.deviceId, k.streamId, static_cast<std::int64_t>(k.start), static_cast<std::int64_t>(k.end),
-                kn.name, kn.cls.kind, k.correlationId, k.graphNodeId, core::kNoPayload};
+    GpuRecord r{k.deviceId,
+                k.streamId,
+                static_cast<std::int64_t>(k.start),
+                static_cast<std::int64_t>(k.end),
+                kn.name,
+                kn.cls.kind,
+                k.correlationId,
+                k.graphNodeId,
+                core::kNoPayload};
     if (kn.cls.kind == core::EventKind::Collective) {
         core::CollectivePayload c = kn.cls.collective;
         c.groupSize = m_tp;
@@ -183,7 +215,8 @@ core::PayloadId CuptiDecoder::opPayload(const core::PlanOp& op, core::PayloadId 
     if (op.eventKind == core::EventKind::Gemm) return m_trace.intern(core::Payload::of(op.gemm));
     if (op.eventKind != core::EventKind::Collective) return fromRecord;
     const core::Payload named = m_trace.payload(fromRecord);  // a copy: interning may reallocate
-    core::CollectivePayload c = named.kind == core::PayloadKind::Collective ? named.collective : core::CollectivePayload{};
+    core::CollectivePayload c =
+        named.kind == core::PayloadKind::Collective ? named.collective : core::CollectivePayload{};
     if (c.op == core::CollectiveOp::Unknown) c.op = op.collective;
     if (c.dtype == core::Dtype::Unknown) c.dtype = m_dtype;
     c.groupSize = m_tp;

@@ -45,10 +45,12 @@ struct CuptiDecodeStats {
 inline std::uint64_t encodeOpTag(std::uint32_t step, std::uint32_t opIndex) {
     return (static_cast<std::uint64_t>(step) << 32) | opIndex;
 }
-inline std::uint32_t opIndexOfTag(std::uint64_t tag) { return static_cast<std::uint32_t>(tag & 0xffffffffu); }
+inline std::uint32_t opIndexOfTag(std::uint64_t tag) {
+    return static_cast<std::uint32_t>(tag & 0xffffffffu);
+}
 
 class CuptiDecoder {
-public:
+  public:
     explicit CuptiDecoder(const core::KernelClassifier& classifier = core::KernelClassifier::builtin());
 
     // Which trace rank a CUPTI device id belongs to; unmapped devices become RankId(deviceId).
@@ -76,7 +78,7 @@ public:
     // records are handed over and the decoder keeps only its configuration and stats.
     core::Trace finish();
 
-private:
+  private:
     struct GpuRecord {
         std::uint32_t deviceId = 0;
         std::uint32_t streamId = 0;
@@ -149,8 +151,8 @@ private:
 
     std::vector<GpuRecord> m_gpu;
     std::unordered_map<std::uint64_t, std::vector<ApiCall>> m_apiByThread;  // (process << 32 | thread)
-    std::unordered_map<std::uint32_t, std::uint64_t> m_externalIds;        // correlation -> op tag
-    std::unordered_map<std::uint32_t, MarkerHalf> m_markers;               // marker id -> halves
+    std::unordered_map<std::uint32_t, std::uint64_t> m_externalIds;         // correlation -> op tag
+    std::unordered_map<std::uint32_t, MarkerHalf> m_markers;                // marker id -> halves
     std::unordered_map<std::string, KernelName> m_kernelNames;
 };
 

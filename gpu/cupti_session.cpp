@@ -17,10 +17,14 @@ std::atomic<CuptiSession*> g_session{nullptr};
 constexpr std::size_t kRecordAlignment = 8;
 
 const CUpti_ActivityKind kKinds[] = {
-    CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMSET,
-    CUPTI_ACTIVITY_KIND_MARKER,            CUPTI_ACTIVITY_KIND_RUNTIME,
+    CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+    CUPTI_ACTIVITY_KIND_MEMCPY,
+    CUPTI_ACTIVITY_KIND_MEMSET,
+    CUPTI_ACTIVITY_KIND_MARKER,
+    CUPTI_ACTIVITY_KIND_RUNTIME,
     // NCCL launches its kernels through the driver API: its calls carry their correlation ids.
-    CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
+    CUPTI_ACTIVITY_KIND_DRIVER,
+    CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
 };
 
 }  // namespace
@@ -83,9 +87,9 @@ core::Status CuptiSession::setUp(const CuptiSessionConfig& config) {
     TPSCOPE_GPU_CHECK(cuptiActivityRegisterCallbacks(&CuptiSession::bufferRequested, &CuptiSession::bufferCompleted));
     // Cloned graph nodes (graph instantiation) -> originals, for kernel attribution in graph mode.
     // Only one CUPTI subscriber may exist per process; without it graph kernels keep their step only.
-    if (cuptiSubscribe(&m_subscriber, &CuptiSession::resourceCallback, this) ==
-        CUPTI_SUCCESS) {
-        TPSCOPE_GPU_CHECK(cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED));
+    if (cuptiSubscribe(&m_subscriber, &CuptiSession::resourceCallback, this) == CUPTI_SUCCESS) {
+        TPSCOPE_GPU_CHECK(
+            cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED));
     } else {
         m_subscriber = nullptr;
         m_warnings.push_back("another CUPTI subscriber is active: graph kernels are attributed to their step only");

@@ -30,7 +30,7 @@ struct CuptiSessionConfig {
 };
 
 class CuptiSession {
-public:
+  public:
     static core::Result<std::unique_ptr<CuptiSession>> start(const CuptiSessionConfig& config);
     ~CuptiSession();
     CuptiSession(const CuptiSession&) = delete;
@@ -59,7 +59,7 @@ public:
     std::uint64_t refusedBuffers() const { return m_refusedBuffers.load(); }
     const std::vector<std::string>& warnings() const { return m_warnings; }
 
-private:
+  private:
     CuptiSession() = default;
     core::Status setUp(const CuptiSessionConfig& config);
     static void bufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* maxNumRecords);

@@ -13,14 +13,22 @@ constexpr int kThreads = 256;
 constexpr int kAttentionThreads = 256;
 constexpr int kSharedLimitBytes = 227 * 1024;  // opt-in maximum on sm_90 (sm_80: 163 KiB, checked at run time)
 
-__device__ __forceinline__ float toFloat(__half v) { return __half2float(v); }
-__device__ __forceinline__ float toFloat(__nv_bfloat16 v) { return __bfloat162float(v); }
+__device__ __forceinline__ float toFloat(__half v) {
+    return __half2float(v);
+}
+__device__ __forceinline__ float toFloat(__nv_bfloat16 v) {
+    return __bfloat162float(v);
+}
 template <typename T>
 __device__ __forceinline__ T fromFloat(float v);
 template <>
-__device__ __forceinline__ __half fromFloat<__half>(float v) { return __float2half(v); }
+__device__ __forceinline__ __half fromFloat<__half>(float v) {
+    return __float2half(v);
+}
 template <>
-__device__ __forceinline__ __nv_bfloat16 fromFloat<__nv_bfloat16>(float v) { return __float2bfloat16(v); }
+__device__ __forceinline__ __nv_bfloat16 fromFloat<__nv_bfloat16>(float v) {
+    return __float2bfloat16(v);
+}
 
 __device__ __forceinline__ std::uint64_t mix64(std::uint64_t x) {
     x ^= x >> 33;
@@ -232,7 +240,8 @@ int decodeAttentionMaxContext(int headDim) {
 cudaError_t prepareDecodeAttention(const AttentionShape& shape, ElementType type) {
     const int bytes = static_cast<int>(attentionSharedBytes(shape));
     if (type == ElementType::Bf16) {
-        return cudaFuncSetAttribute(decode_attention_kernel<__nv_bfloat16>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+        return cudaFuncSetAttribute(decode_attention_kernel<__nv_bfloat16>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    bytes);
     }
     return cudaFuncSetAttribute(decode_attention_kernel<__half>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
 }

@@ -14,7 +14,9 @@
 namespace tpscope::gpu::kernels {
 
 enum class ElementType { Fp16, Bf16 };
-inline std::size_t elementBytes(ElementType) { return 2; }
+inline std::size_t elementBytes(ElementType) {
+    return 2;
+}
 
 // Uniform values in [-scale, scale] from a counter hash: reproducible, no RNG state.
 cudaError_t fillRandom(void* data, std::size_t count, ElementType type, std::uint64_t seed, float scale,

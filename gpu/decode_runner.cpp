@@ -66,7 +66,8 @@ core::Status DecodeRunner::allocate() {
     const auto h = static_cast<std::size_t>(d.hidden);
     const std::size_t perLayer = static_cast<std::size_t>(d.qkvOut) * h + h * static_cast<std::size_t>(d.attnOut) +
                                  2 * static_cast<std::size_t>(d.ffn) * h + h * static_cast<std::size_t>(d.ffn) + 2 * h;
-    const std::size_t weightElems = static_cast<std::size_t>(d.layers) * perLayer + 2 * static_cast<std::size_t>(d.vocab) * h + h;
+    const std::size_t weightElems =
+        static_cast<std::size_t>(d.layers) * perLayer + 2 * static_cast<std::size_t>(d.vocab) * h + h;
     const std::size_t kvPerLayer = static_cast<std::size_t>(c.batch) * static_cast<std::size_t>(s.kvHeadsPerRank) *
                                    static_cast<std::size_t>(c.contextLen) * static_cast<std::size_t>(c.model.headDim);
     const std::size_t kvElems = 2 * static_cast<std::size_t>(d.layers) * kvPerLayer;
@@ -79,12 +80,13 @@ core::Status DecodeRunner::allocate() {
     TPSCOPE_GPU_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
     const std::size_t need = (weightElems + kvElems + actElems) * d.elementBytes() + d.workspaceBytes + (512u << 20);
     if (need > freeBytes) {
-        return core::makeError(core::ErrorCode::DoesNotFit,
-                               "rank " + std::to_string(m_config.rank) + " needs " + core::formatBytes(static_cast<double>(need)) +
-                                   " (weights, KV cache, activations, workspace and NCCL) but GPU " +
-                                   std::to_string(m_config.device) + " has " +
-                                   core::formatBytes(static_cast<double>(freeBytes)) + " free; use a higher --tp or a smaller --batch/--context",
-                               "capture");
+        return core::makeError(
+            core::ErrorCode::DoesNotFit,
+            "rank " + std::to_string(m_config.rank) + " needs " + core::formatBytes(static_cast<double>(need)) +
+                " (weights, KV cache, activations, workspace and NCCL) but GPU " + std::to_string(m_config.device) +
+                " has " + core::formatBytes(static_cast<double>(freeBytes)) +
+                " free; use a higher --tp or a smaller --batch/--context",
+            "capture");
     }
     const auto alloc = [&d](std::size_t bytes, void** out) -> core::Status {
         TPSCOPE_GPU_CHECK(cudaMalloc(out, std::max<std::size_t>(bytes, 256)));
@@ -124,7 +126,8 @@ core::Status DecodeRunner::allocate() {
     TPSCOPE_TRY(alloc(b * 2 * static_cast<std::size_t>(d.ffn) * d.elementBytes(), &d.gateUp));
     TPSCOPE_TRY(alloc(b * static_cast<std::size_t>(d.ffn) * d.elementBytes(), &d.act));
     TPSCOPE_TRY(alloc(b * static_cast<std::size_t>(d.vocab) * d.elementBytes(), &d.logits));
-    TPSCOPE_TRY(alloc(b * static_cast<std::size_t>(d.vocab) * static_cast<std::size_t>(c.tp) * d.elementBytes(), &d.logitsAll));
+    TPSCOPE_TRY(
+        alloc(b * static_cast<std::size_t>(d.vocab) * static_cast<std::size_t>(c.tp) * d.elementBytes(), &d.logitsAll));
     void* tokens = nullptr;
     TPSCOPE_TRY(alloc(b * sizeof(int), &tokens));
     d.tokens = static_cast<int*>(tokens);
@@ -145,7 +148,8 @@ core::Status DecodeRunner::allocate() {
     TPSCOPE_GPU_CHECK(kernels::fillRandom(d.weights, weightElems, d.type, seed, kWeightScale, m_compute));
     TPSCOPE_GPU_CHECK(kernels::fillRandom(d.kvCache, kvElems, d.type, seed + 1, 1.0f, m_compute));
     std::vector<int> hostTokens(b);
-    for (std::size_t i = 0; i < b; ++i) hostTokens[i] = static_cast<int>((i * 7919 + 17) % static_cast<std::size_t>(c.model.vocab));
+    for (std::size_t i = 0; i < b; ++i)
+        hostTokens[i] = static_cast<int>((i * 7919 + 17) % static_cast<std::size_t>(c.model.vocab));
     TPSCOPE_GPU_CHECK(cudaMemcpyAsync(d.tokens, hostTokens.data(), b * sizeof(int), cudaMemcpyHostToDevice, m_compute));
     TPSCOPE_GPU_CHECK(kernels::prepareDecodeAttention(d.attention, d.type));
     TPSCOPE_GPU_CHECK(cudaStreamSynchronize(m_compute));

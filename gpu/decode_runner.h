@@ -48,7 +48,7 @@ struct RunnerConfig {
 };
 
 class DecodeRunner {
-public:
+  public:
     // ncclId: NCCL_UNIQUE_ID_BYTES from process 0 (ignored for tp = 1).
     static core::Result<std::unique_ptr<DecodeRunner>> create(const RunnerConfig& config,
                                                               const std::vector<std::uint8_t>& ncclId);
@@ -63,7 +63,7 @@ public:
     cudaStream_t computeStream() const { return m_compute; }
     cudaStream_t commStream() const { return m_comm; }
 
-private:
+  private:
     explicit DecodeRunner(const RunnerConfig& config);
     struct Impl;
 

@@ -31,7 +31,9 @@ struct NvtxStack {
     ~NvtxStack() { popTo(0); }
 };
 
-bool hasBlockRange(core::OpBlock b) { return b == core::OpBlock::Attention || b == core::OpBlock::Mlp; }
+bool hasBlockRange(core::OpBlock b) {
+    return b == core::OpBlock::Attention || b == core::OpBlock::Mlp;
+}
 
 }  // namespace
 
@@ -101,7 +103,8 @@ core::Status DecodeRunner::launchTagged(std::size_t opIndex, int step, bool anno
         if (count > m_graphNodesSeen) {
             std::vector<cudaGraphNode_t> nodes(count);
             TPSCOPE_GPU_CHECK(cudaGraphGetNodes(graph, nodes.data(), &count));
-            for (std::size_t k = m_graphNodesSeen; k < count; ++k) hooks.tagGraphNode(nodes[k], static_cast<std::uint32_t>(opIndex));
+            for (std::size_t k = m_graphNodesSeen; k < count; ++k)
+                hooks.tagGraphNode(nodes[k], static_cast<std::uint32_t>(opIndex));
             m_graphNodesSeen = count;
         }
     }
@@ -128,7 +131,9 @@ core::Status DecodeRunner::enqueueOp(std::size_t i, int step, bool annotate, boo
     Impl& d = *m_impl;
     const core::PlanOp& op = m_plan.ops[i];
     const auto l = static_cast<std::size_t>(std::max(op.layer, 0));
-    const auto run = [&](const std::function<core::Status()>& f) { return launchTagged(i, step, annotate, capturing, f); };
+    const auto run = [&](const std::function<core::Status()>& f) {
+        return launchTagged(i, step, annotate, capturing, f);
+    };
     const auto bh = static_cast<std::size_t>(d.batch) * static_cast<std::size_t>(d.hidden);
     // Collectives go to the comm stream (== compute unless overlap), joined back before the next op.
     const auto onComm = [&](const std::function<core::Status()>& f) -> core::Status {
@@ -143,7 +148,8 @@ core::Status DecodeRunner::enqueueOp(std::size_t i, int step, bool annotate, boo
     };
     const auto norm = [&](const void* weight) {
         return run([&]() -> core::Status {
-            TPSCOPE_GPU_CHECK(kernels::addRmsNorm(d.x, d.residual, weight, d.normed, d.batch, d.hidden, kRmsEps, d.type, m_compute));
+            TPSCOPE_GPU_CHECK(
+                kernels::addRmsNorm(d.x, d.residual, weight, d.normed, d.batch, d.hidden, kRmsEps, d.type, m_compute));
             return core::Ok{};
         });
     };
@@ -154,18 +160,25 @@ core::Status DecodeRunner::enqueueOp(std::size_t i, int step, bool annotate, boo
                                                      m_config.rank * d.vocab, d.vocab, d.type, m_compute));
                 return core::Ok{};
             });
-        case core::OpKind::InputNorm: return norm(d.wInputNorm[l]);
-        case core::OpKind::PostAttnNorm: return norm(d.wPostNorm[l]);
-        case core::OpKind::FinalNorm: return norm(d.wFinalNorm);
-        case core::OpKind::QkvGemm: return run([&] { return gemm(d.wQkv[l], d.normed, d.qkv, d.batch, d.qkvOut, d.hidden); });
+        case core::OpKind::InputNorm:
+            return norm(d.wInputNorm[l]);
+        case core::OpKind::PostAttnNorm:
+            return norm(d.wPostNorm[l]);
+        case core::OpKind::FinalNorm:
+            return norm(d.wFinalNorm);
+        case core::OpKind::QkvGemm:
+            return run([&] { return gemm(d.wQkv[l], d.normed, d.qkv, d.batch, d.qkvOut, d.hidden); });
         case core::OpKind::GateUpGemm:
             return run([&] { return gemm(d.wGateUp[l], d.normed, d.gateUp, d.batch, 2 * d.ffn, d.hidden); });
-        case core::OpKind::LmHeadGemm: return run([&] { return gemm(d.wLmHead, d.normed, d.logits, d.batch, d.vocab, d.hidden); });
+        case core::OpKind::LmHeadGemm:
+            return run([&] { return gemm(d.wLmHead, d.normed, d.logits, d.batch, d.vocab, d.hidden); });
         case core::OpKind::OProjGemm:
-        case core::OpKind::DownGemm: return rowParallelWithAllReduce(i, step, annotate, capturing);
+        case core::OpKind::DownGemm:
+            return rowParallelWithAllReduce(i, step, annotate, capturing);
         case core::OpKind::Attention:
             return run([&]() -> core::Status {
-                TPSCOPE_GPU_CHECK(kernels::decodeAttention(d.qkv, d.kCache[l], d.vCache[l], d.attn, d.attention, d.type, m_compute));
+                TPSCOPE_GPU_CHECK(
+                    kernels::decodeAttention(d.qkv, d.kCache[l], d.vCache[l], d.attn, d.attention, d.type, m_compute));
                 return core::Ok{};
             });
         case core::OpKind::SiluMul:
@@ -211,8 +224,10 @@ core::Status DecodeRunner::rowParallelWithAllReduce(std::size_t g, int step, boo
     for (int part = 0; part < halves; ++part) {
         const int rows = part + 1 == halves ? d.batch - start : d.batch / 2;
         void* out = d.offset(d.x, static_cast<std::size_t>(start) * static_cast<std::size_t>(d.hidden));
-        const void* src = d.offset(const_cast<void*>(in), static_cast<std::size_t>(start) * static_cast<std::size_t>(k));
-        TPSCOPE_TRY(launchTagged(g, step, annotate, capturing, [&] { return gemm(weight, src, out, rows, d.hidden, k); }));
+        const void* src =
+            d.offset(const_cast<void*>(in), static_cast<std::size_t>(start) * static_cast<std::size_t>(k));
+        TPSCOPE_TRY(
+            launchTagged(g, step, annotate, capturing, [&] { return gemm(weight, src, out, rows, d.hidden, k); }));
         TPSCOPE_TRY(launchTagged(g + 1, step, annotate, capturing, [&]() -> core::Status {
             cudaEvent_t ready = d.event();
             TPSCOPE_GPU_CHECK(cudaEventRecord(ready, m_compute));

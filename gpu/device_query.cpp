@@ -8,8 +8,8 @@ core::Result<std::vector<DeviceInfo>> listDevices() {
     int count = 0;
     const cudaError_t err = cudaGetDeviceCount(&count);
     if (err != cudaSuccess) {
-        return core::makeError(core::ErrorCode::DeviceError,
-                               std::string("no CUDA device: ") + cudaGetErrorString(err), "cudaGetDeviceCount");
+        return core::makeError(core::ErrorCode::DeviceError, std::string("no CUDA device: ") + cudaGetErrorString(err),
+                               "cudaGetDeviceCount");
     }
     if (count == 0) return core::makeError(core::ErrorCode::DeviceError, "no CUDA device: the driver reports 0 GPUs");
     std::vector<DeviceInfo> devices;

@@ -9,7 +9,8 @@ namespace tpscope::gpu {
 std::optional<std::string> failureText(cudaError_t status) {
     if (status == cudaSuccess) return std::nullopt;
     const std::string text = std::string(cudaGetErrorName(status)) + " (" + cudaGetErrorString(status) + ")";
-    if (status == cudaErrorNoDevice || status == cudaErrorInsufficientDriver || status == cudaErrorInitializationError) {
+    if (status == cudaErrorNoDevice || status == cudaErrorInsufficientDriver ||
+        status == cudaErrorInitializationError) {
         return "no CUDA device: " + text;
     }
     return "CUDA error " + text;
@@ -36,9 +37,9 @@ std::optional<std::string> failureText(CUptiResult status) {
 }
 
 core::Error gpuError(const std::string& text, const char* call, const char* file, int line) {
-    return core::makeError(core::ErrorCode::DeviceError, text,
-                           std::string(call) + " at " + std::filesystem::path(file).filename().string() + ":" +
-                               std::to_string(line));
+    return core::makeError(
+        core::ErrorCode::DeviceError, text,
+        std::string(call) + " at " + std::filesystem::path(file).filename().string() + ":" + std::to_string(line));
 }
 
 }  // namespace tpscope::gpu

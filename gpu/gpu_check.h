@@ -26,9 +26,9 @@ core::Error gpuError(const std::string& text, const char* call, const char* file
 }  // namespace tpscope::gpu
 
 // Use inside functions returning core::Status or core::Result<T>.
-#define TPSCOPE_GPU_CHECK(call)                                                                       \
-    do {                                                                                              \
-        if (auto tpscopeGpuFailure = ::tpscope::gpu::failureText(call)) {                             \
-            return ::tpscope::gpu::gpuError(*tpscopeGpuFailure, #call, __FILE__, __LINE__);           \
-        }                                                                                             \
+#define TPSCOPE_GPU_CHECK(call)                                                             \
+    do {                                                                                    \
+        if (auto tpscopeGpuFailure = ::tpscope::gpu::failureText(call)) {                   \
+            return ::tpscope::gpu::gpuError(*tpscopeGpuFailure, #call, __FILE__, __LINE__); \
+        }                                                                                   \
     } while (0)

@@ -8,7 +8,7 @@ namespace tpscope::gpu {
 namespace {
 
 class LocalGpuBackend final : public core::Backend {
-public:
+  public:
     std::string name() const override { return "local GPUs (CUDA, NCCL, CUPTI)"; }
 
     core::Result<std::vector<core::LocalDevice>> devices() const override {
@@ -44,6 +44,8 @@ public:
 
 }  // namespace
 
-std::shared_ptr<core::Backend> makeLocalBackend() { return std::make_shared<LocalGpuBackend>(); }
+std::shared_ptr<core::Backend> makeLocalBackend() {
+    return std::make_shared<LocalGpuBackend>();
+}
 
 }  // namespace tpscope::gpu

@@ -18,18 +18,21 @@ constexpr std::uint64_t kCollectiveBytesPerNs = 100;  // 100 GB/s
 constexpr std::int64_t kCollectiveLatencyNs = 8'000;
 
 std::int64_t syntheticDurationNs(const core::PlanOp& op) {
-    if (op.isCollective()) return kCollectiveLatencyNs + static_cast<std::int64_t>(op.messageBytes / kCollectiveBytesPerNs);
+    if (op.isCollective())
+        return kCollectiveLatencyNs + static_cast<std::int64_t>(op.messageBytes / kCollectiveBytesPerNs);
     return std::max(kMinKernelNs, static_cast<std::int64_t>((op.bytesRead + op.bytesWritten) / kComputeBytesPerNs));
 }
 
 }  // namespace
 
-LocalCapture synthesizeLocalRanks(const core::DecodePlan& plan, const LocalRanks& ranks, int steps, std::int64_t startNs) {
+LocalCapture synthesizeLocalRanks(const core::DecodePlan& plan, const LocalRanks& ranks, int steps,
+                                  std::int64_t startNs) {
     LocalCapture out;
     core::Trace& t = out.trace;
     t.origin = core::TraceOrigin::Captured;
     for (std::size_t i = 0; i < ranks.devices.size(); ++i) {
-        core::Rank& rank = t.rank(core::RankId(static_cast<std::uint32_t>(ranks.firstRank) + static_cast<std::uint32_t>(i)));
+        core::Rank& rank =
+            t.rank(core::RankId(static_cast<std::uint32_t>(ranks.firstRank) + static_cast<std::uint32_t>(i)));
         rank.deviceIndex = ranks.devices[i];
         rank.deviceName = "synthetic (cpu test)";
         core::Stream& compute = rank.stream(core::StreamId(7), "compute");

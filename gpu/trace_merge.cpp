@@ -7,7 +7,8 @@
 namespace tpscope::gpu {
 
 core::Result<core::Trace> mergeProcessTraces(std::vector<ProcessTrace> parts) {
-    std::sort(parts.begin(), parts.end(), [](const ProcessTrace& a, const ProcessTrace& b) { return a.process < b.process; });
+    std::sort(parts.begin(), parts.end(),
+              [](const ProcessTrace& a, const ProcessTrace& b) { return a.process < b.process; });
     core::Trace out;
     out.origin = core::TraceOrigin::Captured;
     // Counters of the CUPTI collectors ("cupti.*") are summed over processes; other metadata
@@ -69,7 +70,8 @@ core::Result<core::Trace> mergeProcessTraces(std::vector<ProcessTrace> parts) {
     out.metadata.emplace_back("capture.processes", std::to_string(parts.size()));
     std::string agreed = "yes";
     for (const ProcessTrace& part : parts) {
-        if (part.launchIdHash != parts.front().launchIdHash) agreed = "no: process " + std::to_string(part.process) + " differs";
+        if (part.launchIdHash != parts.front().launchIdHash)
+            agreed = "no: process " + std::to_string(part.process) + " differs";
     }
     if (!parts.empty()) out.metadata.emplace_back("launch.id_agreed", agreed);
     out.finalize();

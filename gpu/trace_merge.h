@@ -20,7 +20,7 @@ struct ProcessTrace {
     int process = 0;  // MPI world rank
     std::string host;
     std::int64_t clockOffsetNs = 0;
-    std::string error;  // empty when the capture succeeded
+    std::string error;               // empty when the capture succeeded
     std::uint64_t launchIdHash = 0;  // hash of the NCCL unique id this process received
     core::Trace trace;
 };

@@ -12,7 +12,7 @@ constexpr std::uint32_t kMagic = 0x54505357;  // "TPSW"
 constexpr std::uint32_t kVersion = 1;
 
 class Writer {
-public:
+  public:
     template <typename T>
     void put(T v) {
         static_assert(std::is_trivially_copyable_v<T>);
@@ -26,12 +26,12 @@ public:
     }
     std::vector<std::uint8_t> take() { return std::move(m_out); }
 
-private:
+  private:
     std::vector<std::uint8_t> m_out;
 };
 
 class Reader {
-public:
+  public:
     explicit Reader(const std::vector<std::uint8_t>& in) : m_in(in) {}
     template <typename T>
     bool get(T& v) {
@@ -53,7 +53,7 @@ public:
     bool ok() const { return m_ok; }
     std::size_t position() const { return m_pos; }
 
-private:
+  private:
     bool fail() {
         m_ok = false;
         return false;
@@ -91,10 +91,9 @@ bool getEnum(Reader& r, E& e) {
 
 bool getPayload(Reader& r, core::Payload& p) {
     auto& c = p.collective;
-    return getEnum(r, p.kind) && getEnum(r, c.op) && getEnum(r, c.algo) && getEnum(r, c.proto) &&
-           getEnum(r, c.dtype) && r.get(c.groupSize) && r.get(c.communicator.value) && r.get(c.bytes) &&
-           r.get(p.gemm.m) && r.get(p.gemm.n) && r.get(p.gemm.k) && getEnum(r, p.gemm.dtype) &&
-           getEnum(r, p.copy.kind) && r.get(p.copy.bytes);
+    return getEnum(r, p.kind) && getEnum(r, c.op) && getEnum(r, c.algo) && getEnum(r, c.proto) && getEnum(r, c.dtype) &&
+           r.get(c.groupSize) && r.get(c.communicator.value) && r.get(c.bytes) && r.get(p.gemm.m) && r.get(p.gemm.n) &&
+           r.get(p.gemm.k) && getEnum(r, p.gemm.dtype) && getEnum(r, p.copy.kind) && r.get(p.copy.bytes);
 }
 
 }  // namespace

@@ -9,15 +9,17 @@
 
 namespace tpscope::test {
 
-inline std::filesystem::path publicTraces() { return std::filesystem::path(TPSCOPE_SHARED_DIR) / "traces" / "public"; }
+inline std::filesystem::path publicTraces() {
+    return std::filesystem::path(TPSCOPE_SHARED_DIR) / "traces" / "public";
+}
 
 // Skips the calling test with a clear message when the public trace folder (or a file in it) is absent.
-#define TPSCOPE_REQUIRE_PUBLIC(relpath)                                                              \
-    do {                                                                                             \
-        if (!std::filesystem::exists(::tpscope::test::publicTraces() / (relpath))) {                \
-            GTEST_SKIP() << "public trace " << (relpath) << " not found under "                      \
-                         << ::tpscope::test::publicTraces() << " (shared/ folder absent)";           \
-        }                                                                                            \
+#define TPSCOPE_REQUIRE_PUBLIC(relpath)                                                                            \
+    do {                                                                                                           \
+        if (!std::filesystem::exists(::tpscope::test::publicTraces() / (relpath))) {                               \
+            GTEST_SKIP() << "public trace " << (relpath) << " not found under " << ::tpscope::test::publicTraces() \
+                         << " (shared/ folder absent)";                                                            \
+        }                                                                                                          \
     } while (0)
 
 struct CommandResult {
@@ -38,6 +40,8 @@ inline CommandResult runCommand(const std::string& command) {
     return r;
 }
 
-inline CommandResult runCli(const std::string& args) { return runCommand(std::string(TPSCOPE_CLI_PATH) + " " + args); }
+inline CommandResult runCli(const std::string& args) {
+    return runCommand(std::string(TPSCOPE_CLI_PATH) + " " + args);
+}
 
 }  // namespace tpscope::test

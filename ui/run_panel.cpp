@@ -163,9 +163,10 @@ QWidget* RunPanel::buildBackend(const LocalBackendInfo& local) {
     auto* box = new QGroupBox(tr("Backend"), this);
     auto* form = new QFormLayout(box);
     m_simulated = new QRadioButton(tr("Simulated cluster"), box);
-    m_local = new QRadioButton(local.available ? tr("Local GPUs (%n found)", nullptr, static_cast<int>(local.devices.size()))
-                                               : tr("Local GPUs (unavailable)"),
-                               box);
+    m_local =
+        new QRadioButton(local.available ? tr("Local GPUs (%n found)", nullptr, static_cast<int>(local.devices.size()))
+                                         : tr("Local GPUs (unavailable)"),
+                         box);
     m_local->setEnabled(local.available);
     m_local->setToolTip(local.available ? local.devices.join(QStringLiteral("\n")) : local.reason);
     m_simulated->setChecked(true);

@@ -5,9 +5,9 @@
 //   localBackend  core::localBackend() device query (registered by app/gui when built with CUDA;
 //                 the GUI library never sees a CUDA header)
 
+#include "core/run/backend.h"
 #include "ui/io_services.h"
 #include "ui/services.h"
-#include "core/run/backend.h"
 #include "ui/sim_service.h"
 
 namespace tpscope::ui {
@@ -25,7 +25,11 @@ core::Result<RunOutcome> runOnLocalGpus(const RunRequest& request, const Progres
     local.graph = request.cudaGraphs;
     local.overlap = request.overlap;
     auto trace = backend->run(
-        local, [&](const std::string&, double fraction) { if (progress) progress(fraction); }, &cancel);
+        local,
+        [&](const std::string&, double fraction) {
+            if (progress) progress(fraction);
+        },
+        &cancel);
     if (!trace) return trace.error();
     RunOutcome outcome;
     outcome.metrics = metricsOf(**trace, request.batch);
@@ -33,8 +37,7 @@ core::Result<RunOutcome> runOnLocalGpus(const RunRequest& request, const Progres
     return outcome;
 }
 
-core::Result<RunOutcome> runSimulated(const RunRequest& request, const ProgressFn& progress,
-                                      const CancelFlag& cancel) {
+core::Result<RunOutcome> runSimulated(const RunRequest& request, const ProgressFn& progress, const CancelFlag& cancel) {
     if (request.backend == BackendKind::LocalGpus) return runOnLocalGpus(request, progress, cancel);
     std::shared_ptr<const core::Trace> trace;
     if (progress) progress(0.0);
@@ -60,7 +63,9 @@ LocalBackendInfo queryLocalBackend() {
     }
     info.available = !devices->empty();
     for (const auto& d : *devices) {
-        info.devices << QStringLiteral("GPU %1: %2 (%3 GiB)").arg(d.index).arg(QString::fromStdString(d.name))
+        info.devices << QStringLiteral("GPU %1: %2 (%3 GiB)")
+                            .arg(d.index)
+                            .arg(QString::fromStdString(d.name))
                             .arg(static_cast<double>(d.memoryBytes) / (1024.0 * 1024 * 1024), 0, 'f', 0);
     }
     return info;

@@ -28,8 +28,8 @@ core::Result<core::ModelSpec> resolveModel(const core::Catalog& catalog, const M
         m.id = "custom";
         m.name = "custom model";
     }
-    const bool customised = opts.hidden || opts.ffn || opts.heads || opts.kvHeads || opts.headDim || opts.layers ||
-                            opts.vocab;
+    const bool customised =
+        opts.hidden || opts.ffn || opts.heads || opts.kvHeads || opts.headDim || opts.layers || opts.vocab;
     if (opts.hidden) m.hidden = opts.hidden;
     if (opts.ffn) m.ffn = opts.ffn;
     if (opts.heads) m.heads = opts.heads;
@@ -44,8 +44,9 @@ core::Result<core::ModelSpec> resolveModel(const core::Catalog& catalog, const M
     if (opts.preset == "custom" && m.kvHeads == 0) m.kvHeads = m.heads;
     if (customised && opts.preset != "custom") m.id += "-custom";
     if (auto status = core::validateModel(m); !status) {
-        return core::makeError(status.error().code, status.error().message,
-                               opts.preset == "custom" ? "custom model (--hidden --ffn --heads --layers --vocab)" : m.id);
+        return core::makeError(
+            status.error().code, status.error().message,
+            opts.preset == "custom" ? "custom model (--hidden --ffn --heads --layers --vocab)" : m.id);
     }
     return m;
 }

@@ -20,8 +20,8 @@
 namespace tpscope::cli {
 
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1;    // the work failed (file, device, does not fit)
-inline constexpr int kExitBadInput = 2;   // the command line was wrong
+inline constexpr int kExitFailure = 1;   // the work failed (file, device, does not fit)
+inline constexpr int kExitBadInput = 2;  // the command line was wrong
 
 struct CliContext {
     std::vector<std::string> catalogFiles;
@@ -47,8 +47,8 @@ core::Result<core::Dtype> resolveDtype(const std::string& text);
 // Systems SQLite export, a .tpscope workspace's first run). Prints a one-line note to stderr when
 // records had to be repaired or skipped; `stats` receives the details.
 core::Result<std::shared_ptr<const core::Trace>> loadTraceFile(const std::string& path,
-                                                              core::ImportStats* stats = nullptr,
-                                                              const core::KernelClassifier* classifier = nullptr);
+                                                               core::ImportStats* stats = nullptr,
+                                                               const core::KernelClassifier* classifier = nullptr);
 
 using CommandFactory = void (*)(CLI::App& app, CliContext& ctx);
 void addPlanCommand(CLI::App& app, CliContext& ctx);

@@ -90,8 +90,8 @@ int run(const BoundsOptions& o, const CliContext& ctx) {
     if (roof) {
         std::cout << "roofline on " << o.gpu << ": intensity " << core::formatFixed(roof->arithmeticIntensity, 2)
                   << " FLOP/B vs crossover " << core::formatFixed(roof->crossover, 1) << " -> "
-                  << (roof->memoryBound ? "memory-bound" : "compute-bound") << ", step >= " << us(roof->stepLowerBoundNs)
-                  << '\n';
+                  << (roof->memoryBound ? "memory-bound" : "compute-bound")
+                  << ", step >= " << us(roof->stepLowerBoundNs) << '\n';
     }
     return kExitOk;
 }

@@ -51,7 +51,8 @@ int runAmdahl(const AmdahlOptions& o) {
     }
     t.print(std::cout);
     std::cout << "limit 1/S: "
-              << (std::isfinite(table->maxSpeedup) ? core::formatFixed(table->maxSpeedup, 2) + "x" : "unbounded") << '\n';
+              << (std::isfinite(table->maxSpeedup) ? core::formatFixed(table->maxSpeedup, 2) + "x" : "unbounded")
+              << '\n';
     return kExitOk;
 }
 
@@ -106,7 +107,8 @@ int runCost(const CostOptions& o) {
     }
     std::cout << "$ per million tokens = GPUs x $" << core::formatFixed(o.price, 2)
               << "/GPU-hour / (tokens/s x 3600 / 1e6)\n";
-    TextTable t({"GPUs", "tokens/s", "speedup", "$/Mtok", "premium vs " + std::to_string(table->baselineGpus) + " GPU"});
+    TextTable t(
+        {"GPUs", "tokens/s", "speedup", "$/Mtok", "premium vs " + std::to_string(table->baselineGpus) + " GPU"});
     for (const auto& r : table->rows) {
         t.addRow({std::to_string(r.gpus), core::formatFixed(r.tokensPerSec, 1),
                   core::formatFixed(r.speedupVsBaseline, 2) + "x", "$" + core::formatFixed(r.costPerMillionTokens, 3),

@@ -58,7 +58,8 @@ std::int64_t firstStepStart(const core::Trace& t, const core::Rank& r) {
 // The catalog preset of a CUDA device name ("NVIDIA H200" -> h200-sxm): presets whose id's first
 // part ("h200") the name contains, PCIe variants only for PCIe names.
 std::optional<core::GpuSpec> matchGpuPreset(const core::Catalog& catalog, std::string deviceName) {
-    std::transform(deviceName.begin(), deviceName.end(), deviceName.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::transform(deviceName.begin(), deviceName.end(), deviceName.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
     const bool pcie = deviceName.find("pcie") != std::string::npos;
     for (const core::GpuSpec& g : catalog.gpus()) {
         const std::string family = g.id.substr(0, g.id.find('-'));
@@ -72,11 +73,12 @@ struct Bandwidth {
     std::string preset;
     double peakBytesPerSec = 0;
     double achievedBytesPerSec = 0;
-    double floorNs = 0;         // weights / peak: the batch-1 HBM floor of a step
-    double fractionOfFloor = 0; // floor / measured step (1 = at the floor)
+    double floorNs = 0;          // weights / peak: the batch-1 HBM floor of a step
+    double fractionOfFloor = 0;  // floor / measured step (1 = at the floor)
 };
 
-Bandwidth bandwidth(const core::Catalog& catalog, const CaptureCliOptions& o, const gpu::CaptureReport& rep, double medianNs) {
+Bandwidth bandwidth(const core::Catalog& catalog, const CaptureCliOptions& o, const gpu::CaptureReport& rep,
+                    double medianNs) {
     Bandwidth b;
     std::optional<core::GpuSpec> spec;
     if (!o.gpu.empty()) {
@@ -181,7 +183,8 @@ int runCaptureCommand(const CliContext& ctx, const CaptureCliOptions& o) {
     }
     printSummary(o, *report, bandwidth(*catalog, o, *report, medianNs(report->stepNs)), o.json);
     if (!report->failure.empty()) {
-        std::cerr << "tpscope-cli: capture failed: " << report->failure << " (what was captured is in " << o.out << ")\n";
+        std::cerr << "tpscope-cli: capture failed: " << report->failure << " (what was captured is in " << o.out
+                  << ")\n";
         return kExitFailure;
     }
     return kExitOk;
@@ -193,13 +196,16 @@ int runCaptureCommand(const CliContext& ctx, const CaptureCliOptions& o) {
 
 void addCaptureCommand(CLI::App& app, CliContext& ctx) {
     auto opts = std::make_shared<CaptureCliOptions>();
-    auto* cmd = app.add_subcommand("capture", "Run TP decode on local GPUs (or under mpirun/srun) and record it with CUPTI");
+    auto* cmd =
+        app.add_subcommand("capture", "Run TP decode on local GPUs (or under mpirun/srun) and record it with CUPTI");
     addModelOptions(*cmd, opts->model);
     cmd->add_option("--tp", opts->tp, "Tensor-parallel degree: one GPU (NCCL rank) each")->check(CLI::PositiveNumber);
     cmd->add_option("--batch", opts->batch, "Sequences decoded together")->check(CLI::PositiveNumber);
     cmd->add_option("--tokens", opts->tokens, "Measured decode steps")->check(CLI::PositiveNumber);
-    cmd->add_option("--warmup", opts->warmup, "Decode steps run before recording (not in the trace)")->check(CLI::NonNegativeNumber);
-    cmd->add_option("--context", opts->context, "Tokens in the KV cache each new token attends to")->check(CLI::PositiveNumber);
+    cmd->add_option("--warmup", opts->warmup, "Decode steps run before recording (not in the trace)")
+        ->check(CLI::NonNegativeNumber);
+    cmd->add_option("--context", opts->context, "Tokens in the KV cache each new token attends to")
+        ->check(CLI::PositiveNumber);
     cmd->add_option("--dtype", opts->dtype, "fp16 or bf16");
     cmd->add_flag("--graph", opts->graph, "Capture one decode step as a CUDA graph and replay it per token");
     cmd->add_flag("--overlap", opts->overlap, "All-reduces on their own stream");
@@ -209,7 +215,8 @@ void addCaptureCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_flag("--json", opts->json, "Print the summary as JSON");
     cmd->add_flag("--cpu-test", opts->cpuTest, "No GPU work: synthetic events through the same launch and merge (CI)");
     cmd->add_option("--cpu-test-skew-ns", opts->skewNs, "CPU test: process p's clock runs p x this ahead")->group("");
-    cmd->add_flag("--cpu-test-host-per-process", opts->hostPerProcess, "CPU test: each process is its own host")->group("");
+    cmd->add_flag("--cpu-test-host-per-process", opts->hostPerProcess, "CPU test: each process is its own host")
+        ->group("");
     cmd->callback([&ctx, opts] {
 #if TPSCOPE_HAVE_CUDA
         ctx.exitCode = runCaptureCommand(ctx, *opts);

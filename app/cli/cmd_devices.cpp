@@ -23,8 +23,8 @@ int runDevices(bool json) {
         w.beginArray();
         for (const auto& d : *devices) {
             w.beginObject().field("index", d.index).field("name", d.name).field("memory_bytes", d.memoryBytes);
-            w.field("sm_count", d.smCount).field("compute_capability", std::to_string(d.computeMajor) + "." +
-                                                                           std::to_string(d.computeMinor));
+            w.field("sm_count", d.smCount)
+                .field("compute_capability", std::to_string(d.computeMajor) + "." + std::to_string(d.computeMinor));
             w.endObject();
         }
         w.endArray();
@@ -41,7 +41,8 @@ int runDevices(bool json) {
 #else
     (void)json;
     return reportError(core::makeError(core::ErrorCode::DeviceError,
-                                       "no CUDA device: this tpscope-cli was built without the CUDA backend", "devices"));
+                                       "no CUDA device: this tpscope-cli was built without the CUDA backend",
+                                       "devices"));
 #endif
 }
 

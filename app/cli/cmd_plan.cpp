@@ -97,22 +97,24 @@ void printText(const core::DecodePlan& plan, const std::optional<std::pair<core:
     out << "  weights            " << core::formatBytes(static_cast<double>(plan.memory.weightBytesPerGpu)) << '\n';
     out << "  KV cache           " << core::formatBytes(static_cast<double>(plan.memory.kvCacheBytesPerGpu)) << '\n';
     out << "  FLOPs              " << core::formatFixed(plan.flopsPerStep / 1e9, 2) << " GFLOP\n";
-    out << "  HBM traffic        " << core::formatBytes(static_cast<double>(plan.bytesReadPerStep + plan.bytesWrittenPerStep))
-        << " (intensity " << core::formatFixed(plan.arithmeticIntensity(), 2) << " FLOP/B)\n";
-    out << "  all-reduces        " << plan.allreducesPerStep << " (" << plan.layerAllreducesPerStep
-        << " in layers), " << plan.collectivesPerStep << " collectives\n";
+    out << "  HBM traffic        "
+        << core::formatBytes(static_cast<double>(plan.bytesReadPerStep + plan.bytesWrittenPerStep)) << " (intensity "
+        << core::formatFixed(plan.arithmeticIntensity(), 2) << " FLOP/B)\n";
+    out << "  all-reduces        " << plan.allreducesPerStep << " (" << plan.layerAllreducesPerStep << " in layers), "
+        << plan.collectivesPerStep << " collectives\n";
     out << "  all-reduce message " << core::formatBytes(static_cast<double>(plan.allreduceMessageBytes))
-        << ", ring wire bytes per GPU " << core::formatBytes(static_cast<double>(plan.allreduceWireBytesPerGpu)) << '\n';
+        << ", ring wire bytes per GPU " << core::formatBytes(static_cast<double>(plan.allreduceWireBytesPerGpu))
+        << '\n';
     out << "  wire bytes / step  " << core::formatBytes(static_cast<double>(plan.wireBytesPerStepPerGpu)) << '\n';
     if (fit) out << "  memory             " << fit->second.describe(fit->first.name) << '\n';
     out << '\n' << (allOps ? "ops" : "ops (prologue, layer 0, epilogue; --all-ops for every layer)") << '\n';
     TextTable table({"layer", "op", "kind", "m x n x k", "MFLOP", "read", "written", "FLOP/B"});
     for (const auto& op : plan.ops) {
         if (!allOps && op.layer > 0) continue;
-        const std::string shape = op.eventKind == core::EventKind::Gemm
-                                      ? std::to_string(op.gemm.m) + "x" + std::to_string(op.gemm.n) + "x" +
-                                            std::to_string(op.gemm.k)
-                                      : (op.isCollective() ? core::formatBytes(static_cast<double>(op.messageBytes)) : "");
+        const std::string shape =
+            op.eventKind == core::EventKind::Gemm
+                ? std::to_string(op.gemm.m) + "x" + std::to_string(op.gemm.n) + "x" + std::to_string(op.gemm.k)
+                : (op.isCollective() ? core::formatBytes(static_cast<double>(op.messageBytes)) : "");
         table.addRow({op.layer < 0 ? "-" : std::to_string(op.layer), std::string(core::toString(op.kind)),
                       std::string(core::toString(op.eventKind)), shape, core::formatFixed(op.flops / 1e6, 2),
                       core::formatBytes(static_cast<double>(op.bytesRead)),

@@ -14,10 +14,10 @@ int main(int argc, char** argv) {
     app.add_option("--catalog", ctx.catalogFiles, "Extra preset file(s) with models/gpus/fabrics (repeatable)")
         ->check(CLI::ExistingFile);
 
-    for (CommandFactory add : {addPlanCommand, addAmdahlCommand, addCostCommand, addBoundsCommand,
-                               addCatalogCommands, addDemoCommand, addSimulateCommand, addAllReduceCommand,
-                               addCalibrateCommand, addAnalyzeCommand, addScalingCommand, addCompareCommand,
-                               addCaptureCommand, addDevicesCommand, addConvertCommands}) {
+    for (CommandFactory add :
+         {addPlanCommand, addAmdahlCommand, addCostCommand, addBoundsCommand, addCatalogCommands, addDemoCommand,
+          addSimulateCommand, addAllReduceCommand, addCalibrateCommand, addAnalyzeCommand, addScalingCommand,
+          addCompareCommand, addCaptureCommand, addDevicesCommand, addConvertCommands}) {
         add(app, ctx);
     }
 

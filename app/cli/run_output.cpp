@@ -8,8 +8,12 @@ bool endsWith(const std::string& s, const std::string& suffix) {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-bool isWorkspacePath(const std::string& path) { return endsWith(path, ".tpscope"); }
-bool isChromeJsonPath(const std::string& path) { return endsWith(path, ".json") || endsWith(path, ".json.gz"); }
+bool isWorkspacePath(const std::string& path) {
+    return endsWith(path, ".tpscope");
+}
+bool isChromeJsonPath(const std::string& path) {
+    return endsWith(path, ".json") || endsWith(path, ".json.gz");
+}
 
 core::RunInfo runInfoOf(const core::PlanConfig& plan, int tokens, const std::string& backend, const std::string& gpu,
                         const std::string& fabric) {

@@ -18,8 +18,8 @@ bool isWorkspacePath(const std::string& path);
 bool isChromeJsonPath(const std::string& path);
 
 core::RunInfo runInfoOf(const core::sim::SweepRun& run);
-core::RunInfo runInfoOf(const core::PlanConfig& plan, int tokens, const std::string& backend,
-                        const std::string& gpu, const std::string& fabric);
+core::RunInfo runInfoOf(const core::PlanConfig& plan, int tokens, const std::string& backend, const std::string& gpu,
+                        const std::string& fabric);
 
 // .tpscope: all runs into one workspace. .json / .json.gz: exactly one run's trace.
 core::Status writeRuns(const std::vector<core::Run>& runs, const std::string& path);

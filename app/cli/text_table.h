@@ -9,12 +9,12 @@
 namespace tpscope::cli {
 
 class TextTable {
-public:
+  public:
     explicit TextTable(std::vector<std::string> header) : m_header(std::move(header)) {}
     void addRow(std::vector<std::string> row) { m_rows.push_back(std::move(row)); }
     void print(std::ostream& out) const;
 
-private:
+  private:
     std::vector<std::string> m_header;
     std::vector<std::vector<std::string>> m_rows;
 };

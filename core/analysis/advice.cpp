@@ -23,7 +23,9 @@ std::string_view toString(AdviceKind kind) {
 
 namespace {
 
-std::string fixed(double v, int decimals) { return formatFixed(v, decimals); }
+std::string fixed(double v, int decimals) {
+    return formatFixed(v, decimals);
+}
 
 std::string percent(double fraction) {
     return fixed(fraction * 100.0, 0) + " %";

@@ -19,9 +19,9 @@ struct AllReduceBound {
     std::uint64_t wireBytesPerStepPerGpu = 0;  // every collective in the step
     double perCallAtLinkNs = 0;
     double perCallAtBusbwNs = 0;
-    double perStepAtLinkNs = 0;    // all collectives of one step
+    double perStepAtLinkNs = 0;  // all collectives of one step
     double perStepAtBusbwNs = 0;
-    double perTokenAtLinkNs = 0;   // per step / batch
+    double perTokenAtLinkNs = 0;  // per step / batch
     double perTokenAtBusbwNs = 0;
     double layerAllreducesAtBusbwNs = 0;  // 2 x layers calls only (the seed article's column)
 };

@@ -13,10 +13,10 @@ struct RooflineReport {
     double arithmeticIntensity = 0;  // FLOP / byte over the whole step
     double crossover = 0;            // FLOP / byte where the GPU turns compute-bound
     bool memoryBound = true;
-    double computeTimeNs = 0;        // FLOPs / peak
-    double memoryTimeNs = 0;         // bytes / HBM bandwidth
-    double stepLowerBoundNs = 0;     // max of the two
-    double attainableFlops = 0;      // min(peak, AI x bandwidth)
+    double computeTimeNs = 0;     // FLOPs / peak
+    double memoryTimeNs = 0;      // bytes / HBM bandwidth
+    double stepLowerBoundNs = 0;  // max of the two
+    double attainableFlops = 0;   // min(peak, AI x bandwidth)
 };
 
 Result<RooflineReport> roofline(const DecodePlan& plan, const GpuSpec& gpu);

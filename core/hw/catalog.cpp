@@ -199,7 +199,8 @@ Result<FabricSpec> parseFabric(simdjson::dom::object obj, const std::string& whe
             std::string_view name;
             if (a.get_string().get(name) != simdjson::SUCCESS) continue;
             const auto algo = parseCollectiveAlgo(name);
-            if (!algo) return makeError(ErrorCode::InvalidArgument, "unknown algorithm '" + std::string(name) + "'", at);
+            if (!algo)
+                return makeError(ErrorCode::InvalidArgument, "unknown algorithm '" + std::string(name) + "'", at);
             f.algorithms.push_back(*algo);
         }
     }
@@ -212,8 +213,8 @@ Result<FabricSpec> parseFabric(simdjson::dom::object obj, const std::string& whe
 }
 
 template <typename T, typename Parse>
-Status parseSection(simdjson::dom::object root, std::string_view key, const std::string& context,
-                    std::vector<T>& into, Parse parse) {
+Status parseSection(simdjson::dom::object root, std::string_view key, const std::string& context, std::vector<T>& into,
+                    Parse parse) {
     simdjson::dom::element section;
     if (root[key].get(section) != simdjson::SUCCESS) return Ok{};
     simdjson::dom::array items;
@@ -296,8 +297,14 @@ Status Catalog::addJson(std::string_view text, const std::string& context) {
     return Ok{};
 }
 
-Result<ModelSpec> Catalog::model(std::string_view id) const { return findById(m_models, id, "model"); }
-Result<GpuSpec> Catalog::gpu(std::string_view id) const { return findById(m_gpus, id, "GPU"); }
-Result<FabricSpec> Catalog::fabric(std::string_view id) const { return findById(m_fabrics, id, "fabric"); }
+Result<ModelSpec> Catalog::model(std::string_view id) const {
+    return findById(m_models, id, "model");
+}
+Result<GpuSpec> Catalog::gpu(std::string_view id) const {
+    return findById(m_gpus, id, "GPU");
+}
+Result<FabricSpec> Catalog::fabric(std::string_view id) const {
+    return findById(m_fabrics, id, "fabric");
+}
 
 }  // namespace tpscope::core

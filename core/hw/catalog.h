@@ -15,7 +15,7 @@
 namespace tpscope::core {
 
 class Catalog {
-public:
+  public:
     // The compiled-in presets, plus every file named in the TPSCOPE_CATALOG environment variable
     // (paths separated by ':').
     static Result<Catalog> load(const std::vector<std::string>& extraFiles = {});
@@ -32,7 +32,7 @@ public:
     const std::vector<GpuSpec>& gpus() const { return m_gpus; }
     const std::vector<FabricSpec>& fabrics() const { return m_fabrics; }
 
-private:
+  private:
     std::vector<ModelSpec> m_models;
     std::vector<GpuSpec> m_gpus;
     std::vector<FabricSpec> m_fabrics;

@@ -7,11 +7,16 @@ namespace tpscope::core {
 
 double GpuSpec::peakFlops(Dtype dtype) const {
     switch (dtype) {
-        case Dtype::Fp16: return fp16Flops;
-        case Dtype::Bf16: return bf16Flops;
-        case Dtype::Fp8: return fp8Flops;
-        case Dtype::Fp32: return fp32Flops;
-        default: return 0;
+        case Dtype::Fp16:
+            return fp16Flops;
+        case Dtype::Bf16:
+            return bf16Flops;
+        case Dtype::Fp8:
+            return fp8Flops;
+        case Dtype::Fp32:
+            return fp32Flops;
+        default:
+            return 0;
     }
 }
 
@@ -21,16 +26,20 @@ double GpuSpec::rooflineCrossover(Dtype dtype) const {
 
 int protocolIndex(CollectiveProto proto) {
     switch (proto) {
-        case CollectiveProto::LL: return 0;
-        case CollectiveProto::LL128: return 1;
-        case CollectiveProto::Simple: return 2;
-        default: return -1;
+        case CollectiveProto::LL:
+            return 0;
+        case CollectiveProto::LL128:
+            return 1;
+        case CollectiveProto::Simple:
+            return 2;
+        default:
+            return -1;
     }
 }
 
 CollectiveProto protocolAt(int index) {
     static constexpr std::array<CollectiveProto, kProtocolCount> kOrder{CollectiveProto::LL, CollectiveProto::LL128,
-                                                                       CollectiveProto::Simple};
+                                                                        CollectiveProto::Simple};
     return index >= 0 && index < kProtocolCount ? kOrder[static_cast<std::size_t>(index)] : CollectiveProto::Unknown;
 }
 

@@ -17,10 +17,10 @@
 namespace tpscope::core {
 
 struct LocalRunRequest {
-    PlanConfig plan;      // model, tp, batch, context, dtype
-    int tokens = 16;      // measured decode steps
-    bool graph = false;   // CUDA-graph replay of the decode step
-    bool overlap = false; // all-reduces on their own stream
+    PlanConfig plan;       // model, tp, batch, context, dtype
+    int tokens = 16;       // measured decode steps
+    bool graph = false;    // CUDA-graph replay of the decode step
+    bool overlap = false;  // all-reduces on their own stream
 };
 
 struct LocalDevice {
@@ -32,7 +32,7 @@ struct LocalDevice {
 using RunProgressFn = std::function<void(const std::string& stage, double fraction)>;
 
 class Backend {
-public:
+  public:
     virtual ~Backend() = default;
     virtual std::string name() const = 0;
     // The GPUs this backend can use; an error says why there are none ("no CUDA device: ...").

@@ -76,11 +76,11 @@ void EventColumns::finalize() {
 
 IndexRange EventColumns::visibleRange(std::int64_t t0, std::int64_t t1) const {
     if (empty() || t1 <= t0) return {};
-    const auto last = static_cast<std::size_t>(
-        std::lower_bound(m_startNs.begin(), m_startNs.end(), t1) - m_startNs.begin());
+    const auto last =
+        static_cast<std::size_t>(std::lower_bound(m_startNs.begin(), m_startNs.end(), t1) - m_startNs.begin());
     // First block whose prefix max end passes t0: every event before it has ended by t0.
-    const auto block = static_cast<std::size_t>(
-        std::upper_bound(m_blockMaxEnd.begin(), m_blockMaxEnd.end(), t0) - m_blockMaxEnd.begin());
+    const auto block = static_cast<std::size_t>(std::upper_bound(m_blockMaxEnd.begin(), m_blockMaxEnd.end(), t0) -
+                                                m_blockMaxEnd.begin());
     if (block == m_blockMaxEnd.size()) return {last, last};
     std::size_t first = block * kBlock;
     std::int64_t runningMax = block == 0 ? INT64_MIN : m_blockMaxEnd[block - 1];

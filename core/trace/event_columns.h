@@ -35,7 +35,7 @@ struct EventRecord {
 };
 
 class EventColumns {
-public:
+  public:
     static constexpr std::size_t kBlock = 64;
 
     void reserve(std::size_t n);
@@ -74,7 +74,7 @@ public:
     std::size_t residentBytes() const;
     bool operator==(const EventColumns& other) const;
 
-private:
+  private:
     std::vector<std::int64_t> m_startNs;
     std::vector<std::int64_t> m_durNs;
     std::vector<std::uint32_t> m_nameId;

@@ -19,7 +19,16 @@ enum class EventKind : std::uint8_t {
 };
 inline constexpr int kEventKindCount = 7;
 
-enum class CollectiveOp : std::uint8_t { Unknown = 0, AllReduce, AllGather, ReduceScatter, Broadcast, Reduce, AllToAll, SendRecv };
+enum class CollectiveOp : std::uint8_t {
+    Unknown = 0,
+    AllReduce,
+    AllGather,
+    ReduceScatter,
+    Broadcast,
+    Reduce,
+    AllToAll,
+    SendRecv
+};
 enum class CollectiveAlgo : std::uint8_t { Unknown = 0, Ring, Tree, Nvls, NvlsTree, OneShot, TwoShot, CollNet, Pat };
 enum class CollectiveProto : std::uint8_t { Unknown = 0, Simple, LL, LL128 };
 enum class Dtype : std::uint8_t { Unknown = 0, Fp32, Fp16, Bf16, Fp8, Int8, Int32, Int64, Fp64 };

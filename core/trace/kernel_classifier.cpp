@@ -98,11 +98,12 @@ bool KernelClassifier::Rule::matches(std::string_view name) const {
 }
 
 Result<std::vector<KernelClassifier::Rule>> KernelClassifier::parseRules(std::string_view text,
-                                                                        const std::string& context) {
+                                                                         const std::string& context) {
     simdjson::dom::parser parser;
     simdjson::dom::element root;
     if (const auto err = parser.parse(text.data(), text.size()).get(root); err != simdjson::SUCCESS) {
-        return makeError(ErrorCode::ParseError, std::string("not valid JSON: ") + simdjson::error_message(err), context);
+        return makeError(ErrorCode::ParseError, std::string("not valid JSON: ") + simdjson::error_message(err),
+                         context);
     }
     simdjson::dom::array rules;
     if (root["rules"].get_array().get(rules) != simdjson::SUCCESS) {
@@ -131,7 +132,8 @@ Result<std::vector<KernelClassifier::Rule>> KernelClassifier::parseRules(std::st
             return makeError(ErrorCode::InvalidArgument, "a rule needs 'prefix' or 'contains' patterns", where);
         }
         std::string_view s;
-        if (obj["op"].get_string().get(s) == simdjson::SUCCESS) rule.op = parseCollectiveOp(s).value_or(CollectiveOp::Unknown);
+        if (obj["op"].get_string().get(s) == simdjson::SUCCESS)
+            rule.op = parseCollectiveOp(s).value_or(CollectiveOp::Unknown);
         if (obj["algo"].get_string().get(s) == simdjson::SUCCESS) {
             rule.algo = parseCollectiveAlgo(s).value_or(CollectiveAlgo::Unknown);
         }

@@ -26,7 +26,7 @@ struct KernelClass {
 };
 
 class KernelClassifier {
-public:
+  public:
     static const KernelClassifier& builtin();  // the compiled-in rules; valid for the whole program
     static Result<KernelClassifier> fromJson(std::string_view text, const std::string& context);
 
@@ -37,7 +37,7 @@ public:
     KernelClass classify(std::string_view kernelName) const;
     std::size_t ruleCount() const { return m_rules.size(); }
 
-private:
+  private:
     struct Rule {
         EventKind kind = EventKind::Other;
         std::vector<std::string> prefixes;

@@ -19,9 +19,9 @@
 // count), never by visiting the events in between. Inside a run of at least 16 narrow events per
 // column, up to 16 columns are taken at once when they hold the events the run's density predicts
 // (within 1/8), so a fully zoomed-out row of millions of events costs far fewer than widthPx steps;
-// such a jump can fold a gap or a wider event of up to about two pixels into the run. The dominant kind and the representative of a folded run are
-// therefore estimated from at most kKindSamples events spread evenly over each column group (weighted by duration);
-// they are exact for groups of up to kKindSamples events.
+// such a jump can fold a gap or a wider event of up to about two pixels into the run. The dominant kind and the
+// representative of a folded run are therefore estimated from at most kKindSamples events spread evenly over each
+// column group (weighted by duration); they are exact for groups of up to kKindSamples events.
 //
 // On a stream whose events overlap (imported concurrent kernels), an item's end is the end of the
 // last event of each group and of the sampled events, which may miss a long event hidden inside a

@@ -2,7 +2,9 @@
 
 namespace tpscope::core {
 
-PayloadTable::PayloadTable() { m_payloads.emplace_back(); }  // id 0: no payload
+PayloadTable::PayloadTable() {
+    m_payloads.emplace_back();
+}  // id 0: no payload
 
 PayloadId PayloadTable::intern(const Payload& payload) {
     if (payload.kind == PayloadKind::None) return kNoPayload;

@@ -4,8 +4,8 @@
 // per-trace table and an event stores a 4-byte PayloadId (0 = none).
 
 #include <cstdint>
-#include <vector>
 #include <unordered_map>
+#include <vector>
 
 #include "core/trace/event_kind.h"
 #include "core/util/strong_id.h"
@@ -20,9 +20,9 @@ struct CollectivePayload {
     CollectiveAlgo algo = CollectiveAlgo::Unknown;
     CollectiveProto proto = CollectiveProto::Unknown;
     Dtype dtype = Dtype::Unknown;
-    std::uint32_t groupSize = 0;   // ranks in the communicator
-    NameId communicator{};         // process group / communicator name ("" when unknown)
-    std::uint64_t bytes = 0;       // message size per rank (nccl-tests "size")
+    std::uint32_t groupSize = 0;  // ranks in the communicator
+    NameId communicator{};        // process group / communicator name ("" when unknown)
+    std::uint64_t bytes = 0;      // message size per rank (nccl-tests "size")
     bool operator==(const CollectivePayload&) const = default;
 };
 
@@ -47,20 +47,35 @@ struct Payload {
     CopyPayload copy;
     bool operator==(const Payload&) const = default;
 
-    static Payload of(const CollectivePayload& c) { Payload p; p.kind = PayloadKind::Collective; p.collective = c; return p; }
-    static Payload of(const GemmPayload& g) { Payload p; p.kind = PayloadKind::Gemm; p.gemm = g; return p; }
-    static Payload of(const CopyPayload& c) { Payload p; p.kind = PayloadKind::Copy; p.copy = c; return p; }
+    static Payload of(const CollectivePayload& c) {
+        Payload p;
+        p.kind = PayloadKind::Collective;
+        p.collective = c;
+        return p;
+    }
+    static Payload of(const GemmPayload& g) {
+        Payload p;
+        p.kind = PayloadKind::Gemm;
+        p.gemm = g;
+        return p;
+    }
+    static Payload of(const CopyPayload& c) {
+        Payload p;
+        p.kind = PayloadKind::Copy;
+        p.copy = c;
+        return p;
+    }
 };
 
 class PayloadTable {
-public:
+  public:
     PayloadTable();
     PayloadId intern(const Payload& payload);
     const Payload& get(PayloadId id) const { return m_payloads[id]; }
     std::size_t size() const { return m_payloads.size(); }
     const std::vector<Payload>& all() const { return m_payloads; }
 
-private:
+  private:
     struct Hash {
         std::size_t operator()(const Payload& p) const noexcept;
     };

@@ -2,9 +2,13 @@
 
 namespace tpscope::core {
 
-StringTable::StringTable() { intern(""); }
+StringTable::StringTable() {
+    intern("");
+}
 
-StringTable::StringTable(const StringTable& other) : m_strings(other.m_strings) { rebuildIndex(); }
+StringTable::StringTable(const StringTable& other) : m_strings(other.m_strings) {
+    rebuildIndex();
+}
 
 StringTable& StringTable::operator=(const StringTable& other) {
     if (this != &other) {

@@ -14,7 +14,7 @@
 namespace tpscope::core {
 
 class StringTable {
-public:
+  public:
     StringTable();
     StringTable(const StringTable& other);
     StringTable& operator=(const StringTable& other);
@@ -28,7 +28,7 @@ public:
     std::size_t residentBytes() const;
     std::optional<NameId> find(std::string_view text) const;
 
-private:
+  private:
     void rebuildIndex();
     // deque: stable addresses, so the index can key on string_views into it.
     std::deque<std::string> m_strings;

@@ -7,10 +7,14 @@ namespace tpscope::core {
 
 std::string_view toString(TraceOrigin origin) {
     switch (origin) {
-        case TraceOrigin::Simulated: return "simulated";
-        case TraceOrigin::Captured: return "captured";
-        case TraceOrigin::Imported: return "imported";
-        case TraceOrigin::Unknown: break;
+        case TraceOrigin::Simulated:
+            return "simulated";
+        case TraceOrigin::Captured:
+            return "captured";
+        case TraceOrigin::Imported:
+            return "imported";
+        case TraceOrigin::Unknown:
+            break;
     }
     return "unknown";
 }
@@ -40,10 +44,10 @@ std::size_t Rank::eventCount() const {
 
 IndexRange Rank::visibleRanges(std::int64_t t0, std::int64_t t1) const {
     if (ranges.empty() || t1 <= t0) return {};
-    const auto last = static_cast<std::size_t>(
-        std::lower_bound(ranges.begin(), ranges.end(), t1,
-                         [](const NvtxRange& r, std::int64_t t) { return r.startNs < t; }) -
-        ranges.begin());
+    const auto last =
+        static_cast<std::size_t>(std::lower_bound(ranges.begin(), ranges.end(), t1,
+                                                  [](const NvtxRange& r, std::int64_t t) { return r.startNs < t; }) -
+                                 ranges.begin());
     std::size_t first = 0;
     while (first < last && ranges[first].endNs <= t0) ++first;
     return {first, last};

@@ -55,7 +55,7 @@ enum class TraceOrigin : std::uint8_t { Unknown = 0, Simulated, Captured, Import
 std::string_view toString(TraceOrigin origin);
 
 class Trace {
-public:
+  public:
     StringTable names;
     PayloadTable payloads;
     std::vector<Rank> ranks;

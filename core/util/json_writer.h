@@ -12,7 +12,7 @@
 namespace tpscope::core {
 
 class JsonWriter {
-public:
+  public:
     explicit JsonWriter(std::ostream& out, bool pretty = true) : m_out(out), m_pretty(pretty) {}
 
     JsonWriter& beginObject();
@@ -40,7 +40,7 @@ public:
 
     static void writeEscaped(std::ostream& out, std::string_view s);
 
-private:
+  private:
     void beforeValue();
     void newline();
 

@@ -37,8 +37,8 @@ inline Error makeError(ErrorCode code, std::string message, std::string context 
 
 template <typename T>
 class [[nodiscard]] Result {
-public:
-    Result(T value) : m_state(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  public:
+    Result(T value) : m_state(std::move(value)) {}      // NOLINT(google-explicit-constructor)
     Result(Error error) : m_state(std::move(error)) {}  // NOLINT(google-explicit-constructor)
 
     bool ok() const { return std::holds_alternative<T>(m_state); }
@@ -54,7 +54,7 @@ public:
 
     const Error& error() const { return std::get<Error>(m_state); }
 
-private:
+  private:
     std::variant<T, Error> m_state;
 };
 
@@ -65,15 +65,15 @@ using Status = Result<Ok>;
 }  // namespace tpscope::core
 
 // Early return of an Error from a function returning Result<U> or Status.
-#define TPSCOPE_TRY(expr)                                   \
-    do {                                                    \
-        auto tpscopeTryResult = (expr);                     \
+#define TPSCOPE_TRY(expr)                                       \
+    do {                                                        \
+        auto tpscopeTryResult = (expr);                         \
         if (!tpscopeTryResult) return tpscopeTryResult.error(); \
     } while (0)
 
-#define TPSCOPE_TRY_ASSIGN(target, expr)                    \
-    do {                                                    \
-        auto tpscopeTryResult = (expr);                     \
+#define TPSCOPE_TRY_ASSIGN(target, expr)                        \
+    do {                                                        \
+        auto tpscopeTryResult = (expr);                         \
         if (!tpscopeTryResult) return tpscopeTryResult.error(); \
-        (target) = std::move(*tpscopeTryResult);            \
+        (target) = std::move(*tpscopeTryResult);                \
     } while (0)

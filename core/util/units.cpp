@@ -44,10 +44,22 @@ Result<std::uint64_t> parseByteSize(std::string_view text) {
     int shift = 0;
     if (!suffix.empty()) {
         switch (suffix.front()) {
-            case 'k': case 'K': shift = 10; break;
-            case 'm': case 'M': shift = 20; break;
-            case 'g': case 'G': shift = 30; break;
-            case 't': case 'T': shift = 40; break;
+            case 'k':
+            case 'K':
+                shift = 10;
+                break;
+            case 'm':
+            case 'M':
+                shift = 20;
+                break;
+            case 'g':
+            case 'G':
+                shift = 30;
+                break;
+            case 't':
+            case 'T':
+                shift = 40;
+                break;
             default:
                 return makeError(ErrorCode::InvalidArgument, "unknown size suffix (use K, M, G or T)",
                                  std::string(text));
@@ -95,8 +107,7 @@ Result<std::vector<int>> parsePositiveIntList(std::string_view text, std::string
     });
     if (failed || values.empty()) {
         return makeError(ErrorCode::InvalidArgument,
-                         "expected a comma-separated list of positive integers, got '" + bad + "'",
-                         std::string(what));
+                         "expected a comma-separated list of positive integers, got '" + bad + "'", std::string(what));
     }
     return values;
 }

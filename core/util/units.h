@@ -16,8 +16,8 @@ Result<std::vector<std::uint64_t>> parseByteSizeList(std::string_view text);
 // "1,2,4,8" -> {1,2,4,8}; every entry must be a positive integer.
 Result<std::vector<int>> parsePositiveIntList(std::string_view text, std::string_view what);
 
-std::string formatBytes(double bytes);          // "24.0 KiB", "35.3 GB" style: binary units
-std::string formatDurationNs(double ns);        // "812 ns", "12.4 us", "15.2 ms", "1.20 s"
+std::string formatBytes(double bytes);    // "24.0 KiB", "35.3 GB" style: binary units
+std::string formatDurationNs(double ns);  // "812 ns", "12.4 us", "15.2 ms", "1.20 s"
 std::string formatFixed(double v, int decimals);
 
 }  // namespace tpscope::core

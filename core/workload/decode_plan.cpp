@@ -6,31 +6,50 @@ namespace tpscope::core {
 
 std::string_view toString(OpKind kind) {
     switch (kind) {
-        case OpKind::Embedding: return "embedding";
-        case OpKind::InputNorm: return "input_norm";
-        case OpKind::QkvGemm: return "qkv_proj";
-        case OpKind::Attention: return "attention";
-        case OpKind::OProjGemm: return "o_proj";
-        case OpKind::AttnAllReduce: return "attn_all_reduce";
-        case OpKind::PostAttnNorm: return "post_attn_norm";
-        case OpKind::GateUpGemm: return "gate_up_proj";
-        case OpKind::SiluMul: return "silu_mul";
-        case OpKind::DownGemm: return "down_proj";
-        case OpKind::MlpAllReduce: return "mlp_all_reduce";
-        case OpKind::EmbeddingAllReduce: return "embedding_all_reduce";
-        case OpKind::FinalNorm: return "final_norm";
-        case OpKind::LmHeadGemm: return "lm_head";
-        case OpKind::LogitsAllGather: return "logits_all_gather";
+        case OpKind::Embedding:
+            return "embedding";
+        case OpKind::InputNorm:
+            return "input_norm";
+        case OpKind::QkvGemm:
+            return "qkv_proj";
+        case OpKind::Attention:
+            return "attention";
+        case OpKind::OProjGemm:
+            return "o_proj";
+        case OpKind::AttnAllReduce:
+            return "attn_all_reduce";
+        case OpKind::PostAttnNorm:
+            return "post_attn_norm";
+        case OpKind::GateUpGemm:
+            return "gate_up_proj";
+        case OpKind::SiluMul:
+            return "silu_mul";
+        case OpKind::DownGemm:
+            return "down_proj";
+        case OpKind::MlpAllReduce:
+            return "mlp_all_reduce";
+        case OpKind::EmbeddingAllReduce:
+            return "embedding_all_reduce";
+        case OpKind::FinalNorm:
+            return "final_norm";
+        case OpKind::LmHeadGemm:
+            return "lm_head";
+        case OpKind::LogitsAllGather:
+            return "logits_all_gather";
     }
     return "unknown";
 }
 
 std::string_view toString(OpBlock block) {
     switch (block) {
-        case OpBlock::Prologue: return "prologue";
-        case OpBlock::Attention: return "attention";
-        case OpBlock::Mlp: return "mlp";
-        case OpBlock::Epilogue: return "epilogue";
+        case OpBlock::Prologue:
+            return "prologue";
+        case OpBlock::Attention:
+            return "attention";
+        case OpBlock::Mlp:
+            return "mlp";
+        case OpBlock::Epilogue:
+            return "epilogue";
     }
     return "unknown";
 }
@@ -107,9 +126,12 @@ MemoryEstimate estimateMemory(const PlanConfig& c, const ShardDims& s) {
 namespace {
 
 class PlanBuilder {
-public:
+  public:
     PlanBuilder(const PlanConfig& c, const ShardDims& s)
-        : m_c(c), m_s(s), m_dt(static_cast<std::uint64_t>(dtypeBytes(c.dtype))), m_b(static_cast<std::uint64_t>(c.batch)) {}
+        : m_c(c),
+          m_s(s),
+          m_dt(static_cast<std::uint64_t>(dtypeBytes(c.dtype))),
+          m_b(static_cast<std::uint64_t>(c.batch)) {}
 
     void gemm(OpKind kind, OpBlock block, int layer, std::int64_t n, std::int64_t k) {
         PlanOp op = base(kind, block, layer, EventKind::Gemm);
@@ -191,7 +213,7 @@ public:
 
     std::vector<PlanOp> take() { return std::move(m_ops); }
 
-private:
+  private:
     PlanOp base(OpKind kind, OpBlock block, int layer, EventKind eventKind) const {
         PlanOp op;
         op.kind = kind;

@@ -25,8 +25,21 @@
 namespace tpscope::core {
 
 enum class OpKind : std::uint8_t {
-    Embedding, InputNorm, QkvGemm, Attention, OProjGemm, AttnAllReduce, PostAttnNorm, GateUpGemm, SiluMul,
-    DownGemm, MlpAllReduce, EmbeddingAllReduce, FinalNorm, LmHeadGemm, LogitsAllGather
+    Embedding,
+    InputNorm,
+    QkvGemm,
+    Attention,
+    OProjGemm,
+    AttnAllReduce,
+    PostAttnNorm,
+    GateUpGemm,
+    SiluMul,
+    DownGemm,
+    MlpAllReduce,
+    EmbeddingAllReduce,
+    FinalNorm,
+    LmHeadGemm,
+    LogitsAllGather
 };
 std::string_view toString(OpKind kind);
 
@@ -44,8 +57,8 @@ struct PlanOp {
     std::uint64_t bytesWritten = 0;
     // Collectives only:
     CollectiveOp collective = CollectiveOp::Unknown;
-    std::uint64_t messageBytes = 0;    // per-rank buffer size (nccl-tests "size")
-    std::uint64_t wireBytesPerGpu = 0; // bytes each GPU sends in a ring implementation
+    std::uint64_t messageBytes = 0;     // per-rank buffer size (nccl-tests "size")
+    std::uint64_t wireBytesPerGpu = 0;  // bytes each GPU sends in a ring implementation
 
     bool isCollective() const { return eventKind == EventKind::Collective; }
     // FLOP per byte moved to/from memory; 0 for ops without memory traffic.

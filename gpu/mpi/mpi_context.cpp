@@ -17,9 +17,9 @@ core::Error mpiError(int code, const char* call) {
     return core::makeError(core::ErrorCode::DeviceError, std::string("MPI failed: ") + std::string(text, len), call);
 }
 
-#define TPSCOPE_MPI_CHECK(call)                                  \
-    do {                                                         \
-        const int tpscopeMpiRc = (call);                         \
+#define TPSCOPE_MPI_CHECK(call)                                                \
+    do {                                                                       \
+        const int tpscopeMpiRc = (call);                                       \
         if (tpscopeMpiRc != MPI_SUCCESS) return mpiError(tpscopeMpiRc, #call); \
     } while (0)
 
@@ -45,7 +45,8 @@ core::Result<std::vector<std::uint8_t>> receiveBytes(int source) {
     std::vector<std::uint8_t> bytes(n);
     for (std::size_t at = 0; at < bytes.size(); at += kChunkBytes) {
         const int len = static_cast<int>(std::min<std::size_t>(kChunkBytes, bytes.size() - at));
-        TPSCOPE_MPI_CHECK(MPI_Recv(bytes.data() + at, len, MPI_BYTE, source, kTagData, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        TPSCOPE_MPI_CHECK(
+            MPI_Recv(bytes.data() + at, len, MPI_BYTE, source, kTagData, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     }
     return bytes;
 }
@@ -62,7 +63,8 @@ bool MpiContext::launchedByLauncher() {
 core::Result<std::unique_ptr<MpiContext>> MpiContext::init() {
     int initialized = 0;
     MPI_Initialized(&initialized);
-    if (initialized) return core::makeError(core::ErrorCode::Internal, "MPI was already initialised", "MpiContext::init");
+    if (initialized)
+        return core::makeError(core::ErrorCode::Internal, "MPI was already initialised", "MpiContext::init");
     int provided = 0;
     TPSCOPE_MPI_CHECK(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided));
     std::unique_ptr<MpiContext> ctx(new MpiContext());
@@ -105,7 +107,8 @@ core::Result<std::vector<std::string>> MpiContext::allHosts() const {
     TPSCOPE_MPI_CHECK(MPI_Allgather(mine.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME,
                                     MPI_CHAR, MPI_COMM_WORLD));
     std::vector<std::string> hosts;
-    for (int p = 0; p < m_size; ++p) hosts.emplace_back(all.data() + static_cast<std::size_t>(p) * MPI_MAX_PROCESSOR_NAME);
+    for (int p = 0; p < m_size; ++p)
+        hosts.emplace_back(all.data() + static_cast<std::size_t>(p) * MPI_MAX_PROCESSOR_NAME);
     return hosts;
 }
 
@@ -121,14 +124,16 @@ core::Result<std::vector<std::int64_t>> MpiContext::clockOffsets(const std::func
     }
     std::vector<std::int64_t> hostOffset(static_cast<std::size_t>(m_size), 0);
     for (int leader = 1; leader < m_size; ++leader) {
-        if (leaderOf[static_cast<std::size_t>(leader)] != leader || hosts[static_cast<std::size_t>(leader)] == hosts[0]) continue;
+        if (leaderOf[static_cast<std::size_t>(leader)] != leader || hosts[static_cast<std::size_t>(leader)] == hosts[0])
+            continue;
         if (m_rank == 0) {
             std::int64_t bestRtt = std::numeric_limits<std::int64_t>::max(), best = 0;
             for (int i = 0; i < rounds; ++i) {
                 std::int64_t remote = 0;
                 const std::int64_t t0 = clockNs();
                 TPSCOPE_MPI_CHECK(MPI_Send(&t0, 1, MPI_INT64_T, leader, kTagPing, MPI_COMM_WORLD));
-                TPSCOPE_MPI_CHECK(MPI_Recv(&remote, 1, MPI_INT64_T, leader, kTagPing, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+                TPSCOPE_MPI_CHECK(
+                    MPI_Recv(&remote, 1, MPI_INT64_T, leader, kTagPing, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
                 const std::int64_t t1 = clockNs();
                 if (t1 - t0 < bestRtt) {
                     bestRtt = t1 - t0;
@@ -148,13 +153,14 @@ core::Result<std::vector<std::int64_t>> MpiContext::clockOffsets(const std::func
     TPSCOPE_MPI_CHECK(MPI_Bcast(hostOffset.data(), m_size, MPI_INT64_T, 0, MPI_COMM_WORLD));
     std::vector<std::int64_t> offsets(static_cast<std::size_t>(m_size));
     for (int p = 0; p < m_size; ++p) {
-        offsets[static_cast<std::size_t>(p)] = hostOffset[static_cast<std::size_t>(leaderOf[static_cast<std::size_t>(p)])];
+        offsets[static_cast<std::size_t>(p)] =
+            hostOffset[static_cast<std::size_t>(leaderOf[static_cast<std::size_t>(p)])];
     }
     return offsets;
 }
 
 core::Result<std::vector<std::vector<std::uint8_t>>> MpiContext::gather(const std::vector<std::uint8_t>& mine,
-                                                                         int root) const {
+                                                                        int root) const {
     std::vector<std::vector<std::uint8_t>> all;
     if (m_rank != root) {
         TPSCOPE_TRY(sendBytes(mine, root));

@@ -19,7 +19,7 @@
 namespace tpscope::gpu {
 
 class MpiContext {
-public:
+  public:
     // True when a launcher started this process as one of several (OpenMPI, PMIx, PMI/Slurm).
     static bool launchedByLauncher();
     // MPI_Init_thread (funneled: only the main thread calls MPI). One context per process.
@@ -39,14 +39,16 @@ public:
     // Root's bytes replace everyone else's.
     core::Status broadcast(std::vector<std::uint8_t>& bytes, int root = 0) const;
     // Offset of every process's host clock (index = world rank), known on every process.
-    core::Result<std::vector<std::int64_t>> clockOffsets(const std::function<std::int64_t()>& clockNs, int rounds) const;
+    core::Result<std::vector<std::int64_t>> clockOffsets(const std::function<std::int64_t()>& clockNs,
+                                                         int rounds) const;
     // Every process's bytes, in world-rank order, on root (empty elsewhere).
-    core::Result<std::vector<std::vector<std::uint8_t>>> gather(const std::vector<std::uint8_t>& mine, int root = 0) const;
+    core::Result<std::vector<std::vector<std::uint8_t>>> gather(const std::vector<std::uint8_t>& mine,
+                                                                int root = 0) const;
     // Logical AND of a flag over all processes.
     core::Result<bool> allTrue(bool mine) const;
     core::Result<std::vector<std::string>> allHosts() const;
 
-private:
+  private:
     MpiContext() = default;
     int m_rank = 0;
     int m_size = 1;

@@ -14,10 +14,9 @@ namespace {
 // Ten kernels per layer like a TP decode step: 4 GEMMs, attention, 3 elementwise, 2 all-reduces.
 Trace buildDecodeTrace(std::size_t events, int ranks) {
     Trace t;
-    const EventKind pattern[] = {EventKind::Elementwise, EventKind::Gemm,        EventKind::Attention,
-                                 EventKind::Gemm,        EventKind::Collective,  EventKind::Elementwise,
-                                 EventKind::Gemm,        EventKind::Elementwise, EventKind::Gemm,
-                                 EventKind::Collective};
+    const EventKind pattern[] = {
+        EventKind::Elementwise, EventKind::Gemm, EventKind::Attention,   EventKind::Gemm, EventKind::Collective,
+        EventKind::Elementwise, EventKind::Gemm, EventKind::Elementwise, EventKind::Gemm, EventKind::Collective};
     NameId names[10];
     for (int i = 0; i < 10; ++i) names[i] = t.intern("kernel_" + std::to_string(i));
     CollectivePayload c;
@@ -39,7 +38,8 @@ Trace buildDecodeTrace(std::size_t events, int ranks) {
             e.name = names[k];
             e.kind = pattern[k];
             e.correlationId = static_cast<std::uint32_t>(i);
-            e.payload = pattern[k] == EventKind::Collective ? collective : (pattern[k] == EventKind::Gemm ? gemm : kNoPayload);
+            e.payload =
+                pattern[k] == EventKind::Collective ? collective : (pattern[k] == EventKind::Gemm ? gemm : kNoPayload);
             s.events.append(e);
             now += e.durNs + 1500;
         }
@@ -57,8 +57,8 @@ void BM_BuildTrace(benchmark::State& state) {
         benchmark::DoNotOptimize(t);
     }
     state.counters["bytes_per_event"] = bytesPerEvent;
-    state.counters["events_per_s"] = benchmark::Counter(static_cast<double>(events) * state.iterations(),
-                                                        benchmark::Counter::kIsRate);
+    state.counters["events_per_s"] =
+        benchmark::Counter(static_cast<double>(events) * state.iterations(), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_BuildTrace)->Arg(10'000'000)->Unit(benchmark::kMillisecond)->Iterations(1);
 

@@ -65,7 +65,8 @@ TEST(CliBounds, JsonGivesPerCallAndPerStepTimes) {
     const auto doc = parseJson(parser, r.out, storage);
     const double link = double(doc["link_bytes_per_sec"]);
     EXPECT_NEAR(double(doc["per_call_us"]), 24576.0 / link * 1e6, 1e-9);
-    EXPECT_NEAR(double(doc["per_step_us"]), double(std::uint64_t(doc["wire_bytes_per_step_per_gpu"])) / link * 1e6, 1e-6);
+    EXPECT_NEAR(double(doc["per_step_us"]), double(std::uint64_t(doc["wire_bytes_per_step_per_gpu"])) / link * 1e6,
+                1e-6);
 }
 
 TEST(CliErrors, BadInputGivesOneClearMessageAndExitCodeTwo) {
@@ -73,15 +74,14 @@ TEST(CliErrors, BadInputGivesOneClearMessageAndExitCodeTwo) {
         const char* args;
         const char* fragment;
     };
-    for (const Case& c : std::vector<Case>{
-             {"plan --model llama9", "unknown model 'llama9'; known: llama2-7b"},
-             {"plan --model llama3-70b --tp 3", "does not divide the 64 attention heads"},
-             {"plan --model llama3-70b --batch 0", "batch must be a positive"},
-             {"plan --model llama3-70b --dtype int4", "unknown dtype"},
-             {"bounds --model llama3-70b --fabric warp", "unknown fabric 'warp'"},
-             {"amdahl --serial 2", "between 0 and 1"},
-             {"cost --price-per-gpu-hour 3 --throughput 1:50", "GPUS=TOKENS_PER_SEC"},
-             {"plan --model custom --hidden 64", "must all be positive"}}) {
+    for (const Case& c : std::vector<Case>{{"plan --model llama9", "unknown model 'llama9'; known: llama2-7b"},
+                                           {"plan --model llama3-70b --tp 3", "does not divide the 64 attention heads"},
+                                           {"plan --model llama3-70b --batch 0", "batch must be a positive"},
+                                           {"plan --model llama3-70b --dtype int4", "unknown dtype"},
+                                           {"bounds --model llama3-70b --fabric warp", "unknown fabric 'warp'"},
+                                           {"amdahl --serial 2", "between 0 and 1"},
+                                           {"cost --price-per-gpu-hour 3 --throughput 1:50", "GPUS=TOKENS_PER_SEC"},
+                                           {"plan --model custom --hidden 64", "must all be positive"}}) {
         const auto r = runCli(c.args);
         EXPECT_EQ(r.exitCode, 2) << c.args << "\n" << r.out;
         EXPECT_NE(r.out.find(c.fragment), std::string::npos) << c.args << "\n" << r.out;
@@ -99,8 +99,9 @@ TEST(CliCatalog, ModelsAndHardwareListThePresets) {
 }
 
 TEST(CliPlan, CustomModelDimensionsAreAccepted) {
-    const auto r = runCli("plan --model custom --hidden 1024 --ffn 4096 --heads 16 --kv-heads 4 --layers 2 "
-                          "--vocab 1000 --tp 2 --json");
+    const auto r = runCli(
+        "plan --model custom --hidden 1024 --ffn 4096 --heads 16 --kv-heads 4 --layers 2 "
+        "--vocab 1000 --tp 2 --json");
     ASSERT_EQ(r.exitCode, 0) << r.out;
     EXPECT_NE(r.out.find("\"head_dim\": 64"), std::string::npos);
 }

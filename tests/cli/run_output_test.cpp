@@ -14,8 +14,10 @@ namespace {
 TEST(CliRunOutput, SimulatedSweepIsSavedAsAWorkspaceWithEveryRun) {
     const std::string path = ::testing::TempDir() + "/tpscope_sim_sweep.tpscope";
     std::filesystem::remove(path);
-    const auto r = runCli("simulate --model llama3-8b --gpu h100-sxm --fabric nvlink4 --tp 1,2 --batch 1,4 "
-                          "--tokens 2 --out " + path);
+    const auto r = runCli(
+        "simulate --model llama3-8b --gpu h100-sxm --fabric nvlink4 --tp 1,2 --batch 1,4 "
+        "--tokens 2 --out " +
+        path);
     ASSERT_EQ(r.exitCode, 0) << r.out;
     const auto runs = core::listWorkspaceRuns(path);
     ASSERT_TRUE(runs.ok()) << runs.error().describe();

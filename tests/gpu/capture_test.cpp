@@ -124,7 +124,8 @@ TEST(CaptureTwoGpus, AllReducesCarryTheirMessageBytesOnEveryRank) {
             for (std::size_t i = 0; i < s.events.size(); ++i) {
                 if (s.events.kind(i) != core::EventKind::Collective) continue;
                 const core::Payload& p = t.payload(s.events.payload(i));
-                if (p.kind == core::PayloadKind::Collective && p.collective.groupSize == 2 && p.collective.bytes > 0) ++withBytes;
+                if (p.kind == core::PayloadKind::Collective && p.collective.groupSize == 2 && p.collective.bytes > 0)
+                    ++withBytes;
             }
         }
         EXPECT_GE(withBytes, static_cast<std::size_t>(2 * o.model.layers * o.tokens)) << "rank " << r.id.value;

@@ -6,13 +6,13 @@
 #include "core/workload/model.h"
 #include "gpu/device_query.h"
 
-#define TPSCOPE_REQUIRE_CUDA_DEVICE(count)                                                          \
-    do {                                                                                            \
-        auto tpscopeDevices = ::tpscope::gpu::listDevices();                                        \
-        if (!tpscopeDevices) GTEST_SKIP() << tpscopeDevices.error().message;                        \
-        if (static_cast<int>(tpscopeDevices->size()) < (count)) {                                   \
+#define TPSCOPE_REQUIRE_CUDA_DEVICE(count)                                                            \
+    do {                                                                                              \
+        auto tpscopeDevices = ::tpscope::gpu::listDevices();                                          \
+        if (!tpscopeDevices) GTEST_SKIP() << tpscopeDevices.error().message;                          \
+        if (static_cast<int>(tpscopeDevices->size()) < (count)) {                                     \
             GTEST_SKIP() << "needs " << (count) << " CUDA devices, found " << tpscopeDevices->size(); \
-        }                                                                                           \
+        }                                                                                             \
     } while (0)
 
 namespace tpscope::test {

@@ -116,7 +116,8 @@ TEST(DecodeKernels, DecodeAttentionIsSoftmaxWeightedValuesWithTheNewTokenLast) {
                     const float* vr = t == s.contextLen - 1 ? vNew : &v[base + static_cast<std::size_t>(t) * d];
                     o += p[t] / sum * vr[i];
                 }
-                EXPECT_NEAR(out[(static_cast<std::size_t>(b) * s.heads + h) * d + i], o, 2e-2) << b << " " << h << " " << i;
+                EXPECT_NEAR(out[(static_cast<std::size_t>(b) * s.heads + h) * d + i], o, 2e-2)
+                    << b << " " << h << " " << i;
             }
             // The new token's key was appended to the last cache slot.
             EXPECT_NEAR(kAfter[base + static_cast<std::size_t>(s.contextLen - 1) * d + 5], kNew[5], 2e-3);

@@ -12,7 +12,7 @@
 namespace tpscope::test {
 
 class ActivityBuffer {
-public:
+  public:
     template <typename Record>
     void append(const Record& record) {
         const std::size_t at = m_bytes.size();
@@ -35,7 +35,7 @@ public:
 
     std::size_t bytes() const { return m_bytes.size(); }
 
-private:
+  private:
     std::vector<std::uint8_t> m_bytes;
     std::vector<std::size_t> m_sizes;
 };

@@ -17,9 +17,12 @@ namespace tpscope::test {
 namespace {
 
 TEST(CaptureCli, CpuTestWritesATraceWithOneEventPerPlanOpAndStep) {
-    const std::string out = (std::filesystem::temp_directory_path() / ("cpu-test-" + std::to_string(::getpid()) + ".json")).string();
-    const auto r = runCli("capture --model custom --hidden 256 --ffn 512 --heads 8 --kv-heads 8 --layers 4 --vocab 1000"
-                          " --tokens 2 --cpu-test --out " + out);
+    const std::string out =
+        (std::filesystem::temp_directory_path() / ("cpu-test-" + std::to_string(::getpid()) + ".json")).string();
+    const auto r = runCli(
+        "capture --model custom --hidden 256 --ffn 512 --heads 8 --kv-heads 8 --layers 4 --vocab 1000"
+        " --tokens 2 --cpu-test --out " +
+        out);
     ASSERT_EQ(r.exitCode, 0) << r.out;
     EXPECT_NE(r.out.find("captured 1 rank(s) in 1 process(es), 2 steps"), std::string::npos) << r.out;
 

@@ -40,13 +40,13 @@ std::string mpirun(int processes, const std::string& args) {
     (void)args;
     return {};
 #else
-    return std::string(TPSCOPE_MPIEXEC) + " --allow-run-as-root --oversubscribe -np " + std::to_string(processes) + " " +
-           TPSCOPE_CLI_PATH + " " + args;
+    return std::string(TPSCOPE_MPIEXEC) + " --allow-run-as-root --oversubscribe -np " + std::to_string(processes) +
+           " " + TPSCOPE_CLI_PATH + " " + args;
 #endif
 }
 
-#define REQUIRE_MPI()                                                                    \
-    do {                                                                                 \
+#define REQUIRE_MPI()                                                                      \
+    do {                                                                                   \
         if (mpirun(1, "").empty()) GTEST_SKIP() << "built without MPI (no mpiexec found)"; \
     } while (0)
 
@@ -70,8 +70,8 @@ TEST(MpiLaunch, TwoProcessesShareTheIdAndRankZeroMergesBothRanksOntoItsClock) {
     const std::int64_t skewNs = 10'000'000'000;  // process 1's clock runs 10 s ahead
     const std::string out = tempPath("mpi-launch");
     const auto r = runCommand(mpirun(2, std::string("capture ") + kModel + " --tp 2 --tokens 3 --cpu-test --json" +
-                                            " --cpu-test-host-per-process --cpu-test-skew-ns " + std::to_string(skewNs) +
-                                            " --out " + out));
+                                            " --cpu-test-host-per-process --cpu-test-skew-ns " +
+                                            std::to_string(skewNs) + " --out " + out));
     ASSERT_EQ(r.exitCode, 0) << r.out;
     simdjson::dom::parser parser;
     const auto s = summary(parser, r.out);
@@ -100,7 +100,8 @@ TEST(MpiLaunch, TwoProcessesShareTheIdAndRankZeroMergesBothRanksOntoItsClock) {
 TEST(MpiLaunch, ProcessesOnOneHostKeepItsClock) {
     REQUIRE_MPI();
     const std::string out = tempPath("mpi-launch-onehost");
-    const auto r = runCommand(mpirun(2, std::string("capture ") + kModel + " --tp 4 --tokens 1 --cpu-test --json --out " + out));
+    const auto r =
+        runCommand(mpirun(2, std::string("capture ") + kModel + " --tp 4 --tokens 1 --cpu-test --json --out " + out));
     ASSERT_EQ(r.exitCode, 0) << r.out;
     simdjson::dom::parser parser;
     const auto s = summary(parser, r.out);

@@ -23,7 +23,8 @@ core::Trace rankTrace(std::uint32_t rankId, std::int64_t t0, const std::string& 
     c.communicator = t.intern("tp");
     const auto coll = t.intern(core::Payload::of(c));
     s.events.append({t0, 500, t.intern(kernel), core::EventKind::Gemm, 3, gemm});
-    s.events.append({t0 + 600, 900, t.intern("ncclDevKernel_AllReduce_Sum_bf16_RING_LL"), core::EventKind::Collective, 4, coll});
+    s.events.append(
+        {t0 + 600, 900, t.intern("ncclDevKernel_AllReduce_Sum_bf16_RING_LL"), core::EventKind::Collective, 4, coll});
     r.ranges.push_back({t0, t0 + 1500, t.intern("step 0"), 0});
     t.metadata.emplace_back("cupti.dropped_records", "2");
     t.metadata.emplace_back("model", "llama3-8b");

@@ -8,7 +8,8 @@ namespace tpscope::ui {
 namespace {
 
 TEST(ExposedComm, UnionMergesOverlapsAndTouchingIntervals) {
-    EXPECT_EQ(core::analysis::unionOf({{5, 8}, {0, 3}, {3, 4}, {7, 10}, {12, 12}}), (std::vector<core::analysis::TimeInterval>{{0, 4}, {5, 10}}));
+    EXPECT_EQ(core::analysis::unionOf({{5, 8}, {0, 3}, {3, 4}, {7, 10}, {12, 12}}),
+              (std::vector<core::analysis::TimeInterval>{{0, 4}, {5, 10}}));
 }
 
 TEST(ExposedComm, SubtractRemovesEveryCoveredPart) {
@@ -25,7 +26,8 @@ TEST(ExposedComm, CollectiveTimeOverlappedByComputeIsNotExposed) {
                                         {10, 10, core::EventKind::Gemm, "b"},
                                         {40, 10, core::EventKind::Elementwise, "c"}},
                                        {{15, 30, core::EventKind::Collective, "nccl"}});
-    EXPECT_EQ(core::analysis::exposedCommIntervals(trace->ranks[0]), (std::vector<core::analysis::TimeInterval>{{20, 40}}));
+    EXPECT_EQ(core::analysis::exposedCommIntervals(trace->ranks[0]),
+              (std::vector<core::analysis::TimeInterval>{{20, 40}}));
 }
 
 }  // namespace

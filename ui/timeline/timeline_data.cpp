@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "core/trace/level_of_detail.h"
 #include "core/analysis/exposed_comm.h"
+#include "core/trace/level_of_detail.h"
 
 namespace tpscope::ui {
 

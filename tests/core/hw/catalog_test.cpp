@@ -16,7 +16,8 @@ TEST(Catalog, BuiltinHasEveryRequiredPresetId) {
     for (const char* id : {"llama2-7b", "llama2-13b", "llama2-70b", "llama3-8b", "llama3-70b", "llama3-405b"}) {
         EXPECT_TRUE(c->model(id).ok()) << id;
     }
-    for (const char* id : {"a100-sxm", "a100-sxm-40gb", "a100-pcie", "h100-sxm", "h100-pcie", "h200-sxm", "b200", "l40s"}) {
+    for (const char* id :
+         {"a100-sxm", "a100-sxm-40gb", "a100-pcie", "h100-sxm", "h100-pcie", "h200-sxm", "b200", "l40s"}) {
         EXPECT_TRUE(c->gpu(id).ok()) << id;
     }
     for (const char* id : {"nvlink3", "nvlink4", "nvlink5", "nvls", "pcie4", "pcie5", "ib-hdr", "ib-ndr"}) {
@@ -74,20 +75,24 @@ TEST(Catalog, BadUserFilesAreRejectedAndLeaveTheCatalogUnchanged) {
         const char* json;
         const char* fragment;
     };
-    for (const Case& k : std::vector<Case>{
-             {"{not json", "not valid JSON"},
-             {"[1,2]", "expected a JSON object"},
-             {R"({"hello": 1})", "not a tpscope catalog"},
-             {R"({"gpus": [{"id": "Bad Id", "memory_bytes": 1, "hbm_bytes_per_sec": 1, "fp16_flops": 1}]})", "kebab-case"},
-             {R"({"gpus": [{"id": "ok-1", "memory_bytes": 1, "hbm_bytes_per_sec": 1, "fp16_flops": 1},
-                           {"id": "x", "memory_bytes": -1, "hbm_bytes_per_sec": 1, "fp16_flops": 1}]})", "must be > 0"},
-             {R"({"models": [{"id": "m", "hidden": 48, "ffn": 128, "heads": 6, "kv_heads": 4, "layers": 2, "vocab": 10}]})",
-              "multiple of kv_heads"},
-             {R"({"models": [{"id": "m", "hidden": 64, "ffn": 128, "heads": 6, "kv_heads": 6, "layers": 2, "vocab": 10}]})",
-              "no 'head_dim' given"},
-             {R"({"fabrics": [{"id": "f", "link_bytes_per_sec": 1, "busbw_bytes_per_sec": 1, "hop_latency_ns": 1,
-                               "base_latency_ns": 1, "scope": "galactic"}]})", "scope"},
-             {R"({"fabrics": [{"id": "f", "link_bytes_per_sec": 1}]})", "busbw_bytes_per_sec"}}) {
+    for (
+        const Case& k : std::vector<Case>{
+            {"{not json", "not valid JSON"},
+            {"[1,2]", "expected a JSON object"},
+            {R"({"hello": 1})", "not a tpscope catalog"},
+            {R"({"gpus": [{"id": "Bad Id", "memory_bytes": 1, "hbm_bytes_per_sec": 1, "fp16_flops": 1}]})",
+             "kebab-case"},
+            {R"({"gpus": [{"id": "ok-1", "memory_bytes": 1, "hbm_bytes_per_sec": 1, "fp16_flops": 1},
+                           {"id": "x", "memory_bytes": -1, "hbm_bytes_per_sec": 1, "fp16_flops": 1}]})",
+             "must be > 0"},
+            {R"({"models": [{"id": "m", "hidden": 48, "ffn": 128, "heads": 6, "kv_heads": 4, "layers": 2, "vocab": 10}]})",
+             "multiple of kv_heads"},
+            {R"({"models": [{"id": "m", "hidden": 64, "ffn": 128, "heads": 6, "kv_heads": 6, "layers": 2, "vocab": 10}]})",
+             "no 'head_dim' given"},
+            {R"({"fabrics": [{"id": "f", "link_bytes_per_sec": 1, "busbw_bytes_per_sec": 1, "hop_latency_ns": 1,
+                               "base_latency_ns": 1, "scope": "galactic"}]})",
+             "scope"},
+            {R"({"fabrics": [{"id": "f", "link_bytes_per_sec": 1}]})", "busbw_bytes_per_sec"}}) {
         const auto s = c->addJson(k.json, "user.json");
         ASSERT_FALSE(s.ok()) << k.json;
         EXPECT_NE(s.error().describe().find(k.fragment), std::string::npos) << k.json << " -> " << s.error().describe();

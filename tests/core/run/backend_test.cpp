@@ -7,7 +7,7 @@ namespace {
 
 // A backend with no devices, as a machine without GPUs reports them.
 class NoDeviceBackend final : public Backend {
-public:
+  public:
     std::string name() const override { return "no devices"; }
     Result<std::vector<LocalDevice>> devices() const override {
         return makeError(ErrorCode::DeviceError, "no CUDA device: none present");

@@ -54,10 +54,9 @@ TEST(DecodePlan, TpOneHasNoCollectives) {
 
 TEST(DecodePlan, OpsFollowTheMegatronOrderInEveryLayer) {
     const auto p = plan("llama2-7b", 2);
-    const std::vector<OpKind> layerOrder = {OpKind::InputNorm,    OpKind::QkvGemm,    OpKind::Attention,
-                                            OpKind::OProjGemm,    OpKind::AttnAllReduce, OpKind::PostAttnNorm,
-                                            OpKind::GateUpGemm,   OpKind::SiluMul,    OpKind::DownGemm,
-                                            OpKind::MlpAllReduce};
+    const std::vector<OpKind> layerOrder = {
+        OpKind::InputNorm,    OpKind::QkvGemm,    OpKind::Attention, OpKind::OProjGemm, OpKind::AttnAllReduce,
+        OpKind::PostAttnNorm, OpKind::GateUpGemm, OpKind::SiluMul,   OpKind::DownGemm,  OpKind::MlpAllReduce};
     std::vector<OpKind> layer5;
     for (const auto& op : p.ops) {
         if (op.layer == 5) layer5.push_back(op.kind);

@@ -10,7 +10,9 @@
 #include "cli_context.h"
 #include "core/analysis/analysis_json.h"
 #include "core/hw/memory_fit.h"
+#include "core/io/workspace.h"
 #include "core/util/units.h"
+#include "run_output.h"
 #include "text_table.h"
 
 namespace tpscope::cli {
@@ -113,14 +115,32 @@ int runScaling(const CliContext& ctx, const ScalingCliOptions& o) {
     if (!batches) return reportError(batches.error());
     std::vector<core::analysis::RunPoint> runs;
     std::shared_ptr<const core::Trace> first;
+    auto addRun = [&](const core::Trace& trace, const std::string& label, int tp, int batch) {
+        auto options = o.analysis.toCore();
+        options.batch = batch;
+        const auto a = core::analysis::analyzeTrace(trace, options);
+        runs.push_back(core::analysis::runPointOf(trace, a, label, tp, batch));
+    };
     for (std::size_t i = 0; i < o.files.size(); ++i) {
+        // A workspace holds a whole sweep: every run in it counts, with its own TP and batch.
+        if (isWorkspacePath(o.files[i])) {
+            auto ws = core::loadWorkspace(o.files[i]);
+            if (!ws) return reportError(ws.error());
+            for (const auto& run : ws->runs) {
+                if (!run.trace) continue;
+                addRun(*run.trace, o.files[i] + ": " + run.info.name, (*tps)[i] > 0 ? (*tps)[i] : run.info.tp,
+                       (*batches)[i] > 0 ? (*batches)[i] : run.info.batch);
+                if (!first) first = run.trace;
+            }
+            continue;
+        }
         auto trace = loadTraceFile(o.files[i]);
         if (!trace) return reportError(trace.error());
-        auto options = o.analysis.toCore();
-        options.batch = (*batches)[i];
-        const auto a = core::analysis::analyzeTrace(**trace, options);
-        runs.push_back(core::analysis::runPointOf(**trace, a, o.files[i], (*tps)[i], (*batches)[i]));
+        addRun(**trace, o.files[i], (*tps)[i], (*batches)[i]);
         if (!first) first = *trace;
+    }
+    if (!first) {
+        return reportError(core::makeError(core::ErrorCode::InvalidArgument, "no run with a trace in the given files"));
     }
     auto report =
         core::analysis::analyzeScaling(runs, {.pricePerGpuHour = o.price, .efficiencyThreshold = o.threshold});

@@ -44,3 +44,25 @@ TEST(CliRunOutput, UnknownOutputTypeIsRejectedBeforeRunning) {
 
 }  // namespace
 }  // namespace tpscope::test
+
+namespace tpscope::test {
+namespace {
+
+TEST(CliRunOutput, ScalingReadsEveryRunOfAWorkspace) {
+    const std::string path = ::testing::TempDir() + "/tpscope_scaling_sweep.tpscope";
+    std::filesystem::remove(path);
+    ASSERT_EQ(runCli("simulate --model llama3-8b --gpu h100-sxm --fabric nvlink4 --tp 1,2,4 --batch 1 --tokens 2 "
+                     "--out " +
+                     path)
+                  .exitCode,
+              0);
+    const auto r = runCli("scaling " + path + " --price-per-gpu-hour 3 --json");
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    for (const char* label : {"TP 1 · batch 1", "TP 2 · batch 1", "TP 4 · batch 1"}) {
+        EXPECT_NE(r.out.find(label), std::string::npos) << label << "\n" << r.out.substr(0, 2000);
+    }
+    std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace tpscope::test

@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "core/hw/catalog.h"
+#include "core/io/run_info.h"
 #include "core/io/sqlite_db.h"
 #include "core/io/trace_reader.h"
 #include "core/io/workspace_schema.h"
@@ -68,33 +69,16 @@ QString importNote(const core::ImportStats& stats) {
 
 core::RunInfo runInfoOf(const RunRecord& run) {
     const RunRequest& r = run.request;
-    core::RunInfo info;
+    core::RunInfo info = core::makeRunInfo(core::PlanConfig{r.model, r.tp, r.batch, r.contextLen, r.dtype}, r.tokens,
+                                           std::string(backendName(r.backend)), r.gpu.id, r.fabric.id);
     info.name = run.label().toStdString();
-    info.model = r.model.id;
-    info.gpu = r.gpu.id;
-    info.fabric = r.fabric.id;
-    info.tp = r.tp;
-    info.batch = r.batch;
-    info.tokens = r.tokens;
-    const auto& m = r.model;
-    info.spec = {{"backend", std::string(backendName(r.backend))},
-                 {"dtype", std::string(core::toString(r.dtype))},
-                 {"context_len", std::to_string(r.contextLen)},
-                 {"nodes", std::to_string(r.nodes)},
-                 {"gpus_per_node", std::to_string(r.gpusPerNode)},
-                 {"overlap", r.overlap ? "1" : "0"},
-                 {"cuda_graphs", r.cudaGraphs ? "1" : "0"},
-                 {"price_per_gpu_hour", std::to_string(r.pricePerGpuHour)},
-                 {"seed", std::to_string(r.seed)},
-                 {"source", run.source.toStdString()},
-                 {"model.name", m.name},
-                 {"model.hidden", std::to_string(m.hidden)},
-                 {"model.ffn", std::to_string(m.ffn)},
-                 {"model.heads", std::to_string(m.heads)},
-                 {"model.kv_heads", std::to_string(m.kvHeads)},
-                 {"model.head_dim", std::to_string(m.headDim)},
-                 {"model.layers", std::to_string(m.layers)},
-                 {"model.vocab", std::to_string(m.vocab)}};
+    info.spec.insert(info.spec.end(), {{"nodes", std::to_string(r.nodes)},
+                                       {"gpus_per_node", std::to_string(r.gpusPerNode)},
+                                       {"overlap", r.overlap ? "1" : "0"},
+                                       {"cuda_graphs", r.cudaGraphs ? "1" : "0"},
+                                       {"price_per_gpu_hour", std::to_string(r.pricePerGpuHour)},
+                                       {"seed", std::to_string(r.seed)},
+                                       {"source", run.source.toStdString()}});
     return info;
 }
 

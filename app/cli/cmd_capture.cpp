@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "cli_context.h"
+#include "core/io/run_info.h"
 #include "core/util/json_writer.h"
 #include "core/util/units.h"
 #include "run_output.h"
@@ -174,7 +175,7 @@ int runCaptureCommand(const CliContext& ctx, const CaptureCliOptions& o) {
         // Non-owning: the report keeps the trace for the summary below.
         const std::shared_ptr<const core::Trace> trace(&report->trace, [](const core::Trace*) {});
         const core::PlanConfig plan{c.model, c.tp, c.batch, c.contextLen, c.dtype};
-        core::RunInfo info = runInfoOf(plan, c.tokens, o.cpuTest ? "cpu-test" : "local", o.gpu, "");
+        core::RunInfo info = core::makeRunInfo(plan, c.tokens, o.cpuTest ? "cpu-test" : "local", o.gpu, "");
         info.spec.emplace_back("cuda_graphs", c.graph ? "1" : "0");
         info.spec.emplace_back("overlap", c.overlap ? "1" : "0");
         if (auto written = writeRuns({core::Run{info, trace, std::nullopt}}, o.out); !written) {

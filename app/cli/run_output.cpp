@@ -1,6 +1,7 @@
 #include "run_output.h"
 
 #include "core/io/chrome_writer.h"
+#include "core/io/run_info.h"
 
 namespace tpscope::cli {
 
@@ -15,34 +16,9 @@ bool isChromeJsonPath(const std::string& path) {
     return endsWith(path, ".json") || endsWith(path, ".json.gz");
 }
 
-core::RunInfo runInfoOf(const core::PlanConfig& plan, int tokens, const std::string& backend, const std::string& gpu,
-                        const std::string& fabric) {
-    core::RunInfo info;
-    info.name = "TP " + std::to_string(plan.tp) + " · batch " + std::to_string(plan.batch);
-    info.model = plan.model.id;
-    info.gpu = gpu;
-    info.fabric = fabric;
-    info.tp = plan.tp;
-    info.batch = plan.batch;
-    info.tokens = tokens;
-    const auto& m = plan.model;
-    info.spec = {{"backend", backend},
-                 {"dtype", std::string(core::toString(plan.dtype))},
-                 {"context_len", std::to_string(plan.contextLen)},
-                 {"model.name", m.name},
-                 {"model.hidden", std::to_string(m.hidden)},
-                 {"model.ffn", std::to_string(m.ffn)},
-                 {"model.heads", std::to_string(m.heads)},
-                 {"model.kv_heads", std::to_string(m.kvHeads)},
-                 {"model.head_dim", std::to_string(m.headDim)},
-                 {"model.layers", std::to_string(m.layers)},
-                 {"model.vocab", std::to_string(m.vocab)}};
-    return info;
-}
-
 core::RunInfo runInfoOf(const core::sim::SweepRun& run) {
     const auto& c = run.config;
-    core::RunInfo info = runInfoOf(c.plan, c.tokens, "simulated", c.cluster.gpu.id, c.cluster.intraFabric.id);
+    core::RunInfo info = core::makeRunInfo(c.plan, c.tokens, "simulated", c.cluster.gpu.id, c.cluster.intraFabric.id);
     info.spec.emplace_back("nodes", std::to_string(c.cluster.nodes));
     info.spec.emplace_back("gpus_per_node", std::to_string(c.cluster.gpusPerNode));
     info.spec.emplace_back("overlap", c.params.overlap ? "1" : "0");

@@ -9,7 +9,7 @@ packages=(
   libsimdjson-dev libsqlite3-dev zlib1g-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libopenmpi-dev openmpi-bin
-  xvfb xauth
+  xvfb xauth fonts-dejavu-core
 )
 
 missing=()

@@ -13,6 +13,7 @@
 #include <map>
 
 #include "core/analysis/analysis.h"
+#include "core/io/trace_reader.h"
 #include "core/trace/kernel_classifier.h"
 #include "test_support.h"
 
@@ -148,6 +149,28 @@ TEST(ParamDlrmTrace, LateRanksAndWaitTransferSplitMatchTheRawTimestamps) {
         const auto& t = row.time;
         EXPECT_EQ(t.computeNs + t.exposedCommNs + t.idleNs, t.wallNs);
     }
+}
+
+// The same step read by core/io's Kineto importer (all events, every stream, the files' own pids):
+// the matching must find the same calls, late ranks and wait/transfer split as on the raw kernels.
+TEST(ParamDlrmTrace, ImportedFolderGivesTheSameSplitAsTheRawTimestamps) {
+    TPSCOPE_REQUIRE_PUBLIC(kFolder);
+    const auto raw = buildTrace(readKernels());
+    const auto imported = readTrace((test::publicTraces() / kFolder).string());
+    ASSERT_TRUE(imported.ok()) << imported.error().describe();
+    ASSERT_EQ((*imported)->ranks.size(), 8u);
+    const auto a = analyzeTrace(*raw);
+    const auto b = analyzeTrace(**imported);
+    ASSERT_EQ(b.matching.calls.size(), a.matching.calls.size());
+    EXPECT_EQ(b.matching.incompleteCalls, 0u);
+    for (std::size_t k = 0; k < a.matching.calls.size(); ++k) {
+        const auto& ca = a.matching.calls[k];
+        const auto& cb = b.matching.calls[k];
+        EXPECT_EQ((*imported)->ranks[cb.lastRankIndex].id, raw->ranks[ca.lastRankIndex].id) << "call " << k;
+        EXPECT_EQ(cb.transferNs, ca.transferNs) << "call " << k;
+        EXPECT_EQ(cb.lastStartNs, ca.lastStartNs) << "call " << k;
+    }
+    EXPECT_EQ((*imported)->ranks[static_cast<std::size_t>(b.summary.slowestRankIndex)].id.value, 7u);
 }
 
 }  // namespace

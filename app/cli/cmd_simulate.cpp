@@ -11,7 +11,6 @@
 #include "core/util/json_writer.h"
 #include "core/util/units.h"
 #include "run_output.h"
-#include "sim_chrome_json.h"
 #include "sim_options.h"
 #include "text_table.h"
 
@@ -133,7 +132,7 @@ int run(const SimulateOptions& o, const CliContext& ctx) {
     spec.dtype = *dtype;
     spec.params = *params;
     spec.ignoreMemory = o.ignoreMemory;
-    if (!o.out.empty() && !isWorkspacePath(o.out) && !endsWith(o.out, ".json")) {
+    if (!o.out.empty() && !isWorkspacePath(o.out) && !isChromeJsonPath(o.out)) {
         return reportError(core::makeError(core::ErrorCode::InvalidArgument,
                                            "unknown output type: use .tpscope (workspace, opens in the GUI) or "
                                            ".json (every run in one Chrome trace)",
@@ -151,13 +150,9 @@ int run(const SimulateOptions& o, const CliContext& ctx) {
     if (!o.json) std::cerr << "\r" << std::string(40, ' ') << "\r";
     if (!result) return reportError(result.error());
     if (!o.out.empty() && !result->runs.empty()) {
-        if (isWorkspacePath(o.out)) {
-            std::vector<core::Run> runs;
-            for (const auto& run : result->runs) runs.push_back({runInfoOf(run), run.trace, std::nullopt});
-            if (auto s = writeRuns(runs, o.out); !s) return reportError(s.error());
-        } else if (auto s = writeSweepChromeJsonFile(o.out, *result); !s) {
-            return reportError(s.error());
-        }
+        std::vector<core::Run> runs;
+        for (const auto& run : result->runs) runs.push_back({runInfoOf(run), run.trace, std::nullopt});
+        if (auto s = writeRuns(runs, o.out); !s) return reportError(s.error());
     }
     if (o.json) {
         printJson(spec, *result, result->runs.empty() ? std::string() : o.out);

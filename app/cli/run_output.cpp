@@ -27,6 +27,42 @@ core::RunInfo runInfoOf(const core::sim::SweepRun& run) {
     return info;
 }
 
+core::Trace combineRuns(const std::vector<core::Run>& runs) {
+    core::Trace out;
+    out.origin = runs.empty() || !runs.front().trace ? core::TraceOrigin::Unknown : runs.front().trace->origin;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        if (!runs[i].trace) continue;
+        const core::Trace& t = *runs[i].trace;
+        if (out.source.empty()) out.source = t.source;
+        for (const auto& [k, v] : t.metadata) out.metadata.emplace_back("run" + std::to_string(i) + "." + k, v);
+        for (const auto& rank : t.ranks) {
+            core::Rank& r = out.rank(core::RankId{static_cast<std::uint32_t>(i * 10000) + rank.id.value});
+            r.host = runs[i].info.name + " · " + rank.host;
+            r.deviceIndex = rank.deviceIndex;
+            r.deviceName = rank.deviceName;
+            r.clockOffsetNs = rank.clockOffsetNs;
+            for (const auto& range : rank.ranges) {
+                r.ranges.push_back({range.startNs, range.endNs, out.intern(t.name(range.name)), range.depth});
+            }
+            for (const auto& stream : rank.streams) {
+                core::Stream& s = r.stream(stream.id, stream.label);
+                s.events.reserve(stream.events.size());
+                for (std::size_t e = 0; e < stream.events.size(); ++e) {
+                    core::EventRecord rec = stream.events.at(e);
+                    const core::Payload& p = t.payload(rec.payload);
+                    core::Payload copy = p;
+                    copy.collective.communicator = out.intern(t.name(p.collective.communicator));
+                    rec.name = out.intern(t.name(rec.name));
+                    rec.payload = out.intern(copy);
+                    s.events.append(rec);
+                }
+            }
+        }
+    }
+    out.finalize();
+    return out;
+}
+
 core::Status writeRuns(const std::vector<core::Run>& runs, const std::string& path) {
     if (isWorkspacePath(path)) {
         core::Workspace ws;
@@ -34,12 +70,8 @@ core::Status writeRuns(const std::vector<core::Run>& runs, const std::string& pa
         return core::saveWorkspace(ws, path);
     }
     if (isChromeJsonPath(path)) {
-        if (runs.size() != 1 || !runs.front().trace) {
-            return core::makeError(core::ErrorCode::InvalidArgument,
-                                   "a Chrome trace file holds one run; write several runs to a .tpscope workspace",
-                                   path);
-        }
-        return core::writeChromeJson(*runs.front().trace, path);
+        if (runs.size() == 1 && runs.front().trace) return core::writeChromeJson(*runs.front().trace, path);
+        return core::writeChromeJson(combineRuns(runs), path);
     }
     return core::makeError(core::ErrorCode::InvalidArgument,
                            "unknown output type: use .tpscope (workspace) or .json / .json.gz (Chrome trace)", path);

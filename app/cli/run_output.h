@@ -21,7 +21,12 @@ core::RunInfo runInfoOf(const core::sim::SweepRun& run);
 core::RunInfo runInfoOf(const core::PlanConfig& plan, int tokens, const std::string& backend, const std::string& gpu,
                         const std::string& fabric);
 
-// .tpscope: all runs into one workspace. .json / .json.gz: exactly one run's trace.
+// .tpscope: all runs into one workspace. .json / .json.gz: one Chrome trace; several runs are
+// combined into it (combineRuns), so Perfetto shows a sweep side by side.
 core::Status writeRuns(const std::vector<core::Run>& runs, const std::string& path);
+
+// One trace holding every run: run i's rank r becomes rank i x 10000 + r, its host prefixed with the
+// run's name ("TP 2 · batch 1 · node0"); each run's metadata keys are prefixed "run<i>.".
+core::Trace combineRuns(const std::vector<core::Run>& runs);
 
 }  // namespace tpscope::cli

@@ -5,32 +5,27 @@
 namespace tpscope::core::analysis {
 
 std::vector<TimeInterval> unionOf(std::vector<TimeInterval> intervals) {
-    if (!std::is_sorted(intervals.begin(), intervals.end())) std::sort(intervals.begin(), intervals.end());
-    std::vector<TimeInterval> out;
-    for (const auto& iv : intervals) {
-        if (iv.second <= iv.first) continue;
-        if (!out.empty() && iv.first <= out.back().second) {
-            out.back().second = std::max(out.back().second, iv.second);
-        } else {
-            out.push_back(iv);
-        }
+    const auto byStart = [](const TimeInterval& x, const TimeInterval& y) { return x.startNs < y.startNs; };
+    if (!std::is_sorted(intervals.begin(), intervals.end(), byStart)) {
+        std::sort(intervals.begin(), intervals.end(), byStart);
     }
-    return out;
+    unionInPlace(intervals);
+    return intervals;
 }
 
 std::vector<TimeInterval> subtract(const std::vector<TimeInterval>& a, const std::vector<TimeInterval>& b) {
     std::vector<TimeInterval> out;
     std::size_t j = 0;
     for (const auto& iv : a) {
-        std::int64_t cursor = iv.first;
-        while (j < b.size() && b[j].second <= cursor) ++j;
+        std::int64_t cursor = iv.startNs;
+        while (j < b.size() && b[j].endNs <= cursor) ++j;
         std::size_t k = j;
-        while (k < b.size() && b[k].first < iv.second) {
-            if (b[k].first > cursor) out.emplace_back(cursor, b[k].first);
-            cursor = std::max(cursor, b[k].second);
+        while (k < b.size() && b[k].startNs < iv.endNs) {
+            if (b[k].startNs > cursor) out.push_back({cursor, b[k].startNs});
+            cursor = std::max(cursor, b[k].endNs);
             ++k;
         }
-        if (cursor < iv.second) out.emplace_back(cursor, iv.second);
+        if (cursor < iv.endNs) out.push_back({cursor, iv.endNs});
     }
     return out;
 }
@@ -42,9 +37,9 @@ std::vector<TimeInterval> exposedCommIntervals(const core::Rank& rank) {
         for (std::size_t i = 0; i < ev.size(); ++i) {
             const auto kind = ev.kind(i);
             if (kind == core::EventKind::Collective) {
-                comm.emplace_back(ev.startNs(i), ev.endNs(i));
+                comm.push_back({ev.startNs(i), ev.endNs(i)});
             } else if (kind != core::EventKind::Memcpy && kind != core::EventKind::Memset) {
-                compute.emplace_back(ev.startNs(i), ev.endNs(i));
+                compute.push_back({ev.startNs(i), ev.endNs(i)});
             }
         }
     }

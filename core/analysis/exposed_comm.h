@@ -7,19 +7,18 @@
 // kernels across streams (memcpy/memset count as neither), then subtracts. O(n log n) for n events
 // on several streams, O(n) when each kind sits on one stream.
 
-#include <cstdint>
-#include <utility>
 #include <vector>
 
+#include "core/analysis/interval_union.h"
 #include "core/trace/trace.h"
 
 namespace tpscope::core::analysis {
 
-using TimeInterval = std::pair<std::int64_t, std::int64_t>;  // [start, end) in ns
+using TimeInterval = Interval;  // [startNs, endNs)
 
 std::vector<TimeInterval> exposedCommIntervals(const core::Rank& rank);
 
-// Sorted, non-overlapping union of the given intervals (sorted in place first when needed).
+// Sorted, non-overlapping union of the given intervals, in any order (unionInPlace after a sort).
 std::vector<TimeInterval> unionOf(std::vector<TimeInterval> intervals);
 // a minus b; both sorted and non-overlapping.
 std::vector<TimeInterval> subtract(const std::vector<TimeInterval>& a, const std::vector<TimeInterval>& b);

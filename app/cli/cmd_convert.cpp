@@ -34,10 +34,6 @@ struct InfoOptions {
     bool json = false;
 };
 
-bool endsWith(const std::string& s, std::string_view suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 core::Result<std::string> outputFormat(const std::string& path, const std::string& to) {
     if (!to.empty()) {
         for (const char* f : {"tpscope", "json", "json.gz", "csv", "sqlite"}) {
@@ -47,9 +43,9 @@ core::Result<std::string> outputFormat(const std::string& path, const std::strin
                                "unknown format '" + to + "' (tpscope, json, json.gz, csv, sqlite)", "--to");
     }
     for (const char* f : {"tpscope", "json.gz", "json", "csv", "sqlite"}) {
-        if (endsWith(path, std::string(".") + f)) return std::string(f);
+        if (path.ends_with(std::string(".") + f)) return std::string(f);
     }
-    if (endsWith(path, ".db")) return std::string("sqlite");
+    if (path.ends_with(".db")) return std::string("sqlite");
     return core::makeError(core::ErrorCode::InvalidArgument,
                            "cannot tell the output format from the name; use .tpscope, .json, .json.gz, .csv, "
                            ".sqlite or --to",
@@ -87,7 +83,7 @@ int runConvert(const ConvertOptions& o) {
         written = core::saveWorkspace(ws, o.output);
     } else if (*format == "json" || *format == "json.gz") {
         std::string path = o.output;
-        if (*format == "json.gz" && !endsWith(path, ".gz")) path += ".gz";
+        if (*format == "json.gz" && !path.ends_with(".gz")) path += ".gz";
         written = core::writeChromeJson(t, path);
     } else if (*format == "csv") {
         written = core::writeEventsCsv(t, o.output);

@@ -5,15 +5,11 @@
 
 namespace tpscope::cli {
 
-bool endsWith(const std::string& s, const std::string& suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 bool isWorkspacePath(const std::string& path) {
-    return endsWith(path, ".tpscope");
+    return path.ends_with(".tpscope");
 }
 bool isChromeJsonPath(const std::string& path) {
-    return endsWith(path, ".json") || endsWith(path, ".json.gz");
+    return path.ends_with(".json") || path.ends_with(".json.gz");
 }
 
 core::RunInfo runInfoOf(const core::sim::SweepRun& run) {

@@ -13,7 +13,6 @@
 
 namespace tpscope::cli {
 
-bool endsWith(const std::string& s, const std::string& suffix);
 bool isWorkspacePath(const std::string& path);
 bool isChromeJsonPath(const std::string& path);
 

@@ -15,16 +15,17 @@ scripts/install-deps.sh
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset" --parallel "$jobs"
 bin="build/$preset/app"
+gui="$bin/gui/tpscope"
 
 case "$mode" in
   gui)
-    if [ -x "$bin/tpscope" ]; then
+    if [ -x "$gui" ]; then
       if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
         echo "setup: no display found; writing the default sweep's report instead of opening the window"
         mkdir -p out
-        exec "$bin/tpscope" --report out "$@"
+        exec "$gui" --report out "$@"
       fi
-      exec "$bin/tpscope" "$@"
+      exec "$gui" "$@"
     fi
     exec "$bin/tpscope-cli" demo "$@"
     ;;

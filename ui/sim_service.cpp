@@ -23,9 +23,7 @@ core::Result<std::shared_ptr<const core::Trace>> simulatedTrace(const RunRequest
     config.tokens = request.tokens;
     config.params.seed = request.seed;
     config.params.overlap = request.overlap;
-    // Graph replay removes the host's launch of each kernel; what remains between two graph nodes
-    // is the GPU front end scheduling the next one (a few hundred ns on Ampere/Hopper).
-    if (request.cudaGraphs) config.params.launchGapNs = 400;
+    config.params.cudaGraphs = request.cudaGraphs;
     auto result = core::sim::simulate(config, &cancel);
     if (!result) return result.error();
     return result->trace;

@@ -7,7 +7,7 @@ void addClusterOptions(CLI::App& cmd, ClusterOptions& opts) {
     cmd.add_option("--fabric", opts.fabric, "Intra-node fabric preset")->capture_default_str();
     cmd.add_option("--nodes", opts.nodes, "Nodes in the cluster")->capture_default_str();
     cmd.add_option("--gpus-per-node", opts.gpusPerNode, "GPUs per node (default: what the fabric connects, else 8)");
-    cmd.add_option("--inter-fabric", opts.interFabric, "Inter-node fabric preset (needed with --nodes > 1)");
+    cmd.add_option("--inter-node-fabric,--inter-fabric", opts.interFabric, "Inter-node fabric preset (needed with --nodes > 1)");
 }
 
 core::Result<core::sim::ClusterSpec> resolveCluster(const core::Catalog& catalog, const ClusterOptions& opts) {
@@ -22,7 +22,7 @@ core::Result<core::sim::ClusterSpec> resolveCluster(const core::Catalog& catalog
     if (opts.nodes < 1) return core::makeError(core::ErrorCode::InvalidArgument, "must be at least 1", "--nodes");
     if (opts.nodes > 1 && !c.interFabric) {
         return core::makeError(core::ErrorCode::InvalidArgument,
-                               "several nodes need an inter-node fabric (e.g. --inter-fabric ib-ndr)", "--nodes");
+                               "several nodes need an inter-node fabric (e.g. --inter-node-fabric ib-ndr)", "--nodes");
     }
     if (opts.gpusPerNode < 0 || opts.gpusPerNode > 4096) {
         return core::makeError(core::ErrorCode::InvalidArgument, "must lie in 1..4096", "--gpus-per-node");
@@ -38,6 +38,7 @@ void addSimTunables(CLI::App& cmd, SimTunables& opts) {
     cmd.add_option("--imbalance", opts.imbalance, "Relative std dev of each rank's speed (default 0.01)");
     cmd.add_option("--step-gap-us", opts.stepGapUs, "Host time between decode steps in us (default 20)");
     cmd.add_flag("--overlap", opts.overlap, "Async all-reduce on a second stream, batch split in two halves");
+    cmd.add_flag("--cuda-graphs", opts.cudaGraphs, "Replay each step as a CUDA graph: node-to-node gaps, no host launches");
     cmd.add_flag("--deterministic", opts.deterministic, "No jitter, imbalance or launch noise");
 }
 
@@ -55,6 +56,7 @@ core::Result<core::sim::SimParams> resolveSimParams(const SimTunables& o) {
     if (o.stepGapUs >= 0) p.stepGapNs = o.stepGapUs * 1e3;
     p.seed = o.seed;
     p.overlap = o.overlap;
+    p.cudaGraphs = o.cudaGraphs;
     return p;
 }
 

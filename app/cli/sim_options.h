@@ -28,6 +28,7 @@ struct SimTunables {
     double imbalance = -1;
     double stepGapUs = -1;
     bool overlap = false;
+    bool cudaGraphs = false;
     bool deterministic = false;
 };
 void addSimTunables(CLI::App& cmd, SimTunables& opts);

@@ -29,6 +29,11 @@ struct SimParams {
     // Gap between consecutive kernels of one stream: median 1.73 us (p10 0.96 us) between kernels on
     // the compute stream of the same TraceLens H100 trace (eager PyTorch, launch-bound decode).
     double launchGapNs = 1700;
+    // CUDA-graph replay: the host no longer launches each kernel, so the gap between two kernels is
+    // the GPU front end scheduling the next graph node (a few hundred ns to ~1-2 us on Ampere/Hopper)
+    // and the host's launch jitter disappears. Serving engines (vLLM, SGLang, TRT-LLM) decode this way.
+    bool cudaGraphs = false;
+    double graphNodeGapNs = 400;
     // Host work between two decode steps (sampling, scheduler, detokenisation, input preparation),
     // during which the GPUs idle. Order of vLLM's per-step CPU overhead without async output
     // processing; an assumption, set it to 0 to see GPU time only.

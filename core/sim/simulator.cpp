@@ -76,7 +76,10 @@ class Engine {
     void computeInstr(std::size_t i, const StepInstr& in);
     void collectiveInstr(std::size_t i, const StepInstr& in);
     void appendRanges(int step, double stepStart, double stepEnd);
-    double gap(RankState& r) { return m_params.launchGapNs + r.rng.exponential(m_params.launchJitterNs); }
+    double gap(RankState& r) {
+        if (m_params.cudaGraphs) return m_params.graphNodeGapNs;
+        return m_params.launchGapNs + r.rng.exponential(m_params.launchJitterNs);
+    }
     double noise(SimRng& rng) {
         return m_params.jitter > 0 ? std::max(0.2, 1.0 + m_params.jitter * rng.normal()) : 1.0;
     }

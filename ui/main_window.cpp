@@ -13,6 +13,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "ui/charts/chart_tabs.h"
 #include "ui/document_loader.h"
 #include "ui/error_banner.h"
 #include "ui/logging.h"
@@ -162,6 +163,9 @@ void MainWindow::connectWorkers() {
     });
     connect(m_runsTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { showRun(current.row()); });
+    m_chartTabs = new ChartTabs(m_tabs, m_runs, m_runsTable, m_timeline, this);
+    m_chartTabs->setPricePerGpuHour(m_runPanel->pricePerGpuHour());
+    connect(m_runPanel, &RunPanel::pricePerGpuHourChanged, m_chartTabs, &ChartTabs::setPricePerGpuHour);
 }
 
 void MainWindow::restoreSettings() {

@@ -24,6 +24,7 @@ class QTabWidget;
 
 namespace tpscope::ui {
 
+class ChartTabs;
 class DocumentLoader;
 class ErrorBanner;
 class RunPanel;
@@ -51,6 +52,8 @@ class MainWindow : public QMainWindow {
 
     RunsModel* runsModel() const { return m_runs; }
     TimelinePanel* timelinePanel() const { return m_timeline; }
+    ChartTabs* chartTabs() const { return m_chartTabs; }
+    QTabWidget* tabs() const { return m_tabs; }
     RunPanel* runPanel() const { return m_runPanel; }
     QTableView* runsTable() const { return m_runsTable; }
     QString lastError() const { return m_lastError; }
@@ -114,6 +117,7 @@ class MainWindow : public QMainWindow {
     QTableView* m_runsTable = nullptr;
     TimelinePanel* m_timeline = nullptr;
     QTabWidget* m_tabs = nullptr;
+    ChartTabs* m_chartTabs = nullptr;
     ErrorBanner* m_banner = nullptr;
     QLabel* m_statusTrace = nullptr;
     QProgressBar* m_statusProgress = nullptr;

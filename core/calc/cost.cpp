@@ -44,4 +44,28 @@ Result<CostTable> costTable(double pricePerGpuHour, std::vector<std::pair<int, d
     return t;
 }
 
+std::optional<std::size_t> cheapestMeeting(const std::vector<CostCandidate>& candidates, double maxStepLatencyMs,
+                                           double minTokensPerSec) {
+    std::optional<std::size_t> best;
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+        const auto& c = candidates[i];
+        if (!std::isfinite(c.stepLatencyMs) || !std::isfinite(c.tokensPerSec) ||
+            !std::isfinite(c.dollarsPerMillionTokens)) {
+            continue;
+        }
+        // NaN limits compare false, so a NaN target admits nothing.
+        if (!(c.stepLatencyMs <= maxStepLatencyMs) || !(c.tokensPerSec >= minTokensPerSec)) continue;
+        if (!best) {
+            best = i;
+            continue;
+        }
+        const auto& b = candidates[*best];
+        if (c.dollarsPerMillionTokens < b.dollarsPerMillionTokens ||
+            (c.dollarsPerMillionTokens == b.dollarsPerMillionTokens && c.gpus < b.gpus)) {
+            best = i;
+        }
+    }
+    return best;
+}
+
 }  // namespace tpscope::core

@@ -1,7 +1,11 @@
 #pragma once
 // Serving cost: $ per million tokens = N x price per GPU-hour / (tokens/s x 3600 / 1e6), and the
 // premium of N GPUs over the baseline (1 GPU when given, else the smallest count given).
+// cheapestMeeting picks, among measured or simulated configurations, the cheapest one that meets a
+// latency target and a throughput floor (the Cost tab's highlight, `plan-capacity`). O(candidates).
 
+#include <cstddef>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -26,5 +30,20 @@ struct CostTable {
 double costPerMillionTokens(int gpus, double pricePerGpuHour, double tokensPerSec);
 // throughputs: (gpus, tokens/s) pairs; each gpus value at most once.
 Result<CostTable> costTable(double pricePerGpuHour, std::vector<std::pair<int, double>> throughputs);
+
+// One configuration that could serve: its GPUs and batch, what it delivers and what it costs.
+struct CostCandidate {
+    int gpus = 0;
+    int batch = 0;
+    double tokensPerSec = 0;
+    double stepLatencyMs = 0;
+    double dollarsPerMillionTokens = 0;
+};
+
+// Index of the lowest $/Mtok candidate whose step latency is at most maxStepLatencyMs and whose
+// throughput is at least minTokensPerSec; ties go to fewer GPUs, then to the earlier candidate.
+// nullopt when none meets both. Candidates with non-finite numbers never qualify.
+std::optional<std::size_t> cheapestMeeting(const std::vector<CostCandidate>& candidates, double maxStepLatencyMs,
+                                           double minTokensPerSec = 0);
 
 }  // namespace tpscope::core

@@ -8,6 +8,8 @@
 #include <set>
 #include <sstream>
 
+#include "core/util/units.h"
+
 namespace tpscope::core::sim {
 
 namespace {
@@ -38,12 +40,8 @@ std::vector<std::string_view> words(std::string_view s) {
 
 bool toDouble(std::string_view s, double& out) {
     while (!s.empty() && (s.back() == '\r' || s.back() == ' ')) s.remove_suffix(1);
-    if (s.empty()) return false;
-    // from_chars for double is in libstdc++ 11+; strtod needs a terminated copy.
-    const std::string copy(s);
-    char* end = nullptr;
-    out = std::strtod(copy.c_str(), &end);
-    return end == copy.c_str() + copy.size() && std::isfinite(out);
+    // Not strtod: it follows LC_NUMERIC, which a GUI process takes from the user (de_DE: "2,5").
+    return parseDouble(s, out);
 }
 
 template <typename F>

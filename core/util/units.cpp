@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <algorithm>
 #include <cstdio>
 #include <limits>
 
@@ -112,10 +113,55 @@ Result<std::vector<int>> parsePositiveIntList(std::string_view text, std::string
     return values;
 }
 
+std::string formatShortest(double v) {
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, r.ptr);
+}
+
+bool parseDouble(std::string_view text, double& out) {
+    text = trim(text);
+    if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+    if (text.empty()) return false;
+    double v = 0;
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (r.ec != std::errc() || r.ptr != text.data() + text.size() || !std::isfinite(v)) return false;
+    out = v;
+    return true;
+}
+
 std::string formatFixed(double v, int decimals) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
+    if (!std::isfinite(v)) return std::isnan(v) ? "nan" : (v < 0 ? "-inf" : "inf");
+    char buf[400];  // enough for the largest double in fixed notation
+    const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, std::clamp(decimals, 0, 17));
+    std::string out(buf, r.ptr);
+    if (out.starts_with("-") && out.find_first_not_of("-0.") == std::string::npos) out.erase(0, 1);  // no "-0.0"
+    return out;
+}
+
+std::string formatSi(double v, std::string_view unit) {
+    static constexpr const char* kPrefix[] = {"", "k", "M", "G", "T"};
+    int p = 0;
+    double x = v;
+    while (std::fabs(x) >= 999.5 && p < 4) {
+        x /= 1000.0;
+        ++p;
+    }
+    const double a = std::fabs(x);
+    const bool whole = x == std::floor(x);
+    const int decimals = whole ? 0 : a < 10 ? 2 : a < 100 ? 1 : 0;
+    std::string suffix = std::string(kPrefix[p]) + std::string(unit);
+    return suffix.empty() ? formatFixed(x, decimals) : formatFixed(x, decimals) + " " + suffix;
+}
+
+std::string formatDollars(double dollars) {
+    const double a = std::fabs(dollars);
+    return (dollars < 0 ? "-$" : "$") + formatFixed(a, a < 10 ? 2 : a < 100 ? 1 : 0);
+}
+
+std::string formatPercent(double fraction) {
+    const double pct = fraction * 100.0;
+    return formatFixed(pct, std::fabs(pct) < 10 && pct != std::floor(pct) ? 1 : 0) + " %";
 }
 
 std::string formatBytes(double bytes) {

@@ -4,6 +4,7 @@
 #include <QCloseEvent>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenuBar>
 #include <QProgressBar>
 #include <QScrollArea>
 #include <QSettings>
@@ -166,6 +167,7 @@ void MainWindow::connectWorkers() {
     m_chartTabs = new ChartTabs(m_tabs, m_runs, m_runsTable, m_timeline, this);
     m_chartTabs->setPricePerGpuHour(m_runPanel->pricePerGpuHour());
     connect(m_runPanel, &RunPanel::pricePerGpuHourChanged, m_chartTabs, &ChartTabs::setPricePerGpuHour);
+    m_chartTabs->addExportActions(menuBar()->actions().front()->menu());
 }
 
 void MainWindow::restoreSettings() {

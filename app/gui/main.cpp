@@ -27,7 +27,8 @@ namespace {
 // Modes that never show a window: they run on the offscreen platform, so they work without a display.
 bool wantsHeadless(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
-        for (const char* flag : {"--screenshot", "--report", "--export-charts", "--help", "-h", "--help-all", "--version", "-v"}) {
+        for (const char* flag :
+             {"--screenshot", "--report", "--export-charts", "--help", "-h", "--help-all", "--version", "-v"}) {
             if (std::strncmp(argv[i], flag, std::strlen(flag)) == 0) return true;
         }
     }

@@ -101,7 +101,9 @@ struct LayerIndexSummary {
         return samples > 0 ? static_cast<double>(sumTime.*field) / static_cast<double>(samples) : 0.0;
     }
     // Compute with no collective running: the bottom part of a stacked layer bar.
-    double meanComputeOnlyNs() const { return mean(&TimeBreakdown::computeNs) - mean(&TimeBreakdown::overlappedCommNs); }
+    double meanComputeOnlyNs() const {
+        return mean(&TimeBreakdown::computeNs) - mean(&TimeBreakdown::overlappedCommNs);
+    }
     double meanImbalanceNs() const {
         return instances > 0 ? static_cast<double>(sumImbalanceNs) / static_cast<double>(instances) : 0.0;
     }

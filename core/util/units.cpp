@@ -1,8 +1,8 @@
 #include "core/util/units.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <algorithm>
 #include <cstdio>
 #include <limits>
 

@@ -27,7 +27,7 @@ std::string formatFixed(double v, int decimals);
 // SI prefixes, about 3 significant digits: (812, "tokens/s") -> "812 tokens/s", (1.23e4, "B/s") -> "12.3 kB/s",
 // (1500, "") -> "1.50 k"; whole numbers below 1000 print without decimals.
 std::string formatSi(double v, std::string_view unit);
-std::string formatDollars(double dollars);       // "$0.42", "$12.5", "$1234"
-std::string formatPercent(double fraction);      // 0.853 -> "85.3 %" (one decimal below 10 %: "4.2 %")
+std::string formatDollars(double dollars);   // "$0.42", "$12.5", "$1234"
+std::string formatPercent(double fraction);  // 0.853 -> "85.3 %" (one decimal below 10 %: "4.2 %")
 
 }  // namespace tpscope::core

@@ -9,8 +9,8 @@
 #include <cstdio>
 #include <fstream>
 
-#include "tests/synthetic_trace.h"
 #include "core/io/workspace.h"
+#include "tests/synthetic_trace.h"
 #include "ui/io_services.h"
 #include "ui_test_support.h"
 

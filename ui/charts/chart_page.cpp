@@ -1,5 +1,6 @@
 #include "ui/charts/chart_page.h"
 
+#include <qcustomplot.h>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -8,7 +9,6 @@
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
 
 #include "ui/charts/chart_theme.h"
 #include "ui/export/plot_export.h"

@@ -9,15 +9,11 @@
 #include <vector>
 
 #include "ui/charts/charts_controller.h"
-
-class QWidget;
+#include "ui/charts/cost_page.h"
+#include "ui/charts/layers_page.h"
+#include "ui/charts/scaling_page.h"
 
 namespace tpscope::ui {
-
-class ChartPage;
-class CostPage;
-class LayersPage;
-class ScalingPage;
 
 class ChartSet : public QObject {
     Q_OBJECT

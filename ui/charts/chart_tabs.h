@@ -11,6 +11,7 @@
 
 #include "core/analysis/analysis.h"
 
+class QMenu;
 class QTabWidget;
 class QTableView;
 
@@ -28,10 +29,16 @@ class ChartTabs : public QObject {
               QObject* parent = nullptr);
     ChartSet* charts() const { return m_charts; }
     void setPricePerGpuHour(double price);
+    // Adds "Export chart…" and "Export report…" to the File menu, above its last separator.
+    void addExportActions(QMenu* file);
+    // What File → Export report writes (dialog-free, for tests): the report of the finished runs.
+    core::Status exportReport(const QString& path) const;
 
   private:
     void refreshRuns();
     void onCurrentRow(int row);
+    void exportChartDialog();
+    void exportReportDialog();
 
     QTabWidget* m_tabs;
     RunsModel* m_runs;

@@ -1,11 +1,11 @@
 #include "ui/charts/cost_page.h"
 
+#include <qcustomplot.h>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QStandardItemModel>
-#include <qcustomplot.h>
 
 #include "core/util/units.h"
 #include "ui/charts/breakdown_palette.h"
@@ -159,9 +159,9 @@ void CostPage::setCost(const core::analysis::ScalingReport& report, std::vector<
             << numberItem(qs(core::formatDurationNs(c.stepLatencyMs * 1e6)), c.stepLatencyMs)
             << numberItem(qs(core::formatDollars(c.dollarsPerMillionTokens)), c.dollarsPerMillionTokens)
             << numberItem(premiumText(premium, baseline), premium)
-            << new QStandardItem(c.stepLatencyMs <= latencyTargetMs() ? (m_highlightIndex == i ? tr("yes, cheapest")
-                                                                                               : tr("yes"))
-                                                                      : tr("no"));
+            << new QStandardItem(c.stepLatencyMs <= latencyTargetMs()
+                                     ? (m_highlightIndex == i ? tr("yes, cheapest") : tr("yes"))
+                                     : tr("no"));
         model->appendRow(row);
     }
     rebuild();
@@ -239,6 +239,13 @@ void CostPage::rebuild() {
     m_caption->setText(highlightText());
     fitRanges();
     requestReplot();
+}
+
+void CostPage::fitRanges() {
+    ChartPage::fitRanges();
+    plot()->xAxis->setRange(0.4, static_cast<double>(m_gpus.size()) + 0.6);
+    // Room above the tallest bar for its premium label.
+    plot()->yAxis->setRangeUpper(plot()->yAxis->range().upper * 1.08);
 }
 
 void CostPage::restyle() {

@@ -54,6 +54,7 @@ class CostPage : public ChartPage {
   private:
     void rebuild();
     void restyle() override;
+    void fitRanges() override;
 
     core::analysis::ScalingReport m_report;
     std::vector<core::CostCandidate> m_candidates;

@@ -1,11 +1,11 @@
 #include "ui/charts/layers_page.h"
 
+#include <qcustomplot.h>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QStandardItemModel>
 #include <QToolTip>
-#include <qcustomplot.h>
 
 #include <cmath>
 
@@ -172,7 +172,8 @@ QString LayersPage::layerDetails(int layer) const {
     for (const auto& l : m_layers) {
         if (l.layer != layer) continue;
         QString text = tr("Layer %1 — wall %2").arg(layer).arg(duration(l.mean(&TimeBreakdown::wallNs)));
-        for (const auto part : kParts) text += QStringLiteral("\n%1: %2").arg(breakdownLabel(part), duration(partNs(l, part)));
+        for (const auto part : kParts)
+            text += QStringLiteral("\n%1: %2").arg(breakdownLabel(part), duration(partNs(l, part)));
         text += tr("\nImbalance across ranks: %1").arg(duration(l.meanImbalanceNs()));
         return text;
     }

@@ -1,10 +1,10 @@
 #include "ui/charts/scaling_page.h"
 
+#include <qcustomplot.h>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QStandardItemModel>
-#include <qcustomplot.h>
 
 #include <set>
 
@@ -178,8 +178,9 @@ void ScalingPage::setReport(const core::analysis::ScalingReport& report) {
             fits << tr("batch %1: serial %2, max %3×")
                         .arg(b.batch)
                         .arg(QString::fromStdString(core::formatPercent(b.fit.serialFraction)))
-                        .arg(std::isinf(b.fit.maxSpeedup) ? QStringLiteral("∞")
-                                                           : QString::fromStdString(core::formatFixed(b.fit.maxSpeedup, 1)));
+                        .arg(std::isinf(b.fit.maxSpeedup)
+                                 ? QStringLiteral("∞")
+                                 : QString::fromStdString(core::formatFixed(b.fit.maxSpeedup, 1)));
         }
     }
     if (!m_report.batches.empty() && !gpuCounts.empty()) {
@@ -194,7 +195,8 @@ void ScalingPage::setReport(const core::analysis::ScalingReport& report) {
     QSharedPointer<QCPAxisTickerText> ticks(new QCPAxisTickerText);
     for (const int g : gpuCounts) ticks->addTick(g, QString::number(g));
     p->xAxis->setTicker(ticks);
-    m_caption->setText(fits.isEmpty() ? tr("Amdahl fit needs two or more GPU counts.") : fits.join(QStringLiteral("; ")));
+    m_caption->setText(fits.isEmpty() ? tr("Amdahl fit needs two or more GPU counts.")
+                                      : fits.join(QStringLiteral("; ")));
     {
         const QSignalBlocker block(m_batch);
         m_batch->clear();
@@ -241,6 +243,13 @@ void ScalingPage::rebuildLoss() {
     m_lossRect->axis(QCPAxis::atBottom)->setTicker(categoryTicker(labels));
     fitRanges();
     requestReplot();
+}
+
+void ScalingPage::fitRanges() {
+    ChartPage::fitRanges();
+    // Efficiency is a share: 0 to a little over 100 %, so the ideal's 100 % is always in view.
+    plot()->yAxis2->setRange(0, 1.1);
+    m_lossRect->axis(QCPAxis::atBottom)->setRange(0.4, static_cast<double>(m_lossGpus.size()) + 0.6);
 }
 
 void ScalingPage::restyle() {

@@ -51,6 +51,7 @@ class ScalingPage : public ChartPage {
     void clearSeries();
     void rebuildLoss();
     void restyle() override;
+    void fitRanges() override;
 
     core::analysis::ScalingReport m_report;
     QCPAxisRect* m_lossRect = nullptr;

@@ -1,8 +1,8 @@
 #include "ui/export/plot_export.h"
 
+#include <qcustomplot.h>
 #include <QFileInfo>
 #include <QSvgGenerator>
-#include <qcustomplot.h>
 
 #include <cmath>
 
@@ -60,8 +60,8 @@ core::Status exportPlot(QCustomPlot& plot, const ExportRequest& request) {
     }
     if (suffix == QLatin1String("svg")) return exportSvg(plot, request.path, size);
     if (suffix == QLatin1String("pdf")) {
-        if (!plot.savePdf(request.path, size.width(), size.height(), QCP::epNoCosmetic,
-                          QStringLiteral("tpscope"), QStringLiteral("tpscope chart"))) {
+        if (!plot.savePdf(request.path, size.width(), size.height(), QCP::epNoCosmetic, QStringLiteral("tpscope"),
+                          QStringLiteral("tpscope chart"))) {
             return exportError(request.path, "cannot write the PDF file");
         }
         return core::Ok{};
@@ -83,11 +83,10 @@ core::Status exportTableCsv(const QAbstractItemModel& model, const QString& path
             const QModelIndex index = model.index(r, c);
             const QVariant raw = model.data(index, Qt::UserRole);
             const int type = raw.typeId();
-            const bool isNumber = type == QMetaType::Double || type == QMetaType::Int ||
-                                  type == QMetaType::LongLong || type == QMetaType::UInt ||
-                                  type == QMetaType::ULongLong;
+            const bool isNumber = type == QMetaType::Double || type == QMetaType::Int || type == QMetaType::LongLong ||
+                                  type == QMetaType::UInt || type == QMetaType::ULongLong;
             row.push_back(isNumber ? core::formatShortest(raw.toDouble())
-                                                    : model.data(index, Qt::DisplayRole).toString().toStdString());
+                                   : model.data(index, Qt::DisplayRole).toString().toStdString());
         }
         table.rows.push_back(std::move(row));
     }

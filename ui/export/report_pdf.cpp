@@ -1,5 +1,6 @@
 #include "ui/export/report_pdf.h"
 
+#include <qcustomplot.h>
 #include <QAbstractItemModel>
 #include <QAbstractTextDocumentLayout>
 #include <QFileInfo>
@@ -8,7 +9,6 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QTextDocument>
-#include <qcustomplot.h>
 
 namespace tpscope::ui {
 
@@ -49,8 +49,9 @@ void ReportPdf::addHtml(const QString& html) {
     const QRectF body = page.adjusted(kMarginPx, kMarginPx, -kMarginPx, -kMarginPx);
     QTextDocument doc;
     doc.documentLayout()->setPaintDevice(m_writer.get());
-    doc.setDefaultStyleSheet(QStringLiteral("table { border-collapse: collapse; } th, td { padding: 2px 6px; } "
-                                            "th { background: #e8e8e8; }"));
+    doc.setDefaultStyleSheet(
+        QStringLiteral("table { border-collapse: collapse; } th, td { padding: 2px 6px; } "
+                       "th { background: #e8e8e8; }"));
     doc.setHtml(html);
     doc.setPageSize(body.size());
     const int pages = std::max(1, doc.pageCount());

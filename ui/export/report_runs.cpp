@@ -22,7 +22,9 @@ QString runLabel(int tp, int batch) {
 }  // namespace
 
 core::Result<ReportRuns> simulatedReportRuns(const core::sim::SweepSpec& spec, const QString& title) {
-    TPSCOPE_TRY_ASSIGN(auto sweep, core::sim::runSweep(spec));
+    auto swept = core::sim::runSweep(spec);
+    if (!swept) return swept.error();
+    const core::sim::SweepResult& sweep = *swept;
     ReportRuns out;
     out.context.title = title;
     out.context.modelName = QString::fromStdString(spec.model.name);
@@ -30,14 +32,16 @@ core::Result<ReportRuns> simulatedReportRuns(const core::sim::SweepSpec& spec, c
     const auto& cl = spec.cluster;
     out.context.configuration
         << QStringLiteral("Model %1, %2, context %3, %4 decode steps, on %5×%6 %7 over %8.")
-               .arg(QString::fromStdString(spec.model.name), QString::fromStdString(std::string(core::toString(spec.dtype))))
+               .arg(QString::fromStdString(spec.model.name),
+                    QString::fromStdString(std::string(core::toString(spec.dtype))))
                .arg(spec.contextLen)
                .arg(spec.tokens)
                .arg(cl.nodes)
                .arg(cl.gpusPerNode)
                .arg(QString::fromStdString(cl.gpu.name), QString::fromStdString(cl.intraFabric.name))
         << QStringLiteral("Every trace here is simulated by tpscope's discrete-event model (core::sim), not measured.")
-        << QStringLiteral("Price $%1 per GPU-hour.").arg(QString::fromStdString(core::formatFixed(out.pricePerGpuHour, 2)));
+        << QStringLiteral("Price $%1 per GPU-hour.")
+               .arg(QString::fromStdString(core::formatFixed(out.pricePerGpuHour, 2)));
     for (const auto& run : sweep.runs) {
         ChartRun r;
         r.label = runLabel(run.config.plan.tp, run.config.plan.batch);
@@ -56,9 +60,11 @@ core::Result<ReportRuns> simulatedReportRuns(const core::sim::SweepSpec& spec, c
 }
 
 core::Result<ReportRuns> loadDefaultReportRuns() {
-    TPSCOPE_TRY_ASSIGN(auto catalog, core::Catalog::load());
-    TPSCOPE_TRY_ASSIGN(auto spec, core::sim::defaultSweepSpec(catalog));
-    return simulatedReportRuns(spec, QStringLiteral("tpscope report: the embedded default sweep"));
+    auto catalog = core::Catalog::load();
+    if (!catalog) return catalog.error();
+    auto spec = core::sim::defaultSweepSpec(*catalog);
+    if (!spec) return spec.error();
+    return simulatedReportRuns(*spec, QStringLiteral("tpscope report: the embedded default sweep"));
 }
 
 core::Result<ReportRuns> loadReportRuns(const QStringList& files, const Services& services) {
@@ -68,7 +74,8 @@ core::Result<ReportRuns> loadReportRuns(const QStringList& files, const Services
                             : QStringLiteral("tpscope report: %1 files compared").arg(files.size());
     const CancelFlag cancel{false};
     for (const auto& file : files) {
-        auto doc = services.open(file, [](double) {}, cancel);
+        auto doc = services.open(
+            file, [](double) {}, cancel);
         if (!doc) return doc.error();
         out.context.configuration << QStringLiteral("%1: %2 run(s)%3")
                                          .arg(QFileInfo(file).fileName())
@@ -82,8 +89,8 @@ core::Result<ReportRuns> loadReportRuns(const QStringList& files, const Services
             }
             const std::string origin = record.trace->metadataValue("generator");
             if (!origin.empty()) {
-                out.context.configuration << QStringLiteral("%1: trace made by %2")
-                                                 .arg(record.label(), QString::fromStdString(origin));
+                out.context.configuration
+                    << QStringLiteral("%1: trace made by %2").arg(record.label(), QString::fromStdString(origin));
             }
             ChartRun r;
             r.label = record.label();
@@ -91,7 +98,8 @@ core::Result<ReportRuns> loadReportRuns(const QStringList& files, const Services
             r.trace = record.trace;
             r.analysis = analyse(*record.trace);
             r.id = static_cast<RunId>(out.runs.size() + 1);
-            if (out.context.modelName.isEmpty()) out.context.modelName = QString::fromStdString(record.request.model.name);
+            if (out.context.modelName.isEmpty())
+                out.context.modelName = QString::fromStdString(record.request.model.name);
             out.runs.push_back(std::move(r));
         }
     }

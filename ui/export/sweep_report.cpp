@@ -1,8 +1,8 @@
 #include "ui/export/sweep_report.h"
 
+#include <qcustomplot.h>
 #include <QDir>
 #include <QStandardItemModel>
-#include <qcustomplot.h>
 
 #include "core/analysis/advice.h"
 #include "core/util/units.h"
@@ -28,9 +28,10 @@ QString runsTableHtml(const core::analysis::ScalingReport& report) {
     for (const auto& b : report.batches) {
         for (const auto& r : b.rows) {
             const bool baseline = r.gpus == b.baselineGpus;
-            html += QStringLiteral("<tr><td>%1</td><td align=\"right\">%2</td><td align=\"right\">%3</td>"
-                                   "<td align=\"right\">%4</td><td align=\"right\">%5</td><td align=\"right\">%6</td>"
-                                   "<td align=\"right\">%7</td><td align=\"right\">%8</td><td align=\"right\">%9</td></tr>")
+            html += QStringLiteral(
+                        "<tr><td>%1</td><td align=\"right\">%2</td><td align=\"right\">%3</td>"
+                        "<td align=\"right\">%4</td><td align=\"right\">%5</td><td align=\"right\">%6</td>"
+                        "<td align=\"right\">%7</td><td align=\"right\">%8</td><td align=\"right\">%9</td></tr>")
                         .arg(qs(r.label))
                         .arg(r.gpus)
                         .arg(b.batch)

@@ -3,6 +3,7 @@
 // advice, the Layers / Scaling / Cost charts, the per-layer table) and the same charts exported one
 // by one. Everything shown comes from the ChartSet's controller (core's structs) and pages.
 
+#include <QSize>
 #include <QString>
 #include <QStringList>
 

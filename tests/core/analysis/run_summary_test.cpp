@@ -158,7 +158,8 @@ TEST(LayerTable, MeansPartitionTheMeanWallAndCanPickOneRank) {
 }
 
 TEST(RunSummary, SlowestRankLayerTableAveragesTheLongestRankOfEachInstance) {
-    const auto trace = test::makeDecodeTrace({.ranks = 3, .steps = 2, .layers = 2, .gapNs = 5, .lateRank = 2, .lateByNs = 70});
+    const auto trace =
+        test::makeDecodeTrace({.ranks = 3, .steps = 2, .layers = 2, .gapNs = 5, .lateRank = 2, .lateByNs = 70});
     const auto a = analyzeTrace(*trace);
     const auto slowest = layerTableSlowestRank(a.breakdown);
     ASSERT_EQ(slowest.size(), 2u);

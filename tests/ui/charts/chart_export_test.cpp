@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "chart_fixture.h"
+#include "pdf_pages.h"
 #include "ui/charts/cost_page.h"
 #include "ui/charts/layers_page.h"
 #include "ui/charts/scaling_page.h"
@@ -20,19 +21,6 @@
 
 namespace tpscope::ui {
 namespace {
-
-// Pages of a PDF by its page objects ("/Type /Page", not "/Pages"); Qt writes them uncompressed.
-int pdfPageCount(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return -1;
-    const QByteArray data = f.readAll();
-    if (!data.startsWith("%PDF-")) return -1;
-    int pages = 0;
-    for (qsizetype at = data.indexOf("/Type /Page"); at >= 0; at = data.indexOf("/Type /Page", at + 1)) {
-        if (data.mid(at + 11, 1) != "s") ++pages;
-    }
-    return pages;
-}
 
 // poppler's count, where poppler-utils is installed.
 int pdfinfoPages(const QString& path) {
@@ -81,7 +69,7 @@ TEST_F(ChartExport, SvgParsesAndPdfIsOnePage) {
         ASSERT_TRUE(page->exportTo({svg, QSize(800, 500), 1.0}).ok());
         ASSERT_TRUE(page->exportTo({pdf, QSize(800, 500), 1.0}).ok());
         EXPECT_TRUE(svgParses(svg)) << svg.toStdString();
-        EXPECT_EQ(pdfPageCount(pdf), 1) << pdf.toStdString();
+        EXPECT_EQ(test::pdfPageCount(pdf), 1) << pdf.toStdString();
     }
 }
 
@@ -114,9 +102,11 @@ TEST_F(ChartExport, ReportPdfHasTheSummaryEveryChartAndTheLayerTable) {
     ASSERT_TRUE(pages.ok()) << pages.error().describe();
     // At least: summary, three charts, the per-layer table (32 layers fit on one page each).
     EXPECT_GE(*pages, 5);
-    EXPECT_EQ(pdfPageCount(pdf), *pages);
+    EXPECT_EQ(test::pdfPageCount(pdf), *pages);
     const int poppler = pdfinfoPages(pdf);
-    if (poppler >= 0) EXPECT_EQ(poppler, *pages);
+    if (poppler >= 0) {
+        EXPECT_EQ(poppler, *pages);
+    }
 }
 
 TEST_F(ChartExport, ExportAllWritesEveryFormatOfEveryChart) {

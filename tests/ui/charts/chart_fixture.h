@@ -2,14 +2,16 @@
 // A small simulated sweep (Llama-3 8B, TP 1/2/4, batch 1 and 8, two tokens) analysed once and fed
 // to a window-less ChartSet, shared by the chart tests. Expected numbers are asked of core directly.
 
+#include <gtest/gtest.h>
+
 #include <memory>
 
 #include "core/analysis/analysis.h"
 #include "core/hw/catalog.h"
 #include "core/sim/sweep.h"
+#include "tests/ui/ui_test_support.h"
 #include "ui/charts/chart_set.h"
 #include "ui/export/report_runs.h"
-#include "ui_test_support.h"
 
 namespace tpscope::test {
 
@@ -44,7 +46,7 @@ inline core::analysis::ScalingReport expectedScaling(double price) {
     return report.ok() ? *report : core::analysis::ScalingReport{};
 }
 
-struct ChartsFixture : AppGuard {
+struct ChartsFixture : AppGuard, ::testing::Test {
     std::unique_ptr<ui::ChartSet> charts = std::make_unique<ui::ChartSet>();
     ChartsFixture() {
         charts->resizePages(QSize(1000, 700));

@@ -1,8 +1,8 @@
 // Each chart's plotted values, read back from the QCustomPlot graphs and bars, equal core's numbers
 // for a simulated sweep (STYLE.md: headless tests read graph->data()).
+#include <qcustomplot.h>
 #include <QPalette>
 #include <QStandardItemModel>
-#include <qcustomplot.h>
 
 #include <gtest/gtest.h>
 
@@ -20,7 +20,8 @@ using core::analysis::TimeBreakdown;
 
 std::vector<std::pair<double, double>> points(QCPBars* bars) {
     std::vector<std::pair<double, double>> out;
-    for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it) out.emplace_back(it->key, it->value);
+    for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
+        out.emplace_back(it->key, it->value);
     return out;
 }
 
@@ -60,8 +61,8 @@ TEST_F(LayersChart, StackedBarsAreCoresPerLayerMeansAndSumToTheWall) {
         EXPECT_DOUBLE_EQ(transfer[i].second, l.mean(&TimeBreakdown::exposedTransferNs));
         EXPECT_DOUBLE_EQ(wait[i].second, l.mean(&TimeBreakdown::exposedWaitNs));
         EXPECT_DOUBLE_EQ(idle[i].second, l.mean(&TimeBreakdown::idleNs));
-        const double stacked = compute[i].second + overlapped[i].second + transfer[i].second + wait[i].second +
-                               idle[i].second;
+        const double stacked =
+            compute[i].second + overlapped[i].second + transfer[i].second + wait[i].second + idle[i].second;
         EXPECT_NEAR(stacked, l.mean(&TimeBreakdown::wallNs), 1e-6 * l.mean(&TimeBreakdown::wallNs));
         exposedTotal += transfer[i].second + wait[i].second;
     }
@@ -80,7 +81,8 @@ TEST_F(LayersChart, RankChoiceShowsOneRankOrTheSlowest) {
     auto expected = core::analysis::layerTable(run->analysis->breakdown, 1);
     auto idle = points(page->bars(BreakdownPart::Idle));
     ASSERT_EQ(idle.size(), expected.size());
-    for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_DOUBLE_EQ(idle[i].second, expected[i].mean(&TimeBreakdown::idleNs));
+    for (std::size_t i = 0; i < expected.size(); ++i)
+        EXPECT_DOUBLE_EQ(idle[i].second, expected[i].mean(&TimeBreakdown::idleNs));
     page->setRankChoice(LayersPage::kSlowestRank);
     expected = core::analysis::layerTableSlowestRank(run->analysis->breakdown);
     const auto wait = points(page->bars(BreakdownPart::SyncWait));
@@ -175,7 +177,8 @@ TEST_F(CostChart, BarsAndLineAreCoresCostAndThroughputAndFollowThePrice) {
                 EXPECT_EQ(page->shownGpus()[i], b.rows[i].gpus);
                 premiums << (b.rows[i].gpus == b.baselineGpus
                                  ? QStringLiteral("base")
-                                 : QStringLiteral("+") + QString::fromStdString(core::formatPercent(b.rows[i].premiumVsBaseline)));
+                                 : QStringLiteral("+") +
+                                       QString::fromStdString(core::formatPercent(b.rows[i].premiumVsBaseline)));
             }
             EXPECT_EQ(page->premiumLabels(), premiums);
         }
@@ -190,8 +193,8 @@ TEST_F(CostChart, TheHighlightIsCoresCheapestConfigurationMeetingTheTarget) {
     for (const auto& c : candidates) latencies.push_back(c.stepLatencyMs);
     std::sort(latencies.begin(), latencies.end());
     int checked = 0;
-    for (const double target : {latencies.front() * 0.5, latencies.front() * 1.0001, latencies[2] * 1.0001,
-                                latencies.back() * 2}) {
+    for (const double target :
+         {latencies.front() * 0.5, latencies.front() * 1.0001, latencies[2] * 1.0001, latencies.back() * 2}) {
         page->setLatencyTargetMs(target);
         const auto pick = core::cheapestMeeting(candidates, page->latencyTargetMs());
         const auto shown = page->highlighted();

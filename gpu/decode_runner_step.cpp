@@ -11,6 +11,7 @@
 #include "gpu/cupti_decoder.h"
 #include "gpu/decode_runner_impl.h"
 #include "gpu/gpu_check.h"
+#include "gpu/graph_node_tags.h"
 
 namespace tpscope::gpu {
 
@@ -36,6 +37,12 @@ bool hasBlockRange(core::OpBlock b) {
 }
 
 }  // namespace
+
+core::Status DecodeRunner::prepareGraph() {
+    TPSCOPE_GPU_CHECK(cudaSetDevice(m_config.device));
+    if (m_config.graph && m_impl->graphExec == nullptr) TPSCOPE_TRY(captureGraph(0));
+    return core::Ok{};
+}
 
 core::Result<std::int64_t> DecodeRunner::step(int index, bool annotate) {
     Impl& d = *m_impl;
@@ -93,21 +100,24 @@ core::Status DecodeRunner::launchTagged(std::size_t opIndex, int step, bool anno
     const core::Status status = launch();
     if (tag) hooks.popOpTag();
     TPSCOPE_TRY(status);
-    if (capturing && hooks.tagGraphNode) {
-        // Nodes added since the last op are this op's (cudaGraphGetNodes lists them in creation order).
-        cudaStreamCaptureStatus captureStatus = cudaStreamCaptureStatusNone;
-        cudaGraph_t graph = nullptr;
-        TPSCOPE_GPU_CHECK(cudaStreamGetCaptureInfo(m_compute, &captureStatus, nullptr, &graph));
-        std::size_t count = 0;
-        TPSCOPE_GPU_CHECK(cudaGraphGetNodes(graph, nullptr, &count));
-        if (count > m_graphNodesSeen) {
-            std::vector<cudaGraphNode_t> nodes(count);
-            TPSCOPE_GPU_CHECK(cudaGraphGetNodes(graph, nodes.data(), &count));
-            for (std::size_t k = m_graphNodesSeen; k < count; ++k)
-                hooks.tagGraphNode(nodes[k], static_cast<std::uint32_t>(opIndex));
-            m_graphNodesSeen = count;
-        }
-    }
+    if (capturing && hooks.tagGraphNode) TPSCOPE_TRY(tagNewGraphNodes(opIndex));
+    return core::Ok{};
+}
+
+// The nodes this op added to the graph being captured: the set difference with every node seen so
+// far (cudaGraphGetNodes does not promise creation order; graph_node_tags.h).
+core::Status DecodeRunner::tagNewGraphNodes(std::size_t opIndex) {
+    cudaStreamCaptureStatus captureStatus = cudaStreamCaptureStatusNone;
+    cudaGraph_t graph = nullptr;
+    TPSCOPE_GPU_CHECK(cudaStreamGetCaptureInfo(m_compute, &captureStatus, nullptr, &graph));
+    std::size_t count = 0;
+    TPSCOPE_GPU_CHECK(cudaGraphGetNodes(graph, nullptr, &count));
+    if (count == m_impl->taggedNodes.size()) return core::Ok{};
+    std::vector<cudaGraphNode_t> nodes(count);
+    TPSCOPE_GPU_CHECK(cudaGraphGetNodes(graph, nodes.data(), &count));
+    nodes.resize(count);
+    for (cudaGraphNode_t node : takeNewNodes(nodes, m_impl->taggedNodes))
+        m_config.hooks.tagGraphNode(node, static_cast<std::uint32_t>(opIndex));
     return core::Ok{};
 }
 
@@ -121,10 +131,9 @@ core::Status DecodeRunner::gemm(const void* weight, const void* in, void* out, i
 }
 
 core::Status DecodeRunner::allReduce(void* data, std::size_t count, cudaStream_t stream) {
-    const ncclResult_t r = ncclAllReduce(data, data, count, m_impl->ncclType, ncclSum, m_impl->comm, stream);
-    if (r == ncclInProgress) return waitNccl("ncclAllReduce");
-    TPSCOPE_GPU_CHECK(r);
-    return core::Ok{};
+    Impl& d = *m_impl;
+    return ncclCall("ncclAllReduce",
+                    [&] { return ncclAllReduce(data, data, count, d.ncclType, ncclSum, d.comm, stream); });
 }
 
 core::Status DecodeRunner::enqueueOp(std::size_t i, int step, bool annotate, bool capturing) {
@@ -194,10 +203,9 @@ core::Status DecodeRunner::enqueueOp(std::size_t i, int step, bool annotate, boo
             return run([&] {
                 return onComm([&]() -> core::Status {
                     const std::size_t count = static_cast<std::size_t>(d.batch) * static_cast<std::size_t>(d.vocab);
-                    const ncclResult_t r = ncclAllGather(d.logits, d.logitsAll, count, d.ncclType, d.comm, m_comm);
-                    if (r == ncclInProgress) return waitNccl("ncclAllGather");
-                    TPSCOPE_GPU_CHECK(r);
-                    return core::Ok{};
+                    return ncclCall("ncclAllGather", [&] {
+                        return ncclAllGather(d.logits, d.logitsAll, count, d.ncclType, d.comm, m_comm);
+                    });
                 });
             });
     }
@@ -244,9 +252,14 @@ core::Status DecodeRunner::rowParallelWithAllReduce(std::size_t g, int step, boo
 
 core::Status DecodeRunner::captureGraph(int index) {
     Impl& d = *m_impl;
+    // One eager step first: NCCL connects its peers at a communicator's first collectives, which
+    // must not happen inside a stream capture (and cuBLAS picks its kernels outside it too).
+    TPSCOPE_TRY(enqueueStep(index, false, false));
+    TPSCOPE_GPU_CHECK(cudaEventRecord(d.stepEnd, m_compute));
+    TPSCOPE_TRY(waitForStep());
     // Thread-local mode: every GPU thread captures its own graph at the same time.
     TPSCOPE_GPU_CHECK(cudaStreamBeginCapture(m_compute, cudaStreamCaptureModeThreadLocal));
-    m_graphNodesSeen = 0;
+    d.taggedNodes.clear();
     const core::Status enqueued = enqueueStep(index, false, true);
     cudaGraph_t graph = nullptr;
     const cudaError_t ended = cudaStreamEndCapture(m_compute, &graph);
@@ -267,7 +280,7 @@ core::Status DecodeRunner::waitForStep() {
         const cudaError_t state = cudaEventQuery(m_impl->stepEnd);
         if (state == cudaSuccess) return core::Ok{};
         if (state != cudaErrorNotReady) TPSCOPE_GPU_CHECK(state);
-        if (m_impl->comm != nullptr) {
+        if (m_impl->comm != nullptr && !m_impl->commAborted.load()) {
             ncclResult_t async = ncclSuccess;
             TPSCOPE_GPU_CHECK(ncclCommGetAsyncError(m_impl->comm, &async));
             if (async != ncclSuccess && async != ncclInProgress) {

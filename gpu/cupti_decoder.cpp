@@ -185,7 +185,8 @@ void CuptiDecoder::addMarker(const MarkerRecord& m) {
     // once NVTX injection is on; the end half may come without the domain, so the id is remembered.
     const bool foreign = m.domain != nullptr && *m.domain != '\0';
     if (foreign || m_foreignMarkerIds.count(m.id) != 0) {
-        if (foreign && m_foreignMarkerIds.insert(m.id).second) m_markers.erase(m.id);
+        // An end half that came first, without the domain, was kept as ours: it is foreign too.
+        if (foreign && m_foreignMarkerIds.insert(m.id).second) m_stats.foreignMarkers += m_markers.erase(m.id);
         ++m_stats.foreignMarkers;
         return;
     }

@@ -136,6 +136,8 @@ make_bundle() {
         patchelf --set-rpath '$ORIGIN' "$BUNDLE/lib/${l##*/}"
     done
   ls "$BUNDLE/lib"/libcupti.so* >/dev/null 2>&1 || die "libcupti is not in the bundle"
+  ls "$BUNDLE/lib"/libmpi.so* >/dev/null 2>&1 &&
+    log "warning: $build links MPI: OpenMPI's libraries are bundled and its libevent needs glibc >= 2.36 (build the device bundle with --bundle alone, which leaves MPI out)"
   # The C++ runtime of this build machine needs glibc >= 2.36 (arc4random): it waits in lib/cxx and
   # is used only where the GPU machine's own libstdc++ is too old (prebuilt_cxx_runtime).
   mkdir -p "$BUNDLE/lib/cxx"

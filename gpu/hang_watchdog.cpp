@@ -43,17 +43,19 @@ void HangWatchdog::run() {
     std::unique_lock<std::mutex> lock(m_mutex);
     while (!m_quit) {
         m_wake.wait_for(lock, m_poll, [this] { return m_quit; });
-        if (m_quit || !m_armed || m_fired) continue;
-        std::string reason;
-        if (m_stop != nullptr && m_stop->load()) {
-            reason = m_who + ": " + m_what + " stopped because another rank failed";
-        } else if (std::chrono::steady_clock::now() > m_deadline) {
-            reason = m_who + ": " + m_what + " did not finish within " + std::to_string(m_timeout.count()) +
-                     " ms (a rank missing or hung?); communicator aborted";
-        } else {
-            continue;
+        if (m_quit || !m_armed) continue;
+        if (!m_fired) {
+            if (m_stop != nullptr && m_stop->load()) {
+                m_fired = m_who + ": " + m_what + " stopped because another rank failed";
+            } else if (std::chrono::steady_clock::now() > m_deadline) {
+                m_fired = m_who + ": " + m_what + " did not finish within " + std::to_string(m_timeout.count()) +
+                          " ms (a rank missing or hung?); communicator aborted";
+            } else {
+                continue;
+            }
         }
-        m_fired = reason;
+        // Again at every poll until the watched call returns: a blocking init may not have stored the
+        // communicator yet the first time (onHang must be idempotent).
         // Outside the lock: the abort makes the watched call return, and its guard then disarms.
         lock.unlock();
         if (m_onHang) m_onHang();

@@ -1,8 +1,9 @@
 #pragma once
 // A watchdog for blocking calls (NCCL on a blocking communicator): while a watched call runs, a
 // background thread checks every pollMs whether it has passed its deadline or whether another
-// rank has failed; if so it runs onHang once (ncclCommAbort, which makes the blocked call return)
-// and keeps the reason, naming the call, for the error the caller then reports.
+// rank has failed; if so it runs onHang (ncclCommAbort, which makes the blocked call return), again
+// at every poll until the call returns, so onHang must be idempotent, and keeps the reason, naming
+// the call, for the error the caller then reports.
 //
 // Arming and disarming take one mutex and no wake-up, so a watched call costs well under a
 // microsecond on the calling thread; nothing sleeps on it. Free of CUDA, so it is tested on a CPU.

@@ -56,7 +56,7 @@ TEST(HangWatchdog, ACallPastItsDeadlineIsAbortedAndNamed) {
         const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
         while (!unblock && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(milliseconds(1));
     }
-    EXPECT_EQ(aborts.load(), 1);
+    EXPECT_GE(aborts.load(), 1);
     ASSERT_TRUE(dog.fired().has_value());
     EXPECT_NE(dog.fired()->find("rank 1 (GPU 1): ncclAllReduce did not finish within 30 ms"), std::string::npos)
         << *dog.fired();

@@ -1,5 +1,6 @@
-// DecodeRunner: one decode step as the plan's ops (eager, or captured once as a CUDA graph and
-// replayed), NVTX ranges and CUPTI op tags around them, and the watched wait for the step.
+// DecodeRunner: one decode step as the plan's ops (eager, or replayed from the CUDA graph of
+// decode_runner_graph.cpp), NVTX ranges and CUPTI op tags around them, and the watched wait for
+// the step.
 
 #include <nvtx3/nvToolsExt.h>
 
@@ -11,7 +12,6 @@
 #include "gpu/cupti_decoder.h"
 #include "gpu/decode_runner_impl.h"
 #include "gpu/gpu_check.h"
-#include "gpu/graph_node_tags.h"
 
 namespace tpscope::gpu {
 
@@ -37,12 +37,6 @@ bool hasBlockRange(core::OpBlock b) {
 }
 
 }  // namespace
-
-core::Status DecodeRunner::prepareGraph() {
-    TPSCOPE_GPU_CHECK(cudaSetDevice(m_config.device));
-    if (m_config.graph && m_impl->graphExec == nullptr) TPSCOPE_TRY(captureGraph(0));
-    return core::Ok{};
-}
 
 core::Result<std::int64_t> DecodeRunner::step(int index, bool annotate) {
     Impl& d = *m_impl;
@@ -101,23 +95,6 @@ core::Status DecodeRunner::launchTagged(std::size_t opIndex, int step, bool anno
     if (tag) hooks.popOpTag();
     TPSCOPE_TRY(status);
     if (capturing && hooks.tagGraphNode) TPSCOPE_TRY(tagNewGraphNodes(opIndex));
-    return core::Ok{};
-}
-
-// The nodes this op added to the graph being captured: the set difference with every node seen so
-// far (cudaGraphGetNodes does not promise creation order; graph_node_tags.h).
-core::Status DecodeRunner::tagNewGraphNodes(std::size_t opIndex) {
-    cudaStreamCaptureStatus captureStatus = cudaStreamCaptureStatusNone;
-    cudaGraph_t graph = nullptr;
-    TPSCOPE_GPU_CHECK(cudaStreamGetCaptureInfo(m_compute, &captureStatus, nullptr, &graph));
-    std::size_t count = 0;
-    TPSCOPE_GPU_CHECK(cudaGraphGetNodes(graph, nullptr, &count));
-    if (count == m_impl->taggedNodes.size()) return core::Ok{};
-    std::vector<cudaGraphNode_t> nodes(count);
-    TPSCOPE_GPU_CHECK(cudaGraphGetNodes(graph, nodes.data(), &count));
-    nodes.resize(count);
-    for (cudaGraphNode_t node : takeNewNodes(nodes, m_impl->taggedNodes))
-        m_config.hooks.tagGraphNode(node, static_cast<std::uint32_t>(opIndex));
     return core::Ok{};
 }
 
@@ -247,30 +224,6 @@ core::Status DecodeRunner::rowParallelWithAllReduce(std::size_t g, int step, boo
     cudaEvent_t done = d.event();
     TPSCOPE_GPU_CHECK(cudaEventRecord(done, m_comm));
     TPSCOPE_GPU_CHECK(cudaStreamWaitEvent(m_compute, done, 0));
-    return core::Ok{};
-}
-
-core::Status DecodeRunner::captureGraph(int index) {
-    Impl& d = *m_impl;
-    // One eager step first: NCCL connects its peers at a communicator's first collectives, which
-    // must not happen inside a stream capture (and cuBLAS picks its kernels outside it too).
-    TPSCOPE_TRY(enqueueStep(index, false, false));
-    TPSCOPE_GPU_CHECK(cudaEventRecord(d.stepEnd, m_compute));
-    TPSCOPE_TRY(waitForStep());
-    // Thread-local mode: every GPU thread captures its own graph at the same time.
-    TPSCOPE_GPU_CHECK(cudaStreamBeginCapture(m_compute, cudaStreamCaptureModeThreadLocal));
-    d.taggedNodes.clear();
-    const core::Status enqueued = enqueueStep(index, false, true);
-    cudaGraph_t graph = nullptr;
-    const cudaError_t ended = cudaStreamEndCapture(m_compute, &graph);
-    if (!enqueued) {
-        if (graph != nullptr) cudaGraphDestroy(graph);
-        return enqueued;
-    }
-    TPSCOPE_GPU_CHECK(ended);
-    d.graph = graph;
-    TPSCOPE_GPU_CHECK(cudaGraphInstantiate(&d.graphExec, graph, 0));
-    TPSCOPE_GPU_CHECK(cudaGraphUpload(d.graphExec, m_compute));
     return core::Ok{};
 }
 

@@ -79,7 +79,8 @@ int runMeasured(const AllReduceOptions& o, const std::vector<std::uint64_t>& siz
         w.endArray().endObject();
         return kExitOk;
     }
-    std::cout << "# measured all-reduce, " << o.gpus << " local GPUs, median of " << o.iterations << " iterations\n";
+    std::cout << "# measured all-reduce, " << o.gpus << " local GPUs, out of place, median of " << o.iterations
+              << " iterations" << (o.gpus == 1 ? " (one GPU: a copy; busbw is 0 by definition)" : "") << "\n";
     TextTable t({"size (B)", "count", "type", "redop", "time (us)", "algbw (GB/s)", "busbw (GB/s)"});
     for (const auto& r : *rows) {
         t.addRow({std::to_string(r.bytes), std::to_string(r.count), std::string(core::toString(r.dtype)), "sum",

@@ -1,7 +1,8 @@
 // tpscope-cli capture: run the TP decode plan on this machine's GPUs and record it with CUPTI
 // (DESIGN.md §7); under `mpirun -np N` / `srun` every process drives its share of the GPUs and
-// process 0 writes the merged trace. --cpu-test runs the same launch and merge with synthetic
-// events instead of GPU work (no CUDA call), which is how CI exercises the MPI path.
+// process 0 writes the merged trace. --cpu-test (hidden: a test hook, not a user feature) runs the
+// same launch and merge with synthetic events instead of GPU work (no CUDA call), which is how CI
+// exercises the MPI path; its trace's origin is "synthetic", never "captured".
 
 #include <algorithm>
 #include <cctype>
@@ -115,7 +116,9 @@ void printSummary(const CaptureCliOptions& o, const gpu::CaptureReport& rep, con
         w.field("bytes_per_step_per_gpu", rep.bytesPerStepPerGpu).field("weight_bytes_per_gpu", rep.weightBytesPerGpu);
         w.field("achieved_bytes_per_s", bw.achievedBytesPerSec).field("hbm_floor_ns", bw.floorNs);
         w.field("fraction_of_hbm_floor", bw.fractionOfFloor);
+        w.field("origin", core::toString(t.origin));
         w.field("dropped_records", t.metadataValue("cupti.dropped_records"));
+        w.field("unattributed_kernels", t.metadataValue("cupti.unattributed_kernels"));
         w.field("id_agreed", t.metadataValue("launch.id_agreed")).field("failure", rep.failure);
         w.key("ranks").beginArray();
         for (const core::Rank& r : t.ranks) {
@@ -129,6 +132,9 @@ void printSummary(const CaptureCliOptions& o, const gpu::CaptureReport& rep, con
         std::cout << '\n';
         return;
     }
+    if (t.origin == core::TraceOrigin::Synthetic) {
+        std::cout << "synthetic events (cpu test, no GPU work): every duration below is made up, not measured\n";
+    }
     std::cout << "captured " << t.ranks.size() << " rank(s) in " << rep.processes << " process(es), "
               << rep.stepNs.size() << " steps: median step " << core::formatDurationNs(median) << " ("
               << core::formatFixed(tokensPerSec, 1) << " tokens/s)\n";
@@ -141,6 +147,8 @@ void printSummary(const CaptureCliOptions& o, const gpu::CaptureReport& rep, con
     std::cout << '\n';
     const std::string dropped = t.metadataValue("cupti.dropped_records");
     if (!dropped.empty() && dropped != "0") std::cout << "warning: CUPTI dropped " << dropped << " records\n";
+    const std::string untagged = t.metadataValue("cupti.unattributed_kernels");
+    if (!untagged.empty() && untagged != "0") std::cout << "warning: " << untagged << " kernels lack their op tag\n";
     if (!o.noCupti || o.cpuTest) std::cout << "trace written to " << o.out << '\n';
 }
 
@@ -214,7 +222,8 @@ void addCaptureCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_option("--out", opts->out, "Trace file to write (process 0)")->required();
     cmd->add_option("--gpu", opts->gpu, "GPU preset for the HBM comparison (default: matched from the device name)");
     cmd->add_flag("--json", opts->json, "Print the summary as JSON");
-    cmd->add_flag("--cpu-test", opts->cpuTest, "No GPU work: synthetic events through the same launch and merge (CI)");
+    cmd->add_flag("--cpu-test", opts->cpuTest, "No GPU work: synthetic events through the same launch and merge (CI)")
+        ->group("");
     cmd->add_option("--cpu-test-skew-ns", opts->skewNs, "CPU test: process p's clock runs p x this ahead")->group("");
     cmd->add_flag("--cpu-test-host-per-process", opts->hostPerProcess, "CPU test: each process is its own host")
         ->group("");

@@ -65,6 +65,7 @@ void addDevicesCommand(CLI::App& app, CliContext& ctx);
 void addSimulateCommand(CLI::App& app, CliContext& ctx);
 void addAllReduceCommand(CLI::App& app, CliContext& ctx);
 void addCalibrateCommand(CLI::App& app, CliContext& ctx);
+void addPlanCapacityCommand(CLI::App& app, CliContext& ctx);
 void addConvertCommands(CLI::App& app, CliContext& ctx);  // convert, info
 
 }  // namespace tpscope::cli

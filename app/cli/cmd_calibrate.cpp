@@ -36,7 +36,8 @@ core::Result<core::sim::CalibrationFormat> parseFormat(const std::string& s) {
     if (s == "vidur") return core::sim::CalibrationFormat::VidurCsv;
     if (s == "nccl-tests") return core::sim::CalibrationFormat::NcclTestsText;
     if (s == "nccl-tests-json") return core::sim::CalibrationFormat::NcclTestsJson;
-    return core::makeError(core::ErrorCode::InvalidArgument, "use auto, vidur, nccl-tests or nccl-tests-json",
+    if (s == "rows") return core::sim::CalibrationFormat::MeasuredRowsCsv;
+    return core::makeError(core::ErrorCode::InvalidArgument, "use auto, vidur, nccl-tests, nccl-tests-json or rows",
                            "--format");
 }
 
@@ -221,7 +222,7 @@ void addCalibrateCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_option("--input", opts->input, "Measurements: Vidur all_reduce.csv, all_reduce_perf output or its -J JSON")
         ->required()
         ->check(CLI::ExistingFile);
-    cmd->add_option("--format", opts->format, "auto, vidur, nccl-tests, nccl-tests-json")->capture_default_str();
+    cmd->add_option("--format", opts->format, "auto, vidur, nccl-tests, nccl-tests-json, rows (resources/calibration CSV)")->capture_default_str();
     cmd->add_option("--statistic", opts->statistic, "Vidur CSV: min, median or mean time per size")
         ->capture_default_str();
     cmd->add_option("--gpus", opts->gpus, "Use only all-reduces over these GPU counts, e.g. 4 or 2,4,8");

@@ -2,11 +2,13 @@
 // cluster; prints per run step latency, tokens/s, all-reduce count and time, exposed comm share;
 // saves the traces (--out). Ctrl-C stops the sweep at the next step and keeps the finished runs.
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <iostream>
 
 #include "cli_context.h"
+#include "core/sim/allreduce_engine.h"
 #include "core/sim/sweep.h"
 #include "core/util/json_writer.h"
 #include "core/util/units.h"
@@ -52,6 +54,8 @@ void printJson(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
     w.field("nodes", spec.cluster.nodes).field("gpus_per_node", spec.cluster.gpusPerNode);
     w.field("tokens", spec.tokens).field("context", spec.contextLen).field("dtype", core::toString(spec.dtype));
     w.field("seed", spec.params.seed).field("overlap", spec.params.overlap).field("cancelled", r.cancelled);
+    w.field("cuda_graphs", spec.params.cudaGraphs)
+        .field("allreduce_engine", core::sim::toString(spec.params.allReduceEngine));
     w.key("runs").beginArray();
     for (const auto& run : r.runs) {
         const auto& s = run.stats;
@@ -66,7 +70,9 @@ void printJson(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
         w.key("layer_allreduce").beginObject();
         w.field("algo", core::toString(s.layerAllReduce.algo)).field("proto", core::toString(s.layerAllReduce.proto));
         w.field("time_ns", s.layerAllReduce.timeNs());
-        w.endObject().endObject();
+        w.endObject().key("notes").beginArray();
+        for (const auto& note : s.notes) w.value(note);
+        w.endArray().endObject();
     }
     w.endArray().key("skipped").beginArray();
     for (const auto& sk : r.skipped) {
@@ -88,7 +94,9 @@ void printText(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
     std::cout << spec.model.name << " decode on " << cl.nodes << " x " << cl.gpusPerNode << " " << cl.gpu.name << " ("
               << cl.intraFabric.id << (cl.interFabric ? " + " + cl.interFabric->id : std::string()) << "), "
               << spec.tokens << " tokens, context " << spec.contextLen << ", " << core::toString(spec.dtype)
-              << (spec.params.overlap ? ", overlap" : "") << ", seed " << spec.params.seed << "\n\n";
+              << (spec.params.overlap ? ", overlap" : "") << (spec.params.cudaGraphs ? ", CUDA graphs" : "")
+              << ", all-reduce by " << core::sim::toString(spec.params.allReduceEngine) << ", seed " << spec.params.seed
+              << "\n\n";
     TextTable t({"TP", "batch", "step", "tokens/s", "all-reduces", "all-reduce/step", "wait/step", "exposed comm",
                  "algorithm"});
     for (const auto& run : r.runs) {
@@ -100,6 +108,14 @@ void printText(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
                   core::formatFixed(100 * s.exposedCommShare, 1) + " %", algoText(s.layerAllReduce)});
     }
     t.print(std::cout);
+    std::vector<std::string> notes;
+    for (const auto& run : r.runs) {
+        for (const auto& n : run.stats.notes) {
+            const std::string line = "TP " + std::to_string(run.config.plan.tp) + ": " + n;
+            if (std::find(notes.begin(), notes.end(), line) == notes.end()) notes.push_back(line);
+        }
+    }
+    for (const auto& n : notes) std::cout << "note: " << n << '\n';
     for (const auto& sk : r.skipped) {
         std::cout << "skipped TP " << sk.tp << ", batch " << sk.batch << ": " << sk.reason.message
                   << " (--ignore-memory simulates it anyway)\n";

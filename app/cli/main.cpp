@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
 
     for (CommandFactory add :
          {addPlanCommand, addAmdahlCommand, addCostCommand, addBoundsCommand, addCatalogCommands, addDemoCommand,
-          addSimulateCommand, addAllReduceCommand, addCalibrateCommand, addAnalyzeCommand, addScalingCommand,
+          addSimulateCommand, addAllReduceCommand, addCalibrateCommand, addPlanCapacityCommand, addAnalyzeCommand, addScalingCommand,
           addCompareCommand, addCaptureCommand, addDevicesCommand, addConvertCommands}) {
         add(app, ctx);
     }

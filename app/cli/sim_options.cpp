@@ -1,5 +1,7 @@
 #include "sim_options.h"
 
+#include "core/sim/allreduce_engine.h"
+
 namespace tpscope::cli {
 
 void addClusterOptions(CLI::App& cmd, ClusterOptions& opts) {
@@ -39,6 +41,9 @@ void addSimTunables(CLI::App& cmd, SimTunables& opts) {
     cmd.add_option("--step-gap-us", opts.stepGapUs, "Host time between decode steps in us (default 20)");
     cmd.add_flag("--overlap", opts.overlap, "Async all-reduce on a second stream, batch split in two halves");
     cmd.add_flag("--cuda-graphs", opts.cudaGraphs, "Replay each step as a CUDA graph: node-to-node gaps, no host launches");
+    cmd.add_option("--allreduce", opts.allReduceEngine,
+                   "Who runs the all-reduces: nccl, vllm-custom-ar, trtllm or symm-mem (docs/simulator.md)")
+        ->capture_default_str();
     cmd.add_flag("--deterministic", opts.deterministic, "No jitter, imbalance or launch noise");
 }
 
@@ -57,6 +62,13 @@ core::Result<core::sim::SimParams> resolveSimParams(const SimTunables& o) {
     p.seed = o.seed;
     p.overlap = o.overlap;
     p.cudaGraphs = o.cudaGraphs;
+    const auto engine = core::sim::parseAllReduceEngine(o.allReduceEngine);
+    if (!engine) {
+        return core::makeError(core::ErrorCode::InvalidArgument,
+                               "unknown engine '" + o.allReduceEngine + "': nccl, vllm-custom-ar, trtllm or symm-mem",
+                               "--allreduce");
+    }
+    p.allReduceEngine = *engine;
     return p;
 }
 

@@ -29,6 +29,7 @@ struct SimTunables {
     double stepGapUs = -1;
     bool overlap = false;
     bool cudaGraphs = false;
+    std::string allReduceEngine = "nccl";
     bool deterministic = false;
 };
 void addSimTunables(CLI::App& cmd, SimTunables& opts);

@@ -243,8 +243,8 @@ for r in rows:
     fmt = lambda ns: f"{ns / 1e6:.3f} ms"
     lines.append("| {} | {} | {} | {} | {:.1f} | {:.2f} TB/s | {:.2f} TB/s ({}) | {:.1f} % | {} |".format(
         r["run"], fmt(off["median_step_ns"]), fmt(on["median_step_ns"]) if "median_step_ns" in on else "failed",
-        f"{r['cupti_overhead_pct']:.2f} %" if "cupti_overhead_pct" in r else "-", off["tokens_per_s"],
-        off["achieved_bytes_per_s"] / 1e12, off["peak_hbm_bytes_per_s"] / 1e12, off["gpu_preset"] or "no preset",
+        f"{r['cupti_overhead_pct']:.2f} %" if "cupti_overhead_pct" in r else "-", off["tokens_per_sec"],
+        off["achieved_bytes_per_sec"] / 1e12, off["peak_hbm_bytes_per_sec"] / 1e12, off["gpu_preset"] or "no preset",
         100.0 * off["fraction_of_hbm_floor"], on.get("dropped_records", "?")))
 lines += ["", "HBM floor reached = (weight bytes / peak HBM bandwidth) / measured step, without CUPTI;",
           "CUPTI overhead = (step with CUPTI - step without) / step without (medians of 32 steps after 5 warm-up steps)."]

@@ -10,6 +10,9 @@
 # built with -DTPSCOPE_WITH_CUDA=OFF.
 
 set(CPACK_GENERATOR "DEB")
+# The date of this version, for the AppStream release entry and the Debian changelog (RFC 2822).
+set(TPSCOPE_RELEASE_DATE 2026-11-30)
+set(TPSCOPE_RELEASE_DATE_RFC2822 "Mon, 30 Nov 2026 12:00:00 +0000")
 set(CPACK_PACKAGE_NAME "tpscope")
 set(CPACK_PACKAGE_VENDOR "tpscope developers")
 set(CPACK_PACKAGE_CONTACT "tpscope developers <tpscope@users.noreply.github.com>")

@@ -10,6 +10,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libopenmpi-dev openmpi-bin
   xvfb xauth fonts-dejavu-core
+  help2man
 )
 
 missing=()

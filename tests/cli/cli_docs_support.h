@@ -25,6 +25,14 @@ inline std::vector<std::string> linesOf(const std::string& text) {
     return lines;
 }
 
+// An empty folder under the build folder for one test's files.
+inline std::filesystem::path freshDir(const std::string& name) {
+    const auto dir = std::filesystem::path(TPSCOPE_BINARY_DIR) / "test-output" / name;
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    return dir;
+}
+
 // Runs a shell command and returns its exit code, stdout and stderr separately.
 struct SplitResult {
     int exitCode = -1;

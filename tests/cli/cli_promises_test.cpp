@@ -15,13 +15,6 @@
 namespace tpscope::test {
 namespace {
 
-std::filesystem::path freshDir(const std::string& name) {
-    const auto dir = std::filesystem::path(TPSCOPE_BINARY_DIR) / "test-output" / name;
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
-    return dir;
-}
-
 // The exit codes of the table under "## Exit codes" in docs/cli.md.
 std::set<int> documentedExitCodes(const std::string& md) {
     std::set<int> codes;

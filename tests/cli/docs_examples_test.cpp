@@ -13,13 +13,6 @@
 namespace tpscope::test {
 namespace {
 
-std::filesystem::path freshDir(const std::string& name) {
-    const auto dir = std::filesystem::path(TPSCOPE_BINARY_DIR) / "test-output" / name;
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
-    return dir;
-}
-
 TEST(CliDocs, EveryExampleCommandRuns) {
     const std::string md = readSourceFile("docs/cli.md");
     const auto dir = freshDir("cli-doc-examples");

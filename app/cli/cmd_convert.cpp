@@ -8,10 +8,10 @@
 #include <map>
 
 #include "cli_context.h"
-#include "core/io/chrome_writer.h"
-#include "core/io/csv_writer.h"
-#include "core/io/sqlite_export.h"
-#include "core/io/workspace.h"
+#include "core/io/export/chrome_writer.h"
+#include "core/io/export/csv_writer.h"
+#include "core/io/export/sqlite_export.h"
+#include "core/io/workspace/workspace.h"
 #include "core/util/json_writer.h"
 #include "core/util/units.h"
 #include "text_table.h"

@@ -4,8 +4,8 @@
 #include <charconv>
 
 #include "cli_context.h"
-#include "core/io/trace_reader.h"
-#include "core/io/workspace.h"
+#include "core/io/import/trace_reader.h"
+#include "core/io/workspace/workspace.h"
 #include "run_output.h"
 
 namespace tpscope::cli {

@@ -45,9 +45,9 @@ for r in rows:
         r["run"], ms(off["median_step_ns"]),
         ms(on["median_step_ns"]) if on.get("median_step_ns", 0) > 0 else "failed: %s" % on.get("error", "?"),
         "%.2f %%" % r["cupti_overhead_pct"] if "cupti_overhead_pct" in r else "-",
-        off.get("tokens_per_s", 0.0),
+        off.get("tokens_per_sec", 0.0),
         "%.1f %%" % (100.0 * off["fraction_of_hbm_floor"]) if off.get("gpu_preset") else "- (no GPU preset)",
-        "%.2f TB/s (%s)" % (off.get("peak_hbm_bytes_per_s", 0) / 1e12, off.get("gpu_preset") or "?"),
+        "%.2f TB/s (%s)" % (off.get("peak_hbm_bytes_per_sec", 0) / 1e12, off.get("gpu_preset") or "?"),
         on.get("unattributed_kernels", "?"), on.get("dropped_records", "?")))
 lines += ["",
           "HBM floor reached = (weight bytes / peak HBM bandwidth) / measured median step, without CUPTI;",

@@ -106,15 +106,15 @@ void printSummary(const CaptureCliOptions& o, const gpu::CaptureReport& rep, con
         core::JsonWriter w(std::cout);
         w.beginObject();
         w.field("out", o.out).field("processes", rep.processes).field("steps", static_cast<int>(rep.stepNs.size()));
-        w.field("median_step_ns", median).field("tokens_per_s", tokensPerSec);
+        w.field("median_step_ns", median).field("tokens_per_sec", tokensPerSec);
         w.key("step_ns").beginArray();
         for (const auto ns : rep.stepNs) w.value(ns);
         w.endArray();
         w.field("cupti", !o.noCupti).field("graph", o.graph).field("overlap", o.overlap);
         w.field("device_name", t.ranks.empty() ? std::string() : t.ranks.front().deviceName);
-        w.field("gpu_preset", bw.preset).field("peak_hbm_bytes_per_s", bw.peakBytesPerSec);
+        w.field("gpu_preset", bw.preset).field("peak_hbm_bytes_per_sec", bw.peakBytesPerSec);
         w.field("bytes_per_step_per_gpu", rep.bytesPerStepPerGpu).field("weight_bytes_per_gpu", rep.weightBytesPerGpu);
-        w.field("achieved_bytes_per_s", bw.achievedBytesPerSec).field("hbm_floor_ns", bw.floorNs);
+        w.field("achieved_bytes_per_sec", bw.achievedBytesPerSec).field("hbm_floor_ns", bw.floorNs);
         w.field("fraction_of_hbm_floor", bw.fractionOfFloor);
         w.field("origin", core::toString(t.origin));
         w.field("dropped_records", t.metadataValue("cupti.dropped_records"));
@@ -173,6 +173,7 @@ int runCaptureCommand(const CliContext& ctx, const CaptureCliOptions& o) {
     c.cpuTest = o.cpuTest;
     c.cpuTestSkewNs = o.skewNs;
     c.cpuTestHostPerProcess = o.hostPerProcess;
+    if (auto writable = checkOutputPath(o.out); !writable) return reportError(writable.error());
     auto report = gpu::runCapture(c);
     if (!report) return reportError(report.error());
     if (!report->writesOutput) {
@@ -208,13 +209,13 @@ void addCaptureCommand(CLI::App& app, CliContext& ctx) {
     auto* cmd =
         app.add_subcommand("capture", "Run TP decode on local GPUs (or under mpirun/srun) and record it with CUPTI");
     addModelOptions(*cmd, opts->model);
-    cmd->add_option("--tp", opts->tp, "Tensor-parallel degree: one GPU (NCCL rank) each")->check(CLI::PositiveNumber);
-    cmd->add_option("--batch", opts->batch, "Sequences decoded together")->check(CLI::PositiveNumber);
-    cmd->add_option("--tokens", opts->tokens, "Measured decode steps")->check(CLI::PositiveNumber);
+    cmd->add_option("--tp", opts->tp, "Tensor-parallel degree: one GPU (NCCL rank) each")->check(positiveNumber());
+    cmd->add_option("--batch", opts->batch, "Sequences decoded together")->check(positiveNumber());
+    cmd->add_option("--tokens", opts->tokens, "Measured decode steps")->check(positiveNumber());
     cmd->add_option("--warmup", opts->warmup, "Decode steps run before recording (not in the trace)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(nonNegativeNumber());
     cmd->add_option("--context", opts->context, "Tokens in the KV cache each new token attends to")
-        ->check(CLI::PositiveNumber);
+        ->check(positiveNumber());
     cmd->add_option("--dtype", opts->dtype, "fp16 or bf16");
     cmd->add_flag("--graph", opts->graph, "Capture one decode step as a CUDA graph and replay it per token");
     cmd->add_flag("--overlap", opts->overlap, "All-reduces on their own stream");

@@ -30,8 +30,8 @@ untagged=0
 [ "${STUB_MODE:-ok}" = untagged ] && [ $cupti = 1 ] && untagged=3
 step=$((cupti ? 10100000 : 10000000))
 [ $cupti = 1 ] && echo '{"traceEvents": []}' >"$out"
-echo "{\"median_step_ns\": $step, \"tokens_per_s\": $((batch * 100)), \"gpu_preset\": \"h200-sxm\","
-echo " \"peak_hbm_bytes_per_s\": 4.8e12, \"fraction_of_hbm_floor\": 0.9, \"dropped_records\": \"0\","
+echo "{\"median_step_ns\": $step, \"tokens_per_sec\": $((batch * 100)), \"gpu_preset\": \"h200-sxm\","
+echo " \"peak_hbm_bytes_per_sec\": 4.8e12, \"fraction_of_hbm_floor\": 0.9, \"dropped_records\": \"0\","
 echo " \"unattributed_kernels\": \"$untagged\"}"
 STUB
 printf '#!/usr/bin/env bash\necho "[  PASSED  ] 12 tests."\n' >"$WORK/prebuilt/bin/gpu_tests"

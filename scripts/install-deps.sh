@@ -9,8 +9,10 @@ packages=(
   libsimdjson-dev libsqlite3-dev zlib1g-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libopenmpi-dev openmpi-bin
+  patchelf python3
   xvfb xauth fonts-dejavu-core
   poppler-utils locales
+  help2man
 )
 
 # A comma-decimal locale, so the tests that check locale-proof number I/O run instead of skipping.

@@ -28,10 +28,8 @@ struct CostTable {
 };
 
 double costPerMillionTokens(int gpus, double pricePerGpuHour, double tokensPerSec);
-// throughputs: (gpus, tokens/s) pairs; each gpus value at most once.
-Result<CostTable> costTable(double pricePerGpuHour, std::vector<std::pair<int, double>> throughputs);
 
-// One configuration that could serve: its GPUs and batch, what it delivers and what it costs.
+// One serving configuration to choose among (the capacity planner's and the Cost tab's rows).
 struct CostCandidate {
     int gpus = 0;
     int batch = 0;
@@ -40,10 +38,12 @@ struct CostCandidate {
     double dollarsPerMillionTokens = 0;
 };
 
-// Index of the lowest $/Mtok candidate whose step latency is at most maxStepLatencyMs and whose
-// throughput is at least minTokensPerSec; ties go to fewer GPUs, then to the earlier candidate.
-// nullopt when none meets both. Candidates with non-finite numbers never qualify.
+// The index of the lowest $/Mtok candidate whose step latency is at most maxStepLatencyMs and whose
+// throughput is at least minTokensPerSec; ties go to fewer GPUs, then to the earlier candidate. nullopt
+// when none meets both; candidates with non-finite numbers and NaN limits admit nothing. O(n).
 std::optional<std::size_t> cheapestMeeting(const std::vector<CostCandidate>& candidates, double maxStepLatencyMs,
                                            double minTokensPerSec = 0);
+// throughputs: (gpus, tokens/s) pairs; each gpus value at most once.
+Result<CostTable> costTable(double pricePerGpuHour, std::vector<std::pair<int, double>> throughputs);
 
 }  // namespace tpscope::core

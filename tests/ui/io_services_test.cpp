@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <fstream>
 
-#include "core/io/workspace.h"
+#include "core/io/workspace/workspace.h"
 #include "tests/synthetic_trace.h"
 #include "ui/io_services.h"
 #include "ui_test_support.h"

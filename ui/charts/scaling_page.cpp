@@ -60,7 +60,7 @@ ScalingPage::ScalingPage(QWidget* parent) : ChartPage(tr("Scaling"), parent) {
     m_lossRect->axis(QCPAxis::atLeft)->setLabel(tr("Share of step time"));
     m_lossRect->axis(QCPAxis::atLeft)->setTicker(percentTicker());
     m_lossLegend = new QCPLegend;
-    m_lossRect->insetLayout()->addElement(m_lossLegend, Qt::AlignTop | Qt::AlignRight);
+    m_lossRect->insetLayout()->addElement(m_lossLegend, Qt::AlignTop | Qt::AlignLeft);  // the smallest TP loses least
     m_lossLegend->setLayer(QStringLiteral("legend"));
     QCPBars* below = nullptr;
     for (const auto part : kLossParts) {

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "core/io/csv_writer.h"
+#include "core/io/export/csv_writer.h"
 #include "core/util/units.h"
 
 namespace tpscope::ui {

@@ -3,6 +3,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
+#include <exception>
+#include <new>
+
 #include "cli_context.h"
 
 int main(int argc, char** argv) {
@@ -26,6 +30,13 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         const int code = app.exit(e);
         return code == 0 ? 0 : kExitBadInput;
+    } catch (const std::bad_alloc&) {
+        // core reports allocation failures as errors; this is the last line for anything else.
+        std::fprintf(stderr, "tpscope-cli: out of memory (the input needs more memory than is available)\n");
+        return kExitFailure;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "tpscope-cli: internal error: %s\n", e.what());
+        return kExitFailure;
     }
     return ctx.exitCode;
 }

@@ -297,6 +297,7 @@ Result<SimResult> simulate(const SimConfig& c, const std::atomic<bool>* cancel) 
         if (in.allReduce) ++result.stats.allreducesPerStep;
     }
     result.stats.layerAllReduce = program->layerAllReduce;
+    result.stats.notes = program->notes;
     const auto& p = c.plan;
     trace->metadata = {{"model", p.model.id},
                        {"gpu", cl.gpu.id},
@@ -311,6 +312,8 @@ Result<SimResult> simulate(const SimConfig& c, const std::atomic<bool>* cancel) 
                        {"dtype", std::string(toString(p.dtype))},
                        {"seed", std::to_string(c.params.seed)},
                        {"overlap", c.params.overlap ? "true" : "false"},
+                       {"cuda_graphs", c.params.cudaGraphs ? "true" : "false"},
+                       {"allreduce_engine", std::string(toString(c.params.allReduceEngine))},
                        {"jitter", formatFixed(c.params.jitter, 4)},
                        {"load_imbalance", formatFixed(c.params.loadImbalance, 4)},
                        {"step_gap_ns", formatFixed(c.params.stepGapNs, 0)},

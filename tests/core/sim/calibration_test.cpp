@@ -2,6 +2,7 @@
 
 #include <clocale>
 #include <cmath>
+#include <filesystem>
 #include <string>
 
 #include "core/sim/calibration.h"
@@ -169,18 +170,53 @@ TEST(Calibration, ReportSplitsErrorsBySizeBandAndConfiguration) {
     EXPECT_EQ(r->configs[0].ranks, 8);
 }
 
-// The shipped presets are the fits of the Vidur measurements (docs/PERFORMANCE.md holds the table):
-// their error stays small where the data is clean (>= 1 MiB), and refitting cannot do much better.
+// The kernel-level rows in resources/calibration are what the presets are fitted to or checked
+// against (docs/PERFORMANCE.md holds the full table). pcie4 is the calibrate fit of the L40S rows:
+// every size band stays within 10 %, and refitting cannot do much better.
+TEST(Calibration, Pcie4MatchesTheKernelLevelL40sRowsItWasFittedTo) {
+    const auto path = std::filesystem::path(TPSCOPE_SOURCE_DIR) / "resources/calibration/l40s-pcie4.csv";
+    auto data = core::sim::loadCalibrationFile(path.string());
+    ASSERT_TRUE(data) << data.error().describe();
+    EXPECT_EQ(data->format, core::sim::CalibrationFormat::MeasuredRowsCsv);
+    EXPECT_EQ(data->samples.size(), 50u);
+    const auto preset = *catalog().fabric("pcie4");
+    auto report = core::sim::evaluateFabric(data->samples, preset, std::nullopt);
+    ASSERT_TRUE(report);
+    for (const auto& band : report->bands) EXPECT_LT(band.medianAbsError, 0.10) << band.label;
+    core::sim::CalibrationOptions o;
+    o.start = preset;
+    o.restarts = 1;
+    auto refit = core::sim::calibrateFabric(data->samples, o);
+    ASSERT_TRUE(refit);
+    EXPECT_LT(report->overall.medianAbsError, refit->report.overall.medianAbsError + 0.02);
+}
+
+// The A100 rows come from one process driving 8 GPUs (-g 8) in a VM: its small-message time
+// (~55 us) is the serialised launch of 8 kernels, which a one-process-per-GPU TP deployment does not
+// pay. The model keeps NCCL's latency structure rather than fitting that; it must stay faster there,
+// and close at the largest sizes, where launch no longer matters.
+TEST(Calibration, Nvlink3AgainstTheA100RowsIsFasterAtSmallSizesAndCloseAtLargeOnes) {
+    const auto path = std::filesystem::path(TPSCOPE_SOURCE_DIR) / "resources/calibration/a100-sxm4-nvlink3.csv";
+    auto data = core::sim::loadCalibrationFile(path.string());
+    ASSERT_TRUE(data) << data.error().describe();
+    auto report = core::sim::evaluateFabric(data->samples, *catalog().fabric("nvlink3"), std::nullopt);
+    ASSERT_TRUE(report);
+    EXPECT_LT(report->bands[0].meanSignedError, -0.5);
+    EXPECT_LT(report->bands[3].medianAbsError, 0.15);
+}
+
+// Vidur's times are host timings: they can only add to the kernel's. Kept as a second check: the
+// presets whose bus bandwidth came from Vidur stay close above 16 MiB, and no preset is slower
+// than Vidur's minimum at small sizes.
 struct PresetCase {
     const char* file;
     const char* fabric;
     int gpus;  // 0: all single-node rows
 };
 
-TEST(Calibration, ShippedPresetsMatchTheVidurMeasurementsTheyWereFittedTo) {
+TEST(Calibration, VidurRemainsASecondCheck) {
     const PresetCase cases[] = {{"a100_dgx/all_reduce.csv", "nvlink3", 0},
                                 {"h100_dgx/all_reduce.csv", "nvlink4", 0},
-                                {"a100_pairwise_nvlink/all_reduce.csv", "pcie4", 4},
                                 {"h100_pairwise_nvlink/all_reduce.csv", "pcie5", 4},
                                 {"a100_pairwise_nvlink/all_reduce.csv", "nvlink3-pair", 2},
                                 {"h100_pairwise_nvlink/all_reduce.csv", "nvlink4-pair", 2}};
@@ -191,18 +227,10 @@ TEST(Calibration, ShippedPresetsMatchTheVidurMeasurementsTheyWereFittedTo) {
         ASSERT_TRUE(data) << data.error().describe();
         const std::vector<int> ranks = c.gpus ? std::vector<int>{c.gpus} : std::vector<int>{};
         const auto samples = core::sim::selectSamples(data->samples, core::sim::CalibrationTarget::IntraNode, ranks);
-        const auto preset = *catalog().fabric(c.fabric);
-        auto report = core::sim::evaluateFabric(samples, preset, std::nullopt);
+        auto report = core::sim::evaluateFabric(samples, *catalog().fabric(c.fabric), std::nullopt);
         ASSERT_TRUE(report);
-        EXPECT_LT(report->overall.medianAbsError, 0.10) << c.fabric;
-        EXPECT_LT(report->bands[3].medianAbsError, 0.10) << c.fabric << " > 16 MiB";
-        core::sim::CalibrationOptions o;
-        o.start = preset;
-        o.ranks = ranks;
-        o.restarts = 1;
-        auto refit = core::sim::calibrateFabric(data->samples, o);
-        ASSERT_TRUE(refit);
-        EXPECT_LT(report->overall.medianAbsError, refit->report.overall.medianAbsError + 0.02) << c.fabric;
+        EXPECT_LT(report->bands[3].medianAbsError, 0.15) << c.fabric << " > 16 MiB";
+        EXPECT_LT(report->bands[0].meanSignedError, 0.0) << c.fabric << " <= 64 KiB";
     }
 }
 

@@ -5,7 +5,7 @@
 //   localBackend  core::localBackend() device query (registered by app/gui when built with CUDA;
 //                 the GUI library never sees a CUDA header)
 
-#include "core/run/backend.h"
+#include "core/backend/backend.h"
 #include "ui/io_services.h"
 #include "ui/services.h"
 #include "ui/sim_service.h"

@@ -24,8 +24,8 @@ int main(int argc, char** argv) {
 
     for (CommandFactory add :
          {addPlanCommand, addAmdahlCommand, addCostCommand, addBoundsCommand, addCatalogCommands, addDemoCommand,
-          addSimulateCommand, addAllReduceCommand, addCalibrateCommand, addPlanCapacityCommand, addAnalyzeCommand, addScalingCommand,
-          addCompareCommand, addCaptureCommand, addDevicesCommand, addConvertCommands}) {
+          addSimulateCommand, addAllReduceCommand, addCalibrateCommand, addPlanCapacityCommand, addAnalyzeCommand,
+          addScalingCommand, addCompareCommand, addCaptureCommand, addDevicesCommand, addConvertCommands}) {
         add(app, ctx);
     }
 

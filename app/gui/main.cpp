@@ -4,7 +4,7 @@
 //   tpscope --screenshot OUT.png [FILE]   renders the main window offscreen and exits
 //   tpscope --report DIR          writes the default sweep's report (screenshots + summary.md), no display needed
 
-#include "core/run/backend.h"
+#include "core/backend/backend.h"
 #ifdef TPSCOPE_HAVE_CUDA
 #include "gpu/local_backend.h"
 #endif

@@ -14,7 +14,7 @@ std::string fileUri(const std::string& path, std::string_view query) {
     std::string uri = "file:";
     for (const char c : path) {
         if (c == '%' || c == '?' || c == '#') {
-            static constexpr char kHex[] = "0123456789ABCDEF";
+            static constexpr std::string_view kHex = "0123456789ABCDEF";
             uri += '%';
             uri += kHex[(static_cast<unsigned char>(c) >> 4) & 0xF];
             uri += kHex[static_cast<unsigned char>(c) & 0xF];

@@ -69,7 +69,7 @@ class SqliteDb {
     enum class Mode { ReadOnly, ReadWriteCreate };
 
     static constexpr std::int64_t kOpsPerByte = 200;            // VM steps allowed per byte of an untrusted file
-    static constexpr std::int64_t kMinOps = 20'000'000;  // floor for tiny files (~0.1 s of work)
+    static constexpr std::int64_t kMinOps = 20'000'000;         // floor for tiny files (~0.1 s of work)
     static constexpr std::int64_t kHeapLimitBytes = 1LL << 30;  // SQLite's heap, all connections together
 
     static Result<SqliteDb> open(const std::string& path, Mode mode);

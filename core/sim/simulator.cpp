@@ -4,9 +4,9 @@
 #include <cmath>
 #include <string>
 
+#include "core/analysis/exposed_comm.h"
 #include "core/sim/hbm_contention.h"
 #include "core/sim/sim_rng.h"
-#include "core/sim/sim_summary.h"
 #include "core/sim/step_program.h"
 #include "core/util/units.h"
 
@@ -320,7 +320,7 @@ Result<SimResult> simulate(const SimConfig& c, const std::atomic<bool>* cancel) 
                        {"fits_memory", result.fit.fits ? "true" : "false"}};
     trace->finalize();
     result.stats.events = trace->eventCount();
-    const CommSummary comm = summarizeComm(*trace);
+    const analysis::CommSummary comm = analysis::summarizeComm(*trace);
     result.stats.exposedCommNsPerStep = comm.exposedNs / (static_cast<double>(p.tp) * c.tokens);
     result.stats.exposedCommShare =
         result.stats.meanStepNs > 0 ? result.stats.exposedCommNsPerStep / result.stats.meanStepNs : 0;

@@ -221,7 +221,7 @@ Result<std::shared_ptr<Trace>> readTrace(SqliteDb& db, const RunRow& run, const 
                 results[i] = makeError(ErrorCode::Cancelled, "load cancelled");
                 continue;
             }
-            const auto [r, s] = tasks[i];
+            const std::size_t r = tasks[i].first, s = tasks[i].second;  // lambdas cannot capture bindings (clang)
             // A worker thread must not let bad_alloc escape (std::terminate): it becomes this task's error.
             results[i] = withAllocationErrors(
                 [&] { return decodeStream(chunks[r][s], counts[r][s], *trace, trace->ranks[r].streams[s], db.path()); },

@@ -222,7 +222,9 @@ void addCalibrateCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_option("--input", opts->input, "Measurements: Vidur all_reduce.csv, all_reduce_perf output or its -J JSON")
         ->required()
         ->check(CLI::ExistingFile);
-    cmd->add_option("--format", opts->format, "auto, vidur, nccl-tests, nccl-tests-json, rows (resources/calibration CSV)")->capture_default_str();
+    cmd->add_option("--format", opts->format,
+                    "auto, vidur, nccl-tests, nccl-tests-json, rows (resources/calibration CSV)")
+        ->capture_default_str();
     cmd->add_option("--statistic", opts->statistic, "Vidur CSV: min, median or mean time per size")
         ->capture_default_str();
     cmd->add_option("--gpus", opts->gpus, "Use only all-reduces over these GPU counts, e.g. 4 or 2,4,8");

@@ -9,7 +9,8 @@ void addClusterOptions(CLI::App& cmd, ClusterOptions& opts) {
     cmd.add_option("--fabric", opts.fabric, "Intra-node fabric preset")->capture_default_str();
     cmd.add_option("--nodes", opts.nodes, "Nodes in the cluster")->capture_default_str();
     cmd.add_option("--gpus-per-node", opts.gpusPerNode, "GPUs per node (default: what the fabric connects, else 8)");
-    cmd.add_option("--inter-node-fabric,--inter-fabric", opts.interFabric, "Inter-node fabric preset (needed with --nodes > 1)");
+    cmd.add_option("--inter-node-fabric,--inter-fabric", opts.interFabric,
+                   "Inter-node fabric preset (needed with --nodes > 1)");
 }
 
 core::Result<core::sim::ClusterSpec> resolveCluster(const core::Catalog& catalog, const ClusterOptions& opts) {
@@ -40,7 +41,8 @@ void addSimTunables(CLI::App& cmd, SimTunables& opts) {
     cmd.add_option("--imbalance", opts.imbalance, "Relative std dev of each rank's speed (default 0.01)");
     cmd.add_option("--step-gap-us", opts.stepGapUs, "Host time between decode steps in us (default 20)");
     cmd.add_flag("--overlap", opts.overlap, "Async all-reduce on a second stream, batch split in two halves");
-    cmd.add_flag("--cuda-graphs", opts.cudaGraphs, "Replay each step as a CUDA graph: node-to-node gaps, no host launches");
+    cmd.add_flag("--cuda-graphs", opts.cudaGraphs,
+                 "Replay each step as a CUDA graph: node-to-node gaps, no host launches");
     cmd.add_option("--allreduce", opts.allReduceEngine,
                    "Who runs the all-reduces: nccl, vllm-custom-ar, trtllm or symm-mem (docs/simulator.md)")
         ->capture_default_str();

@@ -93,7 +93,7 @@ void printText(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
     const auto& cl = spec.cluster;
     std::cout << spec.model.name << " decode on " << cl.nodes << " x " << cl.gpusPerNode << " " << cl.gpu.name << " ("
               << cl.intraFabric.id << (cl.interFabric ? " + " + cl.interFabric->id : std::string()) << "), "
-              << spec.tokens << " tokens, context " << spec.contextLen << ", " << core::toString(spec.dtype)
+              << countText(spec.tokens, "token") << ", context " << spec.contextLen << ", " << core::toString(spec.dtype)
               << (spec.params.overlap ? ", overlap" : "") << (spec.params.cudaGraphs ? ", CUDA graphs" : "")
               << ", all-reduce by " << core::sim::toString(spec.params.allReduceEngine) << ", seed " << spec.params.seed
               << "\n\n";
@@ -120,7 +120,9 @@ void printText(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
         std::cout << "skipped TP " << sk.tp << ", batch " << sk.batch << ": " << sk.reason.message
                   << " (--ignore-memory simulates it anyway)\n";
     }
-    if (r.cancelled) std::cout << "cancelled: " << r.runs.size() << " run(s) finished and kept\n";
+    if (r.cancelled)
+        std::cout << "cancelled: " << countText(static_cast<std::int64_t>(r.runs.size()), "run")
+                  << " finished and kept\n";
 }
 
 int run(const SimulateOptions& o, const CliContext& ctx) {
@@ -154,16 +156,20 @@ int run(const SimulateOptions& o, const CliContext& ctx) {
                                            ".json (every run in one Chrome trace)",
                                            o.out));
     }
+    if (auto writable = checkOutputPath(o.out); !writable) return reportError(writable.error());
 
     g_cancel.store(false);
     auto previous = std::signal(SIGINT, onInterrupt);
+    ProgressLine line;
     auto progress = [&](const core::sim::SweepProgress& p) {
-        if (!o.json)
-            std::cerr << "\r[" << p.done << "/" << p.total << "] TP " << p.tp << ", batch " << p.batch << "   ";
+        if (!o.json) {
+            line.update("[" + std::to_string(p.done) + "/" + std::to_string(p.total) + "] TP " + std::to_string(p.tp) +
+                        ", batch " + std::to_string(p.batch));
+        }
     };
     auto result = core::sim::runSweep(spec, progress, &g_cancel);
     std::signal(SIGINT, previous);
-    if (!o.json) std::cerr << "\r" << std::string(40, ' ') << "\r";
+    line.finish();
     if (!result) return reportError(result.error());
     if (!o.out.empty() && !result->runs.empty()) {
         std::vector<core::Run> runs;
@@ -192,13 +198,16 @@ void addSimulateCommand(CLI::App& app, CliContext& ctx) {
     addClusterOptions(*cmd, opts->cluster);
     cmd->add_option("--tp", opts->tps, "TP degrees, comma-separated")->capture_default_str();
     cmd->add_option("--batch", opts->batches, "Batch sizes, comma-separated")->capture_default_str();
-    cmd->add_option("--tokens", opts->tokens, "Decode steps per run")->capture_default_str();
-    cmd->add_option("--context", opts->context, "Tokens in the KV cache")->capture_default_str();
+    cmd->add_option("--tokens", opts->tokens, "Decode steps per run")->capture_default_str()->check(positiveNumber());
+    cmd->add_option("--context", opts->context, "Tokens in the KV cache")
+        ->capture_default_str()
+        ->check(positiveNumber());
     cmd->add_option("--dtype", opts->dtype, "fp16, bf16, fp8 or fp32")->capture_default_str();
     addSimTunables(*cmd, opts->tunables);
     cmd->add_flag("--ignore-memory", opts->ignoreMemory, "Simulate configurations that do not fit GPU memory");
-    cmd->add_option("--out", opts->out, "Save the runs: .json = Chrome trace JSON (Perfetto)");
-    cmd->add_flag("--json", opts->json, "Machine-readable output (docs/cli.md)");
+    cmd->add_option("--out", opts->out,
+                    "Save the runs: .tpscope = workspace (GUI, analyze, scaling), .json/.json.gz = Chrome trace");
+    addJsonFlag(*cmd, opts->json);
     cmd->callback([opts, &ctx] { ctx.exitCode = run(*opts, ctx); });
 }
 

@@ -38,12 +38,12 @@ std::vector<std::string_view> words(std::string_view s) {
 
 bool toDouble(std::string_view s, double& out) {
     while (!s.empty() && (s.back() == '\r' || s.back() == ' ')) s.remove_suffix(1);
+    while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+    if (!s.empty() && s.front() == '+') s.remove_prefix(1);  // from_chars takes no '+'; CSV writers may
     if (s.empty()) return false;
-    // from_chars for double is in libstdc++ 11+; strtod needs a terminated copy.
-    const std::string copy(s);
-    char* end = nullptr;
-    out = std::strtod(copy.c_str(), &end);
-    return end == copy.c_str() + copy.size() && std::isfinite(out);
+    // from_chars, not strtod: strtod follows LC_NUMERIC, so under a "1,5" locale "1.5" would stop at '.'.
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return ec == std::errc() && end == s.data() + s.size() && std::isfinite(out);
 }
 
 template <typename F>

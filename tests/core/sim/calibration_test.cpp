@@ -1,7 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <clocale>
 #include <cmath>
 #include <filesystem>
+#include <string>
 
 #include "core/sim/calibration.h"
 #include "core/sim/collective_model.h"
@@ -37,6 +39,19 @@ TEST(CalibrationData, VidurRowsBecomeSamplesWithNodesFromDevicesPerNode) {
     auto median = core::sim::parseVidurCsv(kVidurCsv, "inline", core::sim::VidurStatistic::Median);
     ASSERT_TRUE(median);
     EXPECT_DOUBLE_EQ(median->samples[1].timeNs, 0.056e6);
+}
+
+// A German-style numeric locale ("1,5"): the C library's strtod would stop at the '.' of "0.031".
+TEST(CalibrationData, NumbersParseTheSameUnderACommaDecimalLocale) {
+    const std::string previous = std::setlocale(LC_NUMERIC, nullptr);
+    if (std::setlocale(LC_NUMERIC, "de_DE.UTF-8") == nullptr && std::setlocale(LC_NUMERIC, "de_DE.utf8") == nullptr)
+        GTEST_SKIP() << "no de_DE locale installed (locale-gen de_DE.UTF-8)";
+    auto d = core::sim::parseCalibrationData(kVidurCsv, "inline");
+    std::setlocale(LC_NUMERIC, previous.c_str());
+    ASSERT_TRUE(d) << d.error().describe();
+    ASSERT_EQ(d->samples.size(), 2u);
+    EXPECT_DOUBLE_EQ(d->samples[0].timeNs, 0.031e6);  // "0.031" ms
+    EXPECT_DOUBLE_EQ(d->samples[1].timeNs, 0.040e6);  // "0.040" ms
 }
 
 constexpr const char* kNcclTestsText =

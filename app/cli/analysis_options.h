@@ -17,6 +17,7 @@ struct AnalysisCliOptions {
     bool allCollectivesCloseBlocks = false;
     std::int64_t matchToleranceNs = 2000;
     int batch = 0;
+    std::string kernelRules;  // --kernel-rules FILE: extra classification rules, tried first
 
     core::analysis::AnalysisOptions toCore() const;
 };

@@ -8,10 +8,10 @@
 #include <map>
 
 #include "cli_context.h"
-#include "core/io/chrome_writer.h"
-#include "core/io/csv_writer.h"
-#include "core/io/sqlite_export.h"
-#include "core/io/workspace.h"
+#include "core/io/export/chrome_writer.h"
+#include "core/io/export/csv_writer.h"
+#include "core/io/export/sqlite_export.h"
+#include "core/io/workspace/workspace.h"
 #include "core/util/json_writer.h"
 #include "core/util/units.h"
 #include "text_table.h"
@@ -26,11 +26,13 @@ struct ConvertOptions {
     std::string to;
     std::string rules;
     std::string name;
+    bool json = false;
 };
 
 struct InfoOptions {
     std::string input;
     std::string rules;
+    std::string run;  // --run N|NAME of a workspace; empty: every run
     bool json = false;
 };
 
@@ -52,13 +54,6 @@ core::Result<std::string> outputFormat(const std::string& path, const std::strin
                            path);
 }
 
-core::Result<std::optional<core::KernelClassifier>> classifierFor(const std::string& rulesFile) {
-    if (rulesFile.empty()) return std::optional<core::KernelClassifier>{};
-    core::KernelClassifier c = core::KernelClassifier::builtin();
-    TPSCOPE_TRY(c.addRulesFile(rulesFile));
-    return std::optional<core::KernelClassifier>(std::move(c));
-}
-
 // "rank.csv" -> "rank.ranges.csv"
 std::string rangesPath(const std::string& eventsPath) {
     const std::filesystem::path p(eventsPath);
@@ -68,6 +63,7 @@ std::string rangesPath(const std::string& eventsPath) {
 int runConvert(const ConvertOptions& o) {
     auto format = outputFormat(o.output, o.to);
     if (!format) return reportError(format.error());
+    if (auto writable = checkOutputPath(o.output, "output"); !writable) return reportError(writable.error());
     auto classifier = classifierFor(o.rules);
     if (!classifier) return reportError(classifier.error());
     core::ImportStats stats;
@@ -92,7 +88,20 @@ int runConvert(const ConvertOptions& o) {
         written = core::writeSqliteExport(t, o.output);
     }
     if (!written) return reportError(written.error());
-    std::cout << "wrote " << o.output << ": " << t.eventCount() << " events on " << t.ranks.size() << " ranks";
+    if (o.json) {
+        core::JsonWriter w(std::cout);
+        w.beginObject().field("input", o.input).field("output", o.output).field("format", *format);
+        w.field("event_count", static_cast<std::uint64_t>(t.eventCount()));
+        w.field("ranks", static_cast<std::uint64_t>(t.ranks.size()));
+        w.field("ranges_file", *format == "csv" ? rangesPath(o.output) : std::string());
+        w.key("import_stats");
+        stats.writeJson(w);
+        w.endObject();
+        std::cout << '\n';
+        return kExitOk;
+    }
+    std::cout << "wrote " << o.output << ": " << countText(static_cast<std::int64_t>(t.eventCount()), "event") << " on "
+              << countText(static_cast<std::int64_t>(t.ranks.size()), "rank");
     if (*format == "csv") std::cout << " (ranges in " << rangesPath(o.output) << ")";
     std::cout << '\n';
     return kExitOk;
@@ -109,8 +118,7 @@ std::map<core::EventKind, std::size_t> countByKind(const core::Trace& t) {
     return n;
 }
 
-void printInfoJson(const core::Trace& t, const core::ImportStats& stats, const std::string& path) {
-    core::JsonWriter w(std::cout);
+void printInfoJson(core::JsonWriter& w, const core::Trace& t, const core::ImportStats& stats, const std::string& path) {
     w.beginObject();
     w.field("file", path).field("source", t.source).field("origin", core::toString(t.origin));
     w.field("event_count", static_cast<std::uint64_t>(t.eventCount()));
@@ -143,9 +151,9 @@ void printInfoJson(const core::Trace& t, const core::ImportStats& stats, const s
 }
 
 void printInfoText(const core::Trace& t, const core::ImportStats& stats, const std::string& path) {
-    std::cout << path << ": " << t.eventCount() << " events on " << t.ranks.size() << " ranks, "
-              << core::toString(t.origin) << ", span "
-              << core::formatDurationNs(static_cast<double>(t.endNs() - t.startNs())) << '\n';
+    std::cout << path << ": " << countText(static_cast<std::int64_t>(t.eventCount()), "event") << " on "
+              << countText(static_cast<std::int64_t>(t.ranks.size()), "rank") << ", " << core::toString(t.origin)
+              << ", span " << core::formatDurationNs(static_cast<double>(t.endNs() - t.startNs())) << '\n';
     if (!t.source.empty() && t.source != path) std::cout << "source: " << t.source << '\n';
     std::cout << '\n';
     TextTable ranks({"rank", "host", "GPU", "device", "streams", "events", "ranges", "clock offset"});
@@ -184,12 +192,27 @@ int runInfo(const InfoOptions& o) {
     auto classifier = classifierFor(o.rules);
     if (!classifier) return reportError(classifier.error());
     core::ImportStats stats;
-    auto trace = loadTraceFile(o.input, &stats, *classifier ? &**classifier : nullptr);
-    if (!trace) return reportError(trace.error());
+    auto runs = loadRuns(o.input, o.run, &stats, *classifier ? &**classifier : nullptr);
+    if (!runs) return reportError(runs.error());
+    const bool several = runs->size() > 1;
     if (o.json) {
-        printInfoJson(**trace, stats, o.input);
-    } else {
-        printInfoText(**trace, stats, o.input);
+        // One run: the info object itself. Several: {"file", "runs": [{"run", "name", "info"}]}.
+        core::JsonWriter w(std::cout);
+        if (several) w.beginObject().field("file", o.input).key("runs").beginArray();
+        for (const auto& run : *runs) {
+            if (several) w.beginObject().field("run", run.index).field("name", run.name).key("info");
+            printInfoJson(w, *run.trace, stats, o.input);
+            if (several) w.endObject();
+        }
+        if (several) w.endArray().endObject();
+        std::cout << '\n';
+        return kExitOk;
+    }
+    for (std::size_t i = 0; i < runs->size(); ++i) {
+        const auto& run = (*runs)[i];
+        if (i > 0) std::cout << "\n\n";
+        if (run.of > 0) std::cout << "run " << run.index << " of " << run.of << " '" << run.name << "'\n";
+        printInfoText(*run.trace, stats, o.input);
     }
     return kExitOk;
 }
@@ -205,9 +228,9 @@ void addConvertCommands(CLI::App& app, CliContext& ctx) {
     c->add_option("input", convert->input, "Trace file or folder of per-rank traces")->required();
     c->add_option("output", convert->output, "Output file; the format follows the extension")->required();
     c->add_option("--to", convert->to, "Output format: tpscope, json, json.gz, csv, sqlite");
-    c->add_option("--kernel-rules", convert->rules, "Extra kernel classification rules (JSON, tried first)")
-        ->check(CLI::ExistingFile);
+    addKernelRulesOption(*c, convert->rules);
     c->add_option("--name", convert->name, "Run name in the workspace (default: the input's file name)");
+    addJsonFlag(*c, convert->json);
     c->callback([&ctx, convert] { ctx.exitCode = runConvert(*convert); });
 
     auto info = std::make_shared<InfoOptions>();
@@ -215,9 +238,9 @@ void addConvertCommands(CLI::App& app, CliContext& ctx) {
                                  "Summarise a trace: ranks, streams, events per kind, time span, import "
                                  "statistics");
     i->add_option("input", info->input, "Trace file or folder of per-rank traces")->required();
-    i->add_option("--kernel-rules", info->rules, "Extra kernel classification rules (JSON, tried first)")
-        ->check(CLI::ExistingFile);
-    i->add_flag("--json", info->json, "Machine-readable output (docs/cli.md)");
+    addKernelRulesOption(*i, info->rules);
+    addRunOption(*i, info->run);
+    addJsonFlag(*i, info->json);
     i->callback([&ctx, info] { ctx.exitCode = runInfo(*info); });
 }
 

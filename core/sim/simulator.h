@@ -18,6 +18,8 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "core/hw/gpu_spec.h"
 #include "core/hw/memory_fit.h"
@@ -65,6 +67,7 @@ struct SimStats {
     double exposedCommShare = 0;            // exposed comm / step
     std::uint64_t events = 0;
     CollectiveEstimate layerAllReduce;  // the model's choice for the per-layer all-reduce
+    std::vector<std::string> notes;     // what the run could not do as asked (engine fall-backs)
 };
 
 struct SimResult {

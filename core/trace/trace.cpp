@@ -13,10 +13,20 @@ std::string_view toString(TraceOrigin origin) {
             return "captured";
         case TraceOrigin::Imported:
             return "imported";
+        case TraceOrigin::Synthetic:
+            return "synthetic";
         case TraceOrigin::Unknown:
             break;
     }
     return "unknown";
+}
+
+std::optional<TraceOrigin> parseTraceOrigin(std::string_view text) {
+    for (int i = 0; i < kTraceOriginCount; ++i) {
+        const auto origin = static_cast<TraceOrigin>(i);
+        if (toString(origin) == text) return origin;
+    }
+    return std::nullopt;
 }
 
 Stream& Rank::stream(StreamId streamId, std::string_view label) {

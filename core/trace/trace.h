@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -51,8 +52,12 @@ struct Rank {
     bool operator==(const Rank&) const = default;
 };
 
-enum class TraceOrigin : std::uint8_t { Unknown = 0, Simulated, Captured, Imported };
+// Synthetic: made-up events that exercise a code path (capture --cpu-test), never a measurement.
+enum class TraceOrigin : std::uint8_t { Unknown = 0, Simulated, Captured, Imported, Synthetic };
+inline constexpr int kTraceOriginCount = 5;
 std::string_view toString(TraceOrigin origin);
+// The origin toString() names; nullopt for any other text.
+std::optional<TraceOrigin> parseTraceOrigin(std::string_view text);
 
 class Trace {
   public:

@@ -1,0 +1,251 @@
+#include "core/io/codec/event_codec.h"
+
+#include <zlib.h>
+
+namespace tpscope::core::codec {
+
+namespace {
+
+// Deltas wrap (two's complement) instead of overflowing, so any int64 values round-trip and hostile
+// input cannot cause undefined behaviour.
+std::int64_t wrapAdd(std::int64_t a, std::int64_t b) {
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+}
+std::int64_t wrapSub(std::int64_t a, std::int64_t b) {
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) - static_cast<std::uint64_t>(b));
+}
+
+Error corrupt(const std::string& what) {
+    return makeError(ErrorCode::ParseError, "corrupt workspace data (" + what + ")");
+}
+
+}  // namespace
+
+std::string compress(std::string_view raw, int level, bool runLengthOnly) {
+    z_stream z{};
+    deflateInit2(&z, level, Z_DEFLATED, 15, 8, runLengthOnly ? Z_RLE : Z_DEFAULT_STRATEGY);
+    std::string out(deflateBound(&z, static_cast<uLong>(raw.size())), '\0');
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data()));
+    z.avail_in = static_cast<uInt>(raw.size());
+    z.next_out = reinterpret_cast<Bytef*>(out.data());
+    z.avail_out = static_cast<uInt>(out.size());
+    deflate(&z, Z_FINISH);
+    out.resize(z.total_out);
+    deflateEnd(&z);
+    return out;
+}
+
+Result<std::string> decompress(std::span<const unsigned char> blob, std::uint64_t rawBytes, const std::string& what) {
+    if (rawBytes > kMaxRawBytes) return corrupt(what + ": implausible size " + std::to_string(rawBytes));
+    std::string out(rawBytes, '\0');
+    uLongf size = static_cast<uLongf>(rawBytes);
+    const int rc =
+        uncompress(reinterpret_cast<Bytef*>(out.data()), &size, blob.data(), static_cast<uLong>(blob.size()));
+    if (rc != Z_OK || size != rawBytes) return corrupt(what + ": bad compressed block");
+    return out;
+}
+
+std::string encodeEvents(const EventColumns& ev, std::size_t first, std::size_t last) {
+    Writer w;
+    w.bytes().reserve((last - first) * 10);
+    w.varint(last - first);
+    std::int64_t prev = 0;
+    for (std::size_t i = first; i < last; ++i) {
+        w.zigzag(wrapSub(ev.startNs(i), prev));
+        prev = ev.startNs(i);
+    }
+    for (std::size_t i = first; i < last; ++i) w.zigzag(ev.durNs(i));
+    for (std::size_t i = first; i < last; ++i) w.varint(ev.name(i).value);
+    for (std::size_t i = first; i < last; ++i) w.u8(static_cast<std::uint8_t>(ev.kind(i)));
+    std::int64_t prevCorrelation = 0;
+    for (std::size_t i = first; i < last; ++i) {
+        w.zigzag(static_cast<std::int64_t>(ev.correlationId(i)) - prevCorrelation);
+        prevCorrelation = ev.correlationId(i);
+    }
+    for (std::size_t i = first; i < last; ++i) w.varint(ev.payload(i));
+    return std::move(w.bytes());
+}
+
+Status decodeEvents(std::string_view raw, std::size_t expectedCount, std::size_t nameCount, std::size_t payloadCount,
+                    EventColumns& out) {
+    Reader r(raw);
+    std::uint64_t n = 0;
+    if (!r.varint(n) || n != expectedCount || n > kChunkEvents) return corrupt("event count");
+    std::vector<EventRecord> rec(n);
+    std::int64_t prev = 0;
+    for (auto& e : rec) {
+        std::int64_t d = 0;
+        if (!r.zigzag(d)) return corrupt("start column");
+        e.startNs = wrapAdd(prev, d);
+        prev = e.startNs;
+    }
+    for (auto& e : rec) {
+        // Valid traces have 0 <= duration and start + duration representable.
+        if (!r.zigzag(e.durNs) || e.durNs < 0 || e.startNs > INT64_MAX - e.durNs) return corrupt("duration column");
+    }
+    for (auto& e : rec) {
+        std::uint64_t v = 0;
+        if (!r.varint(v) || v >= nameCount) return corrupt("name column");
+        e.name = NameId{static_cast<std::uint32_t>(v)};
+    }
+    for (auto& e : rec) {
+        std::uint8_t k = 0;
+        if (!r.u8(k) || k >= kEventKindCount) return corrupt("kind column");
+        e.kind = static_cast<EventKind>(k);
+    }
+    std::int64_t prevCorrelation = 0;
+    for (auto& e : rec) {
+        std::int64_t d = 0;
+        if (!r.zigzag(d)) return corrupt("correlation column");
+        prevCorrelation = wrapAdd(prevCorrelation, d);
+        e.correlationId = static_cast<std::uint32_t>(prevCorrelation);
+    }
+    for (auto& e : rec) {
+        std::uint64_t v = 0;
+        if (!r.varint(v) || v >= payloadCount) return corrupt("payload column");
+        e.payload = static_cast<PayloadId>(v);
+    }
+    if (!r.atEnd()) return corrupt("trailing bytes in an event chunk");
+    for (const auto& e : rec) out.append(e);
+    return Ok{};
+}
+
+std::string encodeNames(const StringTable& names) {
+    Writer w;
+    w.varint(names.size());
+    for (std::uint32_t i = 0; i < names.size(); ++i) w.text(names.view(NameId{i}));
+    return std::move(w.bytes());
+}
+
+Status decodeNames(std::string_view raw, StringTable& out) {
+    Reader r(raw);
+    std::uint64_t n = 0;
+    if (!r.varint(n) || n == 0 || n > raw.size()) return corrupt("name table size");
+    for (std::uint64_t i = 0; i < n; ++i) {
+        std::string_view s;
+        if (!r.text(s)) return corrupt("name table entry");
+        // Names are unique in a StringTable; a duplicate would shift every later id.
+        if (out.intern(s).value != i) return corrupt("duplicate name");
+    }
+    return r.atEnd() ? Status(Ok{}) : Status(corrupt("trailing bytes in the name table"));
+}
+
+std::string encodePayloads(const PayloadTable& payloads) {
+    Writer w;
+    w.varint(payloads.size());
+    for (const Payload& p : payloads.all()) {
+        w.u8(static_cast<std::uint8_t>(p.kind));
+        switch (p.kind) {
+            case PayloadKind::Collective:
+                w.u8(static_cast<std::uint8_t>(p.collective.op));
+                w.u8(static_cast<std::uint8_t>(p.collective.algo));
+                w.u8(static_cast<std::uint8_t>(p.collective.proto));
+                w.u8(static_cast<std::uint8_t>(p.collective.dtype));
+                w.varint(p.collective.groupSize);
+                w.varint(p.collective.communicator.value);
+                w.varint(p.collective.bytes);
+                break;
+            case PayloadKind::Gemm:
+                w.varint(p.gemm.m);
+                w.varint(p.gemm.n);
+                w.varint(p.gemm.k);
+                w.u8(static_cast<std::uint8_t>(p.gemm.dtype));
+                break;
+            case PayloadKind::Copy:
+                w.u8(static_cast<std::uint8_t>(p.copy.kind));
+                w.varint(p.copy.bytes);
+                break;
+            case PayloadKind::None:
+                break;
+        }
+    }
+    return std::move(w.bytes());
+}
+
+namespace {
+
+template <typename E>
+bool enumByte(Reader& r, E& out, int count) {
+    std::uint8_t v = 0;
+    if (!r.u8(v) || v >= count) return false;
+    out = static_cast<E>(v);
+    return true;
+}
+
+bool u32(Reader& r, std::uint32_t& out) {
+    std::uint64_t v = 0;
+    if (!r.varint(v) || v > UINT32_MAX) return false;
+    out = static_cast<std::uint32_t>(v);
+    return true;
+}
+
+constexpr int kOps = 8, kAlgos = 9, kProtos = 4, kDtypes = 9, kCopyKinds = 5, kPayloadKinds = 4;
+
+}  // namespace
+
+Status decodePayloads(std::string_view raw, std::size_t nameCount, PayloadTable& out) {
+    Reader r(raw);
+    std::uint64_t n = 0;
+    if (!r.varint(n) || n == 0 || n > raw.size()) return corrupt("payload table size");
+    for (std::uint64_t i = 0; i < n; ++i) {
+        Payload p;
+        bool ok = enumByte(r, p.kind, kPayloadKinds);
+        if (ok && p.kind == PayloadKind::Collective) {
+            auto& c = p.collective;
+            std::uint64_t bytes = 0;
+            ok = enumByte(r, c.op, kOps) && enumByte(r, c.algo, kAlgos) && enumByte(r, c.proto, kProtos) &&
+                 enumByte(r, c.dtype, kDtypes) && u32(r, c.groupSize) && u32(r, c.communicator.value) &&
+                 c.communicator.value < nameCount && r.varint(bytes);
+            c.bytes = bytes;
+        } else if (ok && p.kind == PayloadKind::Gemm) {
+            ok = u32(r, p.gemm.m) && u32(r, p.gemm.n) && u32(r, p.gemm.k) && enumByte(r, p.gemm.dtype, kDtypes);
+        } else if (ok && p.kind == PayloadKind::Copy) {
+            std::uint64_t bytes = 0;
+            ok = enumByte(r, p.copy.kind, kCopyKinds) && r.varint(bytes);
+            p.copy.bytes = bytes;
+        }
+        if (!ok) return corrupt("payload entry");
+        if ((i == 0) != (p.kind == PayloadKind::None)) return corrupt("payload table layout");
+        if (i > 0 && out.intern(p) != i) return corrupt("duplicate payload");
+    }
+    return r.atEnd() ? Status(Ok{}) : Status(corrupt("trailing bytes in the payload table"));
+}
+
+std::string encodeRanges(const std::vector<NvtxRange>& ranges) {
+    Writer w;
+    w.varint(ranges.size());
+    std::int64_t prev = 0;
+    for (const auto& r : ranges) {
+        w.zigzag(wrapSub(r.startNs, prev));
+        prev = r.startNs;
+        w.zigzag(wrapSub(r.endNs, r.startNs));
+        w.varint(r.name.value);
+        w.u8(r.depth);
+    }
+    return std::move(w.bytes());
+}
+
+Status decodeRanges(std::string_view raw, std::size_t nameCount, std::vector<NvtxRange>& out) {
+    Reader r(raw);
+    std::uint64_t n = 0;
+    if (!r.varint(n) || n > raw.size()) return corrupt("range count");
+    out.reserve(n);
+    std::int64_t prev = 0;
+    for (std::uint64_t i = 0; i < n; ++i) {
+        NvtxRange range;
+        std::int64_t d = 0, len = 0;
+        std::uint64_t name = 0;
+        if (!r.zigzag(d) || !r.zigzag(len) || !r.varint(name) || name >= nameCount || !r.u8(range.depth)) {
+            return corrupt("range entry");
+        }
+        range.startNs = wrapAdd(prev, d);
+        prev = range.startNs;
+        if (len < 0 || range.startNs > INT64_MAX - len) return corrupt("range length");
+        range.endNs = range.startNs + len;
+        range.name = NameId{static_cast<std::uint32_t>(name)};
+        out.push_back(range);
+    }
+    return r.atEnd() ? Status(Ok{}) : Status(corrupt("trailing bytes in the range table"));
+}
+
+}  // namespace tpscope::core::codec

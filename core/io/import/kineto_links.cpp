@@ -1,0 +1,167 @@
+#include "core/io/import/kineto_links.h"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <functional>
+
+namespace tpscope::core {
+
+namespace {
+
+std::int64_t threadKey(const kineto::RecordFields& f) {
+    if (const auto n = kineto::integer(f.tid)) return *n;
+    std::string_view s;
+    kineto::ignoreError(f.tid.get_string().get(s));
+    return static_cast<std::int64_t>(std::hash<std::string_view>{}(s));
+}
+
+std::int64_t elementsOf(const kineto::ArgFields& a) {
+    return std::max(a.inNelems, a.outNelems);
+}
+
+}  // namespace
+
+void applyCollectiveArgs(CollectivePayload& p, const kineto::ArgFields& a, TracePart& part) {
+    if (const auto op = parseCollectiveOp(a.collectiveName)) p.op = *op;
+    if (const auto algo = parseCollectiveAlgo(a.algo)) p.algo = *algo;
+    if (const auto proto = parseCollectiveProto(a.proto)) p.proto = *proto;
+    if (const Dtype d = kineto::parseTorchDtype(a.dtype); d != Dtype::Unknown) p.dtype = d;
+    if (a.groupSize > 0 && a.groupSize < (1LL << 31)) p.groupSize = static_cast<std::uint32_t>(a.groupSize);
+    const std::string_view group = !a.processGroupDesc.empty() ? a.processGroupDesc : a.processGroupName;
+    if (!group.empty()) p.communicator = part.names.intern(group);
+    if (a.msgBytes >= 0) {
+        p.bytes = static_cast<std::uint64_t>(a.msgBytes);
+    } else if (const std::int64_t n = elementsOf(a); n > 0 && dtypeBytes(p.dtype) > 0) {
+        p.bytes = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(dtypeBytes(p.dtype));
+    }
+}
+
+void KinetoLinks::addCpuOp(const kineto::ArgFields& a, TracePart& part) {
+    if (a.externalId < 0 || a.collectiveName.empty()) return;
+    OpArgs o;
+    o.op = parseCollectiveOp(a.collectiveName).value_or(CollectiveOp::Unknown);
+    o.dtype = kineto::parseTorchDtype(a.dtype);
+    o.elements = elementsOf(a);
+    o.groupSize = a.groupSize;
+    const std::string_view group = !a.processGroupDesc.empty() ? a.processGroupDesc : a.processGroupName;
+    if (!group.empty()) o.communicator = part.names.intern(group);
+    m_byExternalId[a.externalId] = o;
+}
+
+void KinetoLinks::addLaunch(const kineto::RecordFields& f, const kineto::ArgFields& a, std::int64_t startNs) {
+    if (a.correlation >= 0) m_launches[a.correlation] = Launch{threadKey(f), startNs};
+}
+
+void KinetoLinks::addAnnotation(const kineto::RecordFields& f, const kineto::ArgFields& a, std::int64_t startNs,
+                                std::int64_t durNs) {
+    Annotation an;
+    an.thread = threadKey(f);
+    an.startNs = startNs;
+    an.endNs = startNs + durNs;
+    an.args.op = parseCollectiveOp(f.name.substr(5)).value_or(CollectiveOp::Unknown);
+    an.args.dtype = kineto::parseTorchDtype(a.inputType);
+    an.args.elements = a.inputElems;
+    m_annotations.push_back(an);
+}
+
+const KinetoLinks::Annotation* KinetoLinks::enclosing(std::int64_t thread, std::int64_t ns) const {
+    auto it = std::upper_bound(m_annotations.begin(), m_annotations.end(), std::pair{thread, ns},
+                               [](const std::pair<std::int64_t, std::int64_t>& v, const Annotation& a) {
+                                   return v.first != a.thread ? v.first < a.thread : v.second < a.startNs;
+                               });
+    // Innermost first: walk back over annotations of this thread that started before ns.
+    for (int steps = 0; it != m_annotations.begin() && steps < 64; ++steps) {
+        --it;
+        if (it->thread != thread) break;
+        if (it->endNs >= ns) return &*it;
+    }
+    return nullptr;
+}
+
+std::size_t KinetoLinks::resolve(TracePart& part) {
+    if (m_pending.empty()) return 0;
+    std::sort(m_annotations.begin(), m_annotations.end(), [](const Annotation& a, const Annotation& b) {
+        return a.thread != b.thread ? a.thread < b.thread : a.startNs < b.startNs;
+    });
+    std::size_t resolved = 0;
+    for (const auto& p : m_pending) {
+        EventRecord& e = part.devices[p.device].streams[p.stream].events[p.event];
+        CollectivePayload c = part.payloads.get(e.payload).collective;
+        const OpArgs* args = nullptr;
+        if (auto it = m_byExternalId.find(p.externalId); p.externalId >= 0 && it != m_byExternalId.end()) {
+            args = &it->second;
+        } else if (auto l = m_launches.find(p.correlation); p.correlation >= 0 && l != m_launches.end()) {
+            if (const Annotation* a = enclosing(l->second.thread, l->second.startNs)) args = &a->args;
+        }
+        if (args == nullptr) continue;
+        if (c.op == CollectiveOp::Unknown) c.op = args->op;
+        if (args->dtype != Dtype::Unknown) c.dtype = args->dtype;
+        if (args->groupSize > 0 && args->groupSize < (1LL << 31))
+            c.groupSize = static_cast<std::uint32_t>(args->groupSize);
+        if (args->communicator.value != 0) c.communicator = args->communicator;
+        if (args->elements > 0 && dtypeBytes(c.dtype) > 0) {
+            c.bytes = static_cast<std::uint64_t>(args->elements) * static_cast<std::uint64_t>(dtypeBytes(c.dtype));
+            ++resolved;
+        }
+        e.payload = part.payloads.intern(Payload::of(c));
+    }
+    return resolved;
+}
+
+Status applyTpscopeChromeMeta(std::string_view rawJson, TracePart& part) {
+    simdjson::dom::parser parser;
+    simdjson::dom::object meta;
+    if (parser.parse(rawJson.data(), rawJson.size(), true).get_object().get(meta) != simdjson::SUCCESS) {
+        part.stats.note("the \"tpscope\" member is not a valid object; ignored");
+        return Ok{};
+    }
+    std::int64_t version = 0;
+    if (meta["version"].get_int64().get(version) == simdjson::SUCCESS && version > 1) {
+        part.stats.note("written by a newer tpscope (export version " + std::to_string(version) +
+                        "); unknown fields ignored");
+    }
+    std::string_view s;
+    if (meta["origin"].get_string().get(s) == simdjson::SUCCESS) {
+        if (const auto origin = parseTraceOrigin(s)) part.origin = *origin;
+    }
+    if (meta["source"].get_string().get(s) == simdjson::SUCCESS) part.source = std::string(s);
+    simdjson::dom::array list;
+    if (meta["metadata"].get_array().get(list) == simdjson::SUCCESS) {
+        part.metadata.clear();
+        for (const auto kv : list) {
+            std::string_view k, v;
+            if (kv.at(0).get_string().get(k) == simdjson::SUCCESS &&
+                kv.at(1).get_string().get(v) == simdjson::SUCCESS) {
+                part.metadata.emplace_back(std::string(k), std::string(v));
+            }
+        }
+    }
+    if (meta["ranks"].get_array().get(list) != simdjson::SUCCESS) return Ok{};
+    for (const auto r : list) {
+        std::int64_t pid = 0, rank = 0, deviceIndex = -1, offset = 0;
+        if (r["pid"].get_int64().get(pid) != simdjson::SUCCESS ||
+            r["rank"].get_int64().get(rank) != simdjson::SUCCESS || rank < 0 || rank >= (1LL << 32)) {
+            ++part.stats.badRecords;
+            continue;
+        }
+        StagedDevice& dev = part.device(std::to_string(pid));
+        dev.rank = static_cast<std::uint32_t>(rank);
+        if (r["deviceIndex"].get_int64().get(deviceIndex) == simdjson::SUCCESS)
+            dev.deviceIndex = static_cast<int>(deviceIndex);
+        if (r["clockOffsetNs"].get_int64().get(offset) == simdjson::SUCCESS) dev.clockOffsetNs = offset;
+        if (r["host"].get_string().get(s) == simdjson::SUCCESS) dev.host = std::string(s);
+        if (r["deviceName"].get_string().get(s) == simdjson::SUCCESS) dev.deviceName = std::string(s);
+        simdjson::dom::array streams;
+        if (r["streams"].get_array().get(streams) != simdjson::SUCCESS) continue;
+        for (const auto st : streams) {
+            std::uint64_t id = 0;
+            if (st["id"].get_uint64().get(id) != simdjson::SUCCESS) continue;
+            StagedStream& stream = dev.stream(id);
+            if (st["label"].get_string().get(s) == simdjson::SUCCESS) stream.label = std::string(s);
+        }
+    }
+    return Ok{};
+}
+
+}  // namespace tpscope::core

@@ -1,0 +1,74 @@
+#pragma once
+// Links between a Kineto trace's GPU collectives and the CPU side that launched them, used to find
+// a collective's message size when the kernel record itself does not carry it:
+//   newer traces: kernel "External id" == the record_param_comms CPU op's, whose args have
+//                 "Collective name", "In/Out msg nelems", "dtype", "Group size", process group;
+//   older traces: kernel "correlation" == the cudaLaunchKernel runtime record's; the launch lies
+//                 inside an nccl:<op> user_annotation on the same CPU thread whose "Input Dims" and
+//                 "Input type" give the element count and dtype.
+// Records arrive in any order, so links are collected while reading and resolved once at the end.
+// Cost: O(launches + annotations log annotations + pending).
+
+#include <cstdint>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/io/import/kineto_fields.h"
+#include "core/io/import/trace_part.h"
+#include "core/util/result.h"
+
+namespace tpscope::core {
+
+struct PendingCollective {
+    std::size_t device = 0;
+    std::size_t stream = 0;
+    std::size_t event = 0;
+    std::int64_t externalId = -1;
+    std::int64_t correlation = -1;
+};
+
+class KinetoLinks {
+  public:
+    void addCpuOp(const kineto::ArgFields& a, TracePart& part);
+    void addLaunch(const kineto::RecordFields& f, const kineto::ArgFields& a, std::int64_t startNs);
+    void addAnnotation(const kineto::RecordFields& f, const kineto::ArgFields& a, std::int64_t startNs,
+                       std::int64_t durNs);
+    void addPending(const PendingCollective& p) { m_pending.push_back(p); }
+    // Fills in the payloads of pending collectives; returns how many got a message size.
+    std::size_t resolve(TracePart& part);
+
+  private:
+    struct OpArgs {
+        CollectiveOp op = CollectiveOp::Unknown;
+        Dtype dtype = Dtype::Unknown;
+        std::int64_t elements = -1;
+        std::int64_t groupSize = -1;
+        NameId communicator{};
+    };
+    struct Launch {
+        std::int64_t thread = 0;
+        std::int64_t startNs = 0;
+    };
+    struct Annotation {
+        std::int64_t thread = 0;
+        std::int64_t startNs = 0;
+        std::int64_t endNs = 0;
+        OpArgs args;
+    };
+    const Annotation* enclosing(std::int64_t thread, std::int64_t ns) const;
+
+    std::unordered_map<std::int64_t, OpArgs> m_byExternalId;
+    std::unordered_map<std::int64_t, Launch> m_launches;
+    std::vector<Annotation> m_annotations;
+    std::vector<PendingCollective> m_pending;
+};
+
+// Overrides name-derived collective fields with a record's args (see kineto_reader.h).
+void applyCollectiveArgs(CollectivePayload& p, const kineto::ArgFields& a, TracePart& part);
+
+// The "tpscope" member of tpscope's own Chrome JSON export: exact ranks, hosts, clock offsets,
+// stream labels, origin, source and metadata (written by chrome_writer).
+Status applyTpscopeChromeMeta(std::string_view rawJson, TracePart& part);
+
+}  // namespace tpscope::core

@@ -1,0 +1,38 @@
+#pragma once
+// Kineto (PyTorch profiler) and Chrome trace JSON, .json or .json.gz: one file -> one TracePart.
+//
+// Mapping:
+//   cat kernel / gpu_memcpy / gpu_memset ("X", or a "B"/"E" pair) -> events of device (args.device,
+//     else the numeric pid) on stream (args.stream, else tid). Kernel kind comes from the
+//     KernelClassifier by name; a collective's op/algo/proto/dtype from its name, overridden by the
+//     kernel's args ("Collective name", "In/Out msg nelems", "dtype", "Group size", "Process Group
+//     Name/Description"). A collective without size args takes it from its CPU op: by "External id"
+//     (record_param_comms args) or, in older traces, from the nccl:* user_annotation enclosing the
+//     cudaLaunchKernel with the same correlation id ("Input Dims" x "Input type").
+//     Collective bytes = max(in, out) elements x dtype size (nccl-tests "size").
+//   cat gpu_user_annotation -> ranges of that device; user_annotation (CPU) -> ranges on every rank
+//     of the file, except those mirrored on the GPU (same External id), which the GPU copy replaces.
+//   "M" thread_name -> stream labels; distributedInfo.rank (else a rank-N / workerN file name) ->
+//     rank; deviceProperties -> GPU names; baseTimeNanoseconds -> time base (ts relative to it),
+//     otherwise ts are epoch µs. tpscope's own export adds a "tpscope" member (exact ranks, hosts,
+//     clock offsets, stream labels, origin, metadata), which makes its round trip lossless.
+//   CPU ops, runtime calls, flows, python frames: counted in ImportStats and skipped.
+// Cost: one streaming pass; memory ~ kept events + one 8 MB batch and its DOM (JsonTraceScanner).
+
+#include <string>
+#include <string_view>
+
+#include "core/io/import/trace_part.h"
+#include "core/io/progress.h"
+#include "core/trace/kernel_classifier.h"
+#include "core/util/result.h"
+
+namespace tpscope::core {
+
+Result<TracePart> readKinetoFile(const std::string& path, const KernelClassifier& classifier,
+                                 const TaskControl& control, double progressBase = 0.0, double progressSpan = 1.0);
+// The same from bytes in memory (.json text or gzip); `name` stands for the path in messages.
+Result<TracePart> readKinetoBuffer(std::string_view bytes, const std::string& name, const KernelClassifier& classifier,
+                                   const TaskControl& control = {});
+
+}  // namespace tpscope::core

@@ -1,0 +1,66 @@
+#pragma once
+// The .tpscope workspace: one SQLite file holding many runs, each with its RunSpec-like description,
+// its trace and an optional analysis cache. Format and tables: docs/formats.md.
+//
+// Events are stored per (rank, stream) in compressed columnar chunks of up to 65536 events
+// (codec/event_codec.h): ~3-6 bytes per kernel event on disk. Saving writes a temporary file in the target
+// folder and renames it over the target only after a successful commit and fsync, so a crash or a
+// full disk mid-save leaves the previous file intact. Loading opens the file read-only (immutable),
+// checks the schema version (a newer one is a clear error), then decodes chunks.
+// Cost: O(events) both ways; chunks are independent (compressed/decoded on up to `threads` threads).
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/io/progress.h"
+#include "core/trace/trace.h"
+#include "core/util/result.h"
+
+namespace tpscope::core {
+
+inline constexpr int kWorkspaceSchemaVersion = 1;
+
+struct RunInfo {
+    std::string name;
+    std::string model;  // preset id or "custom"
+    std::string gpu;
+    std::string fabric;
+    int tp = 0;
+    int batch = 0;
+    std::int64_t tokens = 0;                                // context length / tokens per request
+    std::vector<std::pair<std::string, std::string>> spec;  // every other RunSpec field, as text
+    bool operator==(const RunInfo&) const = default;
+};
+
+struct Run {
+    RunInfo info;
+    std::shared_ptr<const Trace> trace;
+    std::optional<std::string> analysisCache;  // opaque bytes owned by the analysis (may be binary)
+};
+
+struct Workspace {
+    std::vector<Run> runs;
+};
+
+struct WorkspaceOptions {
+    TaskControl control;
+    unsigned threads = 0;      // 0: hardware threads
+    int compressionLevel = 1;  // zlib level for event chunks
+    // Z_RLE for event chunks: on decode traces ~2x faster to save than plain level 1 for ~20% more
+    // bytes (about 5 instead of 4.3 bytes per event); false for the smallest files.
+    bool runLengthOnly = true;
+};
+
+Status saveWorkspace(const Workspace& workspace, const std::string& path, const WorkspaceOptions& options = {});
+Result<Workspace> loadWorkspace(const std::string& path, const WorkspaceOptions& options = {});
+// The runs' descriptions only (fast: no events decoded).
+Result<std::vector<RunInfo>> listWorkspaceRuns(const std::string& path);
+// One run's trace, decoded into a fresh, mutable Trace.
+Result<std::shared_ptr<Trace>> loadWorkspaceTrace(const std::string& path, std::size_t runIndex,
+                                                  const WorkspaceOptions& options = {});
+
+}  // namespace tpscope::core

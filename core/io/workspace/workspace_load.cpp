@@ -1,0 +1,285 @@
+// Loading a workspace: the file is opened read-only (immutable), its schema version checked, then
+// each run's tables are read and its event chunks inflated and decoded, one stream per task on
+// worker threads. Every count and id is validated (codec/event_codec.h), so a damaged file is an error.
+
+#include <atomic>
+#include <thread>
+
+#include "core/io/codec/event_codec.h"
+#include "core/io/sqlite_db.h"
+#include "core/io/workspace/workspace.h"
+#include "core/io/workspace/workspace_schema.h"
+
+namespace tpscope::core {
+
+namespace {
+
+struct RunRow {
+    std::int64_t id = 0;
+    RunInfo info;
+    TraceOrigin origin = TraceOrigin::Unknown;
+    std::string source;
+    std::optional<std::string> cache;
+};
+
+struct ChunkRow {
+    std::size_t count = 0;
+    std::uint64_t rawBytes = 0;
+    std::vector<unsigned char> blob;
+};
+
+Error damaged(const std::string& path, const std::string& what) {
+    return makeError(ErrorCode::ParseError, "damaged workspace: " + what, path);
+}
+
+Result<SqliteDb> openWorkspace(const std::string& path) {
+    auto db = SqliteDb::open(path, SqliteDb::Mode::ReadOnly);
+    if (!db) return db.error();
+    if (auto probe = db->prepare("SELECT count(*) FROM sqlite_master"); !probe || probe->step() != SQLITE_ROW) {
+        return makeError(ErrorCode::WrongFormat, "not a tpscope workspace (not an SQLite database)", path);
+    }
+    if (!isWorkspaceDatabase(*db)) {
+        return makeError(ErrorCode::WrongFormat, "SQLite database that is not a tpscope workspace", path);
+    }
+    auto stmt = db->prepare("SELECT value FROM tpscope_meta WHERE key = 'schema_version'");
+    if (!stmt || stmt->step() != SQLITE_ROW) return damaged(path, "no schema_version");
+    const std::int64_t version = stmt->int64(0);
+    if (version > kWorkspaceSchemaVersion) {
+        return makeError(ErrorCode::Unsupported,
+                         "this workspace was written by a newer tpscope (schema version " + std::to_string(version) +
+                             "; this build reads up to " + std::to_string(kWorkspaceSchemaVersion) +
+                             "). Update tpscope to open it.",
+                         path);
+    }
+    if (version < 1) return damaged(path, "invalid schema_version");
+    return db;
+}
+
+Result<std::vector<RunRow>> readRuns(SqliteDb& db) {
+    auto stmt = db.prepare(
+        "SELECT run_id, name, model, gpu, fabric, tp, batch, tokens, trace_origin, trace_source, analysis_cache "
+        "FROM runs ORDER BY run_id");
+    if (!stmt) return stmt.error();
+    std::vector<RunRow> runs;
+    int rc = 0;
+    while ((rc = stmt->step()) == SQLITE_ROW) {
+        RunRow r;
+        r.id = stmt->int64(0);
+        r.info.name = std::string(stmt->text(1));
+        r.info.model = std::string(stmt->text(2));
+        r.info.gpu = std::string(stmt->text(3));
+        r.info.fabric = std::string(stmt->text(4));
+        r.info.tp = static_cast<int>(stmt->int64(5));
+        r.info.batch = static_cast<int>(stmt->int64(6));
+        r.info.tokens = stmt->int64(7);
+        r.origin = parseTraceOrigin(stmt->text(8)).value_or(TraceOrigin::Unknown);
+        r.source = std::string(stmt->text(9));
+        if (!stmt->isNull(10)) {
+            const auto b = stmt->blob(10);
+            r.cache = std::string(reinterpret_cast<const char*>(b.data()), b.size());
+        }
+        runs.push_back(std::move(r));
+    }
+    if (rc != SQLITE_DONE) return db.error("cannot read runs");
+    auto spec = db.prepare("SELECT run_id, key, value FROM run_spec ORDER BY run_id, position");
+    if (!spec) return spec.error();
+    while (spec->step() == SQLITE_ROW) {
+        for (auto& r : runs) {
+            if (r.id == spec->int64(0)) r.info.spec.emplace_back(spec->text(1), spec->text(2));
+        }
+    }
+    return runs;
+}
+
+Result<std::string> inflateColumn(SqliteStmt& stmt, int blobCol, int rawCol, const std::string& what) {
+    return codec::decompress(stmt.blob(blobCol), static_cast<std::uint64_t>(stmt.int64(rawCol)), what);
+}
+
+Status readTables(SqliteDb& db, std::int64_t runId, Trace& trace) {
+    auto stmt =
+        db.prepare("SELECT names, names_raw_bytes, payloads, payloads_raw_bytes FROM trace_tables WHERE run_id = ?1");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, runId);
+    if (stmt->step() != SQLITE_ROW) return damaged(db.path(), "run without name table");
+    std::string names, payloads;
+    TPSCOPE_TRY_ASSIGN(names, inflateColumn(*stmt, 0, 1, "names"));
+    TPSCOPE_TRY_ASSIGN(payloads, inflateColumn(*stmt, 2, 3, "payloads"));
+    trace.names = StringTable{};
+    trace.payloads = PayloadTable{};
+    TPSCOPE_TRY(codec::decodeNames(names, trace.names));
+    TPSCOPE_TRY(codec::decodePayloads(payloads, trace.names.size(), trace.payloads));
+    auto meta = db.prepare("SELECT key, value FROM trace_metadata WHERE run_id = ?1 ORDER BY position");
+    if (!meta) return meta.error();
+    meta->bind(1, runId);
+    while (meta->step() == SQLITE_ROW) trace.metadata.emplace_back(meta->text(0), meta->text(1));
+    return Ok{};
+}
+
+// Ranks and streams (empty), and the expected event count of every stream.
+Status readLayout(SqliteDb& db, std::int64_t runId, Trace& trace, std::vector<std::vector<std::size_t>>& counts) {
+    auto ranks = db.prepare(
+        "SELECT rank_id, host, device_index, device_name, clock_offset_ns, range_count, ranges, ranges_raw_bytes "
+        "FROM ranks WHERE run_id = ?1 ORDER BY position");
+    if (!ranks) return ranks.error();
+    ranks->bind(1, runId);
+    while (ranks->step() == SQLITE_ROW) {
+        const std::int64_t id = ranks->int64(0);
+        if (id < 0 || id > UINT32_MAX || (!trace.ranks.empty() && trace.ranks.back().id.value >= id)) {
+            return damaged(db.path(), "bad rank id");
+        }
+        Rank rank;
+        rank.id = RankId{static_cast<std::uint32_t>(id)};
+        rank.host = std::string(ranks->text(1));
+        rank.deviceIndex = static_cast<int>(ranks->int64(2));
+        rank.deviceName = std::string(ranks->text(3));
+        rank.clockOffsetNs = ranks->int64(4);
+        std::string raw;
+        TPSCOPE_TRY_ASSIGN(raw, inflateColumn(*ranks, 6, 7, "ranges"));
+        TPSCOPE_TRY(codec::decodeRanges(raw, trace.names.size(), rank.ranges));
+        if (rank.ranges.size() != static_cast<std::size_t>(ranks->int64(5))) return damaged(db.path(), "range count");
+        trace.ranks.push_back(std::move(rank));
+    }
+    counts.assign(trace.ranks.size(), {});
+    auto streams = db.prepare(
+        "SELECT rank_position, position, stream_id, label, event_count FROM streams WHERE run_id = ?1 "
+        "ORDER BY rank_position, position");
+    if (!streams) return streams.error();
+    streams->bind(1, runId);
+    while (streams->step() == SQLITE_ROW) {
+        const std::int64_t r = streams->int64(0);
+        if (r < 0 || static_cast<std::size_t>(r) >= trace.ranks.size() ||
+            streams->int64(1) != static_cast<std::int64_t>(counts[r].size()) || streams->int64(4) < 0) {
+            return damaged(db.path(), "stream layout");
+        }
+        Stream& s = trace.ranks[r].streams.emplace_back();
+        s.id = StreamId{static_cast<std::uint64_t>(streams->int64(2))};
+        s.label = std::string(streams->text(3));
+        counts[r].push_back(static_cast<std::size_t>(streams->int64(4)));
+    }
+    return Ok{};
+}
+
+Status decodeStream(const std::vector<ChunkRow>& chunks, std::size_t expected, const Trace& trace, Stream& stream,
+                    const std::string& path) {
+    std::size_t total = 0;
+    for (const auto& c : chunks) total += c.count;
+    if (total != expected) return damaged(path, "event count of a stream");
+    stream.events.reserve(total);
+    for (const auto& c : chunks) {
+        std::string raw;
+        TPSCOPE_TRY_ASSIGN(raw, codec::decompress(c.blob, c.rawBytes, "event chunk"));
+        TPSCOPE_TRY(codec::decodeEvents(raw, c.count, trace.names.size(), trace.payloads.size(), stream.events));
+    }
+    return Ok{};
+}
+
+Result<std::shared_ptr<Trace>> readTrace(SqliteDb& db, const RunRow& run, const WorkspaceOptions& opt) {
+    auto trace = std::make_shared<Trace>();
+    trace->origin = run.origin;
+    trace->source = run.source;
+    TPSCOPE_TRY(readTables(db, run.id, *trace));
+    std::vector<std::vector<std::size_t>> counts;
+    TPSCOPE_TRY(readLayout(db, run.id, *trace, counts));
+
+    // Chunks come in (rank, stream, chunk) order; each stream's list is decoded by one task.
+    std::vector<std::vector<std::vector<ChunkRow>>> chunks(trace->ranks.size());
+    for (std::size_t r = 0; r < counts.size(); ++r) chunks[r].resize(counts[r].size());
+    auto stmt = db.prepare(
+        "SELECT rank_position, stream_position, chunk, event_count, raw_bytes, data FROM event_chunks "
+        "WHERE run_id = ?1 ORDER BY rowid");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, run.id);
+    int rc = 0;
+    while ((rc = stmt->step()) == SQLITE_ROW) {
+        const std::int64_t r = stmt->int64(0), s = stmt->int64(1);
+        if (r < 0 || static_cast<std::size_t>(r) >= chunks.size() || s < 0 ||
+            static_cast<std::size_t>(s) >= chunks[r].size() ||
+            stmt->int64(2) != static_cast<std::int64_t>(chunks[r][s].size()) || stmt->int64(3) <= 0 ||
+            stmt->int64(3) > static_cast<std::int64_t>(codec::kChunkEvents) || stmt->int64(4) < 0) {
+            return damaged(db.path(), "event chunk index");
+        }
+        const auto blob = stmt->blob(5);
+        chunks[r][s].push_back({static_cast<std::size_t>(stmt->int64(3)), static_cast<std::uint64_t>(stmt->int64(4)),
+                                std::vector<unsigned char>(blob.begin(), blob.end())});
+    }
+    if (rc != SQLITE_DONE) return db.error("cannot read event chunks");
+    opt.control.report(0.3);
+
+    std::vector<std::pair<std::size_t, std::size_t>> tasks;
+    for (std::size_t r = 0; r < chunks.size(); ++r) {
+        for (std::size_t s = 0; s < chunks[r].size(); ++s) tasks.emplace_back(r, s);
+    }
+    std::vector<Status> results(tasks.size(), Status(Ok{}));
+    std::atomic<std::size_t> next{0};
+    auto worker = [&] {
+        for (std::size_t i = next++; i < tasks.size(); i = next++) {
+            if (opt.control.cancelled()) {
+                results[i] = makeError(ErrorCode::Cancelled, "load cancelled");
+                continue;
+            }
+            const auto [r, s] = tasks[i];
+            results[i] = decodeStream(chunks[r][s], counts[r][s], *trace, trace->ranks[r].streams[s], db.path());
+        }
+    };
+    unsigned threads = opt.threads != 0 ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
+    threads = static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(threads, tasks.size())));
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool) t.join();
+    for (auto& res : results) {
+        if (!res) return res.error();
+    }
+    trace->finalize();
+    return trace;
+}
+
+}  // namespace
+
+bool isWorkspaceDatabase(SqliteDb& db) {
+    if (!db.hasTable("tpscope_meta")) return false;
+    auto stmt = db.prepare("SELECT value FROM tpscope_meta WHERE key = 'format'");
+    return stmt && stmt->step() == SQLITE_ROW && stmt->text(0) == kWorkspaceFormatName;
+}
+
+Result<std::vector<RunInfo>> listWorkspaceRuns(const std::string& path) {
+    auto db = openWorkspace(path);
+    if (!db) return db.error();
+    auto runs = readRuns(*db);
+    if (!runs) return runs.error();
+    std::vector<RunInfo> out;
+    for (auto& r : *runs) out.push_back(std::move(r.info));
+    return out;
+}
+
+Result<Workspace> loadWorkspace(const std::string& path, const WorkspaceOptions& opt) {
+    auto db = openWorkspace(path);
+    if (!db) return db.error();
+    std::vector<RunRow> runs;
+    TPSCOPE_TRY_ASSIGN(runs, readRuns(*db));
+    Workspace ws;
+    for (auto& row : runs) {
+        auto trace = readTrace(*db, row, opt);
+        if (!trace) return trace.error();
+        ws.runs.push_back(Run{std::move(row.info), std::move(*trace), std::move(row.cache)});
+    }
+    opt.control.report(1.0);
+    return ws;
+}
+
+Result<std::shared_ptr<Trace>> loadWorkspaceTrace(const std::string& path, std::size_t runIndex,
+                                                  const WorkspaceOptions& opt) {
+    auto db = openWorkspace(path);
+    if (!db) return db.error();
+    std::vector<RunRow> runs;
+    TPSCOPE_TRY_ASSIGN(runs, readRuns(*db));
+    if (runIndex >= runs.size()) {
+        return makeError(ErrorCode::NotFound,
+                         "the workspace has " + std::to_string(runs.size()) + " runs; run " + std::to_string(runIndex) +
+                             " does not exist",
+                         path);
+    }
+    return readTrace(*db, runs[runIndex], opt);
+}
+
+}  // namespace tpscope::core

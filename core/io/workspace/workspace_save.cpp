@@ -1,0 +1,281 @@
+// Saving a workspace: chunks are encoded and compressed on worker threads, then written into a
+// temporary SQLite file in the target's folder in one transaction, fsynced, and renamed over the
+// target. The rename is the commit point: until it happens the previous file is untouched.
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <thread>
+
+#include "core/io/codec/event_codec.h"
+#include "core/io/sqlite_db.h"
+#include "core/io/workspace/workspace.h"
+#include "core/io/workspace/workspace_schema.h"
+
+namespace tpscope::core {
+
+namespace {
+
+struct ChunkJob {
+    std::size_t run = 0, rank = 0, stream = 0, chunk = 0, first = 0, last = 0;
+    std::size_t rawBytes = 0;
+    std::string blob;
+};
+
+// Removes the temporary file unless the save reached the rename.
+class TempFile {
+  public:
+    explicit TempFile(std::string path) : m_path(std::move(path)) {}
+    ~TempFile() {
+        if (!m_kept) std::filesystem::remove(m_path, m_ec);
+    }
+    TempFile(const TempFile&) = delete;
+    TempFile& operator=(const TempFile&) = delete;
+    void keep() { m_kept = true; }
+    const std::string& path() const { return m_path; }
+
+  private:
+    std::string m_path;
+    bool m_kept = false;
+    std::error_code m_ec;
+};
+
+Status fsyncPath(const std::string& path, bool directory) {
+    const int fd = ::open(path.c_str(), directory ? O_RDONLY | O_DIRECTORY : O_RDWR);
+    if (fd < 0)
+        return makeError(ErrorCode::IoError, std::string("cannot open for sync: ") + std::strerror(errno), path);
+    const int rc = ::fsync(fd);
+    const int err = errno;
+    ::close(fd);
+    if (rc != 0 && !directory)
+        return makeError(ErrorCode::IoError, std::string("fsync failed: ") + std::strerror(err), path);
+    return Ok{};
+}
+
+std::vector<ChunkJob> planChunks(const Workspace& ws) {
+    std::vector<ChunkJob> jobs;
+    for (std::size_t run = 0; run < ws.runs.size(); ++run) {
+        if (!ws.runs[run].trace) continue;
+        const auto& ranks = ws.runs[run].trace->ranks;
+        for (std::size_t r = 0; r < ranks.size(); ++r) {
+            for (std::size_t s = 0; s < ranks[r].streams.size(); ++s) {
+                const std::size_t n = ranks[r].streams[s].events.size();
+                for (std::size_t first = 0, c = 0; first < n; first += codec::kChunkEvents, ++c) {
+                    jobs.push_back({run, r, s, c, first, std::min(n, first + codec::kChunkEvents), 0, {}});
+                }
+            }
+        }
+    }
+    return jobs;
+}
+
+Status compressChunks(const Workspace& ws, std::vector<ChunkJob>& jobs, const WorkspaceOptions& opt) {
+    std::atomic<std::size_t> next{0};
+    std::atomic<std::size_t> done{0};
+    std::atomic<bool> cancelled{false};
+    auto worker = [&] {
+        for (std::size_t i = next++; i < jobs.size(); i = next++) {
+            if (opt.control.cancelled()) {
+                cancelled = true;
+                return;
+            }
+            auto& j = jobs[i];
+            const auto& events = ws.runs[j.run].trace->ranks[j.rank].streams[j.stream].events;
+            const std::string raw = codec::encodeEvents(events, j.first, j.last);
+            j.rawBytes = raw.size();
+            j.blob = codec::compress(raw, opt.compressionLevel, opt.runLengthOnly);
+            ++done;
+        }
+    };
+    unsigned threads = opt.threads != 0 ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
+    threads = static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(threads, jobs.size())));
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool) t.join();
+    if (cancelled) return makeError(ErrorCode::Cancelled, "save cancelled");
+    opt.control.report(0.7);
+    return Ok{};
+}
+
+Status insertBlob(SqliteDb& db, SqliteStmt& stmt, const std::string& what) {
+    if (stmt.step() != SQLITE_DONE) return db.error("cannot write " + what);
+    stmt.reset();
+    return Ok{};
+}
+
+std::span<const unsigned char> bytesOf(const std::string& s) {
+    return {reinterpret_cast<const unsigned char*>(s.data()), s.size()};
+}
+
+Status writeRun(SqliteDb& db, const Run& run, std::int64_t runId, const WorkspaceOptions& opt) {
+    const Trace empty;
+    const Trace& trace = run.trace ? *run.trace : empty;
+    auto stmt = db.prepare(
+        "INSERT INTO runs(run_id, name, model, gpu, fabric, tp, batch, tokens, trace_origin, trace_source, "
+        "event_count, analysis_cache) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)");
+    if (!stmt) return stmt.error();
+    const RunInfo& i = run.info;
+    stmt->bind(1, runId);
+    stmt->bind(2, i.name);
+    stmt->bind(3, i.model);
+    stmt->bind(4, i.gpu);
+    stmt->bind(5, i.fabric);
+    stmt->bind(6, std::int64_t{i.tp});
+    stmt->bind(7, std::int64_t{i.batch});
+    stmt->bind(8, i.tokens);
+    stmt->bind(9, toString(trace.origin));
+    stmt->bind(10, trace.source);
+    stmt->bind(11, static_cast<std::int64_t>(trace.eventCount()));
+    if (run.analysisCache) {
+        stmt->bindBlob(12, bytesOf(*run.analysisCache));
+    } else {
+        stmt->bindNull(12);
+    }
+    TPSCOPE_TRY(insertBlob(db, *stmt, "run"));
+
+    for (const auto& [table, pairs] : {std::pair{"run_spec", &i.spec}, std::pair{"trace_metadata", &trace.metadata}}) {
+        auto kv =
+            db.prepare(std::string("INSERT INTO ") + table + "(run_id, position, key, value) VALUES(?1,?2,?3,?4)");
+        if (!kv) return kv.error();
+        for (std::size_t p = 0; p < pairs->size(); ++p) {
+            kv->bind(1, runId);
+            kv->bind(2, static_cast<std::int64_t>(p));
+            kv->bind(3, (*pairs)[p].first);
+            kv->bind(4, (*pairs)[p].second);
+            TPSCOPE_TRY(insertBlob(db, *kv, table));
+        }
+    }
+
+    auto tables = db.prepare("INSERT INTO trace_tables VALUES(?1,?2,?3,?4,?5)");
+    if (!tables) return tables.error();
+    const std::string names = codec::encodeNames(trace.names);
+    const std::string payloads = codec::encodePayloads(trace.payloads);
+    const std::string namesZ = codec::compress(names, 6);
+    const std::string payloadsZ = codec::compress(payloads, 6);
+    tables->bind(1, runId);
+    tables->bindBlob(2, bytesOf(namesZ));
+    tables->bind(3, static_cast<std::int64_t>(names.size()));
+    tables->bindBlob(4, bytesOf(payloadsZ));
+    tables->bind(5, static_cast<std::int64_t>(payloads.size()));
+    TPSCOPE_TRY(insertBlob(db, *tables, "name and payload tables"));
+
+    auto ranks = db.prepare("INSERT INTO ranks VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)");
+    auto streams = db.prepare("INSERT INTO streams VALUES(?1,?2,?3,?4,?5,?6)");
+    if (!ranks) return ranks.error();
+    if (!streams) return streams.error();
+    for (std::size_t r = 0; r < trace.ranks.size(); ++r) {
+        const Rank& rank = trace.ranks[r];
+        const std::string ranges = codec::encodeRanges(rank.ranges);
+        const std::string rangesZ = codec::compress(ranges, opt.compressionLevel, opt.runLengthOnly);
+        ranks->bind(1, runId);
+        ranks->bind(2, static_cast<std::int64_t>(r));
+        ranks->bind(3, std::int64_t{rank.id.value});
+        ranks->bind(4, rank.host);
+        ranks->bind(5, std::int64_t{rank.deviceIndex});
+        ranks->bind(6, rank.deviceName);
+        ranks->bind(7, rank.clockOffsetNs);
+        ranks->bind(8, static_cast<std::int64_t>(rank.ranges.size()));
+        ranks->bindBlob(9, bytesOf(rangesZ));
+        ranks->bind(10, static_cast<std::int64_t>(ranges.size()));
+        TPSCOPE_TRY(insertBlob(db, *ranks, "rank"));
+        for (std::size_t s = 0; s < rank.streams.size(); ++s) {
+            streams->bind(1, runId);
+            streams->bind(2, static_cast<std::int64_t>(r));
+            streams->bind(3, static_cast<std::int64_t>(s));
+            streams->bind(4, static_cast<std::int64_t>(rank.streams[s].id.value));  // bit pattern of the uint64
+            streams->bind(5, rank.streams[s].label);
+            streams->bind(6, static_cast<std::int64_t>(rank.streams[s].events.size()));
+            TPSCOPE_TRY(insertBlob(db, *streams, "stream"));
+        }
+    }
+    return Ok{};
+}
+
+// Statements are finalized when this returns, so the database can then be closed.
+Status fillDatabase(SqliteDb* db, const Workspace& ws, const std::vector<ChunkJob>& jobs, const WorkspaceOptions& opt) {
+    TPSCOPE_TRY(db->exec("BEGIN"));
+    TPSCOPE_TRY(db->exec(kWorkspaceDdl));
+    auto meta = db->prepare("INSERT INTO tpscope_meta VALUES(?1, ?2)");
+    if (!meta) return meta.error();
+    for (const auto& [k, v] : {std::pair<std::string, std::string>{"format", kWorkspaceFormatName},
+                               {"schema_version", std::to_string(kWorkspaceSchemaVersion)},
+                               {"writer", "tpscope"}}) {
+        meta->bind(1, k);
+        meta->bind(2, v);
+        TPSCOPE_TRY(insertBlob(*db, *meta, "metadata"));
+    }
+    for (std::size_t r = 0; r < ws.runs.size(); ++r)
+        TPSCOPE_TRY(writeRun(*db, ws.runs[r], static_cast<std::int64_t>(r), opt));
+    auto chunk = db->prepare("INSERT INTO event_chunks VALUES(?1,?2,?3,?4,?5,?6,?7)");
+    if (!chunk) return chunk.error();
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        const auto& j = jobs[i];
+        chunk->bind(1, static_cast<std::int64_t>(j.run));
+        chunk->bind(2, static_cast<std::int64_t>(j.rank));
+        chunk->bind(3, static_cast<std::int64_t>(j.stream));
+        chunk->bind(4, static_cast<std::int64_t>(j.chunk));
+        chunk->bind(5, static_cast<std::int64_t>(j.last - j.first));
+        chunk->bind(6, static_cast<std::int64_t>(j.rawBytes));
+        chunk->bindBlob(7, bytesOf(j.blob));
+        TPSCOPE_TRY(insertBlob(*db, *chunk, "event chunk"));
+        if ((i & 63) == 0) {
+            if (opt.control.cancelled()) return makeError(ErrorCode::Cancelled, "save cancelled");
+            opt.control.report(0.7 + 0.25 * static_cast<double>(i) / static_cast<double>(jobs.size()));
+        }
+    }
+    return db->exec("COMMIT");
+}
+
+Status writeDatabase(const Workspace& ws, const std::vector<ChunkJob>& jobs, const std::string& tmp,
+                     const WorkspaceOptions& opt) {
+    auto db = SqliteDb::open(tmp, SqliteDb::Mode::ReadWriteCreate);
+    if (!db) return db.error();
+    // The temporary file is private until the rename: no journal, durability by one fsync at the end.
+    // Big pages suit big blobs; small workspaces keep the default so they stay small.
+    std::size_t blobBytes = 0;
+    for (const auto& j : jobs) blobBytes += j.blob.size();
+    const char* pageSize = blobBytes > (std::size_t{8} << 20) ? "65536" : "4096";
+    TPSCOPE_TRY(
+        db->exec(std::string("PRAGMA page_size=") + pageSize + "; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"));
+    TPSCOPE_TRY(fillDatabase(&*db, ws, jobs, opt));
+    return db->close();
+}
+
+}  // namespace
+
+Status saveWorkspace(const Workspace& ws, const std::string& path, const WorkspaceOptions& opt) {
+    namespace fs = std::filesystem;
+    const fs::path target = fs::absolute(path);
+    std::error_code ec;
+    if (fs::is_directory(target, ec)) return makeError(ErrorCode::InvalidArgument, "is a folder", path);
+    const fs::path dir = target.parent_path();
+    if (!fs::is_directory(dir, ec)) return makeError(ErrorCode::NotFound, "the folder does not exist", dir.string());
+    static std::atomic<unsigned> counter{0};
+    TempFile tmp((dir / ("." + target.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-" +
+                         std::to_string(counter++)))
+                     .string());
+    fs::remove(tmp.path(), ec);
+
+    std::vector<ChunkJob> jobs = planChunks(ws);
+    TPSCOPE_TRY(compressChunks(ws, jobs, opt));
+    if (Status s = writeDatabase(ws, jobs, tmp.path(), opt); !s) {
+        Error e = s.error();
+        e.context = path;
+        return e;
+    }
+    TPSCOPE_TRY(fsyncPath(tmp.path(), false));
+    if (std::rename(tmp.path().c_str(), target.c_str()) != 0) {
+        return makeError(ErrorCode::IoError, std::string("cannot replace the file: ") + std::strerror(errno), path);
+    }
+    tmp.keep();
+    (void)fsyncPath(dir.string(), true);
+    opt.control.report(1.0);
+    return Ok{};
+}
+
+}  // namespace tpscope::core

@@ -12,6 +12,7 @@ packages=(
   patchelf python3
   xvfb xauth fonts-dejavu-core
   poppler-utils locales
+  clang-format clang-tidy
   help2man
 )
 

@@ -7,7 +7,7 @@
 //   tpscope --export-charts DIR [FILE]    writes every chart as PNG/SVG/PDF and its table as CSV
 // The --screenshot, --report and --export-charts modes need no display.
 
-#include "core/run/backend.h"
+#include "core/backend/backend.h"
 #ifdef TPSCOPE_HAVE_CUDA
 #include "gpu/local_backend.h"
 #endif
@@ -17,6 +17,8 @@
 
 #include <cstdio>
 #include <cstring>
+#include <exception>
+#include <new>
 
 #include "headless.h"
 #include "headless_charts.h"
@@ -40,9 +42,7 @@ bool hasDisplay() {
            !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
     // The headless modes must choose the offscreen platform before QApplication exists, whatever
     // the environment says: they are used exactly where there is no display.
     if (wantsHeadless(argc, argv)) {
@@ -118,4 +118,18 @@ int main(int argc, char** argv) {
         window.openPath(file);
     }
     return app.exec();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    // core reports allocation failures as errors; this is the last line for anything that escapes.
+    try {
+        return run(argc, argv);
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "tpscope: out of memory (the input needs more memory than is available)\n");
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "tpscope: internal error: %s\n", e.what());
+    }
+    return 1;
 }

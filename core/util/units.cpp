@@ -1,6 +1,7 @@
 #include "core/util/units.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -131,12 +132,12 @@ bool parseDouble(std::string_view text, double& out) {
 }
 
 std::string formatFixed(double v, int decimals) {
-    if (!std::isfinite(v)) return std::isnan(v) ? "nan" : (v < 0 ? "-inf" : "inf");
-    char buf[400];  // enough for the largest double in fixed notation
-    const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, std::clamp(decimals, 0, 17));
-    std::string out(buf, r.ptr);
-    if (out.starts_with("-") && out.find_first_not_of("-0.") == std::string::npos) out.erase(0, 1);  // no "-0.0"
-    return out;
+    // to_chars, not snprintf: printf follows LC_NUMERIC, and the GUI runs under the user's locale.
+    std::array<char, 400> buf{};  // the longest fixed double (1.8e308) with a few decimals
+    char* const end = buf.data() + buf.size();
+    auto r = std::to_chars(buf.data(), end, v, std::chars_format::fixed, decimals);
+    if (r.ec != std::errc()) r = std::to_chars(buf.data(), end, v, std::chars_format::general);
+    return {buf.data(), r.ptr};
 }
 
 std::string formatSi(double v, std::string_view unit) {
@@ -175,8 +176,14 @@ std::string formatBytes(double bytes) {
     return formatFixed(v, unit == 0 ? 0 : (std::fabs(v) < 10 ? 2 : 1)) + " " + kUnits[unit];
 }
 
-std::string formatDurationNs(double ns) {
+std::string formatDurationNs(double ns, DurationStyle style) {
     const double a = std::fabs(ns);
+    if (style == DurationStyle::Detail) {
+        if (a < 1e3) return formatFixed(ns, 0) + " ns";
+        if (a < 1e6) return formatFixed(ns / 1e3, 2) + " \u00b5s";  // µs
+        if (a < 1e9) return formatFixed(ns / 1e6, 3) + " ms";
+        return formatFixed(ns / 1e9, 4) + " s";
+    }
     if (a < 1e3) return formatFixed(ns, 0) + " ns";
     if (a < 1e6) return formatFixed(ns / 1e3, a < 1e4 ? 2 : 1) + " us";
     if (a < 1e9) return formatFixed(ns / 1e6, a < 1e7 ? 2 : 1) + " ms";

@@ -2,7 +2,6 @@
 
 #include <qcustomplot.h>
 #include <QFileDialog>
-#include <QItemSelectionModel>
 #include <QMenu>
 #include <QMessageBox>
 #include <QTabWidget>
@@ -13,39 +12,30 @@
 #include "ui/charts/layers_page.h"
 #include "ui/charts/scaling_page.h"
 #include "ui/export/sweep_report.h"
-#include "ui/runs_model.h"
+#include "ui/main_window.h"
+#include "ui/run_document.h"
 #include "ui/timeline/timeline_panel.h"
 
 namespace tpscope::ui {
 
-namespace {
-
-// Until the document hands out stable ids, a run is known by its row (runs are only appended).
-RunId idOfRow(int row) {
-    return static_cast<RunId>(static_cast<std::uint64_t>(row) + 1);
-}
-
-}  // namespace
-
-ChartTabs::ChartTabs(QTabWidget* tabs, RunsModel* runs, QTableView* runsTable, TimelinePanel* timeline, QObject* parent)
-    : QObject(parent), m_tabs(tabs), m_runs(runs), m_timeline(timeline), m_charts(new ChartSet(this)) {
-    for (auto* page : m_charts->pages()) m_tabs->addTab(page, page->tabTitle());
-    connect(m_runs, &QAbstractItemModel::modelReset, this, &ChartTabs::refreshRuns);
-    connect(m_runs, &QAbstractItemModel::rowsInserted, this, &ChartTabs::refreshRuns);
-    connect(m_runs, &QAbstractItemModel::rowsRemoved, this, &ChartTabs::refreshRuns);
-    connect(m_runs, &QAbstractItemModel::dataChanged, this,
-            [this](const QModelIndex& topLeft, const QModelIndex&, const QList<int>& roles) {
-                // Progress ticks change only the progress role; the charts wait for finished runs.
-                if (roles.size() == 1 && roles.front() == RunsModel::ProgressRole) return;
-                Q_UNUSED(topLeft);
-                refreshRuns();
-            });
-    connect(runsTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) { onCurrentRow(current.row()); });
-    connect(m_charts->layers(), &LayersPage::layerActivated, this, [this](int, qint64 t0, qint64 t1) {
-        m_timeline->view()->setVisibleRange(t0, t1);
-        m_tabs->setCurrentWidget(m_timeline);
+ChartTabs::ChartTabs(MainWindow* window) : QObject(window), m_window(window), m_charts(new ChartSet(this)) {
+    for (auto* page : m_charts->pages()) m_window->addViewTab(page);
+    auto* doc = m_window->document();
+    connect(doc, &RunDocument::runAdded, this, &ChartTabs::refreshRuns);
+    connect(doc, &RunDocument::runChanged, this, [this](RunId id) {
+        // Progress ticks change a running run; the charts wait for finished ones.
+        const RunRecord* r = m_window->document()->run(id);
+        if (r != nullptr && r->status == RunStatus::Running) return;
+        refreshRuns();
     });
+    connect(doc, &RunDocument::runRemoved, this, &ChartTabs::refreshRuns);
+    connect(doc, &RunDocument::reset, this, &ChartTabs::refreshRuns);
+    connect(m_window, &MainWindow::currentRunChanged, this, &ChartTabs::onCurrentRun);
+    connect(m_charts->layers(), &LayersPage::layerActivated, this, [this](int, qint64 t0, qint64 t1) {
+        m_window->timelinePanel()->view()->setVisibleRange(t0, t1);
+        m_window->tabs()->setCurrentWidget(m_window->timelinePanel());
+    });
+    refreshRuns();
 }
 
 void ChartTabs::setPricePerGpuHour(double price) {
@@ -53,69 +43,48 @@ void ChartTabs::setPricePerGpuHour(double price) {
 }
 
 void ChartTabs::refreshRuns() {
+    const auto* doc = m_window->document();
+    // One sweep's scaling at a time: the current run's sweep, or the opened runs (sweep 0).
+    const RunRecord* current = doc->run(m_window->currentRun());
+    const int sweep = current != nullptr ? current->sweep : 0;
     std::vector<ChartRun> runs;
-    for (int row = 0; row < m_runs->rowCount(); ++row) {
-        const auto& r = m_runs->run(row);
-        if (r.status != RunStatus::Done || !r.trace) continue;
-        auto& analysis = m_analyses[r.trace.get()];
-        if (!analysis)
-            analysis = std::make_shared<const core::analysis::RunAnalysis>(core::analysis::analyzeTrace(*r.trace));
+    for (const RunId id : doc->ids()) {
+        const RunRecord* r = doc->run(id);
+        if (r == nullptr || r->status != RunStatus::Done || !r->trace || !r->analysis) continue;
+        if (current != nullptr && r->sweep != sweep) continue;
         ChartRun c;
-        c.id = idOfRow(row);
-        c.label = r.label();
-        c.gpus = r.request.tp;
-        c.batch = r.request.backend == BackendKind::Imported ? 0 : r.request.batch;
-        c.trace = r.trace;
-        c.analysis = analysis;
+        c.id = id;
+        c.label = r->label();
+        c.gpus = r->request.tp;
+        c.batch = r->request.backend == BackendKind::Imported ? 0 : r->request.batch;
+        c.trace = r->trace;
+        c.analysis = r->analysis;
         runs.push_back(std::move(c));
     }
-    // Forget analyses of traces that left the document.
-    std::erase_if(m_analyses, [&runs](const auto& entry) {
-        return std::none_of(runs.begin(), runs.end(), [&](const ChartRun& c) { return c.trace.get() == entry.first; });
-    });
     m_charts->controller()->setRuns(std::move(runs));
 }
 
-void ChartTabs::onCurrentRow(int row) {
-    m_charts->controller()->setCurrentRun(row >= 0 ? idOfRow(row) : RunId::None);
+void ChartTabs::onCurrentRun(RunId id) {
+    refreshRuns();  // the current run may belong to another sweep
+    m_charts->controller()->setCurrentRun(id);
 }
 
 void ChartTabs::addExportActions(QMenu* file) {
-    QAction* before = nullptr;
+    QAction* before = nullptr;  // the separator above Quit: the report goes below "Export view…"
     for (auto* action : file->actions()) {
         if (action->isSeparator()) before = action;
     }
-    auto* chart = new QAction(tr("&Export chart…"), file);
-    chart->setToolTip(tr("The current chart as PNG, SVG or PDF, or its table as CSV"));
-    connect(chart, &QAction::triggered, this, &ChartTabs::exportChartDialog);
     auto* report = new QAction(tr("Export &report (PDF)…"), file);
     report->setToolTip(tr("Configuration, summary, every chart, the per-layer table and the advice"));
     connect(report, &QAction::triggered, this, &ChartTabs::exportReportDialog);
-    file->insertActions(before, {chart, report});
-    if (before != nullptr) file->insertSeparator(chart);
-}
-
-void ChartTabs::exportChartDialog() {
-    auto* page = dynamic_cast<ChartPage*>(m_tabs->currentWidget());
-    if (page == nullptr) {
-        QMessageBox::information(m_tabs, tr("Export chart"), tr("Pick the Layers, Scaling or Cost tab first."));
-        return;
-    }
-    QStringList filters;
-    for (const auto& f : page->exportFormats()) filters << tr("%1 (*.%2)").arg(f.toUpper(), f);
-    const QString path = QFileDialog::getSaveFileName(m_tabs, tr("Export chart"), page->tabTitle().toLower(),
-                                                      filters.join(QStringLiteral(";;")));
-    if (path.isEmpty()) return;
-    // Exported at twice the on-screen size in pixels, drawn at a pixel ratio of 2: sharp in print.
-    const auto status = page->exportTo({path, page->plot()->size() * 2, 2.0});
-    if (!status) QMessageBox::warning(m_tabs, tr("Export chart"), QString::fromStdString(status.error().describe()));
+    file->insertAction(before, report);
 }
 
 core::Status ChartTabs::exportReport(const QString& path) const {
     ReportContext context;
     context.title = tr("tpscope report");
-    for (int row = 0; row < m_runs->rowCount(); ++row) {
-        const auto& r = m_runs->run(row);
+    for (const RunId id : m_window->document()->ids()) {
+        const RunRecord& r = *m_window->document()->run(id);
         if (context.modelName.isEmpty() && !r.request.model.name.empty()) {
             context.modelName = QString::fromStdString(r.request.model.name);
             context.gpuName = QString::fromStdString(r.request.gpu.name);
@@ -132,10 +101,10 @@ core::Status ChartTabs::exportReport(const QString& path) const {
 
 void ChartTabs::exportReportDialog() {
     const QString path =
-        QFileDialog::getSaveFileName(m_tabs, tr("Export report"), QStringLiteral("report.pdf"), tr("PDF (*.pdf)"));
+        QFileDialog::getSaveFileName(m_window, tr("Export report"), QStringLiteral("report.pdf"), tr("PDF (*.pdf)"));
     if (path.isEmpty()) return;
     const auto status = exportReport(path);
-    if (!status) QMessageBox::warning(m_tabs, tr("Export report"), QString::fromStdString(status.error().describe()));
+    if (!status) QMessageBox::warning(m_window, tr("Export report"), QString::fromStdString(status.error().describe()));
 }
 
 }  // namespace tpscope::ui

@@ -17,13 +17,11 @@ core::Error exportError(const QString& path, const std::string& message) {
     return core::makeError(core::ErrorCode::IoError, message, path.toStdString());
 }
 
-// Logical size to lay the plot out at: the pixel size over the device-pixel ratio.
+// Logical size to lay the plot out at (ExportRequest::sizePx is in logical pixels).
 QSize logicalSize(const QCustomPlot& plot, const ExportRequest& request) {
-    QSize px = request.sizePx.isValid() && !request.sizePx.isEmpty() ? request.sizePx : plot.size();
-    if (px.isEmpty()) px = QSize(1200, 800);
-    const double dpr = request.dpr > 0 && std::isfinite(request.dpr) ? request.dpr : 1.0;
-    return QSize(std::max(1, static_cast<int>(std::lround(px.width() / dpr))),
-                 std::max(1, static_cast<int>(std::lround(px.height() / dpr))));
+    QSize size = request.sizePx.isValid() && !request.sizePx.isEmpty() ? request.sizePx : plot.size();
+    if (size.isEmpty()) size = QSize(1200, 800);
+    return size;
 }
 
 core::Status exportSvg(QCustomPlot& plot, const QString& path, QSize size) {

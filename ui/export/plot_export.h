@@ -1,7 +1,7 @@
 #pragma once
 // The one export path for charts and tables (Layers, Scaling, Cost, and Compare later):
-// - PNG: exactly request.sizePx pixels; dpr scales the drawing (fonts, lines) and sets the DPI
-//   written into the file (96 × dpr), so a 2400×1600 export at dpr 2 reads like a 1200×800 chart;
+// - PNG: request.sizePx logical pixels at request.dpr, so the image is sizePx × dpr pixels and the
+//   DPI written into it is 96 × dpr (1200×800 at dpr 2: a 2400×1600 image that prints at 1200×800);
 // - SVG: the plot painted into a QSvgGenerator through QCPPainter (QCustomPlot::toPainter);
 // - PDF: QCustomPlot::savePdf, vector with text kept as text;
 // - CSV: a table model, one row per row, the raw numbers (Qt::UserRole) where a cell has one,

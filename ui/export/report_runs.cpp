@@ -96,7 +96,8 @@ core::Result<ReportRuns> loadReportRuns(const QStringList& files, const Services
             r.label = record.label();
             r.gpus = record.request.tp;
             r.trace = record.trace;
-            r.analysis = analyse(*record.trace);
+            // The loader analysed the run on its worker (deriveRunData); analyse only if it did not.
+            r.analysis = record.analysis ? record.analysis : analyse(*record.trace);
             r.id = static_cast<RunId>(out.runs.size() + 1);
             if (out.context.modelName.isEmpty())
                 out.context.modelName = QString::fromStdString(record.request.model.name);

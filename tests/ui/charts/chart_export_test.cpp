@@ -50,14 +50,14 @@ struct ChartExport : test::ChartsFixture {
     QString path(const char* name) const { return dir.filePath(QString::fromLatin1(name)); }
 };
 
-TEST_F(ChartExport, PngHasTheSizeAskedForAtAnyPixelRatio) {
+TEST_F(ChartExport, PngIsTheLogicalSizeTimesThePixelRatio) {
     ASSERT_TRUE(dir.isValid());
     for (const double dpr : {1.0, 2.0}) {
         const QString file = path(dpr == 1.0 ? "scaling1.png" : "scaling2.png");
         const auto status = charts->scaling()->exportTo({file, QSize(900, 560), dpr});
         ASSERT_TRUE(status.ok()) << status.error().describe();
         const QImage image(file);
-        EXPECT_EQ(image.size(), QSize(900, 560));
+        EXPECT_EQ(image.size(), QSize(900, 560) * dpr);  // sizePx is logical: the image is sizePx × dpr
         EXPECT_NEAR(image.dotsPerMeterX() * 0.0254, 96 * dpr, 1.0);
     }
 }

@@ -11,8 +11,8 @@
 #include "ui/charts/chart_set.h"
 #include "ui/charts/chart_tabs.h"
 #include "ui/main_window.h"
+#include "ui/run_document.h"
 #include "ui/run_panel.h"
-#include "ui/runs_model.h"
 #include "ui/timeline/timeline_panel.h"
 
 namespace tpscope::ui {
@@ -29,6 +29,12 @@ struct ChartTabsInWindow : test::AppGuard, ::testing::Test {
         EXPECT_TRUE(finished.wait(kWaitMs));
     }
     ChartSet* charts() const { return window.chartTabs()->charts(); }
+    RunId runWithTp(int tp) const {
+        for (const RunId id : window.document()->ids()) {
+            if (window.document()->run(id)->request.tp == tp) return id;
+        }
+        return RunId::None;
+    }
 };
 
 TEST_F(ChartTabsInWindow, TheTabsAreThereAndHoldTheFinishedRuns) {
@@ -44,17 +50,18 @@ TEST_F(ChartTabsInWindow, TheTabsAreThereAndHoldTheFinishedRuns) {
 }
 
 TEST_F(ChartTabsInWindow, TheLayersTabFollowsTheSelectedRun) {
-    window.selectRun(1);  // TP 2
+    window.selectRun(runWithTp(2));
     const ChartRun* run = charts()->controller()->currentChartRun();
     ASSERT_NE(run, nullptr);
     EXPECT_EQ(run->gpus, 2);
-    EXPECT_EQ(run->trace, window.runsModel()->run(1).trace);
-    window.selectRun(3);
+    EXPECT_EQ(run->trace, window.document()->run(runWithTp(2))->trace);
+    EXPECT_EQ(run->analysis, window.document()->run(runWithTp(2))->analysis) << "the document's analysis, not a copy";
+    window.selectRun(runWithTp(8));
     EXPECT_EQ(charts()->controller()->currentChartRun()->gpus, 8);
 }
 
 TEST_F(ChartTabsInWindow, ClickingALayerShowsItOnTheTimeline) {
-    window.selectRun(3);
+    window.selectRun(runWithTp(8));
     window.tabs()->setCurrentWidget(charts()->layers());
     charts()->layers()->activateLayer(5);
     const auto span = core::analysis::firstLayerSpan(charts()->controller()->currentChartRun()->analysis->breakdown, 5);

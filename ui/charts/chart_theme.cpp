@@ -2,11 +2,9 @@
 
 #include <qcustomplot.h>
 
-namespace tpscope::ui {
+#include "ui/palette_colors.h"
 
-bool isDarkPalette(const QPalette& palette) {
-    return palette.color(QPalette::Base).lightnessF() < palette.color(QPalette::Text).lightnessF();
-}
+namespace tpscope::ui {
 
 namespace {
 

@@ -9,7 +9,5 @@ class QCustomPlot;
 namespace tpscope::ui {
 
 void applyChartTheme(QCustomPlot& plot, const QPalette& palette);
-// True when the palette's base is darker than its text (a dark theme).
-bool isDarkPalette(const QPalette& palette);
 
 }  // namespace tpscope::ui

@@ -23,6 +23,7 @@ struct PlanCapacityOptions {
     ModelOptions model;
     ClusterOptions cluster;
     SimTunables tunables;
+    PrecisionOptions precision;
     std::string tps = "1,2,4,8";
     std::string batches = "1,2,4,8,16,32,64,128";
     double targetItlMs = 0;
@@ -121,6 +122,8 @@ int run(const PlanCapacityOptions& o, const CliContext& ctx) {
     spec.sweep.tokens = o.tokens;
     spec.sweep.contextLen = o.context;
     spec.sweep.dtype = *dtype;
+    if (auto st = applyPrecision(o.precision, spec.sweep.weightDtype, spec.sweep.kvDtype); !st)
+        return reportError(st.error());
     spec.sweep.params = *params;
     spec.gpuBudget = o.gpuBudget;
     spec.targetItlMs = o.targetItlMs;
@@ -161,6 +164,7 @@ void addPlanCapacityCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_option("--tokens", opts->tokens, "Decode steps simulated per configuration")->capture_default_str();
     cmd->add_option("--dtype", opts->dtype, "fp16, bf16, fp8 or fp32")->capture_default_str();
     addSimTunables(*cmd, opts->tunables);
+    addPrecisionOptions(*cmd, opts->precision);
     cmd->add_flag("--json", opts->json, "Machine-readable output (docs/cli.md)");
     cmd->callback([opts, &ctx] { ctx.exitCode = run(*opts, ctx); });
 }

@@ -20,6 +20,15 @@ SimConfig SweepSpec::configFor(int tp, int batch, int context) const {
     return c;
 }
 
+namespace {
+
+SweepProgress withContext(SweepProgress p, int context) {
+    p.context = context;
+    return p;
+}
+
+}  // namespace
+
 Result<SweepResult> runSweep(const SweepSpec& spec, const SweepProgressFn& progress, const std::atomic<bool>* cancel) {
     if (spec.tps.empty() || spec.batches.empty()) {
         return makeError(ErrorCode::InvalidArgument, "a sweep needs at least one TP degree and one batch size",
@@ -66,19 +75,28 @@ Result<SweepResult> runSweep(const SweepSpec& spec, const SweepProgressFn& progr
             const auto plan = buildDecodePlan(p.config.plan);
             result.skipped.push_back(SkippedRun{tp, batch, context, p.reason,
                                                 plan ? checkFit(plan->memory, p.config.cluster.gpu) : FitReport{}});
-        } else {
-            auto run = simulate(p.config, cancel);
-            if (!run) {
-                if (run.error().code == ErrorCode::Cancelled) {
-                    result.cancelled = true;
-                    break;
-                }
-                return run.error();
-            }
-            result.runs.push_back(SweepRun{std::move(p.config), run->stats, run->fit, std::move(run->trace)});
+            ++done;
+            if (progress)
+                progress(withContext({done, total, tp, batch, nullptr, &result.skipped.back(), 1.0}, context));
+            continue;
         }
+        const auto stepProgress = [&](int stepsDone, int steps) {
+            if (progress && stepsDone < steps) {
+                progress(withContext({done, total, tp, batch, nullptr, nullptr, static_cast<double>(stepsDone) / steps},
+                                     context));
+            }
+        };
+        auto run = simulate(p.config, cancel, stepProgress);
+        if (!run) {
+            if (run.error().code == ErrorCode::Cancelled) {
+                result.cancelled = true;
+                break;
+            }
+            return run.error();
+        }
+        result.runs.push_back(SweepRun{std::move(p.config), run->stats, run->fit, std::move(run->trace)});
         ++done;
-        if (progress) progress(SweepProgress{done, total, tp, batch, context});
+        if (progress) progress(withContext({done, total, tp, batch, &result.runs.back(), nullptr, 1.0}, context));
     }
     return result;
 }

@@ -31,7 +31,7 @@ struct SweepSpec {
     std::vector<int> contexts;  // the context axis (tokens in the KV cache); empty: {contextLen}
     Dtype dtype = Dtype::Fp16;
     std::optional<Dtype> weightDtype;  // PlanConfig's: fp8 weights / KV cache; unset: dtype
-    std::optional<Dtype> kvDtype;
+    std::optional<Dtype> kvDtype = std::nullopt;
     SimParams params;
     bool ignoreMemory = false;
 

@@ -74,8 +74,8 @@ struct PlanConfig {
     Dtype dtype = Dtype::Fp16;  // activations, compute and the all-reduces
     // fp8 weights (W8A8 GEMMs on fp8 tensor cores) and an fp8 KV cache, as Hopper/Blackwell serving
     // engines run them; unset: dtype. The all-reduces stay in dtype (bf16/fp16) either way.
-    std::optional<Dtype> weightDtype;
-    std::optional<Dtype> kvDtype;
+    std::optional<Dtype> weightDtype = std::nullopt;
+    std::optional<Dtype> kvDtype = std::nullopt;
     Dtype weightsDtype() const { return weightDtype.value_or(dtype); }
     Dtype kvCacheDtype() const { return kvDtype.value_or(dtype); }
 };

@@ -1,5 +1,6 @@
 #include "analysis_options.h"
 
+#include "cli_context.h"
 #include "core/util/units.h"
 
 namespace tpscope::cli {
@@ -35,6 +36,46 @@ void addAnalysisOptions(CLI::App& cmd, AnalysisCliOptions& o, bool withBatch) {
     cmd.add_option("--match-tolerance-ns", o.matchToleranceNs,
                    "Clock-skew allowance when matching collectives across ranks; negative: call order only")
         ->capture_default_str();
+    addClockOptions(cmd, o.clockSync, o.clockOffsets);
+}
+
+void addClockOptions(CLI::App& cmd, std::string& mode, std::vector<std::string>& offsets) {
+    cmd.add_option("--clock-sync", mode,
+                   "Ranks on unrelated clocks: auto (apply the offsets estimated from matched collectives when one "
+                   "exceeds 20 us), on, off")
+        ->check(CLI::IsMember({"auto", "on", "off"}))
+        ->capture_default_str();
+    cmd.add_option("--clock-offset", offsets,
+                   "RANK=NS: add NS to that rank's timestamps instead of the estimate (repeatable)");
+}
+
+core::Result<core::analysis::ClockSyncOptions> clockSyncOptions(const std::string& mode,
+                                                                const std::vector<std::string>& offsets) {
+    core::analysis::ClockSyncOptions o;
+    o.mode = mode == "on"    ? core::analysis::ClockSyncMode::On
+             : mode == "off" ? core::analysis::ClockSyncMode::Off
+                             : core::analysis::ClockSyncMode::Auto;
+    for (const auto& text : offsets) {
+        auto parsed = core::analysis::parseClockOverride(text);
+        if (!parsed) return parsed.error();
+        o.overrides.push_back(*parsed);
+    }
+    return o;
+}
+
+core::Result<std::shared_ptr<const core::Trace>> loadSyncedTrace(const std::string& path, const std::string& mode,
+                                                                 const std::vector<std::string>& offsets,
+                                                                 core::analysis::ClockSyncResult* sync,
+                                                                 core::ImportStats* stats,
+                                                                 const core::KernelClassifier* classifier) {
+    auto options = clockSyncOptions(mode, offsets);
+    if (!options) return options.error();
+    auto trace = loadMutableTraceFile(path, stats, classifier);
+    if (!trace) return trace.error();
+    auto result = core::analysis::synchronizeClocks(**trace, *options);
+    if (!result) return result.error();
+    if (sync != nullptr) *sync = std::move(*result);
+    return std::shared_ptr<const core::Trace>(std::move(*trace));
 }
 
 core::Result<std::int64_t> rankIndexOf(const core::Trace& trace, std::int64_t rankId) {

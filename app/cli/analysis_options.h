@@ -4,9 +4,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "core/analysis/analysis.h"
+#include "core/analysis/clock_sync.h"
+#include "core/io/import_stats.h"
+#include "core/trace/kernel_classifier.h"
 
 namespace tpscope::cli {
 
@@ -17,9 +22,23 @@ struct AnalysisCliOptions {
     bool allCollectivesCloseBlocks = false;
     std::int64_t matchToleranceNs = 2000;
     int batch = 0;
+    std::string clockSync = "auto";
+    std::vector<std::string> clockOffsets;  // RANK=NS
 
     core::analysis::AnalysisOptions toCore() const;
 };
+
+// --clock-sync and --clock-offset alone (info takes these without the analysis options).
+void addClockOptions(CLI::App& cmd, std::string& mode, std::vector<std::string>& offsets);
+core::Result<core::analysis::ClockSyncOptions> clockSyncOptions(const std::string& mode,
+                                                                const std::vector<std::string>& offsets);
+
+// Loads a trace and puts its ranks on one clock as the options say (core::analysis::synchronizeClocks).
+core::Result<std::shared_ptr<const core::Trace>> loadSyncedTrace(const std::string& path, const std::string& mode,
+                                                                 const std::vector<std::string>& offsets,
+                                                                 core::analysis::ClockSyncResult* sync = nullptr,
+                                                                 core::ImportStats* stats = nullptr,
+                                                                 const core::KernelClassifier* classifier = nullptr);
 
 // withBatch: scaling takes per-file batches itself.
 void addAnalysisOptions(CLI::App& cmd, AnalysisCliOptions& o, bool withBatch = true);

@@ -50,6 +50,11 @@ core::Result<std::shared_ptr<const core::Trace>> loadTraceFile(const std::string
                                                                core::ImportStats* stats = nullptr,
                                                                const core::KernelClassifier* classifier = nullptr);
 
+// The same, for callers that correct the trace before analysing it (clock offsets).
+core::Result<std::shared_ptr<core::Trace>> loadMutableTraceFile(const std::string& path,
+                                                                core::ImportStats* stats = nullptr,
+                                                                const core::KernelClassifier* classifier = nullptr);
+
 using CommandFactory = void (*)(CLI::App& app, CliContext& ctx);
 void addPlanCommand(CLI::App& app, CliContext& ctx);
 void addAmdahlCommand(CLI::App& app, CliContext& ctx);
@@ -66,5 +71,6 @@ void addSimulateCommand(CLI::App& app, CliContext& ctx);
 void addAllReduceCommand(CLI::App& app, CliContext& ctx);
 void addCalibrateCommand(CLI::App& app, CliContext& ctx);
 void addConvertCommands(CLI::App& app, CliContext& ctx);  // convert, info
+void addWhatIfCommand(CLI::App& app, CliContext& ctx);
 
 }  // namespace tpscope::cli

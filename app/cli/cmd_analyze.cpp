@@ -23,6 +23,7 @@ struct AnalyzeOptions {
     std::optional<std::int64_t> rank;
     bool json = false;
     bool calls = false;
+    std::string fabric;
     AnalysisCliOptions analysis;
 };
 
@@ -77,14 +78,21 @@ void printSummary(const core::Trace& trace, const core::analysis::RunAnalysis& a
     t.print(std::cout);
 }
 
+void printFindings(const std::vector<core::analysis::TraceFinding>& findings) {
+    if (findings.empty()) return;
+    std::cout << "\nWhat the trace shows\n";
+    for (const auto& f : findings) std::cout << "  - " << f.text << '\n';
+}
+
 void printNotes(const std::vector<std::string>& notes) {
     if (notes.empty()) return;
     std::cout << "\nNotes\n";
     for (const auto& n : notes) std::cout << "  - " << n << '\n';
 }
 
-int runAnalyze(const AnalyzeOptions& o) {
-    auto trace = loadTraceFile(o.file);
+int runAnalyze(const AnalyzeOptions& o, const CliContext& ctx) {
+    core::analysis::ClockSyncResult sync;
+    auto trace = loadSyncedTrace(o.file, o.analysis.clockSync, o.analysis.clockOffsets, &sync);
     if (!trace) return reportError(trace.error());
     std::int64_t rankIndex = -1;
     if (o.rank) {
@@ -92,7 +100,21 @@ int runAnalyze(const AnalyzeOptions& o) {
         if (!index) return reportError(index.error());
         rankIndex = *index;
     }
-    const auto a = core::analysis::analyzeTrace(**trace, o.analysis.toCore());
+    auto options = o.analysis.toCore();
+    // The fabric whose bound single-rank all-reduces are held against: --fabric, else the trace's.
+    if (const std::string id = !o.fabric.empty() ? o.fabric : (*trace)->metadataValue("fabric"); !id.empty()) {
+        auto catalog = ctx.catalog();
+        if (!catalog) return reportError(catalog.error());
+        auto fabric = catalog->fabric(id);
+        if (fabric) {
+            options.findings.fabricBusbwBytesPerSec = fabric->busbwBytesPerSec;
+            options.findings.fabricId = fabric->id;
+        } else if (!o.fabric.empty()) {
+            return reportError(core::makeError(fabric.error().code, fabric.error().message, "--fabric"));
+        }
+    }
+    auto a = core::analysis::analyzeTrace(**trace, options);
+    a.notes.insert(a.notes.begin(), sync.notes.begin(), sync.notes.end());
     if (o.json) {
         core::JsonWriter w(std::cout);
         core::analysis::writeAnalysisJson(w, **trace, a, {.rankIndex = rankIndex, .includeCalls = o.calls});
@@ -105,6 +127,7 @@ int runAnalyze(const AnalyzeOptions& o) {
               << ":\n";
     printLayerTable(a, rankIndex);
     printSummary(**trace, a);
+    printFindings(a.findings);
     printNotes(a.notes);
     return kExitOk;
 }
@@ -120,7 +143,7 @@ int runCompare(const CompareOptions& o) {
     std::vector<std::shared_ptr<const core::Trace>> traces;
     std::vector<core::analysis::RunAnalysis> analyses;
     for (const auto& f : o.files) {
-        auto trace = loadTraceFile(f);
+        auto trace = loadSyncedTrace(f, o.analysis.clockSync, o.analysis.clockOffsets);
         if (!trace) return reportError(trace.error());
         traces.push_back(*trace);
     }
@@ -177,8 +200,11 @@ void addAnalyzeCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_option("--rank", opts->rank, "Per-layer table of this rank only (default: mean over ranks)");
     cmd->add_flag("--json", opts->json, "Machine-readable output (docs/cli.md)");
     cmd->add_flag("--calls", opts->calls, "With --json: every matched collective call with its per-rank wait");
+    cmd->add_option("--fabric", opts->fabric,
+                    "Fabric preset whose bus bandwidth single-rank all-reduces are held against (default: the "
+                    "trace's metadata 'fabric')");
     addAnalysisOptions(*cmd, opts->analysis);
-    cmd->callback([opts, &ctx] { ctx.exitCode = runAnalyze(*opts); });
+    cmd->callback([opts, &ctx] { ctx.exitCode = runAnalyze(*opts, ctx); });
 }
 
 void addCompareCommand(CLI::App& app, CliContext& ctx) {

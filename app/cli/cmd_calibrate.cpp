@@ -5,8 +5,11 @@
 #include <fstream>
 #include <iostream>
 
+#include "analysis_options.h"
+#include "calibrate_kernels.h"
 #include "cli_context.h"
 #include "core/sim/calibration.h"
+#include "core/sim/trace_calibration.h"
 #include "core/util/json_writer.h"
 #include "core/util/units.h"
 #include "text_table.h"
@@ -17,6 +20,13 @@ namespace {
 
 struct CalibrateOptions {
     std::string input;
+    std::vector<std::string> fromTrace;
+    bool kernels = false;
+    std::string model;
+    std::string gpu;
+    std::string fabric;
+    std::string predictTp;
+    AnalysisCliOptions analysis;
     std::string format = "auto";
     std::string statistic = "min";
     std::string gpus;
@@ -102,9 +112,43 @@ void printReport(const core::sim::CalibrationReport& r) {
     t.print(std::cout);
 }
 
+// Samples of every matched all-reduce with a size in the traces (calibrate --from-trace).
+core::Result<core::sim::CalibrationData> samplesFromTraces(const CalibrateOptions& o) {
+    core::sim::CalibrationData data;
+    for (const auto& file : o.fromTrace) {
+        auto trace = loadSyncedTrace(file, o.analysis.clockSync, o.analysis.clockOffsets);
+        if (!trace) return trace.error();
+        const auto a = core::analysis::analyzeTrace(**trace, o.analysis.toCore());
+        const auto s = core::sim::allReduceSamples(**trace, a.matching);
+        for (const auto& n : s.notes) std::cerr << "tpscope-cli: note: " << file << ": " << n << '\n';
+        data.samples.insert(data.samples.end(), s.samples.begin(), s.samples.end());
+        data.skippedRows += s.allReduceCalls - s.samples.size();
+    }
+    if (data.samples.empty()) {
+        return core::makeError(core::ErrorCode::InvalidArgument,
+                               "no all-reduce call with a message size and a transfer time in the trace(s)",
+                               "--from-trace");
+    }
+    return data;
+}
+
 int run(const CalibrateOptions& o, const CliContext& ctx) {
     auto catalog = ctx.catalog();
     if (!catalog) return reportError(catalog.error());
+    if (o.input.empty() == o.fromTrace.empty()) {
+        return reportError(core::makeError(core::ErrorCode::InvalidArgument,
+                                           "give either --input (measurements) or --from-trace (a trace)",
+                                           "calibrate"));
+    }
+    if (o.kernels) {
+        if (o.fromTrace.size() != 1) {
+            return reportError(
+                core::makeError(core::ErrorCode::InvalidArgument, "--kernels needs one --from-trace", "--kernels"));
+        }
+        return runKernelCalibration({o.fromTrace.front(), o.model, o.gpu, o.fabric, o.predictTp, o.json, o.analysis},
+                                    *catalog);
+    }
+    const std::string input = o.input.empty() ? o.fromTrace.front() : o.input;
     auto format = parseFormat(o.format);
     if (!format) return reportError(format.error());
     std::vector<int> ranks;
@@ -125,7 +169,7 @@ int run(const CalibrateOptions& o, const CliContext& ctx) {
     const auto statistic = o.statistic == "min" ? core::sim::VidurStatistic::Min
                                                 : (o.statistic == "mean" ? core::sim::VidurStatistic::Mean
                                                                          : core::sim::VidurStatistic::Median);
-    auto data = core::sim::loadCalibrationFile(o.input, *format, statistic);
+    auto data = o.input.empty() ? samplesFromTraces(o) : core::sim::loadCalibrationFile(input, *format, statistic);
     if (!data) return reportError(data.error());
     std::optional<core::FabricSpec> intra;
     if (inter) {
@@ -143,11 +187,11 @@ int run(const CalibrateOptions& o, const CliContext& ctx) {
         if (!report) return reportError(report.error());
         if (o.json) {
             core::JsonWriter w(std::cout);
-            w.beginObject().field("fabric", fabric->id).field("input", o.input).field("samples", samples.size());
+            w.beginObject().field("fabric", fabric->id).field("input", input).field("samples", samples.size());
             writeReport(w, *report);
             w.endObject();
         } else {
-            std::cout << "error of preset '" << fabric->id << "' against " << o.input << " (" << samples.size()
+            std::cout << "error of preset '" << fabric->id << "' against " << input << " (" << samples.size()
                       << " samples; error = predicted / measured - 1)\n\n";
             printReport(*report);
         }
@@ -163,8 +207,8 @@ int run(const CalibrateOptions& o, const CliContext& ctx) {
     opts.start = *start;
     opts.start.id = o.id;
     if (o.nicsPerNode >= 0) opts.start.nicsPerNode = o.nicsPerNode;
-    opts.start.name = o.name.empty() ? "calibrated from " + o.input : o.name;
-    opts.sourceNote = "tpscope-cli calibrate on " + o.input + " (" + std::to_string(samples.size()) + " samples" +
+    opts.start.name = o.name.empty() ? "calibrated from " + input : o.name;
+    opts.sourceNote = "tpscope-cli calibrate on " + input + " (" + std::to_string(samples.size()) + " samples" +
                       (o.gpus.empty() ? "" : ", GPUs " + o.gpus) + ")";
     if (core::Catalog probe; !probe.addJson("{\"fabrics\":[{\"id\":\"" + o.id +
                                                 "\",\"link_bytes_per_sec\":1,\"busbw_bytes_per_sec\":1,"
@@ -180,7 +224,7 @@ int run(const CalibrateOptions& o, const CliContext& ctx) {
         core::JsonWriter w(out);
         w.beginObject().field("schema", 1).key("fabrics").beginArray();
         writeFabricEntry(w, fit->fabric);
-        w.key("calibration").beginObject().field("input", o.input).field("samples", fit->samples);
+        w.key("calibration").beginObject().field("input", input).field("samples", fit->samples);
         writeReport(w, fit->report);
         w.endObject().endObject().endArray().endObject();
         out << '\n';
@@ -188,7 +232,7 @@ int run(const CalibrateOptions& o, const CliContext& ctx) {
     }
     if (o.json) {
         core::JsonWriter w(std::cout);
-        w.beginObject().field("input", o.input).field("samples", fit->samples).field("objective", fit->objective);
+        w.beginObject().field("input", input).field("samples", fit->samples).field("objective", fit->objective);
         w.key("fabric");
         writeFabricEntry(w, fit->fabric);
         w.endObject();
@@ -197,7 +241,7 @@ int run(const CalibrateOptions& o, const CliContext& ctx) {
         return kExitOk;
     }
     const auto& f = fit->fabric;
-    std::cout << "fitted '" << f.id << "' to " << fit->samples << " samples of " << o.input << "\n";
+    std::cout << "fitted '" << f.id << "' to " << fit->samples << " samples of " << input << "\n";
     std::cout << "  bus bandwidth  " << core::formatFixed(f.busbwBytesPerSec / 1e9, 1) << " GB/s\n";
     for (int i = 0; i < core::kProtocolCount; ++i) {
         const auto& p = f.protocols[static_cast<std::size_t>(i)];
@@ -219,8 +263,17 @@ void addCalibrateCommand(CLI::App& app, CliContext& ctx) {
     auto* cmd =
         app.add_subcommand("calibrate", "Fit a fabric's all-reduce model to measurements (Vidur CSV, nccl-tests)");
     cmd->add_option("--input", opts->input, "Measurements: Vidur all_reduce.csv, all_reduce_perf output or its -J JSON")
-        ->required()
         ->check(CLI::ExistingFile);
+    cmd->add_option("--from-trace", opts->fromTrace,
+                    "Fit to the matched all-reduces of a captured or imported trace instead (repeatable)");
+    cmd->add_flag("--kernels", opts->kernels,
+                  "With --from-trace: fit the kernel-efficiency factors and launch gap to the trace instead");
+    cmd->add_option("--model", opts->model, "--kernels: model preset of the run (default: trace metadata 'model')");
+    cmd->add_option("--gpu", opts->gpu, "--kernels: GPU preset (default: trace metadata 'gpu')");
+    cmd->add_option("--fabric", opts->fabric,
+                    "--kernels: fabric preset (default: trace metadata 'fabric', else nvlink4)");
+    cmd->add_option("--predict-tp", opts->predictTp,
+                    "--kernels: predict the step latency at these TP degrees, e.g. 1,2,4,8");
     cmd->add_option("--format", opts->format, "auto, vidur, nccl-tests, nccl-tests-json")->capture_default_str();
     cmd->add_option("--statistic", opts->statistic, "Vidur CSV: min, median or mean time per size")
         ->capture_default_str();
@@ -232,10 +285,11 @@ void addCalibrateCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_option("--start", opts->start, "Preset to start from and take link bandwidth, algorithms, max GPUs from");
     cmd->add_option("--nics-per-node", opts->nicsPerNode, "Inter-node fits: network ports per node (0: one per GPU)");
     cmd->add_option("--check", opts->check, "Do not fit: report this preset's error against the data");
-    cmd->add_option("--id", opts->id, "Id of the fitted fabric")->capture_default_str();
+    cmd->add_option("--id,--fabric-id", opts->id, "Id of the fitted fabric")->capture_default_str();
     cmd->add_option("--name", opts->name, "Display name of the fitted fabric");
     cmd->add_option("--out", opts->out, "Write the fitted fabric entry (a catalog file)");
     cmd->add_flag("--json", opts->json, "Machine-readable output (docs/cli.md)");
+    addAnalysisOptions(*cmd, opts->analysis);
     cmd->callback([opts, &ctx] { ctx.exitCode = run(*opts, ctx); });
 }
 

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <map>
 
+#include "analysis_options.h"
 #include "cli_context.h"
 #include "core/io/chrome_writer.h"
 #include "core/io/csv_writer.h"
@@ -32,6 +33,8 @@ struct InfoOptions {
     std::string input;
     std::string rules;
     bool json = false;
+    std::string clockSync = "auto";
+    std::vector<std::string> clockOffsets;
 };
 
 core::Result<std::string> outputFormat(const std::string& path, const std::string& to) {
@@ -109,7 +112,15 @@ std::map<core::EventKind, std::size_t> countByKind(const core::Trace& t) {
     return n;
 }
 
-void printInfoJson(const core::Trace& t, const core::ImportStats& stats, const std::string& path) {
+// "12.3 us +- 0.8 us (24 calls)", or why there is no estimate.
+std::string estimateText(const core::analysis::RankClockEstimate& e) {
+    if (!e.known) return "unknown: " + e.reason;
+    return core::formatDurationNs(static_cast<double>(e.offsetNs)) + " +- " + core::formatDurationNs(e.residualNs) +
+           " (" + std::to_string(e.calls) + " calls)";
+}
+
+void printInfoJson(const core::Trace& t, const core::ImportStats& stats, const std::string& path,
+                   const core::analysis::ClockSyncResult& sync) {
     core::JsonWriter w(std::cout);
     w.beginObject();
     w.field("file", path).field("source", t.source).field("origin", core::toString(t.origin));
@@ -125,6 +136,17 @@ void printInfoJson(const core::Trace& t, const core::ImportStats& stats, const s
         w.field("device_index", r.deviceIndex).field("device_name", r.deviceName);
         w.field("clock_offset_ns", r.clockOffsetNs).field("event_count", static_cast<std::uint64_t>(r.eventCount()));
         w.field("range_count", static_cast<std::uint64_t>(r.ranges.size()));
+        const auto index = static_cast<std::size_t>(&r - t.ranks.data());
+        const auto& e = sync.estimate.ranks[index];
+        w.key("clock_estimate").beginObject().field("known", e.known);
+        if (e.known) {
+            w.field("offset_ns", e.offsetNs).field("residual_ns", e.residualNs);
+        } else {
+            w.key("offset_ns").null().key("residual_ns").null();
+        }
+        w.field("calls", static_cast<std::uint64_t>(e.calls)).field("reason", e.reason);
+        w.field("applied_ns", sync.appliedNs[index]).field("overridden", static_cast<bool>(sync.overridden[index]));
+        w.endObject();
         w.key("streams").beginArray();
         for (const auto& s : r.streams) {
             w.beginObject().field("id", s.id.value).field("label", s.label);
@@ -137,25 +159,43 @@ void printInfoJson(const core::Trace& t, const core::ImportStats& stats, const s
     w.key("metadata").beginObject();
     for (const auto& [k, v] : t.metadata) w.field(k, v);
     w.endObject();
+    w.key("clock_sync").beginObject().field("estimate_applied", sync.estimateApplied);
+    w.field("reference_rank", sync.estimate.referenceRankIndex >= 0
+                                  ? static_cast<std::int64_t>(
+                                        t.ranks[static_cast<std::size_t>(sync.estimate.referenceRankIndex)].id.value)
+                                  : -1);
+    w.field("calls_used", static_cast<std::uint64_t>(sync.estimate.callsUsed));
+    w.key("notes").beginArray();
+    for (const auto& n : sync.notes) w.value(n);
+    w.endArray().endObject();
     w.key("import_stats");
     stats.writeJson(w);
     w.endObject();
 }
 
-void printInfoText(const core::Trace& t, const core::ImportStats& stats, const std::string& path) {
+void printInfoText(const core::Trace& t, const core::ImportStats& stats, const std::string& path,
+                   const core::analysis::ClockSyncResult& sync) {
     std::cout << path << ": " << t.eventCount() << " events on " << t.ranks.size() << " ranks, "
               << core::toString(t.origin) << ", span "
               << core::formatDurationNs(static_cast<double>(t.endNs() - t.startNs())) << '\n';
     if (!t.source.empty() && t.source != path) std::cout << "source: " << t.source << '\n';
     std::cout << '\n';
-    TextTable ranks({"rank", "host", "GPU", "device", "streams", "events", "ranges", "clock offset"});
-    for (const auto& r : t.ranks) {
+    TextTable ranks({"rank", "host", "GPU", "device", "streams", "events", "ranges", "clock offset",
+                     "estimated offset +- residual"});
+    for (std::size_t i = 0; i < t.ranks.size(); ++i) {
+        const auto& r = t.ranks[i];
         ranks.addRow({std::to_string(r.id.value), r.host.empty() ? "-" : r.host, std::to_string(r.deviceIndex),
                       r.deviceName.empty() ? "-" : r.deviceName, std::to_string(r.streams.size()),
                       std::to_string(r.eventCount()), std::to_string(r.ranges.size()),
-                      core::formatDurationNs(static_cast<double>(r.clockOffsetNs))});
+                      core::formatDurationNs(static_cast<double>(r.clockOffsetNs)) +
+                          (sync.overridden[i] ? " (--clock-offset)" : ""),
+                      estimateText(sync.estimate.ranks[i])});
     }
     ranks.print(std::cout);
+    std::cout << (sync.estimateApplied ? "clock offsets estimated from the collectives were applied\n"
+                                       : "clock offsets estimated from the collectives: not applied (all within "
+                                         "20 us: the ranks share a clock; --clock-sync on applies them)\n");
+    for (const auto& n : sync.notes) std::cout << "note: " << n << '\n';
     std::cout << '\n';
     TextTable streams({"rank", "stream", "label", "events"});
     for (const auto& r : t.ranks) {
@@ -184,12 +224,14 @@ int runInfo(const InfoOptions& o) {
     auto classifier = classifierFor(o.rules);
     if (!classifier) return reportError(classifier.error());
     core::ImportStats stats;
-    auto trace = loadTraceFile(o.input, &stats, *classifier ? &**classifier : nullptr);
+    core::analysis::ClockSyncResult sync;
+    auto trace =
+        loadSyncedTrace(o.input, o.clockSync, o.clockOffsets, &sync, &stats, *classifier ? &**classifier : nullptr);
     if (!trace) return reportError(trace.error());
     if (o.json) {
-        printInfoJson(**trace, stats, o.input);
+        printInfoJson(**trace, stats, o.input, sync);
     } else {
-        printInfoText(**trace, stats, o.input);
+        printInfoText(**trace, stats, o.input, sync);
     }
     return kExitOk;
 }
@@ -218,6 +260,7 @@ void addConvertCommands(CLI::App& app, CliContext& ctx) {
     i->add_option("--kernel-rules", info->rules, "Extra kernel classification rules (JSON, tried first)")
         ->check(CLI::ExistingFile);
     i->add_flag("--json", info->json, "Machine-readable output (docs/cli.md)");
+    addClockOptions(*i, info->clockSync, info->clockOffsets);
     i->callback([&ctx, info] { ctx.exitCode = runInfo(*info); });
 }
 

@@ -134,7 +134,7 @@ int runScaling(const CliContext& ctx, const ScalingCliOptions& o) {
             }
             continue;
         }
-        auto trace = loadTraceFile(o.files[i]);
+        auto trace = loadSyncedTrace(o.files[i], o.analysis.clockSync, o.analysis.clockOffsets);
         if (!trace) return reportError(trace.error());
         addRun(**trace, o.files[i], (*tps)[i], (*batches)[i]);
         if (!first) first = *trace;

@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
     for (CommandFactory add :
          {addPlanCommand, addAmdahlCommand, addCostCommand, addBoundsCommand, addCatalogCommands, addDemoCommand,
           addSimulateCommand, addAllReduceCommand, addCalibrateCommand, addAnalyzeCommand, addScalingCommand,
-          addCompareCommand, addCaptureCommand, addDevicesCommand, addConvertCommands}) {
+          addCompareCommand, addCaptureCommand, addDevicesCommand, addConvertCommands, addWhatIfCommand}) {
         add(app, ctx);
     }
 

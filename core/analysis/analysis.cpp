@@ -36,6 +36,7 @@ RunAnalysis analyzeTrace(const Trace& trace, const AnalysisOptions& options) {
     a.matching = matchCollectives(trace, a.segmentation, options.matching);
     a.breakdown = computeBreakdown(trace, a.segmentation, a.matching);
     a.summary = summarizeRun(trace, a.matching, a.breakdown, options.batch);
+    a.findings = findTraceIssues(trace, a.matching, a.breakdown, a.summary, options.findings);
     a.notes = a.segmentation.notes;
     a.notes.insert(a.notes.end(), a.matching.notes.begin(), a.matching.notes.end());
     if (!a.summary.batchKnown) {

@@ -13,6 +13,7 @@
 #include "core/analysis/layer_segmentation.h"
 #include "core/analysis/run_summary.h"
 #include "core/analysis/scaling.h"
+#include "core/analysis/trace_findings.h"
 #include "core/trace/trace.h"
 
 namespace tpscope::core::analysis {
@@ -21,6 +22,7 @@ struct AnalysisOptions {
     SegmentationOptions segmentation;
     MatchingOptions matching;
     int batch = 0;  // 0: trace metadata "batch", else 1
+    FindingOptions findings;
 };
 
 struct RunAnalysis {
@@ -28,7 +30,8 @@ struct RunAnalysis {
     CollectiveMatching matching;
     LayerBreakdown breakdown;
     RunSummary summary;
-    std::vector<std::string> notes;  // segmentation, matching and summary notes, for the user
+    std::vector<std::string> notes;      // segmentation, matching and summary notes, for the user
+    std::vector<TraceFinding> findings;  // what the trace shows: launch-bound steps, single-rank collectives
 
     std::size_t residentBytes() const;  // heap held by the result (benchmark bookkeeping)
 };

@@ -72,7 +72,8 @@ Result<std::vector<RunRow>> readRuns(SqliteDb& db) {
         r.info.tp = static_cast<int>(stmt->int64(5));
         r.info.batch = static_cast<int>(stmt->int64(6));
         r.info.tokens = stmt->int64(7);
-        for (const auto o : {TraceOrigin::Simulated, TraceOrigin::Captured, TraceOrigin::Imported}) {
+        for (const auto o :
+             {TraceOrigin::Simulated, TraceOrigin::Captured, TraceOrigin::Imported, TraceOrigin::Predicted}) {
             if (toString(o) == stmt->text(8)) r.origin = o;
         }
         r.source = std::string(stmt->text(9));

@@ -51,7 +51,12 @@ struct Rank {
     bool operator==(const Rank&) const = default;
 };
 
-enum class TraceOrigin : std::uint8_t { Unknown = 0, Simulated, Captured, Imported };
+// Moves every event and range of the rank by deltaNs and records it in clockOffsetNs (a clock
+// correction after the fact). O(events) time, events stay sorted.
+void shiftRank(Rank& rank, std::int64_t deltaNs);
+
+// Predicted: a model's answer derived from another run (what-if replay), never a measurement.
+enum class TraceOrigin : std::uint8_t { Unknown = 0, Simulated, Captured, Imported, Predicted };
 std::string_view toString(TraceOrigin origin);
 
 class Trace {

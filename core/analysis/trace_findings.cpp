@@ -1,6 +1,7 @@
 #include "core/analysis/trace_findings.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <map>
 
@@ -29,7 +30,7 @@ std::optional<TraceFinding> launchBound(const LayerBreakdown& breakdown, const F
     for (const auto& row : breakdown.steps) perStep[row.step] += row.time;
     TraceFinding f;
     f.kind = FindingKind::LaunchBound;
-    double sumIdle = 0, sumWall = 0;
+    double sumIdle = 0, sumWall = 0, sumExposed = 0;
     for (const auto& [step, t] : perStep) {
         if (t.wallNs <= 0) continue;
         const double idle = static_cast<double>(t.idleNs) / static_cast<double>(t.wallNs);
@@ -38,14 +39,16 @@ std::optional<TraceFinding> launchBound(const LayerBreakdown& breakdown, const F
             f.value = std::max(f.value, idle);
             sumIdle += static_cast<double>(t.idleNs);
             sumWall += static_cast<double>(t.wallNs);
+            sumExposed += static_cast<double>(t.exposedCommNs);
         }
     }
     if (f.steps.empty()) return std::nullopt;
     const double mean = sumIdle / sumWall;
     f.text = std::to_string(f.steps.size()) + " of " + std::to_string(perStep.size()) + " step(s) leave the GPU idle " +
-             percent(mean) + " of their time (worst " + percent(f.value) +
-             "): launch- or CPU-bound, not communication-bound; capture the step in a CUDA graph or run larger "
-             "batches before tuning the fabric";
+             percent(mean) + " of their time (worst " + percent(f.value) + "; exposed communication " +
+             percent(sumExposed / sumWall) +
+             "): launch- or CPU-bound, the host limits them more than communication; capture the step in a CUDA "
+             "graph or run larger batches before tuning the fabric";
     return f;
 }
 
@@ -56,7 +59,7 @@ std::optional<TraceFinding> singleRank(const Trace& trace, const CollectiveMatch
     f.kind = FindingKind::SingleRankCollectives;
     std::int64_t allReduceNs = 0, kernelNs = 0;
     for (const auto& k : s.kinds) kernelNs += k.busyNs;
-    std::vector<double> busbw;
+    std::vector<double> busbw;  // algbw first; the bus factor once the communicator size is known
     for (const auto& call : m.calls) {
         if (call.op != CollectiveOp::AllReduce) continue;
         f.communicatorSize = std::max(f.communicatorSize, call.groupSize);
@@ -64,11 +67,20 @@ std::optional<TraceFinding> singleRank(const Trace& trace, const CollectiveMatch
             const auto& p = m.participants[call.firstParticipant + i];
             allReduceNs += participantEndNs(trace, p) - participantStartNs(trace, p);
         }
-        if (const double b = busBandwidth(call); std::isfinite(b)) busbw.push_back(b);
+        if (const double b = algBandwidth(call); std::isfinite(b)) busbw.push_back(b);
     }
     if (allReduceNs == 0) return std::nullopt;
+    if (f.communicatorSize <= 1) {
+        // Custom all-reduce ops do not name their group: the job's world size is the best bound.
+        const std::string world = trace.metadataValue("world_size");
+        std::uint32_t n = 0;
+        std::from_chars(world.data(), world.data() + world.size(), n);
+        f.communicatorSize = std::max(f.communicatorSize, n);
+    }
     f.value = kernelNs > 0 ? static_cast<double>(allReduceNs) / static_cast<double>(kernelNs) : 0;
-    f.busbwBytesPerSec = busbw.empty() ? std::nan("") : percentile(busbw, 0.5);
+    const double factor = busBandwidthFactor(CollectiveOp::AllReduce, f.communicatorSize);
+    if (f.communicatorSize < 2) busbw.clear();
+    f.busbwBytesPerSec = busbw.empty() ? std::nan("") : percentile(busbw, 0.5) * factor;
     f.fabricBusbwBytesPerSec = o.fabricBusbwBytesPerSec;
     f.text = "single rank of " +
              (f.communicatorSize > 1 ? "a " + std::to_string(f.communicatorSize) + "-rank communicator"

@@ -1,6 +1,7 @@
 #include "core/sim/whatif_replay.h"
 
 #include <algorithm>
+#include <charconv>
 #include <functional>
 #include <limits>
 #include <map>
@@ -149,6 +150,9 @@ Result<WhatIfReplay> replayOnFabric(const Trace& measured, const analysis::Colle
     for (std::size_t i = 0; i < replayRanks; ++i) ++copies[i % n];
 
     WhatIfReplay out;
+    std::uint32_t worldSize = 0;
+    const std::string world = measured.metadataValue("world_size");
+    std::from_chars(world.data(), world.data() + world.size(), worldSize);
     std::vector<CallState> calls(matching.calls.size());
     std::map<int, CollectiveModel> models;
     Status status = Ok{};
@@ -159,6 +163,8 @@ Result<WhatIfReplay> replayOnFabric(const Trace& measured, const analysis::Colle
             measured.ranks[first.rankIndex].streams[first.streamIndex].events.payload(first.eventIndex));
         std::uint32_t group = call.participantCount;
         if (payload.kind == PayloadKind::Collective) group = std::max(group, payload.collective.groupSize);
+        // A single-rank trace of a custom all-reduce names no group: the job's world size does.
+        if (group < 2) group = std::max(group, worldSize);
         if (tpChange) group = static_cast<std::uint32_t>(replayRanks);
         for (std::uint32_t p = 0; p < call.participantCount; ++p) {
             const auto& part = matching.participants[call.firstParticipant + p];

@@ -16,6 +16,8 @@ namespace tpscope::core::sim {
 namespace {
 
 constexpr std::int64_t kUnset = std::numeric_limits<std::int64_t>::min();
+// About 64 bytes of replay state per event: 100 M events is several GB, the most a replay may take.
+constexpr double kMaxReplayEvents = 100e6;
 
 struct Node {
     std::uint32_t stream = 0;
@@ -145,6 +147,16 @@ Result<WhatIfReplay> replayOnFabric(const Trace& measured, const analysis::Colle
             const auto& node = nodes[r][static_cast<std::size_t>(i)];
             nodeOf[r][node.stream][node.event] = i;
         }
+    }
+    // A replay holds every kernel of every replay rank: a TP far above the measured ranks multiplies them.
+    double replayEvents = 0;
+    for (std::size_t i = 0; i < replayRanks; ++i) replayEvents += static_cast<double>(nodes[i % n].size());
+    if (replayEvents > kMaxReplayEvents) {
+        return makeError(ErrorCode::InvalidArgument,
+                         "replaying at TP " + std::to_string(replayRanks) + " would hold " +
+                             formatFixed(replayEvents / 1e6, 0) + " M events, more than the " +
+                             formatFixed(kMaxReplayEvents / 1e6, 0) + " M a replay may; use a smaller TP or a shorter trace",
+                         "--tp");
     }
     std::vector<std::uint32_t> copies(n, 0);  // replay ranks following each measured rank
     for (std::size_t i = 0; i < replayRanks; ++i) ++copies[i % n];

@@ -159,5 +159,18 @@ TEST(WhatIfReplay, GroupLargerThanTheFabricWithoutANetworkIsOneClearError) {
     EXPECT_FALSE(run.error().message.empty());
 }
 
+TEST(WhatIfReplay, TpThatWouldHoldTooManyEventsIsRefusedBeforeReplaying) {
+    auto t = std::make_shared<Trace>();
+    const NameId gemm = t->intern("gemm");
+    auto& s = t->rank(RankId{0}).stream(StreamId{7}, "compute");
+    for (std::int64_t i = 0; i < 25'000; ++i) s.events.append({i * 10, 5, gemm, EventKind::Gemm, 0, kNoPayload});
+    t->finalize();
+    WhatIfOptions o = onFabric("nvlink4");
+    o.tp = 4096;  // 4096 x 25 000 events: above the 100 M a replay may hold
+    auto run = runWhatIf(*t, {}, o);
+    ASSERT_FALSE(run.ok());
+    EXPECT_NE(run.error().message.find("M events"), std::string::npos) << run.error().message;
+}
+
 }  // namespace
 }  // namespace tpscope::core::sim

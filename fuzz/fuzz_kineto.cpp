@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "core/io/kineto_reader.h"
-#include "core/io/trace_part.h"
+#include "core/io/import/kineto_reader.h"
+#include "core/io/import/trace_part.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace tpscope::core;

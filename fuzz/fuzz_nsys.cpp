@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <span>
 
-#include "core/io/nsys_reader.h"
-#include "core/io/trace_part.h"
+#include "core/io/import/nsys_reader.h"
+#include "core/io/import/trace_part.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace tpscope::core;

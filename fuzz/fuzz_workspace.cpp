@@ -10,8 +10,8 @@
 #include <string>
 #include <string_view>
 
-#include "core/io/event_codec.h"
-#include "core/io/workspace.h"
+#include "core/io/codec/event_codec.h"
+#include "core/io/workspace/workspace.h"
 
 namespace {
 

@@ -10,8 +10,8 @@
 #include <iostream>
 #include <string>
 
-#include "core/io/event_codec.h"
-#include "core/io/workspace.h"
+#include "core/io/codec/event_codec.h"
+#include "core/io/workspace/workspace.h"
 #include "tests/synthetic_trace.h"
 
 namespace {

@@ -3,10 +3,10 @@
 #include <charconv>
 
 #include "core/hw/catalog.h"
-#include "core/io/run_info.h"
+#include "core/io/import/trace_reader.h"
 #include "core/io/sqlite_db.h"
-#include "core/io/trace_reader.h"
-#include "core/io/workspace_schema.h"
+#include "core/io/workspace/run_info.h"
+#include "core/io/workspace/workspace_schema.h"
 #include "ui/sim_service.h"
 
 namespace tpscope::ui {

@@ -9,7 +9,7 @@
 
 #include <vector>
 
-#include "core/io/workspace.h"
+#include "core/io/workspace/workspace.h"
 #include "ui/services.h"
 
 namespace tpscope::ui {

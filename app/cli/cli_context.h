@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/hw/catalog.h"
-#include "core/io/import_stats.h"
+#include "core/io/import/import_stats.h"
 #include "core/trace/event_kind.h"
 #include "core/trace/kernel_classifier.h"
 #include "core/trace/trace.h"

@@ -9,7 +9,7 @@
 #include <optional>
 
 #include "cli_context.h"
-#include "core/io/run_info.h"
+#include "core/io/workspace/run_info.h"
 #include "core/util/json_writer.h"
 #include "core/util/units.h"
 #include "run_output.h"

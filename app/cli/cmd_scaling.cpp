@@ -10,7 +10,7 @@
 #include "cli_context.h"
 #include "core/analysis/analysis_json.h"
 #include "core/hw/memory_fit.h"
-#include "core/io/workspace.h"
+#include "core/io/workspace/workspace.h"
 #include "core/util/units.h"
 #include "run_output.h"
 #include "text_table.h"

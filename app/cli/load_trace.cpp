@@ -1,7 +1,7 @@
 // Loading a trace file for any subcommand (convert, info, analyze): every format core/io reads.
 
 #include "cli_context.h"
-#include "core/io/trace_reader.h"
+#include "core/io/import/trace_reader.h"
 
 namespace tpscope::cli {
 

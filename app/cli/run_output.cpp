@@ -1,7 +1,7 @@
 #include "run_output.h"
 
-#include "core/io/chrome_writer.h"
-#include "core/io/run_info.h"
+#include "core/io/export/chrome_writer.h"
+#include "core/io/workspace/run_info.h"
 
 namespace tpscope::cli {
 

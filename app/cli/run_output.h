@@ -2,12 +2,12 @@
 // Where the CLI writes runs (simulate --out, capture --out): a .tpscope workspace holding every run
 // (what the GUI opens, runs and their settings restored), or Chrome trace JSON (.json / .json.gz:
 // Perfetto, chrome://tracing) through core/io's writer. The RunInfo keys match the GUI's
-// (core/io/run_info.h) so a workspace written here opens there with its settings.
+// (core/io/workspace/run_info.h) so a workspace written here opens there with its settings.
 
 #include <string>
 #include <vector>
 
-#include "core/io/workspace.h"
+#include "core/io/workspace/workspace.h"
 #include "core/sim/sweep.h"
 #include "core/util/result.h"
 

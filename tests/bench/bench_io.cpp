@@ -11,8 +11,8 @@
 #include <filesystem>
 #include <iostream>
 
-#include "core/io/trace_reader.h"
-#include "core/io/workspace.h"
+#include "core/io/import/trace_reader.h"
+#include "core/io/workspace/workspace.h"
 #include "tests/synthetic_trace.h"
 
 namespace {

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "core/io/workspace.h"
+#include "core/io/workspace/workspace.h"
 #include "test_support.h"
 
 namespace tpscope::test {

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-#include "core/io/trace_reader.h"
+#include "core/io/import/trace_reader.h"
 #include "core/workload/decode_plan.h"
 #include "gpu/device_query.h"
 #include "test_support.h"

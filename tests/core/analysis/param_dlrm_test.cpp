@@ -13,7 +13,7 @@
 #include <map>
 
 #include "core/analysis/analysis.h"
-#include "core/io/trace_reader.h"
+#include "core/io/import/trace_reader.h"
 #include "core/trace/kernel_classifier.h"
 #include "test_support.h"
 

@@ -8,7 +8,7 @@
 
 #include <fstream>
 
-#include "core/io/trace_reader.h"
+#include "core/io/import/trace_reader.h"
 #include "io_test_util.h"
 
 namespace tpscope::test {

@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
-#include "core/io/chrome_writer.h"
-#include "core/io/trace_reader.h"
+#include "core/io/export/chrome_writer.h"
+#include "core/io/import/trace_reader.h"
 #include "io_test_util.h"
 #include "synthetic_trace.h"
 #include "test_support.h"

@@ -6,8 +6,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/io/csv_writer.h"
-#include "core/io/sqlite_export.h"
+#include "core/io/export/csv_writer.h"
+#include "core/io/export/sqlite_export.h"
 #include "io_test_util.h"
 #include "synthetic_trace.h"
 

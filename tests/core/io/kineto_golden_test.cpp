@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "core/io/trace_reader.h"
+#include "core/io/import/trace_reader.h"
 #include "io_test_util.h"
 #include "test_support.h"
 

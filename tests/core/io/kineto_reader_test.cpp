@@ -5,8 +5,8 @@
 
 #include <fstream>
 
-#include "core/io/kineto_reader.h"
-#include "core/io/trace_reader.h"
+#include "core/io/import/kineto_reader.h"
+#include "core/io/import/trace_reader.h"
 #include "io_test_util.h"
 
 namespace tpscope::test {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
-#include "core/io/trace_reader.h"
+#include "core/io/import/trace_reader.h"
 #include "io_test_util.h"
 #include "test_support.h"
 

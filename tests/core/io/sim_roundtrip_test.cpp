@@ -3,9 +3,9 @@
 
 #include <gtest/gtest.h>
 
-#include "core/io/chrome_writer.h"
-#include "core/io/trace_reader.h"
-#include "core/io/workspace.h"
+#include "core/io/export/chrome_writer.h"
+#include "core/io/import/trace_reader.h"
+#include "core/io/workspace/workspace.h"
 #include "core/sim/sweep.h"
 #include "io_test_util.h"
 

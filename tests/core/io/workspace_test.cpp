@@ -6,8 +6,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/io/trace_reader.h"
-#include "core/io/workspace.h"
+#include "core/io/import/trace_reader.h"
+#include "core/io/workspace/workspace.h"
 #include "io_test_util.h"
 #include "synthetic_trace.h"
 

@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/io/import_stats.h"
+#include "core/io/import/import_stats.h"
 #include "core/trace/trace.h"
 #include "core/util/result.h"
 

@@ -22,8 +22,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/io/import/trace_part.h"
 #include "core/io/progress.h"
-#include "core/io/trace_part.h"
 #include "core/trace/kernel_classifier.h"
 #include "core/util/result.h"
 

@@ -1,4 +1,4 @@
-#include "core/io/output_file.h"
+#include "core/io/export/output_file.h"
 
 #include <unistd.h>
 

@@ -4,7 +4,7 @@
 //
 //   Kineto / Chrome JSON (.json, .json.gz) ........ kineto_reader.h
 //   Nsight Systems SQLite export (nsys export) ..... nsys_reader.h
-//   tpscope workspace (.tpscope) ................... workspace.h (one run, ReadOptions::runIndex)
+//   tpscope workspace (.tpscope) ....... ../workspace/workspace.h (one run, ReadOptions::runIndex)
 //
 // A folder, or several paths, are the ranks of one job: every trace file in it (.json, .json.gz,
 // .gz, .sqlite; other files ignored) is read, on up to ReadOptions::threads threads, and merged onto
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "core/io/import_stats.h"
+#include "core/io/import/import_stats.h"
 #include "core/io/progress.h"
 #include "core/trace/kernel_classifier.h"
 #include "core/trace/trace.h"

@@ -1,6 +1,6 @@
-#include "core/io/sqlite_export.h"
+#include "core/io/export/sqlite_export.h"
 
-#include "core/io/output_file.h"
+#include "core/io/export/output_file.h"
 #include "core/io/sqlite_db.h"
 
 namespace tpscope::core {

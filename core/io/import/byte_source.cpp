@@ -1,4 +1,4 @@
-#include "core/io/byte_source.h"
+#include "core/io/import/byte_source.h"
 
 #include <algorithm>
 #include <cerrno>

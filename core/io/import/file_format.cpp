@@ -1,10 +1,10 @@
-#include "core/io/file_format.h"
+#include "core/io/import/file_format.h"
 
 #include <array>
 #include <cctype>
 #include <cstring>
 
-#include "core/io/byte_source.h"
+#include "core/io/import/byte_source.h"
 
 namespace tpscope::core {
 

@@ -1,4 +1,4 @@
-#include "core/io/kineto_fields.h"
+#include "core/io/import/kineto_fields.h"
 
 #include <charconv>
 #include <cmath>

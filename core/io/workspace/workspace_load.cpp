@@ -1,14 +1,14 @@
 // Loading a workspace: the file is opened read-only (immutable), its schema version checked, then
 // each run's tables are read and its event chunks inflated and decoded, one stream per task on
-// worker threads. Every count and id is validated (event_codec.h), so a damaged file is an error.
+// worker threads. Every count and id is validated (codec/event_codec.h), so a damaged file is an error.
 
 #include <atomic>
 #include <thread>
 
-#include "core/io/event_codec.h"
+#include "core/io/codec/event_codec.h"
 #include "core/io/sqlite_db.h"
-#include "core/io/workspace.h"
-#include "core/io/workspace_schema.h"
+#include "core/io/workspace/workspace.h"
+#include "core/io/workspace/workspace_schema.h"
 
 namespace tpscope::core {
 

@@ -1,4 +1,4 @@
-#include "core/io/kineto_links.h"
+#include "core/io/import/kineto_links.h"
 
 #include <simdjson.h>
 

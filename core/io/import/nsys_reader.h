@@ -20,9 +20,9 @@
 #include <span>
 #include <string>
 
+#include "core/io/import/trace_part.h"
 #include "core/io/progress.h"
 #include "core/io/sqlite_db.h"
-#include "core/io/trace_part.h"
 #include "core/trace/kernel_classifier.h"
 #include "core/util/result.h"
 

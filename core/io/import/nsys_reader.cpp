@@ -1,4 +1,4 @@
-#include "core/io/nsys_reader.h"
+#include "core/io/import/nsys_reader.h"
 
 #include <charconv>
 #include <map>

@@ -11,10 +11,10 @@
 #include <filesystem>
 #include <thread>
 
-#include "core/io/event_codec.h"
+#include "core/io/codec/event_codec.h"
 #include "core/io/sqlite_db.h"
-#include "core/io/workspace.h"
-#include "core/io/workspace_schema.h"
+#include "core/io/workspace/workspace.h"
+#include "core/io/workspace/workspace_schema.h"
 
 namespace tpscope::core {
 

@@ -1,6 +1,6 @@
-#include "core/io/csv_writer.h"
+#include "core/io/export/csv_writer.h"
 
-#include "core/io/output_file.h"
+#include "core/io/export/output_file.h"
 
 namespace tpscope::core {
 

@@ -3,7 +3,7 @@
 // its trace and an optional analysis cache. Format and tables: docs/formats.md.
 //
 // Events are stored per (rank, stream) in compressed columnar chunks of up to 65536 events
-// (event_codec.h): ~3-6 bytes per kernel event on disk. Saving writes a temporary file in the target
+// (codec/event_codec.h): ~3-6 bytes per kernel event on disk. Saving writes a temporary file in the target
 // folder and renames it over the target only after a successful commit and fsync, so a crash or a
 // full disk mid-save leaves the previous file intact. Loading opens the file read-only (immutable),
 // checks the schema version (a newer one is a clear error), then decodes chunks.

@@ -1,4 +1,4 @@
-#include "core/io/trace_reader.h"
+#include "core/io/import/trace_reader.h"
 
 #include <algorithm>
 #include <atomic>
@@ -7,13 +7,13 @@
 #include <mutex>
 #include <thread>
 
-#include "core/io/file_format.h"
-#include "core/io/kineto_reader.h"
-#include "core/io/nsys_reader.h"
+#include "core/io/import/file_format.h"
+#include "core/io/import/kineto_reader.h"
+#include "core/io/import/nsys_reader.h"
+#include "core/io/import/trace_part.h"
 #include "core/io/sqlite_db.h"
-#include "core/io/trace_part.h"
-#include "core/io/workspace.h"
-#include "core/io/workspace_schema.h"
+#include "core/io/workspace/workspace.h"
+#include "core/io/workspace/workspace_schema.h"
 
 namespace tpscope::core {
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "core/io/workspace.h"
+#include "core/io/workspace/workspace.h"
 #include "core/workload/decode_plan.h"
 
 namespace tpscope::core {

@@ -1,4 +1,4 @@
-#include "core/io/run_info.h"
+#include "core/io/workspace/run_info.h"
 
 namespace tpscope::core {
 

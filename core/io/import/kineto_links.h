@@ -19,8 +19,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/io/kineto_fields.h"
-#include "core/io/trace_part.h"
+#include "core/io/import/kineto_fields.h"
+#include "core/io/import/trace_part.h"
 #include "core/util/result.h"
 
 namespace tpscope::core {

@@ -1,4 +1,4 @@
-#include "core/io/event_codec.h"
+#include "core/io/codec/event_codec.h"
 
 #include <zlib.h>
 

@@ -1,4 +1,4 @@
-#include "core/io/kineto_reader.h"
+#include "core/io/import/kineto_reader.h"
 
 #include <simdjson.h>
 
@@ -8,9 +8,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "core/io/json_trace_scanner.h"
-#include "core/io/kineto_fields.h"
-#include "core/io/kineto_links.h"
+#include "core/io/import/json_trace_scanner.h"
+#include "core/io/import/kineto_fields.h"
+#include "core/io/import/kineto_links.h"
 
 namespace tpscope::core {
 

@@ -1,4 +1,4 @@
-#include "core/io/json_trace_scanner.h"
+#include "core/io/import/json_trace_scanner.h"
 
 #include <algorithm>
 #include <cstring>

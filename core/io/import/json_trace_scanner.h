@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/io/byte_source.h"
+#include "core/io/import/byte_source.h"
 #include "core/io/progress.h"
 #include "core/util/result.h"
 

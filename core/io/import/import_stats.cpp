@@ -1,4 +1,4 @@
-#include "core/io/import_stats.h"
+#include "core/io/import/import_stats.h"
 
 #include "core/util/json_writer.h"
 

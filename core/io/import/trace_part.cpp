@@ -1,4 +1,4 @@
-#include "core/io/trace_part.h"
+#include "core/io/import/trace_part.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,9 +1,9 @@
-#include "core/io/chrome_writer.h"
+#include "core/io/export/chrome_writer.h"
 
 #include <charconv>
 #include <sstream>
 
-#include "core/io/output_file.h"
+#include "core/io/export/output_file.h"
 #include "core/util/json_writer.h"
 
 namespace tpscope::core {

@@ -10,7 +10,7 @@
 
 #include "core/analysis/analysis.h"
 #include "core/analysis/clock_sync.h"
-#include "core/io/import_stats.h"
+#include "core/io/import/import_stats.h"
 #include "core/trace/kernel_classifier.h"
 
 namespace tpscope::cli {

@@ -1,7 +1,6 @@
 #include "calibrate_kernels.h"
 
 #include <algorithm>
-#include <charconv>
 #include <iostream>
 
 #include "cli_context.h"
@@ -9,36 +8,21 @@
 #include "core/util/json_writer.h"
 #include "core/util/units.h"
 #include "text_table.h"
+#include "trace_plan.h"
 
 namespace tpscope::cli {
 
 namespace {
 
-int metadataInt(const core::Trace& t, std::string_view key, int fallback) {
-    const std::string text = t.metadataValue(key);
-    int v = 0;
-    const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    return ec == std::errc() && p == text.data() + text.size() && v > 0 ? v : fallback;
-}
-
 core::Result<core::sim::SimConfig> configOf(const core::Trace& t, const KernelCalibrationRequest& r,
                                             const core::Catalog& catalog, int batch) {
-    const std::string modelId = !r.model.empty() ? r.model : t.metadataValue("model");
-    const std::string gpuId = !r.gpu.empty() ? r.gpu : t.metadataValue("gpu");
-    const std::string fabricId = !r.fabric.empty() ? r.fabric : t.metadataValue("fabric");
-    if (modelId.empty() || gpuId.empty()) {
-        return core::makeError(core::ErrorCode::InvalidArgument,
-                               "kernel calibration needs the run's model and GPU: give --model and --gpu", "--kernels");
-    }
+    TracePlan p;
+    TPSCOPE_TRY_ASSIGN(p, resolveTracePlan(t, catalog, {r.model, r.gpu, batch, 0, ""}, "--kernels"));
     core::sim::SimConfig c;
-    TPSCOPE_TRY_ASSIGN(c.plan.model, catalog.model(modelId));
-    TPSCOPE_TRY_ASSIGN(c.cluster.gpu, catalog.gpu(gpuId));
+    c.plan = p.plan;
+    c.cluster.gpu = p.gpu;
+    const std::string fabricId = !r.fabric.empty() ? r.fabric : t.metadataValue("fabric");
     TPSCOPE_TRY_ASSIGN(c.cluster.intraFabric, catalog.fabric(fabricId.empty() ? "nvlink4" : fabricId));
-    c.plan.tp = metadataInt(t, "tp", static_cast<int>(t.ranks.size()));
-    c.plan.batch = batch;
-    c.plan.contextLen = metadataInt(t, "context", 1024);
-    if (const auto dtype = t.metadataValue("dtype"); !dtype.empty())
-        TPSCOPE_TRY_ASSIGN(c.plan.dtype, resolveDtype(dtype));
     c.cluster.gpusPerNode = std::max(c.plan.tp, c.cluster.intraFabric.maxGpus > 0 ? c.cluster.intraFabric.maxGpus : 8);
     return c;
 }

@@ -4,7 +4,6 @@
 // model estimate; its assumptions are printed with it. --json is documented in docs/cli.md.
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <iostream>
 
@@ -14,6 +13,7 @@
 #include "core/util/units.h"
 #include "run_output.h"
 #include "text_table.h"
+#include "trace_plan.h"
 
 namespace tpscope::cli {
 
@@ -42,36 +42,12 @@ std::string signedNs(double v) {
     return (v >= 0 ? "+" : "-") + ns(std::abs(v));
 }
 
-int metadataInt(const core::Trace& t, std::string_view key) {
-    const std::string text = t.metadataValue(key);
-    int v = 0;
-    const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    return ec == std::errc() && p == text.data() + text.size() ? v : 0;
-}
-
-// The plan of the measured run (for a TP change): options first, then the trace's metadata.
+// GEMM/attention scaling for a TP change, from the plan of the measured run.
 core::Result<core::sim::TpKernelScaling> scalingFor(const core::Trace& t, const WhatIfCliOptions& o,
                                                     const core::Catalog& catalog) {
-    const std::string modelId = !o.model.empty() ? o.model : t.metadataValue("model");
-    const std::string gpuId = !o.gpu.empty() ? o.gpu : t.metadataValue("gpu");
-    if (modelId.empty() || gpuId.empty()) {
-        return core::makeError(core::ErrorCode::InvalidArgument,
-                               "a TP change scales GEMM and attention kernels from the decode plan: give --model and "
-                               "--gpu (the trace names " +
-                                   std::string(modelId.empty() ? "no model" : "model " + modelId) + ", " +
-                                   (gpuId.empty() ? "no GPU" : "GPU " + gpuId) + ")",
-                               "--tp");
-    }
-    core::PlanConfig plan;
-    TPSCOPE_TRY_ASSIGN(plan.model, catalog.model(modelId));
-    core::GpuSpec gpu;
-    TPSCOPE_TRY_ASSIGN(gpu, catalog.gpu(gpuId));
-    plan.tp = metadataInt(t, "tp") > 0 ? metadataInt(t, "tp") : static_cast<int>(t.ranks.size());
-    plan.batch = o.analysis.batch > 0 ? o.analysis.batch : std::max(1, metadataInt(t, "batch"));
-    plan.contextLen = o.context > 0 ? o.context : (metadataInt(t, "context") > 0 ? metadataInt(t, "context") : 1024);
-    const std::string dtype = !o.dtype.empty() ? o.dtype : t.metadataValue("dtype");
-    if (!dtype.empty()) TPSCOPE_TRY_ASSIGN(plan.dtype, resolveDtype(dtype));
-    return core::sim::tpKernelScaling(plan, o.tp, gpu);
+    TracePlan p;
+    TPSCOPE_TRY_ASSIGN(p, resolveTracePlan(t, catalog, {o.model, o.gpu, o.analysis.batch, o.context, o.dtype}, "--tp"));
+    return core::sim::tpKernelScaling(p.plan, o.tp, p.gpu);
 }
 
 void printReport(const core::sim::WhatIfReport& r) {

@@ -11,13 +11,6 @@ std::size_t vectorBytes(const std::vector<T>& v) {
     return v.capacity() * sizeof(T);
 }
 
-int metadataInt(const Trace& trace, std::string_view key) {
-    const std::string text = trace.metadataValue(key);
-    int value = 0;
-    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    return ec == std::errc() && ptr == text.data() + text.size() && value > 0 ? value : 0;
-}
-
 }  // namespace
 
 std::size_t RunAnalysis::residentBytes() const {
@@ -28,6 +21,13 @@ std::size_t RunAnalysis::residentBytes() const {
              vectorBytes(breakdown.rankTotals);
     bytes += vectorBytes(summary.steps) + vectorBytes(summary.rankSummaries);
     return bytes;
+}
+
+int metadataInt(const Trace& trace, std::string_view key) {
+    const std::string text = trace.metadataValue(key);
+    int value = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return ec == std::errc() && ptr == text.data() + text.size() && value > 0 ? value : 0;
 }
 
 RunAnalysis analyzeTrace(const Trace& trace, const AnalysisOptions& options) {

@@ -38,6 +38,9 @@ struct RunAnalysis {
 
 RunAnalysis analyzeTrace(const Trace& trace, const AnalysisOptions& options = {});
 
+// A positive integer from the trace's metadata ("tp", "batch", "world_size"), else 0.
+int metadataInt(const Trace& trace, std::string_view key);
+
 // The scaling input of one analysed run: GPUs from `gpus` (> 0), else metadata "tp", else the
 // rank count; batch from `batch` (> 0), else the summary's.
 RunPoint runPointOf(const Trace& trace, const RunAnalysis& analysis, std::string label, int gpus = 0, int batch = 0);

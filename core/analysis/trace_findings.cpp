@@ -1,10 +1,10 @@
 #include "core/analysis/trace_findings.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <map>
 
+#include "core/analysis/analysis.h"
 #include "core/util/units.h"
 
 namespace tpscope::core::analysis {
@@ -72,10 +72,7 @@ std::optional<TraceFinding> singleRank(const Trace& trace, const CollectiveMatch
     if (allReduceNs == 0) return std::nullopt;
     if (f.communicatorSize <= 1) {
         // Custom all-reduce ops do not name their group: the job's world size is the best bound.
-        const std::string world = trace.metadataValue("world_size");
-        std::uint32_t n = 0;
-        std::from_chars(world.data(), world.data() + world.size(), n);
-        f.communicatorSize = std::max(f.communicatorSize, n);
+        f.communicatorSize = std::max(f.communicatorSize, static_cast<std::uint32_t>(metadataInt(trace, "world_size")));
     }
     f.value = kernelNs > 0 ? static_cast<double>(allReduceNs) / static_cast<double>(kernelNs) : 0;
     const double factor = busBandwidthFactor(CollectiveOp::AllReduce, f.communicatorSize);

@@ -1,12 +1,12 @@
 #include "core/sim/whatif_replay.h"
 
 #include <algorithm>
-#include <charconv>
 #include <functional>
 #include <limits>
 #include <map>
 #include <queue>
 
+#include "core/analysis/analysis.h"
 #include "core/sim/collective_model.h"
 #include "core/sim/kernel_model.h"
 #include "core/util/units.h"
@@ -155,16 +155,15 @@ Result<WhatIfReplay> replayOnFabric(const Trace& measured, const analysis::Colle
         return makeError(ErrorCode::InvalidArgument,
                          "replaying at TP " + std::to_string(replayRanks) + " would hold " +
                              formatFixed(replayEvents / 1e6, 0) + " M events, more than the " +
-                             formatFixed(kMaxReplayEvents / 1e6, 0) + " M a replay may; use a smaller TP or a shorter trace",
+                             formatFixed(kMaxReplayEvents / 1e6, 0) +
+                             " M a replay may; use a smaller TP or a shorter trace",
                          "--tp");
     }
     std::vector<std::uint32_t> copies(n, 0);  // replay ranks following each measured rank
     for (std::size_t i = 0; i < replayRanks; ++i) ++copies[i % n];
 
     WhatIfReplay out;
-    std::uint32_t worldSize = 0;
-    const std::string world = measured.metadataValue("world_size");
-    std::from_chars(world.data(), world.data() + world.size(), worldSize);
+    const auto worldSize = static_cast<std::uint32_t>(analysis::metadataInt(measured, "world_size"));
     std::vector<CallState> calls(matching.calls.size());
     std::map<int, CollectiveModel> models;
     Status status = Ok{};

@@ -7,7 +7,7 @@
 #include <cstdlib>
 
 #include "core/analysis/clock_sync.h"
-#include "core/io/trace_reader.h"
+#include "core/io/import/trace_reader.h"
 #include "test_support.h"
 #include "trace_builder_fixtures.h"
 

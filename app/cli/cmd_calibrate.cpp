@@ -148,7 +148,11 @@ int run(const CalibrateOptions& o, const CliContext& ctx) {
         return runKernelCalibration({o.fromTrace.front(), o.model, o.gpu, o.fabric, o.predictTp, o.json, o.analysis},
                                     *catalog);
     }
-    const std::string input = o.input.empty() ? o.fromTrace.front() : o.input;
+    const std::string input =
+        !o.input.empty() ? o.input
+        : o.fromTrace.size() == 1
+            ? o.fromTrace.front()
+            : o.fromTrace.front() + " (+" + std::to_string(o.fromTrace.size() - 1) + " more trace(s))";
     auto format = parseFormat(o.format);
     if (!format) return reportError(format.error());
     std::vector<int> ranks;

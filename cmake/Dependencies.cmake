@@ -1,9 +1,26 @@
-# Every dependency is a Debian package (see scripts/install-deps.sh).
+# Every dependency is a Debian package (see scripts/install-deps.sh). The required ones are looked
+# for all at once, so a machine without them (a GPU box with only CUDA) gets one message naming every
+# missing package and the way around it, instead of failing at the first.
 find_package(Threads REQUIRED)
-find_package(simdjson REQUIRED)
-find_package(SQLite3 REQUIRED)
-find_package(ZLIB REQUIRED)
-find_package(CLI11 CONFIG REQUIRED)
+find_package(simdjson QUIET)
+find_package(SQLite3 QUIET)
+find_package(ZLIB QUIET)
+find_package(CLI11 CONFIG QUIET)
+set(_tpscope_missing_debs "")
+foreach(_dep simdjson:libsimdjson-dev SQLite3:libsqlite3-dev ZLIB:zlib1g-dev CLI11:libcli11-dev)
+  string(REPLACE ":" ";" _pair ${_dep})
+  list(GET _pair 0 _pkg)
+  list(GET _pair 1 _deb)
+  if(NOT ${_pkg}_FOUND)
+    list(APPEND _tpscope_missing_debs ${_deb})
+  endif()
+endforeach()
+if(_tpscope_missing_debs)
+  list(JOIN _tpscope_missing_debs " " _tpscope_missing_debs)
+  message(FATAL_ERROR "tpscope: missing build dependencies (Debian packages): ${_tpscope_missing_debs}. "
+    "Install them with scripts/install-deps.sh, or, on a GPU machine that cannot install packages, build "
+    "elsewhere with `gpu/gpu-check.sh --bundle DIR` and run `gpu/gpu-check.sh --prebuilt DIR` here (gpu/README.md).")
+endif()
 
 # --- GUI: Qt 6 Widgets + QCustomPlot (Debian's QCustomPlotQt6 config needs Qt first) ---
 set(TPSCOPE_HAVE_GUI OFF)
@@ -32,8 +49,9 @@ if(NOT TPSCOPE_WITH_CUDA STREQUAL "OFF")
     find_path(TPSCOPE_CUPTI_INCLUDE_DIR cupti.h HINTS ENV CUPTI_HOME PATH_SUFFIXES include NO_DEFAULT_PATH)
     if(TPSCOPE_CUPTI_LIBRARY AND TPSCOPE_CUPTI_INCLUDE_DIR)
       add_library(CUDA::cupti UNKNOWN IMPORTED)
+      # The toolkit's headers first: a wheel's include folder may carry other CUDA headers.
       set_target_properties(CUDA::cupti PROPERTIES IMPORTED_LOCATION ${TPSCOPE_CUPTI_LIBRARY}
-        INTERFACE_INCLUDE_DIRECTORIES "${TPSCOPE_CUPTI_INCLUDE_DIR};${CUDAToolkit_INCLUDE_DIRS}")
+        INTERFACE_INCLUDE_DIRECTORIES "${CUDAToolkit_INCLUDE_DIRS};${TPSCOPE_CUPTI_INCLUDE_DIR}")
     endif()
   endif()
   set(_missing "")
@@ -55,8 +73,13 @@ if(NOT TPSCOPE_WITH_CUDA STREQUAL "OFF")
   endif()
 endif()
 
+# Without GoogleTest the project still builds (the tests are then off, and said so).
 if(TPSCOPE_BUILD_TESTS)
-  find_package(GTest REQUIRED)
+  find_package(GTest QUIET)
+  if(NOT GTest_FOUND)
+    message(WARNING "tpscope: GoogleTest not found (libgtest-dev libgmock-dev): tests are not built")
+    set(TPSCOPE_BUILD_TESTS OFF)
+  endif()
 endif()
 if(TPSCOPE_BUILD_BENCH)
   find_package(benchmark QUIET)

@@ -9,6 +9,7 @@
 
 #include "gpu/device_query.h"
 #include "gpu/gpu_check.h"
+#include "gpu/nccl_setup.h"
 
 namespace tpscope::gpu {
 
@@ -41,7 +42,7 @@ core::Result<ncclDataType_t> ncclType(core::Dtype dtype) {
 struct Devices {
     std::vector<ncclComm_t> comms;
     std::vector<cudaStream_t> streams;
-    std::vector<void*> buffers;
+    std::vector<void*> sendBuffers, recvBuffers;
     std::vector<cudaEvent_t> starts, ends;
     bool abortComms = false;
     ~Devices() {
@@ -55,7 +56,8 @@ struct Devices {
         for (std::size_t i = 0; i < streams.size(); ++i) {
             cudaSetDevice(static_cast<int>(i));
             if (streams[i] != nullptr) cudaStreamDestroy(streams[i]);
-            if (i < buffers.size() && buffers[i] != nullptr) cudaFree(buffers[i]);
+            if (i < sendBuffers.size() && sendBuffers[i] != nullptr) cudaFree(sendBuffers[i]);
+            if (i < recvBuffers.size() && recvBuffers[i] != nullptr) cudaFree(recvBuffers[i]);
             if (i < starts.size() && starts[i] != nullptr) cudaEventDestroy(starts[i]);
             if (i < ends.size() && ends[i] != nullptr) cudaEventDestroy(ends[i]);
         }
@@ -92,6 +94,29 @@ core::Status waitAll(Devices& d, int timeoutMs) {
 
 }  // namespace
 
+core::Result<MeasuredAllReduceRow> measuredRow(std::uint64_t count, core::Dtype dtype, int gpus,
+                                               std::vector<double> timesUs) {
+    MeasuredAllReduceRow row;
+    row.count = count;
+    row.bytes = count * static_cast<std::uint64_t>(core::dtypeBytes(dtype));
+    row.dtype = dtype;
+    if (timesUs.empty() || gpus < 1) {
+        return core::makeError(core::ErrorCode::InvalidArgument, "no timed iteration", "allreduce --measure");
+    }
+    std::sort(timesUs.begin(), timesUs.end());
+    const std::size_t m = timesUs.size();
+    row.timeUs = m % 2 ? timesUs[m / 2] : 0.5 * (timesUs[m / 2 - 1] + timesUs[m / 2]);
+    if (!(row.timeUs > 0)) {
+        return core::makeError(
+            core::ErrorCode::DeviceError,
+            "the all-reduce of " + std::to_string(row.bytes) + " bytes timed 0 us: no bandwidth can be derived from it",
+            "allreduce --measure");
+    }
+    row.algbwGBs = static_cast<double>(row.bytes) / (row.timeUs * 1e-6) / 1e9;
+    row.busbwGBs = row.algbwGBs * 2.0 * (gpus - 1) / gpus;
+    return row;
+}
+
 core::Result<std::vector<MeasuredAllReduceRow>> runMeasuredAllReduce(const MeasuredAllReduceOptions& o) {
     if (o.gpus < 1 || o.iterations < 1 || o.warmupIterations < 0 || o.sizesBytes.empty()) {
         return core::makeError(core::ErrorCode::InvalidArgument, "needs >= 1 GPU, >= 1 iteration and at least one size",
@@ -99,6 +124,7 @@ core::Result<std::vector<MeasuredAllReduceRow>> runMeasuredAllReduce(const Measu
     }
     ncclDataType_t type{};
     TPSCOPE_TRY_ASSIGN(type, ncclType(o.dtype));
+    prepareNcclEnvironment();
     const auto elem = static_cast<std::uint64_t>(core::dtypeBytes(o.dtype));
     std::vector<DeviceInfo> devices;
     TPSCOPE_TRY_ASSIGN(devices, listDevices());
@@ -113,7 +139,8 @@ core::Result<std::vector<MeasuredAllReduceRow>> runMeasuredAllReduce(const Measu
     const auto n = static_cast<std::size_t>(o.gpus);
     d.comms.assign(n, nullptr);
     d.streams.assign(n, nullptr);
-    d.buffers.assign(n, nullptr);
+    d.sendBuffers.assign(n, nullptr);
+    d.recvBuffers.assign(n, nullptr);
     d.starts.assign(n, nullptr);
     d.ends.assign(n, nullptr);
     std::vector<int> list(n);
@@ -122,8 +149,10 @@ core::Result<std::vector<MeasuredAllReduceRow>> runMeasuredAllReduce(const Measu
     for (std::size_t i = 0; i < n; ++i) {
         TPSCOPE_GPU_CHECK(cudaSetDevice(list[i]));
         TPSCOPE_GPU_CHECK(cudaStreamCreateWithFlags(&d.streams[i], cudaStreamNonBlocking));
-        TPSCOPE_GPU_CHECK(cudaMalloc(&d.buffers[i], std::max<std::uint64_t>(maxBytes, elem)));
-        TPSCOPE_GPU_CHECK(cudaMemset(d.buffers[i], 0, std::max<std::uint64_t>(maxBytes, elem)));
+        const std::uint64_t bytes = std::max<std::uint64_t>(maxBytes, elem);
+        TPSCOPE_GPU_CHECK(cudaMalloc(&d.sendBuffers[i], bytes));
+        TPSCOPE_GPU_CHECK(cudaMalloc(&d.recvBuffers[i], bytes));
+        TPSCOPE_GPU_CHECK(cudaMemset(d.sendBuffers[i], 0, bytes));
         TPSCOPE_GPU_CHECK(cudaEventCreate(&d.starts[i]));
         TPSCOPE_GPU_CHECK(cudaEventCreate(&d.ends[i]));
     }
@@ -140,7 +169,7 @@ core::Result<std::vector<MeasuredAllReduceRow>> runMeasuredAllReduce(const Measu
             TPSCOPE_GPU_CHECK(ncclGroupStart());
             for (std::size_t i = 0; i < n; ++i) {
                 TPSCOPE_GPU_CHECK(
-                    ncclAllReduce(d.buffers[i], d.buffers[i], count, type, ncclSum, d.comms[i], d.streams[i]));
+                    ncclAllReduce(d.sendBuffers[i], d.recvBuffers[i], count, type, ncclSum, d.comms[i], d.streams[i]));
             }
             TPSCOPE_GPU_CHECK(ncclGroupEnd());
             for (std::size_t i = 0; i < n; ++i) {
@@ -157,16 +186,8 @@ core::Result<std::vector<MeasuredAllReduceRow>> runMeasuredAllReduce(const Measu
             }
             timesUs.push_back(slowestMs * 1000.0);
         }
-        std::sort(timesUs.begin(), timesUs.end());
-        const std::size_t m = timesUs.size();
-        const double median = m % 2 ? timesUs[m / 2] : 0.5 * (timesUs[m / 2 - 1] + timesUs[m / 2]);
         MeasuredAllReduceRow row;
-        row.count = count;
-        row.bytes = count * elem;
-        row.dtype = o.dtype;
-        row.timeUs = median;
-        row.algbwGBs = median > 0 ? static_cast<double>(row.bytes) / (median * 1e-6) / 1e9 : 0.0;
-        row.busbwGBs = row.algbwGBs * 2.0 * (o.gpus - 1) / o.gpus;
+        TPSCOPE_TRY_ASSIGN(row, measuredRow(count, o.dtype, o.gpus, std::move(timesUs)));
         rows.push_back(row);
     }
     return rows;

@@ -3,7 +3,10 @@
 // all-reduces, one communicator per GPU from ncclCommInitAll driven by one thread with group
 // calls, warm-up iterations, then repeated timed iterations; per size the median over iterations
 // of the slowest GPU's time. Columns follow nccl-tests: algbw = size / time, busbw = algbw x
-// 2 (n - 1) / n, so `calibrate` can fit a fabric from the user's own box. In-place, sum.
+// 2 (n - 1) / n, so `calibrate` can fit a fabric from the user's own box. Sum, out of place
+// (separate send and receive buffers, nccl-tests' default): in place, a one-GPU all-reduce launches
+// nothing and would time 0; out of place it copies the buffer, a real (if trivial) time, and busbw
+// is 0 by its definition. A size that still times 0 is an error, never an infinite algbw.
 
 #include <cstdint>
 #include <vector>
@@ -32,5 +35,9 @@ struct MeasuredAllReduceRow {
 };
 
 core::Result<std::vector<MeasuredAllReduceRow>> runMeasuredAllReduce(const MeasuredAllReduceOptions& options);
+
+// One row from the slowest GPU's time of each timed iteration (µs): the median and the bandwidths.
+core::Result<MeasuredAllReduceRow> measuredRow(std::uint64_t count, core::Dtype dtype, int gpus,
+                                               std::vector<double> timesUs);
 
 }  // namespace tpscope::gpu

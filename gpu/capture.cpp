@@ -1,3 +1,7 @@
+// runCapture: join the launch (alone, or as one of the processes of mpirun/srun), agree on the
+// GPUs, share the NCCL id (only at TP >= 2), agree on the clocks, capture this process's ranks,
+// gather everything on process 0 and merge it onto one timeline.
+
 #include "gpu/capture.h"
 
 #include <nccl.h>
@@ -30,48 +34,145 @@ std::uint64_t fnv1a(const std::vector<std::uint8_t>& bytes) {
     return h;
 }
 
-core::Result<std::vector<std::uint8_t>> makeLaunchId(bool cpuTest) {
-    std::vector<std::uint8_t> id(NCCL_UNIQUE_ID_BYTES);
-    if (cpuTest) {
-        std::random_device rd;  // any bytes will do: the test checks every process got the same
-        for (auto& b : id) b = static_cast<std::uint8_t>(rd());
-        return id;
-    }
-    return makeNcclUniqueId();
-}
-
 std::string localHostName() {
     char name[256] = {};
     return ::gethostname(name, sizeof name - 1) == 0 ? std::string(name) : std::string("localhost");
 }
 
-// Which GPUs this process drives: all tp of them alone, or tp / processes from its local rank.
-core::Result<LocalRanks> assignGpus(const CaptureOptions& o, int processes, int processRank, int localRank) {
-    if (o.tp % processes != 0) {
-        return core::makeError(core::ErrorCode::InvalidArgument,
-                               "tp " + std::to_string(o.tp) + " is not a multiple of the " + std::to_string(processes) +
-                                   " launched processes (each process drives tp / processes GPUs)",
-                               "--tp");
+// This process's place in the launch.
+struct Launch {
+    int processes = 1;
+    int processRank = 0;
+    int localRank = 0;
+    std::string host = localHostName();
+#if TPSCOPE_HAVE_MPI
+    std::unique_ptr<MpiContext> mpi;
+#endif
+    // True on every process when `mine` is true on every process.
+    core::Result<bool> everyone(bool mine) const {
+#if TPSCOPE_HAVE_MPI
+        if (mpi) return mpi->allTrue(mine);
+#endif
+        return mine;
     }
-    const int perProcess = o.tp / processes;
-    LocalRanks local;
-    local.tp = o.tp;
-    local.firstRank = processRank * perProcess;
-    int available = 1 << 20;
+};
+
+core::Result<Launch> joinLaunch(const CaptureOptions& o) {
+    Launch launch;
+#if TPSCOPE_HAVE_MPI
+    if (MpiContext::launchedByLauncher()) {
+        TPSCOPE_TRY_ASSIGN(launch.mpi, MpiContext::init());
+        launch.processes = launch.mpi->size();
+        launch.processRank = launch.mpi->rank();
+        launch.localRank = launch.mpi->localRank();
+        if (o.cpuTest && o.cpuTestHostPerProcess) {
+            launch.mpi->setHostName(launch.mpi->host() + "/p" + std::to_string(launch.mpi->rank()));
+        }
+        launch.host = launch.mpi->host();
+    }
+#else
+    (void)o;
+    // Several processes of a build without MPI would each drive the same GPUs and write one file.
+    for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}) {
+        const char* size = std::getenv(var);
+        if (size != nullptr && std::atoi(size) > 1) {
+            return core::makeError(core::ErrorCode::Unsupported,
+                                   "launched as one of several processes, but this tpscope-cli was built without MPI; "
+                                   "run one process (it drives all --tp GPUs of this host)",
+                                   "capture");
+        }
+    }
+#endif
+    return launch;
+}
+
+core::Result<LocalRanks> localGpus(const CaptureOptions& o, const Launch& launch) {
+    int visible = 1 << 20;  // the cpu test drives no device
     if (!o.cpuTest) {
         auto devices = listDevices();
         if (!devices) return devices.error();
-        available = static_cast<int>(devices->size());
+        visible = static_cast<int>(devices->size());
     }
-    const int first = localRank * perProcess;
-    if (first + perProcess > available) {
-        return core::makeError(core::ErrorCode::InvalidArgument,
-                               "tp " + std::to_string(o.tp) + " needs " + std::to_string(first + perProcess) +
-                                   " GPUs on this host (one NCCL rank per GPU) but it has " + std::to_string(available),
-                               "--tp");
+    return assignLocalGpus(o.tp, launch.processes, launch.processRank, launch.localRank, visible);
+}
+
+// Every process must agree before NCCL is initialised, or the others would wait for it forever.
+core::Result<LocalRanks> agreeOnGpus(const CaptureOptions& o, const Launch& launch) {
+    auto local = localGpus(o, launch);
+    bool allOk = false;
+    TPSCOPE_TRY_ASSIGN(allOk, launch.everyone(local.ok()));
+    if (!local) return local.error();
+    if (!allOk) {
+        return core::makeError(core::ErrorCode::DeviceError, "another process could not start (see its message)",
+                               "launch");
     }
-    for (int i = 0; i < perProcess; ++i) local.devices.push_back(first + i);
     return local;
+}
+
+// Process 0 makes the id and broadcasts it; an empty id tells the others that process 0 failed.
+core::Result<std::vector<std::uint8_t>> shareLaunchId(const CaptureOptions& o, const Launch& launch) {
+    std::vector<std::uint8_t> id;
+    std::string idError;
+    if (launch.processRank == 0) {
+        auto made = makeLaunchId(o);
+        if (made)
+            id = std::move(*made);
+        else
+            idError = made.error().describe();
+    }
+#if TPSCOPE_HAVE_MPI
+    if (launch.mpi) TPSCOPE_TRY(launch.mpi->broadcast(id));
+#endif
+    if (o.tp > 1 && id.size() != NCCL_UNIQUE_ID_BYTES) {
+        return core::makeError(core::ErrorCode::DeviceError,
+                               idError.empty() ? "process 0 could not create the NCCL unique id" : idError, "launch");
+    }
+    if (!idError.empty()) return core::makeError(core::ErrorCode::DeviceError, idError, "launch");
+    return id;
+}
+
+// The clock of every CUPTI record, or (cpu test) a steady clock process p runs p x skew ahead.
+std::function<std::int64_t()> captureClock(const CaptureOptions& o, const Launch& launch) {
+    if (!o.cpuTest) return [] { return CuptiSession::timestampNs(); };
+    const std::int64_t skewNs = o.cpuTestSkewNs * launch.processRank;
+    return [skewNs]() -> std::int64_t {
+        return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+                   .count() +
+               skewNs;
+    };
+}
+
+core::Result<std::vector<std::int64_t>> agreeOnClocks(const Launch& launch,
+                                                      const std::function<std::int64_t()>& clockNs) {
+    std::vector<std::int64_t> offsets(static_cast<std::size_t>(launch.processes), 0);
+#if TPSCOPE_HAVE_MPI
+    if (launch.mpi) TPSCOPE_TRY_ASSIGN(offsets, launch.mpi->clockOffsets(clockNs, kClockRounds));
+#else
+    (void)clockNs;
+    (void)kClockRounds;
+#endif
+    return offsets;
+}
+
+// Every process's part on process 0 (empty elsewhere).
+core::Result<std::vector<ProcessTrace>> gatherParts(const Launch& launch, ProcessTrace mine) {
+    std::vector<ProcessTrace> parts;
+#if TPSCOPE_HAVE_MPI
+    if (launch.mpi) {
+        std::vector<std::vector<std::uint8_t>> all;
+        TPSCOPE_TRY_ASSIGN(all, launch.mpi->gather(serializeProcessTrace(mine)));
+        for (const auto& bytes : all) {
+            ProcessTrace p;
+            TPSCOPE_TRY_ASSIGN(p, deserializeProcessTrace(bytes));
+            parts.push_back(std::move(p));
+        }
+        return parts;
+    }
+#else
+    (void)launch;
+#endif
+    parts.push_back(std::move(mine));
+    return parts;
 }
 
 void addLaunchMetadata(core::Trace& t, const CaptureOptions& o) {
@@ -111,107 +212,79 @@ core::Status validate(const CaptureOptions& o) {
 
 }  // namespace
 
+core::Result<LocalRanks> assignLocalGpus(int tp, int processes, int processRank, int localRank, int visibleDevices) {
+    if (processes < 1 || tp % processes != 0) {
+        return core::makeError(core::ErrorCode::InvalidArgument,
+                               "tp " + std::to_string(tp) + " is not a multiple of the " + std::to_string(processes) +
+                                   " launched processes (each process drives tp / processes GPUs)",
+                               "--tp");
+    }
+    const int perProcess = tp / processes;
+    LocalRanks local;
+    local.tp = tp;
+    local.firstRank = processRank * perProcess;
+    int first = localRank * perProcess;
+    // A launcher that gives each process only its own GPUs (srun --gpus-per-task, a per-rank
+    // CUDA_VISIBLE_DEVICES) leaves exactly perProcess visible, numbered from 0.
+    if (processes > 1 && visibleDevices == perProcess) first = 0;
+    if (first + perProcess > visibleDevices) {
+        return core::makeError(core::ErrorCode::InvalidArgument,
+                               "tp " + std::to_string(tp) + " needs " + std::to_string(first + perProcess) +
+                                   " GPUs on this host (one NCCL rank per GPU) but it has " +
+                                   std::to_string(visibleDevices),
+                               "--tp");
+    }
+    for (int i = 0; i < perProcess; ++i) local.devices.push_back(first + i);
+    return local;
+}
+
+core::Result<std::vector<std::uint8_t>> makeLaunchId(const CaptureOptions& o) {
+    // TP 1 has no communicator: no NCCL call at all. (ncclGetUniqueId starts NCCL's bootstrap, a
+    // listening socket and a thread that outlive the capture, and fails without a usable network.)
+    if (o.tp <= 1) return std::vector<std::uint8_t>{};
+    if (o.cpuTest) {
+        std::vector<std::uint8_t> id(NCCL_UNIQUE_ID_BYTES);
+        std::random_device rd;  // any bytes will do: the test checks every process got the same
+        for (auto& b : id) b = static_cast<std::uint8_t>(rd());
+        return id;
+    }
+    return makeNcclUniqueId();
+}
+
 core::Result<CaptureReport> runCapture(const CaptureOptions& o) {
     TPSCOPE_TRY(validate(o));
     core::DecodePlan plan;
     TPSCOPE_TRY_ASSIGN(plan, core::buildDecodePlan({o.model, o.tp, o.batch, o.contextLen, o.dtype}));
-
     CaptureReport report;
     report.bytesPerStepPerGpu = plan.bytesReadPerStep + plan.bytesWrittenPerStep;
     report.weightBytesPerGpu = plan.memory.weightBytesPerGpu;
-    int localRank = 0;
-    std::string host = localHostName();
-#if TPSCOPE_HAVE_MPI
-    std::unique_ptr<MpiContext> mpi;
-    if (MpiContext::launchedByLauncher()) {
-        TPSCOPE_TRY_ASSIGN(mpi, MpiContext::init());
-        report.processes = mpi->size();
-        report.processRank = mpi->rank();
-        localRank = mpi->localRank();
-        if (o.cpuTest && o.cpuTestHostPerProcess) mpi->setHostName(mpi->host() + "/p" + std::to_string(mpi->rank()));
-        host = mpi->host();
-    }
-    const auto everyone = [&mpi](bool mine) -> core::Result<bool> { return mpi ? mpi->allTrue(mine) : mine; };
-#else
-    // Several processes of a build without MPI would each drive the same GPUs and write one file.
-    for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}) {
-        const char* size = std::getenv(var);
-        if (size != nullptr && std::atoi(size) > 1) {
-            return core::makeError(core::ErrorCode::Unsupported,
-                                   "launched as one of several processes, but this tpscope-cli was built without MPI; "
-                                   "run one process (it drives all --tp GPUs of this host)",
-                                   "capture");
-        }
-    }
-    const auto everyone = [](bool mine) -> core::Result<bool> { return mine; };
-#endif
-    report.writesOutput = report.processRank == 0;
 
-    // Every process must agree before NCCL is initialised, or the others would wait for it forever.
-    auto local = assignGpus(o, report.processes, report.processRank, localRank);
-    bool allOk = false;
-    TPSCOPE_TRY_ASSIGN(allOk, everyone(local.ok()));
-    if (!local) return local.error();
-    if (!allOk)
-        return core::makeError(core::ErrorCode::DeviceError, "another process could not start (see its message)",
-                               "launch");
-
+    Launch launch;
+    TPSCOPE_TRY_ASSIGN(launch, joinLaunch(o));
+    report.processes = launch.processes;
+    report.processRank = launch.processRank;
+    report.writesOutput = launch.processRank == 0;
+    LocalRanks local;
+    TPSCOPE_TRY_ASSIGN(local, agreeOnGpus(o, launch));
     std::vector<std::uint8_t> id;
-    std::string idError;
-    if (report.processRank == 0) {
-        auto made = makeLaunchId(o.cpuTest);
-        if (made)
-            id = std::move(*made);
-        else
-            idError = made.error().describe();
-    }
-#if TPSCOPE_HAVE_MPI
-    if (mpi) TPSCOPE_TRY(mpi->broadcast(id));  // an empty id tells the others that process 0 failed
-#endif
-    if (id.size() != NCCL_UNIQUE_ID_BYTES) {
-        return core::makeError(core::ErrorCode::DeviceError,
-                               idError.empty() ? "process 0 could not create the NCCL unique id" : idError, "launch");
-    }
-
-    const std::int64_t skewNs = o.cpuTest ? o.cpuTestSkewNs * report.processRank : 0;
-    const std::function<std::int64_t()> clockNs = [&o, skewNs]() -> std::int64_t {
-        if (o.cpuTest) {
-            return std::chrono::duration_cast<std::chrono::nanoseconds>(
-                       std::chrono::steady_clock::now().time_since_epoch())
-                       .count() +
-                   skewNs;
-        }
-        return CuptiSession::timestampNs();  // the clock of every CUPTI record
-    };
-    std::vector<std::int64_t> offsets(static_cast<std::size_t>(report.processes), 0);
-#if TPSCOPE_HAVE_MPI
-    if (mpi) TPSCOPE_TRY_ASSIGN(offsets, mpi->clockOffsets(clockNs, kClockRounds));
-#endif
+    TPSCOPE_TRY_ASSIGN(id, shareLaunchId(o, launch));
+    const auto clockNs = captureClock(o, launch);
+    std::vector<std::int64_t> offsets;
+    TPSCOPE_TRY_ASSIGN(offsets, agreeOnClocks(launch, clockNs));
 
     LocalCapture part =
-        o.cpuTest ? synthesizeLocalRanks(plan, *local, o.tokens, clockNs()) : captureLocalGpus(o, plan, *local, id);
+        o.cpuTest ? synthesizeLocalRanks(plan, local, o.tokens, clockNs()) : captureLocalGpus(o, plan, local, id);
     report.stepNs = part.stepNs;
-    for (core::Rank& r : part.trace.ranks) r.host = host;
-    ProcessTrace mine{report.processRank, host,      offsets[static_cast<std::size_t>(report.processRank)],
-                      part.error,         fnv1a(id), std::move(part.trace)};
-
+    for (core::Rank& r : part.trace.ranks) r.host = launch.host;
+    ProcessTrace mine{launch.processRank, launch.host, offsets[static_cast<std::size_t>(launch.processRank)],
+                      part.error,         fnv1a(id),   std::move(part.trace)};
+    const std::string myError = mine.error;
     std::vector<ProcessTrace> parts;
-#if TPSCOPE_HAVE_MPI
-    if (mpi) {
-        std::vector<std::vector<std::uint8_t>> all;
-        TPSCOPE_TRY_ASSIGN(all, mpi->gather(serializeProcessTrace(mine)));
-        for (const auto& bytes : all) {
-            ProcessTrace p;
-            TPSCOPE_TRY_ASSIGN(p, deserializeProcessTrace(bytes));
-            parts.push_back(std::move(p));
-        }
-        if (!report.writesOutput) {
-            report.failure = mine.error;
-            return report;
-        }
+    TPSCOPE_TRY_ASSIGN(parts, gatherParts(launch, std::move(mine)));
+    if (!report.writesOutput) {
+        report.failure = myError;
+        return report;
     }
-#endif
-    if (parts.empty()) parts.push_back(std::move(mine));
     for (const ProcessTrace& p : parts) {
         if (!p.error.empty() && report.failure.empty())
             report.failure = "process " + std::to_string(p.process) + ": " + p.error;

@@ -9,7 +9,8 @@
 // still sends what it captured, with its error, so the merged trace records the failure.
 //
 // cpuTest replaces the GPU work with synthetic events (no CUDA call at all), so the launch,
-// id exchange, clock offsets and merge run in CI under `mpirun -np 2`.
+// id exchange, clock offsets and merge run in CI under `mpirun -np 2`. Its trace has the origin
+// Synthetic: its durations are made up, never measured.
 
 #include <atomic>
 #include <cstdint>
@@ -72,6 +73,14 @@ struct LocalCapture {
     std::vector<std::int64_t> stepNs;
     std::string error;
 };
+
+// Which local GPUs a process drives: all tp of them alone, or tp / processes from its local rank
+// (from 0 when the launcher made only that many visible to it, e.g. srun --gpus-per-task).
+core::Result<LocalRanks> assignLocalGpus(int tp, int processes, int processRank, int localRank, int visibleDevices);
+
+// The id process 0 broadcasts: empty at TP 1 (no NCCL call at all), random bytes for the cpu
+// test, else the NCCL unique id.
+core::Result<std::vector<std::uint8_t>> makeLaunchId(const CaptureOptions& options);
 
 // The GPU path (decode_runner + cupti_session). ncclId: NCCL_UNIQUE_ID_BYTES from process 0.
 LocalCapture captureLocalGpus(const CaptureOptions& options, const core::DecodePlan& plan, const LocalRanks& ranks,

@@ -1,7 +1,11 @@
 // captureLocalGpus: one thread per local GPU runs the decode steps; the main thread turns CUPTI
-// on between warm-up and the measured steps and turns the records into the process's trace.
-// Phases are separated by a barrier that any failing thread can break, so a rank that fails
-// (out of memory, NCCL error, hang) stops the others instead of leaving them waiting.
+// on between warm-up and the measured steps, off again as soon as the last step has finished (so
+// NCCL's finalize and the frees of the teardown are not recorded), and turns the records into the
+// process's trace. Phases are separated by a barrier that any failing thread can break, so a rank
+// that fails (out of memory, NCCL error, hang) stops the others instead of leaving them waiting.
+//
+// Phases (the workers and the main thread): set up | warm-up | CUPTI on | measured steps |
+// CUPTI off | teardown.
 
 #include <condition_variable>
 #include <mutex>
@@ -59,121 +63,174 @@ RunnerHooks hooksFor(CuptiSession* session, bool graph) {
     return hooks;
 }
 
-}  // namespace
+// What the rank threads and the main thread share during one process's capture.
+struct CaptureRun {
+    CaptureRun(const CaptureOptions& options, const core::DecodePlan& p, const LocalRanks& l,
+               const std::vector<std::uint8_t>& id, CuptiSession* s)
+        : o(options),
+          plan(p),
+          local(l),
+          ncclId(id),
+          session(s),
+          ranks(l.devices.size()),
+          barrier(static_cast<int>(l.devices.size()) + 1),
+          errors(ranks),
+          stepNs(ranks),
+          deviceNames(ranks) {}
 
-LocalCapture captureLocalGpus(const CaptureOptions& o, const core::DecodePlan& plan, const LocalRanks& local,
-                              const std::vector<std::uint8_t>& ncclId) {
-    LocalCapture out;
-    const int n = static_cast<int>(local.devices.size());
-    std::unique_ptr<CuptiSession> session;
-    if (o.collect) {
-        auto started = CuptiSession::start({o.cuptiBufferBytes, o.cuptiMaxBytes});
-        if (!started) {
-            out.error = started.error().describe();
-            return out;
-        }
-        session = std::move(*started);
-        session->withDecoder([&](CuptiDecoder& d) {
-            d.setPlan(plan);
-            d.setDefaultRank(core::RankId(static_cast<std::uint32_t>(local.firstRank)));
-            for (int i = 0; i < n; ++i) {
-                d.mapDevice(static_cast<std::uint32_t>(local.devices[static_cast<std::size_t>(i)]),
-                            core::RankId(static_cast<std::uint32_t>(local.firstRank + i)));
-            }
-        });
-    }
-
-    PhaseBarrier barrier(n + 1);
+    const CaptureOptions& o;
+    const core::DecodePlan& plan;
+    const LocalRanks& local;
+    const std::vector<std::uint8_t>& ncclId;
+    CuptiSession* session;
+    std::size_t ranks;
+    PhaseBarrier barrier;
     std::atomic<bool> abort{false};
-    std::vector<std::string> errors(static_cast<std::size_t>(n));
-    std::vector<std::vector<std::int64_t>> stepNs(static_cast<std::size_t>(n));
-    std::vector<std::string> deviceNames(static_cast<std::size_t>(n));
-    const auto worker = [&](int i) {
-        const auto idx = static_cast<std::size_t>(i);
-        const int device = local.devices[idx];
-        const int rank = local.firstRank + i;
-        const auto fail = [&](const core::Error& e) {
-            errors[idx] = "rank " + std::to_string(rank) + " (GPU " + std::to_string(device) + "): " + e.describe();
-            abort.store(true);
-            barrier.abort();
+    std::vector<std::string> errors;  // per rank (each written by its thread only)
+    std::string collectionError;      // the main thread's (CUPTI)
+    std::vector<std::vector<std::int64_t>> stepNs;
+    std::vector<std::string> deviceNames;
+};
+
+core::Result<std::unique_ptr<CuptiSession>> startSession(const CaptureOptions& o, const core::DecodePlan& plan,
+                                                         const LocalRanks& local) {
+    std::unique_ptr<CuptiSession> session;
+    TPSCOPE_TRY_ASSIGN(session, CuptiSession::start({o.cuptiBufferBytes, o.cuptiMaxBytes}));
+    session->withDecoder([&](CuptiDecoder& d) {
+        d.setPlan(plan);
+        d.setDefaultRank(core::RankId(static_cast<std::uint32_t>(local.firstRank)));
+        for (std::size_t i = 0; i < local.devices.size(); ++i) {
+            d.mapDevice(static_cast<std::uint32_t>(local.devices[i]),
+                        core::RankId(static_cast<std::uint32_t>(local.firstRank) + static_cast<std::uint32_t>(i)));
+        }
+    });
+    return session;
+}
+
+core::Result<std::unique_ptr<DecodeRunner>> setUpRank(CaptureRun& run, std::size_t i) {
+    const int device = run.local.devices[i];
+    cudaDeviceProp prop{};
+    if (cudaSetDevice(device) == cudaSuccess && cudaGetDeviceProperties(&prop, device) == cudaSuccess) {
+        run.deviceNames[i] = prop.name;
+    }
+    RunnerConfig cfg;
+    cfg.plan = &run.plan;
+    cfg.device = device;
+    cfg.rank = run.local.firstRank + static_cast<int>(i);
+    cfg.graph = run.o.graph;
+    cfg.overlap = run.o.overlap;
+    cfg.nvtx = run.o.collect;
+    cfg.hangTimeoutMs = run.o.hangTimeoutMs;
+    cfg.abort = &run.abort;
+    cfg.hooks = hooksFor(run.session, run.o.graph);
+    std::unique_ptr<DecodeRunner> runner;
+    TPSCOPE_TRY_ASSIGN(runner, DecodeRunner::create(cfg, run.ncclId));
+    if (run.session != nullptr) {
+        const auto label = [&](cudaStream_t stream, const char* name) {
+            if (auto id = run.session->streamId(stream)) {
+                run.session->withDecoder(
+                    [&](CuptiDecoder& d) { d.labelStream(static_cast<std::uint32_t>(device), *id, name); });
+            }
         };
-        cudaDeviceProp prop{};
-        if (cudaSetDevice(device) == cudaSuccess && cudaGetDeviceProperties(&prop, device) == cudaSuccess) {
-            deviceNames[idx] = prop.name;
-        }
-        RunnerConfig cfg;
-        cfg.plan = &plan;
-        cfg.device = device;
-        cfg.rank = rank;
-        cfg.graph = o.graph;
-        cfg.overlap = o.overlap;
-        cfg.nvtx = o.collect;
-        cfg.hangTimeoutMs = o.hangTimeoutMs;
-        cfg.abort = &abort;
-        cfg.hooks = hooksFor(session.get(), o.graph);
-        auto runner = DecodeRunner::create(cfg, ncclId);
-        if (!runner) return fail(runner.error());
-        if (session) {
-            const auto label = [&](cudaStream_t stream, const char* name) {
-                if (auto id = session->streamId(stream)) {
-                    session->withDecoder(
-                        [&](CuptiDecoder& d) { d.labelStream(static_cast<std::uint32_t>(device), *id, name); });
-                }
-            };
-            label((*runner)->computeStream(), "compute");
-            if (o.overlap) label((*runner)->commStream(), "nccl");
-        }
-        if (!barrier.arriveAndWait()) return;  // everyone set up
-        for (int w = 0; w < o.warmupSteps; ++w) {
-            if (auto r = (*runner)->step(w, false); !r) return fail(r.error());
-        }
-        if (!barrier.arriveAndWait()) return;  // warm-up done: the main thread turns CUPTI on
-        if (!barrier.arriveAndWait()) return;
-        for (int s = 0; s < o.tokens; ++s) {
-            if (o.cancel != nullptr && o.cancel->load()) {
-                return fail(core::makeError(core::ErrorCode::Cancelled, "capture cancelled", "capture"));
-            }
-            auto r = (*runner)->step(s, true);
-            if (!r) return fail(r.error());
-            stepNs[idx].push_back(*r);
-            if (i == 0 && o.progress) o.progress("decode steps", static_cast<double>(s + 1) / o.tokens);
-        }
-        barrier.arriveAndWait();  // all ranks done before any communicator is destroyed
+        label(runner->computeStream(), "compute");
+        if (run.o.overlap) label(runner->commStream(), "nccl");
+    }
+    TPSCOPE_TRY(runner->prepareGraph());
+    return runner;
+}
+
+// One rank's thread: set up, warm up, then the measured steps between the CUPTI phases.
+void runRank(CaptureRun& run, std::size_t i) {
+    const auto fail = [&](const core::Error& e) {
+        run.errors[i] = "rank " + std::to_string(run.local.firstRank + static_cast<int>(i)) + " (GPU " +
+                        std::to_string(run.local.devices[i]) + "): " + e.describe();
+        run.abort.store(true);
+        run.barrier.abort();
     };
-
-    std::vector<std::thread> threads;
-    for (int i = 0; i < n; ++i) threads.emplace_back(worker, i);
-    if (barrier.arriveAndWait() && barrier.arriveAndWait()) {
-        if (session) {
-            if (auto on = session->enable(); !on) {
-                errors.push_back(on.error().describe());
-                abort.store(true);
-                barrier.abort();
-            }
+    auto runner = setUpRank(run, i);
+    if (!runner) return fail(runner.error());
+    if (!run.barrier.arriveAndWait()) return;  // everyone set up
+    for (int w = 0; w < run.o.warmupSteps; ++w) {
+        if (auto r = (*runner)->step(w, false); !r) return fail(r.error());
+    }
+    if (!run.barrier.arriveAndWait()) return;  // warm-up done: the main thread turns CUPTI on
+    if (!run.barrier.arriveAndWait()) return;
+    for (int s = 0; s < run.o.tokens; ++s) {
+        if (run.o.cancel != nullptr && run.o.cancel->load()) {
+            return fail(core::makeError(core::ErrorCode::Cancelled, "capture cancelled", "capture"));
         }
-        if (barrier.arriveAndWait()) barrier.arriveAndWait();
+        auto r = (*runner)->step(s, true);
+        if (!r) return fail(r.error());
+        run.stepNs[i].push_back(*r);
+        if (i == 0 && run.o.progress) run.o.progress("decode steps", static_cast<double>(s + 1) / run.o.tokens);
     }
-    for (auto& t : threads) t.join();
+    if (!run.barrier.arriveAndWait()) return;  // all steps done: the main thread turns CUPTI off
+    run.barrier.arriveAndWait();               // collection stopped: tear down (communicators last)
+}
 
-    if (session) {
-        if (auto flushed = session->flush(); !flushed) errors.push_back(flushed.error().describe());
-        out.trace = session->withDecoder([](CuptiDecoder& d) { return d.finish(); });
-        out.trace.metadata.emplace_back("cupti.buffers_refused", std::to_string(session->refusedBuffers()));
-        for (const auto& w : session->warnings()) out.trace.metadata.emplace_back("capture.warning", w);
+// The main thread's part: CUPTI on after warm-up, off after the last step.
+void driveCollection(CaptureRun& run) {
+    const auto record = [&](const core::Error& e) {
+        run.collectionError = e.describe();
+        run.abort.store(true);
+        run.barrier.abort();
+    };
+    const bool warmedUp = run.barrier.arriveAndWait() && run.barrier.arriveAndWait();
+    if (warmedUp && run.session != nullptr) {
+        if (auto on = run.session->enable(); !on) record(on.error());
     }
-    for (int i = 0; i < n; ++i) {
-        core::Rank& r = out.trace.rank(core::RankId(static_cast<std::uint32_t>(local.firstRank + i)));
-        r.deviceIndex = local.devices[static_cast<std::size_t>(i)];
-        r.deviceName = deviceNames[static_cast<std::size_t>(i)];
+    if (warmedUp && run.barrier.arriveAndWait()) run.barrier.arriveAndWait();  // steps run
+    if (run.session != nullptr) {
+        if (auto off = run.session->flush(); !off && run.collectionError.empty())
+            run.collectionError = off.error().describe();
+    }
+    run.barrier.arriveAndWait();
+}
+
+LocalCapture collectTrace(CaptureRun& run) {
+    LocalCapture out;
+    if (run.session != nullptr) {
+        out.trace = run.session->withDecoder([](CuptiDecoder& d) { return d.finish(); });
+        out.trace.metadata.emplace_back("cupti.buffers_refused", std::to_string(run.session->refusedBuffers()));
+        for (const auto& w : run.session->warnings()) out.trace.metadata.emplace_back("capture.warning", w);
+    }
+    for (std::size_t i = 0; i < run.ranks; ++i) {
+        core::Rank& r = out.trace.rank(
+            core::RankId(static_cast<std::uint32_t>(run.local.firstRank) + static_cast<std::uint32_t>(i)));
+        r.deviceIndex = run.local.devices[i];
+        r.deviceName = run.deviceNames[i];
     }
     out.trace.finalize();
-    out.stepNs = stepNs.empty() ? std::vector<std::int64_t>{} : stepNs.front();
+    out.stepNs = run.stepNs.empty() ? std::vector<std::int64_t>{} : run.stepNs.front();
     // The first failure that is not another rank's consequence ("stopped because ...").
-    for (const auto& e : errors) {
+    run.errors.push_back(run.collectionError);
+    for (const auto& e : run.errors) {
         if (!e.empty() && (out.error.empty() || out.error.find("another rank failed") != std::string::npos))
             out.error = e;
     }
     return out;
+}
+
+}  // namespace
+
+LocalCapture captureLocalGpus(const CaptureOptions& o, const core::DecodePlan& plan, const LocalRanks& local,
+                              const std::vector<std::uint8_t>& ncclId) {
+    std::unique_ptr<CuptiSession> session;
+    if (o.collect) {
+        auto started = startSession(o, plan, local);
+        if (!started) {
+            LocalCapture out;
+            out.error = started.error().describe();
+            return out;
+        }
+        session = std::move(*started);
+    }
+    CaptureRun run(o, plan, local, ncclId, session.get());
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < run.ranks; ++i) threads.emplace_back(runRank, std::ref(run), i);
+    driveCollection(run);
+    for (auto& t : threads) t.join();
+    return collectTrace(run);
 }
 
 }  // namespace tpscope::gpu

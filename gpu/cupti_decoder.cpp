@@ -181,6 +181,15 @@ void CuptiDecoder::addMarker(const MarkerRecord& m) {
     const bool isStart = (flags & CUPTI_ACTIVITY_FLAG_MARKER_START) != 0;
     const bool isEnd = (flags & CUPTI_ACTIVITY_FLAG_MARKER_END) != 0;
     if (!isStart && !isEnd) return;  // instantaneous marks and sync markers carry no interval
+    // The runner's ranges are in NVTX's default domain (no name). NCCL opens its own domain "NCCL"
+    // once NVTX injection is on; the end half may come without the domain, so the id is remembered.
+    const bool foreign = m.domain != nullptr && *m.domain != '\0';
+    if (foreign || m_foreignMarkerIds.count(m.id) != 0) {
+        // An end half that came first, without the domain, was kept as ours: it is foreign too.
+        if (foreign && m_foreignMarkerIds.insert(m.id).second) m_stats.foreignMarkers += m_markers.erase(m.id);
+        ++m_stats.foreignMarkers;
+        return;
+    }
     MarkerHalf& half = m_markers[m.id];
     const std::uint64_t thread =
         m.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ? key(m.objectId.pt.processId, m.objectId.pt.threadId) : 0;

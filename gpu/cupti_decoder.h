@@ -6,7 +6,9 @@
 // EXTERNAL_CORRELATION, anything else is counted and skipped) plus dropped-record counts.
 // Mapping: every GPU record becomes one event on (rank of its device, its CUPTI stream); kernel
 // names are demangled and classified by core::KernelClassifier; NVTX start/end (or push/pop)
-// markers are paired by id, nested per thread into depths, and projected onto the GPU: a range
+// markers of the default domain (the runner's own ranges; another domain such as NCCL's is counted
+// and skipped, so it cannot shift the step > layer > block depths) are paired by id, nested per
+// thread into depths, and projected onto the GPU: a range
 // covers the GPU work launched by the runtime calls its thread made inside it (how Nsight shows
 // "NVTX on GPU"), so ranges line up with kernels as in a simulated trace. Runtime calls whose
 // external correlation id (or a graph-replayed kernel whose node) is tagged with a plan op give
@@ -17,6 +19,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "core/trace/kernel_classifier.h"
@@ -33,11 +36,13 @@ struct CuptiDecodeStats {
     std::uint64_t markers = 0;
     std::uint64_t runtimeCalls = 0;
     std::uint64_t externalCorrelations = 0;
-    std::uint64_t otherRecords = 0;       // kinds the decoder does not use
-    std::uint64_t droppedRecords = 0;     // reported lost by CUPTI (buffers full)
-    std::uint64_t invalidTimestamps = 0;  // GPU records with start 0 or end < start, skipped
-    std::uint64_t unmatchedMarkers = 0;   // a start without an end or an end without a start
-    std::uint64_t attributedEvents = 0;   // events that received a plan op (payload, graph range)
+    std::uint64_t otherRecords = 0;         // kinds the decoder does not use
+    std::uint64_t droppedRecords = 0;       // reported lost by CUPTI (buffers full)
+    std::uint64_t invalidTimestamps = 0;    // GPU records with start 0 or end < start, skipped
+    std::uint64_t unmatchedMarkers = 0;     // a start without an end or an end without a start
+    std::uint64_t foreignMarkers = 0;       // NVTX markers of another domain (NCCL's own ranges), skipped
+    std::uint64_t unattributedKernels = 0;  // kernels no plan op claimed (after finish(); 0 without a plan)
+    std::uint64_t attributedEvents = 0;     // events that received a plan op (payload, graph range)
 };
 
 // External correlation id that tags the runtime calls of one plan op: step in the high half,
@@ -153,6 +158,7 @@ class CuptiDecoder {
     std::unordered_map<std::uint64_t, std::vector<ApiCall>> m_apiByThread;  // (process << 32 | thread)
     std::unordered_map<std::uint32_t, std::uint64_t> m_externalIds;         // correlation -> op tag
     std::unordered_map<std::uint32_t, MarkerHalf> m_markers;                // marker id -> halves
+    std::unordered_set<std::uint32_t> m_foreignMarkerIds;                   // ids of other domains' ranges
     std::unordered_map<std::string, KernelName> m_kernelNames;
 };
 

@@ -26,6 +26,7 @@ core::Trace CuptiDecoder::finish() {
     m_apiByThread.clear();
     m_externalIds.clear();
     m_markers.clear();
+    m_foreignMarkerIds.clear();
     m_kernelNames.clear();  // their NameIds belonged to the trace just handed out
     return out;
 }
@@ -48,6 +49,8 @@ void CuptiDecoder::emitEvents(core::Trace& out, SpanMap& spans, std::vector<Grap
             const bool isCopy = r.kind == core::EventKind::Memcpy || r.kind == core::EventKind::Memset;
             if (!isCopy && r.kind == core::EventKind::Other) e.kind = planOp.eventKind;
             if (r.graphNodeId != 0) graphEvents.push_back({rankId, r.startNs, r.endNs, static_cast<std::uint32_t>(op)});
+        } else if (!m_ops.empty() && r.kind != core::EventKind::Memcpy && r.kind != core::EventKind::Memset) {
+            ++m_stats.unattributedKernels;  // gpu-check fails on these: a kernel without its op tag
         }
         stream.events.append(e);
 
@@ -169,6 +172,8 @@ void CuptiDecoder::writeStats(core::Trace& out) const {
     put("cupti.dropped_records", m_stats.droppedRecords);
     put("cupti.invalid_timestamps", m_stats.invalidTimestamps);
     put("cupti.unmatched_markers", m_stats.unmatchedMarkers);
+    put("cupti.foreign_markers", m_stats.foreignMarkers);
+    put("cupti.unattributed_kernels", m_stats.unattributedKernels);
     put("cupti.attributed_events", m_stats.attributedEvents);
 }
 

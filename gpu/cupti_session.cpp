@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <new>
 
+#include "gpu/cupti_version.h"
 #include "gpu/gpu_check.h"
 
 namespace tpscope::gpu {
@@ -32,15 +33,14 @@ const CUpti_ActivityKind kKinds[] = {
 core::Status CuptiSession::checkVersion() {
     std::uint32_t library = 0;
     TPSCOPE_GPU_CHECK(cuptiGetVersion(&library));
-    // CUPTI writes the newest record layouts it knows: the library must be the headers' release.
-    // From CUDA 13 the version is major * 10000 + minor * 100 + patch; before, a plain counter.
     const std::uint32_t header = CUPTI_API_VERSION;
-    const bool agree = header >= 130000 ? library / 10000 == header / 10000 && library >= header : library == header;
-    if (!agree) {
+    if (!cuptiLibraryCompatible(header, library)) {
         return core::makeError(core::ErrorCode::Unsupported,
-                               "the CUPTI library loaded (API version " + std::to_string(library) +
-                                   ") does not match the headers tpscope was built with (" + std::to_string(header) +
-                                   "); point LD_LIBRARY_PATH at the CUPTI of the CUDA toolkit used to build it",
+                               "the CUPTI library loaded (" + describeCuptiVersion(library) +
+                                   ") cannot fill the records of the headers tpscope was built with (" +
+                                   describeCuptiVersion(header) +
+                                   "); point LD_LIBRARY_PATH at a CUPTI of the same major release and at least that "
+                                   "minor (the bundle of gpu-check.sh --bundle carries one)",
                                "CUPTI version check");
     }
     return core::Ok{};
@@ -164,13 +164,16 @@ void CuptiSession::bufferCompleted(CUcontext context, std::uint32_t streamId, st
                                    std::size_t validSize) {
     CuptiSession* s = g_session.load();
     if (s != nullptr && buffer != nullptr) {
-        std::lock_guard<std::mutex> lock(s->m_mutex);
+        // Lock order: CUPTI may hold its own locks when it calls back into the session (graph node
+        // clones), so the session never calls CUPTI while holding m_mutex: walk first, decode after.
+        std::vector<const CUpti_Activity*> records;
         CUpti_Activity* record = nullptr;
-        while (cuptiActivityGetNextRecord(buffer, validSize, &record) == CUPTI_SUCCESS) s->m_decoder.addRecord(*record);
+        while (cuptiActivityGetNextRecord(buffer, validSize, &record) == CUPTI_SUCCESS) records.push_back(record);
         std::size_t dropped = 0;
-        if (cuptiActivityGetNumDroppedRecords(context, streamId, &dropped) == CUPTI_SUCCESS) {
-            s->m_decoder.addDroppedRecords(dropped);
-        }
+        if (cuptiActivityGetNumDroppedRecords(context, streamId, &dropped) != CUPTI_SUCCESS) dropped = 0;
+        std::lock_guard<std::mutex> lock(s->m_mutex);
+        for (const CUpti_Activity* r : records) s->m_decoder.addRecord(*r);
+        s->m_decoder.addDroppedRecords(dropped);
     }
     if (buffer != nullptr) {
         ::operator delete(buffer, std::align_val_t(kRecordAlignment));

@@ -9,6 +9,8 @@
 // a request beyond that is refused, CUPTI drops those records and counts them, and the count ends
 // up in the trace ("cupti.dropped_records"). enable() turns the activity kinds on (after warm-up),
 // flush() delivers everything and turns them off. One session per process.
+// Lock order: the decoder's mutex is never held across a CUPTI call (CUPTI calls back into the
+// session from its own threads, possibly holding its locks), so the two cannot deadlock.
 
 #include <cuda_runtime_api.h>
 

@@ -1,14 +1,14 @@
-// DecodeRunner set-up and teardown: memory check, shard buffers filled on the device, cuBLAS,
-// and the NCCL communicator (non-blocking init, polled with a deadline).
+// DecodeRunner set-up and teardown: shard sizes, memory check, arenas carved into per-layer
+// weights and KV cache, activations, streams and events, weights filled on the device, cuBLAS, and
+// the blocking NCCL communicator watched by a HangWatchdog (nccl_setup.h).
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
-#include <thread>
 
 #include "core/util/units.h"
 #include "gpu/decode_runner_impl.h"
 #include "gpu/gpu_check.h"
+#include "gpu/nccl_setup.h"
 
 namespace tpscope::gpu {
 
@@ -20,6 +20,7 @@ constexpr int kForkJoinEvents = 8;
 }  // namespace
 
 core::Result<std::vector<std::uint8_t>> makeNcclUniqueId() {
+    prepareNcclEnvironment();
     ncclUniqueId id{};
     TPSCOPE_GPU_CHECK(ncclGetUniqueId(&id));
     return std::vector<std::uint8_t>(reinterpret_cast<const std::uint8_t*>(id.internal),
@@ -40,6 +41,17 @@ core::Result<std::unique_ptr<DecodeRunner>> DecodeRunner::create(const RunnerCon
 }
 
 core::Status DecodeRunner::allocate() {
+    TPSCOPE_TRY(computeShardSizes());
+    TPSCOPE_TRY(checkDeviceMemory());
+    TPSCOPE_TRY(allocateArenas());
+    carveWeightsAndCache();
+    TPSCOPE_TRY(allocateActivations());
+    TPSCOPE_TRY(createStreamsAndEvents());
+    TPSCOPE_TRY(fillOnDevice());
+    return createCublas();
+}
+
+core::Status DecodeRunner::computeShardSizes() {
     Impl& d = *m_impl;
     const core::PlanConfig& c = m_plan.config;
     const core::ShardDims& s = m_plan.shard;
@@ -62,44 +74,55 @@ core::Status DecodeRunner::allocate() {
                                    std::to_string(kernels::decodeAttentionMaxContext(d.attention.headDim)),
                                "--context");
     }
-
     const auto h = static_cast<std::size_t>(d.hidden);
-    const std::size_t perLayer = static_cast<std::size_t>(d.qkvOut) * h + h * static_cast<std::size_t>(d.attnOut) +
-                                 2 * static_cast<std::size_t>(d.ffn) * h + h * static_cast<std::size_t>(d.ffn) + 2 * h;
-    const std::size_t weightElems =
-        static_cast<std::size_t>(d.layers) * perLayer + 2 * static_cast<std::size_t>(d.vocab) * h + h;
-    const std::size_t kvPerLayer = static_cast<std::size_t>(c.batch) * static_cast<std::size_t>(s.kvHeadsPerRank) *
-                                   static_cast<std::size_t>(c.contextLen) * static_cast<std::size_t>(c.model.headDim);
-    const std::size_t kvElems = 2 * static_cast<std::size_t>(d.layers) * kvPerLayer;
-    const auto b = static_cast<std::size_t>(c.batch);
-    const std::size_t actElems = b * (3 * h + static_cast<std::size_t>(d.qkvOut) + static_cast<std::size_t>(d.attnOut) +
-                                      3 * static_cast<std::size_t>(d.ffn) +
-                                      static_cast<std::size_t>(d.vocab) * (1 + static_cast<std::size_t>(c.tp)));
+    const auto qkv = static_cast<std::size_t>(d.qkvOut), attn = static_cast<std::size_t>(d.attnOut);
+    const auto ffn = static_cast<std::size_t>(d.ffn), vocab = static_cast<std::size_t>(d.vocab);
+    const std::size_t perLayer = qkv * h + h * attn + 2 * ffn * h + h * ffn + 2 * h;
+    d.weightElems = static_cast<std::size_t>(d.layers) * perLayer + 2 * vocab * h + h;
+    d.kvPerLayer = static_cast<std::size_t>(c.batch) * static_cast<std::size_t>(s.kvHeadsPerRank) *
+                   static_cast<std::size_t>(c.contextLen) * static_cast<std::size_t>(c.model.headDim);
+    d.kvElems = 2 * static_cast<std::size_t>(d.layers) * d.kvPerLayer;
+    d.actElems = static_cast<std::size_t>(c.batch) *
+                 (3 * h + qkv + attn + 3 * ffn + vocab * (1 + static_cast<std::size_t>(c.tp)));
+    return core::Ok{};
+}
 
+core::Status DecodeRunner::checkDeviceMemory() {
+    const Impl& d = *m_impl;
     std::size_t freeBytes = 0, totalBytes = 0;
     TPSCOPE_GPU_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
-    const std::size_t need = (weightElems + kvElems + actElems) * d.elementBytes() + d.workspaceBytes + (512u << 20);
-    if (need > freeBytes) {
-        return core::makeError(
-            core::ErrorCode::DoesNotFit,
-            "rank " + std::to_string(m_config.rank) + " needs " + core::formatBytes(static_cast<double>(need)) +
-                " (weights, KV cache, activations, workspace and NCCL) but GPU " + std::to_string(m_config.device) +
-                " has " + core::formatBytes(static_cast<double>(freeBytes)) +
-                " free; use a higher --tp or a smaller --batch/--context",
-            "capture");
-    }
-    const auto alloc = [&d](std::size_t bytes, void** out) -> core::Status {
-        TPSCOPE_GPU_CHECK(cudaMalloc(out, std::max<std::size_t>(bytes, 256)));
-        d.allocations.push_back(*out);
-        return core::Ok{};
-    };
-    void* p = nullptr;
-    TPSCOPE_TRY(alloc(weightElems * d.elementBytes(), &p));
-    d.weights = static_cast<std::byte*>(p);
-    TPSCOPE_TRY(alloc(kvElems * d.elementBytes(), &p));
-    d.kvCache = static_cast<std::byte*>(p);
-    TPSCOPE_TRY(alloc(d.workspaceBytes, &d.workspace));
+    const std::size_t need = (d.weightElems + d.kvElems + d.actElems) * d.elementBytes() + d.workspaceBytes +
+                             static_cast<std::size_t>(deviceHeadroomBytes(m_plan.config.tp));
+    if (need <= freeBytes) return core::Ok{};
+    return core::makeError(
+        core::ErrorCode::DoesNotFit,
+        "rank " + std::to_string(m_config.rank) + " needs " + core::formatBytes(static_cast<double>(need)) +
+            " (weights, KV cache, activations, workspace and NCCL) but GPU " + std::to_string(m_config.device) +
+            " has " + core::formatBytes(static_cast<double>(freeBytes)) +
+            " free; use a higher --tp or a smaller --batch/--context",
+        "capture");
+}
 
+core::Status DecodeRunner::deviceAlloc(std::size_t bytes, void** out) {
+    TPSCOPE_GPU_CHECK(cudaMalloc(out, std::max<std::size_t>(bytes, 256)));
+    m_impl->allocations.push_back(*out);
+    return core::Ok{};
+}
+
+core::Status DecodeRunner::allocateArenas() {
+    Impl& d = *m_impl;
+    void* p = nullptr;
+    TPSCOPE_TRY(deviceAlloc(d.weightElems * d.elementBytes(), &p));
+    d.weights = static_cast<std::byte*>(p);
+    TPSCOPE_TRY(deviceAlloc(d.kvElems * d.elementBytes(), &p));
+    d.kvCache = static_cast<std::byte*>(p);
+    return deviceAlloc(d.workspaceBytes, &d.workspace);
+}
+
+// Per-layer weights in the order a Linear layer stores them, then embedding, LM head, final norm.
+void DecodeRunner::carveWeightsAndCache() {
+    Impl& d = *m_impl;
+    const auto h = static_cast<std::size_t>(d.hidden);
     std::size_t at = 0;
     const auto take = [&](std::size_t elems) {
         void* q = d.offset(d.weights, at);
@@ -107,31 +130,41 @@ core::Status DecodeRunner::allocate() {
         return q;
     };
     for (int l = 0; l < d.layers; ++l) {
+        const auto layer = static_cast<std::size_t>(l);
         d.wQkv.push_back(take(static_cast<std::size_t>(d.qkvOut) * h));
         d.wO.push_back(take(h * static_cast<std::size_t>(d.attnOut)));
         d.wGateUp.push_back(take(2 * static_cast<std::size_t>(d.ffn) * h));
         d.wDown.push_back(take(h * static_cast<std::size_t>(d.ffn)));
         d.wInputNorm.push_back(take(h));
         d.wPostNorm.push_back(take(h));
-        d.kCache.push_back(d.offset(d.kvCache, (2 * static_cast<std::size_t>(l)) * kvPerLayer));
-        d.vCache.push_back(d.offset(d.kvCache, (2 * static_cast<std::size_t>(l) + 1) * kvPerLayer));
+        d.kCache.push_back(d.offset(d.kvCache, 2 * layer * d.kvPerLayer));
+        d.vCache.push_back(d.offset(d.kvCache, (2 * layer + 1) * d.kvPerLayer));
     }
     d.wEmbedding = take(static_cast<std::size_t>(d.vocab) * h);
     d.wLmHead = take(static_cast<std::size_t>(d.vocab) * h);
     d.wFinalNorm = take(h);
+}
 
-    for (void** act : {&d.x, &d.residual, &d.normed}) TPSCOPE_TRY(alloc(b * h * d.elementBytes(), act));
-    TPSCOPE_TRY(alloc(b * static_cast<std::size_t>(d.qkvOut) * d.elementBytes(), &d.qkv));
-    TPSCOPE_TRY(alloc(b * static_cast<std::size_t>(d.attnOut) * d.elementBytes(), &d.attn));
-    TPSCOPE_TRY(alloc(b * 2 * static_cast<std::size_t>(d.ffn) * d.elementBytes(), &d.gateUp));
-    TPSCOPE_TRY(alloc(b * static_cast<std::size_t>(d.ffn) * d.elementBytes(), &d.act));
-    TPSCOPE_TRY(alloc(b * static_cast<std::size_t>(d.vocab) * d.elementBytes(), &d.logits));
-    TPSCOPE_TRY(
-        alloc(b * static_cast<std::size_t>(d.vocab) * static_cast<std::size_t>(c.tp) * d.elementBytes(), &d.logitsAll));
+core::Status DecodeRunner::allocateActivations() {
+    Impl& d = *m_impl;
+    const auto b = static_cast<std::size_t>(d.batch), h = static_cast<std::size_t>(d.hidden);
+    const std::size_t e = d.elementBytes();
+    for (void** act : {&d.x, &d.residual, &d.normed}) TPSCOPE_TRY(deviceAlloc(b * h * e, act));
+    TPSCOPE_TRY(deviceAlloc(b * static_cast<std::size_t>(d.qkvOut) * e, &d.qkv));
+    TPSCOPE_TRY(deviceAlloc(b * static_cast<std::size_t>(d.attnOut) * e, &d.attn));
+    TPSCOPE_TRY(deviceAlloc(b * 2 * static_cast<std::size_t>(d.ffn) * e, &d.gateUp));
+    TPSCOPE_TRY(deviceAlloc(b * static_cast<std::size_t>(d.ffn) * e, &d.act));
+    TPSCOPE_TRY(deviceAlloc(b * static_cast<std::size_t>(d.vocab) * e, &d.logits));
+    const auto tp = static_cast<std::size_t>(m_plan.config.tp);
+    TPSCOPE_TRY(deviceAlloc(b * static_cast<std::size_t>(d.vocab) * tp * e, &d.logitsAll));
     void* tokens = nullptr;
-    TPSCOPE_TRY(alloc(b * sizeof(int), &tokens));
+    TPSCOPE_TRY(deviceAlloc(b * sizeof(int), &tokens));
     d.tokens = static_cast<int*>(tokens);
+    return core::Ok{};
+}
 
+core::Status DecodeRunner::createStreamsAndEvents() {
+    Impl& d = *m_impl;
     TPSCOPE_GPU_CHECK(cudaStreamCreateWithFlags(&m_compute, cudaStreamNonBlocking));
     m_comm = m_compute;
     if (m_config.overlap) TPSCOPE_GPU_CHECK(cudaStreamCreateWithFlags(&m_comm, cudaStreamNonBlocking));
@@ -142,18 +175,27 @@ core::Status DecodeRunner::allocate() {
         TPSCOPE_GPU_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
         d.forkJoin.push_back(e);
     }
+    return core::Ok{};
+}
 
-    // Random weights and cache, filled on the device (no downloads); distinct seeds per rank.
+// Random weights and cache, filled on the device (no downloads); distinct seeds per rank.
+core::Status DecodeRunner::fillOnDevice() {
+    Impl& d = *m_impl;
     const std::uint64_t seed = 0x7470736370ULL + static_cast<std::uint64_t>(m_config.rank);
-    TPSCOPE_GPU_CHECK(kernels::fillRandom(d.weights, weightElems, d.type, seed, kWeightScale, m_compute));
-    TPSCOPE_GPU_CHECK(kernels::fillRandom(d.kvCache, kvElems, d.type, seed + 1, 1.0f, m_compute));
+    TPSCOPE_GPU_CHECK(kernels::fillRandom(d.weights, d.weightElems, d.type, seed, kWeightScale, m_compute));
+    TPSCOPE_GPU_CHECK(kernels::fillRandom(d.kvCache, d.kvElems, d.type, seed + 1, 1.0f, m_compute));
+    const auto b = static_cast<std::size_t>(d.batch);
     std::vector<int> hostTokens(b);
     for (std::size_t i = 0; i < b; ++i)
-        hostTokens[i] = static_cast<int>((i * 7919 + 17) % static_cast<std::size_t>(c.model.vocab));
+        hostTokens[i] = static_cast<int>((i * 7919 + 17) % static_cast<std::size_t>(m_plan.config.model.vocab));
     TPSCOPE_GPU_CHECK(cudaMemcpyAsync(d.tokens, hostTokens.data(), b * sizeof(int), cudaMemcpyHostToDevice, m_compute));
     TPSCOPE_GPU_CHECK(kernels::prepareDecodeAttention(d.attention, d.type));
     TPSCOPE_GPU_CHECK(cudaStreamSynchronize(m_compute));
+    return core::Ok{};
+}
 
+core::Status DecodeRunner::createCublas() {
+    Impl& d = *m_impl;
     TPSCOPE_GPU_CHECK(cublasCreate(&d.cublas));
     TPSCOPE_GPU_CHECK(cublasSetStream(d.cublas, m_compute));
     // An explicit workspace: cuBLAS must not allocate while a CUDA graph is being captured.
@@ -163,48 +205,41 @@ core::Status DecodeRunner::allocate() {
 
 core::Status DecodeRunner::initNccl(const std::vector<std::uint8_t>& ncclId) {
     const int tp = m_plan.config.tp;
-    if (tp <= 1) return core::Ok{};
+    if (tp <= 1) return core::Ok{};  // one rank: no communicator, no NCCL call at all
     if (ncclId.size() != NCCL_UNIQUE_ID_BYTES) {
         return core::makeError(core::ErrorCode::Internal, "NCCL unique id has the wrong size", "DecodeRunner");
     }
     ncclUniqueId id{};
     std::memcpy(id.internal, ncclId.data(), NCCL_UNIQUE_ID_BYTES);
-    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
-    config.blocking = 0;  // so a missing rank becomes a timeout, not a hang
-    TPSCOPE_GPU_CHECK(ncclCommInitRankConfig(&m_impl->comm, tp, id, m_config.rank, &config));
-    return waitNccl("ncclCommInitRankConfig");
+    Impl& d = *m_impl;
+    d.watchdog = std::make_unique<HangWatchdog>(
+        "rank " + std::to_string(m_config.rank) + " (GPU " + std::to_string(m_config.device) + ")",
+        std::chrono::milliseconds(m_config.hangTimeoutMs), [this] { abortComm(); }, m_config.abort);
+    ncclConfig_t config = blockingCommConfig();
+    return ncclCall("ncclCommInitRankConfig",
+                    [&] { return ncclCommInitRankConfig(&d.comm, tp, id, m_config.rank, &config); });
 }
 
-core::Status DecodeRunner::waitNccl(const char* what) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(m_config.hangTimeoutMs);
-    for (;;) {
-        ncclResult_t state = ncclSuccess;
-        TPSCOPE_GPU_CHECK(ncclCommGetAsyncError(m_impl->comm, &state));
-        if (state == ncclSuccess) return core::Ok{};
-        if (state != ncclInProgress) {
-            abortComm();
-            return gpuError(*failureText(state), what, __FILE__, __LINE__);
-        }
-        if (m_config.abort != nullptr && m_config.abort->load()) {
-            abortComm();
-            return core::makeError(core::ErrorCode::Cancelled, "stopped because another rank failed", what);
-        }
-        if (std::chrono::steady_clock::now() > deadline) {
-            abortComm();
-            return core::makeError(core::ErrorCode::DeviceError,
-                                   "NCCL did not finish within " + std::to_string(m_config.hangTimeoutMs) +
-                                       " ms (a rank missing or hung?); communicator aborted",
-                                   what);
-        }
-        std::this_thread::sleep_for(std::chrono::microseconds(100));
+core::Status DecodeRunner::ncclCall(const char* what, const std::function<ncclResult_t()>& call) {
+    Impl& d = *m_impl;
+    if (d.commAborted.load()) {
+        return core::makeError(core::ErrorCode::DeviceError, "the communicator was aborted earlier", what);
     }
+    ncclResult_t result = ncclSuccess;
+    {
+        const HangWatchdog::Watch watch = d.watchdog->watch(what);
+        result = call();
+    }
+    if (auto why = d.watchdog->fired()) return core::makeError(core::ErrorCode::DeviceError, *why, what);
+    if (auto failure = failureText(result)) {
+        abortComm();
+        return gpuError(*failure, what, __FILE__, __LINE__);
+    }
+    return core::Ok{};
 }
 
 void DecodeRunner::abortComm() {
-    if (m_impl->comm != nullptr && !m_impl->commFailed) {
-        ncclCommAbort(m_impl->comm);
-        m_impl->commFailed = true;
-    }
+    if (m_impl->comm != nullptr && !m_impl->commAborted.exchange(true)) ncclCommAbort(m_impl->comm);
 }
 
 DecodeRunner::~DecodeRunner() {
@@ -214,15 +249,11 @@ DecodeRunner::~DecodeRunner() {
     if (m_comm != nullptr && m_comm != m_compute) cudaStreamSynchronize(m_comm);
     if (d.graphExec != nullptr) cudaGraphExecDestroy(d.graphExec);
     if (d.graph != nullptr) cudaGraphDestroy(d.graph);
-    if (d.comm != nullptr && !d.commFailed) {
-        ncclCommFinalize(d.comm);  // non-blocking communicator: wait for it before destroying
-        ncclResult_t state = ncclInProgress;
-        for (int i = 0; i < 100000 && state == ncclInProgress; ++i) {
-            if (ncclCommGetAsyncError(d.comm, &state) != ncclSuccess) break;
-            if (state == ncclInProgress) std::this_thread::sleep_for(std::chrono::microseconds(100));
-        }
-        ncclCommDestroy(d.comm);
+    if (d.comm != nullptr && !d.commAborted.load()) {
+        // Finalize waits for the other ranks: watched, so a vanished rank cannot hang the teardown.
+        if (ncclCall("ncclCommFinalize", [&] { return ncclCommFinalize(d.comm); }).ok()) ncclCommDestroy(d.comm);
     }
+    d.watchdog.reset();
     if (d.cublas != nullptr) cublasDestroy(d.cublas);
     for (cudaEvent_t e : d.forkJoin) cudaEventDestroy(e);
     if (d.stepStart != nullptr) cudaEventDestroy(d.stepStart);

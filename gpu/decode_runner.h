@@ -8,11 +8,14 @@
 // Modes: graph captures one step as a CUDA graph (stream capture, thread-local mode) and replays
 // it per token; overlap puts the collectives on their own stream and, for batch >= 2, splits each
 // row-parallel GEMM + all-reduce into two micro-batches so one half's all-reduce overlaps the
-// other half's GEMM. Waiting for a step polls the stream, ncclCommGetAsyncError, the shared abort
-// flag and a deadline, and aborts the communicator on an NCCL error, a hang or another rank's
-// failure, so no thread waits forever.
+// other half's GEMM. The communicator is blocking (nccl_setup.h); every NCCL call runs under a
+// HangWatchdog that aborts the communicator when the call passes the hang timeout or another rank
+// fails, and waiting for a step polls the stream, ncclCommGetAsyncError, the shared abort flag and
+// a deadline, so no thread waits forever. Graph mode runs one eager step before capturing, so that
+// NCCL sets up its connections outside the capture.
 
 #include <cuda_runtime_api.h>
+#include <nccl.h>
 
 #include <atomic>
 #include <cstdint>
@@ -56,6 +59,10 @@ class DecodeRunner {
     DecodeRunner(const DecodeRunner&) = delete;
     DecodeRunner& operator=(const DecodeRunner&) = delete;
 
+    // Graph mode: runs one eager step and captures the step's graph now (else the first step() does).
+    // Call before CUPTI collects, so that neither lands in the trace.
+    core::Status prepareGraph();
+
     // Runs decode step `index` to completion; returns its GPU time (events around the step).
     // annotate: NVTX ranges and op tags (off for warm-up).
     core::Result<std::int64_t> step(int index, bool annotate);
@@ -68,8 +75,18 @@ class DecodeRunner {
     struct Impl;
 
     core::Status allocate();
+    core::Status computeShardSizes();
+    core::Status checkDeviceMemory();
+    core::Status deviceAlloc(std::size_t bytes, void** out);
+    core::Status allocateArenas();
+    void carveWeightsAndCache();
+    core::Status allocateActivations();
+    core::Status createStreamsAndEvents();
+    core::Status fillOnDevice();
+    core::Status createCublas();
     core::Status initNccl(const std::vector<std::uint8_t>& ncclId);
-    core::Status waitNccl(const char* what);
+    // One NCCL call under the watchdog; its failure aborts the communicator.
+    core::Status ncclCall(const char* what, const std::function<ncclResult_t()>& call);
     core::Status enqueueStep(int index, bool annotate, bool capturing);
     core::Status enqueueOp(std::size_t opIndex, int step, bool annotate, bool capturing);
     core::Status launchTagged(std::size_t opIndex, int step, bool annotate, bool capturing,
@@ -77,6 +94,7 @@ class DecodeRunner {
     core::Status gemm(const void* weight, const void* in, void* out, int rows, int n, int k);
     core::Status allReduce(void* data, std::size_t count, cudaStream_t stream);
     core::Status rowParallelWithAllReduce(std::size_t gemmIndex, int step, bool annotate, bool capturing);
+    core::Status tagNewGraphNodes(std::size_t opIndex);
     core::Status captureGraph(int index);
     core::Status waitForStep();
     void abortComm();
@@ -85,8 +103,7 @@ class DecodeRunner {
     const core::DecodePlan& m_plan;
     std::unique_ptr<Impl> m_impl;
     cudaStream_t m_compute = nullptr;
-    cudaStream_t m_comm = nullptr;  // == m_compute unless overlap
-    std::size_t m_graphNodesSeen = 0;
+    cudaStream_t m_comm = nullptr;    // == m_compute unless overlap
     std::size_t m_skipOp = SIZE_MAX;  // an all-reduce already issued with its GEMM (overlap)
 };
 

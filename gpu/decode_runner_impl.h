@@ -5,11 +5,15 @@
 #include <cublas_v2.h>
 #include <nccl.h>
 
+#include <atomic>
 #include <cstddef>
+#include <memory>
+#include <unordered_set>
 #include <vector>
 
 #include "gpu/decode_kernels.h"
 #include "gpu/decode_runner.h"
+#include "gpu/hang_watchdog.h"
 
 namespace tpscope::gpu {
 
@@ -23,8 +27,14 @@ struct DecodeRunner::Impl {
     kernels::AttentionShape attention;
 
     cublasHandle_t cublas = nullptr;
+    // Blocking communicator (nccl_setup.h). NCCL stores the handle before a blocking init starts
+    // waiting for the other ranks (init.cc), so the watchdog can abort a hung init as well.
     ncclComm_t comm = nullptr;
-    bool commFailed = false;
+    std::atomic<bool> commAborted{false};  // set once; the runner thread and the watchdog may both abort
+    std::unique_ptr<HangWatchdog> watchdog;
+
+    // Element counts of the shard's arenas.
+    std::size_t weightElems = 0, kvElems = 0, kvPerLayer = 0, actElems = 0;
 
     // Device memory: one arena for the weights, one for the KV cache, one for activations.
     std::vector<void*> allocations;
@@ -58,6 +68,7 @@ struct DecodeRunner::Impl {
 
     cudaGraph_t graph = nullptr;
     cudaGraphExec_t graphExec = nullptr;
+    std::unordered_set<cudaGraphNode_t> taggedNodes;  // nodes already given to an op (graph_node_tags.h)
 
     std::size_t elementBytes() const { return 2; }
     void* offset(void* base, std::size_t elements) const {

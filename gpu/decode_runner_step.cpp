@@ -1,5 +1,6 @@
-// DecodeRunner: one decode step as the plan's ops (eager, or captured once as a CUDA graph and
-// replayed), NVTX ranges and CUPTI op tags around them, and the watched wait for the step.
+// DecodeRunner: one decode step as the plan's ops (eager, or replayed from the CUDA graph of
+// decode_runner_graph.cpp), NVTX ranges and CUPTI op tags around them, and the watched wait for
+// the step.
 
 #include <nvtx3/nvToolsExt.h>
 
@@ -93,21 +94,7 @@ core::Status DecodeRunner::launchTagged(std::size_t opIndex, int step, bool anno
     const core::Status status = launch();
     if (tag) hooks.popOpTag();
     TPSCOPE_TRY(status);
-    if (capturing && hooks.tagGraphNode) {
-        // Nodes added since the last op are this op's (cudaGraphGetNodes lists them in creation order).
-        cudaStreamCaptureStatus captureStatus = cudaStreamCaptureStatusNone;
-        cudaGraph_t graph = nullptr;
-        TPSCOPE_GPU_CHECK(cudaStreamGetCaptureInfo(m_compute, &captureStatus, nullptr, &graph));
-        std::size_t count = 0;
-        TPSCOPE_GPU_CHECK(cudaGraphGetNodes(graph, nullptr, &count));
-        if (count > m_graphNodesSeen) {
-            std::vector<cudaGraphNode_t> nodes(count);
-            TPSCOPE_GPU_CHECK(cudaGraphGetNodes(graph, nodes.data(), &count));
-            for (std::size_t k = m_graphNodesSeen; k < count; ++k)
-                hooks.tagGraphNode(nodes[k], static_cast<std::uint32_t>(opIndex));
-            m_graphNodesSeen = count;
-        }
-    }
+    if (capturing && hooks.tagGraphNode) TPSCOPE_TRY(tagNewGraphNodes(opIndex));
     return core::Ok{};
 }
 
@@ -121,10 +108,9 @@ core::Status DecodeRunner::gemm(const void* weight, const void* in, void* out, i
 }
 
 core::Status DecodeRunner::allReduce(void* data, std::size_t count, cudaStream_t stream) {
-    const ncclResult_t r = ncclAllReduce(data, data, count, m_impl->ncclType, ncclSum, m_impl->comm, stream);
-    if (r == ncclInProgress) return waitNccl("ncclAllReduce");
-    TPSCOPE_GPU_CHECK(r);
-    return core::Ok{};
+    Impl& d = *m_impl;
+    return ncclCall("ncclAllReduce",
+                    [&] { return ncclAllReduce(data, data, count, d.ncclType, ncclSum, d.comm, stream); });
 }
 
 core::Status DecodeRunner::enqueueOp(std::size_t i, int step, bool annotate, bool capturing) {
@@ -194,10 +180,9 @@ core::Status DecodeRunner::enqueueOp(std::size_t i, int step, bool annotate, boo
             return run([&] {
                 return onComm([&]() -> core::Status {
                     const std::size_t count = static_cast<std::size_t>(d.batch) * static_cast<std::size_t>(d.vocab);
-                    const ncclResult_t r = ncclAllGather(d.logits, d.logitsAll, count, d.ncclType, d.comm, m_comm);
-                    if (r == ncclInProgress) return waitNccl("ncclAllGather");
-                    TPSCOPE_GPU_CHECK(r);
-                    return core::Ok{};
+                    return ncclCall("ncclAllGather", [&] {
+                        return ncclAllGather(d.logits, d.logitsAll, count, d.ncclType, d.comm, m_comm);
+                    });
                 });
             });
     }
@@ -242,32 +227,13 @@ core::Status DecodeRunner::rowParallelWithAllReduce(std::size_t g, int step, boo
     return core::Ok{};
 }
 
-core::Status DecodeRunner::captureGraph(int index) {
-    Impl& d = *m_impl;
-    // Thread-local mode: every GPU thread captures its own graph at the same time.
-    TPSCOPE_GPU_CHECK(cudaStreamBeginCapture(m_compute, cudaStreamCaptureModeThreadLocal));
-    m_graphNodesSeen = 0;
-    const core::Status enqueued = enqueueStep(index, false, true);
-    cudaGraph_t graph = nullptr;
-    const cudaError_t ended = cudaStreamEndCapture(m_compute, &graph);
-    if (!enqueued) {
-        if (graph != nullptr) cudaGraphDestroy(graph);
-        return enqueued;
-    }
-    TPSCOPE_GPU_CHECK(ended);
-    d.graph = graph;
-    TPSCOPE_GPU_CHECK(cudaGraphInstantiate(&d.graphExec, graph, 0));
-    TPSCOPE_GPU_CHECK(cudaGraphUpload(d.graphExec, m_compute));
-    return core::Ok{};
-}
-
 core::Status DecodeRunner::waitForStep() {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(m_config.hangTimeoutMs);
     for (;;) {
         const cudaError_t state = cudaEventQuery(m_impl->stepEnd);
         if (state == cudaSuccess) return core::Ok{};
         if (state != cudaErrorNotReady) TPSCOPE_GPU_CHECK(state);
-        if (m_impl->comm != nullptr) {
+        if (m_impl->comm != nullptr && !m_impl->commAborted.load()) {
             ncclResult_t async = ncclSuccess;
             TPSCOPE_GPU_CHECK(ncclCommGetAsyncError(m_impl->comm, &async));
             if (async != ncclSuccess && async != ncclInProgress) {

@@ -1,198 +1,203 @@
 #!/usr/bin/env bash
-# gpu/gpu-check.sh: the device check of the GPU backend (issue 6), for a machine with an NVIDIA
-# GPU, the CUDA toolkit (nvcc 13) and maybe no Qt, no MPI, no GoogleTest.
+# gpu/gpu-check.sh: the device check of the GPU backend (gpu/README.md).
 #
-#   gpu/gpu-check.sh [OUT_DIR]                   build here from source, then check
-#   gpu/gpu-check.sh --prebuilt DIR [OUT_DIR]    use DIR/bin/{tpscope-cli,gpu_tests} and DIR/lib
-#   gpu/gpu-check.sh --bundle DIR                on a machine WITHOUT a GPU but with the build
-#                                                dependencies: build and copy binaries + their
-#                                                non-CUDA shared libraries into DIR for --prebuilt
+#   gpu/gpu-check.sh --bundle DIR [--from BUILD]   here (CPU machine with the CUDA toolkit and the
+#        Debian dev packages): tpscope-cli and gpu_tests (built into build/gpu-bundle-build, kept, or taken
+#        from an existing CUDA-enabled BUILD), stripped, RUNPATH $ORIGIN/../lib, with every shared
+#        library they need except the CUDA driver/runtime/cuBLAS, NCCL and the C library, plus
+#        libcupti, in DIR/lib (the C++ runtime in DIR/lib/cxx, used where the machine's is older).
+#        At most 60 MB.
+#   gpu/gpu-check.sh --prebuilt DIR [OUT]           there (GPU machine, no network, no dev packages):
+#        the check below with DIR's binaries.
+#   gpu/gpu-check.sh [OUT]                          build here from source (into build/gpu-check,
+#        kept for a rerun), then the check.
 #
-# The check: runs the `gpu`-labelled tests (skipped, and said so, when GoogleTest is missing),
-# then TP=1 captures of llama3-8b at batch 1 and 16, each with and without CUPTI (the overhead)
-# and batch 1 in CUDA-graph mode, and writes into OUT_DIR (default $OUT, else ./gpu-check-out):
-#   gpu-check.log   what was found and used, every step and its time
-#   tests.log       the test output
-#   summary.md / summary.json   step latency, tokens/s, achieved HBM bandwidth vs peak, the HBM
-#                   floor reached, CUPTI overhead (step time with vs without capture), dropped records
-#   trace-b1.json, trace-b16.json   the captured traces (Chrome trace JSON until the workspace format)
-# NCCL and CUPTI are taken from the toolkit when it has them, else from the Python wheels
-# (site-packages/nvidia/*: nvidia-nccl-cu13, nvidia-cuda-cupti). Total budget: under 8 minutes.
+# The check (budget GPU_CHECK_BUDGET_S, default 300 s): the gpu tests (the >= 2-GPU ones skip and
+# say why), then TP 1 captures of llama3-8b: batch 1 eager, batch 16 eager, batch 1 CUDA graph, each
+# with and without CUPTI. OUT (default $OUT, else ./gpu-check-out) gets gpu-check.log, tests.log,
+# summary.md and summary.json (median step, tokens/s, HBM floor reached, CUPTI overhead), and
+# trace-b1.json, which `tpscope-cli analyze` must open. Exit status: 0 only when the tests pass,
+# every capture succeeds and no kernel of a CUPTI capture lacks its op tag; 1 otherwise.
 set -uo pipefail
 
 MODE=check
 PREBUILT=""
 BUNDLE=""
+FROM=""
 case "${1:-}" in
-  --prebuilt) PREBUILT=$(cd "${2:?--prebuilt needs a folder}" && pwd); shift 2 ;;
-  --bundle) MODE=bundle; BUNDLE="${2:?--bundle needs a folder}"; shift 2 ;;
-  -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+  --prebuilt) PREBUILT=$(cd "${2:?--prebuilt needs a folder}" && pwd) || exit 2; shift 2 ;;
+  --bundle)
+    MODE=bundle; BUNDLE="${2:?--bundle needs a folder}"; shift 2
+    if [ "${1:-}" = --from ]; then FROM=$(cd "${2:?--from needs a build folder}" && pwd) || exit 2; shift 2; fi ;;
+  -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
 esac
 OUT_DIR="${1:-${OUT:-$PWD/gpu-check-out}}"
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 WORK=$(mktemp -d /tmp/tpscope-gpu-check.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT
-BUDGET_S=${GPU_CHECK_BUDGET_S:-450}
+trap 'rm -rf "$WORK"' EXIT  # logs and scratch only: build folders are kept
+BUDGET_S=${GPU_CHECK_BUDGET_S:-300}
+BUNDLE_LIMIT_BYTES=$((60 * 1000 * 1000))
+FAILURES=0
+[ "$MODE" = bundle ] && OUT_DIR="$WORK/out"
 mkdir -p "$OUT_DIR"
+OUT_DIR=$(cd "$OUT_DIR" && pwd)
 LOG="$OUT_DIR/gpu-check.log"
 : >"$LOG"
 
 log() { echo "[gpu-check +${SECONDS}s] $*" | tee -a "$LOG"; }
 die() { log "FAILED: $*"; exit 1; }
+fail() { log "FAILED: $*"; FAILURES=$((FAILURES + 1)); }
 left() { echo $((BUDGET_S - SECONDS)); }
-# Runs a step with what is left of the budget as its timeout.
-step() {
+step() {  # runs a command with what is left of the budget as its timeout
   local t
   t=$(left)
-  [ "$t" -gt 5 ] || die "out of time before: $*"
+  [ "$t" -gt 5 ] || { fail "out of time before: $*"; return 124; }
   timeout "$t" "$@"
 }
 
-# ---- toolchain and libraries -------------------------------------------------------------------
-find_cuda() {
-  NVCC=""
-  [ -n "${CUDA_HOME:-}" ] && [ -x "$CUDA_HOME/bin/nvcc" ] && NVCC="$CUDA_HOME/bin/nvcc"
-  [ -z "$NVCC" ] && NVCC=$(command -v nvcc || true)
-  for c in /usr/local/cuda /usr/local/cuda-13.0; do
-    [ -z "$NVCC" ] && [ -x "$c/bin/nvcc" ] && NVCC="$c/bin/nvcc"
-  done
-  [ -n "$NVCC" ] || die "nvcc not found (PATH, \$CUDA_HOME, /usr/local/cuda)"
-  CUDA_HOME=$(cd "$(dirname "$NVCC")/.." && pwd -P)
-  export CUDA_HOME PATH="$CUDA_HOME/bin:$PATH"
-  log "CUDA: $NVCC ($("$NVCC" --version | tail -1))"
+# ---- libraries ---------------------------------------------------------------------------------
+find_cuda_home() {
+  local nvcc=""
+  [ -n "${CUDA_HOME:-}" ] && [ -d "$CUDA_HOME" ] && return 0
+  nvcc=$(command -v nvcc || true)
+  for c in /usr/local/cuda /usr/local/cuda-13.0; do [ -z "$nvcc" ] && [ -x "$c/bin/nvcc" ] && nvcc="$c/bin/nvcc"; done
+  if [ -n "$nvcc" ]; then CUDA_HOME=$(cd "$(dirname "$nvcc")/.." && pwd -P); else CUDA_HOME=/usr/local/cuda; fi
+  export CUDA_HOME
 }
 
-site_nvidia_dirs() {
-  local py=${PYTHON:-python3}
+# Folders of the Python wheels' libraries (site-packages/nvidia/*/lib: NCCL, CUPTI, cuBLAS, runtime).
+wheel_lib_dirs() {
+  local py=${PYTHON:-python3} d
   command -v "$py" >/dev/null || return 0
-  "$py" - <<'PY' 2>/dev/null
-import site, sys, os
-for p in site.getsitepackages() + [site.getusersitepackages()]:
-    d = os.path.join(p, "nvidia")
-    if os.path.isdir(d):
-        print(d)
-PY
+  for d in $("$py" -c 'import site; print(" ".join(site.getsitepackages() + [site.getusersitepackages()]))' 2>/dev/null); do
+    [ -d "$d/nvidia" ] && find "$d/nvidia" -maxdepth 3 -name 'lib*.so*' -printf '%h\n' 2>/dev/null
+  done | sort -u
 }
 
-# Finds a header and a library for NCCL or CUPTI: the toolkit first, then the wheels. Wheels ship
-# only versioned .so names, so a shim folder gets the plain names CMake looks for.
-find_pkg() {  # name header libglob envvar
-  local name=$1 header=$2 libglob=$3 var=$4 inc="" lib="" d
-  for d in "$CUDA_HOME/include" "$CUDA_HOME/extras/CUPTI/include" /usr/include; do
-    [ -f "$d/$header" ] && inc=$d && break
-  done
-  for d in "$CUDA_HOME/lib64" "$CUDA_HOME/extras/CUPTI/lib64" /usr/lib/x86_64-linux-gnu; do
-    compgen -G "$d/$libglob" >/dev/null && lib=$d && break
-  done
-  if [ -n "$inc" ] && [ -n "$lib" ]; then
-    log "$name: toolkit/system ($inc, $lib)"
+# The machine's C++ runtime when it is new enough for the bundle (GLIBCXX_3.4.30, gcc 12), else the
+# bundle's lib/cxx (which needs glibc >= 2.36).
+prebuilt_cxx_runtime() {
+  if env LD_LIBRARY_PATH="$LD_LIBRARY_PATH" "$CLI" --version >/dev/null 2>&1; then
+    log "C++ runtime: the machine's ($(env LD_LIBRARY_PATH="$LD_LIBRARY_PATH" ldd "$CLI" | awk '/libstdc\+\+/{print $3}'))"
     return 0
   fi
-  for d in $(site_nvidia_dirs); do
-    local h l
-    h=$(find "$d" -maxdepth 4 -name "$header" -path '*include*' 2>/dev/null | head -1)
-    l=$(find "$d" -maxdepth 4 -name "$libglob" 2>/dev/null | sort | head -1)
-    if [ -n "$h" ] && [ -n "$l" ]; then
-      local shim="$WORK/$name"
-      mkdir -p "$shim/lib"
-      ln -sfn "$(dirname "$h")" "$shim/include"
-      ln -sf "$l" "$shim/lib/${libglob%%\**}"
-      ln -sf "$l" "$shim/lib/$(basename "$l")"
-      export "$var=$shim"
-      LD_LIBRARY_PATH="$(dirname "$l")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-      export LD_LIBRARY_PATH
-      log "$name: Python wheel ($(dirname "$h"), $l) via $var=$shim"
-      return 0
-    fi
-  done
-  die "$name not found in $CUDA_HOME or the Python wheels under site-packages/nvidia"
+  LD_LIBRARY_PATH="$PREBUILT/lib/cxx:$LD_LIBRARY_PATH"
+  export LD_LIBRARY_PATH
+  "$CLI" --version >/dev/null 2>"$WORK/cxx.err" ||
+    die "tpscope-cli does not start with the machine's nor the bundle's C++ runtime: $(head -3 "$WORK/cxx.err")"
+  log "C++ runtime: the bundle's lib/cxx (the machine's libstdc++ is missing or older than gcc 12)"
 }
 
-cuda_arch() {
-  local cc
-  cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d ' .')
-  echo "${cc:-90}"
+# The run-time library path of --prebuilt: the bundle first (its libcupti wins), then the toolkit's
+# runtime, cuBLAS and CUPTI, then the Python wheels' (NCCL where the machine has no other).
+prebuilt_library_path() {
+  local p="$PREBUILT/lib" d
+  for d in "$CUDA_HOME/lib64" "$CUDA_HOME/lib" "$CUDA_HOME/extras/CUPTI/lib64" $(wheel_lib_dirs); do
+    [ -d "$d" ] && p="$p:$d"
+  done
+  echo "$p${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 }
+
+# Libraries that stay outside the bundle: the C library, the CUDA driver, runtime and cuBLAS, NCCL.
+EXTERNAL_LIBS='/(libc|libm|libdl|librt|libpthread|libutil|libresolv|ld-linux[^/]*|libcuda|libcudart|libcublas|libcublasLt|libnccl|libnvidia-[^/]*)\.so[^/]*$'
 
 # ---- build -------------------------------------------------------------------------------------
-configure_and_build() {  # build-dir arch tests(ON/OFF) targets...
-  local dir=$1 arch=$2 tests=$3
-  shift 3
-  local gen=()
+build_cuda_targets() {  # build-dir arch
+  local dir=$1 arch=$2 gen=()
   command -v ninja >/dev/null && gen=(-G Ninja)
-  step cmake -S "$REPO" -B "$dir" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DTPSCOPE_WITH_CUDA=ON \
-    -DTPSCOPE_WITH_GUI=OFF -DTPSCOPE_BUILD_BENCH=OFF -DTPSCOPE_BUILD_TESTS="$tests" \
-    -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON -DCMAKE_CUDA_ARCHITECTURES="$arch" >"$WORK/configure.log" 2>&1
-  local rc=$?
-  if [ $rc -ne 0 ] && [ "$tests" = ON ] && grep -q "GTest" "$WORK/configure.log"; then
-    log "GoogleTest not found: building without tests (the gpu tests are SKIPPED)"
-    TESTS_BUILT=no
-    rm -rf "$dir"
-    configure_and_build "$dir" "$arch" OFF tpscope-cli
-    return $?
-  fi
-  if [ $rc -ne 0 ]; then
-    tail -30 "$WORK/configure.log" | tee -a "$LOG"
-    die "CMake configure failed (a missing dependency above? then use --bundle on a machine that has it)"
-  fi
+  log "configuring $dir (sm_$arch)"
+  cmake -S "$REPO" -B "$dir" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DTPSCOPE_WITH_CUDA=ON -DTPSCOPE_WITH_GUI=OFF \
+    -DTPSCOPE_BUILD_BENCH=OFF -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON -DCMAKE_CUDA_ARCHITECTURES="$arch" \
+    >"$WORK/configure.log" 2>&1 || { tail -30 "$WORK/configure.log" | tee -a "$LOG"; die "CMake configure failed"; }
   grep "tpscope:" "$WORK/configure.log" | tee -a "$LOG"
-  step cmake --build "$dir" -j"$(nproc)" --target "$@" >"$WORK/build.log" 2>&1 ||
+  local targets=(tpscope-cli)
+  cmake --build "$dir" --target help 2>/dev/null | grep -qw gpu_tests && targets+=(gpu_tests)
+  cmake --build "$dir" -j"$(nproc)" --target "${targets[@]}" >"$WORK/build.log" 2>&1 ||
     { tail -40 "$WORK/build.log" | tee -a "$LOG"; die "build failed"; }
-  log "built: $*"
+  log "built ${targets[*]} in $dir"
+}
+
+make_bundle() {
+  command -v patchelf >/dev/null || die "patchelf is needed for --bundle (scripts/install-deps.sh installs it)"
+  local build=$FROM
+  if [ -z "$build" ]; then
+    build="$REPO/build/gpu-bundle-build"
+    build_cuda_targets "$build" "${CUDA_ARCH:-90}"
+  fi
+  [ -x "$build/app/tpscope-cli" ] || die "no $build/app/tpscope-cli"
+  rm -rf "$BUNDLE" && mkdir -p "$BUNDLE/bin" "$BUNDLE/lib" || die "cannot create $BUNDLE"
+  for b in app/tpscope-cli tests/gpu_tests; do
+    [ -x "$build/$b" ] || { log "no $build/$b: the bundle has no gpu tests"; continue; }
+    cp "$build/$b" "$BUNDLE/bin/" && strip "$BUNDLE/bin/${b##*/}" && patchelf --set-rpath '$ORIGIN/../lib' "$BUNDLE/bin/${b##*/}"
+  done
+  env -u LD_LIBRARY_PATH ldd "$BUNDLE"/bin/* | awk '/=> \//{print $3}' | sort -u | grep -Ev "$EXTERNAL_LIBS" |
+    while read -r l; do
+      cp -L "$l" "$BUNDLE/lib/" && chmod u+w "$BUNDLE/lib/${l##*/}" && strip --strip-unneeded "$BUNDLE/lib/${l##*/}" &&
+        patchelf --set-rpath '$ORIGIN' "$BUNDLE/lib/${l##*/}"
+    done
+  ls "$BUNDLE/lib"/libcupti.so* >/dev/null 2>&1 || die "libcupti is not in the bundle"
+  ls "$BUNDLE/lib"/libmpi.so* >/dev/null 2>&1 &&
+    log "warning: $build links MPI: OpenMPI's libraries are bundled and its libevent needs glibc >= 2.36 (build the device bundle with --bundle alone, which leaves MPI out)"
+  # The C++ runtime of this build machine needs glibc >= 2.36 (arc4random): it waits in lib/cxx and
+  # is used only where the GPU machine's own libstdc++ is too old (prebuilt_cxx_runtime).
+  mkdir -p "$BUNDLE/lib/cxx"
+  for l in "$BUNDLE"/lib/libstdc++.so* "$BUNDLE"/lib/libgcc_s.so*; do [ -f "$l" ] && mv "$l" "$BUNDLE/lib/cxx/"; done
+  { echo "built from $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo '?') in $build"
+    "$BUNDLE/bin/tpscope-cli" --version 2>/dev/null
+    (cd "$BUNDLE" && find . -type f -printf '%s %P\n' | sort -k2); } >"$BUNDLE/MANIFEST"
+  local bytes
+  bytes=$(du -sb "$BUNDLE" | cut -f1)
+  [ "$bytes" -le "$BUNDLE_LIMIT_BYTES" ] || die "bundle is $bytes bytes, over the 60 MB limit"
+  log "bundle in $BUNDLE: $bytes bytes: $(cd "$BUNDLE" && find . -type f -printf '%P ')"
 }
 
 if [ "$MODE" = bundle ]; then
-  find_cuda
-  find_pkg nccl nccl.h 'libnccl.so*' NCCL_HOME
-  find_pkg cupti cupti.h 'libcupti.so*' CUPTI_HOME
-  TESTS_BUILT=yes
-  configure_and_build "$WORK/build" "${CUDA_ARCH:-90}" ON tpscope-cli gpu_tests
-  mkdir -p "$BUNDLE/bin" "$BUNDLE/lib"
-  for b in app/tpscope-cli tests/gpu_tests; do
-    [ -x "$WORK/build/$b" ] && cp "$WORK/build/$b" "$BUNDLE/bin/" && strip "$BUNDLE/bin/$(basename "$b")"
-  done
-  # Shared libraries the target machine may lack; the C library, libstdc++ and CUDA's own stay.
-  ldd "$BUNDLE"/bin/* | awk '/=> \//{print $3}' | sort -u |
-    grep -Ev '/(libc|libm|libdl|librt|libpthread|libutil|libresolv|ld-linux[^/]*|libstdc\+\+|libgcc_s|libcuda|libcudart|libcublas[^/]*|libnccl|libcupti|libnvidia[^/]*)\.so' |
-    while read -r l; do cp -L "$l" "$BUNDLE/lib/"; done
-  log "bundle in $BUNDLE: $(find "$BUNDLE" -type f -printf '%P ')"
+  find_cuda_home
+  make_bundle
   exit 0
 fi
 
 # ---- check -------------------------------------------------------------------------------------
 log "tpscope gpu-check: output in $OUT_DIR, budget ${BUDGET_S}s"
+find_cuda_home
 if command -v nvidia-smi >/dev/null; then
   nvidia-smi --query-gpu=name,memory.total,driver_version,compute_cap --format=csv 2>&1 | tee -a "$LOG"
 else
   log "nvidia-smi not found"
 fi
-find_cuda
-find_pkg nccl nccl.h 'libnccl.so*' NCCL_HOME
-find_pkg cupti cupti.h 'libcupti.so*' CUPTI_HOME
-TESTS_BUILT=yes
 if [ -n "$PREBUILT" ]; then
   CLI="$PREBUILT/bin/tpscope-cli"
   GPU_TESTS="$PREBUILT/bin/gpu_tests"
-  export LD_LIBRARY_PATH="$PREBUILT/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  [ -x "$GPU_TESTS" ] || TESTS_BUILT=no
-  log "prebuilt binaries from $PREBUILT"
+  LD_LIBRARY_PATH=$(prebuilt_library_path)
+  export LD_LIBRARY_PATH
+  log "prebuilt binaries from $PREBUILT; LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
+  [ -x "$CLI" ] || die "no $CLI"
+  missing=$(ldd "$PREBUILT"/bin/* 2>/dev/null | grep 'not found' | grep -Ev 'libstdc|libgcc_s' | sort -u)
+  [ -z "$missing" ] || die "libraries not found (install the CUDA runtime/cuBLAS or NCCL, or set CUDA_HOME): $missing"
+  prebuilt_cxx_runtime
+  ldd "$CLI" | awk '/=> \//{print "  " $1 " -> " $3}' | grep -E 'cupti|nccl|cudart|cublas' | tee -a "$LOG"
 else
-  ARCH=${CUDA_ARCH:-$(cuda_arch)}
-  log "building for sm_$ARCH"
-  configure_and_build "$WORK/build" "$ARCH" ON tpscope-cli gpu_tests
-  CLI="$WORK/build/app/tpscope-cli"
-  GPU_TESTS="$WORK/build/tests/gpu_tests"
+  ARCH=${CUDA_ARCH:-$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d ' .')}
+  build_cuda_targets "$REPO/build/gpu-check" "${ARCH:-90}"
+  CLI="$REPO/build/gpu-check/app/tpscope-cli"
+  GPU_TESTS="$REPO/build/gpu-check/tests/gpu_tests"
 fi
-[ -x "$CLI" ] || die "no tpscope-cli"
-"$CLI" devices 2>&1 | tee -a "$LOG"
+"$CLI" --version 2>&1 | tee -a "$LOG"
+step "$CLI" devices >"$WORK/devices.txt" 2>&1
+rc=$?
+tee -a "$LOG" <"$WORK/devices.txt"
+[ $rc -eq 0 ] || fail "tpscope-cli devices found no usable GPU (exit $rc)"
 
-if [ "$TESTS_BUILT" = yes ] && [ -x "$GPU_TESTS" ]; then
+if [ $rc -eq 0 ] && [ -x "$GPU_TESTS" ]; then
   log "gpu tests"
   step "$GPU_TESTS" --gtest_color=no >"$OUT_DIR/tests.log" 2>&1
-  log "gpu tests exit $?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) *\] [0-9]+ tests?' "$OUT_DIR/tests.log" | tr '\n' ' ')"
-else
-  echo "gpu tests SKIPPED: GoogleTest was not available to build them" >"$OUT_DIR/tests.log"
-  log "gpu tests SKIPPED (no GoogleTest)"
+  trc=$?
+  log "gpu tests exit $trc: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) *\] [0-9]+ tests?' "$OUT_DIR/tests.log" | tr '\n' ' ')"
+  grep -A1 '^\[ *SKIPPED' "$OUT_DIR/tests.log" | grep -v '^--' | tee -a "$LOG" >/dev/null
+  [ $trc -eq 0 ] || fail "gpu tests (see tests.log)"
+elif [ $rc -eq 0 ]; then
+  echo "gpu tests not built (GoogleTest was missing where they were built)" >"$OUT_DIR/tests.log"
+  fail "gpu tests not built"
 fi
 
 capture() {  # name batch extra-args...
@@ -200,56 +205,39 @@ capture() {  # name batch extra-args...
   shift 2
   log "capture $name: llama3-8b tp 1 batch $batch $*"
   step "$CLI" capture --model llama3-8b --tp 1 --batch "$batch" --tokens "${TOKENS:-32}" --warmup 5 --json "$@" \
-    >"$WORK/$name.json" 2>"$WORK/$name.err" || log "capture $name failed (exit $?): $(tail -1 "$WORK/$name.err")"
+    >"$OUT_DIR/$name.json" 2>"$WORK/$name.err"
+  local crc=$?
+  if [ $crc -ne 0 ]; then
+    fail "capture $name (exit $crc): $(tail -1 "$WORK/$name.err")"
+    echo "{\"error\": $(tail -1 "$WORK/$name.err" | python3 -c 'import json,sys; print(json.dumps(sys.stdin.read().strip()))' 2>/dev/null || echo '"failed"')}" >"$OUT_DIR/$name.json"
+    return
+  fi
+  local untagged
+  untagged=$(grep -o '"unattributed_kernels": *"[0-9]*"' "$OUT_DIR/$name.json" | grep -o '[0-9]*"$' | tr -d '"')
+  if [ -n "$untagged" ] && [ "$untagged" != 0 ]; then fail "capture $name: $untagged kernels lack their op tag"; fi
 }
-capture b1 1 --out "$OUT_DIR/trace-b1.json"
-capture b1-nocupti 1 --no-cupti --out "$WORK/none.json"
-capture b16 16 --out "$OUT_DIR/trace-b16.json"
-capture b16-nocupti 16 --no-cupti --out "$WORK/none.json"
-capture b1-graph 1 --graph --out "$WORK/trace-b1-graph.json"
-capture b1-graph-nocupti 1 --graph --no-cupti --out "$WORK/none.json"
+if [ $rc -eq 0 ]; then
+  capture b1 1 --out "$OUT_DIR/trace-b1.json"
+  capture b1-nocupti 1 --no-cupti --out "$WORK/none.json"
+  capture b16 16 --out "$WORK/trace-b16.json"
+  capture b16-nocupti 16 --no-cupti --out "$WORK/none.json"
+  capture b1-graph 1 --graph --out "$WORK/trace-b1-graph.json"
+  capture b1-graph-nocupti 1 --graph --no-cupti --out "$WORK/none.json"
+  log "TP >= 2 captures skipped: they need 2 GPUs (one NCCL rank per GPU); this check runs on one"
+  if [ -f "$OUT_DIR/trace-b1.json" ]; then
+    step "$CLI" analyze "$OUT_DIR/trace-b1.json" >"$OUT_DIR/analyze-b1.txt" 2>&1 || fail "tpscope-cli analyze trace-b1.json"
+  else
+    fail "no captured trace (trace-b1.json)"
+  fi
+fi
 
 log "summary"
-python3 - "$WORK" "$OUT_DIR" <<'PY' 2>&1 | tee -a "$LOG"
-import json, os, sys
-work, out = sys.argv[1], sys.argv[2]
-def load(name):
-    try:
-        with open(os.path.join(work, name + ".json")) as f:
-            return json.load(f)
-    except Exception as e:
-        try:
-            with open(os.path.join(work, name + ".err")) as f:
-                return {"error": (f.read().strip().splitlines() or [str(e)])[-1]}
-        except Exception:
-            return {"error": str(e)}
-rows = []
-for label, base in (("batch 1", "b1"), ("batch 16", "b16"), ("batch 1, CUDA graph", "b1-graph")):
-    on, off = load(base), load(base + "-nocupti")
-    row = {"run": label, "with_cupti": on, "without_cupti": off}
-    if "median_step_ns" in on and "median_step_ns" in off and off["median_step_ns"] > 0:
-        row["cupti_overhead_pct"] = 100.0 * (on["median_step_ns"] - off["median_step_ns"]) / off["median_step_ns"]
-    rows.append(row)
-with open(os.path.join(out, "summary.json"), "w") as f:
-    json.dump(rows, f, indent=2)
-lines = ["# tpscope gpu-check: llama3-8b, TP 1", "",
-         "| run | step (no CUPTI) | step (CUPTI) | CUPTI overhead | tokens/s | HBM achieved | peak | HBM floor reached | dropped |",
-         "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
-for r in rows:
-    on, off = r["with_cupti"], r["without_cupti"]
-    if "median_step_ns" not in off:
-        lines.append(f"| {r['run']} | failed: {off.get('error', '?')} | | | | | | | |")
-        continue
-    fmt = lambda ns: f"{ns / 1e6:.3f} ms"
-    lines.append("| {} | {} | {} | {} | {:.1f} | {:.2f} TB/s | {:.2f} TB/s ({}) | {:.1f} % | {} |".format(
-        r["run"], fmt(off["median_step_ns"]), fmt(on["median_step_ns"]) if "median_step_ns" in on else "failed",
-        f"{r['cupti_overhead_pct']:.2f} %" if "cupti_overhead_pct" in r else "-", off["tokens_per_s"],
-        off["achieved_bytes_per_s"] / 1e12, off["peak_hbm_bytes_per_s"] / 1e12, off["gpu_preset"] or "no preset",
-        100.0 * off["fraction_of_hbm_floor"], on.get("dropped_records", "?")))
-lines += ["", "HBM floor reached = (weight bytes / peak HBM bandwidth) / measured step, without CUPTI;",
-          "CUPTI overhead = (step with CUPTI - step without) / step without (medians of 32 steps after 5 warm-up steps)."]
-with open(os.path.join(out, "summary.md"), "w") as f:
-    f.write("\n".join(lines) + "\n")
-print("\n".join(lines))
-PY
-log "done in ${SECONDS}s"
+python3 "$REPO/gpu/gpu_check_summary.py" "$OUT_DIR" 2>&1 | tee -a "$LOG" ||
+  { echo "# tpscope gpu-check: no summary (python3 missing or failed)" >"$OUT_DIR/summary.md"; fail "summary"; }
+if [ "$FAILURES" -ne 0 ]; then
+  echo "" >>"$OUT_DIR/summary.md"
+  echo "**gpu-check FAILED**: $FAILURES failure(s), see gpu-check.log" >>"$OUT_DIR/summary.md"
+  log "done in ${SECONDS}s: $FAILURES failure(s)"
+  exit 1
+fi
+log "done in ${SECONDS}s: all passed"

@@ -4,6 +4,11 @@
 
 #include <filesystem>
 
+// Mixed headers (a wheel's cuda_runtime_api.h before the toolkit's) would compile against another
+// runtime than the one linked; the include order prevents it and this proves it for every build.
+static_assert(CUDART_VERSION == TPSCOPE_CUDA_TOOLKIT_MAJOR * 1000 + TPSCOPE_CUDA_TOOLKIT_MINOR * 10,
+              "the CUDA runtime headers are not the toolkit's (check the include order)");
+
 namespace tpscope::gpu {
 
 std::optional<std::string> failureText(cudaError_t status) {

@@ -29,7 +29,7 @@ LocalCapture synthesizeLocalRanks(const core::DecodePlan& plan, const LocalRanks
                                   std::int64_t startNs) {
     LocalCapture out;
     core::Trace& t = out.trace;
-    t.origin = core::TraceOrigin::Captured;
+    t.origin = core::TraceOrigin::Synthetic;  // made-up durations: never a measurement
     for (std::size_t i = 0; i < ranks.devices.size(); ++i) {
         core::Rank& rank =
             t.rank(core::RankId(static_cast<std::uint32_t>(ranks.firstRank) + static_cast<std::uint32_t>(i)));

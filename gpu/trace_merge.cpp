@@ -10,7 +10,11 @@ core::Result<core::Trace> mergeProcessTraces(std::vector<ProcessTrace> parts) {
     std::sort(parts.begin(), parts.end(),
               [](const ProcessTrace& a, const ProcessTrace& b) { return a.process < b.process; });
     core::Trace out;
-    out.origin = core::TraceOrigin::Captured;
+    // One synthetic part (cpu test) makes the whole trace synthetic: nothing made up passes as measured.
+    const bool synthetic = std::any_of(parts.begin(), parts.end(), [](const ProcessTrace& p) {
+        return p.trace.origin == core::TraceOrigin::Synthetic;
+    });
+    out.origin = synthetic ? core::TraceOrigin::Synthetic : core::TraceOrigin::Captured;
     // Counters of the CUPTI collectors ("cupti.*") are summed over processes; other metadata
     // describes the launch and comes from the first process.
     std::map<std::string, std::uint64_t> counters;

@@ -1,8 +1,10 @@
 #pragma once
 // Binary wire form of a core::Trace, for sending one process's captured ranks to rank 0 of an
 // MPI launch. Not a file format (the workspace format is io's): both ends are the same build.
-// Layout: magic, version, then names, payloads, ranks (streams as event rows, NVTX ranges),
-// origin, source, metadata; little-endian fixed-width integers. O(events) both ways.
+// Layout: magic, version, then names, payloads, ranks (streams as event chunks, NVTX ranges),
+// origin, source, metadata. The tables, chunks and ranges use core/io's event codec (one copy of
+// the encoding and of its validation: every id, enum and length is checked on the way in).
+// O(events) both ways.
 
 #include <cstdint>
 #include <vector>

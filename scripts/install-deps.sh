@@ -9,7 +9,9 @@ packages=(
   libsimdjson-dev libsqlite3-dev zlib1g-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libopenmpi-dev openmpi-bin
+  patchelf python3
   xvfb xauth fonts-dejavu-core
+  help2man
 )
 
 missing=()

@@ -1,5 +1,7 @@
 #include "analysis_options.h"
 
+#include <algorithm>
+
 #include "cli_context.h"
 #include "core/util/units.h"
 
@@ -20,22 +22,23 @@ void addAnalysisOptions(CLI::App& cmd, AnalysisCliOptions& o, bool withBatch) {
     if (withBatch) cmd.add_option("--batch", o.batch, "Batch size (default: trace metadata 'batch', else 1)");
     cmd.add_option("--blocks-per-layer", o.blocksPerLayer,
                    "Traces without NVTX layer ranges: collective-closed blocks per layer")
-        ->check(CLI::PositiveNumber)
+        ->check(positiveNumber())
         ->capture_default_str();
     cmd.add_option("--leading-blocks", o.leadingBlocks,
                    "Traces without NVTX layer ranges: blocks before layer 0 in each step (e.g. 1 for an embedding "
                    "all-reduce)")
-        ->check(CLI::NonNegativeNumber)
+        ->check(nonNegativeNumber())
         ->capture_default_str();
     cmd.add_option("--layers-per-step", o.layersPerStep,
                    "Traces without NVTX step ranges: layers per decode step (0: the whole trace is one step)")
-        ->check(CLI::NonNegativeNumber)
+        ->check(nonNegativeNumber())
         ->capture_default_str();
     cmd.add_flag("--all-collectives-close-blocks", o.allCollectivesCloseBlocks,
                  "Every collective ends a block, not only all-reduces");
     cmd.add_option("--match-tolerance-ns", o.matchToleranceNs,
                    "Clock-skew allowance when matching collectives across ranks; negative: call order only")
         ->capture_default_str();
+    addKernelRulesOption(cmd, o.kernelRules);
     addClockOptions(cmd, o.clockSync, o.clockOffsets);
 }
 
@@ -76,6 +79,20 @@ core::Result<std::shared_ptr<const core::Trace>> loadSyncedTrace(const std::stri
     if (!result) return result.error();
     if (sync != nullptr) *sync = std::move(*result);
     return std::shared_ptr<const core::Trace>(std::move(*trace));
+}
+
+core::Result<std::shared_ptr<const core::Trace>> syncRunClocks(const std::shared_ptr<const core::Trace>& trace,
+                                                               const std::string& mode,
+                                                               const std::vector<std::string>& offsets,
+                                                               core::analysis::ClockSyncResult* sync) {
+    auto options = clockSyncOptions(mode, offsets);
+    if (!options) return options.error();
+    auto copy = std::make_shared<core::Trace>(*trace);
+    auto result = core::analysis::synchronizeClocks(*copy, *options);
+    if (!result) return result.error();
+    const bool shifted = std::any_of(result->appliedNs.begin(), result->appliedNs.end(), [](auto v) { return v != 0; });
+    if (sync != nullptr) *sync = std::move(*result);
+    return shifted ? std::shared_ptr<const core::Trace>(std::move(copy)) : trace;
 }
 
 core::Result<std::int64_t> rankIndexOf(const core::Trace& trace, std::int64_t rankId) {

@@ -24,6 +24,7 @@ struct AnalysisCliOptions {
     int batch = 0;
     std::string clockSync = "auto";
     std::vector<std::string> clockOffsets;  // RANK=NS
+    std::string kernelRules;                // --kernel-rules FILE: extra classification rules, tried first
 
     core::analysis::AnalysisOptions toCore() const;
 };
@@ -32,6 +33,12 @@ struct AnalysisCliOptions {
 void addClockOptions(CLI::App& cmd, std::string& mode, std::vector<std::string>& offsets);
 core::Result<core::analysis::ClockSyncOptions> clockSyncOptions(const std::string& mode,
                                                                 const std::vector<std::string>& offsets);
+
+// A loaded run on one clock: a corrected copy when a rank is shifted, else the run itself.
+core::Result<std::shared_ptr<const core::Trace>> syncRunClocks(const std::shared_ptr<const core::Trace>& trace,
+                                                               const std::string& mode,
+                                                               const std::vector<std::string>& offsets,
+                                                               core::analysis::ClockSyncResult* sync = nullptr);
 
 // Loads a trace and puts its ranks on one clock as the options say (core::analysis::synchronizeClocks).
 core::Result<std::shared_ptr<const core::Trace>> loadSyncedTrace(const std::string& path, const std::string& mode,

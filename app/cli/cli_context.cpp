@@ -1,6 +1,17 @@
 #include "cli_context.h"
 
+#include <unistd.h>
+
+#include <charconv>
+#include <filesystem>
+
 namespace tpscope::cli {
+
+core::Result<core::Catalog> CliContext::catalog() const {
+    auto catalog = core::Catalog::load(catalogFiles);
+    if (!catalog) return fileError(catalog.error());
+    return catalog;
+}
 
 int reportError(const core::Error& error) {
     std::cerr << "tpscope-cli: " << error.describe() << '\n';
@@ -8,16 +19,109 @@ int reportError(const core::Error& error) {
                                                                                                      : kExitFailure;
 }
 
+core::Error fileError(core::Error error) {
+    if (error.code == core::ErrorCode::NotFound || error.code == core::ErrorCode::InvalidArgument) {
+        error.code = core::ErrorCode::IoError;
+    }
+    return error;
+}
+
+void warn(const std::string& text) {
+    std::cerr << "tpscope-cli: warning: " << text << '\n';
+}
+
+std::string countText(std::int64_t n, std::string_view one, std::string_view many) {
+    std::string out = std::to_string(n) + " ";
+    if (n == 1) return out.append(one);
+    if (!many.empty()) return out.append(many);
+    return out.append(one).append("s");
+}
+
+core::Status checkOutputPath(const std::string& path, const std::string& option) {
+    if (path.empty()) return core::Ok{};
+    const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+    std::error_code ec;
+    if (!folder.empty() && !std::filesystem::is_directory(folder, ec)) {
+        return core::makeError(core::ErrorCode::IoError, "folder '" + folder.string() + "' does not exist",
+                               option + " " + path);
+    }
+    if (std::filesystem::is_directory(path, ec)) {
+        return core::makeError(core::ErrorCode::IoError, "is a folder; give a file name", option + " " + path);
+    }
+    return core::Ok{};
+}
+
+ProgressLine::ProgressLine() : m_terminal(::isatty(STDERR_FILENO) == 1) {}
+
+void ProgressLine::update(const std::string& text) {
+    if (m_terminal) {
+        std::cerr << '\r' << text << std::string(m_width > text.size() ? m_width - text.size() : 0, ' ') << std::flush;
+        m_width = text.size();
+    } else {
+        std::cerr << text << '\n';
+    }
+}
+
+void ProgressLine::finish() {
+    if (m_terminal && m_width > 0) std::cerr << '\r' << std::string(m_width, ' ') << '\r' << std::flush;
+    m_width = 0;
+}
+
+namespace {
+
+CLI::Validator numberAtLeast(double lowest, bool inclusive, const std::string& words) {
+    return CLI::Validator(
+        [=](std::string& text) -> std::string {
+            double value = 0;
+            const char* end = text.data() + text.size();
+            const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+            const bool ok = ec == std::errc() && ptr == end && (inclusive ? value >= lowest : value > lowest);
+            return ok ? std::string() : "must be " + words + ", got '" + text + "'";
+        },
+        words == "a positive number" ? "POSITIVE" : "NONNEGATIVE");
+}
+
+}  // namespace
+
+const CLI::Validator& positiveNumber() {
+    static const CLI::Validator v = numberAtLeast(0, false, "a positive number");
+    return v;
+}
+
+const CLI::Validator& nonNegativeNumber() {
+    static const CLI::Validator v = numberAtLeast(0, true, "zero or more");
+    return v;
+}
+
+void addJsonFlag(CLI::App& cmd, bool& json) {
+    cmd.add_flag("--json", json, "Machine-readable output: one JSON object on stdout (docs/cli.md)");
+}
+
+void addKernelRulesOption(CLI::App& cmd, std::string& rulesFile) {
+    cmd.add_option("--kernel-rules", rulesFile,
+                   "Extra kernel classification rules (JSON like resources/kernel_rules.json, tried first)");
+}
+
+core::Result<std::optional<core::KernelClassifier>> classifierFor(const std::string& rulesFile) {
+    if (rulesFile.empty()) return std::optional<core::KernelClassifier>{};
+    core::KernelClassifier c = core::KernelClassifier::builtin();
+    if (auto added = c.addRulesFile(rulesFile); !added) return fileError(added.error());
+    return std::optional<core::KernelClassifier>(std::move(c));
+}
+
 void addModelOptions(CLI::App& cmd, ModelOptions& opts, bool required) {
     auto* model = cmd.add_option("--model", opts.preset, "Model preset id (see 'tpscope-cli models'), or 'custom'");
     if (required) model->required();
-    cmd.add_option("--hidden", opts.hidden, "Custom: hidden size");
-    cmd.add_option("--ffn", opts.ffn, "Custom: MLP intermediate size");
-    cmd.add_option("--heads", opts.heads, "Custom: attention heads");
-    cmd.add_option("--kv-heads", opts.kvHeads, "Custom: key/value heads");
-    cmd.add_option("--head-dim", opts.headDim, "Custom: head dimension (default hidden / heads)");
-    cmd.add_option("--layers", opts.layers, "Custom: decoder layers");
-    cmd.add_option("--vocab", opts.vocab, "Custom: vocabulary size");
+    auto dimension = [&cmd](const char* name, std::int64_t& value, const char* help) {
+        cmd.add_option(name, value, help)->check(positiveNumber());
+    };
+    dimension("--hidden", opts.hidden, "Custom: hidden size");
+    dimension("--ffn", opts.ffn, "Custom: MLP intermediate size");
+    dimension("--heads", opts.heads, "Custom: attention heads");
+    dimension("--kv-heads", opts.kvHeads, "Custom: key/value heads");
+    dimension("--head-dim", opts.headDim, "Custom: head dimension (default hidden / heads)");
+    dimension("--layers", opts.layers, "Custom: decoder layers");
+    dimension("--vocab", opts.vocab, "Custom: vocabulary size");
 }
 
 core::Result<core::ModelSpec> resolveModel(const core::Catalog& catalog, const ModelOptions& opts) {

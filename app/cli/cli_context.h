@@ -1,12 +1,15 @@
 #pragma once
 // What every tpscope-cli subcommand shares: the catalog (built-ins plus --catalog files), model
-// selection by preset or custom dimensions, and one way to report errors.
+// selection by preset or custom dimensions, the exit-code table, and one way to report errors.
+// Each cmd_*.cpp reads as parse (options struct filled by CLI11) -> compute (core) -> print.
 
 #include <CLI/CLI.hpp>
 
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/hw/catalog.h"
@@ -19,19 +22,58 @@
 
 namespace tpscope::cli {
 
+// The exit-code table of docs/cli.md ("Exit codes"); every command returns one of these.
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1;   // the work failed (file, device, does not fit)
-inline constexpr int kExitBadInput = 2;  // the command line was wrong
+inline constexpr int kExitFailure = 1;   // the work failed: a file missing/unreadable/not a trace, device, nothing ran
+inline constexpr int kExitBadInput = 2;  // the command line was wrong: unknown command/option/preset, bad value
 
 struct CliContext {
     std::vector<std::string> catalogFiles;
     int exitCode = kExitOk;
 
-    core::Result<core::Catalog> catalog() const { return core::Catalog::load(catalogFiles); }
+    // Built-ins plus --catalog files; a missing or malformed catalog file is a file error (exit 1).
+    core::Result<core::Catalog> catalog() const;
 };
 
-// Prints "tpscope-cli: <context>: <message>" to stderr and returns the exit code for it.
+// Prints "tpscope-cli: <context>: <message>" on one line to stderr and returns the exit code for it:
+// InvalidArgument and NotFound (unknown preset, bad value) are command-line errors, the rest failures.
 int reportError(const core::Error& error);
+// A failed file read is a failure of the work (exit 1) even when the file does not exist.
+core::Error fileError(core::Error error);
+// Prints "tpscope-cli: warning: <text>" to stderr.
+void warn(const std::string& text);
+
+// "1 rank", "2 ranks"; `many` for irregular plurals.
+std::string countText(std::int64_t n, std::string_view one, std::string_view many = {});
+
+// --out FILE: refused before any work runs when its folder does not exist.
+core::Status checkOutputPath(const std::string& path, const std::string& option = "--out");
+
+// A progress line for long commands: rewritten in place on a terminal, plain lines otherwise, and
+// always cleared (or ended) before anything else is printed, so an error never starts mid-line.
+class ProgressLine {
+  public:
+    ProgressLine();
+    ~ProgressLine() { finish(); }
+    ProgressLine(const ProgressLine&) = delete;
+    ProgressLine& operator=(const ProgressLine&) = delete;
+    void update(const std::string& text);
+    void finish();
+
+  private:
+    bool m_terminal = false;
+    std::size_t m_width = 0;
+};
+
+// Validators with one-line messages ("must be a positive number, got 'abc'"), for every numeric option.
+const CLI::Validator& positiveNumber();
+const CLI::Validator& nonNegativeNumber();
+
+// Options several commands share, added the same way everywhere.
+void addJsonFlag(CLI::App& cmd, bool& json);
+void addKernelRulesOption(CLI::App& cmd, std::string& rulesFile);
+// The built-in classifier plus the rules of --kernel-rules FILE (tried first); empty when no file.
+core::Result<std::optional<core::KernelClassifier>> classifierFor(const std::string& rulesFile);
 
 struct ModelOptions {
     std::string preset;
@@ -55,6 +97,19 @@ core::Result<std::shared_ptr<core::Trace>> loadMutableTraceFile(const std::strin
                                                                 core::ImportStats* stats = nullptr,
                                                                 const core::KernelClassifier* classifier = nullptr);
 
+// One run of the file a command reads: a trace file is one unnamed run; a workspace gives each of its
+// runs (or the one --run N|NAME selects) with its name, so commands can say which run they show.
+struct LoadedRun {
+    std::string name;  // "" for a plain trace file
+    int index = 0;     // 1-based position in the workspace; 0 for a plain trace file
+    int of = 0;        // runs in the workspace; 0 for a plain trace file
+    std::shared_ptr<const core::Trace> trace;
+};
+core::Result<std::vector<LoadedRun>> loadRuns(const std::string& path, const std::string& runSelector,
+                                              core::ImportStats* stats = nullptr,
+                                              const core::KernelClassifier* classifier = nullptr);
+void addRunOption(CLI::App& cmd, std::string& runSelector);
+
 using CommandFactory = void (*)(CLI::App& app, CliContext& ctx);
 void addPlanCommand(CLI::App& app, CliContext& ctx);
 void addAmdahlCommand(CLI::App& app, CliContext& ctx);
@@ -70,6 +125,7 @@ void addDevicesCommand(CLI::App& app, CliContext& ctx);
 void addSimulateCommand(CLI::App& app, CliContext& ctx);
 void addAllReduceCommand(CLI::App& app, CliContext& ctx);
 void addCalibrateCommand(CLI::App& app, CliContext& ctx);
+void addPlanCapacityCommand(CLI::App& app, CliContext& ctx);
 void addConvertCommands(CLI::App& app, CliContext& ctx);  // convert, info
 void addWhatIfCommand(CLI::App& app, CliContext& ctx);
 

@@ -79,7 +79,8 @@ int runMeasured(const AllReduceOptions& o, const std::vector<std::uint64_t>& siz
         w.endArray().endObject();
         return kExitOk;
     }
-    std::cout << "# measured all-reduce, " << o.gpus << " local GPUs, median of " << o.iterations << " iterations\n";
+    std::cout << "# measured all-reduce, " << o.gpus << " local GPUs, out of place, median of " << o.iterations
+              << " iterations" << (o.gpus == 1 ? " (one GPU: a copy; busbw is 0 by definition)" : "") << "\n";
     TextTable t({"size (B)", "count", "type", "redop", "time (us)", "algbw (GB/s)", "busbw (GB/s)"});
     for (const auto& r : *rows) {
         t.addRow({std::to_string(r.bytes), std::to_string(r.count), std::string(core::toString(r.dtype)), "sum",
@@ -98,109 +99,137 @@ int runMeasured(const AllReduceOptions& o, const std::vector<std::uint64_t>& siz
 #endif
 }
 
-int run(const AllReduceOptions& o, const CliContext& ctx) {
-    if (o.measure) {
-        auto sizes = parseSizes(o.sizes);
-        if (!sizes) return reportError(sizes.error());
-        auto dtype = resolveDtype(o.dtype);
-        if (!dtype) return reportError(dtype.error());
-        if (o.gpus < 1) {
-            return reportError(core::makeError(core::ErrorCode::InvalidArgument, "must be at least 1", "--gpus"));
-        }
-        return runMeasured(o, *sizes, *dtype);
-    }
-    auto catalog = ctx.catalog();
-    if (!catalog) return reportError(catalog.error());
-    auto cluster = resolveCluster(*catalog, o.cluster);
-    if (!cluster) return reportError(cluster.error());
-    if (o.gpus < 1)
-        return reportError(core::makeError(core::ErrorCode::InvalidArgument, "must be at least 1", "--gpus"));
+// The prediction's inputs, checked: parse -> compute (predictRows) -> print.
+struct Prediction {
+    core::sim::ClusterSpec cluster;
+    int gpusPerNode = 0;
+    std::vector<std::uint64_t> sizes;
+    core::Dtype dtype = core::Dtype::Fp16;
+    std::optional<core::CollectiveAlgo> algo;
+    std::optional<core::CollectiveProto> proto;
+};
+
+struct PredictedRow {
+    std::uint64_t bytes;
+    core::sim::CollectiveEstimate e;
+};
+
+core::Result<Prediction> parsePrediction(const AllReduceOptions& o, const core::Catalog& catalog) {
+    Prediction p;
+    TPSCOPE_TRY_ASSIGN(p.cluster, resolveCluster(catalog, o.cluster));
+    if (o.gpus < 1) return core::makeError(core::ErrorCode::InvalidArgument, "must be at least 1", "--gpus");
     // --gpus N over --nodes K: N/K per node unless --gpus-per-node says otherwise.
-    int gpusPerNode = o.cluster.gpusPerNode;
-    if (gpusPerNode == 0) {
-        if (o.gpus % cluster->nodes != 0) {
-            return reportError(core::makeError(
+    p.gpusPerNode = o.cluster.gpusPerNode;
+    if (p.gpusPerNode == 0) {
+        if (o.gpus % p.cluster.nodes != 0) {
+            return core::makeError(
                 core::ErrorCode::InvalidArgument,
-                std::to_string(o.gpus) + " GPUs do not split evenly over " + std::to_string(cluster->nodes) + " nodes",
-                "--gpus"));
+                std::to_string(o.gpus) + " GPUs do not split evenly over " + countText(p.cluster.nodes, "node"),
+                "--gpus");
         }
-        gpusPerNode = o.gpus / cluster->nodes;
+        p.gpusPerNode = o.gpus / p.cluster.nodes;
     }
-    if (o.gpus > gpusPerNode * cluster->nodes) {
-        return reportError(core::makeError(
-            core::ErrorCode::InvalidArgument,
-            std::to_string(o.gpus) + " GPUs requested; the cluster has " + std::to_string(gpusPerNode * cluster->nodes),
-            "--gpus"));
+    if (o.gpus > p.gpusPerNode * p.cluster.nodes) {
+        return core::makeError(core::ErrorCode::InvalidArgument,
+                               std::to_string(o.gpus) + " GPUs requested; the cluster has " +
+                                   std::to_string(p.gpusPerNode * p.cluster.nodes),
+                               "--gpus");
     }
-    auto model = core::sim::CollectiveModel::create(cluster->intraFabric, cluster->interFabric, o.gpus, gpusPerNode);
-    if (!model) return reportError(model.error());
+    TPSCOPE_TRY_ASSIGN(p.sizes, parseSizes(o.sizes));
+    TPSCOPE_TRY_ASSIGN(p.dtype, resolveDtype(o.dtype));
+    if (!o.algo.empty() && !(p.algo = core::parseCollectiveAlgo(o.algo))) {
+        return core::makeError(core::ErrorCode::InvalidArgument, "unknown algorithm '" + o.algo + "'", "--algo");
+    }
+    if (!o.proto.empty() && !(p.proto = core::parseCollectiveProto(o.proto))) {
+        return core::makeError(core::ErrorCode::InvalidArgument, "unknown protocol '" + o.proto + "'", "--proto");
+    }
+    return p;
+}
+
+core::Result<std::vector<PredictedRow>> predictRows(const core::sim::CollectiveModel& model, const Prediction& p) {
+    std::vector<PredictedRow> rows;
+    for (const auto bytes : p.sizes) {
+        core::sim::CollectiveEstimate e;
+        if (p.algo || p.proto) {
+            const auto a = p.algo.value_or(core::CollectiveAlgo::Ring);
+            const bool custom = a == core::CollectiveAlgo::OneShot || a == core::CollectiveAlgo::TwoShot;
+            e = model.allReduce(
+                bytes, a, p.proto.value_or(custom ? core::CollectiveProto::Unknown : core::CollectiveProto::Simple));
+            if (!e.valid()) {
+                return core::makeError(core::ErrorCode::InvalidArgument,
+                                       "this fabric and topology do not offer that algorithm/protocol",
+                                       "--algo/--proto");
+            }
+        } else {
+            e = model.allReduce(bytes);
+        }
+        rows.push_back({bytes, e});
+    }
+    return rows;
+}
+
+void printPredictionJson(const Prediction& p, const core::sim::CollectiveModel& model, int gpus,
+                         const std::vector<PredictedRow>& rows) {
+    const auto elementBytes = static_cast<std::uint64_t>(core::dtypeBytes(p.dtype));
+    core::JsonWriter w(std::cout);
+    w.beginObject().field("fabric", p.cluster.intraFabric.id);
+    w.field("inter_fabric", p.cluster.interFabric ? p.cluster.interFabric->id : std::string());
+    w.field("gpus", gpus).field("nodes", model.nodes()).field("gpus_per_node", model.gpusPerNode());
+    w.field("dtype", core::toString(p.dtype)).key("rows").beginArray();
+    for (const auto& r : rows) {
+        const double t = r.e.timeNs();
+        w.beginObject().field("bytes", r.bytes).field("count", r.bytes / elementBytes);
+        w.field("time_us", t / 1e3).field("algbw_gbps", core::sim::algbw(r.bytes, t) / 1e9);
+        w.field("busbw_gbps", core::sim::allReduceBusbw(r.bytes, t, gpus) / 1e9);
+        w.field("algo", core::toString(r.e.algo)).field("proto", core::toString(r.e.proto));
+        w.field("latency_us", r.e.latencyNs / 1e3).field("bandwidth_us", r.e.bandwidthNs / 1e3).endObject();
+    }
+    w.endArray().endObject();
+}
+
+void printPredictionText(const Prediction& p, const core::sim::CollectiveModel& model, int gpus,
+                         const std::vector<PredictedRow>& rows) {
+    const auto elementBytes = static_cast<std::uint64_t>(core::dtypeBytes(p.dtype));
+    std::cout << "# predicted all-reduce, " << countText(gpus, "GPU") << " (" << model.nodes() << " x "
+              << model.gpusPerNode() << ") over " << p.cluster.intraFabric.id
+              << (p.cluster.interFabric ? " + " + p.cluster.interFabric->id : std::string()) << "\n";
+    TextTable t({"size (B)", "count", "type", "redop", "time (us)", "algbw (GB/s)", "busbw (GB/s)", "algo", "proto"});
+    for (const auto& r : rows) {
+        const double ns = r.e.timeNs();
+        t.addRow({std::to_string(r.bytes), std::to_string(r.bytes / elementBytes), std::string(core::toString(p.dtype)),
+                  "sum", core::formatFixed(ns / 1e3, 2), core::formatFixed(core::sim::algbw(r.bytes, ns) / 1e9, 2),
+                  core::formatFixed(core::sim::allReduceBusbw(r.bytes, ns, gpus) / 1e9, 2),
+                  std::string(core::toString(r.e.algo)), std::string(core::toString(r.e.proto))});
+    }
+    t.print(std::cout);
+}
+
+int runMeasuredCommand(const AllReduceOptions& o) {
     auto sizes = parseSizes(o.sizes);
     if (!sizes) return reportError(sizes.error());
     auto dtype = resolveDtype(o.dtype);
     if (!dtype) return reportError(dtype.error());
-    std::optional<core::CollectiveAlgo> algo;
-    std::optional<core::CollectiveProto> proto;
-    if (!o.algo.empty() && !(algo = core::parseCollectiveAlgo(o.algo))) {
-        return reportError(
-            core::makeError(core::ErrorCode::InvalidArgument, "unknown algorithm '" + o.algo + "'", "--algo"));
-    }
-    if (!o.proto.empty() && !(proto = core::parseCollectiveProto(o.proto))) {
-        return reportError(
-            core::makeError(core::ErrorCode::InvalidArgument, "unknown protocol '" + o.proto + "'", "--proto"));
-    }
-    const int elementBytes = core::dtypeBytes(*dtype);
-    struct Row {
-        std::uint64_t bytes;
-        core::sim::CollectiveEstimate e;
-    };
-    std::vector<Row> rows;
-    for (const auto bytes : *sizes) {
-        core::sim::CollectiveEstimate e;
-        if (algo || proto) {
-            const auto a = algo.value_or(core::CollectiveAlgo::Ring);
-            const bool custom = a == core::CollectiveAlgo::OneShot || a == core::CollectiveAlgo::TwoShot;
-            e = model->allReduce(
-                bytes, a, proto.value_or(custom ? core::CollectiveProto::Unknown : core::CollectiveProto::Simple));
-            if (!e.valid()) {
-                return reportError(core::makeError(core::ErrorCode::InvalidArgument,
-                                                   "this fabric and topology do not offer that algorithm/protocol",
-                                                   "--algo/--proto"));
-            }
-        } else {
-            e = model->allReduce(bytes);
-        }
-        rows.push_back({bytes, e});
-    }
+    if (o.gpus < 1)
+        return reportError(core::makeError(core::ErrorCode::InvalidArgument, "must be at least 1", "--gpus"));
+    return runMeasured(o, *sizes, *dtype);
+}
+
+int run(const AllReduceOptions& o, const CliContext& ctx) {
+    if (o.measure) return runMeasuredCommand(o);
+    auto catalog = ctx.catalog();
+    if (!catalog) return reportError(catalog.error());
+    auto prediction = parsePrediction(o, *catalog);
+    if (!prediction) return reportError(prediction.error());
+    auto model = core::sim::CollectiveModel::create(prediction->cluster.intraFabric, prediction->cluster.interFabric,
+                                                    o.gpus, prediction->gpusPerNode);
+    if (!model) return reportError(model.error());
+    auto rows = predictRows(*model, *prediction);
+    if (!rows) return reportError(rows.error());
     if (o.json) {
-        core::JsonWriter w(std::cout);
-        w.beginObject().field("fabric", cluster->intraFabric.id);
-        w.field("inter_fabric", cluster->interFabric ? cluster->interFabric->id : std::string());
-        w.field("gpus", o.gpus).field("nodes", model->nodes()).field("gpus_per_node", model->gpusPerNode());
-        w.field("dtype", core::toString(*dtype)).key("rows").beginArray();
-        for (const auto& r : rows) {
-            const double t = r.e.timeNs();
-            w.beginObject().field("bytes", r.bytes).field("count", r.bytes / static_cast<std::uint64_t>(elementBytes));
-            w.field("time_us", t / 1e3).field("algbw_gbps", core::sim::algbw(r.bytes, t) / 1e9);
-            w.field("busbw_gbps", core::sim::allReduceBusbw(r.bytes, t, o.gpus) / 1e9);
-            w.field("algo", core::toString(r.e.algo)).field("proto", core::toString(r.e.proto));
-            w.field("latency_us", r.e.latencyNs / 1e3).field("bandwidth_us", r.e.bandwidthNs / 1e3).endObject();
-        }
-        w.endArray().endObject();
-        return kExitOk;
+        printPredictionJson(*prediction, *model, o.gpus, *rows);
+    } else {
+        printPredictionText(*prediction, *model, o.gpus, *rows);
     }
-    std::cout << "# predicted all-reduce, " << o.gpus << " GPUs (" << model->nodes() << " x " << model->gpusPerNode()
-              << ") over " << cluster->intraFabric.id
-              << (cluster->interFabric ? " + " + cluster->interFabric->id : std::string()) << "\n";
-    TextTable t({"size (B)", "count", "type", "redop", "time (us)", "algbw (GB/s)", "busbw (GB/s)", "algo", "proto"});
-    for (const auto& r : rows) {
-        const double ns = r.e.timeNs();
-        t.addRow({std::to_string(r.bytes), std::to_string(r.bytes / static_cast<std::uint64_t>(elementBytes)),
-                  std::string(core::toString(*dtype)), "sum", core::formatFixed(ns / 1e3, 2),
-                  core::formatFixed(core::sim::algbw(r.bytes, ns) / 1e9, 2),
-                  core::formatFixed(core::sim::allReduceBusbw(r.bytes, ns, o.gpus) / 1e9, 2),
-                  std::string(core::toString(r.e.algo)), std::string(core::toString(r.e.proto))});
-    }
-    t.print(std::cout);
     return kExitOk;
 }
 
@@ -209,16 +238,19 @@ int run(const AllReduceOptions& o, const CliContext& ctx) {
 void addAllReduceCommand(CLI::App& app, CliContext& ctx) {
     auto opts = std::make_shared<AllReduceOptions>();
     auto* cmd = app.add_subcommand("allreduce", "Predicted all-reduce time per message size, in nccl-tests' columns");
-    addClusterOptions(*cmd, opts->cluster);
-    cmd->add_option("--gpus", opts->gpus, "GPUs in the all-reduce (over all nodes)")->capture_default_str();
-    cmd->add_option("--sizes", opts->sizes, "Message sizes: 8,1K,64M or a run 8,16,...,1G")->capture_default_str();
+    // No --gpu: the collective model depends on the fabric only, not on the GPU's kernel speed.
+    addClusterOptions(*cmd, opts->cluster, false);
+    cmd->add_option("--gpus", opts->gpus, "Number of GPUs in the all-reduce (over all nodes)")->capture_default_str();
+    cmd->add_option("--sizes", opts->sizes,
+                    "Message sizes in bytes (K = 1024, M = 1024^2, G = 1024^3): 8,1K,64M or a run 8,16,...,1G")
+        ->capture_default_str();
     cmd->add_option("--dtype", opts->dtype, "Element type (for the count column)")->capture_default_str();
     cmd->add_option("--algo", opts->algo, "Force an algorithm: ring, tree, nvls, one_shot, two_shot");
     cmd->add_option("--proto", opts->proto, "Force a protocol: ll, ll128, simple");
     cmd->add_flag("--measure", opts->measure, "Run real NCCL all-reduces on the local GPUs instead of predicting");
     cmd->add_option("--iterations", opts->iterations, "--measure: timed iterations per size (median)")
         ->capture_default_str();
-    cmd->add_flag("--json", opts->json, "Machine-readable output (docs/cli.md)");
+    addJsonFlag(*cmd, opts->json);
     cmd->callback([opts, &ctx] { ctx.exitCode = run(*opts, ctx); });
 }
 

@@ -2,6 +2,7 @@
 // by side aligned by layer. The numbers are core::analysis results, rendered as the GUI's Layers
 // and Compare tabs show them; --json prints the same numbers (docs/cli.md).
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <optional>
@@ -20,6 +21,7 @@ using core::analysis::TimeBreakdown;
 
 struct AnalyzeOptions {
     std::string file;
+    std::string run;  // --run N|NAME of a workspace; empty: every run
     std::optional<std::int64_t> rank;
     bool json = false;
     bool calls = false;
@@ -54,11 +56,14 @@ void printSummary(const core::Trace& trace, const core::analysis::RunAnalysis& a
     for (const auto& k : s.kinds) {
         if (k.kernels > 0) std::cout << ' ' << core::toString(k.kind) << ' ' << percentText(k.share);
     }
-    std::cout << "\n  exposed comm    " << percentText(s.exposedCommShare) << " of step time (sync wait "
-              << percentText(s.exposedWaitShare) << ")\n";
+    // Two different waits: all exposed waiting (exposed wait), and the part of it that compute spread
+    // across ranks does not explain (sync wait, a loss next to imbalance). Each keeps its own name.
+    std::cout << "\n  exposed comm    " << percentText(s.exposedCommShare) << " of step time, of which exposed wait "
+              << percentText(s.exposedWaitShare) << '\n';
     std::cout << "  losses          transfer " << percentText(s.loss.transfer) << ", sync wait "
               << percentText(s.loss.syncWait) << ", imbalance " << percentText(s.loss.imbalance) << ", idle "
-              << percentText(s.loss.idle) << " (compute " << percentText(s.loss.compute) << ")\n";
+              << percentText(s.loss.idle) << " (compute " << percentText(s.loss.compute)
+              << "; exposed wait = sync wait + imbalance)\n";
     if (s.slowestRankIndex >= 0) {
         std::cout << "  slowest rank    " << trace.ranks[static_cast<std::size_t>(s.slowestRankIndex)].id.value << " ("
                   << s.slowestRankReason << ")\n";
@@ -66,7 +71,8 @@ void printSummary(const core::Trace& trace, const core::analysis::RunAnalysis& a
     if (s.slowestLayer >= 0) {
         std::cout << "  slowest layer   " << s.slowestLayer << " (mean wall " << ns(s.slowestLayerMeanWallNs) << ")\n";
     }
-    std::cout << "  collectives     " << s.collectiveCalls << " call(s), " << s.incompleteCalls << " incomplete\n";
+    std::cout << "  collectives     " << countText(static_cast<std::int64_t>(s.collectiveCalls), "call") << ", "
+              << s.incompleteCalls << " incomplete\n";
     std::cout << "\nPer rank (all steps)\n";
     TextTable t({"rank", "wall", "compute", "exposed wait", "exposed transfer", "idle", "last arrivals"});
     for (const auto& r : s.rankSummaries) {
@@ -90,45 +96,114 @@ void printNotes(const std::vector<std::string>& notes) {
     for (const auto& n : notes) std::cout << "  - " << n << '\n';
 }
 
-int runAnalyze(const AnalyzeOptions& o, const CliContext& ctx) {
-    core::analysis::ClockSyncResult sync;
-    auto trace = loadSyncedTrace(o.file, o.analysis.clockSync, o.analysis.clockOffsets, &sync);
-    if (!trace) return reportError(trace.error());
-    std::int64_t rankIndex = -1;
-    if (o.rank) {
-        auto index = rankIndexOf(**trace, *o.rank);
-        if (!index) return reportError(index.error());
-        rankIndex = *index;
-    }
-    auto options = o.analysis.toCore();
-    // The fabric whose bound single-rank all-reduces are held against: --fabric, else the trace's.
-    if (const std::string id = !o.fabric.empty() ? o.fabric : (*trace)->metadataValue("fabric"); !id.empty()) {
-        auto catalog = ctx.catalog();
-        if (!catalog) return reportError(catalog.error());
-        auto fabric = catalog->fabric(id);
-        if (fabric) {
-            options.findings.fabricBusbwBytesPerSec = fabric->busbwBytesPerSec;
-            options.findings.fabricId = fabric->id;
-        } else if (!o.fabric.empty()) {
-            return reportError(core::makeError(fabric.error().code, fabric.error().message, "--fabric"));
+// Who is late: per matched collective call, the last arrival, every rank's wait, transfer and busbw.
+void printCallTable(const core::Trace& trace, const core::analysis::CollectiveMatching& m) {
+    std::cout << "\nCollective calls (wait = last arrival - own start; transfer = median end - last arrival)\n";
+    TextTable t(
+        {"step", "layer", "op", "size", "ranks", "last rank", "max wait", "transfer", "busbw GB/s", "wait per rank"});
+    for (const auto& c : m.calls) {
+        std::string waits;
+        std::int64_t maxWait = 0;
+        for (std::uint32_t i = 0; i < c.participantCount; ++i) {
+            const auto& p = m.participants[c.firstParticipant + i];
+            waits += (waits.empty() ? "" : " ") + std::to_string(trace.ranks[p.rankIndex].id.value) + ":" +
+                     ns(static_cast<double>(p.waitNs));
+            maxWait = std::max(maxWait, p.waitNs);
         }
+        const double busbw = core::analysis::busBandwidth(c);
+        t.addRow({c.layer >= 0 ? std::to_string(c.step) : "-", c.layer >= 0 ? std::to_string(c.layer) : "-",
+                  std::string(core::toString(c.op)), core::formatBytes(static_cast<double>(c.bytes)),
+                  std::to_string(c.participantCount) + "/" + std::to_string(c.expectedParticipants),
+                  std::to_string(trace.ranks[c.lastRankIndex].id.value), ns(static_cast<double>(maxWait)),
+                  ns(static_cast<double>(c.transferNs)), std::isfinite(busbw) ? core::formatFixed(busbw / 1e9, 2) : "-",
+                  waits});
     }
-    auto a = core::analysis::analyzeTrace(**trace, options);
-    a.notes.insert(a.notes.begin(), sync.notes.begin(), sync.notes.end());
-    if (o.json) {
-        core::JsonWriter w(std::cout);
-        core::analysis::writeAnalysisJson(w, **trace, a, {.rankIndex = rankIndex, .includeCalls = o.calls});
-        std::cout << '\n';
-        return kExitOk;
+    t.print(std::cout);
+}
+
+void printAnalysisText(const AnalyzeOptions& o, const LoadedRun& run, const core::analysis::RunAnalysis& a,
+                       std::int64_t rankIndex) {
+    const core::Trace& trace = *run.trace;
+    if (run.of > 0) {
+        std::cout << o.file << ": run " << run.index << " of " << run.of << " '" << run.name << "': ";
+    } else {
+        std::cout << "trace " << o.file << ": ";
     }
-    std::cout << "trace " << o.file << ": " << (*trace)->ranks.size() << " rank(s), " << a.summary.events << " events ("
-              << core::toString((*trace)->origin) << ")\n\n";
+    std::cout << countText(static_cast<std::int64_t>(trace.ranks.size()), "rank") << ", "
+              << countText(static_cast<std::int64_t>(a.summary.events), "event") << " (" << core::toString(trace.origin)
+              << ")\n\n";
     std::cout << "Per layer, mean over steps and " << (rankIndex >= 0 ? "rank " + std::to_string(*o.rank) : "ranks")
               << ":\n";
     printLayerTable(a, rankIndex);
-    printSummary(**trace, a);
+    printSummary(trace, a);
+    if (o.calls) printCallTable(trace, a.matching);
     printFindings(a.findings);
     printNotes(a.notes);
+}
+
+// The fabric whose bound single-rank all-reduces are held against: --fabric, else the trace's.
+core::Status setFindingFabric(const AnalyzeOptions& o, const core::Trace& trace, const CliContext& ctx,
+                              core::analysis::AnalysisOptions& options) {
+    const std::string id = !o.fabric.empty() ? o.fabric : trace.metadataValue("fabric");
+    if (id.empty()) return core::Ok{};
+    auto catalog = ctx.catalog();
+    if (!catalog) return catalog.error();
+    auto fabric = catalog->fabric(id);
+    if (fabric) {
+        options.findings.fabricBusbwBytesPerSec = fabric->busbwBytesPerSec;
+        options.findings.fabricId = fabric->id;
+    } else if (!o.fabric.empty()) {
+        return core::makeError(fabric.error().code, fabric.error().message, "--fabric");
+    }
+    return core::Ok{};
+}
+
+int runAnalyze(const AnalyzeOptions& o, const CliContext& ctx) {
+    auto classifier = classifierFor(o.analysis.kernelRules);
+    if (!classifier) return reportError(classifier.error());
+    auto runs = loadRuns(o.file, o.run, nullptr, *classifier ? &**classifier : nullptr);
+    if (!runs) return reportError(runs.error());
+    struct Analysed {
+        std::int64_t rankIndex = -1;
+        core::analysis::RunAnalysis analysis;
+    };
+    std::vector<Analysed> results;
+    for (auto& run : *runs) {
+        Analysed r;
+        core::analysis::ClockSyncResult sync;
+        auto synced = syncRunClocks(run.trace, o.analysis.clockSync, o.analysis.clockOffsets, &sync);
+        if (!synced) return reportError(synced.error());
+        run.trace = *synced;
+        if (o.rank) {
+            auto index = rankIndexOf(*run.trace, *o.rank);
+            if (!index) return reportError(index.error());
+            r.rankIndex = *index;
+        }
+        auto options = o.analysis.toCore();
+        if (auto status = setFindingFabric(o, *run.trace, ctx, options); !status) return reportError(status.error());
+        r.analysis = core::analysis::analyzeTrace(*run.trace, options);
+        r.analysis.notes.insert(r.analysis.notes.begin(), sync.notes.begin(), sync.notes.end());
+        results.push_back(std::move(r));
+    }
+    const bool several = runs->size() > 1;
+    if (o.json) {
+        core::JsonWriter w(std::cout);
+        // One run: the analysis object itself. Several: {"file", "runs": [{"run", "name", "analysis"}]}.
+        if (several) w.beginObject().field("file", o.file).key("runs").beginArray();
+        for (std::size_t i = 0; i < runs->size(); ++i) {
+            if (several) w.beginObject().field("run", (*runs)[i].index).field("name", (*runs)[i].name).key("analysis");
+            core::analysis::writeAnalysisJson(w, *(*runs)[i].trace, results[i].analysis,
+                                              {.rankIndex = results[i].rankIndex, .includeCalls = o.calls});
+            if (several) w.endObject();
+        }
+        if (several) w.endArray().endObject();
+        std::cout << '\n';
+        return kExitOk;
+    }
+    for (std::size_t i = 0; i < runs->size(); ++i) {
+        if (i > 0) std::cout << "\n\n";
+        printAnalysisText(o, (*runs)[i], results[i].analysis, results[i].rankIndex);
+    }
     return kExitOk;
 }
 
@@ -142,8 +217,11 @@ struct CompareOptions {
 int runCompare(const CompareOptions& o) {
     std::vector<std::shared_ptr<const core::Trace>> traces;
     std::vector<core::analysis::RunAnalysis> analyses;
+    auto classifier = classifierFor(o.analysis.kernelRules);
+    if (!classifier) return reportError(classifier.error());
     for (const auto& f : o.files) {
-        auto trace = loadSyncedTrace(f, o.analysis.clockSync, o.analysis.clockOffsets);
+        auto trace = loadSyncedTrace(f, o.analysis.clockSync, o.analysis.clockOffsets, nullptr, nullptr,
+                                     *classifier ? &**classifier : nullptr);
         if (!trace) return reportError(trace.error());
         traces.push_back(*trace);
     }
@@ -198,12 +276,14 @@ void addAnalyzeCommand(CLI::App& app, CliContext& ctx) {
         app.add_subcommand("analyze", "Per-layer communication gaps, sync wait vs transfer, and the step summary");
     cmd->add_option("file", opts->file, "Trace file (Kineto/Chrome JSON, nsys SQLite export, workspace)")->required();
     cmd->add_option("--rank", opts->rank, "Per-layer table of this rank only (default: mean over ranks)");
-    cmd->add_flag("--json", opts->json, "Machine-readable output (docs/cli.md)");
-    cmd->add_flag("--calls", opts->calls, "With --json: every matched collective call with its per-rank wait");
+    addRunOption(*cmd, opts->run);
+    addJsonFlag(*cmd, opts->json);
+    cmd->add_flag("--calls", opts->calls,
+                  "Every matched collective call: who arrived last, the wait per rank, transfer and busbw");
+    addAnalysisOptions(*cmd, opts->analysis);
     cmd->add_option("--fabric", opts->fabric,
                     "Fabric preset whose bus bandwidth single-rank all-reduces are held against (default: the "
                     "trace's metadata 'fabric')");
-    addAnalysisOptions(*cmd, opts->analysis);
     cmd->callback([opts, &ctx] { ctx.exitCode = runAnalyze(*opts, ctx); });
 }
 

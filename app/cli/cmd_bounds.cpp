@@ -1,11 +1,13 @@
-// tpscope-cli bounds: lower-bound transfer time of the step's all-reduces on a fabric, and the
-// roofline of the step on a GPU.
+// tpscope-cli bounds: the floors of a decode step (core/sim/step_floors.h): the bandwidth-only and
+// the alpha-beta communication floor on a fabric, which term dominates, and with --gpu the step's
+// HBM floor, the ratio communication floor / memory floor, and the roofline.
 
 #include <iostream>
 
 #include "cli_context.h"
 #include "core/calc/allreduce_bound.h"
 #include "core/calc/roofline.h"
+#include "core/sim/step_floors.h"
 #include "core/util/json_writer.h"
 #include "core/util/units.h"
 
@@ -36,15 +38,20 @@ int run(const BoundsOptions& o, const CliContext& ctx) {
     core::PlanConfig config{*model, o.tp, o.batch, o.context, *dtype};
     auto plan = core::buildDecodePlan(config);
     if (!plan) return reportError(plan.error());
-    const auto bound = core::allReduceBound(*plan, *fabric);
     std::optional<core::RooflineReport> roof;
+    std::optional<core::GpuSpec> gpu;
     if (!o.gpu.empty()) {
-        auto gpu = catalog->gpu(o.gpu);
-        if (!gpu) return reportError(gpu.error());
+        auto g = catalog->gpu(o.gpu);
+        if (!g) return reportError(g.error());
+        gpu = *g;
         auto r = core::roofline(*plan, *gpu);
         if (!r) return reportError(r.error());
         roof = *r;
     }
+    auto floors = core::sim::stepFloors(*plan, *fabric, gpu ? &*gpu : nullptr);
+    if (!floors) return reportError(floors.error());
+    const auto& bound = floors->bandwidthOnly;
+    const char* dominant = floors->latencyDominates() ? "latency" : "bandwidth";
     if (o.json) {
         core::JsonWriter w(std::cout);
         w.beginObject();
@@ -62,6 +69,12 @@ int run(const BoundsOptions& o, const CliContext& ctx) {
         w.field("per_token_us", bound.perTokenAtLinkNs / 1e3);
         w.field("per_token_at_busbw_us", bound.perTokenAtBusbwNs / 1e3);
         w.field("layer_allreduces_at_busbw_us", bound.layerAllreducesAtBusbwNs / 1e3);
+        w.key("alpha_beta").beginObject();
+        w.field("min_call_latency_us", floors->minCallLatencyNs / 1e3);
+        w.field("collectives_per_step", floors->collectivesPerStep);
+        w.field("per_call_us", floors->perCallAlphaBetaNs / 1e3).field("per_step_us", floors->perStepAlphaBetaNs / 1e3);
+        w.field("dominant", dominant).endObject();
+        if (gpu) w.field("hbm_floor_us", floors->hbmFloorNs / 1e3).field("comm_over_hbm", floors->commOverHbm);
         if (roof) {
             w.key("roofline").beginObject();
             w.field("gpu", o.gpu).field("arithmetic_intensity", roof->arithmeticIntensity);
@@ -86,7 +99,18 @@ int run(const BoundsOptions& o, const CliContext& ctx) {
               << " on the wire per GPU)\n";
     std::cout << "  per token: " << us(bound.perTokenAtLinkNs) << " at link, " << us(bound.perTokenAtBusbwNs)
               << " at busbw\n";
-    std::cout << "  (transfer only: real calls add launch, protocol and synchronisation latency)\n";
+    std::cout << "bandwidth-only floor (bytes / busbw, no latency): " << us(bound.perCallAtBusbwNs) << " per call, "
+              << us(bound.perStepAtBusbwNs) << " per step\n";
+    std::cout << "alpha-beta floor (" << us(floors->minCallLatencyNs) << " minimum per-call latency at TP " << o.tp
+              << " + bytes / busbw): " << us(floors->perCallAlphaBetaNs) << " per call, "
+              << us(floors->perStepAlphaBetaNs) << " per step (" << floors->collectivesPerStep << " collectives) -> "
+              << dominant << " dominates\n";
+    if (gpu) {
+        std::cout << "HBM floor of the step on " << gpu->name << ": " << us(floors->hbmFloorNs)
+                  << "; communication floor / memory floor = " << core::formatFixed(floors->commOverHbm, 3) << '\n';
+    } else {
+        std::cout << "(--gpu adds the step's HBM floor and the ratio communication / memory)\n";
+    }
     if (roof) {
         std::cout << "roofline on " << o.gpu << ": intensity " << core::formatFixed(roof->arithmeticIntensity, 2)
                   << " FLOP/B vs crossover " << core::formatFixed(roof->crossover, 1) << " -> "
@@ -100,7 +124,7 @@ int run(const BoundsOptions& o, const CliContext& ctx) {
 
 void addBoundsCommand(CLI::App& app, CliContext& ctx) {
     auto opts = std::make_shared<BoundsOptions>();
-    auto* cmd = app.add_subcommand("bounds", "Lower-bound all-reduce transfer time per call/step/token on a fabric");
+    auto* cmd = app.add_subcommand("bounds", "Floors of a decode step: bandwidth-only and alpha-beta communication floors, HBM floor (--gpu)");
     addModelOptions(*cmd, opts->model);
     cmd->add_option("--tp", opts->tp, "Tensor-parallel degree")->capture_default_str();
     cmd->add_option("--batch", opts->batch, "Sequences decoded together")->capture_default_str();

@@ -22,7 +22,7 @@ struct AmdahlOptions {
 };
 
 int runAmdahl(const AmdahlOptions& o) {
-    auto gpus = core::parsePositiveIntList(o.gpus, "--gpus");
+    auto gpus = core::parsePositiveIntList(o.gpus, "--gpu-counts");
     if (!gpus) return reportError(gpus.error());
     auto table = core::amdahlTable(o.serial, *gpus);
     if (!table) return reportError(table.error());
@@ -124,7 +124,7 @@ void addAmdahlCommand(CLI::App& app, CliContext& ctx) {
     auto opts = std::make_shared<AmdahlOptions>();
     auto* cmd = app.add_subcommand("amdahl", "Amdahl speedup and efficiency for a serial fraction");
     cmd->add_option("--serial", opts->serial, "Serial fraction S, 0..1")->required();
-    cmd->add_option("--gpus", opts->gpus, "GPU counts, comma-separated")->capture_default_str();
+    cmd->add_option("--gpu-counts", opts->gpus, "GPU counts to tabulate, comma-separated")->capture_default_str();
     cmd->add_flag("--json", opts->json, "Machine-readable output (docs/cli.md)");
     cmd->callback([opts, &ctx] { ctx.exitCode = runAmdahl(*opts); });
 }

@@ -1,9 +1,11 @@
 // tpscope-cli calibrate: fits a fabric's collective-model parameters to measured all-reduce times
-// (Vidur all_reduce.csv, nccl-tests all_reduce_perf text or -J JSON) and writes a fabric entry that
-// --catalog (or TPSCOPE_CATALOG) loads; with --check, reports a preset's error against the data.
+// (Vidur all_reduce.csv, nccl-tests all_reduce_perf text or -J JSON, or the matched all-reduces of a
+// trace with --from-trace) and writes a fabric entry that --catalog (or TPSCOPE_CATALOG) loads; with
+// --check, reports a preset's error against the data; --from-trace --kernels fits the kernel model.
 
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "analysis_options.h"
 #include "calibrate_kernels.h"
@@ -36,7 +38,7 @@ struct CalibrateOptions {
     std::string check;
     std::string id = "calibrated";
     std::string name;
-    int nicsPerNode = -1;
+    std::optional<int> nicsPerNode;
     std::string out;
     bool json = false;
 };
@@ -46,7 +48,8 @@ core::Result<core::sim::CalibrationFormat> parseFormat(const std::string& s) {
     if (s == "vidur") return core::sim::CalibrationFormat::VidurCsv;
     if (s == "nccl-tests") return core::sim::CalibrationFormat::NcclTestsText;
     if (s == "nccl-tests-json") return core::sim::CalibrationFormat::NcclTestsJson;
-    return core::makeError(core::ErrorCode::InvalidArgument, "use auto, vidur, nccl-tests or nccl-tests-json",
+    if (s == "rows") return core::sim::CalibrationFormat::MeasuredRowsCsv;
+    return core::makeError(core::ErrorCode::InvalidArgument, "use auto, vidur, nccl-tests, nccl-tests-json or rows",
                            "--format");
 }
 
@@ -112,11 +115,23 @@ void printReport(const core::sim::CalibrationReport& r) {
     t.print(std::cout);
 }
 
+// The checked inputs of a fit or a check: parse -> compute (runCheck / runFit) -> print.
+struct CalibrationInput {
+    core::sim::CalibrationData data;
+    std::vector<core::sim::AllReduceSample> samples;  // the rows --scope and --only-gpus select
+    core::sim::CalibrationTarget target = core::sim::CalibrationTarget::IntraNode;
+    std::optional<core::FabricSpec> intra;  // inter-node fits: the fabric inside each node
+    std::vector<int> ranks;
+};
+
 // Samples of every matched all-reduce with a size in the traces (calibrate --from-trace).
 core::Result<core::sim::CalibrationData> samplesFromTraces(const CalibrateOptions& o) {
     core::sim::CalibrationData data;
+    auto classifier = classifierFor(o.analysis.kernelRules);
+    if (!classifier) return classifier.error();
     for (const auto& file : o.fromTrace) {
-        auto trace = loadSyncedTrace(file, o.analysis.clockSync, o.analysis.clockOffsets);
+        auto trace = loadSyncedTrace(file, o.analysis.clockSync, o.analysis.clockOffsets, nullptr, nullptr,
+                                     *classifier ? &**classifier : nullptr);
         if (!trace) return trace.error();
         const auto a = core::analysis::analyzeTrace(**trace, o.analysis.toCore());
         const auto s = core::sim::allReduceSamples(**trace, a.matching);
@@ -132,120 +147,91 @@ core::Result<core::sim::CalibrationData> samplesFromTraces(const CalibrateOption
     return data;
 }
 
-int run(const CalibrateOptions& o, const CliContext& ctx) {
-    auto catalog = ctx.catalog();
-    if (!catalog) return reportError(catalog.error());
-    if (o.input.empty() == o.fromTrace.empty()) {
-        return reportError(core::makeError(core::ErrorCode::InvalidArgument,
-                                           "give either --input (measurements) or --from-trace (a trace)",
-                                           "calibrate"));
-    }
-    if (o.kernels) {
-        if (o.fromTrace.size() != 1) {
-            return reportError(
-                core::makeError(core::ErrorCode::InvalidArgument, "--kernels needs one --from-trace", "--kernels"));
-        }
-        return runKernelCalibration({o.fromTrace.front(), o.model, o.gpu, o.fabric, o.predictTp, o.json, o.analysis},
-                                    *catalog);
-    }
-    const std::string input =
-        !o.input.empty() ? o.input
-        : o.fromTrace.size() == 1
-            ? o.fromTrace.front()
-            : o.fromTrace.front() + " (+" + std::to_string(o.fromTrace.size() - 1) + " more trace(s))";
-    auto format = parseFormat(o.format);
-    if (!format) return reportError(format.error());
-    std::vector<int> ranks;
-    if (!o.gpus.empty()) {
-        auto list = core::parsePositiveIntList(o.gpus, "--gpus");
-        if (!list) return reportError(list.error());
-        ranks = *list;
-    }
+core::Result<CalibrationInput> parseInput(const CalibrateOptions& o, const core::Catalog& catalog) {
+    CalibrationInput in;
+    core::sim::CalibrationFormat format{};
+    TPSCOPE_TRY_ASSIGN(format, parseFormat(o.format));
+    if (!o.gpus.empty()) TPSCOPE_TRY_ASSIGN(in.ranks, core::parsePositiveIntList(o.gpus, "--only-gpus"));
     if (o.scope != "intra-node" && o.scope != "inter-node") {
-        return reportError(
-            core::makeError(core::ErrorCode::InvalidArgument, "use intra-node or inter-node", "--scope"));
+        return core::makeError(core::ErrorCode::InvalidArgument, "use intra-node or inter-node", "--scope");
     }
     const bool inter = o.scope == "inter-node";
-    const auto target = inter ? core::sim::CalibrationTarget::InterNode : core::sim::CalibrationTarget::IntraNode;
+    in.target = inter ? core::sim::CalibrationTarget::InterNode : core::sim::CalibrationTarget::IntraNode;
     if (o.statistic != "min" && o.statistic != "median" && o.statistic != "mean") {
-        return reportError(core::makeError(core::ErrorCode::InvalidArgument, "use min, median or mean", "--statistic"));
+        return core::makeError(core::ErrorCode::InvalidArgument, "use min, median or mean", "--statistic");
     }
     const auto statistic = o.statistic == "min" ? core::sim::VidurStatistic::Min
                                                 : (o.statistic == "mean" ? core::sim::VidurStatistic::Mean
                                                                          : core::sim::VidurStatistic::Median);
-    auto data = o.input.empty() ? samplesFromTraces(o) : core::sim::loadCalibrationFile(input, *format, statistic);
-    if (!data) return reportError(data.error());
-    std::optional<core::FabricSpec> intra;
-    if (inter) {
-        auto f = catalog->fabric(o.intraFabric);
-        if (!f) return reportError(f.error());
-        intra = *f;
-    }
-    const auto samples = core::sim::selectSamples(data->samples, target, ranks);
-
-    if (!o.check.empty()) {
-        auto fabric = catalog->fabric(o.check);
-        if (!fabric) return reportError(fabric.error());
-        auto report = inter ? core::sim::evaluateFabric(samples, *intra, *fabric)
-                            : core::sim::evaluateFabric(samples, *fabric, std::nullopt);
-        if (!report) return reportError(report.error());
-        if (o.json) {
-            core::JsonWriter w(std::cout);
-            w.beginObject().field("fabric", fabric->id).field("input", input).field("samples", samples.size());
-            writeReport(w, *report);
-            w.endObject();
-        } else {
-            std::cout << "error of preset '" << fabric->id << "' against " << input << " (" << samples.size()
-                      << " samples; error = predicted / measured - 1)\n\n";
-            printReport(*report);
+    if (o.check.empty()) {
+        if (auto written = checkOutputPath(o.out); !written) return written.error();
+        if (core::Catalog probe; !probe.addJson("{\"fabrics\":[{\"id\":\"" + o.id +
+                                                    "\",\"link_bytes_per_sec\":1,\"busbw_bytes_per_sec\":1,"
+                                                    "\"hop_latency_ns\":0,\"base_latency_ns\":0}]}",
+                                                "--id")) {
+            return core::makeError(core::ErrorCode::InvalidArgument, "must be lowercase kebab-case", "--id");
         }
-        return kExitOk;
     }
+    if (inter) TPSCOPE_TRY_ASSIGN(in.intra, catalog.fabric(o.intraFabric));
+    if (!o.fromTrace.empty()) {
+        TPSCOPE_TRY_ASSIGN(in.data, samplesFromTraces(o));
+    } else {
+        auto data = core::sim::loadCalibrationFile(o.input, format, statistic);
+        if (!data) return fileError(data.error());
+        in.data = std::move(*data);
+    }
+    in.samples = core::sim::selectSamples(in.data.samples, in.target, in.ranks);
+    return in;
+}
 
-    core::sim::CalibrationOptions opts;
-    opts.target = target;
-    opts.intra = intra;
-    opts.ranks = ranks;
-    auto start = catalog->fabric(!o.start.empty() ? o.start : (inter ? "ib-hdr" : "nvlink4"));
-    if (!start) return reportError(start.error());
-    opts.start = *start;
-    opts.start.id = o.id;
-    if (o.nicsPerNode >= 0) opts.start.nicsPerNode = o.nicsPerNode;
-    opts.start.name = o.name.empty() ? "calibrated from " + input : o.name;
-    opts.sourceNote = "tpscope-cli calibrate on " + input + " (" + std::to_string(samples.size()) + " samples" +
-                      (o.gpus.empty() ? "" : ", GPUs " + o.gpus) + ")";
-    if (core::Catalog probe; !probe.addJson("{\"fabrics\":[{\"id\":\"" + o.id +
-                                                "\",\"link_bytes_per_sec\":1,\"busbw_bytes_per_sec\":1,"
-                                                "\"hop_latency_ns\":0,\"base_latency_ns\":0}]}",
-                                            "--id")) {
-        return reportError(core::makeError(core::ErrorCode::InvalidArgument, "must be lowercase kebab-case", "--id"));
-    }
-    auto fit = core::sim::calibrateFabric(data->samples, opts);
-    if (!fit) return reportError(fit.error());
-    if (!o.out.empty()) {
-        std::ofstream out(o.out, std::ios::binary | std::ios::trunc);
-        if (!out) return reportError(core::makeError(core::ErrorCode::IoError, "cannot open for writing", o.out));
-        core::JsonWriter w(out);
-        w.beginObject().field("schema", 1).key("fabrics").beginArray();
-        writeFabricEntry(w, fit->fabric);
-        w.key("calibration").beginObject().field("input", input).field("samples", fit->samples);
-        writeReport(w, fit->report);
-        w.endObject().endObject().endArray().endObject();
-        out << '\n';
-        if (!out) return reportError(core::makeError(core::ErrorCode::IoError, "write failed", o.out));
-    }
+int runCheck(const CalibrateOptions& o, const core::Catalog& catalog, const CalibrationInput& in) {
+    auto fabric = catalog.fabric(o.check);
+    if (!fabric) return reportError(fabric.error());
+    auto report = in.intra ? core::sim::evaluateFabric(in.samples, *in.intra, *fabric)
+                           : core::sim::evaluateFabric(in.samples, *fabric, std::nullopt);
+    if (!report) return reportError(report.error());
     if (o.json) {
         core::JsonWriter w(std::cout);
-        w.beginObject().field("input", input).field("samples", fit->samples).field("objective", fit->objective);
-        w.key("fabric");
-        writeFabricEntry(w, fit->fabric);
+        w.beginObject().field("fabric", fabric->id).field("input", o.input).field("samples", in.samples.size());
+        writeReport(w, *report);
         w.endObject();
-        writeReport(w, fit->report);
-        w.endObject();
-        return kExitOk;
+    } else {
+        std::cout << "error of preset '" << fabric->id << "' against " << o.input << " ("
+                  << countText(static_cast<std::int64_t>(in.samples.size()), "sample")
+                  << "; error = predicted / measured - 1)\n\n";
+        printReport(*report);
     }
-    const auto& f = fit->fabric;
-    std::cout << "fitted '" << f.id << "' to " << fit->samples << " samples of " << input << "\n";
+    return kExitOk;
+}
+
+core::Status writeFabricFile(const CalibrateOptions& o, const core::sim::CalibrationResult& fit) {
+    std::ofstream out(o.out, std::ios::binary | std::ios::trunc);
+    if (!out) return core::makeError(core::ErrorCode::IoError, "cannot open for writing", o.out);
+    core::JsonWriter w(out);
+    w.beginObject().field("schema", 1).key("fabrics").beginArray();
+    writeFabricEntry(w, fit.fabric);
+    w.key("calibration").beginObject().field("input", o.input).field("samples", fit.samples);
+    writeReport(w, fit.report);
+    w.endObject().endObject().endArray().endObject();
+    out << '\n';
+    if (!out) return core::makeError(core::ErrorCode::IoError, "write failed", o.out);
+    return core::Ok{};
+}
+
+void printFit(const CalibrateOptions& o, const core::sim::CalibrationResult& fit) {
+    if (o.json) {
+        core::JsonWriter w(std::cout);
+        w.beginObject().field("input", o.input).field("samples", fit.samples).field("objective", fit.objective);
+        w.key("fabric");
+        writeFabricEntry(w, fit.fabric);
+        w.endObject();
+        writeReport(w, fit.report);
+        w.endObject();
+        return;
+    }
+    const auto& f = fit.fabric;
+    std::cout << "fitted '" << f.id << "' to " << countText(static_cast<std::int64_t>(fit.samples), "sample") << " of "
+              << o.input << "\n";
     std::cout << "  bus bandwidth  " << core::formatFixed(f.busbwBytesPerSec / 1e9, 1) << " GB/s\n";
     for (int i = 0; i < core::kProtocolCount; ++i) {
         const auto& p = f.protocols[static_cast<std::size_t>(i)];
@@ -255,9 +241,60 @@ int run(const CalibrateOptions& o, const CliContext& ctx) {
                   << core::formatFixed(100 * p.bandwidthFraction, 1) << " % of busbw\n";
     }
     std::cout << '\n';
-    printReport(fit->report);
+    printReport(fit.report);
     if (!o.out.empty()) std::cout << "\nwrote " << o.out << " (load it with --catalog " << o.out << ")\n";
+}
+
+int runFit(const CalibrateOptions& o, const core::Catalog& catalog, const CalibrationInput& in) {
+    core::sim::CalibrationOptions opts;
+    opts.target = in.target;
+    opts.intra = in.intra;
+    opts.ranks = in.ranks;
+    auto start = catalog.fabric(!o.start.empty() ? o.start : (in.intra ? "ib-hdr" : "nvlink4"));
+    if (!start) return reportError(start.error());
+    opts.start = *start;
+    opts.start.id = o.id;
+    if (o.nicsPerNode) opts.start.nicsPerNode = *o.nicsPerNode;
+    opts.start.name = o.name.empty() ? "calibrated from " + o.input : o.name;
+    opts.sourceNote = "tpscope-cli calibrate on " + o.input + " (" +
+                      countText(static_cast<std::int64_t>(in.samples.size()), "sample") +
+                      (o.gpus.empty() ? "" : ", GPUs " + o.gpus) + ")";
+    auto fit = core::sim::calibrateFabric(in.data.samples, opts);
+    if (!fit) return reportError(fit.error());
+    if (!o.out.empty()) {
+        if (auto written = writeFabricFile(o, *fit); !written) return reportError(written.error());
+    }
+    printFit(o, *fit);
     return kExitOk;
+}
+
+int run(const CalibrateOptions& given, const CliContext& ctx) {
+    auto catalog = ctx.catalog();
+    if (!catalog) return reportError(catalog.error());
+    if (given.input.empty() == given.fromTrace.empty()) {
+        return reportError(core::makeError(core::ErrorCode::InvalidArgument,
+                                           "give either --input (measurements) or --from-trace (a trace)",
+                                           "calibrate"));
+    }
+    if (given.kernels) {
+        if (given.fromTrace.size() != 1) {
+            return reportError(
+                core::makeError(core::ErrorCode::InvalidArgument, "--kernels needs one --from-trace", "--kernels"));
+        }
+        return runKernelCalibration({given.fromTrace.front(), given.model, given.gpu, given.fabric, given.predictTp,
+                                     given.json, given.analysis},
+                                    *catalog);
+    }
+    // With --from-trace, `input` names the traces in the report and the fitted preset's sources.
+    CalibrateOptions o = given;
+    if (!o.fromTrace.empty()) {
+        o.input = o.fromTrace.size() == 1
+                      ? o.fromTrace.front()
+                      : o.fromTrace.front() + " (+" + std::to_string(o.fromTrace.size() - 1) + " more trace(s))";
+    }
+    auto input = parseInput(o, *catalog);
+    if (!input) return reportError(input.error());
+    return o.check.empty() ? runFit(o, *catalog, *input) : runCheck(o, *catalog, *input);
 }
 
 }  // namespace
@@ -266,8 +303,8 @@ void addCalibrateCommand(CLI::App& app, CliContext& ctx) {
     auto opts = std::make_shared<CalibrateOptions>();
     auto* cmd =
         app.add_subcommand("calibrate", "Fit a fabric's all-reduce model to measurements (Vidur CSV, nccl-tests)");
-    cmd->add_option("--input", opts->input, "Measurements: Vidur all_reduce.csv, all_reduce_perf output or its -J JSON")
-        ->check(CLI::ExistingFile);
+    cmd->add_option("--input", opts->input,
+                    "Measurements: Vidur all_reduce.csv, all_reduce_perf output or its -J JSON");
     cmd->add_option("--from-trace", opts->fromTrace,
                     "Fit to the matched all-reduces of a captured or imported trace instead (repeatable)");
     cmd->add_flag("--kernels", opts->kernels,
@@ -278,16 +315,19 @@ void addCalibrateCommand(CLI::App& app, CliContext& ctx) {
                     "--kernels: fabric preset (default: trace metadata 'fabric', else nvlink4)");
     cmd->add_option("--predict-tp", opts->predictTp,
                     "--kernels: predict the step latency at these TP degrees, e.g. 1,2,4,8");
-    cmd->add_option("--format", opts->format, "auto, vidur, nccl-tests, nccl-tests-json")->capture_default_str();
+    cmd->add_option("--format", opts->format,
+                    "auto, vidur, nccl-tests, nccl-tests-json, rows (resources/calibration CSV)")
+        ->capture_default_str();
     cmd->add_option("--statistic", opts->statistic, "Vidur CSV: min, median or mean time per size")
         ->capture_default_str();
-    cmd->add_option("--gpus", opts->gpus, "Use only all-reduces over these GPU counts, e.g. 4 or 2,4,8");
+    cmd->add_option("--only-gpus", opts->gpus, "Use only the all-reduces over these GPU counts, e.g. 4 or 2,4,8");
     cmd->add_option("--scope", opts->scope, "intra-node (single-node rows) or inter-node (multi-node rows)")
         ->capture_default_str();
     cmd->add_option("--intra-fabric", opts->intraFabric, "Inter-node fits: the fabric inside each node")
         ->capture_default_str();
     cmd->add_option("--start", opts->start, "Preset to start from and take link bandwidth, algorithms, max GPUs from");
-    cmd->add_option("--nics-per-node", opts->nicsPerNode, "Inter-node fits: network ports per node (0: one per GPU)");
+    cmd->add_option("--nics-per-node", opts->nicsPerNode, "Inter-node fits: network ports per node (0: one per GPU)")
+        ->check(nonNegativeNumber());
     cmd->add_option("--check", opts->check, "Do not fit: report this preset's error against the data");
     cmd->add_option("--id,--fabric-id", opts->id, "Id of the fitted fabric")->capture_default_str();
     cmd->add_option("--name", opts->name, "Display name of the fitted fabric");

@@ -1,7 +1,8 @@
 // tpscope-cli capture: run the TP decode plan on this machine's GPUs and record it with CUPTI
 // (DESIGN.md §7); under `mpirun -np N` / `srun` every process drives its share of the GPUs and
-// process 0 writes the merged trace. --cpu-test runs the same launch and merge with synthetic
-// events instead of GPU work (no CUDA call), which is how CI exercises the MPI path.
+// process 0 writes the merged trace. --cpu-test (hidden: a test hook, not a user feature) runs the
+// same launch and merge with synthetic events instead of GPU work (no CUDA call), which is how CI
+// exercises the MPI path; its trace's origin is "synthetic", never "captured".
 
 #include <algorithm>
 #include <cctype>
@@ -105,17 +106,19 @@ void printSummary(const CaptureCliOptions& o, const gpu::CaptureReport& rep, con
         core::JsonWriter w(std::cout);
         w.beginObject();
         w.field("out", o.out).field("processes", rep.processes).field("steps", static_cast<int>(rep.stepNs.size()));
-        w.field("median_step_ns", median).field("tokens_per_s", tokensPerSec);
+        w.field("median_step_ns", median).field("tokens_per_sec", tokensPerSec);
         w.key("step_ns").beginArray();
         for (const auto ns : rep.stepNs) w.value(ns);
         w.endArray();
         w.field("cupti", !o.noCupti).field("graph", o.graph).field("overlap", o.overlap);
         w.field("device_name", t.ranks.empty() ? std::string() : t.ranks.front().deviceName);
-        w.field("gpu_preset", bw.preset).field("peak_hbm_bytes_per_s", bw.peakBytesPerSec);
+        w.field("gpu_preset", bw.preset).field("peak_hbm_bytes_per_sec", bw.peakBytesPerSec);
         w.field("bytes_per_step_per_gpu", rep.bytesPerStepPerGpu).field("weight_bytes_per_gpu", rep.weightBytesPerGpu);
-        w.field("achieved_bytes_per_s", bw.achievedBytesPerSec).field("hbm_floor_ns", bw.floorNs);
+        w.field("achieved_bytes_per_sec", bw.achievedBytesPerSec).field("hbm_floor_ns", bw.floorNs);
         w.field("fraction_of_hbm_floor", bw.fractionOfFloor);
+        w.field("origin", core::toString(t.origin));
         w.field("dropped_records", t.metadataValue("cupti.dropped_records"));
+        w.field("unattributed_kernels", t.metadataValue("cupti.unattributed_kernels"));
         w.field("id_agreed", t.metadataValue("launch.id_agreed")).field("failure", rep.failure);
         w.key("ranks").beginArray();
         for (const core::Rank& r : t.ranks) {
@@ -129,6 +132,9 @@ void printSummary(const CaptureCliOptions& o, const gpu::CaptureReport& rep, con
         std::cout << '\n';
         return;
     }
+    if (t.origin == core::TraceOrigin::Synthetic) {
+        std::cout << "synthetic events (cpu test, no GPU work): every duration below is made up, not measured\n";
+    }
     std::cout << "captured " << t.ranks.size() << " rank(s) in " << rep.processes << " process(es), "
               << rep.stepNs.size() << " steps: median step " << core::formatDurationNs(median) << " ("
               << core::formatFixed(tokensPerSec, 1) << " tokens/s)\n";
@@ -141,6 +147,8 @@ void printSummary(const CaptureCliOptions& o, const gpu::CaptureReport& rep, con
     std::cout << '\n';
     const std::string dropped = t.metadataValue("cupti.dropped_records");
     if (!dropped.empty() && dropped != "0") std::cout << "warning: CUPTI dropped " << dropped << " records\n";
+    const std::string untagged = t.metadataValue("cupti.unattributed_kernels");
+    if (!untagged.empty() && untagged != "0") std::cout << "warning: " << untagged << " kernels lack their op tag\n";
     if (!o.noCupti || o.cpuTest) std::cout << "trace written to " << o.out << '\n';
 }
 
@@ -165,6 +173,7 @@ int runCaptureCommand(const CliContext& ctx, const CaptureCliOptions& o) {
     c.cpuTest = o.cpuTest;
     c.cpuTestSkewNs = o.skewNs;
     c.cpuTestHostPerProcess = o.hostPerProcess;
+    if (auto writable = checkOutputPath(o.out); !writable) return reportError(writable.error());
     auto report = gpu::runCapture(c);
     if (!report) return reportError(report.error());
     if (!report->writesOutput) {
@@ -200,13 +209,13 @@ void addCaptureCommand(CLI::App& app, CliContext& ctx) {
     auto* cmd =
         app.add_subcommand("capture", "Run TP decode on local GPUs (or under mpirun/srun) and record it with CUPTI");
     addModelOptions(*cmd, opts->model);
-    cmd->add_option("--tp", opts->tp, "Tensor-parallel degree: one GPU (NCCL rank) each")->check(CLI::PositiveNumber);
-    cmd->add_option("--batch", opts->batch, "Sequences decoded together")->check(CLI::PositiveNumber);
-    cmd->add_option("--tokens", opts->tokens, "Measured decode steps")->check(CLI::PositiveNumber);
+    cmd->add_option("--tp", opts->tp, "Tensor-parallel degree: one GPU (NCCL rank) each")->check(positiveNumber());
+    cmd->add_option("--batch", opts->batch, "Sequences decoded together")->check(positiveNumber());
+    cmd->add_option("--tokens", opts->tokens, "Measured decode steps")->check(positiveNumber());
     cmd->add_option("--warmup", opts->warmup, "Decode steps run before recording (not in the trace)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(nonNegativeNumber());
     cmd->add_option("--context", opts->context, "Tokens in the KV cache each new token attends to")
-        ->check(CLI::PositiveNumber);
+        ->check(positiveNumber());
     cmd->add_option("--dtype", opts->dtype, "fp16 or bf16");
     cmd->add_flag("--graph", opts->graph, "Capture one decode step as a CUDA graph and replay it per token");
     cmd->add_flag("--overlap", opts->overlap, "All-reduces on their own stream");
@@ -214,7 +223,8 @@ void addCaptureCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_option("--out", opts->out, "Trace file to write (process 0)")->required();
     cmd->add_option("--gpu", opts->gpu, "GPU preset for the HBM comparison (default: matched from the device name)");
     cmd->add_flag("--json", opts->json, "Print the summary as JSON");
-    cmd->add_flag("--cpu-test", opts->cpuTest, "No GPU work: synthetic events through the same launch and merge (CI)");
+    cmd->add_flag("--cpu-test", opts->cpuTest, "No GPU work: synthetic events through the same launch and merge (CI)")
+        ->group("");
     cmd->add_option("--cpu-test-skew-ns", opts->skewNs, "CPU test: process p's clock runs p x this ahead")->group("");
     cmd->add_flag("--cpu-test-host-per-process", opts->hostPerProcess, "CPU test: each process is its own host")
         ->group("");

@@ -27,11 +27,13 @@ struct ConvertOptions {
     std::string to;
     std::string rules;
     std::string name;
+    bool json = false;
 };
 
 struct InfoOptions {
     std::string input;
     std::string rules;
+    std::string run;  // --run N|NAME of a workspace; empty: every run
     bool json = false;
     std::string clockSync = "auto";
     std::vector<std::string> clockOffsets;
@@ -55,13 +57,6 @@ core::Result<std::string> outputFormat(const std::string& path, const std::strin
                            path);
 }
 
-core::Result<std::optional<core::KernelClassifier>> classifierFor(const std::string& rulesFile) {
-    if (rulesFile.empty()) return std::optional<core::KernelClassifier>{};
-    core::KernelClassifier c = core::KernelClassifier::builtin();
-    TPSCOPE_TRY(c.addRulesFile(rulesFile));
-    return std::optional<core::KernelClassifier>(std::move(c));
-}
-
 // "rank.csv" -> "rank.ranges.csv"
 std::string rangesPath(const std::string& eventsPath) {
     const std::filesystem::path p(eventsPath);
@@ -71,6 +66,7 @@ std::string rangesPath(const std::string& eventsPath) {
 int runConvert(const ConvertOptions& o) {
     auto format = outputFormat(o.output, o.to);
     if (!format) return reportError(format.error());
+    if (auto writable = checkOutputPath(o.output, "output"); !writable) return reportError(writable.error());
     auto classifier = classifierFor(o.rules);
     if (!classifier) return reportError(classifier.error());
     core::ImportStats stats;
@@ -95,7 +91,20 @@ int runConvert(const ConvertOptions& o) {
         written = core::writeSqliteExport(t, o.output);
     }
     if (!written) return reportError(written.error());
-    std::cout << "wrote " << o.output << ": " << t.eventCount() << " events on " << t.ranks.size() << " ranks";
+    if (o.json) {
+        core::JsonWriter w(std::cout);
+        w.beginObject().field("input", o.input).field("output", o.output).field("format", *format);
+        w.field("event_count", static_cast<std::uint64_t>(t.eventCount()));
+        w.field("ranks", static_cast<std::uint64_t>(t.ranks.size()));
+        w.field("ranges_file", *format == "csv" ? rangesPath(o.output) : std::string());
+        w.key("import_stats");
+        stats.writeJson(w);
+        w.endObject();
+        std::cout << '\n';
+        return kExitOk;
+    }
+    std::cout << "wrote " << o.output << ": " << countText(static_cast<std::int64_t>(t.eventCount()), "event") << " on "
+              << countText(static_cast<std::int64_t>(t.ranks.size()), "rank");
     if (*format == "csv") std::cout << " (ranges in " << rangesPath(o.output) << ")";
     std::cout << '\n';
     return kExitOk;
@@ -119,9 +128,8 @@ std::string estimateText(const core::analysis::RankClockEstimate& e) {
            " (" + std::to_string(e.calls) + " calls)";
 }
 
-void printInfoJson(const core::Trace& t, const core::ImportStats& stats, const std::string& path,
+void printInfoJson(core::JsonWriter& w, const core::Trace& t, const core::ImportStats& stats, const std::string& path,
                    const core::analysis::ClockSyncResult& sync) {
-    core::JsonWriter w(std::cout);
     w.beginObject();
     w.field("file", path).field("source", t.source).field("origin", core::toString(t.origin));
     w.field("event_count", static_cast<std::uint64_t>(t.eventCount()));
@@ -175,9 +183,9 @@ void printInfoJson(const core::Trace& t, const core::ImportStats& stats, const s
 
 void printInfoText(const core::Trace& t, const core::ImportStats& stats, const std::string& path,
                    const core::analysis::ClockSyncResult& sync) {
-    std::cout << path << ": " << t.eventCount() << " events on " << t.ranks.size() << " ranks, "
-              << core::toString(t.origin) << ", span "
-              << core::formatDurationNs(static_cast<double>(t.endNs() - t.startNs())) << '\n';
+    std::cout << path << ": " << countText(static_cast<std::int64_t>(t.eventCount()), "event") << " on "
+              << countText(static_cast<std::int64_t>(t.ranks.size()), "rank") << ", " << core::toString(t.origin)
+              << ", span " << core::formatDurationNs(static_cast<double>(t.endNs() - t.startNs())) << '\n';
     if (!t.source.empty() && t.source != path) std::cout << "source: " << t.source << '\n';
     std::cout << '\n';
     TextTable ranks({"rank", "host", "GPU", "device", "streams", "events", "ranges", "clock offset",
@@ -224,14 +232,11 @@ int runInfo(const InfoOptions& o) {
     auto classifier = classifierFor(o.rules);
     if (!classifier) return reportError(classifier.error());
     core::ImportStats stats;
-    core::analysis::ClockSyncResult sync;
-    auto trace =
-        loadSyncedTrace(o.input, o.clockSync, o.clockOffsets, &sync, &stats, *classifier ? &**classifier : nullptr);
-    if (!trace) return reportError(trace.error());
-    if (o.json) {
-        printInfoJson(**trace, stats, o.input, sync);
-    } else {
-        printInfoText(**trace, stats, o.input, sync);
+    void printInfoText(const core::Trace& t, const core::ImportStats& stats, const std::string& path,
+                       const core::analysis::ClockSyncResult& sync) {
+        std::cout << path << ": " << countText(static_cast<std::int64_t>(t.eventCount()), "event") << " on "
+                  << countText(static_cast<std::int64_t>(t.ranks.size()), "rank") << ", " << core::toString(t.origin)
+                  << ", span " << core::formatDurationNs(static_cast<double>(t.endNs() - t.startNs())) << '\n';
     }
     return kExitOk;
 }
@@ -247,9 +252,9 @@ void addConvertCommands(CLI::App& app, CliContext& ctx) {
     c->add_option("input", convert->input, "Trace file or folder of per-rank traces")->required();
     c->add_option("output", convert->output, "Output file; the format follows the extension")->required();
     c->add_option("--to", convert->to, "Output format: tpscope, json, json.gz, csv, sqlite");
-    c->add_option("--kernel-rules", convert->rules, "Extra kernel classification rules (JSON, tried first)")
-        ->check(CLI::ExistingFile);
+    addKernelRulesOption(*c, convert->rules);
     c->add_option("--name", convert->name, "Run name in the workspace (default: the input's file name)");
+    addJsonFlag(*c, convert->json);
     c->callback([&ctx, convert] { ctx.exitCode = runConvert(*convert); });
 
     auto info = std::make_shared<InfoOptions>();
@@ -257,9 +262,9 @@ void addConvertCommands(CLI::App& app, CliContext& ctx) {
                                  "Summarise a trace: ranks, streams, events per kind, time span, import "
                                  "statistics");
     i->add_option("input", info->input, "Trace file or folder of per-rank traces")->required();
-    i->add_option("--kernel-rules", info->rules, "Extra kernel classification rules (JSON, tried first)")
-        ->check(CLI::ExistingFile);
-    i->add_flag("--json", info->json, "Machine-readable output (docs/cli.md)");
+    addKernelRulesOption(*i, info->rules);
+    addRunOption(*i, info->run);
+    addJsonFlag(*i, info->json);
     addClockOptions(*i, info->clockSync, info->clockOffsets);
     i->callback([&ctx, info] { ctx.exitCode = runInfo(*info); });
 }

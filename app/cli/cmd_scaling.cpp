@@ -113,6 +113,8 @@ int runScaling(const CliContext& ctx, const ScalingCliOptions& o) {
     if (!tps) return reportError(tps.error());
     auto batches = perFile(o.batch, o.files.size(), "--batch");
     if (!batches) return reportError(batches.error());
+    auto classifier = classifierFor(o.analysis.kernelRules);
+    if (!classifier) return reportError(classifier.error());
     std::vector<core::analysis::RunPoint> runs;
     std::shared_ptr<const core::Trace> first;
     auto addRun = [&](const core::Trace& trace, const std::string& label, int tp, int batch) {
@@ -125,7 +127,7 @@ int runScaling(const CliContext& ctx, const ScalingCliOptions& o) {
         // A workspace holds a whole sweep: every run in it counts, with its own TP and batch.
         if (isWorkspacePath(o.files[i])) {
             auto ws = core::loadWorkspace(o.files[i]);
-            if (!ws) return reportError(ws.error());
+            if (!ws) return reportError(fileError(ws.error()));
             for (const auto& run : ws->runs) {
                 if (!run.trace) continue;
                 addRun(*run.trace, o.files[i] + ": " + run.info.name, (*tps)[i] > 0 ? (*tps)[i] : run.info.tp,
@@ -134,7 +136,8 @@ int runScaling(const CliContext& ctx, const ScalingCliOptions& o) {
             }
             continue;
         }
-        auto trace = loadSyncedTrace(o.files[i], o.analysis.clockSync, o.analysis.clockOffsets);
+        auto trace = loadSyncedTrace(o.files[i], o.analysis.clockSync, o.analysis.clockOffsets, nullptr, nullptr,
+                                     *classifier ? &**classifier : nullptr);
         if (!trace) return reportError(trace.error());
         addRun(**trace, o.files[i], (*tps)[i], (*batches)[i]);
         if (!first) first = *trace;
@@ -173,7 +176,7 @@ void addScalingCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_option("files", opts->files, "One trace file per run (TP x batch)")->required();
     cmd->add_option("--price-per-gpu-hour", opts->price, "Price of one GPU for one hour, in $")
         ->required()
-        ->check(CLI::PositiveNumber);
+        ->check(positiveNumber());
     cmd->add_option("--tp", opts->tp, "GPUs per run: one value, or one per file (default: metadata 'tp', else ranks)");
     cmd->add_option("--batch", opts->batch, "Batch per run: one value, or one per file (default: metadata 'batch')");
     cmd->add_option("--efficiency-threshold", opts->threshold, "Efficiency a higher TP must reach to pay")

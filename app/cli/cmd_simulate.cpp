@@ -2,11 +2,13 @@
 // cluster; prints per run step latency, tokens/s, all-reduce count and time, exposed comm share;
 // saves the traces (--out). Ctrl-C stops the sweep at the next step and keeps the finished runs.
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <iostream>
 
 #include "cli_context.h"
+#include "core/sim/allreduce_engine.h"
 #include "core/sim/sweep.h"
 #include "core/util/json_writer.h"
 #include "core/util/units.h"
@@ -52,6 +54,8 @@ void printJson(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
     w.field("nodes", spec.cluster.nodes).field("gpus_per_node", spec.cluster.gpusPerNode);
     w.field("tokens", spec.tokens).field("context", spec.contextLen).field("dtype", core::toString(spec.dtype));
     w.field("seed", spec.params.seed).field("overlap", spec.params.overlap).field("cancelled", r.cancelled);
+    w.field("cuda_graphs", spec.params.cudaGraphs)
+        .field("allreduce_engine", core::sim::toString(spec.params.allReduceEngine));
     w.key("runs").beginArray();
     for (const auto& run : r.runs) {
         const auto& s = run.stats;
@@ -66,7 +70,9 @@ void printJson(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
         w.key("layer_allreduce").beginObject();
         w.field("algo", core::toString(s.layerAllReduce.algo)).field("proto", core::toString(s.layerAllReduce.proto));
         w.field("time_ns", s.layerAllReduce.timeNs());
-        w.endObject().endObject();
+        w.endObject().key("notes").beginArray();
+        for (const auto& note : s.notes) w.value(note);
+        w.endArray().endObject();
     }
     w.endArray().key("skipped").beginArray();
     for (const auto& sk : r.skipped) {
@@ -87,8 +93,10 @@ void printText(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
     const auto& cl = spec.cluster;
     std::cout << spec.model.name << " decode on " << cl.nodes << " x " << cl.gpusPerNode << " " << cl.gpu.name << " ("
               << cl.intraFabric.id << (cl.interFabric ? " + " + cl.interFabric->id : std::string()) << "), "
-              << spec.tokens << " tokens, context " << spec.contextLen << ", " << core::toString(spec.dtype)
-              << (spec.params.overlap ? ", overlap" : "") << ", seed " << spec.params.seed << "\n\n";
+              << countText(spec.tokens, "token") << ", context " << spec.contextLen << ", " << core::toString(spec.dtype)
+              << (spec.params.overlap ? ", overlap" : "") << (spec.params.cudaGraphs ? ", CUDA graphs" : "")
+              << ", all-reduce by " << core::sim::toString(spec.params.allReduceEngine) << ", seed " << spec.params.seed
+              << "\n\n";
     TextTable t({"TP", "batch", "step", "tokens/s", "all-reduces", "all-reduce/step", "wait/step", "exposed comm",
                  "algorithm"});
     for (const auto& run : r.runs) {
@@ -100,11 +108,21 @@ void printText(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
                   core::formatFixed(100 * s.exposedCommShare, 1) + " %", algoText(s.layerAllReduce)});
     }
     t.print(std::cout);
+    std::vector<std::string> notes;
+    for (const auto& run : r.runs) {
+        for (const auto& n : run.stats.notes) {
+            const std::string line = "TP " + std::to_string(run.config.plan.tp) + ": " + n;
+            if (std::find(notes.begin(), notes.end(), line) == notes.end()) notes.push_back(line);
+        }
+    }
+    for (const auto& n : notes) std::cout << "note: " << n << '\n';
     for (const auto& sk : r.skipped) {
         std::cout << "skipped TP " << sk.tp << ", batch " << sk.batch << ": " << sk.reason.message
                   << " (--ignore-memory simulates it anyway)\n";
     }
-    if (r.cancelled) std::cout << "cancelled: " << r.runs.size() << " run(s) finished and kept\n";
+    if (r.cancelled)
+        std::cout << "cancelled: " << countText(static_cast<std::int64_t>(r.runs.size()), "run")
+                  << " finished and kept\n";
 }
 
 int run(const SimulateOptions& o, const CliContext& ctx) {
@@ -138,16 +156,20 @@ int run(const SimulateOptions& o, const CliContext& ctx) {
                                            ".json (every run in one Chrome trace)",
                                            o.out));
     }
+    if (auto writable = checkOutputPath(o.out); !writable) return reportError(writable.error());
 
     g_cancel.store(false);
     auto previous = std::signal(SIGINT, onInterrupt);
+    ProgressLine line;
     auto progress = [&](const core::sim::SweepProgress& p) {
-        if (!o.json)
-            std::cerr << "\r[" << p.done << "/" << p.total << "] TP " << p.tp << ", batch " << p.batch << "   ";
+        if (!o.json) {
+            line.update("[" + std::to_string(p.done) + "/" + std::to_string(p.total) + "] TP " + std::to_string(p.tp) +
+                        ", batch " + std::to_string(p.batch));
+        }
     };
     auto result = core::sim::runSweep(spec, progress, &g_cancel);
     std::signal(SIGINT, previous);
-    if (!o.json) std::cerr << "\r" << std::string(40, ' ') << "\r";
+    line.finish();
     if (!result) return reportError(result.error());
     if (!o.out.empty() && !result->runs.empty()) {
         std::vector<core::Run> runs;
@@ -176,13 +198,16 @@ void addSimulateCommand(CLI::App& app, CliContext& ctx) {
     addClusterOptions(*cmd, opts->cluster);
     cmd->add_option("--tp", opts->tps, "TP degrees, comma-separated")->capture_default_str();
     cmd->add_option("--batch", opts->batches, "Batch sizes, comma-separated")->capture_default_str();
-    cmd->add_option("--tokens", opts->tokens, "Decode steps per run")->capture_default_str();
-    cmd->add_option("--context", opts->context, "Tokens in the KV cache")->capture_default_str();
+    cmd->add_option("--tokens", opts->tokens, "Decode steps per run")->capture_default_str()->check(positiveNumber());
+    cmd->add_option("--context", opts->context, "Tokens in the KV cache")
+        ->capture_default_str()
+        ->check(positiveNumber());
     cmd->add_option("--dtype", opts->dtype, "fp16, bf16, fp8 or fp32")->capture_default_str();
     addSimTunables(*cmd, opts->tunables);
     cmd->add_flag("--ignore-memory", opts->ignoreMemory, "Simulate configurations that do not fit GPU memory");
-    cmd->add_option("--out", opts->out, "Save the runs: .json = Chrome trace JSON (Perfetto)");
-    cmd->add_flag("--json", opts->json, "Machine-readable output (docs/cli.md)");
+    cmd->add_option("--out", opts->out,
+                    "Save the runs: .tpscope = workspace (GUI, analyze, scaling), .json/.json.gz = Chrome trace");
+    addJsonFlag(*cmd, opts->json);
     cmd->callback([opts, &ctx] { ctx.exitCode = run(*opts, ctx); });
 }
 

@@ -88,7 +88,10 @@ int runWhatIfCommand(const WhatIfCliOptions& o, const CliContext& ctx) {
         options.interFabric = *inter;
     }
     options.gpusPerNode = o.gpusPerNode;
-    auto trace = loadSyncedTrace(o.file, o.analysis.clockSync, o.analysis.clockOffsets);
+    auto classifier = classifierFor(o.analysis.kernelRules);
+    if (!classifier) return reportError(classifier.error());
+    auto trace = loadSyncedTrace(o.file, o.analysis.clockSync, o.analysis.clockOffsets, nullptr, nullptr,
+                                 *classifier ? &**classifier : nullptr);
     if (!trace) return reportError(trace.error());
     const core::Trace& measured = **trace;
     if (o.tp > 0 && o.tp != static_cast<int>(measured.ranks.size())) {

@@ -1,31 +1,40 @@
 // tpscope-cli: the headless face of tpscope. Every number it prints is the one the GUI shows;
-// --json output is documented in docs/cli.md.
+// --json output, the exit codes and the error format are documented in docs/cli.md.
 
 #include <CLI/CLI.hpp>
 
 #include "cli_context.h"
+#include "command_line.h"
 
 int main(int argc, char** argv) {
     using namespace tpscope::cli;
-    CLI::App app{"tpscope-cli: tensor-parallel decode profiler (plans, calculators, simulation, analysis)"};
-    app.set_version_flag("--version", std::string("tpscope ") + TPSCOPE_VERSION);
+    CLI::App app{"tpscope-cli: tensor-parallel decode profiler (plans, calculators, simulation, analysis)",
+                 "tpscope-cli"};
+    app.set_version_flag("--version", std::string("tpscope-cli ") + TPSCOPE_VERSION);
     app.require_subcommand(1);
+    app.footer(
+        "Exit codes: 0 success, 1 the work failed (file, device, nothing ran), 2 the command line was wrong.\n"
+        "Every command takes --json. Reference: docs/cli.md; 'tpscope-cli COMMAND --help' for its options.");
     CliContext ctx;
-    app.add_option("--catalog", ctx.catalogFiles, "Extra preset file(s) with models/gpus/fabrics (repeatable)")
-        ->check(CLI::ExistingFile);
+    app.add_option("--catalog", ctx.catalogFiles, "Extra preset file(s) with models/gpus/fabrics (repeatable)");
 
-    for (CommandFactory add :
-         {addPlanCommand, addAmdahlCommand, addCostCommand, addBoundsCommand, addCatalogCommands, addDemoCommand,
-          addSimulateCommand, addAllReduceCommand, addCalibrateCommand, addAnalyzeCommand, addScalingCommand,
-          addCompareCommand, addCaptureCommand, addDevicesCommand, addConvertCommands, addWhatIfCommand}) {
+    for (CommandFactory add : {addPlanCommand, addAmdahlCommand, addCostCommand, addBoundsCommand, addCatalogCommands,
+                               addDemoCommand, addSimulateCommand, addAllReduceCommand, addCalibrateCommand,
+                               addPlanCapacityCommand, addAnalyzeCommand, addScalingCommand, addCompareCommand,
+                               addCaptureCommand, addDevicesCommand, addConvertCommands, addWhatIfCommand}) {
         add(app, ctx);
     }
 
+    if (auto problem = checkArguments(app, argc, argv)) {
+        std::cerr << "tpscope-cli: " << *problem << '\n';
+        return kExitBadInput;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        const int code = app.exit(e);
-        return code == 0 ? 0 : kExitBadInput;
+        if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);  // --help, --version
+        std::cerr << "tpscope-cli: " << describeParseError(app, e) << '\n';
+        return kExitBadInput;
     }
     return ctx.exitCode;
 }

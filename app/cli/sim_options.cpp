@@ -1,13 +1,22 @@
 #include "sim_options.h"
 
+#include <algorithm>
+
+#include "cli_context.h"
+#include "core/sim/allreduce_engine.h"
+#include "core/util/units.h"
+
 namespace tpscope::cli {
 
-void addClusterOptions(CLI::App& cmd, ClusterOptions& opts) {
-    cmd.add_option("--gpu", opts.gpu, "GPU preset (see 'tpscope-cli hardware')")->capture_default_str();
+void addClusterOptions(CLI::App& cmd, ClusterOptions& opts, bool withGpu) {
+    opts.withGpu = withGpu;
+    if (withGpu) cmd.add_option("--gpu", opts.gpu, "GPU preset (see 'tpscope-cli hardware')")->capture_default_str();
     cmd.add_option("--fabric", opts.fabric, "Intra-node fabric preset")->capture_default_str();
-    cmd.add_option("--nodes", opts.nodes, "Nodes in the cluster")->capture_default_str();
-    cmd.add_option("--gpus-per-node", opts.gpusPerNode, "GPUs per node (default: what the fabric connects, else 8)");
-    cmd.add_option("--inter-node-fabric,--inter-fabric", opts.interFabric, "Inter-node fabric preset (needed with --nodes > 1)");
+    cmd.add_option("--nodes", opts.nodes, "Nodes in the cluster")->capture_default_str()->check(positiveNumber());
+    cmd.add_option("--gpus-per-node", opts.gpusPerNode, "GPUs per node (default: what the fabric connects, else 8)")
+        ->check(positiveNumber());
+    cmd.add_option("--inter-node-fabric,--inter-fabric", opts.interFabric,
+                   "Inter-node fabric preset (needed with --nodes > 1)");
 }
 
 core::Result<core::sim::ClusterSpec> resolveCluster(const core::Catalog& catalog, const ClusterOptions& opts) {
@@ -29,6 +38,7 @@ core::Result<core::sim::ClusterSpec> resolveCluster(const core::Catalog& catalog
     }
     c.nodes = opts.nodes;
     c.gpusPerNode = opts.gpusPerNode > 0 ? opts.gpusPerNode : (c.intraFabric.maxGpus > 0 ? c.intraFabric.maxGpus : 8);
+    if (opts.withGpu) warnUnusualCombination(c);
     return c;
 }
 
@@ -39,25 +49,83 @@ void addSimTunables(CLI::App& cmd, SimTunables& opts) {
     cmd.add_option("--step-gap-us", opts.stepGapUs, "Host time between decode steps in us (default 20)");
     cmd.add_flag("--overlap", opts.overlap, "Async all-reduce on a second stream, batch split in two halves");
     cmd.add_flag("--cuda-graphs", opts.cudaGraphs, "Replay each step as a CUDA graph: node-to-node gaps, no host launches");
+    cmd.add_option("--allreduce", opts.allReduceEngine,
+                   "Who runs the all-reduces: nccl, vllm-custom-ar, trtllm or symm-mem (docs/simulator.md)")
+        ->capture_default_str();
     cmd.add_flag("--deterministic", opts.deterministic, "No jitter, imbalance or launch noise");
 }
 
 core::Result<core::sim::SimParams> resolveSimParams(const SimTunables& o) {
     core::sim::SimParams p = o.deterministic ? core::sim::SimParams::deterministic() : core::sim::SimParams{};
-    auto check = [](double v, double max, const char* name) -> core::Status {
-        if (v > max) return core::makeError(core::ErrorCode::InvalidArgument, "too large", name);
+    // Refused, never clamped or replaced by the default: a negative spread or gap has no meaning.
+    auto check = [](const std::optional<double>& v, double max, const char* name) -> core::Status {
+        if (v && !(*v >= 0 && *v <= max)) {
+            return core::makeError(core::ErrorCode::InvalidArgument,
+                                   "must lie in 0.." + core::formatFixed(max, 1) + ", got " + core::formatFixed(*v, 3),
+                                   name);
+        }
         return core::Ok{};
     };
     TPSCOPE_TRY(check(o.jitter, 1.0, "--jitter"));
     TPSCOPE_TRY(check(o.imbalance, 0.5, "--imbalance"));
     TPSCOPE_TRY(check(o.stepGapUs, 1e6, "--step-gap-us"));
-    if (o.jitter >= 0) p.jitter = o.jitter;
-    if (o.imbalance >= 0) p.loadImbalance = o.imbalance;
-    if (o.stepGapUs >= 0) p.stepGapNs = o.stepGapUs * 1e3;
+    if (o.jitter) p.jitter = *o.jitter;
+    if (o.imbalance) p.loadImbalance = *o.imbalance;
+    if (o.stepGapUs) p.stepGapNs = *o.stepGapUs * 1e3;
     p.seed = o.seed;
     p.overlap = o.overlap;
     p.cudaGraphs = o.cudaGraphs;
+    const auto engine = core::sim::parseAllReduceEngine(o.allReduceEngine);
+    if (!engine) {
+        return core::makeError(core::ErrorCode::InvalidArgument,
+                               "unknown engine '" + o.allReduceEngine + "': nccl, vllm-custom-ar, trtllm or symm-mem",
+                               "--allreduce");
+    }
+    p.allReduceEngine = *engine;
     return p;
+}
+
+}  // namespace tpscope::cli
+
+namespace tpscope::cli {
+
+namespace {
+
+// The fabrics each built-in GPU ships with (HGX boards, PCIe cards with or without a bridge).
+struct UsualFabrics {
+    const char* gpu;
+    std::vector<std::string> fabrics;
+};
+const std::vector<UsualFabrics>& usualFabrics() {
+    static const std::vector<UsualFabrics> table{
+        {"a100-sxm", {"nvlink3"}},
+        {"a100-sxm-40gb", {"nvlink3"}},
+        {"a100-pcie", {"pcie4", "nvlink3-pair"}},
+        {"h100-sxm", {"nvlink4", "nvls"}},
+        {"h100-pcie", {"pcie5", "nvlink4-pair"}},
+        {"h200-sxm", {"nvlink4", "nvls"}},
+        {"b200", {"nvlink5"}},
+        {"l40s", {"pcie4"}},
+    };
+    return table;
+}
+
+}  // namespace
+
+void warnUnusualCombination(const core::sim::ClusterSpec& cluster) {
+    const auto& table = usualFabrics();
+    const auto gpu = std::find_if(table.begin(), table.end(), [&](const auto& u) { return cluster.gpu.id == u.gpu; });
+    if (gpu == table.end()) return;
+    const bool knownFabric = std::any_of(table.begin(), table.end(), [&](const auto& u) {
+        return std::find(u.fabrics.begin(), u.fabrics.end(), cluster.intraFabric.id) != u.fabrics.end();
+    });
+    const bool usual =
+        std::find(gpu->fabrics.begin(), gpu->fabrics.end(), cluster.intraFabric.id) != gpu->fabrics.end();
+    if (!knownFabric || usual) return;  // a calibrated fabric of the user's own box is never questioned
+    std::string list;
+    for (const auto& f : gpu->fabrics) list += (list.empty() ? "" : " or ") + f;
+    warn("no " + cluster.gpu.id + " system ships with " + cluster.intraFabric.id + "; its usual fabric is " + list +
+         " (simulating the hypothetical anyway)");
 }
 
 }  // namespace tpscope::cli

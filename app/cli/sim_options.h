@@ -18,17 +18,24 @@ struct ClusterOptions {
     std::string interFabric;
     int nodes = 1;
     int gpusPerNode = 0;  // 0: the fabric's max_gpus, else 8
+    bool withGpu = true;  // false when the command offers no --gpu (see addClusterOptions)
 };
-void addClusterOptions(CLI::App& cmd, ClusterOptions& opts);
+// withGpu false: the command's model does not depend on the GPU (allreduce), so it offers no --gpu.
+void addClusterOptions(CLI::App& cmd, ClusterOptions& opts, bool withGpu = true);
+// Catalog combinations that do not exist as products (an L40S on NVLink 4, an H100 SXM on PCIe 4)
+// are allowed, since users model hypotheticals, but earn a warning naming the usual fabric.
+void warnUnusualCombination(const core::sim::ClusterSpec& cluster);
+// Also warns about unusual GPU/fabric combinations (warnUnusualCombination).
 core::Result<core::sim::ClusterSpec> resolveCluster(const core::Catalog& catalog, const ClusterOptions& opts);
 
 struct SimTunables {
     std::uint64_t seed = 1;
-    double jitter = -1;  // < 0: the default
-    double imbalance = -1;
-    double stepGapUs = -1;
+    std::optional<double> jitter;  // unset: the simulator's default
+    std::optional<double> imbalance;
+    std::optional<double> stepGapUs;
     bool overlap = false;
     bool cudaGraphs = false;
+    std::string allReduceEngine = "nccl";
     bool deterministic = false;
 };
 void addSimTunables(CLI::App& cmd, SimTunables& opts);

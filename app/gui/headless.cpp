@@ -17,6 +17,7 @@
 #include "ui/timeline/time_ruler.h"
 #include "ui/timeline/timeline_data.h"
 #include "ui/timeline/timeline_panel.h"
+#include "ui/timeline/timeline_view.h"
 
 namespace tpscope::app {
 
@@ -54,6 +55,31 @@ bool saveWidget(QWidget& widget, const QString& path) {
 
 QString percent(double v) {
     return std::isnan(v) ? QStringLiteral("—") : QStringLiteral("%1 %").arg(v * 100, 0, 'f', 0);
+}
+
+// What screenshot-main.png has selected, in words taken from the selection itself (focusTimelineOnExample
+// picks the call with the largest arrival skew of any collective op, not always an all-reduce).
+QString selectionText(const ui::MainWindow& window) {
+    const auto* view = window.timelinePanel()->view();
+    const auto* trace = view->trace();
+    const auto& ref = view->selectedEvent();
+    if (trace == nullptr || !ref.valid()) return QStringLiteral("two layers, nothing selected");
+    const auto& stream = trace->ranks[static_cast<std::size_t>(ref.rank)].streams[static_cast<std::size_t>(ref.stream)];
+    const core::EventRecord event = stream.events.at(ref.index);
+    const core::Payload& payload = trace->payload(event.payload);
+    QString text = QStringLiteral("two layers; selected: the ");
+    if (payload.kind == core::PayloadKind::Collective && payload.collective.op != core::CollectiveOp::Unknown) {
+        text += QString::fromStdString(std::string(core::toString(payload.collective.op)));
+    } else {
+        text += QStringLiteral("collective");
+    }
+    text += QStringLiteral(" call `%1`").arg(QString::fromStdString(std::string(trace->name(event.name))));
+    if (const auto& match = view->selectedMatch()) {
+        text += QStringLiteral(" with the largest arrival skew of its step (%1)")
+                    .arg(ui::formatDuration(static_cast<double>(match->skewNs)));
+    }
+    text += QStringLiteral(", on the rank that waited longest");
+    return text;
 }
 
 QString summaryMarkdown(const ui::MainWindow& window) {
@@ -97,8 +123,8 @@ QString summaryMarkdown(const ui::MainWindow& window) {
     }
     s << "\nEfficiency = speed-up ÷ GPU ratio against the smallest TP of the same configuration that ran. "
          "Exposed communication = collective time with no compute kernel running on that GPU.\n\n"
-         "Screenshots: `screenshot-main.png` (two layers, the all-reduce with the largest arrival skew selected), "
-         "`timeline-overview.png` (the whole trace of the largest TP).\n";
+         "Screenshots: `screenshot-main.png` ("
+      << selectionText(window) << "), `timeline-overview.png` (the whole trace of the run the timeline shows).\n";
     return md;
 }
 

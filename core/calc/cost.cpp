@@ -11,6 +11,25 @@ double costPerMillionTokens(int gpus, double pricePerGpuHour, double tokensPerSe
     return static_cast<double>(gpus) * pricePerGpuHour / millionTokensPerHour;
 }
 
+std::optional<std::size_t> cheapestMeeting(const std::vector<CostCandidate>& candidates, double maxStepLatencyMs,
+                                           double minTokensPerSec) {
+    std::optional<std::size_t> best;
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+        const auto& c = candidates[i];
+        if (c.stepLatencyMs > maxStepLatencyMs || c.tokensPerSec < minTokensPerSec) continue;
+        if (!best) {
+            best = i;
+            continue;
+        }
+        const auto& b = candidates[*best];
+        if (c.dollarsPerMillionTokens < b.dollarsPerMillionTokens ||
+            (c.dollarsPerMillionTokens == b.dollarsPerMillionTokens && c.gpus < b.gpus)) {
+            best = i;
+        }
+    }
+    return best;
+}
+
 Result<CostTable> costTable(double pricePerGpuHour, std::vector<std::pair<int, double>> throughputs) {
     if (!std::isfinite(pricePerGpuHour) || pricePerGpuHour <= 0) {
         return makeError(ErrorCode::InvalidArgument, "the price per GPU-hour must be a positive number",

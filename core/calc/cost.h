@@ -2,6 +2,8 @@
 // Serving cost: $ per million tokens = N x price per GPU-hour / (tokens/s x 3600 / 1e6), and the
 // premium of N GPUs over the baseline (1 GPU when given, else the smallest count given).
 
+#include <cstddef>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -24,6 +26,20 @@ struct CostTable {
 };
 
 double costPerMillionTokens(int gpus, double pricePerGpuHour, double tokensPerSec);
+
+// One serving configuration to choose among (the capacity planner's and the Cost tab's rows).
+struct CostCandidate {
+    int gpus = 0;
+    int batch = 0;
+    double tokensPerSec = 0;
+    double stepLatencyMs = 0;
+    double dollarsPerMillionTokens = 0;
+};
+
+// The index of the lowest $/Mtok candidate whose step latency is at most maxStepLatencyMs and whose
+// throughput is at least minTokensPerSec; ties go to fewer GPUs. nullopt when none meets both. O(n).
+std::optional<std::size_t> cheapestMeeting(const std::vector<CostCandidate>& candidates, double maxStepLatencyMs,
+                                           double minTokensPerSec = 0);
 // throughputs: (gpus, tokens/s) pairs; each gpus value at most once.
 Result<CostTable> costTable(double pricePerGpuHour, std::vector<std::pair<int, double>> throughputs);
 

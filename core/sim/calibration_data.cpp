@@ -38,12 +38,12 @@ std::vector<std::string_view> words(std::string_view s) {
 
 bool toDouble(std::string_view s, double& out) {
     while (!s.empty() && (s.back() == '\r' || s.back() == ' ')) s.remove_suffix(1);
+    while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+    if (!s.empty() && s.front() == '+') s.remove_prefix(1);  // from_chars takes no '+'; CSV writers may
     if (s.empty()) return false;
-    // from_chars for double is in libstdc++ 11+; strtod needs a terminated copy.
-    const std::string copy(s);
-    char* end = nullptr;
-    out = std::strtod(copy.c_str(), &end);
-    return end == copy.c_str() + copy.size() && std::isfinite(out);
+    // from_chars, not strtod: strtod follows LC_NUMERIC, so under a "1,5" locale "1.5" would stop at '.'.
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return ec == std::errc() && end == s.data() + s.size() && std::isfinite(out);
 }
 
 template <typename F>
@@ -286,6 +286,41 @@ Result<CalibrationData> parseNcclTestsJson(std::string_view text, const std::str
     return data;
 }
 
+Result<CalibrationData> parseMeasuredRowsCsv(std::string_view text, const std::string& context) {
+    CalibrationData data;
+    data.format = CalibrationFormat::MeasuredRowsCsv;
+    bool sawHeader = false;
+    forEachLine(text, [&](std::string_view line) {
+        if (line.empty() || line == "\r" || line.front() == '#') return;
+        if (!sawHeader) {
+            sawHeader = line.substr(0, kMeasuredRowsHeader.size()) == kMeasuredRowsHeader;
+            if (!sawHeader) ++data.skippedRows;
+            return;
+        }
+        const auto cells = split(line, ',');
+        double gpus = 0, nodes = 0, bytes = 0, us = 0;
+        if (cells.size() < 4 || !toDouble(cells[0], gpus) || !toDouble(cells[1], nodes) ||
+            !toDouble(cells[2], bytes) || !toDouble(cells[3], us) || gpus > 1e6 || nodes > 1e6 || bytes > 1e18) {
+            ++data.skippedRows;
+            return;
+        }
+        AllReduceSample sample{static_cast<std::uint64_t>(bytes), static_cast<int>(gpus), static_cast<int>(nodes),
+                               us * 1e3};
+        if (validSample(sample)) {
+            data.samples.push_back(sample);
+        } else {
+            ++data.skippedRows;
+        }
+    });
+    if (!sawHeader) {
+        return makeError(ErrorCode::WrongFormat, "not a measured-rows CSV: expected the header '" +
+                                                     std::string(kMeasuredRowsHeader) + ",...'",
+                         context);
+    }
+    if (data.samples.empty()) return makeError(ErrorCode::ParseError, "no all-reduce rows could be read", context);
+    return data;
+}
+
 Result<CalibrationData> parseCalibrationData(std::string_view text, const std::string& context,
                                              CalibrationFormat format, VidurStatistic statistic) {
     switch (format) {
@@ -295,12 +330,18 @@ Result<CalibrationData> parseCalibrationData(std::string_view text, const std::s
             return parseNcclTestsText(text, context);
         case CalibrationFormat::NcclTestsJson:
             return parseNcclTestsJson(text, context);
+        case CalibrationFormat::MeasuredRowsCsv:
+            return parseMeasuredRowsCsv(text, context);
         case CalibrationFormat::Auto:
             break;
     }
     std::size_t first = text.find_first_not_of(" \t\r\n");
     if (first == std::string_view::npos) return makeError(ErrorCode::WrongFormat, "empty file", context);
     if (text[first] == '{') return parseNcclTestsJson(text, context);
+    if (text.find(std::string("\n") + std::string(kMeasuredRowsHeader)) != std::string_view::npos ||
+        text.substr(first, kMeasuredRowsHeader.size()) == kMeasuredRowsHeader) {
+        return parseMeasuredRowsCsv(text, context);
+    }
     const std::string_view firstLine = text.substr(first, text.find('\n', first) - first);
     if (firstLine.find("time_stats.") != std::string_view::npos) return parseVidurCsv(text, context, statistic);
     if (text.find("algbw") != std::string_view::npos || text.find("nccl-tests") != std::string_view::npos ||

@@ -10,6 +10,8 @@
 //    ranks and nodes (else the busbw/algbw ratio gives the ranks); each result row's out-of-place
 //    time (us) is used.
 //  - nccl-tests JSON (-J file): "results"[].{size, out_of_place.time} and config.devices.
+//  - measured-rows CSV (resources/calibration/*.csv): '#' comment lines naming the source, then the
+//    header "gpus,nodes,bytes,time_us" (more columns allowed, e.g. busbw_gbps) and one row per size.
 // Rows that cannot be read are counted, never fatal; a file of none of these shapes is one error.
 // O(file size).
 
@@ -29,7 +31,8 @@ struct AllReduceSample {
     double timeNs = 0;
 };
 
-enum class CalibrationFormat { Auto, VidurCsv, NcclTestsText, NcclTestsJson };
+enum class CalibrationFormat { Auto, VidurCsv, NcclTestsText, NcclTestsJson, MeasuredRowsCsv };
+inline constexpr std::string_view kMeasuredRowsHeader = "gpus,nodes,bytes,time_us";
 // Which of Vidur's per-row statistics to read (nccl-tests reports one average per size).
 enum class VidurStatistic { Min, Median, Mean };
 
@@ -43,6 +46,7 @@ Result<CalibrationData> parseVidurCsv(std::string_view text, const std::string& 
                                       VidurStatistic statistic = VidurStatistic::Min);
 Result<CalibrationData> parseNcclTestsText(std::string_view text, const std::string& context);
 Result<CalibrationData> parseNcclTestsJson(std::string_view text, const std::string& context);
+Result<CalibrationData> parseMeasuredRowsCsv(std::string_view text, const std::string& context);
 // Picks the parser from the content.
 Result<CalibrationData> parseCalibrationData(std::string_view text, const std::string& context,
                                              CalibrationFormat format = CalibrationFormat::Auto,

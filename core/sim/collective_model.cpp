@@ -14,6 +14,16 @@ constexpr int kSimple = 2;
 // NCCL tuning.cc: the tree's bus bandwidth is 0.92 of the ring's and an all-reduce moves the
 // message up and down the tree (algbw = busbw / 2).
 constexpr double kTreeBandwidthFactor = 0.92 / 2.0;
+// Custom all-reduce kernels synchronise the ranks with flag barriers over NVLink: one-shot at the
+// start (peers' inputs ready) and at the end (buffers reusable), two-shot also between its
+// reduce-scatter and all-gather stages (vLLM csrc/custom_all_reduce.cuh cross_device_reduce_1stage
+// and _2stage; TensorRT-LLM's oneShot/twoShot kernels have the same barriers).
+constexpr double kOneShotBarriers = 2.0;
+constexpr double kTwoShotBarriers = 3.0;
+
+bool isCustomKernel(CollectiveAlgo algo) {
+    return algo == CollectiveAlgo::OneShot || algo == CollectiveAlgo::TwoShot;
+}
 
 double pick(double overrideValue, double fallback) {
     return overrideValue > 0 ? overrideValue : fallback;
@@ -121,7 +131,7 @@ CollectiveEstimate CollectiveModel::ring(double bytes, int p, double wireFactor,
 CollectiveEstimate CollectiveModel::estimate(std::uint64_t bytesIn, CollectiveAlgo algo, int p) const {
     const double bytes = static_cast<double>(bytesIn);
     const int n = m_ranks;
-    const bool customKernel = algo == CollectiveAlgo::OneShot || algo == CollectiveAlgo::TwoShot;
+    const bool customKernel = isCustomKernel(algo);
     if (customKernel != (p < 0) || p >= kProtocolCount) return invalidEstimate();
     if (p >= 0) {
         if (m_intra.protocols[static_cast<std::size_t>(p)].bandwidthFraction <= 0) return invalidEstimate();
@@ -168,7 +178,7 @@ CollectiveEstimate CollectiveModel::estimate(std::uint64_t bytesIn, CollectiveAl
             const bool oneShot = algo == CollectiveAlgo::OneShot;
             CollectiveEstimate e{algo, CollectiveProto::Unknown, 0, 0};
             e.latencyNs = pick(o ? o->baseLatencyNs : 0, pl.baseLatencyNs) +
-                          (oneShot ? 1.0 : 2.0) * pick(o ? o->hopLatencyNs : 0, pl.hopLatencyNs);
+                          (oneShot ? kOneShotBarriers : kTwoShotBarriers) * pick(o ? o->hopLatencyNs : 0, pl.hopLatencyNs);
             const double peerBw = pick(o ? o->busbwBytesPerSec : 0, m_intra.linkBytesPerSec);
             e.bandwidthNs = (oneShot ? bytes * (n - 1) : bytes * wire) / peerBw * 1e9;
             return e;
@@ -191,7 +201,7 @@ std::vector<CollectiveEstimate> CollectiveModel::allReduceCandidates(std::uint64
         }
     }
     for (const auto algo : algos) {
-        if (algo == CollectiveAlgo::OneShot || algo == CollectiveAlgo::TwoShot) {
+        if (isCustomKernel(algo)) {
             if (auto e = estimate(bytes, algo, -1); e.valid()) out.push_back(e);
             continue;
         }
@@ -211,12 +221,11 @@ CollectiveEstimate CollectiveModel::allReduce(std::uint64_t bytes) const {
             bestNs = e.timeNs();
         }
     };
+    // NCCL's tuner: custom kernels (one-shot, two-shot) belong to the serving engines
+    // (core/sim/allreduce_engine.h), not to NCCL.
     for (const auto algo : m_intra.algorithms) {
-        if (algo == CollectiveAlgo::OneShot || algo == CollectiveAlgo::TwoShot) {
-            consider(estimate(bytes, algo, -1));
-        } else {
-            for (int p = 0; p < kProtocolCount; ++p) consider(estimate(bytes, algo, p));
-        }
+        if (isCustomKernel(algo)) continue;
+        for (int p = 0; p < kProtocolCount; ++p) consider(estimate(bytes, algo, p));
     }
     if (m_inter) {
         for (const auto algo : m_inter->algorithms) {

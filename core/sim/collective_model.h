@@ -13,9 +13,13 @@
 //   tree     several nodes only (NCCL's choice on one node is the ring): a chain of 2(g-1) steps
 //            inside each node plus 2 ceil(log2 K) network steps; bandwidth 0.92 x busbw / 2 (tuning.cc);
 //   nvls     NVLink SHARP: 2 steps (to the switch and back), Simple protocol only, its own busbw;
-//   one_shot custom all-reduce: 1 step, every rank reads the n-1 peer buffers at link bandwidth;
-//   two_shot reduce-scatter + all-gather by direct loads: 2 steps, 2(n-1)/n x S at link bandwidth.
-// The cheapest (algorithm, protocol) is chosen, as NCCL's tuner does with its own model.
+//   one_shot custom all-reduce: 2 flag barriers (start, end), every rank reads the n-1 peer buffers
+//            (n-1) x S at the algorithm's bandwidth (default: link bandwidth);
+//   two_shot reduce-scatter + all-gather by direct loads: 3 barriers, 2(n-1)/n x S.
+// Base latency is the launch and setup of the kernel on that path (NCCL's is heavier than a custom
+// kernel's); per-step latency is one protocol hop (LL's flag, LL128's line, Simple's FIFO slot).
+// allReduce(bytes) is NCCL's choice: the cheapest NCCL (algorithm, protocol), as its tuner does
+// with its own model; the serving engines' choices (custom kernels) are core/sim/allreduce_engine.h.
 // Cost: O(algorithms x protocols) per call, no allocation on the allReduce path.
 
 #include <cstdint>
@@ -49,7 +53,8 @@ class CollectiveModel {
     const FabricSpec& intra() const { return m_intra; }
     const std::optional<FabricSpec>& inter() const { return m_inter; }
 
-    // The cheapest algorithm and protocol for an all-reduce of `bytes` per rank; zero time at 1 rank.
+    // NCCL's choice: the cheapest NCCL algorithm and protocol for an all-reduce of `bytes` per rank
+    // (one-shot/two-shot are not NCCL's); zero time at 1 rank.
     CollectiveEstimate allReduce(std::uint64_t bytes) const;
     // A forced choice; invalid() when the fabric or the topology does not allow it.
     CollectiveEstimate allReduce(std::uint64_t bytes, CollectiveAlgo algo, CollectiveProto proto) const;

@@ -6,6 +6,9 @@
 
 namespace tpscope::core::sim {
 
+// Who runs the all-reduces (core/sim/allreduce_engine.h has each engine's dispatch rule).
+enum class AllReduceEngine : std::uint8_t { Nccl, VllmCustomAr, TrtLlm, SymmMem };
+
 // Fraction of a GPU's peak FLOP/s and HBM bandwidth a kernel class reaches (roofline efficiency).
 struct KernelEfficiency {
     double compute = 1.0;
@@ -30,10 +33,15 @@ struct SimParams {
     // the compute stream of the same TraceLens H100 trace (eager PyTorch, launch-bound decode).
     double launchGapNs = 1700;
     // CUDA-graph replay: the host no longer launches each kernel, so the gap between two kernels is
-    // the GPU front end scheduling the next graph node (a few hundred ns to ~1-2 us on Ampere/Hopper)
-    // and the host's launch jitter disappears. Serving engines (vLLM, SGLang, TRT-LLM) decode this way.
+    // the GPU front end scheduling the next graph node, and the host's launch jitter disappears.
+    // Serving engines (vLLM, SGLang, TRT-LLM) decode this way. 600 ns per node: a replayed chain of
+    // no-op kernels costs ~0.58 us per node (ahrefs/ocannl#488, RTX 5070 Ti, CUDA 13), NVIDIA's
+    // "Getting Started with CUDA Graphs" blog measures ~0.5 us per node over the kernel (3.4 us per
+    // 2.9 us kernel, V100), and a graph-captured 1 KiB NCCL all-reduce repeats every ~0.5 us on H800
+    // (NVIDIA/nccl#1984). No public Hopper trace of a decode graph gave the 1-2 us the issue quoted.
     bool cudaGraphs = false;
-    double graphNodeGapNs = 400;
+    double graphNodeGapNs = 600;
+    AllReduceEngine allReduceEngine = AllReduceEngine::Nccl;
     // Host work between two decode steps (sampling, scheduler, detokenisation, input preparation),
     // during which the GPUs idle. Order of vLLM's per-step CPU overhead without async output
     // processing; an assumption, set it to 0 to see GPU time only.

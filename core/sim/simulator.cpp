@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/sim/hbm_contention.h"
 #include "core/sim/sim_rng.h"
 #include "core/sim/sim_summary.h"
 #include "core/sim/step_program.h"
@@ -16,43 +17,13 @@ namespace {
 // A trace larger than this is refused rather than exhausting memory (~29 bytes per event).
 constexpr double kMaxEvents = 400e6;
 
-struct Window {  // a collective moving bytes on one rank: [startNs, endNs) at hbmShare of HBM
-    double startNs = 0;
-    double endNs = 0;
-    double share = 0;
-};
-
-// End of a kernel of `work` ns (at full memory bandwidth) started at `start`, slowed to
-// (1 - share) of its speed while it overlaps a window. Windows are few (the last two collectives).
-double stretchedEnd(double start, double work, const Window* windows, int count) {
-    double t = start;
-    double left = work;
-    for (int i = 0; i < count && left > 0; ++i) {
-        const Window& w = windows[i];
-        if (w.endNs <= t || w.share <= 0) continue;
-        if (w.startNs > t) {
-            const double free = w.startNs - t;
-            if (left <= free) return t + left;
-            left -= free;
-            t = w.startNs;
-        }
-        const double rate = 1.0 - w.share;
-        const double inside = (w.endNs - t) * rate;
-        if (left <= inside) return t + left / rate;
-        left -= inside;
-        t = w.endNs;
-    }
-    return t + left;
-}
-
 struct RankState {
     SimRng rng;
     double speed = 1;  // load imbalance: multiplies every kernel time of this rank
     double computeFree = 0;
     double commFree = 0;
     std::uint32_t correlation = 0;
-    Window windows[2];
-    int nextWindow = 0;
+    HbmWindows windows;  // the last collectives, for HBM contention in overlap mode
     EventColumns* compute = nullptr;
     EventColumns* comm = nullptr;
     std::vector<NvtxRange>* ranges = nullptr;
@@ -148,7 +119,7 @@ void Engine::computeInstr(std::size_t i, const StepInstr& in) {
         }
         const double start = ready + gap(s);
         const double work = in.baseNs * s.speed * noise(s.rng);
-        const double end = m_params.overlap && in.memoryBound ? stretchedEnd(start, work, s.windows, 2) : start + work;
+        const double end = m_params.overlap && in.memoryBound ? s.windows.stretchedEnd(start, work) : start + work;
         const auto startNs = std::llround(start);
         s.compute->append(
             EventRecord{startNs, std::llround(end) - startNs, in.name, in.kind, ++s.correlation, in.payload});
@@ -182,8 +153,7 @@ void Engine::collectiveInstr(std::size_t i, const StepInstr& in) {
         s.comm->append(EventRecord{startNs, endNs - startNs, in.name, in.kind, ++s.correlation, in.payload});
         (in.onComm ? s.commFree : s.computeFree) = end;
         endOf(i, r) = end;
-        s.windows[s.nextWindow] = Window{last, end, in.hbmShare};
-        s.nextWindow ^= 1;
+        s.windows.push(HbmWindow{last, end, in.hbmShare});
         m_collectiveKernelNs += end - arrival;
         if (in.allReduce) {
             m_allreduceKernelNs += end - arrival;
@@ -327,6 +297,7 @@ Result<SimResult> simulate(const SimConfig& c, const std::atomic<bool>* cancel) 
         if (in.allReduce) ++result.stats.allreducesPerStep;
     }
     result.stats.layerAllReduce = program->layerAllReduce;
+    result.stats.notes = program->notes;
     const auto& p = c.plan;
     trace->metadata = {{"model", p.model.id},
                        {"gpu", cl.gpu.id},
@@ -341,6 +312,8 @@ Result<SimResult> simulate(const SimConfig& c, const std::atomic<bool>* cancel) 
                        {"dtype", std::string(toString(p.dtype))},
                        {"seed", std::to_string(c.params.seed)},
                        {"overlap", c.params.overlap ? "true" : "false"},
+                       {"cuda_graphs", c.params.cudaGraphs ? "true" : "false"},
+                       {"allreduce_engine", std::string(toString(c.params.allReduceEngine))},
                        {"jitter", formatFixed(c.params.jitter, 4)},
                        {"load_imbalance", formatFixed(c.params.loadImbalance, 4)},
                        {"step_gap_ns", formatFixed(c.params.stepGapNs, 0)},

@@ -17,6 +17,8 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "core/hw/gpu_spec.h"
 #include "core/hw/memory_fit.h"
@@ -64,6 +66,7 @@ struct SimStats {
     double exposedCommShare = 0;            // exposed comm / step
     std::uint64_t events = 0;
     CollectiveEstimate layerAllReduce;  // the model's choice for the per-layer all-reduce
+    std::vector<std::string> notes;     // what the run could not do as asked (engine fall-backs)
 };
 
 struct SimResult {

@@ -4,6 +4,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "core/util/units.h"
+
 namespace tpscope::core::sim {
 
 namespace {
@@ -76,6 +78,10 @@ class ProgramBuilder {
         return id;
     }
 
+    void addNote(std::string note) {
+        if (std::find(m_p.notes.begin(), m_p.notes.end(), note) == m_p.notes.end()) m_p.notes.push_back(std::move(note));
+    }
+
     void describeCompute(StepInstr& in, const PlanOp& op, const DecodePlan& plan) {
         const KernelCost cost = kernelCost(op, m_gpu, plan.config.dtype, m_params);
         in.baseNs = cost.timeNs();
@@ -85,8 +91,15 @@ class ProgramBuilder {
     }
 
     void describeCollective(StepInstr& in, const PlanOp& op, const DecodePlan& plan) {
-        const CollectiveEstimate e = op.collective == CollectiveOp::AllGather ? m_coll.allGather(op.messageBytes)
-                                                                              : m_coll.allReduce(op.messageBytes);
+        CollectiveEstimate e;
+        if (op.collective == CollectiveOp::AllGather) {
+            e = m_coll.allGather(op.messageBytes);
+        } else {
+            EngineChoice choice = engineAllReduce(m_coll, op.messageBytes, m_params.allReduceEngine);
+            e = choice.estimate;
+            if (!choice.fallback.empty()) addNote(std::string(toString(m_params.allReduceEngine)) + " fell back to NCCL (" +
+                                                  formatBytes(static_cast<double>(op.messageBytes)) + "): " + choice.fallback);
+        }
         in.baseNs = e.timeNs();
         in.allReduce = op.collective == CollectiveOp::AllReduce;
         if (in.allReduce && op.layer >= 0 && !m_p.layerAllReduce.valid()) m_p.layerAllReduce = e;

@@ -8,8 +8,10 @@
 // computes while half A's all-reduce runs; the prologue and epilogue stay whole. O(ops) to build.
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "core/sim/allreduce_engine.h"
 #include "core/sim/collective_model.h"
 #include "core/sim/kernel_model.h"
 #include "core/sim/sim_params.h"
@@ -43,6 +45,7 @@ struct StepProgram {
     std::size_t computeInstrs = 0;
     std::size_t commInstrs = 0;
     CollectiveEstimate layerAllReduce;
+    std::vector<std::string> notes;  // the all-reduce engine's fall-backs, once each
 };
 
 // plans[0] must be the whole-batch plan; the halves are built here when overlap splits the batch.

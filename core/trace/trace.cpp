@@ -13,6 +13,8 @@ std::string_view toString(TraceOrigin origin) {
             return "captured";
         case TraceOrigin::Imported:
             return "imported";
+        case TraceOrigin::Synthetic:
+            return "synthetic";
         case TraceOrigin::Predicted:
             return "predicted";
         case TraceOrigin::Unknown:
@@ -39,6 +41,14 @@ void shiftRank(Rank& rank, std::int64_t deltaNs) {
         r.endNs += deltaNs;
     }
     rank.clockOffsetNs += deltaNs;
+}
+
+std::optional<TraceOrigin> parseTraceOrigin(std::string_view text) {
+    for (int i = 0; i < kTraceOriginCount; ++i) {
+        const auto origin = static_cast<TraceOrigin>(i);
+        if (toString(origin) == text) return origin;
+    }
+    return std::nullopt;
 }
 
 Stream& Rank::stream(StreamId streamId, std::string_view label) {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -55,9 +56,13 @@ struct Rank {
 // correction after the fact). O(events) time, events stay sorted.
 void shiftRank(Rank& rank, std::int64_t deltaNs);
 
+// Synthetic: made-up events that exercise a code path (capture --cpu-test), never a measurement.
 // Predicted: a model's answer derived from another run (what-if replay), never a measurement.
-enum class TraceOrigin : std::uint8_t { Unknown = 0, Simulated, Captured, Imported, Predicted };
+enum class TraceOrigin : std::uint8_t { Unknown = 0, Simulated, Captured, Imported, Synthetic, Predicted };
+inline constexpr int kTraceOriginCount = 6;
 std::string_view toString(TraceOrigin origin);
+// The origin toString() names; nullopt for any other text.
+std::optional<TraceOrigin> parseTraceOrigin(std::string_view text);
 
 class Trace {
   public:

@@ -32,7 +32,7 @@ TEST(CliPlan, JsonCarriesTheDocumentedFields) {
 }
 
 TEST(CliAmdahl, JsonGivesSpeedupsAndTheLimit) {
-    const auto r = runCli("amdahl --serial 0.1 --gpus 1,2,4,8 --json");
+    const auto r = runCli("amdahl --serial 0.1 --gpu-counts 1,2,4,8 --json");
     ASSERT_EQ(r.exitCode, 0) << r.out;
     simdjson::dom::parser parser;
     simdjson::padded_string storage;

@@ -27,6 +27,20 @@ TEST(MeasuredAllReduce, RowsFollowNcclTestsBandwidthDefinitions) {
     }
 }
 
+TEST(MeasuredAllReduce, OneGpuCopiesOutOfPlaceSoItsTimeIsRealAndBusbwZero) {
+    TPSCOPE_REQUIRE_CUDA_DEVICE(1);
+    MeasuredAllReduceOptions o;
+    o.gpus = 1;
+    o.sizesBytes = {1 << 20};
+    o.iterations = 5;
+    auto rows = runMeasuredAllReduce(o);
+    ASSERT_TRUE(rows.ok()) << rows.error().describe();
+    ASSERT_EQ(rows->size(), 1u);
+    EXPECT_GT((*rows)[0].timeUs, 0.0);
+    EXPECT_GT((*rows)[0].algbwGBs, 0.0);
+    EXPECT_EQ((*rows)[0].busbwGBs, 0.0);
+}
+
 TEST(MeasuredAllReduce, MoreGpusThanPresentIsOneClearError) {
     TPSCOPE_REQUIRE_CUDA_DEVICE(1);
     MeasuredAllReduceOptions o;

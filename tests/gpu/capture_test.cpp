@@ -58,6 +58,9 @@ TEST(CaptureOneGpu, EagerStepsHaveEveryKernelKindAndNestedRanges) {
     EXPECT_EQ(rangesAtDepth(t, r, 2, "mlp"), layers * tokens);
     EXPECT_EQ(t.metadataValue("cupti.dropped_records"), "0");
     EXPECT_NE(t.metadataValue("cupti.attributed_events"), "0");
+    EXPECT_EQ(t.metadataValue("cupti.unattributed_kernels"), "0");  // every kernel has its op tag
+    EXPECT_EQ(t.metadataValue("cupti.foreign_markers"), "0");       // TP 1: no NCCL, no NCCL ranges
+    EXPECT_EQ(t.origin, core::TraceOrigin::Captured);
     ASSERT_EQ(rep->stepNs.size(), tokens);
     for (const auto ns : rep->stepNs) EXPECT_GT(ns, 0);
 }
@@ -73,6 +76,8 @@ TEST(CaptureOneGpu, GraphReplayGetsLayerRangesFromItsNodes) {
     EXPECT_EQ(rangesAtDepth(rep->trace, r, 0, "step "), static_cast<std::size_t>(o.tokens));
     EXPECT_EQ(rangesAtDepth(rep->trace, r, 1, "layer "), static_cast<std::size_t>(o.model.layers * o.tokens));
     EXPECT_EQ(eventsOfKind(r, core::EventKind::Attention), static_cast<std::size_t>(o.model.layers * o.tokens));
+    // Graph kernels get their op through their (cloned) node: none is left without a tag.
+    EXPECT_EQ(rep->trace.metadataValue("cupti.unattributed_kernels"), "0");
 }
 
 TEST(CaptureOneGpu, WithoutCuptiOnlyStepTimesAreMeasured) {
@@ -118,6 +123,9 @@ TEST(CaptureTwoGpus, AllReducesCarryTheirMessageBytesOnEveryRank) {
     ASSERT_TRUE(rep->failure.empty()) << rep->failure;
     const core::Trace& t = rep->trace;
     ASSERT_EQ(t.ranks.size(), 2u);
+    // Blocking communicators: NCCL's kernels are launched from the rank's thread, under its op tag.
+    EXPECT_EQ(t.metadataValue("cupti.unattributed_kernels"), "0");
+    EXPECT_EQ(t.metadataValue("cupti.foreign_markers"), "0");  // NCCL_NVTX_DISABLE=1
     for (const core::Rank& r : t.ranks) {
         std::size_t withBytes = 0;
         for (const auto& s : r.streams) {

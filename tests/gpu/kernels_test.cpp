@@ -125,14 +125,31 @@ TEST(DecodeKernels, DecodeAttentionIsSoftmaxWeightedValuesWithTheNewTokenLast) {
     }
 }
 
-TEST(DeviceQuery, ListsDevicesOrSaysNoCudaDevice) {
+// listDevices against the CUDA runtime asked directly: the same count, every device described; or,
+// where the runtime has none, the one "no CUDA device" error.
+TEST(DeviceQuery, AgreesWithTheCudaRuntime) {
+    int count = 0;
+    const cudaError_t err = cudaGetDeviceCount(&count);
     auto devices = listDevices();
-    if (!devices) {
+    if (err != cudaSuccess || count == 0) {
+        ASSERT_FALSE(devices.ok()) << "the runtime reports no device, listDevices found " << devices->size();
         EXPECT_EQ(devices.error().message.rfind("no CUDA device", 0), 0u) << devices.error().message;
         return;
     }
-    EXPECT_FALSE(devices->empty());
-    EXPECT_GT(devices->front().memoryBytes, 0u);
+    ASSERT_TRUE(devices.ok()) << devices.error().describe();
+    ASSERT_EQ(static_cast<int>(devices->size()), count);
+    for (int i = 0; i < count; ++i) {
+        const DeviceInfo& d = (*devices)[static_cast<std::size_t>(i)];
+        cudaDeviceProp prop{};
+        ASSERT_EQ(cudaGetDeviceProperties(&prop, i), cudaSuccess);
+        EXPECT_EQ(d.index, i);
+        EXPECT_EQ(d.name, prop.name);
+        EXPECT_FALSE(d.name.empty());
+        EXPECT_EQ(d.memoryBytes, prop.totalGlobalMem);
+        EXPECT_GT(d.memoryBytes, 0u);
+        EXPECT_GT(d.smCount, 0);
+        EXPECT_EQ(d.computeMajor, prop.major);
+    }
 }
 
 }  // namespace

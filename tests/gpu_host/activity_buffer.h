@@ -65,7 +65,7 @@ inline gpu::ApiRecord runtimeCall(std::uint32_t thread, std::uint64_t start, std
 }
 
 inline gpu::MarkerRecord marker(std::uint32_t id, bool start, std::uint64_t timestamp, std::uint32_t thread,
-                                const char* name = nullptr) {
+                                const char* name = nullptr, const char* domain = nullptr) {
     gpu::MarkerRecord m{};
     m.kind = CUPTI_ACTIVITY_KIND_MARKER;
     m.flags = start ? CUPTI_ACTIVITY_FLAG_MARKER_START : CUPTI_ACTIVITY_FLAG_MARKER_END;
@@ -75,6 +75,7 @@ inline gpu::MarkerRecord marker(std::uint32_t id, bool start, std::uint64_t time
     m.objectId.pt.processId = 42;
     m.objectId.pt.threadId = thread;
     m.name = name;
+    m.domain = domain;
     return m;
 }
 

@@ -6,9 +6,11 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <regex>
 #include <string>
 
 #include "core/io/import/trace_reader.h"
+#include "core/io/workspace/workspace.h"
 #include "core/workload/decode_plan.h"
 #include "gpu/device_query.h"
 #include "test_support.h"
@@ -52,6 +54,33 @@ TEST(CaptureCli, CpuTestWritesATraceWithOneEventPerPlanOpAndStep) {
     EXPECT_EQ(layers, 2u * 4u);
     EXPECT_EQ((*trace)->metadataValue("capture.mode"), "cpu-test (synthetic events)");
     std::filesystem::remove(out);
+}
+
+// Nothing synthetic passes as measured: the cpu test's origin survives both output formats.
+TEST(CaptureCli, CpuTestTraceIsSyntheticThroughWorkspaceAndChromeJson) {
+    const std::string base =
+        (std::filesystem::temp_directory_path() / ("cpu-test-origin-" + std::to_string(::getpid()))).string();
+    for (const std::string ext : {".json", ".tpscope"}) {
+        const std::string out = base + ext;
+        const auto r = runCli(
+            "capture --model custom --hidden 256 --ffn 512 --heads 8 --kv-heads 8 --layers 2"
+            " --vocab 1000 --tokens 1 --cpu-test --json --out " +
+            out);
+        ASSERT_EQ(r.exitCode, 0) << r.out;
+        EXPECT_TRUE(std::regex_search(r.out, std::regex(R"("origin":\s*"synthetic")"))) << r.out;
+        const auto trace = ext == ".json" ? core::readTrace(out) : core::loadWorkspaceTrace(out, 0);
+        ASSERT_TRUE(trace.ok()) << ext << ": " << trace.error().describe();
+        EXPECT_EQ((*trace)->origin, core::TraceOrigin::Synthetic) << ext;
+        EXPECT_EQ(core::toString((*trace)->origin), "synthetic");
+        std::filesystem::remove(out);
+    }
+}
+
+TEST(CaptureCli, TheCpuTestHookIsNotInTheHelp) {
+    const auto help = runCli("capture --help");
+    EXPECT_EQ(help.exitCode, 0) << help.out;
+    EXPECT_NE(help.out.find("--tokens"), std::string::npos) << help.out;
+    EXPECT_EQ(help.out.find("--cpu-test"), std::string::npos) << help.out;
 }
 
 TEST(CaptureCli, WithoutADeviceCaptureAndDevicesSayNoCudaDevice) {

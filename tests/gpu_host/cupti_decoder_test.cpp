@@ -195,6 +195,80 @@ TEST(CuptiDecoder, NestedMarkersBecomeDepthsProjectedOntoTheirGpuWork) {
     EXPECT_EQ(onlyStream(t, 0).events.kind(0), core::EventKind::Attention);
 }
 
+TEST(CuptiDecoder, RangesOfAnotherNvtxDomainAreSkippedAndDoNotShiftDepths) {
+    // NCCL's own ranges (domain "NCCL") open inside the runner's step and layer ranges; an end half
+    // may carry no domain, and may arrive before its start.
+    ActivityBuffer buf;
+    buf.append(marker(5, false, 450, 9));
+    buf.append(marker(1, true, 100, 9, "step 0"));
+    buf.append(marker(4, true, 105, 9, "ncclCommInitRank", "NCCL"));
+    buf.append(marker(4, false, 108, 9, nullptr, "NCCL"));
+    buf.append(marker(2, true, 110, 9, "layer 0"));
+    buf.append(marker(5, true, 400, 9, "ncclAllReduce", "NCCL"));
+    buf.append(marker(3, true, 420, 9, "mlp"));
+    buf.append(marker(3, false, 800, 9));
+    buf.append(marker(2, false, 900, 9));
+    buf.append(marker(1, false, 1000, 9));
+    CuptiDecoder decoder;
+    decoder.setProjectRangesOnGpu(false);
+    buf.decodeInto(decoder);
+    const core::Trace t = decoder.finish();
+    const auto& ranges = t.ranks.at(0).ranges;
+    ASSERT_EQ(ranges.size(), 3u);
+    EXPECT_EQ(t.name(ranges[0].name), "step 0");
+    EXPECT_EQ(ranges[0].depth, 0);
+    EXPECT_EQ(t.name(ranges[1].name), "layer 0");
+    EXPECT_EQ(ranges[1].depth, 1);
+    EXPECT_EQ(t.name(ranges[2].name), "mlp");
+    EXPECT_EQ(ranges[2].depth, 2);  // not 3: the NCCL range open around it is not counted
+    EXPECT_EQ(decoder.stats().foreignMarkers, 4u);
+    EXPECT_EQ(decoder.stats().unmatchedMarkers, 0u);
+    EXPECT_EQ(t.metadataValue("cupti.foreign_markers"), "4");
+}
+
+TEST(CuptiDecoder, AKernelRecordLargerThanTheHeadersKnowIsReadByItsCommonPrefix) {
+    // A CUPTI newer than the headers may write a longer kernel record (fields appended at the end):
+    // the decoder reads only the fields its struct has, so the extra bytes change nothing.
+    struct NewerKernelRecord {
+        KernelRecord known;
+        std::uint64_t appended[6];
+    };
+    NewerKernelRecord newer{};
+    newer.known = kernelRecord("silu_mul_kernel", 2, 7, 1'000, 1'250, 11);
+    for (auto& v : newer.appended) v = ~std::uint64_t{0};
+    ActivityBuffer buf;
+    buf.append(newer);
+    buf.append(kernelRecord("rms_norm_kernel", 2, 7, 1'300, 1'400, 12));
+    EXPECT_EQ(buf.bytes(), (sizeof(NewerKernelRecord) + 7) / 8 * 8 + (sizeof(KernelRecord) + 7) / 8 * 8);
+    CuptiDecoder decoder;
+    buf.decodeInto(decoder);
+    const core::Trace t = decoder.finish();
+    const auto& events = onlyStream(t, 2).events;
+    ASSERT_EQ(events.size(), 2u);
+    EXPECT_EQ(t.name(events.name(0)), "silu_mul_kernel");
+    EXPECT_EQ(events.startNs(0), 1'000);
+    EXPECT_EQ(events.durNs(0), 250);
+    EXPECT_EQ(events.correlationId(0), 11u);
+    EXPECT_EQ(t.name(events.name(1)), "rms_norm_kernel");
+    EXPECT_EQ(decoder.stats().kernels, 2u);
+    EXPECT_EQ(decoder.stats().invalidTimestamps, 0u);
+}
+
+TEST(CuptiDecoder, KernelsWithoutAnOpTagAreCountedOnceAPlanIsSet) {
+    const core::DecodePlan plan = smallPlan(1, 1);
+    ActivityBuffer buf;
+    buf.append(externalTag(1, encodeOpTag(0, opIndex(plan, core::OpKind::QkvGemm, 0))));
+    buf.append(kernelRecord("sm90_xmma_gemm_f16f16_f32", 0, 7, 100, 200, 1));
+    buf.append(kernelRecord("stray_kernel", 0, 7, 300, 400, 2));  // launched outside any tagged op
+    CuptiDecoder decoder;
+    decoder.setPlan(plan);
+    buf.decodeInto(decoder);
+    const core::Trace t = decoder.finish();
+    EXPECT_EQ(decoder.stats().attributedEvents, 1u);
+    EXPECT_EQ(decoder.stats().unattributedKernels, 1u);
+    EXPECT_EQ(t.metadataValue("cupti.unattributed_kernels"), "1");
+}
+
 TEST(CuptiDecoder, RangeWithoutGpuWorkKeepsHostTimesOnTheDefaultRank) {
     ActivityBuffer buf;
     buf.append(marker(1, true, 100, 9, "warm-up"));

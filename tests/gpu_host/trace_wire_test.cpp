@@ -58,6 +58,54 @@ TEST(TraceWire, EveryTruncationIsAParseErrorNotACrash) {
     }
 }
 
+TEST(TraceWire, AnOriginOutsideTheEnumIsRejected) {
+    core::Trace t = rankTrace(0, 10, "k");
+    t.origin = core::TraceOrigin::Synthetic;
+    t.source.clear();
+    t.metadata.clear();
+    std::vector<std::uint8_t> bytes = serializeTrace(t);
+    // The trailer is origin (1 byte), empty source (length 0), no metadata (count 0).
+    ASSERT_GE(bytes.size(), 3u);
+    ASSERT_EQ(bytes[bytes.size() - 3], static_cast<std::uint8_t>(core::TraceOrigin::Synthetic));
+    auto back = deserializeTrace(bytes);
+    ASSERT_TRUE(back.ok()) << back.error().describe();
+    EXPECT_EQ(back->origin, core::TraceOrigin::Synthetic);
+
+    bytes[bytes.size() - 3] = static_cast<std::uint8_t>(core::kTraceOriginCount);
+    auto bad = deserializeTrace(bytes);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error().code, core::ErrorCode::ParseError);
+    EXPECT_NE(bad.error().message.find("origin"), std::string::npos) << bad.error().message;
+}
+
+TEST(TraceWire, AnEventKindOutsideTheEnumIsRejected) {
+    core::Trace t;
+    core::Stream& s = t.rank(core::RankId(0)).stream(core::StreamId(1), "s");
+    s.events.append({5, 1, t.intern("k"), core::EventKind::Gemm, 0, core::kNoPayload});
+    t.finalize();
+    std::vector<std::uint8_t> bytes = serializeTrace(t);
+    // One event: its kind byte is the only byte equal to the Gemm kind inside the chunk, found by
+    // serializing the same trace with another kind and comparing.
+    core::Trace other = t;
+    other.ranks[0].streams[0].events = core::EventColumns{};
+    other.ranks[0].streams[0].events.append({5, 1, other.intern("k"), core::EventKind::Memset, 0, core::kNoPayload});
+    const std::vector<std::uint8_t> otherBytes = serializeTrace(other);
+    ASSERT_EQ(bytes.size(), otherBytes.size());
+    std::size_t differing = 0, at = 0;
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+        if (bytes[i] != otherBytes[i]) {
+            ++differing;
+            at = i;
+        }
+    }
+    ASSERT_EQ(differing, 1u);
+    bytes[at] = static_cast<std::uint8_t>(core::kEventKindCount);
+    auto bad = deserializeTrace(bytes);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error().code, core::ErrorCode::ParseError);
+    EXPECT_NE(bad.error().message.find("kind"), std::string::npos) << bad.error().message;
+}
+
 TEST(TraceWire, ProcessEnvelopeCarriesHostErrorOffsetAndIdHash) {
     ProcessTrace p{3, "node7", -12345, "NCCL error: unhandled system error", 0xabcdefULL, rankTrace(3, 5, "k")};
     auto back = deserializeProcessTrace(serializeProcessTrace(p));

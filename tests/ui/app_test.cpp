@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 
 #include <gtest/gtest.h>
@@ -34,6 +35,22 @@ TEST(TpscopeApp, ReportModeWritesTheSummaryAndScreenshotsWithoutADisplay) {
     EXPECT_TRUE(text.contains(QStringLiteral("Llama-3 70B")));
     EXPECT_TRUE(text.contains(QStringLiteral("| 8 | done |")));
     EXPECT_TRUE(text.contains(QStringLiteral("does not fit")));  // TP 1: 70B fp16 weights exceed 80 GB
+    // The screenshot's description names the selected call's op and kernel, and they agree
+    // (the selection is the largest arrival skew of any collective, often an all-gather).
+    const QRegularExpression selected(QStringLiteral("selected: the (all_reduce|all_gather|[a-z_]+) call `([^`]+)`"));
+    const auto m = selected.match(text);
+    ASSERT_TRUE(m.hasMatch()) << text.toStdString();
+    const QString camel = m.captured(1) == QStringLiteral("all_reduce")   ? QStringLiteral("AllReduce")
+                          : m.captured(1) == QStringLiteral("all_gather") ? QStringLiteral("AllGather")
+                                                                          : QString();
+    ASSERT_FALSE(camel.isEmpty()) << m.captured(1).toStdString();
+    EXPECT_TRUE(m.captured(2).contains(camel)) << m.captured(0).toStdString();
+}
+
+TEST(TpscopeApp, VersionIsTheProjectVersion) {
+    const auto r = tpscope::test::runCommand(withoutDisplay("--version"));
+    EXPECT_EQ(r.exitCode, 0) << r.out;
+    EXPECT_NE(r.out.find(std::string("tpscope ") + TPSCOPE_PROJECT_VERSION), std::string::npos) << r.out;
 }
 
 TEST(TpscopeApp, ScreenshotOfAnUnreadableFileShowsTheReasonAndFails) {

@@ -150,10 +150,7 @@ Status applyTpscopeChromeMeta(std::string_view rawJson, TracePart& part) {
     }
     std::string_view s;
     if (meta["origin"].get_string().get(s) == simdjson::SUCCESS) {
-        for (const auto o : {TraceOrigin::Simulated, TraceOrigin::Captured, TraceOrigin::Imported,
-                             TraceOrigin::Predicted, TraceOrigin::Unknown}) {
-            if (toString(o) == s) part.origin = o;
-        }
+        if (const auto origin = parseTraceOrigin(s)) part.origin = *origin;
     }
     if (meta["source"].get_string().get(s) == simdjson::SUCCESS) part.source = std::string(s);
     simdjson::dom::array list;

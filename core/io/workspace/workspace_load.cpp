@@ -72,10 +72,7 @@ Result<std::vector<RunRow>> readRuns(SqliteDb& db) {
         r.info.tp = static_cast<int>(stmt->int64(5));
         r.info.batch = static_cast<int>(stmt->int64(6));
         r.info.tokens = stmt->int64(7);
-        for (const auto o :
-             {TraceOrigin::Simulated, TraceOrigin::Captured, TraceOrigin::Imported, TraceOrigin::Predicted}) {
-            if (toString(o) == stmt->text(8)) r.origin = o;
-        }
+        r.origin = parseTraceOrigin(stmt->text(8)).value_or(TraceOrigin::Unknown);
         r.source = std::string(stmt->text(9));
         if (!stmt->isNull(10)) {
             const auto b = stmt->blob(10);

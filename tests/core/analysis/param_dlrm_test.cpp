@@ -1,20 +1,19 @@
 // Acceptance on a real capture: the 8 Kineto files of one param/DLRM step (V100, NCCL 2.1x,
 // shared/traces/public/param-dlrm_kineto-8rank, see SOURCES.md there). The kernels are read here
-// with a few lines of simdjson (GPU kernels only: ph "X", cat "kernel") so this test does not wait
+// with a few lines of simdjson (support/raw_kineto.h: ph "X", cat "kernel") so this test does not wait
 // for core/io; once the Kineto importer is merged a twin test reads the folder through it.
 // Expected values are computed from the raw timestamps, independently of the analysis.
 
 #include <gtest/gtest.h>
-#include <simdjson.h>
 
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
 #include <map>
 
 #include "core/analysis/analysis.h"
 #include "core/io/import/trace_reader.h"
 #include "core/trace/kernel_classifier.h"
+#include "support/raw_kineto.h"
 #include "test_support.h"
 
 namespace tpscope::core::analysis {
@@ -22,45 +21,10 @@ namespace {
 
 constexpr const char* kFolder = "param-dlrm_kineto-8rank";
 
-struct RawKernel {
-    std::int64_t startNs;
-    std::int64_t endNs;
-    std::string name;
-};
+using test::RawKernel;
 
-// Epoch microseconds (~1.7e15) times 1000 exceed a double's 53-bit mantissa, so integers stay integers.
-std::int64_t microsToNs(simdjson::dom::element e) {
-    std::int64_t i = 0;
-    if (e.get_int64().get(i) == simdjson::SUCCESS) return i * 1000;
-    double v = 0;
-    if (e.get_double().get(v) != simdjson::SUCCESS) return 0;
-    const double whole = std::floor(v);
-    return static_cast<std::int64_t>(whole) * 1000 + std::llround((v - whole) * 1000.0);
-}
-
-// rank -> GPU kernels sorted by start, from the worker<rank>_*.json files.
 std::map<int, std::vector<RawKernel>> readKernels() {
-    std::map<int, std::vector<RawKernel>> out;
-    simdjson::dom::parser parser;
-    for (const auto& entry : std::filesystem::directory_iterator(test::publicTraces() / kFolder)) {
-        const std::string file = entry.path().filename().string();
-        if (file.rfind("worker", 0) != 0 || entry.path().extension() != ".json") continue;
-        const int rank = std::stoi(file.substr(6));
-        simdjson::dom::element root;
-        if (parser.load(entry.path().string()).get(root) != simdjson::SUCCESS) continue;
-        for (auto ev : root["traceEvents"].get_array()) {
-            std::string_view ph, cat, name;
-            if (ev["ph"].get_string().get(ph) || ph != "X" || ev["cat"].get_string().get(cat) || cat != "kernel" ||
-                ev["name"].get_string().get(name)) {
-                continue;
-            }
-            const std::int64_t start = microsToNs(ev["ts"].value());
-            out[rank].push_back({start, start + microsToNs(ev["dur"].value()), std::string(name)});
-        }
-        std::sort(out[rank].begin(), out[rank].end(),
-                  [](const RawKernel& a, const RawKernel& b) { return a.startNs < b.startNs; });
-    }
-    return out;
+    return test::readRawKernels(test::publicTraces() / kFolder);
 }
 
 std::shared_ptr<const Trace> buildTrace(const std::map<int, std::vector<RawKernel>>& kernels) {

@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <clocale>
 #include <cmath>
+#include <filesystem>
+#include <string>
 
 #include "core/sim/calibration.h"
 #include "core/sim/collective_model.h"
@@ -36,6 +39,19 @@ TEST(CalibrationData, VidurRowsBecomeSamplesWithNodesFromDevicesPerNode) {
     auto median = core::sim::parseVidurCsv(kVidurCsv, "inline", core::sim::VidurStatistic::Median);
     ASSERT_TRUE(median);
     EXPECT_DOUBLE_EQ(median->samples[1].timeNs, 0.056e6);
+}
+
+// A German-style numeric locale ("1,5"): the C library's strtod would stop at the '.' of "0.031".
+TEST(CalibrationData, NumbersParseTheSameUnderACommaDecimalLocale) {
+    const std::string previous = std::setlocale(LC_NUMERIC, nullptr);
+    if (std::setlocale(LC_NUMERIC, "de_DE.UTF-8") == nullptr && std::setlocale(LC_NUMERIC, "de_DE.utf8") == nullptr)
+        GTEST_SKIP() << "no de_DE locale installed (locale-gen de_DE.UTF-8)";
+    auto d = core::sim::parseCalibrationData(kVidurCsv, "inline");
+    std::setlocale(LC_NUMERIC, previous.c_str());
+    ASSERT_TRUE(d) << d.error().describe();
+    ASSERT_EQ(d->samples.size(), 2u);
+    EXPECT_DOUBLE_EQ(d->samples[0].timeNs, 0.031e6);  // "0.031" ms
+    EXPECT_DOUBLE_EQ(d->samples[1].timeNs, 0.040e6);  // "0.040" ms
 }
 
 constexpr const char* kNcclTestsText =
@@ -154,18 +170,53 @@ TEST(Calibration, ReportSplitsErrorsBySizeBandAndConfiguration) {
     EXPECT_EQ(r->configs[0].ranks, 8);
 }
 
-// The shipped presets are the fits of the Vidur measurements (docs/PERFORMANCE.md holds the table):
-// their error stays small where the data is clean (>= 1 MiB), and refitting cannot do much better.
+// The kernel-level rows in resources/calibration are what the presets are fitted to or checked
+// against (docs/PERFORMANCE.md holds the full table). pcie4 is the calibrate fit of the L40S rows:
+// every size band stays within 10 %, and refitting cannot do much better.
+TEST(Calibration, Pcie4MatchesTheKernelLevelL40sRowsItWasFittedTo) {
+    const auto path = std::filesystem::path(TPSCOPE_SOURCE_DIR) / "resources/calibration/l40s-pcie4.csv";
+    auto data = core::sim::loadCalibrationFile(path.string());
+    ASSERT_TRUE(data) << data.error().describe();
+    EXPECT_EQ(data->format, core::sim::CalibrationFormat::MeasuredRowsCsv);
+    EXPECT_EQ(data->samples.size(), 50u);
+    const auto preset = *catalog().fabric("pcie4");
+    auto report = core::sim::evaluateFabric(data->samples, preset, std::nullopt);
+    ASSERT_TRUE(report);
+    for (const auto& band : report->bands) EXPECT_LT(band.medianAbsError, 0.10) << band.label;
+    core::sim::CalibrationOptions o;
+    o.start = preset;
+    o.restarts = 1;
+    auto refit = core::sim::calibrateFabric(data->samples, o);
+    ASSERT_TRUE(refit);
+    EXPECT_LT(report->overall.medianAbsError, refit->report.overall.medianAbsError + 0.02);
+}
+
+// The A100 rows come from one process driving 8 GPUs (-g 8) in a VM: its small-message time
+// (~55 us) is the serialised launch of 8 kernels, which a one-process-per-GPU TP deployment does not
+// pay. The model keeps NCCL's latency structure rather than fitting that; it must stay faster there,
+// and close at the largest sizes, where launch no longer matters.
+TEST(Calibration, Nvlink3AgainstTheA100RowsIsFasterAtSmallSizesAndCloseAtLargeOnes) {
+    const auto path = std::filesystem::path(TPSCOPE_SOURCE_DIR) / "resources/calibration/a100-sxm4-nvlink3.csv";
+    auto data = core::sim::loadCalibrationFile(path.string());
+    ASSERT_TRUE(data) << data.error().describe();
+    auto report = core::sim::evaluateFabric(data->samples, *catalog().fabric("nvlink3"), std::nullopt);
+    ASSERT_TRUE(report);
+    EXPECT_LT(report->bands[0].meanSignedError, -0.5);
+    EXPECT_LT(report->bands[3].medianAbsError, 0.15);
+}
+
+// Vidur's times are host timings: they can only add to the kernel's. Kept as a second check: the
+// presets whose bus bandwidth came from Vidur stay close above 16 MiB, and no preset is slower
+// than Vidur's minimum at small sizes.
 struct PresetCase {
     const char* file;
     const char* fabric;
     int gpus;  // 0: all single-node rows
 };
 
-TEST(Calibration, ShippedPresetsMatchTheVidurMeasurementsTheyWereFittedTo) {
+TEST(Calibration, VidurRemainsASecondCheck) {
     const PresetCase cases[] = {{"a100_dgx/all_reduce.csv", "nvlink3", 0},
                                 {"h100_dgx/all_reduce.csv", "nvlink4", 0},
-                                {"a100_pairwise_nvlink/all_reduce.csv", "pcie4", 4},
                                 {"h100_pairwise_nvlink/all_reduce.csv", "pcie5", 4},
                                 {"a100_pairwise_nvlink/all_reduce.csv", "nvlink3-pair", 2},
                                 {"h100_pairwise_nvlink/all_reduce.csv", "nvlink4-pair", 2}};
@@ -176,18 +227,10 @@ TEST(Calibration, ShippedPresetsMatchTheVidurMeasurementsTheyWereFittedTo) {
         ASSERT_TRUE(data) << data.error().describe();
         const std::vector<int> ranks = c.gpus ? std::vector<int>{c.gpus} : std::vector<int>{};
         const auto samples = core::sim::selectSamples(data->samples, core::sim::CalibrationTarget::IntraNode, ranks);
-        const auto preset = *catalog().fabric(c.fabric);
-        auto report = core::sim::evaluateFabric(samples, preset, std::nullopt);
+        auto report = core::sim::evaluateFabric(samples, *catalog().fabric(c.fabric), std::nullopt);
         ASSERT_TRUE(report);
-        EXPECT_LT(report->overall.medianAbsError, 0.10) << c.fabric;
-        EXPECT_LT(report->bands[3].medianAbsError, 0.10) << c.fabric << " > 16 MiB";
-        core::sim::CalibrationOptions o;
-        o.start = preset;
-        o.ranks = ranks;
-        o.restarts = 1;
-        auto refit = core::sim::calibrateFabric(data->samples, o);
-        ASSERT_TRUE(refit);
-        EXPECT_LT(report->overall.medianAbsError, refit->report.overall.medianAbsError + 0.02) << c.fabric;
+        EXPECT_LT(report->bands[3].medianAbsError, 0.15) << c.fabric << " > 16 MiB";
+        EXPECT_LT(report->bands[0].meanSignedError, 0.0) << c.fabric << " <= 64 KiB";
     }
 }
 

@@ -124,16 +124,21 @@ TEST(CollectiveModel, NvlsRunsOnlyWithTheSimpleProtocolAtItsOwnBandwidth) {
     EXPECT_DOUBLE_EQ(nvls.bandwidthNs, (64 << 20) * 2.0 * 7 / 8 / 150e9 * 1e9);
 }
 
-TEST(CollectiveModel, OneShotReadsEveryPeerBufferAtLinkBandwidth) {
+TEST(CollectiveModel, OneShotReadsEveryPeerBufferAtLinkBandwidthBetweenTwoBarriers) {
     auto f = roundFabric();
-    f.algorithms = {CollectiveAlgo::OneShot, CollectiveAlgo::Ring};
+    f.algorithms = {CollectiveAlgo::OneShot, CollectiveAlgo::TwoShot, CollectiveAlgo::Ring};
     auto m = CollectiveModel::create(f, std::nullopt, 8, 8);
     ASSERT_TRUE(m);
     const auto e = m->allReduce(32 * 1024, CollectiveAlgo::OneShot, CollectiveProto::Unknown);
     ASSERT_TRUE(e.valid());
-    EXPECT_DOUBLE_EQ(e.latencyNs, 5000 + 500);
+    // LL base (kernel start) + a start and an end barrier of one LL hop each.
+    EXPECT_DOUBLE_EQ(e.latencyNs, 5000 + 2 * 500);
     EXPECT_DOUBLE_EQ(e.bandwidthNs, 7.0 * 32 * 1024 / 200e9 * 1e9);
-    EXPECT_EQ(m->allReduce(32 * 1024).algo, CollectiveAlgo::OneShot);
+    const auto two = m->allReduce(32 * 1024, CollectiveAlgo::TwoShot, CollectiveProto::Unknown);
+    EXPECT_DOUBLE_EQ(two.latencyNs, 5000 + 3 * 500);
+    EXPECT_DOUBLE_EQ(two.bandwidthNs, 2.0 * 7 / 8 * 32 * 1024 / 200e9 * 1e9);
+    // One-shot is not NCCL's: the tuner's choice stays among NCCL's algorithms.
+    EXPECT_EQ(m->allReduce(32 * 1024).algo, CollectiveAlgo::Ring);
 }
 
 TEST(CollectiveModel, AllGatherMovesNMinusOneShards) {

@@ -33,10 +33,19 @@ TEST(KernelModel, LargeBatchGemmTurnsComputeBound) {
     ASSERT_TRUE(plan);
     for (const auto& op : plan->ops) {
         if (op.kind != core::OpKind::GateUpGemm) continue;
-        const auto c = core::sim::kernelCost(op, *catalog().gpu("h100-sxm"), core::Dtype::Fp16, {});
+        const auto& gpu = *catalog().gpu("h100-sxm");
+        const core::sim::SimParams p;
+        const auto c = core::sim::kernelCost(op, gpu, core::Dtype::Fp16, p);
+        // Roofline by hand: 2*m*n*k flops over the achieved FLOP rate vs bytes over the achieved HBM rate.
+        const double computeNs = op.flops / (gpu.fp16Flops * p.gemm.compute) * 1e9;
+        const double memoryNs =
+            static_cast<double>(op.bytesRead + op.bytesWritten) / (gpu.hbmBytesPerSec * p.gemm.memory) * 1e9;
+        EXPECT_GT(computeNs, memoryNs);
         EXPECT_FALSE(c.memoryBound());
+        EXPECT_DOUBLE_EQ(c.timeNs(), computeNs + p.kernelOverheadNs);
         return;
     }
+    FAIL() << "no gate/up GEMM in the plan";
 }
 
 TEST(KernelModel, ArchitectureComesFromThePreset) {

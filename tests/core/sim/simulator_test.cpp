@@ -241,6 +241,42 @@ TEST(Simulator, OverlapWithOneSequenceCannotHideTheAllReduce) {
     EXPECT_DOUBLE_EQ(summary.exposedNs, summary.commNs);
 }
 
+// A compute kernel's [start, end) overlaps a collective of its rank.
+bool overlapsAny(std::int64_t start, std::int64_t end, const std::vector<core::EventRecord>& comm) {
+    for (const auto& c : comm) {
+        if (c.startNs < end && start < c.startNs + c.durNs) return true;
+    }
+    return false;
+}
+
+TEST(Simulator, OverlapSlowsMemoryBoundKernelsOnlyWhileACollectiveMovesBytes) {
+    auto c = smallConfig(4, 8, 2);
+    c.params = SimParams::deterministic();
+    c.params.overlap = true;
+    auto contended = core::sim::simulate(c);
+    c.params.ncclHbmBytesPerWireByte = 0;  // collectives take no HBM: the same program, unslowed
+    auto free = core::sim::simulate(c);
+    ASSERT_TRUE(contended) << contended.error().describe();
+    ASSERT_TRUE(free) << free.error().describe();
+    const auto comm = collectives(*contended->trace, 0, core::sim::kNcclStream);
+    const auto& a = contended->trace->ranks[0].findStream(core::sim::kComputeStream)->events;
+    const auto& b = free->trace->ranks[0].findStream(core::sim::kComputeStream)->events;
+    ASSERT_EQ(a.size(), b.size());
+    std::size_t slowed = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        // Deterministic: kernel i has the same work in both runs, so only contention can lengthen it,
+        // and only a kernel that overlaps a collective (±1 ns of rounding).
+        if (overlapsAny(a.startNs(i), a.endNs(i), comm)) {
+            EXPECT_GE(a.durNs(i) + 1, b.durNs(i)) << "kernel " << i;
+            slowed += a.durNs(i) > b.durNs(i) + 1 ? 1 : 0;
+        } else {
+            EXPECT_NEAR(a.durNs(i), b.durNs(i), 1) << "kernel " << i;
+        }
+    }
+    EXPECT_GT(slowed, 0u);
+    EXPECT_GT(contended->trace->endNs(), free->trace->endNs());
+}
+
 TEST(Simulator, TpLargerThanTheClusterIsOneClearError) {
     auto c = smallConfig(16, 1);
     auto r = core::sim::simulate(c);

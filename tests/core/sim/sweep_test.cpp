@@ -2,6 +2,7 @@
 
 #include <atomic>
 
+#include "core/hw/memory_fit.h"
 #include "core/sim/sweep.h"
 #include "sim_test_support.h"
 
@@ -86,19 +87,38 @@ TEST(Sweep, CancellingStopsPromptlyAndKeepsTheFinishedRuns) {
     EXPECT_EQ(r->runs.size(), 2u);
 }
 
-TEST(Sweep, DefaultSpecIsLlama70bOnAnH100NodeWithTp1Skipped) {
+// Fp16 weights of a Llama-style model, counted here from its dimensions: per layer q/o (hidden x
+// heads*headDim each), k/v (hidden x kvHeads*headDim each), gate/up/down (hidden x ffn each) and two
+// norms; embedding and LM head (vocab x hidden each) and the final norm.
+double fp16WeightBytes(const core::ModelSpec& m) {
+    const double attn = 2.0 * m.hidden * m.heads * m.headDim + 2.0 * m.hidden * m.kvHeads * m.headDim;
+    const double perLayer = attn + 3.0 * m.hidden * m.ffn + 2.0 * m.hidden;
+    return 2.0 * (m.layers * perLayer + 2.0 * m.vocab * m.hidden + m.hidden);
+}
+
+TEST(Sweep, DefaultSweepSkipsExactlyTheTpsWhoseWeightsAloneOverflowTheGpu) {
     auto spec = core::sim::defaultSweepSpec(catalog());
     ASSERT_TRUE(spec);
-    EXPECT_EQ(spec->model.id, "llama3-70b");
-    EXPECT_EQ(spec->cluster.gpu.id, "h100-sxm");
-    EXPECT_EQ(spec->cluster.intraFabric.id, "nvlink4");
-    EXPECT_EQ(spec->tps, (std::vector<int>{1, 2, 4, 8}));
+    // Every TP of the sweep fits in the node, and the TPs are powers of two (what TP shards evenly).
+    for (const int tp : spec->tps) {
+        EXPECT_LE(tp, spec->cluster.gpusPerNode * spec->cluster.nodes);
+        EXPECT_EQ(tp & (tp - 1), 0) << tp;
+    }
     spec->tokens = 1;
     auto r = core::sim::runSweep(*spec);
     ASSERT_TRUE(r);
-    ASSERT_EQ(r->skipped.size(), 1u);
-    EXPECT_EQ(r->skipped[0].tp, 1);
-    EXPECT_EQ(r->runs.size(), 3u);
+    const double weights = fp16WeightBytes(spec->model);
+    const double usable = core::kDefaultUsableMemoryFraction * static_cast<double>(spec->cluster.gpu.memoryBytes);
+    std::size_t overflowing = 0;
+    for (const int tp : spec->tps) overflowing += weights / tp > usable ? 1 : 0;
+    EXPECT_GT(overflowing, 0u) << "the default sweep is meant to show a skipped TP";
+    ASSERT_EQ(r->skipped.size(), overflowing);
+    for (const auto& s : r->skipped) {
+        EXPECT_GT(weights / s.tp, usable) << "TP " << s.tp;
+        EXPECT_GE(static_cast<double>(s.fit.requiredBytes), weights / s.tp) << "TP " << s.tp;
+        EXPECT_EQ(s.reason.code, core::ErrorCode::DoesNotFit);
+    }
+    EXPECT_EQ(r->runs.size() + r->skipped.size(), spec->tps.size() * spec->batches.size());
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // symbols of NCCL, vLLM, TensorRT-LLM and PyTorch symmetric memory.
 
 #include <gtest/gtest.h>
+#include <simdjson.h>
 
 #include <string>
 
@@ -18,8 +19,20 @@ CollectivePayload collectiveOf(std::string_view name) {
     return KernelClassifier::builtin().classify(name).collective;
 }
 
-TEST(KernelClassifier, BuiltinRulesLoad) {
-    EXPECT_GT(KernelClassifier::builtin().ruleCount(), 5u);
+TEST(KernelClassifier, BuiltinRulesAreEveryRuleOfTheResourceFile) {
+    // Counted here with simdjson from resources/kernel_rules.json, independently of the loader.
+    simdjson::dom::parser parser;
+    simdjson::dom::element root;
+    ASSERT_EQ(parser.load(std::string(TPSCOPE_SOURCE_DIR) + "/resources/kernel_rules.json").get(root),
+              simdjson::SUCCESS);
+    simdjson::dom::array rules;
+    ASSERT_EQ(root["rules"].get_array().get(rules), simdjson::SUCCESS);
+    EXPECT_EQ(KernelClassifier::builtin().ruleCount(), rules.size());
+    // The first rule wins first: a name with its first prefix gets its kind.
+    std::string_view kind, prefix;
+    ASSERT_EQ(rules.at(0)["kind"].get_string().get(kind), simdjson::SUCCESS);
+    ASSERT_EQ(rules.at(0)["prefix"].at(0).get_string().get(prefix), simdjson::SUCCESS);
+    EXPECT_EQ(toString(kindOf(std::string(prefix) + "Anything")), kind);
 }
 
 TEST(KernelClassifier, OldNcclNamingIsCollectiveWithOpAlgoProtoDtype) {

@@ -1,0 +1,28 @@
+#pragma once
+// How the backend sets NCCL up, in one place so it is tested without a GPU (only nccl.h is needed):
+//
+// - Communicators are blocking. With blocking = 0 NCCL enqueues each collective from a thread of its
+//   own and returns ncclInProgress: every all-reduce then costs a thread hand-off plus a polling
+//   sleep (the step becomes launch-bound, its time wrong), and CUPTI's external correlation ids,
+//   which are per thread, no longer reach NCCL's kernels (they lose op tag and message bytes). A hung
+//   call is instead ended by a HangWatchdog that aborts the communicator.
+// - NCCL's own NVTX ranges are switched off (NCCL_NVTX_DISABLE=1, unless the user set it): once
+//   NVTX injection is on they would be decoded as workload ranges. The decoder also skips every
+//   NVTX domain but the default one, so a user's NCCL_NVTX_DISABLE=0 is safe too.
+// - Memory headroom per GPU beyond the plan's buffers: CUDA context, cuBLAS and graphs at TP 1; at
+//   TP >= 2 also NCCL's channel buffers and NVLS's. NVLS (transport/nvls.cc) allocates
+//   nChannels x 2 x buffSize x nHeads per GPU; with the most channels NCCL uses on NVSwitch systems
+//   (32) and 4 MiB SIMPLE buffers that is 256 MiB per rank of the communicator (2 GiB at TP 8).
+
+#include <nccl.h>
+
+#include <cstdint>
+
+namespace tpscope::gpu {
+
+ncclConfig_t blockingCommConfig();
+// Call before the first NCCL call of the process (NCCL reads its parameters once).
+void prepareNcclEnvironment();
+std::uint64_t deviceHeadroomBytes(int tp);
+
+}  // namespace tpscope::gpu

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Regenerates the screenshots of docs/guide.md with the GUI's headless modes (no display needed):
+#   scripts/make-guide-screenshots.sh [BUILD_DIR]     (default build/dev; needs tpscope and tpscope-cli built)
+# `tpscope --report DIR` writes the default sweep's report; `tpscope --screenshot OUT FILE` renders
+# the main window on a workspace written by `tpscope-cli simulate`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build="${1:-build/dev}"
+gui="$build/app/gui/tpscope"
+cli="$build/app/tpscope-cli"
+out=docs/guide
+[ -x "$gui" ] || { echo "make-guide-screenshots: $gui not built (cmake --build --preset dev --target tpscope)" >&2; exit 1; }
+export QT_QPA_PLATFORM=offscreen
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$out"
+
+# 1. The default sweep (what `./setup.sh gui` opens on): the main window and the whole timeline.
+"$gui" --report "$work/report" >/dev/null
+cp "$work/report/screenshot-main.png" "$out/default-sweep.png"
+cp "$work/report/timeline-overview.png" "$out/timeline-overview.png"
+
+# 2. A PCIe box with uneven ranks: the early ranks' all-reduces are mostly waiting.
+"$cli" simulate --model llama3-8b --gpu l40s --fabric pcie4 --tp 4 --tokens 4 --imbalance 0.05 --seed 3 \
+  --out "$work/pcie.tpscope" >/dev/null 2>&1
+"$gui" --screenshot "$out/pcie-imbalance.png" "$work/pcie.tpscope" >/dev/null
+
+# 3. Two TP configurations of one workspace, as the runs table lists them.
+"$cli" simulate --model llama3-70b --gpu h100-sxm --fabric nvlink4 --tp 2,4,8 --batch 1 --tokens 4 \
+  --out "$work/compare.tpscope" >/dev/null 2>&1
+"$gui" --screenshot "$out/compare-tp.png" "$work/compare.tpscope" >/dev/null
+echo "make-guide-screenshots: wrote $(ls "$out"/*.png | tr '\n' ' ')"

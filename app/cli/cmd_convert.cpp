@@ -232,11 +232,35 @@ int runInfo(const InfoOptions& o) {
     auto classifier = classifierFor(o.rules);
     if (!classifier) return reportError(classifier.error());
     core::ImportStats stats;
-    void printInfoText(const core::Trace& t, const core::ImportStats& stats, const std::string& path,
-                       const core::analysis::ClockSyncResult& sync) {
-        std::cout << path << ": " << countText(static_cast<std::int64_t>(t.eventCount()), "event") << " on "
-                  << countText(static_cast<std::int64_t>(t.ranks.size()), "rank") << ", " << core::toString(t.origin)
-                  << ", span " << core::formatDurationNs(static_cast<double>(t.endNs() - t.startNs())) << '\n';
+    auto runs = loadRuns(o.input, o.run, &stats, *classifier ? &**classifier : nullptr);
+    if (!runs) return reportError(runs.error());
+    // Each run on one clock, as analyze would see it (--clock-sync, --clock-offset).
+    std::vector<core::analysis::ClockSyncResult> syncs(runs->size());
+    for (std::size_t i = 0; i < runs->size(); ++i) {
+        auto synced = syncRunClocks((*runs)[i].trace, o.clockSync, o.clockOffsets, &syncs[i]);
+        if (!synced) return reportError(synced.error());
+        (*runs)[i].trace = *synced;
+    }
+    const bool several = runs->size() > 1;
+    if (o.json) {
+        // One run: the info object itself. Several: {"file", "runs": [{"run", "name", "info"}]}.
+        core::JsonWriter w(std::cout);
+        if (several) w.beginObject().field("file", o.input).key("runs").beginArray();
+        for (std::size_t i = 0; i < runs->size(); ++i) {
+            const auto& run = (*runs)[i];
+            if (several) w.beginObject().field("run", run.index).field("name", run.name).key("info");
+            printInfoJson(w, *run.trace, stats, o.input, syncs[i]);
+            if (several) w.endObject();
+        }
+        if (several) w.endArray().endObject();
+        std::cout << '\n';
+        return kExitOk;
+    }
+    for (std::size_t i = 0; i < runs->size(); ++i) {
+        const auto& run = (*runs)[i];
+        if (i > 0) std::cout << "\n\n";
+        if (run.of > 0) std::cout << "run " << run.index << " of " << run.of << " '" << run.name << "'\n";
+        printInfoText(*run.trace, stats, o.input, syncs[i]);
     }
     return kExitOk;
 }

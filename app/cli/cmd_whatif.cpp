@@ -24,6 +24,7 @@ struct WhatIfCliOptions {
     std::string fabric;
     std::string interFabric;
     int gpusPerNode = 0;
+    std::string engine;  // "" : the trace's metadata 'allreduce_engine', else nccl
     int tp = 0;
     std::string model;
     std::string gpu;
@@ -94,6 +95,16 @@ int runWhatIfCommand(const WhatIfCliOptions& o, const CliContext& ctx) {
                                  *classifier ? &**classifier : nullptr);
     if (!trace) return reportError(trace.error());
     const core::Trace& measured = **trace;
+    const std::string engineName = !o.engine.empty() ? o.engine : measured.metadataValue("allreduce_engine");
+    if (!engineName.empty()) {
+        const auto engine = core::sim::parseAllReduceEngine(engineName);
+        if (!engine) {
+            return reportError(core::makeError(
+                core::ErrorCode::InvalidArgument,
+                "unknown engine '" + engineName + "': nccl, vllm-custom-ar, trtllm or symm-mem", "--allreduce"));
+        }
+        options.engine = *engine;
+    }
     if (o.tp > 0 && o.tp != static_cast<int>(measured.ranks.size())) {
         options.tp = o.tp;
         auto scaling = scalingFor(measured, o, *catalog);
@@ -135,6 +146,9 @@ void addWhatIfCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_option("--inter-node-fabric", opts->interFabric, "Network between nodes when a group spans nodes");
     cmd->add_option("--gpus-per-node", opts->gpusPerNode, "GPUs per node (default: the fabric's maximum, else 8)")
         ->check(CLI::Range(1, 1024));
+    cmd->add_option("--allreduce", opts->engine,
+                    "All-reduce engine on the new fabric: nccl, vllm-custom-ar, trtllm, symm-mem (default: the "
+                    "trace's metadata 'allreduce_engine', else nccl)");
     cmd->add_option("--tp", opts->tp, "Replay at this TP degree (GEMM/attention scaled from the decode plan)")
         ->check(CLI::Range(1, 4096));
     cmd->add_option("--model", opts->model, "With --tp: model preset of the run (default: trace metadata 'model')");

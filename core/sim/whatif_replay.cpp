@@ -93,7 +93,7 @@ double modelledTransfer(const analysis::CollectiveCall& call, const Payload& pay
         it = models.emplace(groupSize, std::move(*m)).first;
     }
     *modelled = true;
-    if (op == CollectiveOp::AllReduce) return it->second.allReduce(call.bytes).timeNs();
+    if (op == CollectiveOp::AllReduce) return engineAllReduce(it->second, call.bytes, o.engine).estimate.timeNs();
     return it->second.allGather(call.bytes / static_cast<std::uint64_t>(std::max(groupSize, 1))).timeNs();
 }
 
@@ -343,8 +343,8 @@ Result<WhatIfReplay> replayOnFabric(const Trace& measured, const analysis::Colle
     out.assumptions.push_back("compute kernels keep their measured durations" +
                               std::string(tpChange ? " (GEMM and attention scaled, see below)" : "") +
                               "; each kernel keeps its stream order and the measured gap after the kernel it followed");
-    out.assumptions.push_back("collectives re-timed with the collective model of " + fabrics +
-                              "; every rank waits for the last arrival");
+    out.assumptions.push_back("collectives re-timed with the collective model of " + fabrics + " (all-reduce: " +
+                              std::string(toString(o.engine)) + "); every rank waits for the last arrival");
     if (out.collectivesKept > 0) {
         out.assumptions.push_back(std::to_string(out.collectivesKept) +
                                   " collective call(s) without a message size or of an op the model does not cost "

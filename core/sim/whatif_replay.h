@@ -13,7 +13,8 @@
 //   * a collective kernel starts when its rank is ready (as above) and ends, on every rank of its
 //     matched call, at the last arrival + the collective model's time for its op and message size
 //     on the new fabric (sim::CollectiveModel): each rank waits for the last arrival exactly as the
-//     analysis defines wait. All-reduce: allReduce(bytes); all-gather and reduce-scatter (bytes =
+//     analysis defines wait. All-reduce: the engine's choice (engineAllReduce: NCCL's tuner, or
+//     vLLM / TRT-LLM / symmetric-memory dispatch); all-gather and reduce-scatter (bytes =
 //     nccl-tests size, the total): allGather(bytes / n). Other ops and calls without a size keep
 //     their measured transfer (median end - last arrival), counted in `collectivesKept`;
 //   * NVTX ranges move with the first kernel inside them (start) and the last one (end).
@@ -31,6 +32,7 @@
 
 #include "core/analysis/collective_matching.h"
 #include "core/hw/gpu_spec.h"
+#include "core/sim/allreduce_engine.h"
 #include "core/sim/sim_params.h"
 #include "core/trace/trace.h"
 #include "core/util/result.h"
@@ -53,8 +55,9 @@ Result<TpKernelScaling> tpKernelScaling(const PlanConfig& measured, int newTp, c
 struct WhatIfOptions {
     FabricSpec fabric;
     std::optional<FabricSpec> interFabric;
-    int gpusPerNode = 0;  // 0: the fabric's max GPUs when set, else 8
-    int tp = 0;           // 0: keep the measured rank count
+    int gpusPerNode = 0;                             // 0: the fabric's max GPUs when set, else 8
+    int tp = 0;                                      // 0: keep the measured rank count
+    AllReduceEngine engine = AllReduceEngine::Nccl;  // whose all-reduce runs on the new fabric
     TpKernelScaling scaling;
 };
 

@@ -48,6 +48,22 @@ TEST(WhatIfReplay, SimulatedRunReplayedOnItsOwnFabricReproducesEveryStepWithin2P
     }
 }
 
+TEST(WhatIfReplay, SelfCheckHoldsForAServingEnginesAllReduce) {
+    SimConfig c = smallRun("nvlink4", 8);
+    c.params.allReduceEngine = AllReduceEngine::VllmCustomAr;
+    auto trace = simulateOrDie(c);
+    ASSERT_TRUE(trace);
+    WhatIfOptions o = onFabric("nvlink4");
+    o.engine = AllReduceEngine::VllmCustomAr;
+    auto run = runWhatIf(*trace, {}, o);
+    ASSERT_TRUE(run.ok()) << run.error().describe();
+    EXPECT_NEAR(run->report.predictedStepNs / run->report.measuredStepNs, 1.0, 0.02);
+    // The same trace re-timed with NCCL's choice instead differs: the engine is honoured.
+    auto nccl = runWhatIf(*trace, {}, onFabric("nvlink4"));
+    ASSERT_TRUE(nccl.ok());
+    EXPECT_NE(nccl->report.predictedStepNs, run->report.predictedStepNs);
+}
+
 TEST(WhatIfReplay, NvlinkRunReplayedOnPcieLandsNearADirectPcieSimulation) {
     auto nvlink = simulateOrDie(smallRun("nvlink4", 8));
     auto pcie = simulateOrDie(smallRun("pcie4", 8));

@@ -2,6 +2,9 @@
 // target, and the cheapest that also meets a throughput demand (core/sim/capacity_plan.h computes;
 // this file parses and prints). The first line of the text output is the answer.
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <iostream>
 
 #include "cli_context.h"
@@ -48,7 +51,8 @@ void printJson(const PlanCapacityOptions& o, const core::sim::CapacityPlanSpec& 
     auto row = [&](const core::sim::CapacityConfig& c) {
         w.beginObject().field("tp", c.tp).field("batch", c.batch).field("replicas", c.replicas);
         w.field("gpus", c.cost.gpus).field("step_latency_ms", c.cost.stepLatencyMs);
-        w.field("tokens_per_sec", c.cost.tokensPerSec).field("dollars_per_million_tokens", c.cost.dollarsPerMillionTokens);
+        w.field("tokens_per_sec", c.cost.tokensPerSec)
+            .field("dollars_per_million_tokens", c.cost.dollarsPerMillionTokens);
         w.field("meets_latency", c.meetsLatency).field("meets_throughput", c.meetsThroughput);
         w.field("within_budget", c.withinBudget).endObject();
     };
@@ -122,11 +126,14 @@ int run(const PlanCapacityOptions& o, const CliContext& ctx) {
     spec.targetItlMs = o.targetItlMs;
     spec.minTokensPerSec = o.throughput;
     spec.pricePerGpuHour = o.price;
+    // Progress only on a terminal, so that the answer stays the first line of captured output.
+    const bool showProgress = !o.json && ::isatty(::fileno(stderr)) != 0;
     auto progress = [&](const core::sim::SweepProgress& p) {
-        if (!o.json) std::cerr << "\r[" << p.done << "/" << p.total << "] TP " << p.tp << ", batch " << p.batch << "   ";
+        if (showProgress)
+            std::cerr << "\r[" << p.done << "/" << p.total << "] TP " << p.tp << ", batch " << p.batch << "   ";
     };
     auto plan = core::sim::planCapacity(spec, progress);
-    if (!o.json) std::cerr << "\r" << std::string(40, ' ') << "\r";
+    if (showProgress) std::cerr << "\r" << std::string(40, ' ') << "\r";
     if (!plan) return reportError(plan.error());
     if (o.json) {
         printJson(o, spec, *plan);
@@ -144,8 +151,7 @@ void addPlanCapacityCommand(CLI::App& app, CliContext& ctx) {
         "plan-capacity", "Cheapest TP x batch x replicas meeting an inter-token latency target (and a throughput)");
     addModelOptions(*cmd, opts->model);
     addClusterOptions(*cmd, opts->cluster);
-    cmd->add_option("--target-itl-ms", opts->targetItlMs, "Inter-token latency target: ms per decode step")
-        ->required();
+    cmd->add_option("--target-itl-ms", opts->targetItlMs, "Inter-token latency target: ms per decode step")->required();
     cmd->add_option("--throughput", opts->throughput, "Tokens/s the deployment must serve over all replicas");
     cmd->add_option("--price-per-gpu-hour", opts->price, "Price of one GPU for one hour, in $")->capture_default_str();
     cmd->add_option("--gpus", opts->gpuBudget, "GPU budget (default: the cluster's GPUs)");

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/analysis/analysis.h"
+#include "core/util/statistics.h"
 #include "core/util/units.h"
 
 namespace tpscope::core::analysis {

@@ -48,7 +48,8 @@ void printJson(const PlanCapacityOptions& o, const core::sim::CapacityPlanSpec& 
     auto row = [&](const core::sim::CapacityConfig& c) {
         w.beginObject().field("tp", c.tp).field("batch", c.batch).field("replicas", c.replicas);
         w.field("gpus", c.cost.gpus).field("step_latency_ms", c.cost.stepLatencyMs);
-        w.field("tokens_per_sec", c.cost.tokensPerSec).field("dollars_per_million_tokens", c.cost.dollarsPerMillionTokens);
+        w.field("tokens_per_sec", c.cost.tokensPerSec)
+            .field("dollars_per_million_tokens", c.cost.dollarsPerMillionTokens);
         w.field("meets_latency", c.meetsLatency).field("meets_throughput", c.meetsThroughput);
         w.field("within_budget", c.withinBudget).endObject();
     };
@@ -78,7 +79,8 @@ void printText(const PlanCapacityOptions& o, const core::sim::CapacityPlan& plan
                   << (o.throughput > 0 ? " and " + core::formatFixed(o.throughput, 0) + " tokens/s" : std::string())
                   << " within the GPU budget\n";
     }
-    std::cout << plan.meetingTarget.size() << " configuration(s) meet the " << core::formatFixed(o.targetItlMs, 2)
+    std::cout << countText(static_cast<std::int64_t>(plan.meetingTarget.size()), "configuration")
+              << (plan.meetingTarget.size() == 1 ? " meets" : " meet") << " the " << core::formatFixed(o.targetItlMs, 2)
               << " ms inter-token latency target:\n";
     TextTable t({"replicas", "TP", "batch", "GPUs", "ms/token", "tokens/s", "$/Mtok", "throughput"});
     for (auto i : plan.meetingTarget) {
@@ -122,11 +124,15 @@ int run(const PlanCapacityOptions& o, const CliContext& ctx) {
     spec.targetItlMs = o.targetItlMs;
     spec.minTokensPerSec = o.throughput;
     spec.pricePerGpuHour = o.price;
+    ProgressLine line;
     auto progress = [&](const core::sim::SweepProgress& p) {
-        if (!o.json) std::cerr << "\r[" << p.done << "/" << p.total << "] TP " << p.tp << ", batch " << p.batch << "   ";
+        if (!o.json) {
+            line.update("[" + std::to_string(p.done) + "/" + std::to_string(p.total) + "] TP " + std::to_string(p.tp) +
+                        ", batch " + std::to_string(p.batch));
+        }
     };
     auto plan = core::sim::planCapacity(spec, progress);
-    if (!o.json) std::cerr << "\r" << std::string(40, ' ') << "\r";
+    line.finish();
     if (!plan) return reportError(plan.error());
     if (o.json) {
         printJson(o, spec, *plan);
@@ -145,14 +151,22 @@ void addPlanCapacityCommand(CLI::App& app, CliContext& ctx) {
     addModelOptions(*cmd, opts->model);
     addClusterOptions(*cmd, opts->cluster);
     cmd->add_option("--target-itl-ms", opts->targetItlMs, "Inter-token latency target: ms per decode step")
-        ->required();
-    cmd->add_option("--throughput", opts->throughput, "Tokens/s the deployment must serve over all replicas");
-    cmd->add_option("--price-per-gpu-hour", opts->price, "Price of one GPU for one hour, in $")->capture_default_str();
-    cmd->add_option("--gpus", opts->gpuBudget, "GPU budget (default: the cluster's GPUs)");
+        ->required()
+        ->check(positiveNumber());
+    cmd->add_option("--throughput", opts->throughput, "Tokens/s the deployment must serve over all replicas")
+        ->check(nonNegativeNumber());
+    cmd->add_option("--price-per-gpu-hour", opts->price, "Price of one GPU for one hour, in $")
+        ->capture_default_str()
+        ->check(positiveNumber());
+    cmd->add_option("--gpus", opts->gpuBudget, "GPU budget (default: the cluster's GPUs)")->check(positiveNumber());
     cmd->add_option("--tp", opts->tps, "TP degrees to try, comma-separated")->capture_default_str();
     cmd->add_option("--batch", opts->batches, "Batch sizes to try, comma-separated")->capture_default_str();
-    cmd->add_option("--context", opts->context, "Tokens in the KV cache")->capture_default_str();
-    cmd->add_option("--tokens", opts->tokens, "Decode steps simulated per configuration")->capture_default_str();
+    cmd->add_option("--context", opts->context, "Tokens in the KV cache")
+        ->capture_default_str()
+        ->check(positiveNumber());
+    cmd->add_option("--tokens", opts->tokens, "Decode steps simulated per configuration")
+        ->capture_default_str()
+        ->check(positiveNumber());
     cmd->add_option("--dtype", opts->dtype, "fp16, bf16, fp8 or fp32")->capture_default_str();
     addSimTunables(*cmd, opts->tunables);
     cmd->add_flag("--json", opts->json, "Machine-readable output (docs/cli.md)");

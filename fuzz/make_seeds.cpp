@@ -3,7 +3,6 @@
 // args), an nsys-shaped SQLite export, and a workspace plus raw blob encodings for the decoders.
 
 #include <sqlite3.h>
-#include <zlib.h>
 
 #include <filesystem>
 #include <fstream>
@@ -11,6 +10,7 @@
 #include <string>
 
 #include "core/io/codec/event_codec.h"
+#include "core/io/codec/zlib.h"
 #include "core/io/workspace/workspace.h"
 #include "tests/synthetic_trace.h"
 
@@ -23,17 +23,7 @@ void write(const fs::path& p, const std::string& bytes) {
 }
 
 std::string gzip(const std::string& text) {
-    z_stream z{};
-    deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-    std::string out(deflateBound(&z, text.size()), '\0');
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-    z.avail_in = static_cast<uInt>(text.size());
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = static_cast<uInt>(out.size());
-    deflate(&z, Z_FINISH);
-    out.resize(z.total_out);
-    deflateEnd(&z);
-    return out;
+    return tpscope::core::codec::gzip(text).value();  // seeds are small; a failure is a bug worth aborting on
 }
 
 const char* kKineto = R"json({

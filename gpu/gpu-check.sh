@@ -111,7 +111,9 @@ build_cuda_targets() {  # build-dir arch
     >"$WORK/configure.log" 2>&1 || { tail -30 "$WORK/configure.log" | tee -a "$LOG"; die "CMake configure failed"; }
   grep "tpscope:" "$WORK/configure.log" | tee -a "$LOG"
   local targets=(tpscope-cli)
-  cmake --build "$dir" --target help 2>/dev/null | grep -qw gpu_tests && targets+=(gpu_tests)
+  # (grep -q would end the pipe early: under pipefail a SIGPIPE'd cmake would read as "no target")
+  cmake --build "$dir" --target help >"$WORK/targets.txt" 2>/dev/null
+  grep -qw gpu_tests "$WORK/targets.txt" && targets+=(gpu_tests)
   cmake --build "$dir" -j"$(nproc)" --target "${targets[@]}" >"$WORK/build.log" 2>&1 ||
     { tail -40 "$WORK/build.log" | tee -a "$LOG"; die "build failed"; }
   log "built ${targets[*]} in $dir"
@@ -127,7 +129,7 @@ make_bundle() {
   [ -x "$build/app/tpscope-cli" ] || die "no $build/app/tpscope-cli"
   rm -rf "$BUNDLE" && mkdir -p "$BUNDLE/bin" "$BUNDLE/lib" || die "cannot create $BUNDLE"
   for b in app/tpscope-cli tests/gpu_tests; do
-    [ -x "$build/$b" ] || { log "no $build/$b: the bundle has no gpu tests"; continue; }
+    [ -x "$build/$b" ] || die "no $build/$b (GoogleTest missing where it was built?): the device check needs it"
     cp "$build/$b" "$BUNDLE/bin/" && strip "$BUNDLE/bin/${b##*/}" && patchelf --set-rpath '$ORIGIN/../lib' "$BUNDLE/bin/${b##*/}"
   done
   env -u LD_LIBRARY_PATH ldd "$BUNDLE"/bin/* | awk '/=> \//{print $3}' | sort -u | grep -Ev "$EXTERNAL_LIBS" |

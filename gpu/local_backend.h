@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "core/run/backend.h"
+#include "core/backend/backend.h"
 
 namespace tpscope::gpu {
 

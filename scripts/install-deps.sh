@@ -11,6 +11,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   patchelf python3
   xvfb xauth fonts-dejavu-core
+  clang-format clang-tidy
   help2man
 )
 

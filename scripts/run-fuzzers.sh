@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(fuzz_kineto fuzz_nsys fuzz_workspace)
+[ ${#targets[@]} -eq 0 ] && targets=(fuzz_kineto fuzz_nsys fuzz_workspace fuzz_sqlite_schema)
 
 cmake --preset fuzz >/dev/null
 cmake --build build/fuzz -j"${JOBS:-2}" --target fuzz_make_seeds "${targets[@]}"
@@ -22,6 +22,7 @@ for t in "${targets[@]}"; do
     fuzz_kineto) seed="$seeds/kineto" ;;
     fuzz_nsys) seed="$seeds/nsys" ;;
     fuzz_workspace) seed="$seeds/workspace" ;;
+    fuzz_sqlite_schema) seed="$seeds/schema"; mkdir -p "$seed" ;;  # inputs are schema programs: no seeds needed
     *) echo "unknown target $t" >&2; exit 2 ;;
   esac
   corpus="build/fuzz/corpus/$t"; findings="build/fuzz/findings/$t"

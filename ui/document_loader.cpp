@@ -1,12 +1,17 @@
 #include "ui/document_loader.h"
 
 #include "ui/logging.h"
-#include "ui/timeline/timeline_data.h"
 
 namespace tpscope::ui {
 
 DocumentLoader::DocumentLoader(OpenFn open, QObject* parent) : QObject(parent), m_open(std::move(open)) {
     qRegisterMetaType<tpscope::ui::OpenedDocument>();
+    // Two threads: a new load starts at once while a cancelled one finishes its current chunk.
+    m_pool.setMaxThreadCount(2);
+    connect(this, &DocumentLoader::workerProgress, this, [this](quint64 generation, double f) {
+        if (m_current && generation == m_current->generation) Q_EMIT progress(f);
+    });
+    connect(this, &DocumentLoader::workerDone, this, &DocumentLoader::onWorkerDone);
 }
 
 DocumentLoader::~DocumentLoader() {
@@ -16,43 +21,41 @@ DocumentLoader::~DocumentLoader() {
 
 void DocumentLoader::start(const QString& path) {
     cancel();
-    wait();
-    m_cancel.store(false);
-    m_loading.store(true);
-    const std::uint64_t generation = ++m_generation;
-    qCInfo(lcDocument) << "opening" << path;
-    m_thread = std::thread([this, path, generation] {
-        const ProgressFn progress = [this, generation](double f) {
-            if (generation == m_generation.load()) Q_EMIT this->progress(f);
-        };
-        auto result = m_open(path, progress, m_cancel);
+    auto job = std::make_shared<Job>();
+    job->generation = ++m_generation;
+    m_current = job;
+    qCInfo(lcDocument) << "opening" << path << "generation" << job->generation;
+    m_pool.start([this, job, path] {
+        const ProgressFn progress = [this, &job](double f) { Q_EMIT workerProgress(job->generation, f, {}); };
+        auto result = m_open(path, progress, job->cancel);
         if (result) {
-            for (auto& run : result->runs) {
-                if (run.trace && !run.timeline) run.timeline = TimelineData::build(*run.trace);
-            }
+            Q_EMIT workerDone(job->generation, path, std::move(*result), QString(), {});
+        } else {
+            Q_EMIT workerDone(job->generation, path, OpenedDocument{}, QString::fromStdString(result.error().message),
+                              {});
         }
-        deliver(generation, std::move(result), path);
     });
 }
 
-void DocumentLoader::deliver(std::uint64_t generation, core::Result<OpenedDocument> result, const QString& path) {
-    const bool current = generation == m_generation.load() && !m_cancel.load();
-    m_loading.store(false);
-    if (!current) return;
-    if (result) {
-        Q_EMIT loaded(std::move(*result));
+void DocumentLoader::onWorkerDone(quint64 generation, const QString& path, OpenedDocument document,
+                                  const QString& error) {
+    if (!m_current || generation != m_current->generation) return;  // superseded or cancelled
+    m_current.reset();
+    if (error.isEmpty()) {
+        Q_EMIT loaded(std::move(document));
     } else {
-        qCWarning(lcDocument) << "could not open" << path << ":" << QString::fromStdString(result.error().message);
-        Q_EMIT failed(path, QString::fromStdString(result.error().message));
+        qCWarning(lcDocument) << "could not open" << path << ":" << error;
+        Q_EMIT failed(path, error);
     }
 }
 
 void DocumentLoader::cancel() {
-    m_cancel.store(true);
+    if (m_current) m_current->cancel.store(true);
+    m_current.reset();
 }
 
 void DocumentLoader::wait() {
-    if (m_thread.joinable()) m_thread.join();
+    m_pool.waitForDone();
 }
 
 }  // namespace tpscope::ui

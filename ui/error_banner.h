@@ -1,7 +1,10 @@
 #pragma once
 // An inline message strip above the views (KDE's KMessageWidget idea): errors stay visible in the
-// window with their reason until dismissed, without a modal dialog that blocks the work.
+// window with their reason until dismissed or until a later success, without a modal dialog that
+// blocks the work. Its colours are fixed pairs (tinted background, dark text of the same hue) set on
+// the strip and on the label itself, so a dark application palette cannot make the text unreadable.
 
+#include <QColor>
 #include <QFrame>
 
 class QLabel;
@@ -16,9 +19,11 @@ class ErrorBanner : public QFrame {
     explicit ErrorBanner(QWidget* parent = nullptr);
     void showMessage(const QString& text, Level level = Level::Error);
     QString text() const;
+    QColor backgroundColor() const { return m_background; }
 
   private:
     QLabel* m_text = nullptr;
+    QColor m_background;
 };
 
 }  // namespace tpscope::ui

@@ -1,5 +1,7 @@
 #include "ui/io_services.h"
 
+#include <QFileInfo>
+
 #include <charconv>
 
 #include "core/hw/catalog.h"
@@ -7,7 +9,6 @@
 #include "core/io/sqlite_db.h"
 #include "core/io/workspace/run_info.h"
 #include "core/io/workspace/workspace_schema.h"
-#include "ui/sim_service.h"
 
 namespace tpscope::ui {
 
@@ -78,6 +79,7 @@ core::RunInfo runInfoOf(const RunRecord& run) {
                                        {"cuda_graphs", r.cudaGraphs ? "1" : "0"},
                                        {"price_per_gpu_hour", std::to_string(r.pricePerGpuHour)},
                                        {"seed", std::to_string(r.seed)},
+                                       {"inter_fabric", r.interFabric ? r.interFabric->id : std::string()},
                                        {"source", run.source.toStdString()}});
     return info;
 }
@@ -102,6 +104,7 @@ RunRecord runRecordOf(const core::Run& run, const QString& workspacePath) {
     if (catalog) {
         if (auto g = catalog->gpu(info.gpu)) r.gpu = *g;
         if (auto f = catalog->fabric(info.fabric)) r.fabric = *f;
+        if (auto inter = catalog->fabric(specValue(info, "inter_fabric"))) r.interFabric = *inter;
     }
     r.gpu.id = info.gpu;
     r.fabric.id = info.fabric;
@@ -121,12 +124,17 @@ RunRecord runRecordOf(const core::Run& run, const QString& workspacePath) {
     rec.status = RunStatus::Done;
     rec.progress = 1;
     rec.trace = run.trace;
-    if (rec.trace) rec.metrics = metricsOf(*rec.trace, r.batch);
     return rec;
 }
 
 core::Result<OpenedDocument> openWithIo(const QString& path, const ProgressFn& progress, const CancelFlag& cancel) {
     const std::string p = path.toStdString();
+    const QFileInfo info(path);
+    // A device such as /dev/zero reads as an endless or empty stream: name what it is instead.
+    if (info.exists() && !info.isFile() && !info.isDir()) {
+        return core::makeError(core::ErrorCode::WrongFormat, "not a regular file or folder (a device, socket or pipe)",
+                               p);
+    }
     if (isWorkspaceFile(p)) {
         core::WorkspaceOptions options;
         options.control.progress = progress;
@@ -136,7 +144,12 @@ core::Result<OpenedDocument> openWithIo(const QString& path, const ProgressFn& p
         OpenedDocument doc;
         doc.path = path;
         doc.isWorkspace = true;
-        for (const auto& run : ws.runs) doc.runs.push_back(runRecordOf(run, path));
+        for (const auto& run : ws.runs) {
+            if (cancel.load()) return core::makeError(core::ErrorCode::Cancelled, "opening cancelled", p);
+            RunRecord record = runRecordOf(run, path);
+            deriveRunData(record);
+            doc.runs.push_back(std::move(record));
+        }
         return doc;
     }
     core::ReadOptions options;
@@ -145,18 +158,29 @@ core::Result<OpenedDocument> openWithIo(const QString& path, const ProgressFn& p
     core::ImportStats stats;
     std::shared_ptr<core::Trace> trace;
     TPSCOPE_TRY_ASSIGN(trace, core::readTrace(p, options, &stats));
+    if (trace->ranks.empty() || trace->eventCount() == 0) {
+        // Nothing to show: a "done" run with TP 0 and an empty timeline would hide the problem.
+        const QString note = importNote(stats);
+        return core::makeError(
+            core::ErrorCode::WrongFormat,
+            "no GPU events in the trace" + (note.isEmpty() ? std::string() : " (" + note.toStdString() + ")"), p);
+    }
     OpenedDocument doc = importedTraceDocument(path, std::move(trace));
     doc.note = importNote(stats);
     return doc;
 }
 
-core::Status saveWithIo(const QString& path, const std::vector<RunRecord>& runs) {
+core::Status saveWithIo(const QString& path, const std::vector<RunRecord>& runs, const ProgressFn& progress,
+                        const CancelFlag& cancel) {
     core::Workspace ws;
     for (const auto& run : runs) {
         if (!run.trace) continue;  // pending or failed runs have nothing to keep
         ws.runs.push_back(core::Run{runInfoOf(run), run.trace, std::nullopt});
     }
-    return core::saveWorkspace(ws, path.toStdString());
+    core::WorkspaceOptions options;
+    options.control.progress = progress;
+    options.control.cancel = &cancel;
+    return core::saveWorkspace(ws, path.toStdString(), options);
 }
 
 }  // namespace tpscope::ui

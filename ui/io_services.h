@@ -1,7 +1,8 @@
 #pragma once
 // The GUI's file seam backed by core/io: open any trace (Kineto/Chrome JSON, .json.gz, a folder of
 // ranks, an Nsight Systems SQLite export) or a .tpscope workspace, and save the runs as a workspace.
-// Runs on the DocumentLoader's worker thread (open) or the GUI thread (save). A run's request is
+// Runs on worker threads (DocumentLoader for open, the window's save task for save); both report
+// progress and stop when the cancel flag turns true. A run's request is
 // stored in the workspace's run description (RunInfo + key/value spec) and restored from it; GPU and
 // fabric come back from the built-in catalog by id.
 
@@ -15,7 +16,8 @@
 namespace tpscope::ui {
 
 core::Result<OpenedDocument> openWithIo(const QString& path, const ProgressFn& progress, const CancelFlag& cancel);
-core::Status saveWithIo(const QString& path, const std::vector<RunRecord>& runs);
+core::Status saveWithIo(const QString& path, const std::vector<RunRecord>& runs, const ProgressFn& progress,
+                        const CancelFlag& cancel);
 
 // The mapping between a GUI run and a workspace run (exposed for tests).
 core::RunInfo runInfoOf(const RunRecord& run);

@@ -2,21 +2,16 @@
 
 #include <QApplication>
 #include <QCloseEvent>
-#include <QHeaderView>
-#include <QLabel>
 #include <QProgressBar>
-#include <QScrollArea>
 #include <QSettings>
-#include <QSplitter>
+#include <QSortFilterProxyModel>
 #include <QStatusBar>
-#include <QTabWidget>
 #include <QTableView>
-#include <QVBoxLayout>
 
 #include "ui/document_loader.h"
 #include "ui/error_banner.h"
 #include "ui/logging.h"
-#include "ui/progress_delegate.h"
+#include "ui/run_document.h"
 #include "ui/run_panel.h"
 #include "ui/runs_model.h"
 #include "ui/sweep_runner.h"
@@ -62,90 +57,8 @@ MainWindow::~MainWindow() {
     m_loader->wait();
 }
 
-void MainWindow::buildLayout() {
-    m_runs = new RunsModel(this);
-    const LocalBackendInfo local = m_services.localBackend ? m_services.localBackend() : LocalBackendInfo{};
-    m_runPanel = new RunPanel(m_catalog, local, this);
-    auto* panelScroll = new QScrollArea(this);
-    panelScroll->setWidget(m_runPanel);
-    panelScroll->setWidgetResizable(true);
-    panelScroll->setFrameShape(QFrame::NoFrame);
-    panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-
-    m_runsTable = new QTableView(this);
-    m_runsTable->setModel(m_runs);
-    m_runsTable->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_runsTable->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_runsTable->setItemDelegateForColumn(RunsModel::Status, new ProgressDelegate(m_runsTable));
-    m_runsTable->verticalHeader()->hide();
-    m_runsTable->verticalHeader()->setDefaultSectionSize(22);
-    m_runsTable->setAlternatingRowColors(true);
-    m_runsTable->setWordWrap(false);
-
-    // Left: what to run. Right: the views on top; the runs and the details of the selection below,
-    // side by side, so the timeline keeps the full width and height it needs.
-    m_runsTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_runsTable->horizontalHeader()->setSectionResizeMode(RunsModel::Status, QHeaderView::Stretch);
-    m_runsTable->horizontalHeader()->setStretchLastSection(false);
-    auto* runsBox = new QWidget(this);
-    auto* runsLayout = new QVBoxLayout(runsBox);
-    runsLayout->setContentsMargins(0, 0, 0, 0);
-    runsLayout->setSpacing(2);
-    runsLayout->addWidget(new QLabel(tr("<b>Runs</b> — select one to show its timeline"), runsBox));
-    runsLayout->addWidget(m_runsTable, 1);
-
-    m_timeline = new TimelinePanel(this);
-    auto* detailsBox = new QWidget(this);
-    auto* detailsLayout = new QVBoxLayout(detailsBox);
-    detailsLayout->setContentsMargins(0, 0, 0, 0);
-    detailsLayout->setSpacing(2);
-    detailsLayout->addWidget(new QLabel(tr("<b>Selection</b>"), detailsBox));
-    detailsLayout->addWidget(m_timeline->detailsWidget(), 1);
-    auto* bottom = new QSplitter(Qt::Horizontal, this);
-    bottom->addWidget(runsBox);
-    bottom->addWidget(detailsBox);
-    bottom->setSizes({640, 560});
-
-    m_tabs = new QTabWidget(this);
-    m_tabs->setDocumentMode(true);
-    m_tabs->addTab(m_timeline, tr("Timeline"));
-    m_banner = new ErrorBanner(this);
-    auto* top = new QWidget(this);
-    auto* topLayout = new QVBoxLayout(top);
-    topLayout->setContentsMargins(0, 4, 0, 0);
-    topLayout->addWidget(m_banner);
-    topLayout->addWidget(m_tabs, 1);
-    auto* right = new QSplitter(Qt::Vertical, this);
-    right->addWidget(top);
-    right->addWidget(bottom);
-    right->setStretchFactor(0, 1);
-    right->setStretchFactor(1, 0);
-    right->setSizes({720, 220});
-
-    auto* split = new QSplitter(Qt::Horizontal, this);
-    split->setObjectName(QStringLiteral("mainSplit"));
-    split->addWidget(panelScroll);
-    split->addWidget(right);
-    split->setStretchFactor(0, 0);
-    split->setStretchFactor(1, 1);
-    split->setSizes({370, 1230});
-    setCentralWidget(split);
-
-    m_statusTrace = new QLabel(this);
-    m_statusProgress = new QProgressBar(this);
-    m_statusProgress->setRange(0, 1000);
-    m_statusProgress->setMaximumWidth(180);
-    m_statusProgress->setMaximumHeight(14);
-    m_statusProgress->hide();
-    statusBar()->addPermanentWidget(m_statusTrace);
-    statusBar()->addPermanentWidget(m_statusProgress);
-    statusBar()->showMessage(tr("Ready"));
-    resize(1600, 1000);
-}
-
 void MainWindow::connectWorkers() {
-    m_sweep = new SweepRunner(m_services.runOne, this);
-    connect(m_sweep, &SweepRunner::runStarted, this, &MainWindow::onRunStarted);
+    m_sweep = new SweepRunner(m_services.runSweep, this);
     connect(m_sweep, &SweepRunner::runProgress, this, &MainWindow::onRunProgress);
     connect(m_sweep, &SweepRunner::runFinished, this, &MainWindow::onRunFinished);
     connect(m_sweep, &SweepRunner::runFailed, this, &MainWindow::onRunFailed);
@@ -157,11 +70,28 @@ void MainWindow::connectWorkers() {
     connect(m_loader, &DocumentLoader::loaded, this, &MainWindow::onDocumentLoaded);
     connect(m_loader, &DocumentLoader::failed, this, &MainWindow::onDocumentFailed);
     connect(m_loader, &DocumentLoader::progress, this, [this](double f) {
-        m_statusProgress->show();
-        m_statusProgress->setValue(static_cast<int>(f * 1000));
+        m_loadFraction = f;
+        updateStatusProgress();
     });
     connect(m_runsTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) { showRun(current.row()); });
+            [this](const QModelIndex& current) {
+                const QModelIndex source = m_proxy->mapToSource(current);
+                showRun(m_runs->idAt(source.row()));
+            });
+    // A click on a run hands the keyboard (W/A/S/D, F, Z) to the timeline; arrow keys in the table
+    // still move between runs.
+    connect(m_runsTable, &QTableView::clicked, this, [this] { m_timeline->focusView(); });
+    connect(m_document, &RunDocument::runRemoved, this, [this](RunId id) {
+        if (id == m_current) showRun(RunId::None);
+    });
+    connect(m_document, &RunDocument::reset, this, [this] {
+        const auto ids = m_document->ids();
+        if (ids.empty()) {
+            showRun(RunId::None);
+        } else {
+            selectRun(ids.front());
+        }
+    });
 }
 
 void MainWindow::restoreSettings() {
@@ -187,6 +117,11 @@ void MainWindow::showError(const QString& message) {
     Q_EMIT errorShown(message);
 }
 
+void MainWindow::clearError() {
+    // A later success makes an old error misleading: the banner goes.
+    m_banner->hide();
+}
+
 void MainWindow::setModified(bool modified) {
     m_modified = modified;
     updateTitle();
@@ -195,6 +130,20 @@ void MainWindow::setModified(bool modified) {
 void MainWindow::updateTitle() {
     const QString name = m_path.isEmpty() ? tr("untitled workspace") : m_path.section(QLatin1Char('/'), -1);
     setWindowTitle(QStringLiteral("%1%2 — tpscope").arg(name, m_modified ? QStringLiteral(" *") : QString()));
+}
+
+void MainWindow::updateStatusProgress() {
+    // One bar for both kinds of work: a load in progress shows its fraction, else the sweep's.
+    const bool loading = isLoading();
+    const bool sweeping = isSweepRunning();
+    m_statusProgress->setVisible(loading || sweeping);
+    if (loading) {
+        m_statusProgress->setValue(static_cast<int>(m_loadFraction * 1000));
+    } else if (sweeping) {
+        const auto& s = m_sweepState;
+        const double total = std::max<std::size_t>(1, s.ids.size());
+        m_statusProgress->setValue(static_cast<int>((s.finished + s.failed + s.currentFraction) / total * 1000));
+    }
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -1,9 +1,13 @@
 #pragma once
-// The main window (DESIGN.md §8): run panel and runs table on the left, the Timeline tab on the
-// right, an error strip above it, menus, a tool bar and a status bar. Sweeps run through a
-// SweepRunner and files open through a DocumentLoader, both on worker threads; the window only
-// receives value types and never blocks. Split by feature: main_window_actions.cpp (menus, recent
-// files), main_window_runs.cpp (sweeps and the runs table), main_window_file.cpp (open, save,
+// The main window (DESIGN.md §8): run panel on the left; on the right the view tabs (Timeline; the
+// chart tabs join through addViewTab) with an error strip above them, and below them the runs table
+// and the details pane, side by side. One RunDocument owns the runs; the runs table is a RunsModel
+// adapter over it behind a QSortFilterProxyModel. Sweeps run through a SweepRunner and files open
+// through a DocumentLoader, both on worker threads; their results carry a job id (sweep) or
+// generation (load) that the GUI-thread slot checks, and runs are addressed by RunId, never by row.
+// The View menu's fit / zoom / export go to the current tab through the ViewTab interface.
+// Split by feature: main_window_layout.cpp (widgets), main_window_actions.cpp (menus, recent files),
+// main_window_runs.cpp (sweeps, the runs table, current run), main_window_file.cpp (open, save,
 // drag-and-drop, the unsaved-changes prompt).
 
 #include <QMainWindow>
@@ -13,23 +17,28 @@
 #include <memory>
 
 #include "core/hw/catalog.h"
+#include "ui/run_id.h"
 #include "ui/services.h"
 
 class QAction;
 class QLabel;
 class QMenu;
 class QProgressBar;
+class QSortFilterProxyModel;
 class QTableView;
 class QTabWidget;
+class QTextBrowser;
 
 namespace tpscope::ui {
 
 class DocumentLoader;
 class ErrorBanner;
+class RunDocument;
 class RunPanel;
 class RunsModel;
 class SweepRunner;
 class TimelinePanel;
+class ViewTab;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -39,25 +48,39 @@ class MainWindow : public QMainWindow {
     ~MainWindow() override;
 
     // Runs the run panel's sweep (false with the reason in the window when the input is invalid
-    // or a sweep is already running).
+    // or a sweep is already running). Runs the user started count as unsaved work.
     bool startSweep();
-    void startDefaultSweep();
+    // The embedded default sweep on launch: not unsaved work, the run panel keeps its settings.
+    bool startDefaultSweep();
     void cancelSweep();
+    // True from startSweep until the window has received the sweep's end.
     bool isSweepRunning() const;
     // Opens a workspace, trace file or rank folder in the background.
     void openPath(const QString& path);
     bool isLoading() const;
+    // Saves on a worker thread with progress and Cancel; false with the reason shown when it failed.
     bool saveTo(const QString& path);
+    bool removeRun(RunId id);
+    void clearRuns();
 
+    // Adds a tab implementing ViewTab (the widget must derive from it); see view_tab.h.
+    void addViewTab(QWidget* tab);
+    ViewTab* currentViewTab() const;
+
+    RunDocument* document() const { return m_document; }
     RunsModel* runsModel() const { return m_runs; }
+    QSortFilterProxyModel* runsProxy() const { return m_proxy; }
     TimelinePanel* timelinePanel() const { return m_timeline; }
     RunPanel* runPanel() const { return m_runPanel; }
     QTableView* runsTable() const { return m_runsTable; }
+    QTabWidget* tabs() const { return m_tabs; }
+    QProgressBar* statusProgress() const { return m_statusProgress; }
+    QTextBrowser* detailsPane() const { return m_details; }
     QString lastError() const { return m_lastError; }
     bool isModified() const { return m_modified; }
     QString currentPath() const { return m_path; }
-    void selectRun(int row);
-    int currentRun() const;
+    void selectRun(RunId id);
+    RunId currentRun() const { return m_current; }
     // Shows the current run on two layers of its second step with the collective of the largest
     // arrival skew selected: the view that answers "is NCCL slow, or is it waiting?".
     void focusTimelineOnExample();
@@ -71,6 +94,7 @@ class MainWindow : public QMainWindow {
     void documentOpened(const QString& path);
     void openFailed(const QString& path, const QString& message);
     void errorShown(const QString& message);
+    void currentRunChanged(tpscope::ui::RunId id);
 
   protected:
     void closeEvent(QCloseEvent* event) override;
@@ -78,23 +102,35 @@ class MainWindow : public QMainWindow {
     void dropEvent(QDropEvent* event) override;
 
   private:
+    // main_window_layout.cpp
     void buildLayout();
+    QWidget* buildRunPanelArea();
+    QWidget* buildRunsArea();
+    QWidget* buildDetailsArea();
+    QWidget* buildViewsArea();
+    void buildStatusBar();
+    void assembleSplitters(QWidget* panel, QWidget* views, QWidget* runs, QWidget* details);
+
     void buildActions();
     void connectWorkers();
     void restoreSettings();
     void saveSettings() const;
     void showError(const QString& message);
+    void clearError();
     void setModified(bool modified);
     void updateTitle();
     void updateActions();
+    void updateStatusProgress();
 
     // main_window_runs.cpp
-    void onRunStarted(int index);
-    void onRunProgress(int index, double fraction);
-    void onRunFinished(int index, RunOutcome outcome);
-    void onRunFailed(int index, const QString& message, bool cancelled);
-    void onSweepFinished(bool cancelled);
-    void showRun(int row);
+    bool beginSweep(const core::Result<SweepRequest>& sweep, bool userStarted);
+    void onRunProgress(quint64 job, int index, double fraction);
+    void onRunFinished(quint64 job, int index, RunOutcome outcome);
+    void onRunFailed(quint64 job, int index, const QString& message, bool cancelled);
+    void onSweepFinished(quint64 job, bool cancelled, const QString& error);
+    RunId sweepRunId(quint64 job, int index) const;
+    void showRun(RunId id);
+    void removeSelectedRuns();
 
     // main_window_file.cpp
     void openDialog();
@@ -106,14 +142,28 @@ class MainWindow : public QMainWindow {
     void onDocumentFailed(const QString& path, const QString& message);
     void addRecentFile(const QString& path);
     void rebuildRecentMenu();
+    void exportCurrentView();
+
+    struct SweepState {
+        quint64 job = 0;  // of the sweep whose results are applied; others are dropped
+        bool active = false;
+        bool userStarted = false;
+        std::vector<RunId> ids;  // by index of the sweep's expand() order
+        int finished = 0;        // runs that produced a trace
+        int failed = 0;          // runs that failed (cancelled runs are neither)
+        double currentFraction = 0;
+    };
 
     Services m_services;
     core::Catalog m_catalog;
+    RunDocument* m_document = nullptr;
     RunsModel* m_runs = nullptr;
+    QSortFilterProxyModel* m_proxy = nullptr;
     RunPanel* m_runPanel = nullptr;
     QTableView* m_runsTable = nullptr;
     TimelinePanel* m_timeline = nullptr;
     QTabWidget* m_tabs = nullptr;
+    QTextBrowser* m_details = nullptr;
     ErrorBanner* m_banner = nullptr;
     QLabel* m_statusTrace = nullptr;
     QProgressBar* m_statusProgress = nullptr;
@@ -123,14 +173,16 @@ class MainWindow : public QMainWindow {
     QAction* m_runAction = nullptr;
     QAction* m_cancelAction = nullptr;
     QAction* m_saveAction = nullptr;
+    QAction* m_exportAction = nullptr;
     QMenu* m_recentMenu = nullptr;
 
-    int m_sweepFirstRow = 0;
-    int m_sweepSize = 0;
-    int m_sweepDone = 0;
+    SweepState m_sweepState;
+    RunId m_current = RunId::None;
+    double m_loadFraction = 0;
     QString m_lastError;
     QString m_path;
     bool m_modified = false;
+    bool m_saving = false;
     UnsavedPrompt m_unsavedPrompt;
 };
 

@@ -7,11 +7,13 @@
 #include <QMenuBar>
 #include <QSettings>
 #include <QStyle>
+#include <QTableView>
 #include <QToolBar>
 
 #include "ui/main_window.h"
 #include "ui/run_panel.h"
 #include "ui/timeline/timeline_panel.h"
+#include "ui/view_tab.h"
 
 namespace tpscope::ui {
 
@@ -41,19 +43,28 @@ void MainWindow::buildActions() {
     auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
+    m_exportAction = file->addAction(tr("&Export view…"), this, &MainWindow::exportCurrentView);
+    m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    m_exportAction->setToolTip(tr("Export what the current tab shows (PNG, SVG, PDF, …)"));
+    file->insertAction(quit, m_exportAction);
+    file->insertSeparator(quit);
+
+    // View actions go to the current tab (ViewTab); the timeline's own extras to the timeline.
     auto* view = menuBar()->addMenu(tr("&View"));
-    auto* timeline = m_timeline->view();
-    // Single-key shortcuts (W/A/S/D, F, Z) live on the timeline itself so they never fire while typing.
-    auto* fit = view->addAction(tr("&Fit timeline"), timeline, &TimelineView::fit);
+    auto* fit = view->addAction(tr("&Fit"), this, [this] {
+        if (auto* tab = currentViewTab()) tab->fitView();
+    });
     fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
-    auto* zoomIn = view->addAction(tr("Zoom &in"), timeline, [timeline] {
-        timeline->zoomAt(0.5, timeline->timeAreaLeft() + timeline->timeAreaWidth() / 2.0);
+    auto* zoomIn = view->addAction(tr("Zoom &in"), this, [this] {
+        if (auto* tab = currentViewTab()) tab->zoomIn();
     });
     zoomIn->setShortcut(QKeySequence::ZoomIn);
-    auto* zoomOut = view->addAction(tr("Zoom &out"), timeline, [timeline] {
-        timeline->zoomAt(2.0, timeline->timeAreaLeft() + timeline->timeAreaWidth() / 2.0);
+    auto* zoomOut = view->addAction(tr("Zoom &out"), this, [this] {
+        if (auto* tab = currentViewTab()) tab->zoomOut();
     });
     zoomOut->setShortcut(QKeySequence::ZoomOut);
+    // Single-key shortcuts (W/A/S/D, F, Z) live on the timeline itself so they never fire while typing.
+    auto* timeline = m_timeline->view();
     auto* zoomSel = view->addAction(tr("Zoom to &selection"), timeline, &TimelineView::zoomToSelection);
     zoomSel->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     view->addSeparator();
@@ -68,6 +79,12 @@ void MainWindow::buildActions() {
         run->addAction(st->standardIcon(QStyle::SP_MediaStop), tr("&Cancel"), this, &MainWindow::cancelSweep);
     m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape | Qt::SHIFT));
     run->addAction(tr("Reset to the &default sweep"), m_runPanel, &RunPanel::setDefaults);
+    run->addSeparator();
+    auto* remove = run->addAction(tr("Re&move selected runs"), this, &MainWindow::removeSelectedRuns);
+    remove->setShortcut(QKeySequence::Delete);
+    remove->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_runsTable->addAction(remove);
+    run->addAction(tr("C&lear all runs"), this, &MainWindow::clearRuns);
 
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About tpscope"), this, [this] {
@@ -95,7 +112,7 @@ void MainWindow::updateActions() {
     const bool running = isSweepRunning();
     m_runAction->setEnabled(!running);
     m_cancelAction->setEnabled(running);
-    m_saveAction->setEnabled(m_runs != nullptr);
+    m_saveAction->setEnabled(m_document != nullptr);
     m_runPanel->setBusy(running);
 }
 

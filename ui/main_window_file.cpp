@@ -1,18 +1,28 @@
-// MainWindow: opening (dialog, rank folder, recent files, drag-and-drop), saving and the
-// unsaved-changes prompt.
+// MainWindow: opening (dialog, rank folder, recent files, drag-and-drop), saving (on a worker thread
+// with progress and Cancel), exporting the current view, and the unsaved-changes prompt.
 
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QProgressDialog>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTimer>
+
+#include <atomic>
+#include <thread>
 
 #include "ui/document_loader.h"
 #include "ui/main_window.h"
+#include "ui/run_document.h"
 #include "ui/runs_model.h"
+#include "ui/sweep_runner.h"
+#include "ui/timeline/timeline_panel.h"
+#include "ui/view_tab.h"
 
 namespace tpscope::ui {
 
@@ -46,29 +56,38 @@ void MainWindow::openFolderDialog() {
 void MainWindow::openPath(const QString& path) {
     rememberDirectory(path);
     statusBar()->showMessage(tr("Opening %1…").arg(path));
-    m_statusProgress->setValue(0);
-    m_statusProgress->show();
+    m_loadFraction = 0;
     m_loader->start(path);
+    updateStatusProgress();
+    if (m_current == RunId::None) m_timeline->showLoading(path);
 }
 
 bool MainWindow::isLoading() const {
-    return m_loader->isLoading();
+    return m_loader != nullptr && m_loader->isLoading();
 }
 
 void MainWindow::onDocumentLoaded(OpenedDocument document) {
-    m_statusProgress->hide();
+    updateStatusProgress();
     if (document.isWorkspace) {
-        if (!maybeSave()) return;
-        m_runs->setRuns(std::move(document.runs));
+        if (!maybeSave()) {
+            statusBar()->showMessage(tr("Did not open %1: the current runs are kept").arg(document.path), 10'000);
+            if (m_current == RunId::None) m_timeline->setCurrentRun(RunId::None);
+            return;
+        }
+        // The workspace replaces every run: a sweep still running would have nowhere to go.
+        if (isSweepRunning()) m_sweep->cancel();
+        for (auto& run : document.runs) run.sweep = 0;
+        m_document->resetRuns(std::move(document.runs));
         m_path = document.path;
         setModified(false);
-        selectRun(0);
     } else {
-        const int first = m_runs->appendRuns(std::move(document.runs));
-        setModified(true);
-        selectRun(first);
+        // An opened trace is not work the user made: it does not make the workspace unsaved.
+        const auto ids = m_document->add(std::move(document.runs));
+        if (!ids.empty()) selectRun(ids.front());
     }
+    clearError();
     addRecentFile(document.path);
+    m_timeline->focusView();
     statusBar()->showMessage(document.note.isEmpty() ? tr("Opened %1").arg(document.path)
                                                      : tr("Opened %1 — %2").arg(document.path, document.note),
                              10'000);
@@ -76,17 +95,45 @@ void MainWindow::onDocumentLoaded(OpenedDocument document) {
 }
 
 void MainWindow::onDocumentFailed(const QString& path, const QString& message) {
-    m_statusProgress->hide();
+    updateStatusProgress();
     // The current document stays as it was: nothing was replaced before the load succeeded.
+    if (m_current == RunId::None) m_timeline->setCurrentRun(RunId::None);
     showError(tr("Could not open %1: %2").arg(path, message));
     Q_EMIT openFailed(path, message);
 }
 
 bool MainWindow::saveTo(const QString& path) {
-    if (!m_services.saveWorkspace) return false;
-    const auto status = m_services.saveWorkspace(path, m_runs->runs());
+    if (!m_services.saveWorkspace || m_saving) return false;
+    m_saving = true;
+    // The save runs on a worker; a window-modal progress dialog keeps the window painting and
+    // offers Cancel (the workspace writer checks the flag between chunks and leaves no partial file).
+    std::atomic<bool> cancel{false};
+    std::atomic<int> perMille{0};
+    core::Status status = core::Ok{};
+    QEventLoop loop;
+    QProgressDialog dialog(tr("Saving %1…").arg(path), tr("Cancel"), 0, 1000, this);
+    dialog.setWindowModality(Qt::WindowModal);
+    dialog.setMinimumDuration(400);
+    connect(&dialog, &QProgressDialog::canceled, &dialog, [&cancel] { cancel.store(true); });
+    QTimer poll;
+    connect(&poll, &QTimer::timeout, &dialog, [&] { dialog.setValue(perMille.load()); });
+    poll.start(50);
+    const auto runs = m_document->runs();
+    std::thread worker([&, runs] {
+        status = m_services.saveWorkspace(
+            path, runs, [&perMille](double f) { perMille.store(static_cast<int>(f * 999)); }, cancel);
+        QMetaObject::invokeMethod(&loop, "quit", Qt::QueuedConnection);
+    });
+    loop.exec();
+    worker.join();
+    poll.stop();
+    m_saving = false;
     if (!status) {
-        showError(tr("Could not save %1: %2").arg(path, QString::fromStdString(status.error().message)));
+        if (status.error().code == core::ErrorCode::Cancelled) {
+            statusBar()->showMessage(tr("Save cancelled: %1 was not written").arg(path), 10'000);
+        } else {
+            showError(tr("Could not save %1: %2").arg(path, QString::fromStdString(status.error().message)));
+        }
         return false;
     }
     m_path = path;
@@ -107,6 +154,24 @@ bool MainWindow::saveAsDialog() {
     if (!path.endsWith(QStringLiteral(".tpscope"))) path += QStringLiteral(".tpscope");
     rememberDirectory(path);
     return saveTo(path);
+}
+
+void MainWindow::exportCurrentView() {
+    ViewTab* tab = currentViewTab();
+    if (tab == nullptr) return;
+    QStringList filters;
+    for (const QString& f : tab->exportFormats()) filters << tr("%1 (*.%2)").arg(f.toUpper(), f);
+    QString selected;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export %1").arg(tab->tabTitle()), lastDirectory(),
+                                                      filters.join(QStringLiteral(";;")), &selected);
+    if (path.isEmpty()) return;
+    rememberDirectory(path);
+    const auto status = tab->exportTo(ExportRequest{path, QSize(), devicePixelRatioF()});
+    if (!status) {
+        showError(tr("Could not export %1: %2").arg(path, QString::fromStdString(status.error().message)));
+        return;
+    }
+    statusBar()->showMessage(tr("Exported %1").arg(path), 5'000);
 }
 
 bool MainWindow::maybeSave() {

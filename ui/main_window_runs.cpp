@@ -1,48 +1,64 @@
-// MainWindow: sweeps on the worker thread and the runs table.
+// MainWindow: sweeps on the worker thread, the runs table and the current run. Worker results carry
+// the sweep's job id and the run's index in the sweep; both are checked here, on the GUI thread, and
+// mapped to a RunId, so a result of an old sweep or of a run that is gone is dropped.
 
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLocale>
-#include <QProgressBar>
+#include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTableView>
 
+#include <algorithm>
+
 #include "ui/logging.h"
 #include "ui/main_window.h"
+#include "ui/run_document.h"
 #include "ui/run_panel.h"
 #include "ui/runs_model.h"
+#include "ui/sim_service.h"
 #include "ui/sweep_runner.h"
 #include "ui/timeline/time_ruler.h"
-#include "ui/timeline/timeline_data.h"
 #include "ui/timeline/timeline_panel.h"
+#include "ui/view_tab.h"
 
 namespace tpscope::ui {
 
 bool MainWindow::startSweep() {
+    return beginSweep(m_runPanel->sweepRequest(), true);
+}
+
+bool MainWindow::startDefaultSweep() {
+    // The panel keeps what the user left in it last time; the launch sweep is core's default.
+    return beginSweep(defaultSweepRequest(m_catalog, RunPanel::kDefaultPricePerGpuHour), false);
+}
+
+bool MainWindow::beginSweep(const core::Result<SweepRequest>& sweep, bool userStarted) {
     if (isSweepRunning()) return false;
-    const auto sweep = m_runPanel->sweepRequest();
     if (!sweep) {
         showError(tr("Cannot run: %1").arg(QString::fromStdString(sweep.error().describe())));
         return false;
     }
-    std::vector<RunRequest> requests = sweep->expand();
+    const int number = m_document->nextSweepNumber();
     std::vector<RunRecord> records;
-    for (const auto& r : requests) records.push_back(RunRecord{r});
-    m_sweepFirstRow = m_runs->appendRuns(std::move(records));
-    m_sweepSize = static_cast<int>(requests.size());
-    m_sweepDone = 0;
-    m_sweep->start(std::move(requests));
-    m_statusProgress->setValue(0);
-    m_statusProgress->show();
-    statusBar()->showMessage(tr("Running %1 runs…").arg(m_sweepSize));
-    m_runPanel->setOverallProgress(0, m_sweepSize, 0);
+    for (const auto& r : sweep->expand()) {
+        RunRecord record;
+        record.request = r;
+        record.sweep = number;
+        records.push_back(std::move(record));
+    }
+    const quint64 job = m_sweep->start(*sweep);
+    if (job == 0) return false;  // the previous worker has not ended yet
+    m_sweepState = SweepState{};
+    m_sweepState.job = job;
+    m_sweepState.active = true;
+    m_sweepState.userStarted = userStarted;
+    m_sweepState.ids = m_document->add(std::move(records));
+    statusBar()->showMessage(tr("Running %1 runs…").arg(m_sweepState.ids.size()));
+    m_runPanel->setOverallProgress(0, 0, static_cast<int>(m_sweepState.ids.size()), 0);
     updateActions();
+    updateStatusProgress();
     return true;
-}
-
-void MainWindow::startDefaultSweep() {
-    m_runPanel->setDefaults();
-    startSweep();
 }
 
 void MainWindow::cancelSweep() {
@@ -52,147 +68,164 @@ void MainWindow::cancelSweep() {
 }
 
 bool MainWindow::isSweepRunning() const {
-    return m_sweep != nullptr && m_sweep->isRunning();
+    return m_sweepState.active;
 }
 
-void MainWindow::onRunStarted(int index) {
-    m_runs->setProgress(m_sweepFirstRow + index, 0);
+RunId MainWindow::sweepRunId(quint64 job, int index) const {
+    if (job != m_sweepState.job || index < 0 || static_cast<std::size_t>(index) >= m_sweepState.ids.size())
+        return RunId::None;
+    return m_sweepState.ids[static_cast<std::size_t>(index)];
 }
 
-void MainWindow::onRunProgress(int index, double fraction) {
-    m_runs->setProgress(m_sweepFirstRow + index, fraction);
-    m_runPanel->setOverallProgress(m_sweepDone, m_sweepSize, fraction);
-    m_statusProgress->setValue(static_cast<int>((m_sweepDone + fraction) / std::max(1, m_sweepSize) * 1000));
+void MainWindow::onRunProgress(quint64 job, int index, double fraction) {
+    const RunId id = sweepRunId(job, index);
+    if (id == RunId::None) return;
+    m_document->update(id, [fraction](RunRecord& r) {
+        r.status = RunStatus::Running;
+        r.progress = fraction;
+    });
+    auto& s = m_sweepState;
+    s.currentFraction = fraction;
+    m_runPanel->setOverallProgress(s.finished, s.failed, static_cast<int>(s.ids.size()), fraction);
+    updateStatusProgress();
+    if (id == m_current) m_timeline->setCurrentRun(id);  // "running 40 %" in the centre
 }
 
-void MainWindow::onRunFinished(int index, RunOutcome outcome) {
-    const int row = m_sweepFirstRow + index;
-    RunRecord record = m_runs->run(row);
-    record.status = RunStatus::Done;
-    record.progress = 1;
-    record.trace = std::move(outcome.trace);
-    record.timeline = std::move(outcome.timeline);
-    record.metrics = outcome.metrics;
-    m_runs->updateRun(row, std::move(record));
-    ++m_sweepDone;
-    m_runPanel->setOverallProgress(m_sweepDone, m_sweepSize, 0);
-    setModified(true);
-    qCInfo(lcRuns) << "run" << index << "done:" << outcome.metrics.tokensPerSec << "tokens/s";
+void MainWindow::onRunFinished(quint64 job, int index, RunOutcome outcome) {
+    const RunId id = sweepRunId(job, index);
+    if (id == RunId::None) return;
+    auto& s = m_sweepState;
+    ++s.finished;
+    s.currentFraction = 0;
+    m_runPanel->setOverallProgress(s.finished, s.failed, static_cast<int>(s.ids.size()), 0);
+    const bool applied = m_document->update(id, [&outcome](RunRecord& r) {
+        r.status = RunStatus::Done;
+        r.progress = 1;
+        r.trace = std::move(outcome.trace);
+        r.timeline = std::move(outcome.timeline);
+        r.analysis = std::move(outcome.analysis);
+        r.metrics = outcome.metrics;
+        r.simStats = outcome.simStats;
+    });
+    if (!applied) return;  // removed while it ran
+    if (s.userStarted) setModified(true);
+    qCInfo(lcRuns) << "run" << index << "of job" << job << "done:" << outcome.metrics.tokensPerSec << "tokens/s";
     // Show the first run that finishes, then follow the largest TP so far: that is where the
     // communication is.
-    const int current = currentRun();
-    if (current < 0 || m_runs->run(current).status != RunStatus::Done ||
-        (current >= m_sweepFirstRow && m_runs->run(row).request.tp > m_runs->run(current).request.tp)) {
-        selectRun(row);
+    const RunRecord* current = m_document->run(m_current);
+    const RunRecord* finished = m_document->run(id);
+    const bool currentIsOfThisSweep = std::find(s.ids.begin(), s.ids.end(), m_current) != s.ids.end();
+    if (current == nullptr || current->status != RunStatus::Done ||
+        (currentIsOfThisSweep && finished->request.tp > current->request.tp)) {
+        selectRun(id);
+    } else if (id == m_current) {
+        showRun(id);
     }
 }
 
-void MainWindow::onRunFailed(int index, const QString& message, bool cancelled) {
-    const int row = m_sweepFirstRow + index;
-    RunRecord record = m_runs->run(row);
-    record.status = cancelled ? RunStatus::Cancelled : RunStatus::Failed;
-    record.error = message;
-    m_runs->updateRun(row, std::move(record));
-    ++m_sweepDone;
+void MainWindow::onRunFailed(quint64 job, int index, const QString& message, bool cancelled) {
+    const RunId id = sweepRunId(job, index);
+    if (id == RunId::None) return;
+    // A cancelled run is neither finished nor failed: the counters say what really ran.
+    auto& s = m_sweepState;
+    if (!cancelled) ++s.failed;
+    s.currentFraction = 0;
+    m_runPanel->setOverallProgress(s.finished, s.failed, static_cast<int>(s.ids.size()), 0);
+    m_document->update(id, [&](RunRecord& r) {
+        r.status = cancelled ? RunStatus::Cancelled : RunStatus::Failed;
+        r.error = message;
+    });
     if (!cancelled) {
-        statusBar()->showMessage(tr("%1 failed: %2").arg(m_runs->run(row).label(), message), 10'000);
+        if (const RunRecord* r = m_document->run(id))
+            statusBar()->showMessage(tr("%1 failed: %2").arg(r->label(), message), 10'000);
     }
+    if (id == m_current) showRun(id);
 }
 
-void MainWindow::onSweepFinished(bool cancelled) {
-    int failed = 0;
-    for (int row = m_sweepFirstRow; row < m_sweepFirstRow + m_sweepSize; ++row) {
-        RunRecord r = m_runs->run(row);
-        if (r.status == RunStatus::Pending || r.status == RunStatus::Running) {
-            r.status = RunStatus::Cancelled;
-            m_runs->updateRun(row, std::move(r));
-        } else if (r.status == RunStatus::Failed) {
-            ++failed;
-        }
+void MainWindow::onSweepFinished(quint64 job, bool cancelled, const QString& error) {
+    if (job != m_sweepState.job) return;
+    auto& s = m_sweepState;
+    for (const RunId id : s.ids) {
+        const RunRecord* r = m_document->run(id);
+        if (r == nullptr || (r->status != RunStatus::Pending && r->status != RunStatus::Running)) continue;
+        m_document->update(id, [&](RunRecord& rec) {
+            rec.status = error.isEmpty() ? RunStatus::Cancelled : RunStatus::Failed;
+            rec.error = error.isEmpty() ? tr("cancelled before it finished") : error;
+        });
     }
-    m_statusProgress->hide();
+    s.active = false;
+    s.currentFraction = 0;
+    const int total = static_cast<int>(s.ids.size());
+    m_runPanel->setOverallProgress(s.finished, s.failed, total, 0);
     updateActions();
-    QString message = cancelled
-                          ? tr("Sweep cancelled: %1 of %2 runs finished").arg(m_sweepDone - failed).arg(m_sweepSize)
-                          : tr("Sweep finished: %1 runs").arg(m_sweepSize);
-    if (failed > 0) message += tr(", %1 failed (see the Status column)").arg(failed);
-    statusBar()->showMessage(message, 15'000);
+    updateStatusProgress();
+    if (!error.isEmpty()) {
+        showError(tr("The sweep stopped: %1").arg(error));
+    } else {
+        QString message = cancelled ? tr("Sweep cancelled: %1 of %2 runs finished").arg(s.finished).arg(total)
+                                    : tr("Sweep finished: %1 of %2 runs").arg(s.finished).arg(total);
+        if (s.failed > 0) message += tr(", %1 failed (see the Status column)").arg(s.failed);
+        statusBar()->showMessage(message, 15'000);
+        if (s.finished > 0) clearError();
+    }
+    if (m_current != RunId::None) showRun(m_current);
     Q_EMIT sweepFinished(cancelled);
 }
 
-void MainWindow::selectRun(int row) {
-    if (row < 0 || row >= m_runs->rowCount()) return;
-    m_runsTable->selectionModel()->setCurrentIndex(m_runs->index(row, 0),
+void MainWindow::selectRun(RunId id) {
+    const int row = m_runs->rowOf(id);
+    if (row < 0) return;
+    const QModelIndex index = m_proxy->mapFromSource(m_runs->index(row, 0));
+    if (m_runsTable->selectionModel()->currentIndex() == index) {
+        showRun(id);  // already current: show it again (it may have finished meanwhile)
+        return;
+    }
+    m_runsTable->selectionModel()->setCurrentIndex(index,
                                                    QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
 }
 
-int MainWindow::currentRun() const {
-    return m_runsTable->selectionModel()->currentIndex().row();
-}
-
-void MainWindow::showRun(int row) {
-    if (row < 0 || row >= m_runs->rowCount() || !m_runs->run(row).trace) {
-        m_timeline->setTrace(nullptr, nullptr, {});
-        m_statusTrace->clear();
-        if (row >= 0 && row < m_runs->rowCount()) {
-            const RunRecord& r = m_runs->run(row);
-            m_timeline->showMessage(tr("<h3>%1: %2</h3><p>%3</p>")
-                                        .arg(r.label().toHtmlEscaped(), statusText(r.status),
-                                             r.error.isEmpty() ? tr("No timeline yet.") : r.error.toHtmlEscaped()));
-        }
-        return;
+void MainWindow::showRun(RunId id) {
+    m_current = m_document->run(id) != nullptr ? id : RunId::None;
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        if (auto* tab = dynamic_cast<ViewTab*>(m_tabs->widget(i))) tab->setCurrentRun(m_current);
     }
-    const RunRecord& r = m_runs->run(row);
-    const QString title = r.request.backend == BackendKind::Imported
-                              ? r.label()
-                              : QStringLiteral("%1 · %2 · %3")
-                                    .arg(QString::fromStdString(r.request.model.name), r.label(),
-                                         QString::fromStdString(r.request.gpu.name));
-    m_timeline->setTrace(r.trace, r.timeline, title);
-    m_statusTrace->setText(
-        tr("%1 GPUs · %2 events · step %3")
-            .arg(r.trace->ranks.size())
-            .arg(QLocale().toString(static_cast<qulonglong>(r.trace->eventCount())))
-            .arg(r.metrics.stepLatencyNs > 0 ? formatDuration(r.metrics.stepLatencyNs) : QStringLiteral("—")));
+    const RunRecord* r = m_document->run(m_current);
+    if (r == nullptr || !r->trace) {
+        m_statusTrace->clear();
+    } else {
+        m_statusTrace->setText(
+            tr("%1 GPUs · %2 events · mean step %3")
+                .arg(r->trace->ranks.size())
+                .arg(QLocale().toString(static_cast<qulonglong>(r->trace->eventCount())))
+                .arg(r->metrics.stepLatencyNs > 0 ? formatDuration(r->metrics.stepLatencyNs) : QStringLiteral("—")));
+    }
+    Q_EMIT currentRunChanged(m_current);
 }
 
-}  // namespace tpscope::ui
+bool MainWindow::removeRun(RunId id) {
+    if (!m_document->remove(id)) return false;
+    // Removing from a workspace on disk changes it; removing an unsaved run loses nothing saved.
+    if (!m_path.isEmpty()) setModified(true);
+    return true;
+}
 
-namespace tpscope::ui {
+void MainWindow::clearRuns() {
+    if (m_document->empty()) return;
+    if (isSweepRunning()) cancelSweep();
+    m_document->clear();
+    if (!m_path.isEmpty()) setModified(true);
+}
+
+void MainWindow::removeSelectedRuns() {
+    std::vector<RunId> ids;
+    for (const QModelIndex& index : m_runsTable->selectionModel()->selectedRows()) {
+        ids.push_back(m_runs->idAt(m_proxy->mapToSource(index).row()));
+    }
+    for (const RunId id : ids) removeRun(id);
+}
 
 void MainWindow::focusTimelineOnExample() {
-    TimelineView* view = m_timeline->view();
-    const auto* trace = view->trace();
-    const auto* timeline = view->data();
-    if (trace == nullptr || timeline == nullptr || timeline->ranks().empty()) return;
-    const auto& nvtx = timeline->ranks().front().nvtx;
-    if (nvtx.size() < 2 || nvtx[1].size() < 3) {
-        view->fit();
-        return;
-    }
-    // The second step is warm (no first-step effects); without one, the first.
-    const auto& steps = nvtx[0];
-    const std::size_t step = steps.size() > 1 ? 1 : 0;
-    const std::int64_t s0 = steps.startNs(step), s1 = steps.endNs(step);
-    std::optional<CollectiveMatch> best;
-    for (const auto& call : timeline->ranks().front().collectives) {
-        if (call.startNs < s0 || call.startNs >= s1) continue;
-        auto match = timeline->matchCollective(*trace, EventRef{0, static_cast<int>(call.stream), call.index});
-        if (match && (!best || match->skewNs > best->skewNs)) best = std::move(match);
-    }
-    // Two layers wide, the call a little right of the centre so the compute that led to it shows.
-    const auto& layers = nvtx[1];
-    const std::int64_t width = 2 * (layers.endNs(1) - layers.startNs(1));
-    if (!best) {
-        view->setVisibleRange(s0, s0 + width);
-        return;
-    }
-    const std::int64_t at = best->members.front().startNs;
-    view->setVisibleRange(at - width * 6 / 10, at + width * 4 / 10);
-    // Select the rank that waited longest: its kernel shows the most hatching.
-    const auto waiter = std::max_element(best->members.begin(), best->members.end(),
-                                         [](const auto& a, const auto& b) { return a.waitNs < b.waitNs; });
-    view->selectEvent(waiter->event);
+    m_timeline->focusOnExample();
 }
 
 }  // namespace tpscope::ui

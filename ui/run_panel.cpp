@@ -15,9 +15,13 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 #include "core/hw/memory_fit.h"
+#include "core/sim/sweep.h"
 #include "core/util/units.h"
 #include "core/workload/decode_plan.h"
+#include "ui/palette_colors.h"
 
 namespace tpscope::ui {
 
@@ -52,7 +56,7 @@ RunPanel::RunPanel(core::Catalog catalog, LocalBackendInfo local, QWidget* paren
 
     m_problem = new QLabel(this);
     m_problem->setWordWrap(true);
-    m_problem->setStyleSheet(QStringLiteral("color:#b03030"));
+    m_problem->setStyleSheet(QStringLiteral("color:%1").arg(errorTextColor(palette()).name()));
     layout->addWidget(m_problem);
 
     auto* buttons = new QHBoxLayout;
@@ -70,7 +74,7 @@ RunPanel::RunPanel(core::Catalog catalog, LocalBackendInfo local, QWidget* paren
     m_progress->setTextVisible(false);
     m_progress->setMaximumHeight(8);
     m_progressText = new QLabel(this);
-    m_progressText->setStyleSheet(QStringLiteral("color:#6a737d"));
+    m_progressText->setStyleSheet(QStringLiteral("color:%1").arg(mutedTextColor(palette()).name()));
     layout->addWidget(m_progress);
     layout->addWidget(m_progressText);
     layout->addStretch(1);
@@ -130,7 +134,7 @@ QWidget* RunPanel::buildWorkload() {
     tpLayout->addStretch(1);
     form->addRow(tr("TP degrees"), tpRow);
     m_fitHint = new QLabel(box);
-    m_fitHint->setStyleSheet(QStringLiteral("color:#6a737d"));
+    m_fitHint->setStyleSheet(QStringLiteral("color:%1").arg(mutedTextColor(palette()).name()));
     m_fitHint->setWordWrap(true);
     form->addRow(QString(), m_fitHint);
 
@@ -139,8 +143,8 @@ QWidget* RunPanel::buildWorkload() {
     m_batches->setPlaceholderText(tr("e.g. 1,8,32"));
     m_batches->setToolTip(tr("Comma-separated batch sizes; every TP degree runs each"));
     form->addRow(tr("Batch sizes"), m_batches);
-    m_tokens = spin(1, 4096, 4, box);
-    m_tokens->setToolTip(tr("Decode steps to run (one new token per sequence per step)"));
+    m_tokens = spin(1, kMaxTokens, 4, box);
+    m_tokens->setToolTip(tr("Decode steps to run (one new token per sequence per step), 1 to %L1").arg(kMaxTokens));
     form->addRow(tr("Tokens (steps)"), m_tokens);
     m_context = spin(1, 1 << 20, 1024, box);
     m_context->setSingleStep(256);
@@ -188,6 +192,14 @@ QWidget* RunPanel::buildBackend(const LocalBackendInfo& local) {
         m_fabric->addItem(QString::fromStdString(f.name), QString::fromStdString(f.id));
     }
     form->addRow(tr("Fabric"), m_fabric);
+    // Between nodes: the catalog's inter-node fabrics, in catalog order (used when nodes > 1).
+    m_interFabric = combo(box);
+    for (const auto& f : m_catalog.fabrics()) {
+        if (f.scope == core::FabricScope::InterNode)
+            m_interFabric->addItem(QString::fromStdString(f.name), QString::fromStdString(f.id));
+    }
+    m_interFabric->setToolTip(tr("Fabric between nodes (tpscope-cli --inter-node-fabric)"));
+    form->addRow(tr("Between nodes"), m_interFabric);
     auto* shape = new QWidget(box);
     auto* h = new QHBoxLayout(shape);
     h->setContentsMargins(0, 0, 0, 0);
@@ -206,32 +218,46 @@ QWidget* RunPanel::buildBackend(const LocalBackendInfo& local) {
     m_price->setRange(0, 1000);
     m_price->setDecimals(2);
     m_price->setPrefix(QStringLiteral("$ "));
-    m_price->setValue(2.50);
+    m_price->setValue(kDefaultPricePerGpuHour);
     form->addRow(tr("Price per GPU-hour"), m_price);
     for (auto* s : {m_nodes, m_gpusPerNode}) connect(s, &QSpinBox::valueChanged, this, &RunPanel::validate);
+    connect(m_interFabric, &QComboBox::currentIndexChanged, this, &RunPanel::validate);
     connect(m_gpu, &QComboBox::currentIndexChanged, this, &RunPanel::validate);
     connect(m_simulated, &QRadioButton::toggled, this, [this](bool sim) {
-        for (QWidget* w : std::initializer_list<QWidget*>{m_gpu, m_fabric, m_nodes, m_gpusPerNode}) w->setEnabled(sim);
+        for (QWidget* w : std::initializer_list<QWidget*>{m_gpu, m_fabric, m_interFabric, m_nodes, m_gpusPerNode})
+            w->setEnabled(sim);
         validate();
     });
     return box;
 }
 
 void RunPanel::setDefaults() {
-    m_model->setCurrentIndex(std::max(0, m_model->findData(QStringLiteral("llama3-70b"))));
-    m_dtype->setCurrentIndex(0);
-    for (std::size_t i = 0; i < m_tp.size(); ++i) m_tp[i]->setChecked(kTpChoices[i] <= 8);
-    m_batches->setText(QStringLiteral("1"));
-    m_tokens->setValue(4);
-    m_context->setValue(1024);
+    const auto spec = core::sim::defaultSweepSpec(m_catalog);
+    const auto pick = [](QComboBox* c, const std::string& id) {
+        c->setCurrentIndex(std::max(0, c->findData(QString::fromStdString(id))));
+    };
+    if (spec) {
+        pick(m_model, spec->model.id);
+        const auto dtype = core::toString(spec->dtype);
+        m_dtype->setCurrentText(QString::fromLatin1(dtype.data(), static_cast<qsizetype>(dtype.size())));
+        for (std::size_t i = 0; i < m_tp.size(); ++i) {
+            m_tp[i]->setChecked(std::find(spec->tps.begin(), spec->tps.end(), kTpChoices[i]) != spec->tps.end());
+        }
+        QStringList batches;
+        for (const int b : spec->batches) batches << QString::number(b);
+        m_batches->setText(batches.join(QLatin1Char(',')));
+        m_tokens->setValue(spec->tokens);
+        m_context->setValue(spec->contextLen);
+        pick(m_gpu, spec->cluster.gpu.id);
+        pick(m_fabric, spec->cluster.intraFabric.id);
+        m_nodes->setValue(spec->cluster.nodes);
+        m_gpusPerNode->setValue(spec->cluster.gpusPerNode);
+        m_overlap->setChecked(spec->params.overlap);
+        m_graphs->setChecked(spec->params.cudaGraphs);
+    }
     m_simulated->setChecked(true);
-    m_gpu->setCurrentIndex(std::max(0, m_gpu->findData(QStringLiteral("h100-sxm"))));
-    m_fabric->setCurrentIndex(std::max(0, m_fabric->findData(QStringLiteral("nvlink4"))));
-    m_nodes->setValue(1);
-    m_gpusPerNode->setValue(8);
-    m_overlap->setChecked(false);
-    m_graphs->setChecked(false);
-    m_price->setValue(2.50);
+    m_interFabric->setCurrentIndex(0);
+    m_price->setValue(kDefaultPricePerGpuHour);
     updateCustomVisibility();
     validate();
 }
@@ -268,6 +294,12 @@ core::Result<SweepRequest> RunPanel::sweepRequest() const {
     TPSCOPE_TRY_ASSIGN(base.fabric, m_catalog.fabric(m_fabric->currentData().toString().toStdString()));
     base.nodes = m_nodes->value();
     base.gpusPerNode = m_gpusPerNode->value();
+    if (base.nodes > 1) {
+        if (m_interFabric->count() == 0)
+            return core::makeError(core::ErrorCode::InvalidArgument,
+                                   "several nodes need an inter-node fabric; the catalog has none");
+        TPSCOPE_TRY_ASSIGN(base.interFabric, m_catalog.fabric(m_interFabric->currentData().toString().toStdString()));
+    }
     base.overlap = m_overlap->isChecked();
     base.cudaGraphs = m_graphs->isChecked();
     base.pricePerGpuHour = m_price->value();
@@ -313,13 +345,24 @@ void RunPanel::setBusy(bool busy) {
     m_busy = busy;
     m_cancel->setEnabled(busy);
     validate();
-    if (!busy) m_progress->setValue(m_progress->maximum());
 }
 
-void RunPanel::setOverallProgress(int finishedRuns, int totalRuns, double currentFraction) {
-    const double overall = totalRuns > 0 ? (finishedRuns + currentFraction) / totalRuns : 0;
+void RunPanel::setOverallProgress(int finishedRuns, int failedRuns, int totalRuns, double currentFraction) {
+    // Runs that ended either way fill the bar; cancelled runs did neither and leave it short.
+    const int ended = finishedRuns + failedRuns;
+    const double overall = totalRuns > 0 ? (ended + currentFraction) / totalRuns : 0;
     m_progress->setValue(static_cast<int>(overall * 1000));
-    m_progressText->setText(totalRuns > 0 ? tr("%1 of %2 runs finished").arg(finishedRuns).arg(totalRuns) : QString());
+    QString text = totalRuns > 0 ? tr("%1 of %2 runs finished").arg(finishedRuns).arg(totalRuns) : QString();
+    if (failedRuns > 0) text += tr(", %1 failed").arg(failedRuns);
+    m_progressText->setText(text);
+}
+
+QString RunPanel::progressText() const {
+    return m_progressText->text();
+}
+
+int RunPanel::progressPerMille() const {
+    return m_progress->value();
 }
 
 void RunPanel::saveSettings(QSettings& s) const {
@@ -336,6 +379,7 @@ void RunPanel::saveSettings(QSettings& s) const {
     s.setValue(QStringLiteral("context"), m_context->value());
     s.setValue(QStringLiteral("gpu"), m_gpu->currentData());
     s.setValue(QStringLiteral("fabric"), m_fabric->currentData());
+    s.setValue(QStringLiteral("interFabric"), m_interFabric->currentData());
     s.setValue(QStringLiteral("nodes"), m_nodes->value());
     s.setValue(QStringLiteral("gpusPerNode"), m_gpusPerNode->value());
     s.setValue(QStringLiteral("overlap"), m_overlap->isChecked());
@@ -360,6 +404,7 @@ void RunPanel::restoreSettings(const QSettings& s) {
     m_context->setValue(get("context").toInt());
     pick(m_gpu, get("gpu"));
     pick(m_fabric, get("fabric"));
+    pick(m_interFabric, get("interFabric"));
     m_nodes->setValue(get("nodes").toInt());
     m_gpusPerNode->setValue(get("gpusPerNode").toInt());
     m_overlap->setChecked(get("overlap").toBool());

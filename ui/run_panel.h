@@ -35,14 +35,19 @@ class RunPanel : public QWidget {
     core::Result<SweepRequest> sweepRequest() const;
     double pricePerGpuHour() const;
 
-    // The embedded default: llama3-70b fp16 on one 8× H100 SXM NVLink node, TP 1/2/4/8, batch 1.
+    // The embedded default (core::sim::defaultSweepSpec): llama3-70b fp16 on one 8× H100 SXM NVLink
+    // node, TP 1/2/4/8, batch 1.
     void setDefaults();
     void setBusy(bool busy);
-    void setOverallProgress(int finishedRuns, int totalRuns, double currentFraction);
+    void setOverallProgress(int finishedRuns, int failedRuns, int totalRuns, double currentFraction);
+    QString progressText() const;
+    int progressPerMille() const;
     void saveSettings(QSettings& settings) const;
     void restoreSettings(const QSettings& settings);
 
     static constexpr int kTpChoices[] = {1, 2, 4, 8, 16, 32};
+    static constexpr int kMaxTokens = 100'000;  // the simulator's event cap says more where it binds
+    static constexpr double kDefaultPricePerGpuHour = 2.50;
 
   Q_SIGNALS:
     void runRequested();
@@ -72,6 +77,7 @@ class RunPanel : public QWidget {
     QRadioButton* m_local = nullptr;
     QComboBox* m_gpu = nullptr;
     QComboBox* m_fabric = nullptr;
+    QComboBox* m_interFabric = nullptr;
     QSpinBox* m_nodes = nullptr;
     QSpinBox* m_gpusPerNode = nullptr;
     QCheckBox* m_overlap = nullptr;

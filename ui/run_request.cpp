@@ -3,16 +3,19 @@
 namespace tpscope::ui {
 
 QString RunRequest::label() const {
-    return QStringLiteral("TP %1 · batch %2").arg(tp).arg(batch);
+    // Tokens too: runs of one TP and batch often differ only in how many steps they ran.
+    return QStringLiteral("TP %1 · batch %2 · %3 tokens").arg(tp).arg(batch).arg(tokens);
 }
 
 QString RunRequest::backendText() const {
     switch (backend) {
         case BackendKind::SimulatedCluster:
-            return QStringLiteral("sim %1×%2 %3, %4")
+            return QStringLiteral("sim %1×%2 %3, %4%5")
                 .arg(nodes)
                 .arg(gpusPerNode)
-                .arg(QString::fromStdString(gpu.id), QString::fromStdString(fabric.id));
+                .arg(QString::fromStdString(gpu.id), QString::fromStdString(fabric.id),
+                     nodes > 1 && interFabric ? QStringLiteral(" + ") + QString::fromStdString(interFabric->id)
+                                              : QString());
         case BackendKind::LocalGpus:
             return QStringLiteral("local GPUs");
         case BackendKind::Imported:
@@ -23,12 +26,11 @@ QString RunRequest::backendText() const {
 
 std::vector<RunRequest> SweepRequest::expand() const {
     std::vector<RunRequest> runs;
-    for (const int batch : batches) {
-        for (const int tp : tps) {
+    for (const int tp : tps) {
+        for (const int batch : batches) {
             RunRequest r = base;
             r.tp = tp;
             r.batch = batch;
-            r.seed = base.seed + static_cast<std::uint64_t>(runs.size());
             runs.push_back(r);
         }
     }

@@ -6,12 +6,16 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "core/analysis/analysis.h"
 #include "core/hw/gpu_spec.h"
+#include "core/sim/simulator.h"
 #include "core/trace/event_kind.h"
 #include "core/trace/trace.h"
 #include "core/workload/model.h"
+#include "ui/run_id.h"
 
 namespace tpscope::ui {
 
@@ -29,14 +33,15 @@ struct RunRequest {
     BackendKind backend = BackendKind::SimulatedCluster;
     core::GpuSpec gpu;
     core::FabricSpec fabric;
+    std::optional<core::FabricSpec> interFabric;  // between nodes; required when nodes > 1
     int nodes = 1;
     int gpusPerNode = 8;
     bool overlap = false;     // overlap communication with the next layer's compute
-    bool cudaGraphs = false;  // graph replay: no per-kernel launch gaps
+    bool cudaGraphs = false;  // graph replay: graph-node gaps instead of host launches
     double pricePerGpuHour = 0;
-    std::uint64_t seed = 1;
+    std::uint64_t seed = 1;  // one seed for the whole sweep, as `tpscope-cli simulate --seed`
 
-    QString label() const;        // "TP 4 · batch 8"
+    QString label() const;        // "TP 4 · batch 8 · 4 tokens"
     QString backendText() const;  // "sim 1×8 H100 SXM5 · NVLink 4"
 };
 
@@ -45,18 +50,23 @@ struct SweepRequest {
     RunRequest base;
     std::vector<int> tps;
     std::vector<int> batches;
-    std::vector<RunRequest> expand() const;  // batch-major, then TP ascending
+    // TP-major, then batch: the order of core::sim::runSweep, so index i is the sweep's i-th run.
+    std::vector<RunRequest> expand() const;
 };
 
+// The step statistic of tpscope is the mean (DESIGN.md §5): tokens/s = batch / mean step latency,
+// as in every `--json`. Copied from the run's RunAnalysis summary; the ui never computes it.
 struct RunMetrics {
-    double stepLatencyNs = 0;  // median decode-step wall time
-    double tokensPerSec = 0;   // batch / step latency
+    double stepLatencyNs = 0;  // mean decode-step wall time
+    double tokensPerSec = 0;   // batch / mean step latency; 0 when the batch is unknown
     int steps = 0;
 };
 
 enum class RunStatus { Pending, Running, Done, Failed, Cancelled };
 
 struct RunRecord {
+    RunId id = RunId::None;  // assigned by RunDocument
+    int sweep = 0;           // sweep number in this session; 0 for runs that were opened
     RunRequest request;
     RunStatus status = RunStatus::Pending;
     double progress = 0;  // 0..1 while running
@@ -64,7 +74,10 @@ struct RunRecord {
     QString source;       // file it came from, or empty for a run made here
     std::shared_ptr<const core::Trace> trace;
     std::shared_ptr<const TimelineData> timeline;  // derived on the worker thread with the trace
+    // Computed once, on the worker that produced the trace; every view reads it, none recomputes it.
+    std::shared_ptr<const core::analysis::RunAnalysis> analysis;
     RunMetrics metrics;
+    std::optional<core::sim::SimStats> simStats;  // a simulated run's own numbers (`simulate --json`)
 
     QString label() const;
 };

@@ -1,74 +1,78 @@
 #include "ui/runs_model.h"
 
-#include <QColor>
+#include <QPalette>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <set>
 
+#include "ui/palette_colors.h"
+#include "ui/run_scaling.h"
 #include "ui/timeline/time_ruler.h"
 
 namespace tpscope::ui {
 
-namespace {
-
-bool sameGroup(const RunRequest& a, const RunRequest& b) {
-    return a.backend == b.backend && a.model.id == b.model.id && a.model.hidden == b.model.hidden &&
-           a.model.layers == b.model.layers && a.dtype == b.dtype && a.batch == b.batch &&
-           a.contextLen == b.contextLen && a.gpu.id == b.gpu.id && a.fabric.id == b.fabric.id &&
-           a.cudaGraphs == b.cudaGraphs && a.overlap == b.overlap;
+RunsModel::RunsModel(RunDocument* document, QObject* parent) : QAbstractTableModel(parent), m_document(document) {
+    m_rows = m_document->ids();
+    recomputeEfficiency();
+    connect(m_document, &RunDocument::runAdded, this, &RunsModel::onAdded);
+    connect(m_document, &RunDocument::runChanged, this, &RunsModel::onChanged);
+    connect(m_document, &RunDocument::runRemoved, this, &RunsModel::onRemoved);
+    connect(m_document, &RunDocument::reset, this, &RunsModel::onReset);
 }
-
-bool finished(const RunRecord& r) {
-    return r.status == RunStatus::Done && r.metrics.tokensPerSec > 0;
-}
-
-}  // namespace
-
-std::vector<double> scalingEfficiencies(const std::vector<RunRecord>& runs) {
-    std::vector<double> out(runs.size(), std::numeric_limits<double>::quiet_NaN());
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-        if (!finished(runs[i]) || runs[i].request.backend == BackendKind::Imported) continue;
-        const RunRecord* base = nullptr;
-        for (const auto& r : runs) {
-            if (finished(r) && sameGroup(r.request, runs[i].request) && (!base || r.request.tp < base->request.tp))
-                base = &r;
-        }
-        const double speedup = runs[i].metrics.tokensPerSec / base->metrics.tokensPerSec;
-        out[i] = speedup / (static_cast<double>(runs[i].request.tp) / base->request.tp);
-    }
-    return out;
-}
-
-RunsModel::RunsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 int RunsModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(m_runs.size());
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
 
 int RunsModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
+RunId RunsModel::idAt(int row) const {
+    return row >= 0 && row < rowCount() ? m_rows[static_cast<std::size_t>(row)] : RunId::None;
+}
+
+int RunsModel::rowOf(RunId id) const {
+    const auto it = std::find(m_rows.begin(), m_rows.end(), id);
+    return it == m_rows.end() ? -1 : static_cast<int>(it - m_rows.begin());
+}
+
+double RunsModel::efficiency(RunId id) const {
+    const auto it = m_efficiency.find(id);
+    return it == m_efficiency.end() ? std::numeric_limits<double>::quiet_NaN() : it->second;
+}
+
 QVariant RunsModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
-    const RunRecord& r = m_runs[static_cast<std::size_t>(index.row())];
-    const double eff = m_efficiency[static_cast<std::size_t>(index.row())];
+    const RunId id = m_rows[static_cast<std::size_t>(index.row())];
+    const RunRecord* run = m_document->run(id);
+    if (run == nullptr) return {};
+    const RunRecord& r = *run;
+    const double eff = efficiency(id);
     const bool imported = r.request.backend == BackendKind::Imported;
+    if (role == RunIdRole) return QVariant::fromValue(static_cast<quint64>(id));
     if (role == ProgressRole) return r.status == RunStatus::Running ? r.progress : -1.0;
     if (role == Qt::ToolTipRole) {
         if (r.status == RunStatus::Failed || r.status == RunStatus::Cancelled) return r.error;
         if (index.column() == Efficiency)
-            return tr("speed-up ÷ GPU ratio vs the smallest TP of the same configuration");
+            return tr("speed-up ÷ GPU ratio vs the smallest TP of the same sweep and batch (core scaling analysis)");
+        if (index.column() == StepLatency) return tr("mean decode-step latency");
         return r.source.isEmpty() ? QVariant() : QVariant(r.source);
     }
-    if (role == Qt::ForegroundRole && r.status == RunStatus::Failed) return QColor(0xB0, 0x30, 0x30);
+    if (role == Qt::ForegroundRole && r.status == RunStatus::Failed) return errorTextColor(QPalette());
     if (role == Qt::TextAlignmentRole && index.column() >= Tp) return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == SortRole) {
         switch (index.column()) {
+            case Sweep:
+                return r.sweep;
             case Tp:
                 return r.request.tp;
             case Batch:
                 return r.request.batch;
+            case Tokens:
+                return r.request.tokens;
             case TokensPerSec:
                 return r.metrics.tokensPerSec;
             case StepLatency:
@@ -84,6 +88,8 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
     switch (index.column()) {
         case Name:
             return r.label();
+        case Sweep:
+            return r.sweep > 0 ? QVariant(QStringLiteral("#%1").arg(r.sweep)) : QVariant(tr("opened"));
         case Status:
             if (r.status == RunStatus::Running) return QStringLiteral("%1 %").arg(static_cast<int>(r.progress * 100));
             return statusText(r.status);
@@ -93,6 +99,8 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
             return r.request.tp;
         case Batch:
             return imported ? QVariant(QStringLiteral("—")) : QVariant(r.request.batch);
+        case Tokens:
+            return imported ? QVariant(QStringLiteral("—")) : QVariant(r.request.tokens);
         case TokensPerSec:
             return done && r.metrics.tokensPerSec > 0 ? QVariant(QString::number(r.metrics.tokensPerSec, 'f', 1))
                                                       : QVariant();
@@ -111,6 +119,8 @@ QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int rol
     switch (section) {
         case Name:
             return tr("Run");
+        case Sweep:
+            return tr("Sweep");
         case Status:
             return tr("Status");
         case Backend:
@@ -119,10 +129,12 @@ QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int rol
             return tr("TP");
         case Batch:
             return tr("Batch");
+        case Tokens:
+            return tr("Tokens");
         case TokensPerSec:
             return tr("Tokens/s");
         case StepLatency:
-            return tr("Step latency");
+            return tr("Step (mean)");
         case Efficiency:
             return tr("Efficiency");
         default:
@@ -130,45 +142,58 @@ QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int rol
     }
 }
 
-void RunsModel::setRuns(std::vector<RunRecord> runs) {
+void RunsModel::onAdded(RunId id) {
+    const int row = rowCount();
+    beginInsertRows({}, row, row);
+    m_rows.push_back(id);
+    endInsertRows();
+    onChanged(id);  // a finished run added as it is (an opened trace) may change its sweep's efficiency
+}
+
+void RunsModel::onChanged(RunId id) {
+    const int row = rowOf(id);
+    if (row < 0) return;
+    const auto before = m_efficiency;
+    recomputeEfficiency();
+    if (before != m_efficiency && rowCount() > 0) {
+        // The efficiency of the other runs of the sweep may change with this one.
+        Q_EMIT dataChanged(index(0, Efficiency), index(rowCount() - 1, Efficiency));
+    }
+    Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+}
+
+void RunsModel::onRemoved(RunId id) {
+    const int row = rowOf(id);
+    if (row < 0) return;
+    beginRemoveRows({}, row, row);
+    m_rows.erase(m_rows.begin() + row);
+    endRemoveRows();
+    recomputeEfficiency();
+    if (rowCount() > 0) Q_EMIT dataChanged(index(0, Efficiency), index(rowCount() - 1, Efficiency));
+}
+
+void RunsModel::onReset() {
     beginResetModel();
-    m_runs = std::move(runs);
+    m_rows = m_document->ids();
     recomputeEfficiency();
     endResetModel();
 }
 
-int RunsModel::appendRuns(std::vector<RunRecord> runs) {
-    const int first = rowCount();
-    if (runs.empty()) return first;
-    beginInsertRows({}, first, first + static_cast<int>(runs.size()) - 1);
-    for (auto& r : runs) m_runs.push_back(std::move(r));
-    recomputeEfficiency();
-    endInsertRows();
-    return first;
-}
-
-void RunsModel::updateRun(int row, RunRecord run) {
-    if (row < 0 || row >= rowCount()) return;
-    m_runs[static_cast<std::size_t>(row)] = std::move(run);
-    recomputeEfficiency();
-    // Efficiency of the other runs of the group may change with this one.
-    Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
-}
-
-void RunsModel::setProgress(int row, double fraction) {
-    if (row < 0 || row >= rowCount()) return;
-    auto& r = m_runs[static_cast<std::size_t>(row)];
-    r.status = RunStatus::Running;
-    r.progress = fraction;
-    Q_EMIT dataChanged(index(row, Status), index(row, Status), {Qt::DisplayRole, ProgressRole});
-}
-
-void RunsModel::clear() {
-    setRuns({});
-}
-
 void RunsModel::recomputeEfficiency() {
-    m_efficiency = scalingEfficiencies(m_runs);
+    m_efficiency.clear();
+    const auto& runs = m_document->runs();
+    std::set<int> sweeps;
+    for (const auto& r : runs) {
+        if (r.status == RunStatus::Done) sweeps.insert(r.sweep);
+    }
+    for (const int sweep : sweeps) {
+        const auto report = scalingOfSweep(runs, sweep);
+        if (!report) continue;  // e.g. two runs with the same TP and batch in an opened workspace
+        for (const auto& r : runs) {
+            if (r.sweep != sweep || r.status != RunStatus::Done) continue;
+            if (const auto* row = scalingRowOf(*report, r)) m_efficiency[r.id] = row->efficiency;
+        }
+    }
 }
 
 }  // namespace tpscope::ui

@@ -1,8 +1,63 @@
 #include "ui/services.h"
 
-#include "ui/sim_service.h"
+#include "ui/timeline/timeline_data.h"
 
 namespace tpscope::ui {
+
+namespace {
+
+RunMetrics metricsOf(const core::analysis::RunAnalysis& analysis) {
+    RunMetrics m;
+    m.stepLatencyNs = analysis.summary.latencyMeanNs;
+    m.tokensPerSec = analysis.summary.batchKnown ? analysis.summary.tokensPerSec : 0;
+    m.steps = static_cast<int>(analysis.summary.steps.size());
+    return m;
+}
+
+}  // namespace
+
+void deriveRunData(RunOutcome& outcome, int batch) {
+    if (!outcome.trace) return;
+    if (!outcome.analysis) {
+        core::analysis::AnalysisOptions options;
+        options.batch = batch;
+        outcome.analysis =
+            std::make_shared<const core::analysis::RunAnalysis>(core::analysis::analyzeTrace(*outcome.trace, options));
+    }
+    if (!outcome.timeline) outcome.timeline = TimelineData::build(*outcome.trace, outcome.analysis);
+    outcome.metrics = metricsOf(*outcome.analysis);
+}
+
+void deriveRunData(RunRecord& record) {
+    RunOutcome outcome{record.trace, record.timeline, record.analysis, record.metrics, std::nullopt};
+    deriveRunData(outcome, record.request.batch);
+    record.timeline = std::move(outcome.timeline);
+    record.analysis = std::move(outcome.analysis);
+    record.metrics = outcome.metrics;
+}
+
+SweepFn sweepOfRuns(RunFn runOne) {
+    return [runOne = std::move(runOne)](const SweepRequest& sweep, const SweepCallbacks& callbacks,
+                                        const CancelFlag& cancel) -> core::Status {
+        const auto requests = sweep.expand();
+        for (std::size_t i = 0; i < requests.size(); ++i) {
+            const int index = static_cast<int>(i);
+            if (cancel.load()) return core::makeError(core::ErrorCode::Cancelled, "sweep cancelled");
+            const ProgressFn progress = [&](double f) {
+                if (callbacks.progress) callbacks.progress(index, f);
+            };
+            auto outcome = runOne(requests[i], progress, cancel);
+            if (!outcome) {
+                if (outcome.error().code == core::ErrorCode::Cancelled) return outcome.error();
+                if (callbacks.failed) callbacks.failed(index, outcome.error());
+                continue;
+            }
+            deriveRunData(*outcome, requests[i].batch);
+            if (callbacks.finished) callbacks.finished(index, std::move(*outcome));
+        }
+        return core::Ok{};
+    };
+}
 
 OpenedDocument importedTraceDocument(const QString& path, std::shared_ptr<const core::Trace> trace) {
     OpenedDocument doc;
@@ -14,8 +69,8 @@ OpenedDocument importedTraceDocument(const QString& path, std::shared_ptr<const 
     run.status = RunStatus::Done;
     run.progress = 1;
     run.source = path;
-    run.metrics = metricsOf(*trace, 0);
     run.trace = std::move(trace);
+    deriveRunData(run);
     doc.runs.push_back(std::move(run));
     return doc;
 }

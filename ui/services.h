@@ -1,8 +1,10 @@
 #pragma once
 // The seams between the GUI and the computing modules. Every long call runs on a worker thread
 // (SweepRunner, DocumentLoader) and reports progress through ProgressFn and honours CancelFlag.
-// defaultServices() (services_default.cpp) wires them to today's implementations; it is the one
-// place to change when core::sim / core::io / core::Backend arrive.
+// defaultServices() (services_default.cpp) wires them to core: sweeps of the simulated cluster go
+// through core::sim::runSweep exactly as `tpscope-cli simulate` does, local GPUs through
+// core::Backend, files through core/io.
+// TODO(issue 15): adopt core/util's shared progress/cancel type here once it lands on main.
 
 #include <QString>
 #include <QStringList>
@@ -10,8 +12,10 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "core/sim/simulator.h"
 #include "core/util/result.h"
 #include "ui/run_request.h"
 
@@ -20,10 +24,21 @@ namespace tpscope::ui {
 using ProgressFn = std::function<void(double fraction)>;
 using CancelFlag = std::atomic<bool>;
 
+// What a finished run hands to the GUI thread: the trace and everything derived from it on the
+// worker (timeline data, the one RunAnalysis, the metrics copied from it).
 struct RunOutcome {
     std::shared_ptr<const core::Trace> trace;
-    std::shared_ptr<const TimelineData> timeline;  // filled by SweepRunner on its thread
+    std::shared_ptr<const TimelineData> timeline;
+    std::shared_ptr<const core::analysis::RunAnalysis> analysis;
     RunMetrics metrics;
+    std::optional<core::sim::SimStats> simStats;  // the simulator's own numbers (`simulate --json`)
+};
+
+// Progress of a sweep's runs, by index into SweepRequest::expand(); called on the worker thread.
+struct SweepCallbacks {
+    std::function<void(int index, double fraction)> progress;
+    std::function<void(int index, RunOutcome outcome)> finished;
+    std::function<void(int index, const core::Error& error)> failed;
 };
 
 struct OpenedDocument {
@@ -39,14 +54,29 @@ struct LocalBackendInfo {
     QStringList devices;
 };
 
+using RunFn = std::function<core::Result<RunOutcome>(const RunRequest&, const ProgressFn&, const CancelFlag&)>;
+// Runs every run of the sweep in expand() order; an error return stops the sweep (a Cancelled
+// error when the flag stopped it). A run that fails alone is reported through failed().
+using SweepFn = std::function<core::Status(const SweepRequest&, const SweepCallbacks&, const CancelFlag&)>;
+
 struct Services {
-    std::function<core::Result<RunOutcome>(const RunRequest&, const ProgressFn&, const CancelFlag&)> runOne;
+    SweepFn runSweep;
     std::function<core::Result<OpenedDocument>(const QString& path, const ProgressFn&, const CancelFlag&)> open;
-    std::function<core::Status(const QString& path, const std::vector<RunRecord>& runs)> saveWorkspace;
+    std::function<core::Status(const QString& path, const std::vector<RunRecord>& runs, const ProgressFn&,
+                               const CancelFlag&)>
+        saveWorkspace;
     std::function<LocalBackendInfo()> localBackend;
 };
 
 Services defaultServices();
+
+// A sweep that runs each request through `runOne` in turn (local GPUs, tests).
+SweepFn sweepOfRuns(RunFn runOne);
+
+// Derives what the views need from a finished trace, on the calling (worker) thread: timeline data
+// and the run's analysis with its metrics. batch <= 0 reads the trace metadata.
+void deriveRunData(RunOutcome& outcome, int batch);
+void deriveRunData(RunRecord& record);
 
 // A document of one imported trace (a Kineto file, a rank folder, an nsys export): one run, its
 // TP = the number of ranks, step latency from the NVTX steps when there are any. For the io seam.

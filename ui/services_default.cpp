@@ -1,11 +1,12 @@
 // Today's wiring of the GUI seams (services.h):
-//   runOne        core::sim (simulatedTrace) or the local-GPU core::Backend, + core::analysis metrics
+//   runSweep      the simulated cluster through core::sim::runSweep (sim_service.h), or the local
+//                 GPUs run by run through core::Backend; each run analysed by core::analysis
 //   open          core/io (io_services.h): any trace, or a .tpscope workspace
 //   saveWorkspace core/io (io_services.h): the runs with a trace, as a .tpscope workspace
 //   localBackend  core::localBackend() device query (registered by app/gui when built with CUDA;
 //                 the GUI library never sees a CUDA header)
 
-#include "core/run/backend.h"
+#include "core/backend/backend.h"
 #include "ui/io_services.h"
 #include "ui/services.h"
 #include "ui/sim_service.h"
@@ -14,7 +15,7 @@ namespace tpscope::ui {
 
 namespace {
 
-// Local GPUs through core::Backend (registered by the executable when built with CUDA).
+// One run on the local GPUs through core::Backend (registered by the executable when built with CUDA).
 core::Result<RunOutcome> runOnLocalGpus(const RunRequest& request, const ProgressFn& progress,
                                         const CancelFlag& cancel) {
     const auto backend = core::localBackend();
@@ -32,21 +33,15 @@ core::Result<RunOutcome> runOnLocalGpus(const RunRequest& request, const Progres
         &cancel);
     if (!trace) return trace.error();
     RunOutcome outcome;
-    outcome.metrics = metricsOf(**trace, request.batch);
     outcome.trace = std::move(*trace);
     return outcome;
 }
 
-core::Result<RunOutcome> runSimulated(const RunRequest& request, const ProgressFn& progress, const CancelFlag& cancel) {
-    if (request.backend == BackendKind::LocalGpus) return runOnLocalGpus(request, progress, cancel);
-    std::shared_ptr<const core::Trace> trace;
-    if (progress) progress(0.0);
-    TPSCOPE_TRY_ASSIGN(trace, simulatedTrace(request, cancel));
-    RunOutcome outcome;
-    outcome.metrics = metricsOf(*trace, request.batch);
-    if (progress) progress(1.0);
-    outcome.trace = std::move(trace);
-    return outcome;
+// The sweep on the backend the run panel chose: simulated cluster or local GPUs.
+core::Status runSweepOnChosenBackend(const SweepRequest& sweep, const SweepCallbacks& callbacks,
+                                     const CancelFlag& cancel) {
+    if (sweep.base.backend == BackendKind::LocalGpus) return sweepOfRuns(runOnLocalGpus)(sweep, callbacks, cancel);
+    return runSimulatedSweep(sweep, callbacks, cancel);
 }
 
 LocalBackendInfo queryLocalBackend() {
@@ -75,7 +70,7 @@ LocalBackendInfo queryLocalBackend() {
 
 Services defaultServices() {
     Services s;
-    s.runOne = runSimulated;
+    s.runSweep = runSweepOnChosenBackend;
     s.open = openWithIo;
     s.saveWorkspace = saveWithIo;
     s.localBackend = queryLocalBackend;

@@ -1,43 +1,69 @@
 #include "ui/sim_service.h"
 
-#include "core/analysis/analysis.h"
-#include "core/hw/catalog.h"
-#include "core/sim/simulator.h"
-
 namespace tpscope::ui {
 
-core::Result<std::shared_ptr<const core::Trace>> simulatedTrace(const RunRequest& request, const CancelFlag& cancel) {
-    core::sim::SimConfig config;
-    config.plan = core::PlanConfig{request.model, request.tp, request.batch, request.contextLen, request.dtype};
-    config.cluster.gpu = request.gpu;
-    config.cluster.intraFabric = request.fabric;
-    config.cluster.nodes = request.nodes;
-    config.cluster.gpusPerNode = request.gpusPerNode;
-    if (request.nodes > 1) {
-        auto catalog = core::Catalog::builtin();
-        if (!catalog) return catalog.error();
-        auto ib = catalog->fabric("ib-ndr");
-        if (!ib) return ib.error();
-        config.cluster.interFabric = *ib;
-    }
-    config.tokens = request.tokens;
-    config.params.seed = request.seed;
-    config.params.overlap = request.overlap;
-    config.params.cudaGraphs = request.cudaGraphs;
-    auto result = core::sim::simulate(config, &cancel);
-    if (!result) return result.error();
-    return result->trace;
+core::Result<SweepRequest> defaultSweepRequest(const core::Catalog& catalog, double pricePerGpuHour) {
+    core::sim::SweepSpec spec;
+    TPSCOPE_TRY_ASSIGN(spec, core::sim::defaultSweepSpec(catalog));
+    SweepRequest sweep;
+    RunRequest& base = sweep.base;
+    base.model = spec.model;
+    base.dtype = spec.dtype;
+    base.tokens = spec.tokens;
+    base.contextLen = spec.contextLen;
+    base.backend = BackendKind::SimulatedCluster;
+    base.gpu = spec.cluster.gpu;
+    base.fabric = spec.cluster.intraFabric;
+    base.interFabric = spec.cluster.interFabric;
+    base.nodes = spec.cluster.nodes;
+    base.gpusPerNode = spec.cluster.gpusPerNode;
+    base.overlap = spec.params.overlap;
+    base.cudaGraphs = spec.params.cudaGraphs;
+    base.seed = spec.params.seed;
+    base.pricePerGpuHour = pricePerGpuHour;
+    sweep.tps = spec.tps;
+    sweep.batches = spec.batches;
+    return sweep;
 }
 
-RunMetrics metricsOf(const core::Trace& trace, int batch) {
-    core::analysis::AnalysisOptions options;
-    options.batch = batch;
-    const auto analysis = core::analysis::analyzeTrace(trace, options);
-    RunMetrics m;
-    m.stepLatencyNs = analysis.summary.latencyP50Ns;
-    m.tokensPerSec = analysis.summary.batchKnown ? analysis.summary.tokensPerSec : 0;
-    m.steps = static_cast<int>(analysis.summary.steps.size());
-    return m;
+core::sim::SweepSpec sweepSpecOf(const SweepRequest& sweep) {
+    const RunRequest& base = sweep.base;
+    core::sim::SweepSpec spec;
+    spec.model = base.model;
+    spec.cluster.gpu = base.gpu;
+    spec.cluster.intraFabric = base.fabric;
+    spec.cluster.interFabric = base.interFabric;
+    spec.cluster.nodes = base.nodes;
+    spec.cluster.gpusPerNode = base.gpusPerNode;
+    spec.tps = sweep.tps;
+    spec.batches = sweep.batches;
+    spec.tokens = base.tokens;
+    spec.contextLen = base.contextLen;
+    spec.dtype = base.dtype;
+    spec.params.seed = base.seed;
+    spec.params.overlap = base.overlap;
+    spec.params.cudaGraphs = base.cudaGraphs;
+    return spec;
+}
+
+core::Status runSimulatedSweep(const SweepRequest& sweep, const SweepCallbacks& callbacks, const CancelFlag& cancel) {
+    const auto progress = [&](const core::sim::SweepProgress& p) {
+        if (p.run != nullptr) {
+            RunOutcome outcome;
+            outcome.trace = p.run->trace;
+            outcome.simStats = p.run->stats;
+            deriveRunData(outcome, p.batch);
+            if (callbacks.finished) callbacks.finished(p.done - 1, std::move(outcome));
+        } else if (p.skipped != nullptr) {
+            if (callbacks.failed) callbacks.failed(p.done - 1, p.skipped->reason);
+        } else if (callbacks.progress) {
+            callbacks.progress(p.done, p.runFraction);
+        }
+    };
+    auto result = core::sim::runSweep(sweepSpecOf(sweep), progress, &cancel);
+    if (!result) return result.error();
+    if (result->cancelled) return core::makeError(core::ErrorCode::Cancelled, "sweep cancelled");
+    return core::Ok{};
 }
 
 }  // namespace tpscope::ui

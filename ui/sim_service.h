@@ -1,21 +1,23 @@
 #pragma once
-// The GUI's bridge to core::sim and core::analysis: one simulated run of a RunRequest, and the
-// step metrics the runs table shows (the numbers `tpscope-cli analyze --json` prints for the same
-// trace). Called on worker threads; no widgets.
+// The GUI's bridge to core::sim: a sweep of the simulated cluster runs through core::sim::runSweep,
+// the function `tpscope-cli simulate` calls, with the SweepSpec built field by field from the run
+// panel's request, so the GUI and the CLI print the same numbers for the same input. Called on the
+// SweepRunner's worker thread; no widgets.
 
-#include <memory>
-
-#include "core/trace/trace.h"
-#include "core/util/result.h"
+#include "core/sim/sweep.h"
 #include "ui/services.h"
 
 namespace tpscope::ui {
 
-// Simulates the request on its virtual cluster. Several nodes use the catalog's InfiniBand NDR
-// (ib-ndr) between nodes, the fabric of current HGX clusters.
-core::Result<std::shared_ptr<const core::Trace>> simulatedTrace(const RunRequest& request, const CancelFlag& cancel);
+// The embedded default sweep (core::sim::defaultSweepSpec) as a GUI request, priced at pricePerGpuHour.
+core::Result<SweepRequest> defaultSweepRequest(const core::Catalog& catalog, double pricePerGpuHour);
 
-// Median step latency and tokens/s from core::analysis; batch <= 0 reads the trace metadata.
-RunMetrics metricsOf(const core::Trace& trace, int batch);
+// The core sweep of a GUI sweep request (one seed for every run, as the CLI).
+core::sim::SweepSpec sweepSpecOf(const SweepRequest& sweep);
+
+// Runs the sweep through core::sim::runSweep; each run is reported as it finishes (with its
+// timeline data and analysis derived on this thread), a configuration that does not fit memory
+// as failed with its shortfall.
+core::Status runSimulatedSweep(const SweepRequest& sweep, const SweepCallbacks& callbacks, const CancelFlag& cancel);
 
 }  // namespace tpscope::ui

@@ -1,11 +1,10 @@
 #include "ui/sweep_runner.h"
 
 #include "ui/logging.h"
-#include "ui/timeline/timeline_data.h"
 
 namespace tpscope::ui {
 
-SweepRunner::SweepRunner(RunFn runOne, QObject* parent) : QObject(parent), m_runOne(std::move(runOne)) {
+SweepRunner::SweepRunner(SweepFn runSweep, QObject* parent) : QObject(parent), m_runSweep(std::move(runSweep)) {
     qRegisterMetaType<tpscope::ui::RunOutcome>();
 }
 
@@ -14,14 +13,15 @@ SweepRunner::~SweepRunner() {
     wait();
 }
 
-bool SweepRunner::start(std::vector<RunRequest> runs) {
-    if (m_running.load()) return false;
+quint64 SweepRunner::start(SweepRequest sweep) {
+    if (m_running.load()) return 0;
     wait();  // join the previous, already finished worker
     m_cancel.store(false);
     m_running.store(true);
-    qCInfo(lcRuns) << "starting a sweep of" << runs.size() << "runs";
-    m_thread = std::thread([this, runs = std::move(runs)]() mutable { work(std::move(runs)); });
-    return true;
+    const quint64 job = ++m_lastJob;
+    qCInfo(lcRuns) << "starting sweep job" << job;
+    m_thread = std::thread([this, job, sweep = std::move(sweep)]() mutable { work(job, std::move(sweep)); });
+    return job;
 }
 
 void SweepRunner::cancel() {
@@ -32,40 +32,28 @@ void SweepRunner::wait() {
     if (m_thread.joinable()) m_thread.join();
 }
 
-void SweepRunner::work(std::vector<RunRequest> runs) {
-    bool cancelled = false;
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-        const int index = static_cast<int>(i);
-        if (m_cancel.load()) {
-            cancelled = true;
-            break;
-        }
-        Q_EMIT runStarted(index);
-        // Throttle: a run may report thousands of steps; the table needs a few updates per second.
-        int lastPercent = -1;
-        const ProgressFn progress = [&](double fraction) {
-            const int percent = static_cast<int>(fraction * 100);
-            if (percent != lastPercent) {
-                lastPercent = percent;
-                Q_EMIT runProgress(index, fraction);
-            }
-        };
-        auto outcome = m_runOne(runs[i], progress, m_cancel);
-        if (!outcome) {
-            const bool wasCancelled = outcome.error().code == core::ErrorCode::Cancelled;
-            Q_EMIT runFailed(index, QString::fromStdString(outcome.error().describe()), wasCancelled);
-            if (wasCancelled) {
-                cancelled = true;
-                break;
-            }
-            continue;
-        }
-        if (outcome->trace && !outcome->timeline) outcome->timeline = TimelineData::build(*outcome->trace);
-        Q_EMIT runFinished(index, std::move(*outcome));
-    }
-    cancelled = cancelled || m_cancel.load();
+void SweepRunner::work(quint64 job, SweepRequest sweep) {
+    // Throttle: a run may report thousands of steps; the table needs a few updates per second.
+    int lastIndex = -1;
+    int lastPerMille = -1;
+    SweepCallbacks callbacks;
+    callbacks.progress = [&](int index, double fraction) {
+        const int perMille = static_cast<int>(fraction * 1000);
+        if (index == lastIndex && perMille / 10 == lastPerMille / 10) return;
+        lastIndex = index;
+        lastPerMille = perMille;
+        Q_EMIT runProgress(job, index, fraction);
+    };
+    callbacks.finished = [&](int index, RunOutcome outcome) { Q_EMIT runFinished(job, index, std::move(outcome)); };
+    callbacks.failed = [&](int index, const core::Error& error) {
+        Q_EMIT runFailed(job, index, QString::fromStdString(error.describe()),
+                         error.code == core::ErrorCode::Cancelled);
+    };
+    const auto status = m_runSweep(sweep, callbacks, m_cancel);
+    const bool cancelled = m_cancel.load() || (!status && status.error().code == core::ErrorCode::Cancelled);
+    const QString error = !status && !cancelled ? QString::fromStdString(status.error().describe()) : QString();
     m_running.store(false);
-    Q_EMIT finished(cancelled);
+    Q_EMIT finished(job, cancelled, error);
 }
 
 }  // namespace tpscope::ui

@@ -1,8 +1,9 @@
 #pragma once
-// Runs a sweep's runs one after another on a worker thread (the hotspot pattern: a QObject adapter
-// that emits plain value types). Progress is reported per run; cancel() sets a flag the run
-// function polls, so a sweep stops within one step of the current run and keeps the runs that
-// finished. Signals are emitted from the worker thread and reach GUI-thread receivers queued.
+// Runs a sweep on a worker thread through Services::runSweep (the hotspot pattern: a QObject adapter
+// that emits plain value types). Every signal carries the job id that start() returned, so the
+// GUI-thread receiver can drop what a superseded sweep still had in flight; runs are addressed by
+// their index in SweepRequest::expand(), which the receiver maps to run ids. cancel() sets a flag the
+// run polls once per decode step, so a sweep stops within one step and keeps the runs that finished.
 
 #include <QObject>
 #include <QString>
@@ -10,7 +11,6 @@
 #include <atomic>
 #include <memory>
 #include <thread>
-#include <vector>
 
 #include "ui/services.h"
 
@@ -20,31 +20,29 @@ class SweepRunner : public QObject {
     Q_OBJECT
 
   public:
-    using RunFn = decltype(Services::runOne);
-
-    explicit SweepRunner(RunFn runOne, QObject* parent = nullptr);
+    explicit SweepRunner(SweepFn runSweep, QObject* parent = nullptr);
     ~SweepRunner() override;  // cancels and joins
 
-    // False (and nothing starts) while a sweep is running.
-    bool start(std::vector<RunRequest> runs);
+    // The new job's id (> 0), or 0 (and nothing starts) while the worker is still running.
+    quint64 start(SweepRequest sweep);
     void cancel();
     bool isRunning() const { return m_running.load(); }
     // Blocks until the worker has ended (tests, shutdown).
     void wait();
 
   Q_SIGNALS:
-    void runStarted(int index);
-    void runProgress(int index, double fraction);
-    void runFinished(int index, tpscope::ui::RunOutcome outcome);
-    void runFailed(int index, QString message, bool cancelled);
-    void finished(bool cancelled);
+    void runProgress(quint64 job, int index, double fraction);
+    void runFinished(quint64 job, int index, tpscope::ui::RunOutcome outcome);
+    void runFailed(quint64 job, int index, QString message, bool cancelled);
+    void finished(quint64 job, bool cancelled, QString error);
 
   private:
-    void work(std::vector<RunRequest> runs);
+    void work(quint64 job, SweepRequest sweep);
 
-    RunFn m_runOne;
+    SweepFn m_runSweep;
     std::thread m_thread;
     std::atomic<bool> m_running{false};
+    quint64 m_lastJob = 0;
     CancelFlag m_cancel{false};
 };
 

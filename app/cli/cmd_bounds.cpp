@@ -124,7 +124,8 @@ int run(const BoundsOptions& o, const CliContext& ctx) {
 
 void addBoundsCommand(CLI::App& app, CliContext& ctx) {
     auto opts = std::make_shared<BoundsOptions>();
-    auto* cmd = app.add_subcommand("bounds", "Floors of a decode step: bandwidth-only and alpha-beta communication floors, HBM floor (--gpu)");
+    auto* cmd = app.add_subcommand(
+        "bounds", "Floors of a decode step: bandwidth-only and alpha-beta communication floors, HBM floor (--gpu)");
     addModelOptions(*cmd, opts->model);
     cmd->add_option("--tp", opts->tp, "Tensor-parallel degree")->capture_default_str();
     cmd->add_option("--batch", opts->batch, "Sequences decoded together")->capture_default_str();

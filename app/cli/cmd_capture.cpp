@@ -12,6 +12,7 @@
 #include "cli_context.h"
 #include "core/io/workspace/run_info.h"
 #include "core/util/json_writer.h"
+#include "core/util/statistics.h"
 #include "core/util/units.h"
 #include "run_output.h"
 #if TPSCOPE_HAVE_CUDA
@@ -43,11 +44,8 @@ struct CaptureCliOptions {
 
 #if TPSCOPE_HAVE_CUDA
 
-double medianNs(std::vector<std::int64_t> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? static_cast<double>(v[n / 2]) : 0.5 * static_cast<double>(v[n / 2 - 1] + v[n / 2]);
+double medianNs(const std::vector<std::int64_t>& v) {
+    return core::median(std::vector<double>(v.begin(), v.end()));
 }
 
 std::int64_t firstStepStart(const core::Trace& t, const core::Rank& r) {

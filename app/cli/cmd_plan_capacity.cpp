@@ -2,6 +2,9 @@
 // target, and the cheapest that also meets a throughput demand (core/sim/capacity_plan.h computes;
 // this file parses and prints). The first line of the text output is the answer.
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <iostream>
 
 #include "cli_context.h"
@@ -124,15 +127,14 @@ int run(const PlanCapacityOptions& o, const CliContext& ctx) {
     spec.targetItlMs = o.targetItlMs;
     spec.minTokensPerSec = o.throughput;
     spec.pricePerGpuHour = o.price;
-    ProgressLine line;
+    // Progress only on a terminal, so that the answer stays the first line of captured output.
+    const bool showProgress = !o.json && ::isatty(::fileno(stderr)) != 0;
     auto progress = [&](const core::sim::SweepProgress& p) {
-        if (!o.json) {
-            line.update("[" + std::to_string(p.done) + "/" + std::to_string(p.total) + "] TP " + std::to_string(p.tp) +
-                        ", batch " + std::to_string(p.batch));
-        }
+        if (showProgress)
+            std::cerr << "\r[" << p.done << "/" << p.total << "] TP " << p.tp << ", batch " << p.batch << "   ";
     };
     auto plan = core::sim::planCapacity(spec, progress);
-    line.finish();
+    if (showProgress) std::cerr << "\r" << std::string(40, ' ') << "\r";
     if (!plan) return reportError(plan.error());
     if (o.json) {
         printJson(o, spec, *plan);

@@ -3,6 +3,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <exception>
+#include <iostream>
+#include <new>
+
 #include "cli_context.h"
 #include "command_line.h"
 
@@ -20,8 +24,8 @@ int main(int argc, char** argv) {
 
     for (CommandFactory add :
          {addPlanCommand, addAmdahlCommand, addCostCommand, addBoundsCommand, addCatalogCommands, addDemoCommand,
-          addSimulateCommand, addAllReduceCommand, addCalibrateCommand, addPlanCapacityCommand, addAnalyzeCommand, addScalingCommand,
-          addCompareCommand, addCaptureCommand, addDevicesCommand, addConvertCommands}) {
+          addSimulateCommand, addAllReduceCommand, addCalibrateCommand, addPlanCapacityCommand, addAnalyzeCommand,
+          addScalingCommand, addCompareCommand, addCaptureCommand, addDevicesCommand, addConvertCommands}) {
         add(app, ctx);
     }
 
@@ -35,6 +39,13 @@ int main(int argc, char** argv) {
         if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);  // --help, --version
         std::cerr << "tpscope-cli: " << describeParseError(app, e) << '\n';
         return kExitBadInput;
+    } catch (const std::bad_alloc&) {
+        // core reports allocation failures as errors; this is the last line for anything else.
+        std::cerr << "tpscope-cli: out of memory (the input needs more memory than is available)\n";
+        return kExitFailure;
+    } catch (const std::exception& e) {
+        std::cerr << "tpscope-cli: internal error: " << e.what() << '\n';
+        return kExitFailure;
     }
     return ctx.exitCode;
 }

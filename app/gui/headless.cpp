@@ -12,10 +12,10 @@
 
 #include "core/calc/cost.h"
 #include "ui/main_window.h"
+#include "ui/run_document.h"
 #include "ui/run_panel.h"
 #include "ui/runs_model.h"
 #include "ui/timeline/time_ruler.h"
-#include "ui/timeline/timeline_data.h"
 #include "ui/timeline/timeline_panel.h"
 #include "ui/timeline/timeline_view.h"
 
@@ -86,7 +86,7 @@ QString summaryMarkdown(const ui::MainWindow& window) {
     const auto* runs = window.runsModel();
     QString md;
     QTextStream s(&md);
-    const auto& rows = runs->runs();
+    const auto& rows = window.document()->runs();
     s << "# tpscope report: the embedded default sweep\n\n";
     if (!rows.empty()) {
         const auto& r = rows.front().request;
@@ -98,27 +98,21 @@ QString summaryMarkdown(const ui::MainWindow& window) {
         if (rows.front().trace)
             s << "Trace source: " << QString::fromStdString(rows.front().trace->metadataValue("generator")) << ".\n\n";
     }
-    s << "| TP | status | step latency | tokens/s | efficiency | exposed comm (rank mean, % of trace) | $ per M tokens "
-         "|\n";
+    s << "| TP | status | mean step latency | tokens/s | efficiency | exposed comm (% of step) | $ per M tokens |\n";
     s << "|---:|---|---:|---:|---:|---:|---:|\n";
-    for (int i = 0; i < runs->rowCount(); ++i) {
-        const auto& r = runs->run(i);
+    for (const auto& r : rows) {
         const bool done = r.status == ui::RunStatus::Done;
-        QString exposed = QStringLiteral("—");
-        if (done && r.timeline && r.trace && !r.timeline->ranks().empty()) {
-            double total = 0;
-            for (const auto& rank : r.timeline->ranks()) total += static_cast<double>(rank.exposedTotalNs);
-            const double span = static_cast<double>(r.trace->endNs() - r.trace->startNs());
-            exposed = QStringLiteral("%1 %").arg(100.0 * total / static_cast<double>(r.timeline->ranks().size()) / span,
-                                                 0, 'f', 1);
-        }
+        // Every number from core: the run's analysis, the sweep's scaling, the cost formula.
+        const QString exposed =
+            done && r.analysis ? QStringLiteral("%1 %").arg(100.0 * r.analysis->summary.exposedCommShare, 0, 'f', 1)
+                               : QStringLiteral("—");
         const double cost =
             done ? core::costPerMillionTokens(r.request.tp, r.request.pricePerGpuHour, r.metrics.tokensPerSec) : NAN;
         s << "| " << r.request.tp << " | "
           << (r.status == ui::RunStatus::Failed ? "failed: " + r.error : ui::statusText(r.status)) << " | "
           << (done ? ui::formatDuration(r.metrics.stepLatencyNs) : QStringLiteral("—")) << " | "
           << (done ? QString::number(r.metrics.tokensPerSec, 'f', 1) : QStringLiteral("—")) << " | "
-          << percent(runs->efficiency(i)) << " | " << exposed << " | "
+          << percent(runs->efficiency(r.id)) << " | " << exposed << " | "
           << (std::isnan(cost) ? QStringLiteral("—") : QString::number(cost, 'f', 2)) << " |\n";
     }
     s << "\nEfficiency = speed-up ÷ GPU ratio against the smallest TP of the same configuration that ran. "
@@ -144,8 +138,12 @@ int takeScreenshot(ui::MainWindow& window, const QString& out, const QString& fi
             failed = true;
             loop.quit();
         });
+        QTimer::singleShot(kTimeoutMs, &loop, [&loop] { loop.exit(1); });
         window.openPath(file);
-        loop.exec();
+        if (loop.exec() != 0) {
+            std::fprintf(stderr, "tpscope: opening %s did not finish in time\n", qPrintable(file));
+            return 1;
+        }
         if (failed) {
             // The screenshot still shows the window with the reason; the exit status says it failed.
             std::fprintf(stderr, "tpscope: %s\n", qPrintable(window.lastError()));
@@ -164,8 +162,7 @@ int writeReport(ui::MainWindow& window, const QString& dir) {
     window.resize(1600, 1000);
     window.show();
     if (!runDefaultSweep(window)) return 1;
-    auto* view = window.timelinePanel()->view();
-    view->fit();
+    window.timelinePanel()->fitView();
     if (!saveWidget(*window.timelinePanel(), dir + QStringLiteral("/timeline-overview.png"))) return 1;
     window.focusTimelineOnExample();
     if (!saveWidget(window, dir + QStringLiteral("/screenshot-main.png"))) return 1;

@@ -4,7 +4,7 @@
 //   tpscope --screenshot OUT.png [FILE]   renders the main window offscreen and exits
 //   tpscope --report DIR          writes the default sweep's report (screenshots + summary.md), no display needed
 
-#include "core/run/backend.h"
+#include "core/backend/backend.h"
 #ifdef TPSCOPE_HAVE_CUDA
 #include "gpu/local_backend.h"
 #endif
@@ -14,6 +14,8 @@
 
 #include <cstdio>
 #include <cstring>
+#include <exception>
+#include <new>
 
 #include "headless.h"
 #include "ui/main_window.h"
@@ -35,9 +37,7 @@ bool hasDisplay() {
            !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
     // The headless modes must choose the offscreen platform before QApplication exists, whatever
     // the environment says: they are used exactly where there is no display.
     if (wantsHeadless(argc, argv)) {
@@ -99,4 +99,18 @@ int main(int argc, char** argv) {
         window.openPath(file);
     }
     return app.exec();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    // core reports allocation failures as errors; this is the last line for anything that escapes.
+    try {
+        return run(argc, argv);
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "tpscope: out of memory (the input needs more memory than is available)\n");
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "tpscope: internal error: %s\n", e.what());
+    }
+    return 1;
 }

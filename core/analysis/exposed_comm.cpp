@@ -30,7 +30,14 @@ std::vector<TimeInterval> subtract(const std::vector<TimeInterval>& a, const std
     return out;
 }
 
-std::vector<TimeInterval> exposedCommIntervals(const core::Rank& rank) {
+namespace {
+
+struct CommAndCompute {
+    std::vector<TimeInterval> comm;     // union of collective kernels
+    std::vector<TimeInterval> compute;  // union of compute kernels
+};
+
+CommAndCompute unionsOf(const core::Rank& rank) {
     std::vector<TimeInterval> compute, comm;
     for (const auto& stream : rank.streams) {
         const auto& ev = stream.events;
@@ -43,7 +50,29 @@ std::vector<TimeInterval> exposedCommIntervals(const core::Rank& rank) {
             }
         }
     }
-    return subtract(unionOf(std::move(comm)), unionOf(std::move(compute)));
+    return {unionOf(std::move(comm)), unionOf(std::move(compute))};
+}
+
+}  // namespace
+
+std::vector<TimeInterval> exposedCommIntervals(const core::Rank& rank) {
+    const CommAndCompute u = unionsOf(rank);
+    return subtract(u.comm, u.compute);
+}
+
+CommSummary summarizeComm(const core::Rank& rank) {
+    const CommAndCompute u = unionsOf(rank);
+    return {static_cast<double>(totalLength(u.comm)), static_cast<double>(totalLength(subtract(u.comm, u.compute)))};
+}
+
+CommSummary summarizeComm(const core::Trace& trace) {
+    CommSummary total;
+    for (const auto& r : trace.ranks) {
+        const CommSummary s = summarizeComm(r);
+        total.commNs += s.commNs;
+        total.exposedNs += s.exposedNs;
+    }
+    return total;
 }
 
 }  // namespace tpscope::core::analysis

@@ -18,6 +18,14 @@ using TimeInterval = Interval;  // [startNs, endNs)
 
 std::vector<TimeInterval> exposedCommIntervals(const core::Rank& rank);
 
+// Totals as the run summary and the simulator report them.
+struct CommSummary {
+    double commNs = 0;     // union of collective kernel time, summed over ranks
+    double exposedNs = 0;  // of which no compute kernel was running, summed over ranks
+};
+CommSummary summarizeComm(const core::Rank& rank);
+CommSummary summarizeComm(const core::Trace& trace);
+
 // Sorted, non-overlapping union of the given intervals, in any order (unionInPlace after a sort).
 std::vector<TimeInterval> unionOf(std::vector<TimeInterval> intervals);
 // a minus b; both sorted and non-overlapping.

@@ -86,9 +86,6 @@ struct RunSummary {
 RunSummary summarizeRun(const Trace& trace, const CollectiveMatching& matching, const LayerBreakdown& breakdown,
                         int batch = 0);
 
-// Linear-interpolated percentile (p in [0, 1]) of unsorted values; 0 for none.
-double percentile(std::vector<double> values, double p);
-
 // Per layer index, averaged over steps (and over ranks unless one is picked): the per-layer table.
 struct LayerIndexSummary {
     int layer = 0;

@@ -1,6 +1,9 @@
 #include "core/io/sqlite_db.h"
 
+#include <algorithm>
 #include <cstring>
+#include <filesystem>
+#include <mutex>
 
 namespace tpscope::core {
 
@@ -11,7 +14,7 @@ std::string fileUri(const std::string& path, std::string_view query) {
     std::string uri = "file:";
     for (const char c : path) {
         if (c == '%' || c == '?' || c == '#') {
-            static constexpr char kHex[] = "0123456789ABCDEF";
+            static constexpr std::string_view kHex = "0123456789ABCDEF";
             uri += '%';
             uri += kHex[(static_cast<unsigned char>(c) >> 4) & 0xF];
             uri += kHex[static_cast<unsigned char>(c) & 0xF];
@@ -21,6 +24,18 @@ std::string fileUri(const std::string& path, std::string_view query) {
     }
     uri += query;
     return uri;
+}
+
+constexpr int kOpsPerTick = 10000;  // VM steps between progress-handler calls
+
+int onProgress(void* budget) {
+    auto* b = static_cast<std::int64_t*>(budget);
+    return --*b < 0 ? 1 : 0;  // non-zero interrupts the statement (SQLITE_INTERRUPT)
+}
+
+void capSqliteHeap() {
+    static std::once_flag once;
+    std::call_once(once, [] { sqlite3_hard_heap_limit64(SqliteDb::kHeapLimitBytes); });
 }
 
 }  // namespace
@@ -64,7 +79,8 @@ SqliteDb::~SqliteDb() {
     if (m_db != nullptr) sqlite3_close_v2(m_db);
 }
 
-SqliteDb::SqliteDb(SqliteDb&& o) noexcept : m_db(o.m_db), m_path(std::move(o.m_path)) {
+SqliteDb::SqliteDb(SqliteDb&& o) noexcept
+    : m_db(o.m_db), m_path(std::move(o.m_path)), m_ticksLeft(std::move(o.m_ticksLeft)) {
     o.m_db = nullptr;
 }
 
@@ -73,6 +89,7 @@ SqliteDb& SqliteDb::operator=(SqliteDb&& o) noexcept {
         if (m_db != nullptr) sqlite3_close_v2(m_db);
         m_db = o.m_db;
         m_path = std::move(o.m_path);
+        m_ticksLeft = std::move(o.m_ticksLeft);
         o.m_db = nullptr;
     }
     return *this;
@@ -97,7 +114,22 @@ Result<SqliteDb> SqliteDb::open(const std::string& path, Mode mode) {
     sqlite3_extended_result_codes(db.m_db, 1);
     // Defence against corrupt files: check cell sizes as pages are read.
     (void)db.exec("PRAGMA cell_size_check=ON");
+    if (mode == Mode::ReadOnly) {
+        std::error_code ec;
+        const auto bytes = std::filesystem::file_size(path, ec);
+        db.makeUntrusted(ec ? 0 : bytes);
+    }
     return db;
+}
+
+void SqliteDb::makeUntrusted(std::uint64_t fileBytes) {
+    capSqliteHeap();
+    sqlite3_db_config(m_db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+    sqlite3_db_config(m_db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+    (void)exec("PRAGMA trusted_schema=OFF");
+    const double ops = std::max(static_cast<double>(kMinOps), static_cast<double>(fileBytes) * kOpsPerByte);
+    m_ticksLeft = std::make_unique<std::int64_t>(static_cast<std::int64_t>(std::min(ops / kOpsPerTick, 1e15)));
+    sqlite3_progress_handler(m_db, kOpsPerTick, onProgress, m_ticksLeft.get());
 }
 
 Result<SqliteDb> SqliteDb::fromBytes(std::span<const unsigned char> image) {
@@ -114,6 +146,7 @@ Result<SqliteDb> SqliteDb::fromBytes(std::span<const unsigned char> image) {
                                        SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY);
     if (rc != SQLITE_OK) return db.error("cannot load database image");
     (void)db.exec("PRAGMA cell_size_check=ON");
+    db.makeUntrusted(image.size());
     return db;
 }
 
@@ -130,6 +163,19 @@ Error SqliteDb::error(const std::string& what) const {
     ErrorCode ec = ErrorCode::IoError;
     if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT) ec = ErrorCode::WrongFormat;
     if (code == SQLITE_CANTOPEN) ec = ErrorCode::NotFound;
+    if (code == SQLITE_INTERRUPT && m_ticksLeft != nullptr && *m_ticksLeft < 0) {
+        return makeError(ErrorCode::ParseError,
+                         what +
+                             ": the database needs far more work than a file of its size can hold "
+                             "(crafted or damaged file); reading stopped",
+                         m_path);
+    }
+    if (code == SQLITE_NOMEM) {
+        return makeError(ErrorCode::IoError,
+                         what + ": SQLite ran out of memory (its limit is " + std::to_string(kHeapLimitBytes >> 20) +
+                             " MiB); the file is damaged or crafted",
+                         m_path);
+    }
     return makeError(ec, what + ": " + msg, m_path);
 }
 
@@ -154,10 +200,33 @@ Result<SqliteStmt> SqliteDb::prepare(std::string_view sql) {
 }
 
 bool SqliteDb::hasTable(std::string_view name) {
-    auto stmt = prepare("SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name = ?1");
+    auto stmt =
+        prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1 AND sql NOT LIKE 'CREATE VIRTUAL%'");
     if (!stmt) return false;
     stmt->bind(1, name);
     return stmt->step() == SQLITE_ROW;
+}
+
+Status SqliteDb::requireRealTables(std::initializer_list<std::string_view> names) {
+    auto stmt = prepare("SELECT type, sql LIKE 'CREATE VIRTUAL%' FROM sqlite_master WHERE name = ?1 COLLATE NOCASE");
+    if (!stmt) return stmt.error();
+    for (const std::string_view name : names) {
+        stmt->reset();
+        stmt->bind(1, name);
+        int rc = 0;
+        while ((rc = stmt->step()) == SQLITE_ROW) {
+            const std::string_view type = stmt->text(0);
+            if (type == "table" && stmt->int64(1) == 0) continue;
+            if (type != "table" && type != "view") continue;  // an index or trigger of that name is harmless
+            const char* what = type == "view" ? "a view" : "a virtual table";
+            return makeError(ErrorCode::WrongFormat,
+                             std::string(name) + " is " + what +
+                                 ", not a table: refusing a database whose expected tables are computed",
+                             m_path);
+        }
+        if (rc != SQLITE_DONE) return error("cannot read the schema");
+    }
+    return Ok{};
 }
 
 std::set<std::string> SqliteDb::columns(std::string_view table) {

@@ -2,10 +2,22 @@
 // Thin RAII over the SQLite3 C API for the readers and writers of core/io: open (read-only files are
 // opened immutable, so a file on a read-only disk or being read by another process is safe), prepared
 // statements with typed column access, and errors that carry SQLite's message.
+//
+// Every file opened read-only is untrusted (nsys exports and workspaces come from other people):
+//   - SQLITE_DBCONFIG_DEFENSIVE and PRAGMA trusted_schema=OFF: the schema cannot run functions or
+//     virtual tables with side effects;
+//   - hasTable() sees only real tables, and requireRealTables() makes a view or virtual table where a
+//     reader expects a table an error naming it (a view can compute unbounded rows from a tiny file);
+//   - the work is bounded by a progress handler: kOpsPerByte VM steps per byte of the file (plus a
+//     floor), far above what a scan of real rows needs, so a crafted file stops with a clear error;
+//   - SQLite's own heap is capped (kHeapLimitBytes, process-wide) so it fails with SQLITE_NOMEM
+//     instead of exhausting the process.
 
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <initializer_list>
+#include <memory>
 #include <set>
 #include <span>
 #include <string>
@@ -56,6 +68,10 @@ class SqliteDb {
   public:
     enum class Mode { ReadOnly, ReadWriteCreate };
 
+    static constexpr std::int64_t kOpsPerByte = 200;            // VM steps allowed per byte of an untrusted file
+    static constexpr std::int64_t kMinOps = 20'000'000;         // floor for tiny files (~0.1 s of work)
+    static constexpr std::int64_t kHeapLimitBytes = 1LL << 30;  // SQLite's heap, all connections together
+
     static Result<SqliteDb> open(const std::string& path, Mode mode);
     // An in-memory copy of a database image (for fuzzing and tests).
     static Result<SqliteDb> fromBytes(std::span<const unsigned char> image);
@@ -71,15 +87,22 @@ class SqliteDb {
     // Closes now, reporting a failure (the destructor cannot).
     Status close();
     Result<SqliteStmt> prepare(std::string_view sql);
+    // A real table of that name (not a view or virtual table).
     bool hasTable(std::string_view name);
+    // Each of `names` that exists in the schema is a real table; otherwise an error naming it.
+    Status requireRealTables(std::initializer_list<std::string_view> names);
     std::set<std::string> columns(std::string_view table);
     Error error(const std::string& what) const;  // includes sqlite3_errmsg
     sqlite3* handle() const { return m_db; }
     const std::string& path() const { return m_path; }
 
   private:
+    void makeUntrusted(std::uint64_t fileBytes);
+
     sqlite3* m_db = nullptr;
     std::string m_path;
+    // Progress-handler calls left before an untrusted read is stopped (a stable address for the handler).
+    std::unique_ptr<std::int64_t> m_ticksLeft;
 };
 
 }  // namespace tpscope::core

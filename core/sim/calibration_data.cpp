@@ -299,8 +299,8 @@ Result<CalibrationData> parseMeasuredRowsCsv(std::string_view text, const std::s
         }
         const auto cells = split(line, ',');
         double gpus = 0, nodes = 0, bytes = 0, us = 0;
-        if (cells.size() < 4 || !toDouble(cells[0], gpus) || !toDouble(cells[1], nodes) ||
-            !toDouble(cells[2], bytes) || !toDouble(cells[3], us) || gpus > 1e6 || nodes > 1e6 || bytes > 1e18) {
+        if (cells.size() < 4 || !toDouble(cells[0], gpus) || !toDouble(cells[1], nodes) || !toDouble(cells[2], bytes) ||
+            !toDouble(cells[3], us) || gpus > 1e6 || nodes > 1e6 || bytes > 1e18) {
             ++data.skippedRows;
             return;
         }
@@ -313,8 +313,8 @@ Result<CalibrationData> parseMeasuredRowsCsv(std::string_view text, const std::s
         }
     });
     if (!sawHeader) {
-        return makeError(ErrorCode::WrongFormat, "not a measured-rows CSV: expected the header '" +
-                                                     std::string(kMeasuredRowsHeader) + ",...'",
+        return makeError(ErrorCode::WrongFormat,
+                         "not a measured-rows CSV: expected the header '" + std::string(kMeasuredRowsHeader) + ",...'",
                          context);
     }
     if (data.samples.empty()) return makeError(ErrorCode::ParseError, "no all-reduce rows could be read", context);

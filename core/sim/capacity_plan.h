@@ -22,11 +22,11 @@
 namespace tpscope::core::sim {
 
 struct CapacityPlanSpec {
-    SweepSpec sweep;                // model, cluster node, TP and batch axes, context, dtype, params
-    int gpuBudget = 0;              // 0: the cluster's GPUs
-    double targetItlMs = 0;         // > 0
-    double minTokensPerSec = 0;     // 0: no throughput demand
-    double pricePerGpuHour = 2.0;   // > 0
+    SweepSpec sweep;               // model, cluster node, TP and batch axes, context, dtype, params
+    int gpuBudget = 0;             // 0: the cluster's GPUs
+    double targetItlMs = 0;        // > 0
+    double minTokensPerSec = 0;    // 0: no throughput demand
+    double pricePerGpuHour = 2.0;  // > 0
 };
 
 struct CapacityConfig {
@@ -40,10 +40,10 @@ struct CapacityConfig {
 };
 
 struct CapacityPlan {
-    std::vector<CapacityConfig> configs;   // one per simulated (TP, batch), sweep order
+    std::vector<CapacityConfig> configs;     // one per simulated (TP, batch), sweep order
     std::vector<std::size_t> meetingTarget;  // indices meeting the latency target within the budget
-    std::optional<std::size_t> cheapest;   // cheapest meeting latency and throughput within the budget
-    std::vector<SkippedRun> skipped;       // configurations that do not fit memory
+    std::optional<std::size_t> cheapest;     // cheapest meeting latency and throughput within the budget
+    std::vector<SkippedRun> skipped;         // configurations that do not fit memory
     bool cancelled = false;
 };
 

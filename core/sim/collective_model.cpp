@@ -177,8 +177,9 @@ CollectiveEstimate CollectiveModel::estimate(std::uint64_t bytesIn, CollectiveAl
             const AlgorithmSpec* o = m_intra.algorithmSpec(algo);
             const bool oneShot = algo == CollectiveAlgo::OneShot;
             CollectiveEstimate e{algo, CollectiveProto::Unknown, 0, 0};
-            e.latencyNs = pick(o ? o->baseLatencyNs : 0, pl.baseLatencyNs) +
-                          (oneShot ? kOneShotBarriers : kTwoShotBarriers) * pick(o ? o->hopLatencyNs : 0, pl.hopLatencyNs);
+            e.latencyNs =
+                pick(o ? o->baseLatencyNs : 0, pl.baseLatencyNs) +
+                (oneShot ? kOneShotBarriers : kTwoShotBarriers) * pick(o ? o->hopLatencyNs : 0, pl.hopLatencyNs);
             const double peerBw = pick(o ? o->busbwBytesPerSec : 0, m_intra.linkBytesPerSec);
             e.bandwidthNs = (oneShot ? bytes * (n - 1) : bytes * wire) / peerBw * 1e9;
             return e;

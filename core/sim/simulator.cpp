@@ -4,9 +4,9 @@
 #include <cmath>
 #include <string>
 
+#include "core/analysis/exposed_comm.h"
 #include "core/sim/hbm_contention.h"
 #include "core/sim/sim_rng.h"
-#include "core/sim/sim_summary.h"
 #include "core/sim/step_program.h"
 #include "core/util/units.h"
 
@@ -39,7 +39,7 @@ class Engine {
           m_ranks(config.plan.tp),
           m_layers(static_cast<int>(config.plan.model.layers)) {}
 
-    Result<SimStats> run(const std::atomic<bool>* cancel);
+    Result<SimStats> run(const std::atomic<bool>* cancel, const StepProgressFn& stepProgress);
 
   private:
     void setupRanks();
@@ -195,7 +195,7 @@ void Engine::runStep() {
     }
 }
 
-Result<SimStats> Engine::run(const std::atomic<bool>* cancel) {
+Result<SimStats> Engine::run(const std::atomic<bool>* cancel, const StepProgressFn& stepProgress) {
     setupRanks();
     double stepStart = 0;
     for (int step = 0; step < m_c.tokens; ++step) {
@@ -209,6 +209,7 @@ Result<SimStats> Engine::run(const std::atomic<bool>* cancel) {
         const double next = lastEnd + m_params.stepGapNs;
         appendRanges(step, stepStart, next);
         stepStart = next;
+        if (stepProgress) stepProgress(step + 1, m_c.tokens);
     }
     SimStats st;
     st.steps = m_c.tokens;
@@ -273,7 +274,7 @@ Status validateConfig(const SimConfig& c) {
     return Ok{};
 }
 
-Result<SimResult> simulate(const SimConfig& c, const std::atomic<bool>* cancel) {
+Result<SimResult> simulate(const SimConfig& c, const std::atomic<bool>* cancel, const StepProgressFn& stepProgress) {
     TPSCOPE_TRY(validateConfig(c));
     auto model =
         CollectiveModel::create(c.cluster.intraFabric, c.cluster.interFabric, c.plan.tp, c.cluster.gpusPerNode);
@@ -290,7 +291,7 @@ Result<SimResult> simulate(const SimConfig& c, const std::atomic<bool>* cancel) 
     auto program = buildStepProgram(std::move(*plan), cl.gpu, *model, c.params, *trace);
     if (!program) return program.error();
     Engine engine(c, *program, *trace);
-    TPSCOPE_TRY_ASSIGN(result.stats, engine.run(cancel));
+    TPSCOPE_TRY_ASSIGN(result.stats, engine.run(cancel, stepProgress));
     for (const auto& in : program->instrs) {
         if (!in.collective) continue;
         ++result.stats.collectivesPerStep;
@@ -320,7 +321,7 @@ Result<SimResult> simulate(const SimConfig& c, const std::atomic<bool>* cancel) 
                        {"fits_memory", result.fit.fits ? "true" : "false"}};
     trace->finalize();
     result.stats.events = trace->eventCount();
-    const CommSummary comm = summarizeComm(*trace);
+    const analysis::CommSummary comm = analysis::summarizeComm(*trace);
     result.stats.exposedCommNsPerStep = comm.exposedNs / (static_cast<double>(p.tp) * c.tokens);
     result.stats.exposedCommShare =
         result.stats.meanStepNs > 0 ? result.stats.exposedCommNsPerStep / result.stats.meanStepNs : 0;

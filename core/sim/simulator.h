@@ -15,6 +15,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -79,7 +80,11 @@ struct SimResult {
 // simulating; the error says what to change. A DoesNotFit error names the shortfall.
 Status validateConfig(const SimConfig& config);
 
+// Called after each decode step with the steps done so far and the steps of the run.
+using StepProgressFn = std::function<void(int stepsDone, int steps)>;
+
 // Cancelled error when *cancel turns true (checked once per step).
-Result<SimResult> simulate(const SimConfig& config, const std::atomic<bool>* cancel = nullptr);
+Result<SimResult> simulate(const SimConfig& config, const std::atomic<bool>* cancel = nullptr,
+                           const StepProgressFn& stepProgress = {});
 
 }  // namespace tpscope::core::sim

@@ -20,12 +20,12 @@ namespace tpscope::core::sim {
 
 struct StepFloors {
     AllReduceBound bandwidthOnly;
-    double minCallLatencyNs = 0;   // alpha: the cheapest per-call latency on this fabric at tp GPUs
+    double minCallLatencyNs = 0;    // alpha: the cheapest per-call latency on this fabric at tp GPUs
     double perCallAlphaBetaNs = 0;  // one layer all-reduce: alpha + wire bytes / busbw
     double perStepAlphaBetaNs = 0;  // every collective of the step
     int collectivesPerStep = 0;
-    double hbmFloorNs = 0;                // step HBM bytes / HBM bandwidth; 0 without a GPU
-    double commOverHbm = 0;               // perStepAlphaBetaNs / hbmFloorNs; 0 without a GPU
+    double hbmFloorNs = 0;   // step HBM bytes / HBM bandwidth; 0 without a GPU
+    double commOverHbm = 0;  // perStepAlphaBetaNs / hbmFloorNs; 0 without a GPU
     // Which term of the alpha-beta step floor is larger: the calls' latency or their bytes.
     bool latencyDominates() const { return minCallLatencyNs * collectivesPerStep > bandwidthOnly.perStepAtBusbwNs; }
 };

@@ -79,7 +79,8 @@ class ProgramBuilder {
     }
 
     void addNote(std::string note) {
-        if (std::find(m_p.notes.begin(), m_p.notes.end(), note) == m_p.notes.end()) m_p.notes.push_back(std::move(note));
+        if (std::find(m_p.notes.begin(), m_p.notes.end(), note) == m_p.notes.end())
+            m_p.notes.push_back(std::move(note));
     }
 
     void describeCompute(StepInstr& in, const PlanOp& op, const DecodePlan& plan) {
@@ -97,8 +98,9 @@ class ProgramBuilder {
         } else {
             EngineChoice choice = engineAllReduce(m_coll, op.messageBytes, m_params.allReduceEngine);
             e = choice.estimate;
-            if (!choice.fallback.empty()) addNote(std::string(toString(m_params.allReduceEngine)) + " fell back to NCCL (" +
-                                                  formatBytes(static_cast<double>(op.messageBytes)) + "): " + choice.fallback);
+            if (!choice.fallback.empty())
+                addNote(std::string(toString(m_params.allReduceEngine)) + " fell back to NCCL (" +
+                        formatBytes(static_cast<double>(op.messageBytes)) + "): " + choice.fallback);
         }
         in.baseNs = e.timeNs();
         in.allReduce = op.collective == CollectiveOp::AllReduce;

@@ -59,19 +59,27 @@ Result<SweepResult> runSweep(const SweepSpec& spec, const SweepProgressFn& progr
             const auto plan = buildDecodePlan(p.config.plan);
             result.skipped.push_back(
                 SkippedRun{tp, batch, p.reason, plan ? checkFit(plan->memory, p.config.cluster.gpu) : FitReport{}});
-        } else {
-            auto run = simulate(p.config, cancel);
-            if (!run) {
-                if (run.error().code == ErrorCode::Cancelled) {
-                    result.cancelled = true;
-                    break;
-                }
-                return run.error();
-            }
-            result.runs.push_back(SweepRun{std::move(p.config), run->stats, run->fit, std::move(run->trace)});
+            ++done;
+            if (progress) progress(SweepProgress{done, total, tp, batch, nullptr, &result.skipped.back(), 1.0});
+            continue;
         }
+        const auto stepProgress = [&](int stepsDone, int steps) {
+            if (progress && stepsDone < steps) {
+                progress(
+                    SweepProgress{done, total, tp, batch, nullptr, nullptr, static_cast<double>(stepsDone) / steps});
+            }
+        };
+        auto run = simulate(p.config, cancel, stepProgress);
+        if (!run) {
+            if (run.error().code == ErrorCode::Cancelled) {
+                result.cancelled = true;
+                break;
+            }
+            return run.error();
+        }
+        result.runs.push_back(SweepRun{std::move(p.config), run->stats, run->fit, std::move(run->trace)});
         ++done;
-        if (progress) progress(SweepProgress{done, total, tp, batch});
+        if (progress) progress(SweepProgress{done, total, tp, batch, &result.runs.back(), nullptr, 1.0});
     }
     return result;
 }

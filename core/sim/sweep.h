@@ -53,11 +53,17 @@ struct SweepResult {
     bool cancelled = false;
 };
 
+// Reported after each decode step of a run (run and skipped null, runFraction < 1) and once when a
+// run finished or was skipped (done counts it; run or skipped points at it for the call only), so
+// a caller can take each run as it comes (the GUI) or print a counter (the CLI).
 struct SweepProgress {
     int done = 0;  // runs finished or skipped so far
     int total = 0;
-    int tp = 0;  // the configuration just finished
+    int tp = 0;  // the configuration just finished, or running
     int batch = 0;
+    const SweepRun* run = nullptr;
+    const SkippedRun* skipped = nullptr;
+    double runFraction = 1.0;  // steps done / steps of the running configuration
 };
 using SweepProgressFn = std::function<void(const SweepProgress&)>;
 

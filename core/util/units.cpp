@@ -1,5 +1,6 @@
 #include "core/util/units.h"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -113,9 +114,12 @@ Result<std::vector<int>> parsePositiveIntList(std::string_view text, std::string
 }
 
 std::string formatFixed(double v, int decimals) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
+    // to_chars, not snprintf: printf follows LC_NUMERIC, and the GUI runs under the user's locale.
+    std::array<char, 400> buf{};  // the longest fixed double (1.8e308) with a few decimals
+    char* const end = buf.data() + buf.size();
+    auto r = std::to_chars(buf.data(), end, v, std::chars_format::fixed, decimals);
+    if (r.ec != std::errc()) r = std::to_chars(buf.data(), end, v, std::chars_format::general);
+    return {buf.data(), r.ptr};
 }
 
 std::string formatBytes(double bytes) {
@@ -129,8 +133,14 @@ std::string formatBytes(double bytes) {
     return formatFixed(v, unit == 0 ? 0 : (std::fabs(v) < 10 ? 2 : 1)) + " " + kUnits[unit];
 }
 
-std::string formatDurationNs(double ns) {
+std::string formatDurationNs(double ns, DurationStyle style) {
     const double a = std::fabs(ns);
+    if (style == DurationStyle::Detail) {
+        if (a < 1e3) return formatFixed(ns, 0) + " ns";
+        if (a < 1e6) return formatFixed(ns / 1e3, 2) + " \u00b5s";  // µs
+        if (a < 1e9) return formatFixed(ns / 1e6, 3) + " ms";
+        return formatFixed(ns / 1e9, 4) + " s";
+    }
     if (a < 1e3) return formatFixed(ns, 0) + " ns";
     if (a < 1e6) return formatFixed(ns / 1e3, a < 1e4 ? 2 : 1) + " us";
     if (a < 1e9) return formatFixed(ns / 1e6, a < 1e7 ? 2 : 1) + " ms";

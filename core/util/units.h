@@ -16,8 +16,13 @@ Result<std::vector<std::uint64_t>> parseByteSizeList(std::string_view text);
 // "1,2,4,8" -> {1,2,4,8}; every entry must be a positive integer.
 Result<std::vector<int>> parsePositiveIntList(std::string_view text, std::string_view what);
 
-std::string formatBytes(double bytes);    // "24.0 KiB", "35.3 GB" style: binary units
-std::string formatDurationNs(double ns);  // "812 ns", "12.4 us", "15.2 ms", "1.20 s"
+std::string formatBytes(double bytes);  // "24.0 KiB", "35.3 GB" style: binary units
+// One duration formatter for every view. Compact: 3 significant digits with ASCII "us" (CLI tables,
+// CSV-adjacent text, anything that must stay ASCII): "812 ns", "12.4 us", "15.2 ms", "1.20 s".
+// Detail: fixed decimals per unit with "µs" (the GUI's tooltips, tables and event details):
+// "812 ns", "12.41 µs", "15.203 ms", "1.2000 s".
+enum class DurationStyle { Compact, Detail };
+std::string formatDurationNs(double ns, DurationStyle style = DurationStyle::Compact);
 std::string formatFixed(double v, int decimals);
 
 }  // namespace tpscope::core

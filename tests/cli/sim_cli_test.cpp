@@ -168,5 +168,75 @@ TEST(CliDemo, SimulatesTheDefaultAndReportsTp1Shortfall) {
     EXPECT_NE(r.out.find("tokens/s"), std::string::npos) << r.out;
 }
 
+TEST(CliSimulate, AllReduceEngineIsChosenAndItsFallBacksAreNoted) {
+    auto r = runCli("simulate --model llama3-8b --tp 8 --tokens 1 --allreduce vllm-custom-ar --json");
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    simdjson::dom::parser parser;
+    simdjson::dom::element root;
+    ASSERT_EQ(parser.parse(r.out).get(root), simdjson::SUCCESS) << r.out;
+    EXPECT_EQ(std::string_view(root["allreduce_engine"]), "vllm-custom-ar");
+    auto run = root["runs"].at(0);
+    EXPECT_EQ(std::string_view(run["layer_allreduce"]["algo"]), "one_shot");
+    // Over PCIe (no peer-to-peer) vLLM runs NCCL, and the run says so.
+    r = runCli("simulate --model llama3-8b --tp 2 --tokens 1 --fabric pcie5 --allreduce vllm-custom-ar");
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    EXPECT_NE(r.out.find("note: TP 2: vllm-custom-ar fell back to NCCL"), std::string::npos) << r.out;
+    r = runCli("simulate --model llama3-8b --allreduce mpi");
+    EXPECT_EQ(r.exitCode, 2) << r.out;
+    EXPECT_NE(r.out.find("unknown engine 'mpi'"), std::string::npos) << r.out;
+}
+
+TEST(CliAllReduce, CustomAlgorithmsRunWhereTheFabricHasThem) {
+    auto r = runCli("allreduce --fabric nvlink4 --gpus 8 --sizes 16K --algo one_shot --json");
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    EXPECT_NE(r.out.find("one_shot"), std::string::npos) << r.out;
+    r = runCli("allreduce --fabric nvls --gpus 8 --sizes 1M --algo nvls --json");
+    EXPECT_EQ(r.exitCode, 0) << r.out;
+    r = runCli("allreduce --fabric pcie5 --gpus 2 --sizes 16K --algo two_shot");
+    EXPECT_NE(r.exitCode, 0) << r.out;
+}
+
+TEST(CliBounds, PrintsBothCommunicationFloorsAndTheHbmFloor) {
+    const auto r = runCli("bounds --model llama3-70b --tp 8 --batch 1 --fabric nvlink4 --gpu h100-sxm");
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    EXPECT_NE(r.out.find("bandwidth-only floor"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("alpha-beta floor"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("latency dominates"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("communication floor / memory floor"), std::string::npos) << r.out;
+    const auto j = runCli("bounds --model llama3-70b --tp 8 --batch 1 --fabric nvlink4 --gpu h100-sxm --json");
+    ASSERT_EQ(j.exitCode, 0) << j.out;
+    simdjson::dom::parser parser;
+    simdjson::dom::element root;
+    ASSERT_EQ(parser.parse(j.out).get(root), simdjson::SUCCESS) << j.out;
+    const auto ab = root["alpha_beta"];
+    const double alpha = double(ab["min_call_latency_us"]);
+    const double calls = double(std::int64_t(ab["collectives_per_step"]));
+    EXPECT_NEAR(double(ab["per_step_us"]), alpha * calls + double(root["per_step_at_busbw_us"]), 1e-9);
+    EXPECT_NEAR(double(root["comm_over_hbm"]), double(ab["per_step_us"]) / double(root["hbm_floor_us"]), 1e-12);
+}
+
+TEST(CliPlanCapacity, FirstLineIsTheAnswerAndJsonAgrees) {
+    const std::string args =
+        "plan-capacity --model llama3-8b --tp 1,2,4,8 --batch 1,16 --tokens 2 --deterministic "
+        "--target-itl-ms 20 --throughput 500 --price-per-gpu-hour 2";
+    const auto text = runCli(args);
+    ASSERT_EQ(text.exitCode, 0) << text.out;
+    EXPECT_EQ(text.out.rfind("cheapest: ", 0), 0u) << text.out;
+    const auto j = runCli(args + " --json");
+    ASSERT_EQ(j.exitCode, 0) << j.out;
+    simdjson::dom::parser parser;
+    simdjson::dom::element root;
+    ASSERT_EQ(parser.parse(j.out).get(root), simdjson::SUCCESS) << j.out;
+    const auto best = root["cheapest"];
+    EXPECT_TRUE(bool(best["meets_latency"]));
+    EXPECT_GE(double(best["tokens_per_sec"]), 500.0);
+    const std::string head = "cheapest: " + std::to_string(std::int64_t(best["replicas"])) + " x TP " +
+                             std::to_string(std::int64_t(best["tp"])) + " (";
+    EXPECT_EQ(text.out.rfind(head, 0), 0u) << text.out;
+    const auto none = runCli("plan-capacity --model llama3-8b --tp 8 --batch 1 --tokens 1 --target-itl-ms 0.001");
+    EXPECT_EQ(none.exitCode, 1) << none.out;
+    EXPECT_EQ(none.out.rfind("no configuration meets", 0), 0u) << none.out;
+}
+
 }  // namespace
 }  // namespace tpscope::test

@@ -5,6 +5,7 @@
 
 #include "core/workload/model.h"
 #include "gpu/device_query.h"
+#include "support/small_model.h"
 
 #define TPSCOPE_REQUIRE_CUDA_DEVICE(count)                                                            \
     do {                                                                                              \
@@ -19,17 +20,7 @@ namespace tpscope::test {
 
 // A small Llama-shaped model: a capture of it takes well under a second.
 inline core::ModelSpec tinyModel() {
-    core::ModelSpec m;
-    m.id = "tiny";
-    m.name = "tiny";
-    m.hidden = 512;
-    m.ffn = 1024;
-    m.heads = 8;
-    m.kvHeads = 4;
-    m.headDim = 64;
-    m.layers = 3;
-    m.vocab = 4096;
-    return m;
+    return customModel({.hidden = 512, .ffn = 1024, .heads = 8, .kvHeads = 4, .layers = 3, .vocab = 4096});
 }
 
 }  // namespace tpscope::test

@@ -13,6 +13,7 @@
 #include "core/io/workspace/workspace.h"
 #include "core/workload/decode_plan.h"
 #include "gpu/device_query.h"
+#include "support/small_model.h"
 #include "test_support.h"
 
 namespace tpscope::test {
@@ -21,22 +22,11 @@ namespace {
 TEST(CaptureCli, CpuTestWritesATraceWithOneEventPerPlanOpAndStep) {
     const std::string out =
         (std::filesystem::temp_directory_path() / ("cpu-test-" + std::to_string(::getpid()) + ".json")).string();
-    const auto r = runCli(
-        "capture --model custom --hidden 256 --ffn 512 --heads 8 --kv-heads 8 --layers 4 --vocab 1000"
-        " --tokens 2 --cpu-test --out " +
-        out);
+    const auto r = runCli("capture " + customModelFlags() + " --tokens 2 --cpu-test --out " + out);
     ASSERT_EQ(r.exitCode, 0) << r.out;
     EXPECT_NE(r.out.find("captured 1 rank(s) in 1 process(es), 2 steps"), std::string::npos) << r.out;
 
-    core::ModelSpec m;
-    m.hidden = 256;
-    m.ffn = 512;
-    m.heads = 8;
-    m.kvHeads = 8;
-    m.headDim = 32;
-    m.layers = 4;
-    m.vocab = 1000;
-    auto plan = core::buildDecodePlan({m, 1, 1, 1024, core::Dtype::Fp16});
+    auto plan = core::buildDecodePlan({customModel(), 1, 1, 1024, core::Dtype::Fp16});
     ASSERT_TRUE(plan.ok());
     // Read back through core/io as a user's `tpscope-cli analyze` would.
     const auto trace = core::readTrace(out);

@@ -6,6 +6,7 @@
 
 #include "activity_buffer.h"
 #include "core/workload/decode_plan.h"
+#include "support/small_model.h"
 
 namespace tpscope::gpu {
 namespace {
@@ -17,15 +18,8 @@ using test::marker;
 using test::runtimeCall;
 
 core::DecodePlan smallPlan(int tp, int batch) {
-    core::ModelSpec m;
-    m.id = "tiny";
-    m.hidden = 64;
-    m.ffn = 128;
-    m.heads = 4;
-    m.kvHeads = 4;
-    m.headDim = 16;
-    m.layers = 2;
-    m.vocab = 100;
+    const core::ModelSpec m =
+        test::customModel({.hidden = 64, .ffn = 128, .heads = 4, .kvHeads = 4, .layers = 2, .vocab = 100});
     auto plan = core::buildDecodePlan({m, tp, batch, 32, core::Dtype::Bf16});
     EXPECT_TRUE(plan.ok());
     return *plan;

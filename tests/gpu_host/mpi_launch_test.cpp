@@ -12,24 +12,17 @@
 #include <string>
 
 #include "core/workload/decode_plan.h"
+#include "support/small_model.h"
 #include "test_support.h"
 
 namespace tpscope::test {
 namespace {
 
 // A small custom model keeps the trace small; its plan gives the expected event count.
-constexpr const char* kModel = "--model custom --hidden 256 --ffn 512 --heads 8 --kv-heads 8 --layers 4 --vocab 1000";
+const std::string kModel = customModelFlags();
 
 std::size_t expectedEventsPerRank(int tp, int tokens) {
-    core::ModelSpec m;
-    m.hidden = 256;
-    m.ffn = 512;
-    m.heads = 8;
-    m.kvHeads = 8;
-    m.headDim = 32;
-    m.layers = 4;
-    m.vocab = 1000;
-    auto plan = core::buildDecodePlan({m, tp, 1, 1024, core::Dtype::Fp16});
+    auto plan = core::buildDecodePlan({customModel(), tp, 1, 1024, core::Dtype::Fp16});
     EXPECT_TRUE(plan.ok());
     return plan->ops.size() * static_cast<std::size_t>(tokens);
 }

@@ -49,7 +49,8 @@ TEST(IoServices, SavedRunsComeBackFromTheWorkspaceWithTheirRequests) {
     RunRecord failed;  // no trace: not saved
     failed.status = RunStatus::Failed;
     const QString path = dir.filePath(QStringLiteral("w.tpscope"));
-    ASSERT_TRUE(saveWithIo(path, {sim, failed}));
+    std::atomic<bool> noCancel{false};
+    ASSERT_TRUE(saveWithIo(path, {sim, failed}, {}, noCancel));
 
     std::atomic<bool> cancel{false};
     auto doc = openWithIo(path, {}, cancel);

@@ -1,62 +1,114 @@
 #include "ui/runs_model.h"
-#include "ui/services.h"
 
 #include <QAbstractItemModelTester>
+#include <QSortFilterProxyModel>
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <memory>
 
+#include "core/analysis/scaling.h"
+#include "ui/run_scaling.h"
+#include "ui/services.h"
 #include "ui_test_support.h"
 
 namespace tpscope::ui {
 namespace {
 
-RunRecord done(int tp, int batch, double tokensPerSec) {
+// A finished simulated-looking run whose analysis is real (core::analyzeTrace on a small trace with
+// NVTX steps of `stepNs`), so efficiency comes from core's scaling.
+RunRecord done(int tp, int batch, std::int64_t stepNs, int sweep = 1) {
+    auto trace = std::make_shared<core::Trace>();
+    for (int r = 0; r < tp; ++r) {
+        auto& rank = trace->rank(core::RankId{static_cast<std::uint32_t>(r)});
+        rank.ranges = {{0, stepNs, trace->intern("step 0"), 0}, {stepNs, 2 * stepNs, trace->intern("step 1"), 0}};
+        rank.stream(core::StreamId{7}, "compute")
+            .events.append({0, stepNs / 2, trace->intern("gemm"), core::EventKind::Gemm, 0, core::kNoPayload});
+    }
+    trace->finalize();
     RunRecord r;
     r.request.model.id = "m";
     r.request.gpu.id = "g";
     r.request.fabric.id = "f";
     r.request.tp = tp;
     r.request.batch = batch;
+    r.sweep = sweep;
     r.status = RunStatus::Done;
-    r.metrics.tokensPerSec = tokensPerSec;
-    r.metrics.stepLatencyNs = batch * 1e9 / tokensPerSec;
+    r.trace = trace;
+    deriveRunData(r);
     return r;
 }
 
-TEST(RunsModel, EfficiencyIsSpeedupOverGpuRatioAgainstTheSmallestFinishedTpOfTheGroup) {
-    std::vector<RunRecord> runs = {done(1, 1, 100), done(2, 1, 180), done(8, 1, 400), done(2, 8, 900),
-                                   done(4, 8, 1500)};
-    RunRecord failed = done(1, 8, 0);
-    failed.status = RunStatus::Failed;
-    runs.push_back(failed);
-    const auto eff = scalingEfficiencies(runs);
-    EXPECT_DOUBLE_EQ(eff[0], 1.0);
-    EXPECT_DOUBLE_EQ(eff[1], (180.0 / 100) / 2);
-    EXPECT_DOUBLE_EQ(eff[2], (400.0 / 100) / 8);
-    // Batch 8 has no finished TP 1: TP 2 is its baseline.
-    EXPECT_DOUBLE_EQ(eff[3], 1.0);
-    EXPECT_DOUBLE_EQ(eff[4], (1500.0 / 900) / 2);
-    EXPECT_TRUE(std::isnan(eff[5]));
+TEST(RunsModel, EfficiencyIsCoreScalingOfTheRunsSweep) {
+    RunDocument doc;
+    RunsModel model(&doc);
+    const RunId tp1 = doc.add(done(1, 1, 1000));
+    const RunId tp2 = doc.add(done(2, 1, 600));
+    const RunId other = doc.add(done(4, 1, 400, 2));  // another sweep: its own baseline
+    const auto report = scalingOfSweep(doc.runs(), 1);
+    ASSERT_TRUE(report.ok()) << report.error().describe();
+    const auto* row = scalingRowOf(*report, *doc.run(tp2));
+    ASSERT_NE(row, nullptr);
+    // speedup = (batch / 600 ns) / (batch / 1000 ns); efficiency = speedup / (2 / 1).
+    EXPECT_NEAR(row->efficiency, (1000.0 / 600.0) / 2.0, 1e-12);
+    EXPECT_DOUBLE_EQ(model.efficiency(tp2), row->efficiency);
+    EXPECT_DOUBLE_EQ(model.efficiency(tp1), 1.0);
+    EXPECT_DOUBLE_EQ(model.efficiency(other), 1.0);
+    EXPECT_EQ(model.data(model.index(1, RunsModel::Efficiency), Qt::DisplayRole).toString(),
+              QStringLiteral("%1 %").arg(row->efficiency * 100, 0, 'f', 0));
 }
 
-TEST(RunsModel, PassesTheItemModelTesterThroughAppendsUpdatesAndResets) {
+TEST(RunsModel, PassesTheItemModelTesterBehindASortProxyThroughAddsChangesRemovesAndResets) {
     test::ensureApp();
-    RunsModel model;
-    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
-    EXPECT_EQ(model.appendRuns({done(1, 1, 100), done(2, 1, 150)}), 0);
-    EXPECT_EQ(model.appendRuns({RunRecord{}}), 2);
-    model.setProgress(2, 0.25);
-    EXPECT_DOUBLE_EQ(model.data(model.index(2, RunsModel::Status), RunsModel::ProgressRole).toDouble(), 0.25);
-    EXPECT_EQ(model.data(model.index(2, RunsModel::Status), Qt::DisplayRole).toString(), QStringLiteral("25 %"));
-    model.updateRun(2, done(4, 1, 250));
-    EXPECT_EQ(model.data(model.index(2, RunsModel::Efficiency), Qt::DisplayRole).toString(), QStringLiteral("63 %"));
-    EXPECT_EQ(model.data(model.index(1, RunsModel::TokensPerSec), Qt::DisplayRole).toString(), QStringLiteral("150.0"));
-    EXPECT_DOUBLE_EQ(model.data(model.index(2, RunsModel::Status), RunsModel::ProgressRole).toDouble(), -1.0);
-    model.clear();
+    RunDocument doc;
+    RunsModel model(&doc);
+    QSortFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    proxy.setSortRole(RunsModel::SortRole);
+    proxy.sort(RunsModel::Tp, Qt::DescendingOrder);
+    QAbstractItemModelTester sourceTester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    const RunId a = doc.add(done(1, 1, 1000));
+    doc.add(done(2, 1, 600));
+    const RunId pending = doc.add(RunRecord{});
+    EXPECT_EQ(model.rowCount(), 3);
+    EXPECT_EQ(proxy.rowCount(), 3);
+    // Sorted by TP, descending: TP 2 first.
+    EXPECT_EQ(proxy.data(proxy.index(0, RunsModel::Tp)).toInt(), 2);
+    doc.update(pending, [](RunRecord& r) {
+        r.status = RunStatus::Running;
+        r.progress = 0.25;
+    });
+    const int row = model.rowOf(pending);
+    EXPECT_DOUBLE_EQ(model.data(model.index(row, RunsModel::Status), RunsModel::ProgressRole).toDouble(), 0.25);
+    EXPECT_EQ(model.data(model.index(row, RunsModel::Status), Qt::DisplayRole).toString(), QStringLiteral("25 %"));
+    doc.update(pending, [](RunRecord& r) { r = done(4, 1, 400); });
+    EXPECT_EQ(proxy.data(proxy.index(0, RunsModel::Tp)).toInt(), 4);
+    EXPECT_DOUBLE_EQ(model.data(model.index(row, RunsModel::Status), RunsModel::ProgressRole).toDouble(), -1.0);
+    EXPECT_TRUE(doc.remove(a));
+    EXPECT_EQ(model.rowCount(), 2);
+    EXPECT_EQ(model.rowOf(a), -1);
+    EXPECT_FALSE(doc.update(a, [](RunRecord&) {}));  // gone: a late result changes nothing
+    doc.resetRuns({done(8, 1, 300)});
+    EXPECT_EQ(proxy.rowCount(), 1);
+    doc.clear();
     EXPECT_EQ(model.rowCount(), 0);
+}
+
+TEST(RunDocument, IdsAreStableAndNeverReused) {
+    RunDocument doc;
+    const RunId a = doc.add(RunRecord{});
+    const RunId b = doc.add(RunRecord{});
+    EXPECT_NE(a, b);
+    EXPECT_NE(a, RunId::None);
+    doc.remove(a);
+    const RunId c = doc.add(RunRecord{});
+    EXPECT_NE(c, a);
+    EXPECT_EQ(doc.ids(), (std::vector<RunId>{b, c}));
+    doc.resetRuns({RunRecord{}});
+    EXPECT_EQ(doc.run(b), nullptr);
+    EXPECT_EQ(doc.run(c), nullptr);
 }
 
 }  // namespace
@@ -80,8 +132,9 @@ TEST(ImportedTraceDocument, OneRunWhoseTpIsTheRankCountAndWhoseStepComesFromNvtx
     EXPECT_EQ(run.request.backend, BackendKind::Imported);
     EXPECT_EQ(run.request.tp, 4);
     EXPECT_EQ(run.status, RunStatus::Done);
-    EXPECT_DOUBLE_EQ(run.metrics.stepLatencyNs, 1500.0);  // median of 1000, 2000, 1500
+    EXPECT_DOUBLE_EQ(run.metrics.stepLatencyNs, (1000.0 + 2000.0 + 1500.0) / 3);  // the mean step
     EXPECT_EQ(run.metrics.tokensPerSec, 0.0);
+    ASSERT_NE(run.analysis, nullptr);
     EXPECT_EQ(run.label(), QStringLiteral("rank-folder"));
 }
 

@@ -23,8 +23,7 @@ std::shared_ptr<const core::Trace> simulatedTp4() {
     req.tp = 4;
     req.batch = 8;
     req.tokens = 2;
-    const CancelFlag cancel{false};
-    auto trace = simulatedTrace(req, cancel);
+    auto trace = test::simulateRun(req);
     EXPECT_TRUE(trace.ok());
     return *trace;
 }

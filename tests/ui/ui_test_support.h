@@ -10,7 +10,9 @@
 #include <memory>
 #include <vector>
 
+#include "core/sim/simulator.h"
 #include "core/trace/trace.h"
+#include "ui/sim_service.h"
 
 namespace tpscope::test {
 
@@ -81,6 +83,17 @@ inline std::shared_ptr<const core::Trace> makeTrace(int ranks, const std::vector
     }
     t->finalize();
     return t;
+}
+
+// One simulated run of a request, built the way the GUI's sweeps are (ui::sweepSpecOf).
+inline core::Result<std::shared_ptr<const core::Trace>> simulateRun(const ui::RunRequest& request) {
+    ui::SweepRequest sweep;
+    sweep.base = request;
+    sweep.tps = {request.tp};
+    sweep.batches = {request.batch};
+    auto run = core::sim::simulate(ui::sweepSpecOf(sweep).configFor(request.tp, request.batch));
+    if (!run) return run.error();
+    return std::shared_ptr<const core::Trace>(run->trace);
 }
 
 }  // namespace tpscope::test

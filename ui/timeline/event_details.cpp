@@ -2,7 +2,11 @@
 
 #include <QStringList>
 
+#include <QLocale>
+#include <QPalette>
+
 #include "core/util/units.h"
+#include "ui/palette_colors.h"
 #include "ui/timeline/kind_palette.h"
 #include "ui/timeline/time_ruler.h"
 
@@ -19,9 +23,13 @@ QString nb(QString text) {
     return text.replace(QLatin1Char(' '), QStringLiteral("&nbsp;"));
 }
 
+QString muted() {
+    return mutedTextColor(QPalette()).name();
+}
+
 QString row(const QString& key, const QString& value) {
-    return QStringLiteral("<tr><td style='color:#6a737d;padding-right:10px'>%1</td><td>%2</td></tr>")
-        .arg(nb(key), value.contains(QLatin1Char('<')) ? value : nb(value));
+    return QStringLiteral("<tr><td style='color:%3;padding-right:10px'>%1</td><td>%2</td></tr>")
+        .arg(nb(key), value.contains(QLatin1Char('<')) ? value : nb(value), muted());
 }
 
 QString swatch(core::EventKind kind) {
@@ -51,6 +59,7 @@ QString matchRows(const CollectiveMatch& m) {
     out += row(QStringLiteral("transfer"), formatDuration(static_cast<double>(m.transferNs)));
     out += row(QStringLiteral("arrival skew"), formatDuration(static_cast<double>(m.skewNs)));
     if (m.busbwBytesPerSec > 0) out += row(QStringLiteral("busbw"), formatBandwidth(m.busbwBytesPerSec));
+    if (!m.complete) out += row(QStringLiteral("call"), QStringLiteral("not every GPU of its communicator took part"));
     out += row(QStringLiteral("call"), QStringLiteral("#%1 on its GPU").arg(m.ordinal + 1));
     return out;
 }
@@ -58,7 +67,19 @@ QString matchRows(const CollectiveMatch& m) {
 }  // namespace
 
 QString formatBandwidth(double bytesPerSec) {
-    return QStringLiteral("%1 GB/s").arg(bytesPerSec / 1e9, 0, 'f', 1);
+    // Three significant digits in the unit that suits: a 448 B all-reduce moves MB/s, not "0.0 GB/s".
+    if (!(bytesPerSec > 0)) return QStringLiteral("—");
+    static const struct {
+        double scale;
+        const char* unit;
+    } kUnits[] = {{1e12, "TB/s"}, {1e9, "GB/s"}, {1e6, "MB/s"}, {1e3, "kB/s"}, {1, "B/s"}};
+    for (const auto& u : kUnits) {
+        if (bytesPerSec >= u.scale || u.scale == 1) {
+            return QStringLiteral("%1 %2").arg(QLocale::c().toString(bytesPerSec / u.scale, 'g', 3),
+                                               QString::fromLatin1(u.unit));
+        }
+    }
+    return {};
 }
 
 QString itemTooltipHtml(const core::Trace& trace, const TimelineData& data, const TimelineHit& hit,
@@ -102,7 +123,7 @@ QString itemTooltipHtml(const core::Trace& trace, const TimelineData& data, cons
     html += row(QStringLiteral("GPU · stream"),
                 QStringLiteral("%1 · %2")
                     .arg(rank.id.value)
-                    .arg(qs(rank.streams[static_cast<std::size_t>(hit.event.stream)].label)));
+                    .arg(qs(rank.streams[static_cast<std::size_t>(hit.event.stream)].label).toHtmlEscaped()));
     html += row(QStringLiteral("start"), formatDuration(static_cast<double>(ev.startNs(i) - originNs)));
     html += row(QStringLiteral("duration"), formatDuration(static_cast<double>(ev.durNs(i))));
     html += payloadRows(trace, ev.payload(i));
@@ -160,7 +181,8 @@ QString eventDetailsHtml(const core::Trace& trace, const EventRef& event, const 
                 waits += QStringLiteral("<td align=right%1>%2</td>").arg(style, us(m.waitNs));
                 kernels += QStringLiteral("<td align=right%1>%2</td>").arg(style, us(m.endNs - m.startNs));
             }
-            const QString label = QStringLiteral("<td style='color:#6a737d;padding-right:8px'>%1</td>");
+            const QString label =
+                QStringLiteral("<td style='color:%2;padding-right:8px'>%1</td>").arg(QStringLiteral("%1"), muted());
             ranks = QStringLiteral("<table cellspacing=0 cellpadding=2 style='margin-top:6px'>") +
                     QStringLiteral("<tr>") + label.arg(nb(QStringLiteral("GPU"))) + gpus + QStringLiteral("</tr>") +
                     QStringLiteral("<tr>") + label.arg(nb(QStringLiteral("arrival (µs)"))) + arrivals +
@@ -173,9 +195,9 @@ QString eventDetailsHtml(const core::Trace& trace, const EventRef& event, const 
                        .arg(qs(trace.name(ev.name(i))).toHtmlEscaped(), facts);
     if (!call.isEmpty()) {
         html += QStringLiteral(
-                    "<td width=24></td><td valign=top><span style='color:#6a737d'>same call on every GPU"
+                    "<td width=24></td><td valign=top><span style='color:%2'>same call on every GPU"
                     "</span>%1</td>")
-                    .arg(call);
+                    .arg(call, muted());
     }
     return html + QStringLiteral("</tr></table>") + ranks;
 }
@@ -184,25 +206,28 @@ QString rangeStatsHtml(const TimelineData& data, const core::RangeStats& stats, 
     const double span = static_cast<double>(stats.t1 - stats.t0);
     QString html = QStringLiteral(
                        "<b>Range %1 – %2</b> (%3): time per kind, each kernel clipped to the range"
-                       "<table cellspacing=0 cellpadding=2><tr style='color:#6a737d'><td>GPU</td>")
+                       "<table cellspacing=0 cellpadding=2><tr style='color:%4'><td nowrap>GPU</td>")
                        .arg(formatDuration(static_cast<double>(stats.t0 - originNs)),
-                            formatDuration(static_cast<double>(stats.t1 - originNs)), formatDuration(span));
+                            formatDuration(static_cast<double>(stats.t1 - originNs)), formatDuration(span), muted());
     std::array<bool, core::kEventKindCount> used{};
     for (const auto& r : stats.ranks) {
         for (std::size_t k = 0; k < used.size(); ++k) used[k] = used[k] || r.kindCount[k] > 0;
     }
     for (std::size_t k = 0; k < used.size(); ++k) {
-        if (used[k]) html += QStringLiteral("<td>%1</td>").arg(swatch(static_cast<core::EventKind>(k)));
+        // nowrap and non-breaking spaces: a narrow pane must not break "Elementwise" mid-word.
+        if (used[k]) html += QStringLiteral("<td nowrap>%1</td>").arg(swatch(static_cast<core::EventKind>(k)));
     }
-    html += QStringLiteral("<td>kernels</td><td style='color:#c0392b'>exposed comm</td></tr>");
+    html += QStringLiteral("<td nowrap>events</td><td nowrap style='color:%1'>exposed&nbsp;comm</td></tr>")
+                .arg(exposedCommColor().name());
     for (std::size_t r = 0; r < stats.ranks.size(); ++r) {
         const auto& s = stats.ranks[r];
         html += QStringLiteral("<tr><td>%1</td>").arg(s.rank.value);
         for (std::size_t k = 0; k < used.size(); ++k) {
             if (!used[k]) continue;
-            html += QStringLiteral("<td>%1 <span style='color:#6a737d'>(%2%)</span></td>")
-                        .arg(formatDuration(static_cast<double>(s.kindNs[k])))
-                        .arg(span > 0 ? 100.0 * static_cast<double>(s.kindNs[k]) / span : 0.0, 0, 'f', 1);
+            html += QStringLiteral("<td nowrap>%1 <span style='color:%3'>(%2%)</span></td>")
+                        .arg(nb(formatDuration(static_cast<double>(s.kindNs[k]))))
+                        .arg(span > 0 ? 100.0 * static_cast<double>(s.kindNs[k]) / span : 0.0, 0, 'f', 1)
+                        .arg(muted());
         }
         const auto exposed = data.exposedNs(r, stats.t0, stats.t1);
         html += QStringLiteral("<td>%1</td><td>%2</td></tr>")

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "core/util/units.h"
+
 namespace tpscope::ui {
 
 std::int64_t tickStepNs(double nsPerPx, double minSpacingPx) {
@@ -57,11 +59,7 @@ QString formatTickLabel(std::int64_t timeNs, std::int64_t stepNs, std::int64_t m
 }
 
 QString formatDuration(double ns) {
-    const double a = std::abs(ns);
-    if (a < 1e3) return formatIn(ns, 1, "ns", 0);
-    if (a < 1e6) return formatIn(ns, 1e3, "µs", 2);
-    if (a < 1e9) return formatIn(ns, 1e6, "ms", 3);
-    return formatIn(ns, 1e9, "s", 4);
+    return QString::fromStdString(core::formatDurationNs(ns, core::DurationStyle::Detail));
 }
 
 }  // namespace tpscope::ui

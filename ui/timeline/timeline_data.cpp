@@ -1,31 +1,33 @@
 #include "ui/timeline/timeline_data.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/analysis/exposed_comm.h"
 #include "core/trace/level_of_detail.h"
+#include "core/trace/range_stats.h"
 
 namespace tpscope::ui {
 
-double busBandwidthFactor(core::CollectiveOp op, int ranks) {
-    if (ranks <= 1) return 1.0;
-    const double n = ranks;
-    switch (op) {
-        case core::CollectiveOp::AllReduce:
-            return 2.0 * (n - 1) / n;
-        case core::CollectiveOp::AllGather:
-        case core::CollectiveOp::ReduceScatter:
-        case core::CollectiveOp::AllToAll:
-            return (n - 1) / n;
-        default:
-            return 1.0;
+std::size_t RankTimelineData::kernelCount() const {
+    std::size_t n = 0;
+    for (std::size_t k = 0; k < kindCount.size(); ++k) {
+        const auto kind = static_cast<core::EventKind>(k);
+        if (kind != core::EventKind::Memcpy && kind != core::EventKind::Memset) n += kindCount[k];
     }
+    return n;
 }
 
-std::shared_ptr<const TimelineData> TimelineData::build(const core::Trace& trace) {
+std::shared_ptr<const TimelineData> TimelineData::build(const core::Trace& trace,
+                                                        std::shared_ptr<const core::analysis::RunAnalysis> analysis) {
     auto data = std::make_shared<TimelineData>();
+    data->m_analysis = analysis
+                           ? std::move(analysis)
+                           : std::make_shared<const core::analysis::RunAnalysis>(core::analysis::analyzeTrace(trace));
+    const auto stats = core::rangeStats(trace, trace.startNs(), std::max(trace.endNs(), trace.startNs() + 1));
     data->m_ranks.reserve(trace.ranks.size());
-    for (const auto& rank : trace.ranks) {
+    for (std::size_t r = 0; r < trace.ranks.size(); ++r) {
+        const auto& rank = trace.ranks[r];
         RankTimelineData& out = data->m_ranks.emplace_back();
         out.nvtx = core::nvtxDepthColumns(rank, 2);
         for (const auto& [start, end] : core::analysis::exposedCommIntervals(rank)) {
@@ -33,16 +35,36 @@ std::shared_ptr<const TimelineData> TimelineData::build(const core::Trace& trace
             out.exposedTotalNs += end - start;
         }
         out.exposed.finalize();
+        if (r < stats.ranks.size()) out.kindCount = stats.ranks[r].kindCount;
         for (std::size_t s = 0; s < rank.streams.size(); ++s) {
             const auto& ev = rank.streams[s].events;
             for (std::size_t i = 0; i < ev.size(); ++i) {
                 if (ev.kind(i) == core::EventKind::Collective) {
-                    out.collectives.push_back({ev.startNs(i), static_cast<std::uint32_t>(s), i});
+                    out.collectives.push_back({ev.startNs(i), static_cast<std::uint32_t>(s), i, -1});
                 }
             }
         }
         std::stable_sort(out.collectives.begin(), out.collectives.end(),
                          [](const CollectiveRef& a, const CollectiveRef& b) { return a.startNs < b.startNs; });
+    }
+    // Each participant of core's matching points back to its kernel: tag the kernel with its call.
+    const auto& matching = data->m_analysis->matching;
+    for (std::size_t c = 0; c < matching.calls.size(); ++c) {
+        const auto& call = matching.calls[c];
+        for (std::uint32_t i = 0; i < call.participantCount; ++i) {
+            const auto& p = matching.participants[call.firstParticipant + i];
+            if (p.rankIndex >= data->m_ranks.size()) continue;
+            auto& refs = data->m_ranks[p.rankIndex].collectives;
+            const std::int64_t start = core::analysis::participantStartNs(trace, p);
+            auto it = std::lower_bound(refs.begin(), refs.end(), start,
+                                       [](const CollectiveRef& ref, std::int64_t t) { return ref.startNs < t; });
+            for (; it != refs.end() && it->startNs == start; ++it) {
+                if (it->stream == p.streamIndex && it->index == p.eventIndex) {
+                    it->call = static_cast<std::int64_t>(c);
+                    break;
+                }
+            }
+        }
     }
     return data;
 }
@@ -50,6 +72,7 @@ std::shared_ptr<const TimelineData> TimelineData::build(const core::Trace& trace
 std::optional<CollectiveMatch> TimelineData::matchCollective(const core::Trace& trace, const EventRef& event) const {
     if (!event.valid() || static_cast<std::size_t>(event.rank) >= m_ranks.size()) return std::nullopt;
     const auto& rank = trace.ranks[static_cast<std::size_t>(event.rank)];
+    if (static_cast<std::size_t>(event.stream) >= rank.streams.size()) return std::nullopt;
     const auto& ev = rank.streams[static_cast<std::size_t>(event.stream)].events;
     if (event.index >= ev.size() || ev.kind(event.index) != core::EventKind::Collective) return std::nullopt;
 
@@ -58,44 +81,28 @@ std::optional<CollectiveMatch> TimelineData::matchCollective(const core::Trace& 
                                [](const CollectiveRef& c, std::int64_t t) { return c.startNs < t; });
     while (it != mine.end() && !(it->stream == static_cast<std::uint32_t>(event.stream) && it->index == event.index))
         ++it;
-    if (it == mine.end()) return std::nullopt;
+    if (it == mine.end() || it->call < 0) return std::nullopt;
 
+    const auto& matching = m_analysis->matching;
+    const auto& call = matching.calls[static_cast<std::size_t>(it->call)];
     CollectiveMatch match;
     match.ordinal = static_cast<std::size_t>(it - mine.begin());
-    for (std::size_t r = 0; r < m_ranks.size(); ++r) {
-        const auto& calls = m_ranks[r].collectives;
-        if (match.ordinal >= calls.size()) continue;
-        const CollectiveRef& c = calls[match.ordinal];
-        const auto& cev = trace.ranks[r].streams[c.stream].events;
+    for (std::uint32_t i = 0; i < call.participantCount; ++i) {
+        const auto& p = matching.participants[call.firstParticipant + i];
         CollectiveMember m;
-        m.event = EventRef{static_cast<int>(r), static_cast<int>(c.stream), c.index};
-        m.startNs = cev.startNs(c.index);
-        m.endNs = cev.endNs(c.index);
+        m.event = EventRef{static_cast<int>(p.rankIndex), static_cast<int>(p.streamIndex), p.eventIndex};
+        m.startNs = core::analysis::participantStartNs(trace, p);
+        m.endNs = core::analysis::participantEndNs(trace, p);
+        m.waitNs = p.waitNs;
         match.members.push_back(m);
     }
-    std::int64_t minStart = INT64_MAX, maxStart = INT64_MIN;
-    std::vector<std::int64_t> ends;
-    for (const auto& m : match.members) {
-        minStart = std::min(minStart, m.startNs);
-        maxStart = std::max(maxStart, m.startNs);
-        ends.push_back(m.endNs);
-    }
-    for (auto& m : match.members) m.waitNs = maxStart - m.startNs;
-    std::sort(ends.begin(), ends.end());
-    // Median of an even count: the lower middle, so the value is an actual end time.
-    const std::int64_t medianEnd = ends[(ends.size() - 1) / 2];
-    match.skewNs = maxStart - minStart;
-    match.transferNs = std::max<std::int64_t>(0, medianEnd - maxStart);
-    const auto& payload = trace.payload(ev.payload(event.index));
-    if (payload.kind == core::PayloadKind::Collective) {
-        match.bytes = payload.collective.bytes;
-        const int n = payload.collective.groupSize > 0 ? static_cast<int>(payload.collective.groupSize)
-                                                       : static_cast<int>(match.members.size());
-        if (match.transferNs > 0 && match.bytes > 0) {
-            const double algbw = static_cast<double>(match.bytes) / (static_cast<double>(match.transferNs) * 1e-9);
-            match.busbwBytesPerSec = algbw * busBandwidthFactor(payload.collective.op, n);
-        }
-    }
+    std::sort(match.members.begin(), match.members.end(),
+              [](const CollectiveMember& a, const CollectiveMember& b) { return a.event.rank < b.event.rank; });
+    match.skewNs = call.lastStartNs - call.firstStartNs;
+    match.transferNs = call.transferNs;
+    match.bytes = call.bytes;
+    match.busbwBytesPerSec = core::analysis::busBandwidth(call);
+    match.complete = call.complete();
     return match;
 }
 

@@ -1,18 +1,21 @@
 #pragma once
-// What the timeline derives once per trace (on the loading thread when possible): NVTX depth rows,
-// exposed-communication intervals and an index of each rank's collective kernels in call order, so
-// that drawing, hit-testing and cross-rank matching never scan the whole trace.
+// What the timeline derives once per trace (on the worker thread that produced or loaded it): NVTX
+// depth rows, exposed-communication intervals, the kernels per kind of each rank, and an index from
+// each collective kernel to its call in core's cross-rank matching, so that drawing, hit-testing and
+// the Selection panel never scan the whole trace.
 //
-// Collective matching (DESIGN.md §5): the k-th collective kernel of a rank (all streams, by start)
-// is the same call as the k-th of every other rank. wait(rank) = max start - start(rank);
-// transfer = median end - max start (clamped at 0); busbw = bytes / transfer x the nccl-tests bus
-// factor of the op. Build O(n log n) per rank; a match is O(ranks · log c).
+// Collective matching is core's (core::analysis::matchCollectives, DESIGN.md §5: per communicator,
+// checked in time, wait capped at the kernel), read from the run's RunAnalysis, so the wait, skew,
+// transfer and busbw the Selection panel shows are the numbers `tpscope-cli analyze --json` prints.
+// Build O(n log n) per rank; a lookup is O(log c) for c collective kernels of the rank.
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <vector>
 
+#include "core/analysis/analysis.h"
 #include "core/trace/event_columns.h"
 #include "core/trace/trace.h"
 
@@ -31,22 +34,25 @@ struct CollectiveRef {
     std::int64_t startNs = 0;
     std::uint32_t stream = 0;
     std::size_t index = 0;
+    std::int64_t call = -1;  // index into the matching's calls, -1 when unmatched
 };
 
 struct CollectiveMember {
     EventRef event;
     std::int64_t startNs = 0;
     std::int64_t endNs = 0;
-    std::int64_t waitNs = 0;  // max start - this rank's start
+    std::int64_t waitNs = 0;  // core's wait: last arrival - this rank's start, capped at its kernel
 };
 
+// A view of one core::analysis::CollectiveCall with the members' kernels resolved.
 struct CollectiveMatch {
-    std::size_t ordinal = 0;
-    std::vector<CollectiveMember> members;  // one per rank that has this call, in rank order
-    std::int64_t skewNs = 0;                // max start - min start (arrival skew)
-    std::int64_t transferNs = 0;            // median end - max start, >= 0
+    std::size_t ordinal = 0;                // the call's position among this rank's collective kernels
+    std::vector<CollectiveMember> members;  // one per rank in the call, in rank order
+    std::int64_t skewNs = 0;                // last arrival - first arrival
+    std::int64_t transferNs = 0;            // core: median end - last arrival, >= 0
     std::uint64_t bytes = 0;
-    double busbwBytesPerSec = 0;  // 0 when unknown
+    double busbwBytesPerSec = 0;  // core::analysis::busBandwidth; NaN when unknown
+    bool complete = true;         // every rank of the communicator took part
 };
 
 struct RankTimelineData {
@@ -54,24 +60,26 @@ struct RankTimelineData {
     core::EventColumns exposed;              // exposed-communication intervals (kind Collective)
     std::vector<CollectiveRef> collectives;  // by start
     std::int64_t exposedTotalNs = 0;
+    std::array<std::size_t, core::kEventKindCount> kindCount{};  // events per kind (core::rangeStats)
+    std::size_t kernelCount() const;                             // kernels only: memcpy and memset are not kernels
 };
 
 class TimelineData {
   public:
-    static std::shared_ptr<const TimelineData> build(const core::Trace& trace);
+    // analysis: the run's analysis (shared, not copied); computed here when null (tests, a bare view).
+    static std::shared_ptr<const TimelineData> build(const core::Trace& trace,
+                                                     std::shared_ptr<const core::analysis::RunAnalysis> analysis = {});
 
     const std::vector<RankTimelineData>& ranks() const { return m_ranks; }
-    // The cross-rank match of a collective event; nullopt when the event is not a collective.
+    const core::analysis::RunAnalysis& analysis() const { return *m_analysis; }
+    // The cross-rank match of a collective event; nullopt when the event is not a matched collective.
     std::optional<CollectiveMatch> matchCollective(const core::Trace& trace, const EventRef& event) const;
     // Exposed-communication time of rank r clipped to [t0, t1).
     std::int64_t exposedNs(std::size_t rank, std::int64_t t0, std::int64_t t1) const;
 
   private:
     std::vector<RankTimelineData> m_ranks;
+    std::shared_ptr<const core::analysis::RunAnalysis> m_analysis;
 };
-
-// nccl-tests bus-bandwidth factor: 2(n-1)/n for all-reduce, (n-1)/n for all-gather, reduce-scatter
-// and all-to-all, 1 otherwise.
-double busBandwidthFactor(core::CollectiveOp op, int ranks);
 
 }  // namespace tpscope::ui

@@ -1,10 +1,11 @@
 #pragma once
-// The timeline's draw list for one (t0, t1, size, scroll, rows) key: level-of-detail items per row on
-// screen, their rectangles batched by colour, and the few labels wide enough to read. Rebuilt only
-// when the key changes; hover and selection repaint from it (STYLE.md "Timeline rendering").
+// The timeline's draw list for one (t0, t1, size, scroll, rows, device-pixel ratio) key: level-of-detail items per row
+// on screen, their rectangles batched by colour, and the few labels wide enough to read. Rebuilt only when the key
+// changes; hover and selection repaint from it (STYLE.md "Timeline rendering").
 
 #include <QColor>
 #include <QRect>
+#include <QRectF>
 #include <QString>
 #include <QVector>
 
@@ -25,7 +26,7 @@ inline constexpr int kNvtxSlot = kExposedSlot + 1;
 inline constexpr int kColourSlots = kNvtxSlot + 6;
 
 struct ItemLabel {
-    QRect rect;
+    QRectF rect;
     QString text;
     QColor color;
 };
@@ -37,15 +38,16 @@ struct GeometryKey {
     int heightPx = 0;
     int scrollY = 0;
     std::uint64_t rowsVersion = 0;
+    double dpr = 1.0;
     bool operator==(const GeometryKey&) const = default;
 };
 
 struct TimelineGeometry {
     bool valid = false;
     GeometryKey key;
-    std::vector<int> rows;                          // indices of the rows on screen
-    std::vector<std::vector<core::LodSpan>> spans;  // parallel to rows
-    std::array<QVector<QRect>, kColourSlots> batches;
+    std::vector<int> rows;                              // indices of the rows on screen
+    std::vector<std::vector<core::LodSpan>> spans;      // parallel to rows
+    std::array<QVector<QRectF>, kColourSlots> batches;  // logical pixels, on device-pixel edges
     std::vector<ItemLabel> labels;
     std::size_t itemCount = 0;
 

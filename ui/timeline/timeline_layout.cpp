@@ -23,6 +23,12 @@ void TimelineLayout::rebuild(const core::Trace& trace, const TimelineData& data,
                 add(RowKind::Stream, rank, static_cast<int>(s), m_heights.stream);
             }
             if (!rd.collectives.empty()) add(RowKind::Exposed, rank, 0, m_heights.exposed);
+        } else if (!trace.ranks[r].streams.empty()) {
+            const auto& streams = trace.ranks[r].streams;
+            const auto busiest = std::max_element(streams.begin(), streams.end(), [](const auto& a, const auto& b) {
+                return a.events.size() < b.events.size();
+            });
+            add(RowKind::Summary, rank, static_cast<int>(busiest - streams.begin()), m_heights.summary);
         }
         y += m_heights.rankGap;
     }

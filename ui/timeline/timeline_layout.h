@@ -11,12 +11,13 @@
 
 namespace tpscope::ui {
 
-enum class RowKind : std::uint8_t { RankHeader, Nvtx, Stream, Exposed };
+// Summary: the thin strip a collapsed rank keeps (its busiest stream, kinds mixed by time).
+enum class RowKind : std::uint8_t { RankHeader, Nvtx, Stream, Exposed, Summary };
 
 struct TimelineRow {
     RowKind kind = RowKind::Stream;
     int rank = 0;
-    int sub = 0;  // NVTX depth or stream index
+    int sub = 0;  // NVTX depth, or stream index (Stream, Summary)
     int y = 0;
     int height = 0;
 };
@@ -26,6 +27,7 @@ struct RowHeights {
     int nvtx = 15;
     int stream = 22;
     int exposed = 7;
+    int summary = 8;
     int rankGap = 6;
 };
 

@@ -1,13 +1,19 @@
 #include "ui/timeline/timeline_panel.h"
 
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPainter>
+#include <QPdfWriter>
 #include <QScrollBar>
-#include <QSplitter>
 #include <QStackedWidget>
-#include <QTextBrowser>
+#include <QSvgGenerator>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
+#include "ui/palette_colors.h"
+#include "ui/run_document.h"
 #include "ui/timeline/event_details.h"
 #include "ui/timeline/timeline_legend.h"
 
@@ -15,10 +21,20 @@ namespace tpscope::ui {
 
 namespace {
 
-const char* const kHint =
-    "<p style='color:#6a737d'>Hover a kernel for its details; click to select it (a collective shows the same call "
-    "on every GPU, hatched where a GPU waits for the last one to arrive). Drag on the ruler or Shift+drag to "
-    "measure a range. Wheel or W/S zoom, drag or A/D pan, F fits, Z zooms to the selection.</p>";
+QString hintHtml(const QPalette& palette) {
+    return QStringLiteral(
+               "<p style='color:%1'>Hover a kernel for its details; click to select it (a collective shows the same "
+               "call on every GPU, hatched where a GPU waits for the last one to arrive); click a folded bar to zoom "
+               "to it. Drag on the ruler or Shift+drag to measure a range. Wheel or W/S zoom, drag or A/D pan, F "
+               "fits, Z zooms to the selection.</p>")
+        .arg(mutedTextColor(palette).name());
+}
+
+QString runTitle(const RunRecord& r) {
+    if (r.request.backend == BackendKind::Imported) return r.label();
+    return QStringLiteral("%1 · %2 · %3")
+        .arg(QString::fromStdString(r.request.model.name), r.label(), QString::fromStdString(r.request.gpu.name));
+}
 
 }  // namespace
 
@@ -46,32 +62,21 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     viewLayout->addWidget(m_scroll);
 
     m_empty = new QLabel(this);
+    m_empty->setObjectName(QStringLiteral("timelineMessage"));
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setWordWrap(true);
-    m_empty->setStyleSheet(QStringLiteral("color:#6a737d"));
-    showMessage(
-        tr("<h3>No run selected</h3><p>Press <b>Run sweep</b> to simulate one, or open a trace "
-           "(File → Open, or drop a file here).</p>"));
     m_stack = new QStackedWidget(this);
     m_stack->addWidget(m_empty);
     m_stack->addWidget(viewBox);
-
-    m_details = new QTextBrowser(this);
-    m_details->setOpenLinks(false);
-    m_details->setHtml(QString::fromUtf8(kHint));
-    auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(m_stack);
-    split->addWidget(m_details);
-    split->setStretchFactor(0, 5);
-    split->setStretchFactor(1, 1);
-    split->setSizes({600, 150});
-    layout->addWidget(split, 1);
+    layout->addWidget(m_stack, 1);
+    setCurrentRun(RunId::None);
 
     connect(m_view, &TimelineView::verticalRangeChanged, m_scroll, [this](int maximum, int page) {
         m_scroll->setRange(0, maximum);
         m_scroll->setPageStep(page);
         m_scroll->setSingleStep(20);
-        m_scroll->setVisible(maximum > 0);
+        // Always there (disabled when everything fits): views stacked on one axis keep one width.
+        m_scroll->setEnabled(maximum > 0);
     });
     connect(m_view, &TimelineView::verticalOffsetChanged, m_scroll, &QScrollBar::setValue);
     connect(m_scroll, &QScrollBar::valueChanged, m_view, &TimelineView::setVerticalOffset);
@@ -79,39 +84,182 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     connect(m_view, &TimelineView::rangeSelectionChanged, this, &TimelinePanel::refreshDetails);
 }
 
+QString TimelinePanel::tabTitle() const {
+    return tr("Timeline");
+}
+
+void TimelinePanel::fitView() {
+    m_view->fit();
+}
+
+void TimelinePanel::zoomIn() {
+    m_view->zoomAt(0.5, m_view->timeAreaLeft() + m_view->timeAreaWidth() / 2.0);
+}
+
+void TimelinePanel::zoomOut() {
+    m_view->zoomAt(2.0, m_view->timeAreaLeft() + m_view->timeAreaWidth() / 2.0);
+}
+
+void TimelinePanel::setCurrentRun(RunId id) {
+    m_run = id;
+    const RunRecord* r = m_document != nullptr ? m_document->run(id) : nullptr;
+    if (r == nullptr) {
+        m_shownTrace = nullptr;
+        m_view->setTrace(nullptr, nullptr);
+        m_title->clear();
+        showMessage(
+            tr("<h3>No run selected</h3><p>Press <b>Run sweep</b> to simulate one, or open a trace "
+               "(File → Open, or drop a file here).</p>"));
+        return;
+    }
+    if (!r->trace) {
+        m_shownTrace = nullptr;
+        m_view->setTrace(nullptr, nullptr);
+        m_title->setText(QStringLiteral("<b>%1</b>").arg(runTitle(*r).toHtmlEscaped()));
+        const QString state = r->status == RunStatus::Running
+                                  ? tr("running, %1 % of its steps done").arg(static_cast<int>(r->progress * 100))
+                                  : statusText(r->status);
+        const QString why =
+            r->error.isEmpty() ? tr("The timeline appears when the run finishes.") : r->error.toHtmlEscaped();
+        showMessage(tr("<h3>%1: %2</h3><p>%3</p>").arg(r->label().toHtmlEscaped(), state, why));
+        return;
+    }
+    if (r->trace.get() == m_shownTrace && showsTimeline()) return;  // keep zoom and selection
+    setTrace(r->trace, r->timeline, runTitle(*r));
+}
+
 void TimelinePanel::setTrace(std::shared_ptr<const core::Trace> trace, std::shared_ptr<const TimelineData> timeline,
                              const QString& title) {
+    m_shownTrace = trace.get();
     m_stack->setCurrentIndex(trace ? 1 : 0);
     m_title->setText(title.isEmpty() ? QString() : QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped()));
     m_view->setTrace(std::move(trace), std::move(timeline));
 }
 
 void TimelinePanel::showMessage(const QString& html) {
+    m_empty->setStyleSheet(QStringLiteral("color:%1").arg(mutedTextColor(palette()).name()));
     m_empty->setText(html);
-    if (m_stack != nullptr) m_stack->setCurrentIndex(0);
+    m_stack->setCurrentIndex(0);
 }
 
-QString TimelinePanel::detailsHtml() const {
-    return m_details->toHtml();
+void TimelinePanel::showLoading(const QString& path) {
+    showMessage(tr("<h3>Opening %1…</h3><p>The progress is in the status bar.</p>")
+                    .arg(QFileInfo(path).fileName().toHtmlEscaped()));
 }
 
-QWidget* TimelinePanel::detailsWidget() const {
-    return m_details;
+bool TimelinePanel::showsTimeline() const {
+    return m_stack->currentIndex() == 1;
+}
+
+QString TimelinePanel::messageHtml() const {
+    return m_empty->text();
+}
+
+void TimelinePanel::focusView() {
+    if (showsTimeline()) m_view->setFocus(Qt::OtherFocusReason);
 }
 
 void TimelinePanel::refreshDetails() {
     const auto* trace = m_view->trace();
     const auto* timeline = m_view->data();
-    if (trace == nullptr || timeline == nullptr) {
-        m_details->setHtml(QString::fromUtf8(kHint));
+    QString html;
+    if (trace != nullptr && timeline != nullptr) {
+        // The range first: its table is what a user measures for, and it must not need scrolling.
+        if (m_view->hasSelectedRange()) html += rangeStatsHtml(*timeline, m_view->rangeStats(), m_view->originNs());
+        if (m_view->selectedEvent().valid()) {
+            html += eventDetailsHtml(*trace, m_view->selectedEvent(), m_view->selectedMatch(), m_view->originNs());
+        }
+    }
+    m_detailsHtml = html.isEmpty() ? hintHtml(palette()) : html;
+    Q_EMIT detailsChanged(m_detailsHtml);
+}
+
+QStringList TimelinePanel::exportFormats() const {
+    return {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")};
+}
+
+core::Status TimelinePanel::exportTo(const ExportRequest& request) const {
+    const std::string file = request.path.toStdString();
+    if (!m_view->trace()) return core::makeError(core::ErrorCode::InvalidArgument, "no timeline to export", file);
+    const QSize size = request.sizePx.isValid() && !request.sizePx.isEmpty() ? request.sizePx : m_view->size();
+    if (size.width() < 200 || size.height() < 60 || size.width() > 20000 || size.height() > 20000)
+        return core::makeError(core::ErrorCode::InvalidArgument, "export size must lie in 200×60 .. 20000×20000", file);
+    const double dpr = std::clamp(request.dpr, 1.0, 4.0);
+    // A copy of the view's renderer: the export paints at its own size without touching the screen.
+    TimelineRenderer renderer = m_view->renderer();
+    renderer.setViewport(size, dpr, m_view->font());
+    const QString suffix = QFileInfo(request.path).suffix().toLower();
+    if (suffix == QLatin1String("png")) {
+        QImage image(size * dpr, QImage::Format_RGB32);
+        image.setDevicePixelRatio(dpr);
+        QPainter p(&image);
+        renderer.paint(p, size, dpr);
+        p.end();
+        if (!image.save(request.path, "PNG"))
+            return core::makeError(core::ErrorCode::IoError, "cannot write the PNG", file);
+        return core::Ok{};
+    }
+    if (suffix == QLatin1String("svg")) {
+        QSvgGenerator svg;
+        svg.setFileName(request.path);
+        svg.setSize(size);
+        svg.setViewBox(QRect(QPoint(0, 0), size));
+        svg.setTitle(QStringLiteral("tpscope timeline"));
+        QPainter p;
+        if (!p.begin(&svg)) return core::makeError(core::ErrorCode::IoError, "cannot write the SVG", file);
+        renderer.paint(p, size, 1.0);
+        p.end();
+        return core::Ok{};
+    }
+    if (suffix == QLatin1String("pdf")) {
+        QPdfWriter pdf(request.path);
+        pdf.setResolution(96);
+        pdf.setPageSize(QPageSize(QSizeF(size), QPageSize::Point));
+        pdf.setPageMargins(QMarginsF());
+        QPainter p;
+        if (!p.begin(&pdf)) return core::makeError(core::ErrorCode::IoError, "cannot write the PDF", file);
+        const double scale = pdf.width() / static_cast<double>(size.width());
+        p.scale(scale, scale);
+        renderer.paint(p, size, 1.0);
+        p.end();
+        return core::Ok{};
+    }
+    return core::makeError(core::ErrorCode::InvalidArgument, "unknown export format: use .png, .svg or .pdf", file);
+}
+
+void TimelinePanel::focusOnExample() {
+    TimelineView* view = m_view;
+    const auto* trace = view->trace();
+    const auto* timeline = view->data();
+    if (trace == nullptr || timeline == nullptr || timeline->ranks().empty()) return;
+    const auto& nvtx = timeline->ranks().front().nvtx;
+    if (nvtx.size() < 2 || nvtx[1].size() < 3) {
+        view->fit();
         return;
     }
-    QString html;
-    if (m_view->selectedEvent().valid()) {
-        html += eventDetailsHtml(*trace, m_view->selectedEvent(), m_view->selectedMatch(), m_view->originNs());
+    // The second step is warm (no first-step effects); without one, the first.
+    const auto& steps = nvtx[0];
+    const std::size_t step = steps.size() > 1 ? 1 : 0;
+    const std::int64_t s0 = steps.startNs(step), s1 = steps.endNs(step);
+    std::optional<CollectiveMatch> best;
+    for (const auto& call : timeline->ranks().front().collectives) {
+        if (call.startNs < s0 || call.startNs >= s1) continue;
+        auto match = timeline->matchCollective(*trace, EventRef{0, static_cast<int>(call.stream), call.index});
+        if (match && (!best || match->skewNs > best->skewNs)) best = std::move(match);
     }
-    if (m_view->hasSelectedRange()) html += rangeStatsHtml(*timeline, m_view->rangeStats(), m_view->originNs());
-    m_details->setHtml(html.isEmpty() ? QString::fromUtf8(kHint) : html);
+    // Two layers wide, the call a little right of the centre so the compute that led to it shows.
+    const auto& layers = nvtx[1];
+    const std::int64_t width = 2 * (layers.endNs(1) - layers.startNs(1));
+    if (!best) {
+        view->setVisibleRange(s0, s0 + width);
+        return;
+    }
+    const std::int64_t at = best->members.front().startNs;
+    view->setVisibleRange(at - width * 6 / 10, at + width * 4 / 10);
+    // Select the rank that waited longest: its kernel shows the most hatching.
+    const auto waiter = std::max_element(best->members.begin(), best->members.end(),
+                                         [](const auto& a, const auto& b) { return a.waitNs < b.waitNs; });
+    view->selectEvent(waiter->event);
 }
 
 }  // namespace tpscope::ui

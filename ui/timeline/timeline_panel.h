@@ -1,44 +1,72 @@
 #pragma once
-// The Timeline tab: a small tool row (fit, zoom to selection, collapse/expand, legend), the
-// timeline view with its vertical scroll bar, and a details pane that shows the selected event
-// (with its cross-rank wait/transfer) or the statistics of the selected range.
+// The Timeline tab (a ViewTab): a small tool row (title, legend), the timeline view with its
+// vertical scroll bar (always reserved, so that views stacked on one shared axis line up), and the
+// selection's details, which go to the window's details pane through detailsChanged. It shows the
+// document's current run; without a trace it says why (pending, running with its progress, failed,
+// loading a file).
 
 #include <QWidget>
 
 #include <memory>
 
+#include "ui/run_id.h"
 #include "ui/timeline/timeline_view.h"
+#include "ui/view_tab.h"
 
 class QLabel;
 class QScrollBar;
 class QStackedWidget;
-class QTextBrowser;
 
 namespace tpscope::ui {
 
-class TimelinePanel : public QWidget {
+class RunDocument;
+
+class TimelinePanel : public QWidget, public ViewTab {
     Q_OBJECT
 
   public:
     explicit TimelinePanel(QWidget* parent = nullptr);
     TimelineView* view() const { return m_view; }
+    void setDocument(const RunDocument* document) { m_document = document; }
+
+    // ViewTab
+    QString tabTitle() const override;
+    void fitView() override;
+    void zoomIn() override;
+    void zoomOut() override;
+    void setCurrentRun(RunId id) override;
+    QStringList exportFormats() const override;
+    // The visible range and rows as PNG (at request.dpr), SVG or PDF, painted by the view's renderer.
+    core::Status exportTo(const ExportRequest& request) const override;
+
+    // Shows a trace directly (no document: tests, a compare view).
     void setTrace(std::shared_ptr<const core::Trace> trace, std::shared_ptr<const TimelineData> timeline,
                   const QString& title);
     // Shown instead of the timeline when there is no trace (why a run has none, what to do).
     void showMessage(const QString& html);
-    QString detailsHtml() const;
-    // The details pane, for a window that places it elsewhere (it stays connected to this panel).
-    QWidget* detailsWidget() const;
+    void showLoading(const QString& path);
+    bool showsTimeline() const;
+    QString messageHtml() const;
+    QString detailsHtml() const { return m_detailsHtml; }
+    void focusView();
+    // Two layers of the second step with the collective of the largest arrival skew selected.
+    void focusOnExample();
+
+  Q_SIGNALS:
+    void detailsChanged(const QString& html);
 
   private:
     void refreshDetails();
 
+    const RunDocument* m_document = nullptr;
+    RunId m_run = RunId::None;
+    const core::Trace* m_shownTrace = nullptr;
     TimelineView* m_view = nullptr;
     QScrollBar* m_scroll = nullptr;
-    QTextBrowser* m_details = nullptr;
     QStackedWidget* m_stack = nullptr;
     QLabel* m_title = nullptr;
     QLabel* m_empty = nullptr;
+    QString m_detailsHtml;
 };
 
 }  // namespace tpscope::ui

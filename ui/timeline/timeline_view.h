@@ -1,13 +1,13 @@
 #pragma once
-// The timeline: one custom-painted widget for every row (STYLE.md "Timeline rendering", after the
-// Qt Creator tracing library and Tracy). Rows per rank: NVTX step/layer/block, one lane per stream,
-// an exposed-communication strip. Items come from core::visibleSpans (at most one per pixel column
-// per row), batched by colour and cached until the view key changes.
+// The timeline widget: input on top of a TimelineRenderer (which paints) and a TimeAxis (which holds
+// the visible range, trace-relative, and may be shared with other views so that they stay aligned).
+// STYLE.md "Timeline rendering", after the Qt Creator tracing library and Tracy.
 //
 // Input (timeline_view_input.cpp): wheel or Ctrl+wheel zooms at the cursor, Shift+wheel scrolls
-// rows, horizontal wheel and left-drag pan, drag on the ruler or Shift+drag selects a time range,
-// click selects an event (a collective shows its cross-rank links), W/S zoom, A/D pan, F fits,
-// Z zooms to the selection, Esc clears it. Painting lives in timeline_view_paint.cpp.
+// rows, horizontal wheel and left-drag pan, drag on the ruler or Shift+drag selects a time range
+// (its statistics are computed on release), click selects an event (a collective shows its
+// cross-rank links), a click on a folded bar zooms to it, W/S zoom, A/D pan, F fits, Z zooms to the
+// selection, Esc clears it.
 
 #include <QWidget>
 
@@ -16,76 +16,70 @@
 
 #include "core/trace/range_stats.h"
 #include "core/trace/trace.h"
+#include "ui/timeline/time_axis.h"
 #include "ui/timeline/timeline_data.h"
-#include "ui/timeline/timeline_geometry.h"
-#include "ui/timeline/timeline_layout.h"
+#include "ui/timeline/timeline_renderer.h"
 
 namespace tpscope::ui {
-
-struct TimelineHit {
-    enum class Area { None, Ruler, Gutter, Item, Row };
-    Area area = Area::None;
-    int row = -1;
-    RowKind rowKind = RowKind::Stream;
-    int rank = -1;
-    EventRef event;             // stream rows: the item's representative (longest) event
-    std::size_t nvtxIndex = 0;  // NVTX rows: the range's index in its depth's columns
-    std::size_t count = 0;      // events under the item; > 1 for a folded run
-    std::int64_t startNs = 0;
-    std::int64_t endNs = 0;
-    core::EventKind kind = core::EventKind::Other;
-    bool isItem() const { return area == Area::Item; }
-};
 
 class TimelineView : public QWidget {
     Q_OBJECT
 
   public:
-    static constexpr int kRulerHeight = 26;
-    static constexpr int kGutterWidth = 168;
+    static constexpr int kRulerHeight = TimelineRenderer::kRulerHeight;
+    static constexpr int kGutterWidth = TimelineRenderer::kGutterWidth;
 
     explicit TimelineView(QWidget* parent = nullptr);
+    ~TimelineView() override;
 
     void setTrace(std::shared_ptr<const core::Trace> trace, std::shared_ptr<const TimelineData> data = {});
-    const core::Trace* trace() const { return m_trace.get(); }
-    const TimelineData* data() const { return m_data.get(); }
-    std::int64_t originNs() const { return m_originNs; }
+    const core::Trace* trace() const { return scene().trace.get(); }
+    const TimelineData* data() const { return scene().data.get(); }
+    std::int64_t originNs() const { return scene().originNs; }
 
-    std::int64_t viewStartNs() const { return m_t0; }
-    std::int64_t viewEndNs() const { return m_t1; }
+    // The axis this view follows (its own by default). Views given one axis show the same
+    // trace-relative range; the axis is not owned unless it was the view's own.
+    TimeAxis* timeAxis() const { return m_axis; }
+    void setTimeAxis(TimeAxis* axis);
+
+    // Absolute (trace clock) ns; stored on the axis relative to this view's origin.
+    std::int64_t viewStartNs() const { return scene().t0; }
+    std::int64_t viewEndNs() const { return scene().t1; }
     void setVisibleRange(std::int64_t t0, std::int64_t t1);
     void fit();
     void zoomAt(double factor, double x);  // factor < 1 zooms in, around widget x
     void panPixels(double dx);
     bool zoomToSelection();
 
-    int verticalOffset() const { return m_scrollY; }
+    int verticalOffset() const { return scene().scrollY; }
     void setVerticalOffset(int y);
-    int contentHeight() const { return m_layout.contentHeight(); }
+    int contentHeight() const { return scene().layout.contentHeight(); }
 
     void setRankCollapsed(int rank, bool collapsed);
-    bool rankCollapsed(int rank) const;
+    bool rankCollapsed(int rank) const { return m_renderer.rankCollapsed(rank); }
     void setAllRanksCollapsed(bool collapsed);
 
     TimelineHit indexAt(QPoint pos) const;
     void selectEvent(const EventRef& event);
     void clearSelection();
-    const EventRef& selectedEvent() const { return m_selected; }
-    const std::optional<CollectiveMatch>& selectedMatch() const { return m_match; }
+    const EventRef& selectedEvent() const { return scene().selected; }
+    const std::optional<CollectiveMatch>& selectedMatch() const { return scene().match; }
     void selectRange(std::int64_t t0, std::int64_t t1);
-    bool hasSelectedRange() const { return m_rangeT1 > m_rangeT0; }
-    std::int64_t selectedRangeStartNs() const { return m_rangeT0; }
-    std::int64_t selectedRangeEndNs() const { return m_rangeT1; }
+    bool hasSelectedRange() const { return scene().hasRange(); }
+    std::int64_t selectedRangeStartNs() const { return scene().rangeT0; }
+    std::int64_t selectedRangeEndNs() const { return scene().rangeT1; }
     const core::RangeStats& rangeStats() const { return m_rangeStats; }
 
     int timeAreaLeft() const { return kGutterWidth; }
     int timeAreaWidth() const;
     double xForTime(std::int64_t t) const;
     std::int64_t timeForX(double x) const;
-    const TimelineLayout& layout() const { return m_layout; }
+    const TimelineLayout& layout() const { return scene().layout; }
     // The draw list for the current view (built on demand); spansOfRow is null for rows off screen.
     const TimelineGeometry& geometry() const;
     const std::vector<core::LodSpan>* spansOfRow(int row) const;
+    // The widget-free renderer with this view's scene (copy it to paint elsewhere: export).
+    const TimelineRenderer& renderer() const;
     // Renders the whole widget into an image of its size (benchmarks, screenshots).
     void renderTo(QImage& image);
 
@@ -109,42 +103,18 @@ class TimelineView : public QWidget {
     void leaveEvent(QEvent* event) override;
 
   private:
+    const TimelineScene& scene() const { return m_renderer.scene(); }
+    TimelineScene& scene() { return m_renderer.scene(); }
+    void syncViewport() const;
+    void onAxisChanged();
     void relayout();
     void emitVerticalRange();
-    void rebuildGeometry() const;
-    void addRowItems(const TimelineRow& row, const std::vector<core::LodSpan>& spans) const;
-    QRect itemRect(const TimelineRow& row, std::int64_t startNs, std::int64_t endNs) const;
-    int rowTopOnScreen(const TimelineRow& row) const { return kRulerHeight + row.y - m_scrollY; }
-    const core::EventColumns* columnsOfRow(const TimelineRow& row) const;
+    // Draws the range while dragging; the statistics wait for the release.
+    void setRangeBand(std::int64_t t0, std::int64_t t1);
 
-    void paintBackground(QPainter& p) const;
-    void paintRankSummary(QPainter& p, const TimelineRow& row, int top) const;
-    void paintItems(QPainter& p) const;
-    void paintOverlays(QPainter& p) const;
-    void paintCollectiveLinks(QPainter& p) const;
-    void paintGutter(QPainter& p) const;
-    void paintRuler(QPainter& p) const;
-    void outlineEvent(QPainter& p, const EventRef& event, const QColor& color, int width) const;
-
-    std::shared_ptr<const core::Trace> m_trace;
-    std::shared_ptr<const TimelineData> m_data;
-    TimelineLayout m_layout;
-    std::vector<bool> m_collapsed;
-    std::uint64_t m_rowsVersion = 1;
-    mutable TimelineGeometry m_geometry;
-
-    std::int64_t m_originNs = 0;
-    std::int64_t m_traceEndNs = 0;
-    std::int64_t m_t0 = 0;
-    std::int64_t m_t1 = 1;
-    int m_scrollY = 0;
-
-    EventRef m_selected;
-    std::optional<CollectiveMatch> m_match;
-    std::int64_t m_rangeT0 = 0;
-    std::int64_t m_rangeT1 = 0;
+    TimelineRenderer m_renderer;
+    TimeAxis* m_axis = nullptr;
     core::RangeStats m_rangeStats;
-    TimelineHit m_hover;
 
     enum class Drag { None, Pan, Range };
     Drag m_drag = Drag::None;

@@ -24,14 +24,15 @@ constexpr int kHitSlackPx = 2;  // narrow items are hard to hit: accept a near m
 
 TimelineHit TimelineView::indexAt(QPoint pos) const {
     TimelineHit hit;
-    if (!m_trace) return hit;
+    const TimelineScene& s = scene();
+    if (!s.trace) return hit;
     if (pos.y() < kRulerHeight) {
         hit.area = TimelineHit::Area::Ruler;
         return hit;
     }
-    const int rowIndex = m_layout.rowAt(pos.y() - kRulerHeight + m_scrollY);
+    const int rowIndex = s.layout.rowAt(pos.y() - kRulerHeight + s.scrollY);
     if (rowIndex < 0) return hit;
-    const auto& row = m_layout.rows()[static_cast<std::size_t>(rowIndex)];
+    const auto& row = s.layout.rows()[static_cast<std::size_t>(rowIndex)];
     hit.row = rowIndex;
     hit.rowKind = row.kind;
     hit.rank = row.rank;
@@ -42,19 +43,22 @@ TimelineHit TimelineView::indexAt(QPoint pos) const {
     hit.area = TimelineHit::Area::Row;
     const auto* spans = spansOfRow(rowIndex);
     if (spans == nullptr || spans->empty()) return hit;
-    const int column = pos.x() - timeAreaLeft();
+    // Items are laid out in device pixels (renderer.h): compare in the same columns.
+    const double dpr = m_renderer.devicePixelRatio();
+    const int width = m_renderer.deviceTimeAreaWidth();
+    const auto column = static_cast<std::int64_t>((pos.x() - timeAreaLeft()) * dpr);
     const core::LodSpan* best = nullptr;
-    int bestDistance = kHitSlackPx + 1;
+    double bestDistance = kHitSlackPx + 1;
     // Items start in strictly increasing columns: find the last one starting at or before the
     // cursor, then look at it and its right neighbour for a near miss.
-    auto it = std::upper_bound(spans->begin(), spans->end(), column, [&](int c, const core::LodSpan& s) {
-        return c < core::pixelColumn(s.startNs, m_t0, m_t1, timeAreaWidth());
+    auto it = std::upper_bound(spans->begin(), spans->end(), column, [&](std::int64_t c, const core::LodSpan& sp) {
+        return c < core::pixelColumn(sp.startNs, s.t0, s.t1, width);
     });
     for (auto candidate = it == spans->begin() ? it : it - 1; candidate != spans->end() && candidate <= it;
          ++candidate) {
-        const QRect r = itemRect(row, candidate->startNs, candidate->endNs);
-        const int x = pos.x();
-        const int distance = x < r.left() ? r.left() - x : (x > r.right() ? x - r.right() : 0);
+        const QRectF r = m_renderer.itemRect(row, candidate->startNs, candidate->endNs);
+        const double x = pos.x() + 0.5;
+        const double distance = x < r.left() ? r.left() - x : (x > r.right() ? x - r.right() : 0);
         if (distance < bestDistance) {
             bestDistance = distance;
             best = &*candidate;
@@ -66,7 +70,7 @@ TimelineHit TimelineView::indexAt(QPoint pos) const {
     hit.startNs = best->startNs;
     hit.endNs = best->endNs;
     hit.kind = best->kind;
-    if (row.kind == RowKind::Stream) {
+    if (row.kind == RowKind::Stream || row.kind == RowKind::Summary) {
         hit.event = EventRef{row.rank, row.sub, best->representative};
     } else if (row.kind == RowKind::Nvtx) {
         hit.nvtxIndex = best->firstIndex;
@@ -75,10 +79,10 @@ TimelineHit TimelineView::indexAt(QPoint pos) const {
 }
 
 bool TimelineView::event(QEvent* event) {
-    if (event->type() == QEvent::ToolTip && m_trace && m_data) {
+    if (event->type() == QEvent::ToolTip && trace() != nullptr && data() != nullptr) {
         auto* help = static_cast<QHelpEvent*>(event);
         const TimelineHit hit = indexAt(help->pos());
-        const QString html = itemTooltipHtml(*m_trace, *m_data, hit, m_originNs);
+        const QString html = itemTooltipHtml(*trace(), *data(), hit, originNs());
         if (html.isEmpty()) {
             QToolTip::hideText();
         } else {
@@ -92,7 +96,7 @@ bool TimelineView::event(QEvent* event) {
 void TimelineView::wheelEvent(QWheelEvent* event) {
     const QPoint delta = event->angleDelta();
     if (event->modifiers() & Qt::ShiftModifier) {
-        setVerticalOffset(m_scrollY - delta.y() / 2 - delta.x() / 2);
+        setVerticalOffset(verticalOffset() - delta.y() / 2 - delta.x() / 2);
     } else if (std::abs(delta.x()) > std::abs(delta.y())) {
         panPixels(-delta.x() / 2.0);
     } else if (delta.y() != 0) {
@@ -127,13 +131,15 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
     if ((pos - m_pressPos).manhattanLength() > kDragThresholdPx) m_moved = true;
     if (m_drag == Drag::Pan && m_moved) {
         panPixels(m_lastPos.x() - pos.x());
-        setVerticalOffset(m_scrollY + m_lastPos.y() - pos.y());
+        setVerticalOffset(verticalOffset() + m_lastPos.y() - pos.y());
     } else if (m_drag == Drag::Range && m_moved) {
-        selectRange(m_rangeAnchorNs, timeForX(std::max(pos.x(), timeAreaLeft())));
+        // Only the band follows the mouse; the statistics are computed once, on release.
+        setRangeBand(m_rangeAnchorNs, timeForX(std::max(pos.x(), timeAreaLeft())));
     } else if (m_drag == Drag::None) {
         const TimelineHit hit = indexAt(pos);
-        const bool changed = hit.area != m_hover.area || hit.event != m_hover.event || hit.startNs != m_hover.startNs;
-        m_hover = hit;
+        TimelineHit& hover = scene().hover;
+        const bool changed = hit.area != hover.area || hit.event != hover.event || hit.startNs != hover.startNs;
+        hover = hit;
         if (changed) update();
     }
     m_lastPos = pos;
@@ -142,13 +148,23 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
 void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
     const Drag drag = std::exchange(m_drag, Drag::None);
     unsetCursor();
-    if (event->button() != Qt::LeftButton || m_moved) return;
+    if (event->button() != Qt::LeftButton) return;
+    if (drag == Drag::Range && m_moved) {
+        selectRange(selectedRangeStartNs(), selectedRangeEndNs());
+        return;
+    }
+    if (m_moved) return;
     if (drag == Drag::Range) {  // a click on the ruler clears the range
         clearSelection();
         return;
     }
     const TimelineHit hit = indexAt(event->position().toPoint());
-    if (hit.isItem() && hit.rowKind == RowKind::Stream) {
+    const bool kernelRow = hit.rowKind == RowKind::Stream || hit.rowKind == RowKind::Summary;
+    if (hit.isItem() && kernelRow && hit.count > 1) {
+        // A folded bar holds many kernels: show them rather than pick an arbitrary one.
+        const std::int64_t margin = std::max<std::int64_t>((hit.endNs - hit.startNs) / 10, 50);
+        setVisibleRange(hit.startNs - margin, hit.endNs + margin);
+    } else if (hit.isItem() && kernelRow) {
         selectEvent(hit.event);
     } else if (hit.isItem() && hit.rowKind == RowKind::Nvtx) {
         selectRange(hit.startNs, hit.endNs);
@@ -192,16 +208,16 @@ void TimelineView::keyPressEvent(QKeyEvent* event) {
             clearSelection();
             break;
         case Qt::Key_Up:
-            setVerticalOffset(m_scrollY - 40);
+            setVerticalOffset(verticalOffset() - 40);
             break;
         case Qt::Key_Down:
-            setVerticalOffset(m_scrollY + 40);
+            setVerticalOffset(verticalOffset() + 40);
             break;
         case Qt::Key_PageUp:
-            setVerticalOffset(m_scrollY - height() / 2);
+            setVerticalOffset(verticalOffset() - height() / 2);
             break;
         case Qt::Key_PageDown:
-            setVerticalOffset(m_scrollY + height() / 2);
+            setVerticalOffset(verticalOffset() + height() / 2);
             break;
         default:
             QWidget::keyPressEvent(event);
@@ -211,8 +227,8 @@ void TimelineView::keyPressEvent(QKeyEvent* event) {
 }
 
 void TimelineView::leaveEvent(QEvent* event) {
-    if (m_hover.area != TimelineHit::Area::None) {
-        m_hover = {};
+    if (scene().hover.area != TimelineHit::Area::None) {
+        scene().hover = {};
         update();
     }
     QWidget::leaveEvent(event);

@@ -1,7 +1,5 @@
 #include "core/io/codec/event_codec.h"
 
-#include <zlib.h>
-
 namespace tpscope::core::codec {
 
 namespace {
@@ -20,30 +18,6 @@ Error corrupt(const std::string& what) {
 }
 
 }  // namespace
-
-std::string compress(std::string_view raw, int level, bool runLengthOnly) {
-    z_stream z{};
-    deflateInit2(&z, level, Z_DEFLATED, 15, 8, runLengthOnly ? Z_RLE : Z_DEFAULT_STRATEGY);
-    std::string out(deflateBound(&z, static_cast<uLong>(raw.size())), '\0');
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data()));
-    z.avail_in = static_cast<uInt>(raw.size());
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = static_cast<uInt>(out.size());
-    deflate(&z, Z_FINISH);
-    out.resize(z.total_out);
-    deflateEnd(&z);
-    return out;
-}
-
-Result<std::string> decompress(std::span<const unsigned char> blob, std::uint64_t rawBytes, const std::string& what) {
-    if (rawBytes > kMaxRawBytes) return corrupt(what + ": implausible size " + std::to_string(rawBytes));
-    std::string out(rawBytes, '\0');
-    uLongf size = static_cast<uLongf>(rawBytes);
-    const int rc =
-        uncompress(reinterpret_cast<Bytef*>(out.data()), &size, blob.data(), static_cast<uLong>(blob.size()));
-    if (rc != Z_OK || size != rawBytes) return corrupt(what + ": bad compressed block");
-    return out;
-}
 
 std::string encodeEvents(const EventColumns& ev, std::size_t first, std::size_t last) {
     Writer w;

@@ -1,5 +1,5 @@
 #pragma once
-// Byte encodings of the workspace: varints, zlib blobs, and the columnar event chunk.
+// Byte encodings of the workspace: varints, zlib blobs (codec/zlib.h), and the columnar event chunk.
 //
 // An event chunk holds up to kChunkEvents consecutive events of one stream, column after column
 // (columns of like values compress far better than rows): start as zigzag deltas from the previous
@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/io/codec/zlib.h"
 #include "core/trace/event_columns.h"
 #include "core/trace/trace.h"
 #include "core/util/result.h"
@@ -88,10 +89,11 @@ class Reader {
     const char* m_end;
 };
 
-// zlib stream. `runLengthOnly` (Z_RLE) finds only runs of equal bytes: about twice as fast as level 1
-// on event chunks for ~20% more bytes; any zlib reader inflates both.
-std::string compress(std::string_view raw, int level, bool runLengthOnly = false);
-Result<std::string> decompress(std::span<const unsigned char> blob, std::uint64_t rawBytes, const std::string& what);
+// Blobs are zlib streams (codec/zlib.h); a blob inflates to at most kMaxRawBytes.
+inline Result<std::string> decompress(std::span<const unsigned char> blob, std::uint64_t rawBytes,
+                                      const std::string& what) {
+    return decompress(blob, rawBytes, kMaxRawBytes, what);
+}
 
 // Events [first, last) of one stream.
 std::string encodeEvents(const EventColumns& events, std::size_t first, std::size_t last);

@@ -63,9 +63,8 @@ void bindPayload(SqliteStmt& s, const Trace& trace, const Payload& p) {
     }
 }
 
-Status fill(SqliteDb& db, const Trace& trace, const TaskControl& control) {
-    TPSCOPE_TRY(db.exec("BEGIN"));
-    TPSCOPE_TRY(db.exec(kSchema));
+// meta, trace_metadata and names.
+Status writeTables(SqliteDb& db, const Trace& trace) {
     auto kv = db.prepare("INSERT INTO meta VALUES(?1, ?2)");
     if (!kv) return kv.error();
     for (const auto& [k, v] :
@@ -91,58 +90,73 @@ Status fill(SqliteDb& db, const Trace& trace, const TaskControl& control) {
         names->bind(2, trace.name(NameId{i}));
         TPSCOPE_TRY(step(db, *names));
     }
-    auto ranks = db.prepare("INSERT INTO ranks VALUES(?1, ?2, ?3, ?4, ?5)");
-    auto streams = db.prepare("INSERT INTO streams VALUES(?1, ?2, ?3, ?4)");
-    auto ranges = db.prepare("INSERT INTO ranges VALUES(?1, ?2, ?3, ?4, ?5)");
-    auto events =
-        db.prepare("INSERT INTO events VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20)");
-    for (auto* s : {&ranks, &streams, &ranges, &events}) {
-        if (!*s) return s->error();
-    }
-    const double total = static_cast<double>(std::max<std::size_t>(1, trace.eventCount()));
+    return Ok{};
+}
+
+// The prepared inserts of the per-rank tables and a running event count for progress.
+struct RankWriter {
+    SqliteStmt ranks, streams, ranges, events;
+    double total = 1;
     std::size_t written = 0;
-    for (const auto& r : trace.ranks) {
-        const auto rankId = std::int64_t{r.id.value};
-        ranks->bind(1, rankId);
-        ranks->bind(2, r.host);
-        ranks->bind(3, std::int64_t{r.deviceIndex});
-        ranks->bind(4, r.deviceName);
-        ranks->bind(5, r.clockOffsetNs);
-        TPSCOPE_TRY(step(db, *ranks));
-        for (const auto& range : r.ranges) {
-            ranges->bind(1, rankId);
-            ranges->bind(2, range.startNs);
-            ranges->bind(3, range.endNs);
-            ranges->bind(4, std::int64_t{range.depth});
-            ranges->bind(5, std::int64_t{range.name.value});
-            TPSCOPE_TRY(step(db, *ranges));
-        }
-        for (const auto& s : r.streams) {
-            const auto streamId = static_cast<std::int64_t>(s.id.value);
-            streams->bind(1, rankId);
-            streams->bind(2, streamId);
-            streams->bind(3, s.label);
-            streams->bind(4, static_cast<std::int64_t>(s.events.size()));
-            TPSCOPE_TRY(step(db, *streams));
-            for (std::size_t i = 0; i < s.events.size(); ++i) {
-                auto& e = *events;
-                e.bind(1, rankId);
-                e.bind(2, streamId);
-                e.bind(3, s.events.startNs(i));
-                e.bind(4, s.events.durNs(i));
-                e.bind(5, s.events.endNs(i));
-                e.bind(6, toString(s.events.kind(i)));
-                e.bind(7, std::int64_t{s.events.name(i).value});
-                e.bind(8, std::int64_t{s.events.correlationId(i)});
-                bindPayload(e, trace, trace.payload(s.events.payload(i)));
-                TPSCOPE_TRY(step(db, e));
-                if ((++written & 0xFFFF) == 0) {
-                    if (control.cancelled()) return makeError(ErrorCode::Cancelled, "export cancelled");
-                    control.report(0.95 * static_cast<double>(written) / total);
-                }
+};
+
+Status writeRank(SqliteDb& db, const Trace& trace, const Rank& r, RankWriter& w, const TaskControl& control) {
+    const auto rankId = std::int64_t{r.id.value};
+    w.ranks.bind(1, rankId);
+    w.ranks.bind(2, r.host);
+    w.ranks.bind(3, std::int64_t{r.deviceIndex});
+    w.ranks.bind(4, r.deviceName);
+    w.ranks.bind(5, r.clockOffsetNs);
+    TPSCOPE_TRY(step(db, w.ranks));
+    for (const auto& range : r.ranges) {
+        w.ranges.bind(1, rankId);
+        w.ranges.bind(2, range.startNs);
+        w.ranges.bind(3, range.endNs);
+        w.ranges.bind(4, std::int64_t{range.depth});
+        w.ranges.bind(5, std::int64_t{range.name.value});
+        TPSCOPE_TRY(step(db, w.ranges));
+    }
+    for (const auto& s : r.streams) {
+        const auto streamId = static_cast<std::int64_t>(s.id.value);
+        w.streams.bind(1, rankId);
+        w.streams.bind(2, streamId);
+        w.streams.bind(3, s.label);
+        w.streams.bind(4, static_cast<std::int64_t>(s.events.size()));
+        TPSCOPE_TRY(step(db, w.streams));
+        for (std::size_t i = 0; i < s.events.size(); ++i) {
+            auto& e = w.events;
+            e.bind(1, rankId);
+            e.bind(2, streamId);
+            e.bind(3, s.events.startNs(i));
+            e.bind(4, s.events.durNs(i));
+            e.bind(5, s.events.endNs(i));
+            e.bind(6, toString(s.events.kind(i)));
+            e.bind(7, std::int64_t{s.events.name(i).value});
+            e.bind(8, std::int64_t{s.events.correlationId(i)});
+            bindPayload(e, trace, trace.payload(s.events.payload(i)));
+            TPSCOPE_TRY(step(db, e));
+            if ((++w.written & 0xFFFF) == 0) {
+                if (control.cancelled()) return makeError(ErrorCode::Cancelled, "export cancelled");
+                control.report(0.95 * static_cast<double>(w.written) / w.total);
             }
         }
     }
+    return Ok{};
+}
+
+Status fill(SqliteDb& db, const Trace& trace, const TaskControl& control) {
+    TPSCOPE_TRY(db.exec("BEGIN"));
+    TPSCOPE_TRY(db.exec(kSchema));
+    TPSCOPE_TRY(writeTables(db, trace));
+    RankWriter w;
+    TPSCOPE_TRY_ASSIGN(w.ranks, db.prepare("INSERT INTO ranks VALUES(?1, ?2, ?3, ?4, ?5)"));
+    TPSCOPE_TRY_ASSIGN(w.streams, db.prepare("INSERT INTO streams VALUES(?1, ?2, ?3, ?4)"));
+    TPSCOPE_TRY_ASSIGN(w.ranges, db.prepare("INSERT INTO ranges VALUES(?1, ?2, ?3, ?4, ?5)"));
+    TPSCOPE_TRY_ASSIGN(w.events,
+                       db.prepare("INSERT INTO events VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,"
+                                  "?16,?17,?18,?19,?20)"));
+    w.total = static_cast<double>(std::max<std::size_t>(1, trace.eventCount()));
+    for (const auto& r : trace.ranks) TPSCOPE_TRY(writeRank(db, trace, r, w, control));
     TPSCOPE_TRY(db.exec("CREATE INDEX events_by_rank_time ON events(rank_id, start_ns)"));
     return db.exec("COMMIT");
 }

@@ -361,6 +361,11 @@ Result<TracePart> readNsysDatabase(SqliteDb& db, const KernelClassifier& classif
     if (auto probe = db.prepare("SELECT count(*) FROM sqlite_master"); !probe || probe->step() != SQLITE_ROW) {
         return makeError(ErrorCode::WrongFormat, "not a readable SQLite database", db.path());
     }
+    // The reader scans these; a view or virtual table in their place could compute unbounded rows.
+    TPSCOPE_TRY(
+        db.requireRealTables({"StringIds", "TARGET_INFO_SESSION_START_TIME", "TARGET_INFO_GPU", "META_DATA_EXPORT",
+                              "EXPORT_META_DATA", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                              "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS"}));
     if (!looksLikeNsysExport(db)) {
         return makeError(ErrorCode::WrongFormat,
                          "SQLite database without CUPTI_ACTIVITY_KIND_* or NVTX_EVENTS tables: not an Nsight "

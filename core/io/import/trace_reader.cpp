@@ -14,6 +14,7 @@
 #include "core/io/sqlite_db.h"
 #include "core/io/workspace/workspace.h"
 #include "core/io/workspace/workspace_schema.h"
+#include "core/util/out_of_memory.h"
 
 namespace tpscope::core {
 
@@ -163,7 +164,7 @@ Result<std::shared_ptr<Trace>> readTraceFiles(const std::vector<std::string>& pa
     std::atomic<std::size_t> next{0};
     auto worker = [&] {
         for (std::size_t i = next++; i < paths.size(); i = next++) {
-            results[i] = readOne(paths[i], classifier, controls[i]);
+            results[i] = withAllocationErrors([&] { return readOne(paths[i], classifier, controls[i]); }, paths[i]);
         }
     };
     unsigned threads = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());

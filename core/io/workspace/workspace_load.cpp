@@ -9,6 +9,7 @@
 #include "core/io/sqlite_db.h"
 #include "core/io/workspace/workspace.h"
 #include "core/io/workspace/workspace_schema.h"
+#include "core/util/out_of_memory.h"
 
 namespace tpscope::core {
 
@@ -38,6 +39,9 @@ Result<SqliteDb> openWorkspace(const std::string& path) {
     if (auto probe = db->prepare("SELECT count(*) FROM sqlite_master"); !probe || probe->step() != SQLITE_ROW) {
         return makeError(ErrorCode::WrongFormat, "not a tpscope workspace (not an SQLite database)", path);
     }
+    // Workspaces come from other people too: every table read must be a real one.
+    TPSCOPE_TRY(db->requireRealTables(
+        {"tpscope_meta", "runs", "run_spec", "trace_tables", "trace_metadata", "ranks", "streams", "event_chunks"}));
     if (!isWorkspaceDatabase(*db)) {
         return makeError(ErrorCode::WrongFormat, "SQLite database that is not a tpscope workspace", path);
     }
@@ -217,8 +221,11 @@ Result<std::shared_ptr<Trace>> readTrace(SqliteDb& db, const RunRow& run, const 
                 results[i] = makeError(ErrorCode::Cancelled, "load cancelled");
                 continue;
             }
-            const auto [r, s] = tasks[i];
-            results[i] = decodeStream(chunks[r][s], counts[r][s], *trace, trace->ranks[r].streams[s], db.path());
+            const std::size_t r = tasks[i].first, s = tasks[i].second;  // lambdas cannot capture bindings (clang)
+            // A worker thread must not let bad_alloc escape (std::terminate): it becomes this task's error.
+            results[i] = withAllocationErrors(
+                [&] { return decodeStream(chunks[r][s], counts[r][s], *trace, trace->ranks[r].streams[s], db.path()); },
+                db.path());
         }
     };
     unsigned threads = opt.threads != 0 ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
@@ -252,7 +259,9 @@ Result<std::vector<RunInfo>> listWorkspaceRuns(const std::string& path) {
     return out;
 }
 
-Result<Workspace> loadWorkspace(const std::string& path, const WorkspaceOptions& opt) {
+namespace {
+
+Result<Workspace> loadWorkspaceRuns(const std::string& path, const WorkspaceOptions& opt) {
     auto db = openWorkspace(path);
     if (!db) return db.error();
     std::vector<RunRow> runs;
@@ -267,8 +276,7 @@ Result<Workspace> loadWorkspace(const std::string& path, const WorkspaceOptions&
     return ws;
 }
 
-Result<std::shared_ptr<Trace>> loadWorkspaceTrace(const std::string& path, std::size_t runIndex,
-                                                  const WorkspaceOptions& opt) {
+Result<std::shared_ptr<Trace>> loadOneRun(const std::string& path, std::size_t runIndex, const WorkspaceOptions& opt) {
     auto db = openWorkspace(path);
     if (!db) return db.error();
     std::vector<RunRow> runs;
@@ -280,6 +288,17 @@ Result<std::shared_ptr<Trace>> loadWorkspaceTrace(const std::string& path, std::
                          path);
     }
     return readTrace(*db, runs[runIndex], opt);
+}
+
+}  // namespace
+
+Result<Workspace> loadWorkspace(const std::string& path, const WorkspaceOptions& opt) {
+    return withAllocationErrors([&] { return loadWorkspaceRuns(path, opt); }, path);
+}
+
+Result<std::shared_ptr<Trace>> loadWorkspaceTrace(const std::string& path, std::size_t runIndex,
+                                                  const WorkspaceOptions& opt) {
+    return withAllocationErrors([&] { return loadOneRun(path, runIndex, opt); }, path);
 }
 
 }  // namespace tpscope::core

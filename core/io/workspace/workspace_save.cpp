@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <thread>
 
 #include "core/io/codec/event_codec.h"
@@ -77,8 +78,11 @@ Status compressChunks(const Workspace& ws, std::vector<ChunkJob>& jobs, const Wo
     std::atomic<std::size_t> next{0};
     std::atomic<std::size_t> done{0};
     std::atomic<bool> cancelled{false};
+    std::atomic<bool> failed{false};
+    std::mutex errorMutex;
+    Error error;
     auto worker = [&] {
-        for (std::size_t i = next++; i < jobs.size(); i = next++) {
+        for (std::size_t i = next++; i < jobs.size() && !failed; i = next++) {
             if (opt.control.cancelled()) {
                 cancelled = true;
                 return;
@@ -87,7 +91,14 @@ Status compressChunks(const Workspace& ws, std::vector<ChunkJob>& jobs, const Wo
             const auto& events = ws.runs[j.run].trace->ranks[j.rank].streams[j.stream].events;
             const std::string raw = codec::encodeEvents(events, j.first, j.last);
             j.rawBytes = raw.size();
-            j.blob = codec::compress(raw, opt.compressionLevel, opt.runLengthOnly);
+            auto blob = codec::compress(raw, opt.compressionLevel, opt.runLengthOnly);
+            if (!blob) {
+                failed = true;
+                std::lock_guard lock(errorMutex);
+                error = blob.error();
+                return;
+            }
+            j.blob = std::move(*blob);
             ++done;
         }
     };
@@ -97,6 +108,7 @@ Status compressChunks(const Workspace& ws, std::vector<ChunkJob>& jobs, const Wo
     for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
     worker();
     for (auto& t : pool) t.join();
+    if (failed) return error;
     if (cancelled) return makeError(ErrorCode::Cancelled, "save cancelled");
     opt.control.report(0.7);
     return Ok{};
@@ -112,9 +124,7 @@ std::span<const unsigned char> bytesOf(const std::string& s) {
     return {reinterpret_cast<const unsigned char*>(s.data()), s.size()};
 }
 
-Status writeRun(SqliteDb& db, const Run& run, std::int64_t runId, const WorkspaceOptions& opt) {
-    const Trace empty;
-    const Trace& trace = run.trace ? *run.trace : empty;
+Status writeRunRow(SqliteDb& db, const Run& run, const Trace& trace, std::int64_t runId) {
     auto stmt = db.prepare(
         "INSERT INTO runs(run_id, name, model, gpu, fabric, tp, batch, tokens, trace_origin, trace_source, "
         "event_count, analysis_cache) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)");
@@ -136,9 +146,13 @@ Status writeRun(SqliteDb& db, const Run& run, std::int64_t runId, const Workspac
     } else {
         stmt->bindNull(12);
     }
-    TPSCOPE_TRY(insertBlob(db, *stmt, "run"));
+    return insertBlob(db, *stmt, "run");
+}
 
-    for (const auto& [table, pairs] : {std::pair{"run_spec", &i.spec}, std::pair{"trace_metadata", &trace.metadata}}) {
+// run_spec and trace_metadata: ordered key/value pairs.
+Status writeKeyValues(SqliteDb& db, const Run& run, const Trace& trace, std::int64_t runId) {
+    for (const auto& [table, pairs] :
+         {std::pair{"run_spec", &run.info.spec}, std::pair{"trace_metadata", &trace.metadata}}) {
         auto kv =
             db.prepare(std::string("INSERT INTO ") + table + "(run_id, position, key, value) VALUES(?1,?2,?3,?4)");
         if (!kv) return kv.error();
@@ -150,20 +164,28 @@ Status writeRun(SqliteDb& db, const Run& run, std::int64_t runId, const Workspac
             TPSCOPE_TRY(insertBlob(db, *kv, table));
         }
     }
+    return Ok{};
+}
 
+// The name and payload tables, compressed.
+Status writeTraceTables(SqliteDb& db, const Trace& trace, std::int64_t runId) {
     auto tables = db.prepare("INSERT INTO trace_tables VALUES(?1,?2,?3,?4,?5)");
     if (!tables) return tables.error();
     const std::string names = codec::encodeNames(trace.names);
     const std::string payloads = codec::encodePayloads(trace.payloads);
-    const std::string namesZ = codec::compress(names, 6);
-    const std::string payloadsZ = codec::compress(payloads, 6);
+    std::string namesZ, payloadsZ;
+    TPSCOPE_TRY_ASSIGN(namesZ, codec::compress(names, 6));
+    TPSCOPE_TRY_ASSIGN(payloadsZ, codec::compress(payloads, 6));
     tables->bind(1, runId);
     tables->bindBlob(2, bytesOf(namesZ));
     tables->bind(3, static_cast<std::int64_t>(names.size()));
     tables->bindBlob(4, bytesOf(payloadsZ));
     tables->bind(5, static_cast<std::int64_t>(payloads.size()));
-    TPSCOPE_TRY(insertBlob(db, *tables, "name and payload tables"));
+    return insertBlob(db, *tables, "name and payload tables");
+}
 
+// One row per rank (with its compressed ranges) and per stream (its layout; events go in chunks).
+Status writeRanksAndStreams(SqliteDb& db, const Trace& trace, std::int64_t runId, const WorkspaceOptions& opt) {
     auto ranks = db.prepare("INSERT INTO ranks VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)");
     auto streams = db.prepare("INSERT INTO streams VALUES(?1,?2,?3,?4,?5,?6)");
     if (!ranks) return ranks.error();
@@ -171,7 +193,8 @@ Status writeRun(SqliteDb& db, const Run& run, std::int64_t runId, const Workspac
     for (std::size_t r = 0; r < trace.ranks.size(); ++r) {
         const Rank& rank = trace.ranks[r];
         const std::string ranges = codec::encodeRanges(rank.ranges);
-        const std::string rangesZ = codec::compress(ranges, opt.compressionLevel, opt.runLengthOnly);
+        std::string rangesZ;
+        TPSCOPE_TRY_ASSIGN(rangesZ, codec::compress(ranges, opt.compressionLevel, opt.runLengthOnly));
         ranks->bind(1, runId);
         ranks->bind(2, static_cast<std::int64_t>(r));
         ranks->bind(3, std::int64_t{rank.id.value});
@@ -194,6 +217,16 @@ Status writeRun(SqliteDb& db, const Run& run, std::int64_t runId, const Workspac
         }
     }
     return Ok{};
+}
+
+// Everything of one run except its event chunks.
+Status writeRun(SqliteDb& db, const Run& run, std::int64_t runId, const WorkspaceOptions& opt) {
+    const Trace empty;
+    const Trace& trace = run.trace ? *run.trace : empty;
+    TPSCOPE_TRY(writeRunRow(db, run, trace, runId));
+    TPSCOPE_TRY(writeKeyValues(db, run, trace, runId));
+    TPSCOPE_TRY(writeTraceTables(db, trace, runId));
+    return writeRanksAndStreams(db, trace, runId, opt);
 }
 
 // Statements are finalized when this returns, so the database can then be closed.

@@ -8,13 +8,6 @@ namespace {
 
 using test::TraceBuilder;
 
-TEST(Percentile, InterpolatesBetweenOrderStatistics) {
-    EXPECT_DOUBLE_EQ(percentile({400, 100, 1000, 300, 200}, 0.5), 300);
-    EXPECT_DOUBLE_EQ(percentile({400, 100, 1000, 300, 200}, 0.9), 400 + 0.6 * (1000 - 400));
-    EXPECT_DOUBLE_EQ(percentile({7}, 0.9), 7);
-    EXPECT_DOUBLE_EQ(percentile({}, 0.5), 0);
-}
-
 TEST(RunSummary, StepLatencyPercentilesAndThroughputComeFromStepWallTimes) {
     TraceBuilder b;
     b.meta("batch", "4");

@@ -8,10 +8,10 @@ namespace {
 using core::CostCandidate;
 
 TEST(CheapestMeeting, LowestCostAmongThoseMeetingLatencyAndThroughput) {
-    const std::vector<CostCandidate> c{{8, 1, 100, 10, 5.0},    // meets latency, cost 5
-                                       {4, 8, 400, 30, 2.0},    // cheapest but too slow
-                                       {2, 4, 150, 15, 3.0},    // meets both, cost 3
-                                       {4, 2, 120, 12, 4.0}};   // meets both, cost 4
+    const std::vector<CostCandidate> c{{8, 1, 100, 10, 5.0},   // meets latency, cost 5
+                                       {4, 8, 400, 30, 2.0},   // cheapest but too slow
+                                       {2, 4, 150, 15, 3.0},   // meets both, cost 3
+                                       {4, 2, 120, 12, 4.0}};  // meets both, cost 4
     EXPECT_EQ(core::cheapestMeeting(c, 20), 2u);
     EXPECT_EQ(core::cheapestMeeting(c, 40), 1u);
     // Throughput demand of 130 tokens/s rules out the 100 and 120 tokens/s rows.

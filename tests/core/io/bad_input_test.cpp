@@ -4,10 +4,10 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <fstream>
 
+#include "core/io/codec/zlib.h"
 #include "core/io/import/trace_reader.h"
 #include "io_test_util.h"
 
@@ -27,18 +27,9 @@ core::Error expectError(const std::filesystem::path& path) {
 }
 
 std::string gzipped(const std::string& text) {
-    uLongf size = compressBound(static_cast<uLong>(text.size())) + 64;
-    std::string out(size, '\0');
-    z_stream z{};
-    deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-    z.avail_in = static_cast<uInt>(text.size());
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = static_cast<uInt>(out.size());
-    deflate(&z, Z_FINISH);
-    out.resize(z.total_out);
-    deflateEnd(&z);
-    return out;
+    auto gz = core::codec::gzip(text);
+    EXPECT_TRUE(gz) << gz.error().describe();
+    return gz ? *gz : std::string();
 }
 
 TEST(BadInput, TruncatedGzipIsReportedAsTruncated) {

@@ -2,6 +2,9 @@
 // Counting helpers for the io tests: the reference rules of shared/traces/public/SOURCES.md applied
 // to an imported Trace's kernel names, independent of tpscope's KernelClassifier.
 
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
 #include <cstdint>
 #include <filesystem>
 #include <regex>
@@ -83,5 +86,21 @@ class TempDir {
   private:
     std::filesystem::path m_path;
 };
+
+// Runs SQL on a database file (created when missing): hand-made and tampered-with test databases.
+inline void execSql(const std::filesystem::path& path, const char* sql) {
+    sqlite3* db = nullptr;
+    EXPECT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    char* err = nullptr;
+    EXPECT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "");
+    sqlite3_free(err);
+    sqlite3_close(db);
+}
+
+inline std::filesystem::path makeDb(const TempDir& dir, const char* name, const char* sql) {
+    const auto path = dir / name;
+    execSql(path, sql);
+    return path;
+}
 
 }  // namespace tpscope::test

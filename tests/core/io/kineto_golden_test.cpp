@@ -42,6 +42,11 @@ const Reference kReferences[] = {
      "NVIDIA H100 80GB HBM3"},
 };
 
+// A failing case names its trace instead of printing the struct's bytes.
+void PrintTo(const Reference& r, std::ostream* os) {
+    *os << r.file;
+}
+
 class KinetoGolden : public ::testing::TestWithParam<Reference> {};
 
 TEST_P(KinetoGolden, CountsAndDurationsEqualTheReference) {

@@ -56,17 +56,6 @@ TEST(NsysReader, SaxpyExportOfAnOlderSchemaHasNvtxRangesAndTheMpiRank) {
     EXPECT_EQ(saxpyRanges, 5u);  // text ranges; the others take their text from StringIds (textId)
 }
 
-std::filesystem::path makeDb(const TempDir& dir, const char* name, const char* sql) {
-    const auto path = dir / name;
-    sqlite3* db = nullptr;
-    EXPECT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    char* err = nullptr;
-    EXPECT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "");
-    sqlite3_free(err);
-    sqlite3_close(db);
-    return path;
-}
-
 TEST(NsysReader, ToleratesMissingColumnsAndTextNames) {
     TempDir dir;
     // No StringIds, no correlationId, names in a TEXT column, no session start, no GPU table.

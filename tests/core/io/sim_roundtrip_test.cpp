@@ -8,6 +8,7 @@
 #include "core/io/workspace/workspace.h"
 #include "core/sim/sweep.h"
 #include "io_test_util.h"
+#include "support/trace_equality.h"
 
 namespace tpscope::test {
 namespace {
@@ -26,20 +27,6 @@ std::shared_ptr<const core::Trace> simulatedTrace() {
     return result->runs.at(0).trace;
 }
 
-void expectSame(const core::Trace& a, const core::Trace& b) {
-    EXPECT_TRUE(a.sameEvents(b));
-    EXPECT_EQ(a.origin, b.origin);
-    EXPECT_EQ(a.source, b.source);
-    EXPECT_EQ(a.metadata, b.metadata);
-    ASSERT_EQ(a.ranks.size(), b.ranks.size());
-    for (std::size_t r = 0; r < a.ranks.size(); ++r) {
-        ASSERT_EQ(a.ranks[r].streams.size(), b.ranks[r].streams.size());
-        for (std::size_t s = 0; s < a.ranks[r].streams.size(); ++s) {
-            EXPECT_EQ(a.ranks[r].streams[s].label, b.ranks[r].streams[s].label);
-        }
-    }
-}
-
 TEST(SimulatedRoundTrip, WorkspaceAndChromeJsonKeepTheSimulatorsTrace) {
     const auto trace = simulatedTrace();
     ASSERT_TRUE(trace);
@@ -52,14 +39,14 @@ TEST(SimulatedRoundTrip, WorkspaceAndChromeJsonKeepTheSimulatorsTrace) {
     ASSERT_TRUE(core::saveWorkspace(ws, wsPath));
     auto loaded = core::loadWorkspace(wsPath);
     ASSERT_TRUE(loaded) << loaded.error().describe();
-    expectSame(*trace, *loaded->runs.at(0).trace);
+    expectSameTrace(*trace, *loaded->runs.at(0).trace);
 
     const auto jsonPath = (dir / "sim.json.gz").string();
     ASSERT_TRUE(core::writeChromeJson(*trace, jsonPath));
     core::ImportStats stats;
     auto back = core::readTrace(jsonPath, {}, &stats);
     ASSERT_TRUE(back) << back.error().describe();
-    expectSame(*trace, **back);
+    expectSameTrace(*trace, **back);
     EXPECT_EQ(stats.badRecords + stats.unknownPhases + stats.rankConflicts, 0u);
 }
 

@@ -9,6 +9,7 @@
 #include "core/io/import/trace_reader.h"
 #include "core/io/workspace/workspace.h"
 #include "io_test_util.h"
+#include "support/trace_equality.h"
 #include "synthetic_trace.h"
 
 namespace tpscope::test {
@@ -19,21 +20,6 @@ std::string fileBytes(const std::filesystem::path& p) {
     std::stringstream ss;
     ss << in.rdbuf();
     return ss.str();
-}
-
-void expectSameTrace(const core::Trace& a, const core::Trace& b) {
-    EXPECT_TRUE(a.sameEvents(b));
-    EXPECT_EQ(a.eventCount(), b.eventCount());
-    EXPECT_EQ(a.origin, b.origin);
-    EXPECT_EQ(a.source, b.source);
-    EXPECT_EQ(a.metadata, b.metadata);
-    ASSERT_EQ(a.ranks.size(), b.ranks.size());
-    for (std::size_t r = 0; r < a.ranks.size(); ++r) {
-        ASSERT_EQ(a.ranks[r].streams.size(), b.ranks[r].streams.size());
-        for (std::size_t s = 0; s < a.ranks[r].streams.size(); ++s) {
-            EXPECT_EQ(a.ranks[r].streams[s].label, b.ranks[r].streams[s].label);
-        }
-    }
 }
 
 core::Workspace twoRuns() {

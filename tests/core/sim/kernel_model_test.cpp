@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "core/analysis/exposed_comm.h"
 #include "core/sim/kernel_model.h"
-#include "core/sim/sim_summary.h"
 #include "core/trace/kernel_classifier.h"
 #include "sim_test_support.h"
 
@@ -94,7 +94,7 @@ TEST(SimSummary, ExposedCommIsCollectiveTimeWithoutAnyComputeKernel) {
     nccl.append(event(180, 40, EventKind::Collective));  // [180, 220): overlaps the first, all covered
     nccl.append(event(300, 10, EventKind::Collective));  // alone
     nccl.finalize();
-    const auto s = core::sim::summarizeComm(rank);
+    const auto s = core::analysis::summarizeComm(rank);
     EXPECT_DOUBLE_EQ(s.commNs, (220 - 50) + 10);
     EXPECT_DOUBLE_EQ(s.exposedNs, 50 + 10);
 }

@@ -4,8 +4,8 @@
 #include <map>
 #include <set>
 
+#include "core/analysis/exposed_comm.h"
 #include "core/sim/kernel_model.h"
-#include "core/sim/sim_summary.h"
 #include "core/trace/kernel_classifier.h"
 #include "sim_test_support.h"
 
@@ -227,7 +227,7 @@ TEST(Simulator, OverlapRunsCollectivesOnTheNcclStreamBesideComputeOfTheOtherHalf
     const int layers = static_cast<int>(c.plan.model.layers);
     // Each layer's two all-reduces run once per half batch; embedding and logits stay whole.
     EXPECT_EQ(comm.size(), static_cast<std::size_t>(c.tokens * (4 * layers + 2)));
-    const auto summary = core::sim::summarizeComm(rank);
+    const auto summary = core::analysis::summarizeComm(rank);
     EXPECT_LT(summary.exposedNs, summary.commNs);
 }
 
@@ -237,7 +237,7 @@ TEST(Simulator, OverlapWithOneSequenceCannotHideTheAllReduce) {
     c.params.overlap = true;
     auto r = core::sim::simulate(c);
     ASSERT_TRUE(r) << r.error().describe();
-    const auto summary = core::sim::summarizeComm(r->trace->ranks[0]);
+    const auto summary = core::analysis::summarizeComm(r->trace->ranks[0]);
     EXPECT_DOUBLE_EQ(summary.exposedNs, summary.commNs);
 }
 

@@ -22,13 +22,24 @@ core::sim::SweepSpec smallSweep() {
 
 TEST(Sweep, RunsEveryTpAndBatchInOrderAndReportsProgress) {
     std::vector<int> done;
+    std::vector<double> steps;  // per-step reports of the running configuration
+    std::vector<const core::Trace*> delivered;
     auto r = core::sim::runSweep(smallSweep(), [&](const core::sim::SweepProgress& p) {
         EXPECT_EQ(p.total, 6);
+        if (p.run == nullptr && p.skipped == nullptr) {
+            steps.push_back(p.runFraction);
+            return;
+        }
         done.push_back(p.done);
+        if (p.run != nullptr) delivered.push_back(p.run->trace.get());
     });
     ASSERT_TRUE(r) << r.error().describe();
     ASSERT_EQ(r->runs.size(), 6u);
     EXPECT_EQ(done, (std::vector<int>{1, 2, 3, 4, 5, 6}));
+    // Each finished run is handed over as it finishes; with 2 tokens each run reports step 1 of 2.
+    ASSERT_EQ(delivered.size(), 6u);
+    for (std::size_t i = 0; i < 6; ++i) EXPECT_EQ(delivered[i], r->runs[i].trace.get());
+    EXPECT_EQ(steps, std::vector<double>(6, 0.5));
     EXPECT_EQ(r->runs[0].config.plan.tp, 1);
     EXPECT_EQ(r->runs[1].config.plan.batch, 8);
     EXPECT_EQ(r->runs[5].config.plan.tp, 4);

@@ -108,7 +108,9 @@ TEST(EventColumns, VisibleRangeContainsExactlyTheOverlappingEventsOnRandomData) 
         EXPECT_GT(r.last, expected.back());
         // Events past the range all start at or after t1; inside it, an event may have ended
         // before t0 (it started after a longer one that is still running).
-        if (r.last < c.size()) EXPECT_GE(c.startNs(r.last), t1);
+        if (r.last < c.size()) {
+            EXPECT_GE(c.startNs(r.last), t1);
+        }
         EXPECT_LT(c.startNs(r.last - 1), t1);
     }
 }

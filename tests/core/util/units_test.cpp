@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <clocale>
+#include <string>
+
 namespace tpscope::core {
 namespace {
 
@@ -45,6 +48,24 @@ TEST(Units, FormattingPicksReadableUnits) {
     EXPECT_EQ(formatDurationNs(12'400), "12.4 us");
     EXPECT_EQ(formatDurationNs(15'200'000), "15.2 ms");
     EXPECT_EQ(formatDurationNs(1'200'000'000), "1.20 s");
+    // The GUI's spelling: fixed decimals per unit and the micro sign (U+00B5, UTF-8 C2 B5).
+    EXPECT_EQ(formatDurationNs(812, DurationStyle::Detail), "812 ns");
+    EXPECT_EQ(formatDurationNs(12'410, DurationStyle::Detail), "12.41 \xC2\xB5s");
+    EXPECT_EQ(formatDurationNs(15'203'000, DurationStyle::Detail), "15.203 ms");
+    EXPECT_EQ(formatDurationNs(1'200'000'000, DurationStyle::Detail), "1.2000 s");
+}
+
+// The GUI runs under the user's locale (QApplication calls setlocale): a comma-decimal locale must
+// not turn "12.41" into "12,41" (printf follows LC_NUMERIC; to_chars does not).
+TEST(Units, DurationsPrintTheSameUnderACommaDecimalLocale) {
+    const std::string previous = std::setlocale(LC_NUMERIC, nullptr);
+    if (std::setlocale(LC_NUMERIC, "de_DE.UTF-8") == nullptr && std::setlocale(LC_NUMERIC, "de_DE.utf8") == nullptr)
+        GTEST_SKIP() << "no de_DE locale installed (locale-gen de_DE.UTF-8)";
+    const std::string detail = formatDurationNs(12'410, DurationStyle::Detail);
+    const std::string compact = formatDurationNs(15'200'000);
+    std::setlocale(LC_NUMERIC, previous.c_str());
+    EXPECT_EQ(detail, "12.41 \xC2\xB5s");
+    EXPECT_EQ(compact, "15.2 ms");
 }
 
 }  // namespace

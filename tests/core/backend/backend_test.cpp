@@ -1,4 +1,4 @@
-#include "core/run/backend.h"
+#include "core/backend/backend.h"
 
 #include <gtest/gtest.h>
 

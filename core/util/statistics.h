@@ -1,0 +1,18 @@
+#pragma once
+// Order statistics of a sample, one definition for every report (run summary latencies, captured
+// step times, measured all-reduce times): linear interpolation between the closest ranks, the
+// definition of numpy's default percentile, so a median of an even count is the mean of the two
+// middle values. Cost: O(n log n) (sorts a copy).
+
+#include <utility>
+#include <vector>
+
+namespace tpscope::core {
+
+// p in [0, 1] (clamped) of unsorted values; 0 for none.
+double percentile(std::vector<double> values, double p);
+inline double median(std::vector<double> values) {
+    return percentile(std::move(values), 0.5);
+}
+
+}  // namespace tpscope::core

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The weekly sanitizer run (AddressSanitizer + UBSan, preset "asan"): a second full Debug build plus
+# every test, which does not fit the per-change CI time on 2 cores. Run it from cron, e.g.
+#   0 3 * * 0  cd /path/to/tpscope && git pull -q && scripts/weekly-asan.sh > asan.log 2>&1
+# Exit status non-zero on any failure or sanitizer report.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+cmake --preset asan >/dev/null
+cmake --build --preset asan --parallel "$(nproc 2>/dev/null || echo 2)"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --preset asan --output-on-failure "$@"

@@ -1,0 +1,56 @@
+#pragma once
+// The workspace document on the GUI thread (DESIGN.md §8 "One document"): it owns the runs, gives
+// each a stable RunId, and says what changed by id. The runs table (RunsModel), the views and the
+// window's workers refer to runs by id only; a result addressed to a removed run is dropped.
+// Pointers returned by run() stay valid until the next change of the document.
+
+#include <QObject>
+
+#include <functional>
+#include <vector>
+
+#include "ui/run_id.h"
+#include "ui/run_request.h"
+
+namespace tpscope::ui {
+
+class RunDocument : public QObject {
+    Q_OBJECT
+
+  public:
+    explicit RunDocument(QObject* parent = nullptr);
+
+    // Appends in display order; each gets a new id (the record's own id is ignored).
+    RunId add(RunRecord record);
+    std::vector<RunId> add(std::vector<RunRecord> records);
+    // Replaces every run (an opened workspace): new ids, one reset() signal.
+    void resetRuns(std::vector<RunRecord> records);
+    void clear();
+    bool remove(RunId id);
+    // Applies `change` to the run and emits runChanged; false (and nothing happens) when it is gone.
+    bool update(RunId id, const std::function<void(RunRecord&)>& change);
+
+    const RunRecord* run(RunId id) const;  // nullptr when there is no such run (any more)
+    std::vector<RunId> ids() const;        // in display order
+    int indexOf(RunId id) const;           // display position, -1 when gone
+    std::size_t size() const { return m_runs.size(); }
+    bool empty() const { return m_runs.empty(); }
+    const std::vector<RunRecord>& runs() const { return m_runs; }
+    // A new sweep number, shown in the runs table so that runs of different sweeps can be told apart.
+    int nextSweepNumber() { return ++m_sweeps; }
+
+  Q_SIGNALS:
+    void runAdded(tpscope::ui::RunId id);
+    void runChanged(tpscope::ui::RunId id);
+    void runRemoved(tpscope::ui::RunId id);
+    void reset();
+
+  private:
+    RunId newId() { return static_cast<RunId>(++m_lastId); }
+
+    std::vector<RunRecord> m_runs;
+    std::uint64_t m_lastId = 0;
+    int m_sweeps = 0;
+};
+
+}  // namespace tpscope::ui

@@ -1,0 +1,275 @@
+// TimelineRenderer: painting the scene (background, items, overlays, gutter, ruler).
+
+#include <QCoreApplication>
+#include <QFontMetrics>
+#include <QPainter>
+
+#include <algorithm>
+
+#include "ui/timeline/kind_palette.h"
+#include "ui/timeline/time_ruler.h"
+#include "ui/timeline/timeline_renderer.h"
+
+namespace tpscope::ui {
+
+namespace {
+
+const QColor kBackground(0xFC, 0xFC, 0xFD);
+const QColor kPanel(0xF1, 0xF3, 0xF5);
+const QColor kHeaderBand(0xE7, 0xEB, 0xEF);
+const QColor kSeparator(0xE2, 0xE6, 0xEA);
+const QColor kBorder(0xC8, 0xCE, 0xD4);
+const QColor kText(0x2A, 0x2F, 0x35);
+const QColor kMutedText(0x6A, 0x73, 0x7D);
+const QColor kSelection(0x1F, 0x2D, 0x3D);
+const QColor kRange(0x3B, 0x82, 0xF6);
+const QColor kRangeText(0x1D, 0x4E, 0xD8);
+const QColor kLink(0xC0, 0x1F, 0x1F);
+
+}  // namespace
+
+void TimelineRenderer::paint(QPainter& p, QSize sizePx, double dpr) const {
+    m_size = sizePx;
+    m_dpr = dpr > 0 ? dpr : 1.0;
+    rebuildGeometry();
+    p.save();
+    p.setFont(m_font);
+    p.setRenderHint(QPainter::Antialiasing, false);
+    paintBackground(p);
+    paintItems(p);
+    paintOverlays(p);
+    paintGutter(p);
+    paintRuler(p);
+    paintRangeLabel(p);
+    p.restore();
+}
+
+void TimelineRenderer::paintBackground(QPainter& p) const {
+    const int width = m_size.width();
+    p.fillRect(QRect(QPoint(0, 0), m_size), kBackground);
+    const auto& rows = m_scene.layout.rows();
+    const int left = timeAreaLeft();
+    for (std::size_t i = m_scene.layout.firstRowBelow(m_scene.scrollY); i < rows.size(); ++i) {
+        const int top = rowTopOnScreen(rows[i]);
+        if (top > m_size.height()) break;
+        if (rows[i].kind == RowKind::RankHeader) {
+            p.fillRect(QRect(left, top, width - left, rows[i].height), kHeaderBand);
+            paintRankSummary(p, rows[i], top);
+        } else if (rows[i].kind == RowKind::Stream) {
+            p.fillRect(QRect(left, top + rows[i].height - 1, width - left, 1), kSeparator);
+        }
+    }
+}
+
+void TimelineRenderer::paintRankSummary(QPainter& p, const TimelineRow& row, int top) const {
+    if (!m_scene.trace || !m_scene.data) return;
+    const auto r = static_cast<std::size_t>(row.rank);
+    const auto& rank = m_scene.trace->ranks[r];
+    const auto& rd = m_scene.data->ranks()[r];
+    const double span = static_cast<double>(m_scene.traceEndNs - m_scene.originNs);
+    // Kernels only: memcpy and memset are counted on their own.
+    const std::size_t copies = rd.kindCount[static_cast<std::size_t>(core::EventKind::Memcpy)] +
+                               rd.kindCount[static_cast<std::size_t>(core::EventKind::Memset)];
+    QString text = QStringLiteral("%1 · %2 kernels").arg(QString::fromStdString(rank.deviceName)).arg(rd.kernelCount());
+    if (copies > 0) text += QCoreApplication::translate("TimelineRenderer", " · %1 memcpy/memset").arg(copies);
+    if (!rd.collectives.empty() && span > 0) {
+        text += QCoreApplication::translate("TimelineRenderer", " · exposed communication %1 % of the trace")
+                    .arg(100.0 * static_cast<double>(rd.exposedTotalNs) / span, 0, 'f', 1);
+    }
+    p.setPen(kMutedText);
+    p.drawText(QRect(timeAreaLeft() + 8, top, timeAreaWidth() - 16, row.height), Qt::AlignVCenter | Qt::AlignLeft,
+               text);
+}
+
+void TimelineRenderer::paintItems(QPainter& p) const {
+    p.setClipRect(QRect(timeAreaLeft(), kRulerHeight, timeAreaWidth(), m_size.height() - kRulerHeight));
+    p.setPen(Qt::NoPen);
+    for (int slot = 0; slot < kColourSlots; ++slot) {
+        const auto& batch = m_geometry.batches[static_cast<std::size_t>(slot)];
+        if (batch.isEmpty()) continue;
+        p.setBrush(slotColor(slot));
+        p.drawRects(batch.constData(), static_cast<int>(batch.size()));
+    }
+    for (const auto& label : m_geometry.labels) {
+        p.setPen(label.color);
+        p.drawText(label.rect, Qt::AlignVCenter | Qt::AlignLeft, label.text);
+    }
+    p.setClipping(false);
+}
+
+void TimelineRenderer::outlineEvent(QPainter& p, const EventRef& event, const QColor& color, int width) const {
+    if (!m_scene.trace || !event.valid() || rankCollapsed(event.rank)) return;
+    for (const auto& row : m_scene.layout.rows()) {
+        if (row.kind != RowKind::Stream || row.rank != event.rank || row.sub != event.stream) continue;
+        const auto& ev = m_scene.trace->ranks[static_cast<std::size_t>(event.rank)]
+                             .streams[static_cast<std::size_t>(event.stream)]
+                             .events;
+        const QRectF r = itemRect(row, ev.startNs(event.index), ev.endNs(event.index));
+        p.setPen(QPen(color, width));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(r.adjusted(0, 0, -1, -1));
+        return;
+    }
+}
+
+void TimelineRenderer::paintOverlays(QPainter& p) const {
+    const int height = m_size.height();
+    p.setClipRect(QRect(timeAreaLeft(), kRulerHeight, timeAreaWidth(), height - kRulerHeight));
+    if (m_scene.hasRange()) {
+        const int x0 = std::max(timeAreaLeft(), clampedPixel(xForTime(m_scene.rangeT0)));
+        const int x1 = std::min(m_size.width(), clampedPixel(xForTime(m_scene.rangeT1)));
+        QColor wash = kRange;
+        wash.setAlpha(40);
+        p.fillRect(QRect(x0, kRulerHeight, std::max(1, x1 - x0), height), wash);
+        p.fillRect(QRect(x0, kRulerHeight, 1, height), kRange);
+        p.fillRect(QRect(x1, kRulerHeight, 1, height), kRange);
+    }
+    const auto& hover = m_scene.hover;
+    if (hover.isItem() && hover.rowKind == RowKind::Stream && hover.count == 1) {
+        outlineEvent(p, hover.event, QColor(0x20, 0x20, 0x20, 150), 1);
+    }
+    paintCollectiveLinks(p);
+    outlineEvent(p, m_scene.selected, kSelection, 2);
+    p.setClipping(false);
+}
+
+void TimelineRenderer::paintCollectiveLinks(QPainter& p) const {
+    const auto& match = m_scene.match;
+    if (!match || match->members.size() < 2) return;
+    std::vector<QPoint> starts;
+    std::int64_t lastArrival = INT64_MIN;
+    for (const auto& m : match->members) lastArrival = std::max(lastArrival, m.startNs);
+    const int waitEnd = clampedPixel(xForTime(lastArrival));
+    for (const auto& m : match->members) {
+        if (rankCollapsed(m.event.rank)) continue;
+        for (const auto& row : m_scene.layout.rows()) {
+            if (row.kind != RowKind::Stream || row.rank != m.event.rank || row.sub != m.event.stream) continue;
+            const QRect r = itemRect(row, m.startNs, m.endNs).toAlignedRect();
+            // The wait: from this rank's arrival to the last rank's arrival, washed out and hatched;
+            // the solid rest moves bytes.
+            if (waitEnd > r.left()) {
+                const QRect wait(r.left(), r.top(), std::min(waitEnd, r.right() + 1) - r.left(), r.height());
+                p.fillRect(wait, waitWashColor());
+                p.fillRect(wait, QBrush(waitHatchColor(), Qt::BDiagPattern));
+            }
+            p.setPen(QPen(kSelection, 1));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(r.adjusted(0, 0, -1, -1));
+            starts.emplace_back(r.left(), r.center().y());
+        }
+    }
+    if (starts.size() >= 2) {
+        p.setPen(QPen(kLink, 2));
+        p.drawPolyline(starts.data(), static_cast<int>(starts.size()));
+        p.setPen(QPen(kLink, 1, Qt::DashLine));
+        p.drawLine(waitEnd, starts.front().y() - 8, waitEnd, starts.back().y() + 8);
+        for (const auto& pt : starts) p.fillRect(QRect(pt.x() - 2, pt.y() - 2, 5, 5), kLink);
+    }
+}
+
+void TimelineRenderer::paintGutter(QPainter& p) const {
+    const int w = timeAreaLeft();
+    const int height = m_size.height();
+    p.fillRect(QRect(0, kRulerHeight, w, height - kRulerHeight), kPanel);
+    p.fillRect(QRect(w - 1, 0, 1, height), kBorder);
+    if (!m_scene.trace) return;
+    p.setClipRect(QRect(0, kRulerHeight, w - 1, height - kRulerHeight));
+    QFont bold = m_font;
+    bold.setBold(true);
+    const auto& rows = m_scene.layout.rows();
+    static const char* const kDepthNames[] = {"step", "layer", "block"};
+    for (std::size_t i = m_scene.layout.firstRowBelow(m_scene.scrollY); i < rows.size(); ++i) {
+        const auto& row = rows[i];
+        const int top = rowTopOnScreen(row);
+        if (top > height) break;
+        const QRect textRect(8, top, w - 14, row.height);
+        const auto& rank = m_scene.trace->ranks[static_cast<std::size_t>(row.rank)];
+        switch (row.kind) {
+            case RowKind::RankHeader: {
+                p.fillRect(QRect(0, top, w - 1, row.height), kHeaderBand);
+                p.setFont(bold);
+                p.setPen(kText);
+                const QString arrow = rankCollapsed(row.rank) ? QStringLiteral("▸") : QStringLiteral("▾");
+                p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft,
+                           QStringLiteral("%1  GPU %2").arg(arrow).arg(rank.id.value));
+                p.setFont(m_font);
+                p.setPen(kMutedText);
+                p.drawText(textRect, Qt::AlignVCenter | Qt::AlignRight,
+                           QFontMetrics(m_font).elidedText(QString::fromStdString(rank.host), Qt::ElideRight, w / 2));
+                break;
+            }
+            case RowKind::Nvtx:
+                p.setPen(kMutedText);
+                p.drawText(textRect.adjusted(14, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                           QString::fromLatin1(kDepthNames[std::min(row.sub, 2)]));
+                break;
+            case RowKind::Stream:
+                p.setPen(kText);
+                p.drawText(textRect.adjusted(14, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                           QString::fromStdString(rank.streams[static_cast<std::size_t>(row.sub)].label));
+                break;
+            case RowKind::Exposed:
+                p.setPen(exposedCommColor().darker(130));
+                p.drawText(textRect.adjusted(14, -3, 0, 3), Qt::AlignVCenter | Qt::AlignLeft,
+                           QCoreApplication::translate("TimelineRenderer", "exposed comm"));
+                break;
+            case RowKind::Summary:
+                break;  // the strip under a collapsed header needs no label
+        }
+    }
+    p.setClipping(false);
+}
+
+void TimelineRenderer::paintRuler(QPainter& p) const {
+    p.fillRect(QRect(0, 0, m_size.width(), kRulerHeight), kPanel);
+    p.fillRect(QRect(0, kRulerHeight - 1, m_size.width(), 1), kBorder);
+    p.setPen(kMutedText);
+    p.drawText(QRect(8, 0, timeAreaLeft() - 14, kRulerHeight), Qt::AlignVCenter | Qt::AlignLeft,
+               m_scene.trace ? QCoreApplication::translate("TimelineRenderer", "time from start")
+                             : QCoreApplication::translate("TimelineRenderer", "no trace"));
+    if (!m_scene.trace) return;
+    const double nsPerPx = static_cast<double>(m_scene.t1 - m_scene.t0) / timeAreaWidth();
+    const std::int64_t step = tickStepNs(nsPerPx, 110);
+    const std::int64_t rel0 = m_scene.t0 - m_scene.originNs, rel1 = m_scene.t1 - m_scene.originNs;
+    const std::int64_t magnitude = std::max(std::abs(rel0), std::abs(rel1));
+    p.setClipRect(QRect(timeAreaLeft(), 0, timeAreaWidth(), kRulerHeight));
+    if (m_scene.hasRange()) {
+        const int x0 = clampedPixel(xForTime(m_scene.rangeT0)), x1 = clampedPixel(xForTime(m_scene.rangeT1));
+        QColor band = kRange;
+        band.setAlpha(60);
+        p.fillRect(QRect(x0, 0, std::max(1, x1 - x0), kRulerHeight - 1), band);
+    }
+    for (const auto& tick : rulerTicks(rel0, rel1, step)) {
+        const int x = clampedPixel(xForTime(tick.timeNs + m_scene.originNs));
+        const int len = tick.major ? 9 : 4;
+        p.fillRect(QRect(x, kRulerHeight - 1 - len, 1, len), tick.major ? kText : kBorder);
+        if (tick.major) {
+            p.setPen(kText);
+            p.drawText(QRect(x + 3, 1, 140, kRulerHeight - 8), Qt::AlignTop | Qt::AlignLeft,
+                       formatTickLabel(tick.timeNs, step, magnitude));
+        }
+    }
+    p.setClipping(false);
+}
+
+void TimelineRenderer::paintRangeLabel(QPainter& p) const {
+    // The range's duration sits just under the ruler, on its own plate, so it never covers the
+    // ruler's tick labels.
+    if (!m_scene.trace || !m_scene.hasRange()) return;
+    const int x0 = std::max(timeAreaLeft(), clampedPixel(xForTime(m_scene.rangeT0)));
+    const int x1 = std::min(m_size.width(), clampedPixel(xForTime(m_scene.rangeT1)));
+    if (x1 <= x0) return;
+    const QString text = formatDuration(static_cast<double>(m_scene.rangeT1 - m_scene.rangeT0));
+    const QFontMetrics fm(m_font);
+    const int w = fm.horizontalAdvance(text) + 10;
+    const QRect plate((x0 + x1 - w) / 2, kRulerHeight + 2, w, fm.height() + 4);
+    p.setClipRect(QRect(timeAreaLeft(), kRulerHeight, timeAreaWidth(), m_size.height() - kRulerHeight));
+    p.fillRect(plate, QColor(0xFF, 0xFF, 0xFF, 230));
+    p.setPen(kRange);
+    p.drawRect(plate.adjusted(0, 0, -1, -1));
+    p.setPen(kRangeText);
+    p.drawText(plate, Qt::AlignCenter, text);
+    p.setClipping(false);
+}
+
+}  // namespace tpscope::ui

@@ -1,0 +1,38 @@
+#pragma once
+// The interface every tab of the main window implements (Timeline now; Layers, Scaling, Cost and
+// Compare later). The window routes the View menu's fit / zoom / export to the current tab through
+// it, and tells each tab which run is current. A tab that has details to show for its selection
+// declares a Qt signal `void detailsChanged(const QString& html)`; MainWindow::addViewTab connects it
+// to the window's details pane (DESIGN.md §8: the window owns the details pane).
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+#include "core/util/result.h"
+#include "ui/run_id.h"
+
+namespace tpscope::ui {
+
+// What to export: the file (its suffix names the format: png, svg, pdf, csv), the size in logical
+// pixels (empty: the tab's current size) and the device-pixel ratio of a raster image.
+struct ExportRequest {
+    QString path;
+    QSize sizePx;
+    double dpr = 1.0;
+};
+
+class ViewTab {
+  public:
+    virtual ~ViewTab() = default;
+    virtual QString tabTitle() const = 0;
+    virtual void fitView() = 0;
+    virtual void zoomIn() = 0;
+    virtual void zoomOut() = 0;
+    virtual void setCurrentRun(RunId id) = 0;
+    virtual QStringList exportFormats() const = 0;  // e.g. {"png", "svg"}
+    // A clear error (naming the file and the problem) on failure.
+    virtual core::Status exportTo(const ExportRequest& request) const = 0;
+};
+
+}  // namespace tpscope::ui

@@ -28,7 +28,7 @@ case "$mode" in
   gui)
     if [ -x "$gui" ]; then
       if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
-        echo "setup: no display found; writing the default sweep's report instead of opening the window"
+        echo "setup: no display found; writing the default sweep's report (out/report.pdf, summary.md, screenshots) instead of opening the window"
         mkdir -p out
         exec "$gui" --report out "$@"
       fi

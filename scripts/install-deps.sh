@@ -11,15 +11,30 @@ packages=(
   libopenmpi-dev openmpi-bin
   patchelf python3
   xvfb xauth fonts-dejavu-core
+  poppler-utils locales
   clang-format clang-tidy
   help2man
 )
+
+# A comma-decimal locale, so the tests that check locale-proof number I/O run instead of skipping.
+ensure_comma_locale() {
+  locale -a 2>/dev/null | grep -qi '^de_DE\.utf-\?8$' && return 0
+  [ "$(id -u)" -eq 0 ] || command -v sudo >/dev/null || return 0
+  local run=""
+  [ "$(id -u)" -eq 0 ] || run="sudo"
+  $run sed -i 's/^# *de_DE.UTF-8 UTF-8/de_DE.UTF-8 UTF-8/' /etc/locale.gen
+  grep -q '^de_DE.UTF-8 UTF-8' /etc/locale.gen || echo 'de_DE.UTF-8 UTF-8' | $run tee -a /etc/locale.gen >/dev/null
+  $run locale-gen >/dev/null
+}
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -eq 0 ]; then
+  ensure_comma_locale
+  exit 0
+fi
 
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then
@@ -30,3 +45,4 @@ echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+ensure_comma_locale

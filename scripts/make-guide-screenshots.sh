@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the screenshots of docs/guide.md with the GUI's headless modes (no display needed):
 #   scripts/make-guide-screenshots.sh [BUILD_DIR]     (default build/dev; needs tpscope and tpscope-cli built)
-# `tpscope --report DIR` writes the default sweep's report; `tpscope --screenshot OUT FILE` renders
+# `tpscope --report DIR` writes the default sweep's report (and `--report OUT.pdf` the PDF alone); `tpscope --screenshot OUT FILE` renders
 # the main window on a workspace written by `tpscope-cli simulate`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,4 +29,11 @@ cp "$work/report/timeline-overview.png" "$out/timeline-overview.png"
 "$cli" simulate --model llama3-70b --gpu h100-sxm --fabric nvlink4 --tp 2,4,8 --batch 1 --tokens 4 \
   --out "$work/compare.tpscope" >/dev/null 2>&1
 "$gui" --screenshot "$out/compare-tp.png" "$work/compare.tpscope" >/dev/null
+# 4. The PDF report of the default sweep (`tpscope --report OUT.pdf`): its summary and chart pages as
+#    PNGs for the README (pdftoppm, from poppler-utils).
+"$gui" --report "$work/report.pdf" >/dev/null
+mkdir -p docs/report
+pdftoppm -r 80 -f 1 -l 4 -png "$work/report.pdf" "$work/page"
+for i in 1 2 3 4; do cp "$work/page-$i.png" "docs/report/report-page-$i.png"; done
+
 echo "make-guide-screenshots: wrote $(ls "$out"/*.png | tr '\n' ' ')"

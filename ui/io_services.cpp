@@ -9,6 +9,7 @@
 #include "core/io/sqlite_db.h"
 #include "core/io/workspace/run_info.h"
 #include "core/io/workspace/workspace_schema.h"
+#include "core/util/units.h"
 
 namespace tpscope::ui {
 
@@ -39,11 +40,9 @@ T specNumber(const core::RunInfo& info, std::string_view key, T fallback) {
     T out = fallback;
     if (v.empty()) return fallback;
     if constexpr (std::is_floating_point_v<T>) {
-        try {
-            return static_cast<T>(std::stod(v));
-        } catch (...) {
-            return fallback;
-        }
+        // Not std::stod: it follows LC_NUMERIC, which Qt sets from the user's locale.
+        double d = 0;
+        return core::parseDouble(v, d) ? static_cast<T>(d) : fallback;
     } else {
         const auto r = std::from_chars(v.data(), v.data() + v.size(), out);
         return r.ec == std::errc() ? out : fallback;
@@ -77,7 +76,7 @@ core::RunInfo runInfoOf(const RunRecord& run) {
                                        {"gpus_per_node", std::to_string(r.gpusPerNode)},
                                        {"overlap", r.overlap ? "1" : "0"},
                                        {"cuda_graphs", r.cudaGraphs ? "1" : "0"},
-                                       {"price_per_gpu_hour", std::to_string(r.pricePerGpuHour)},
+                                       {"price_per_gpu_hour", core::formatShortest(r.pricePerGpuHour)},
                                        {"seed", std::to_string(r.seed)},
                                        {"inter_fabric", r.interFabric ? r.interFabric->id : std::string()},
                                        {"source", run.source.toStdString()}});

@@ -2,12 +2,14 @@
 
 #include <QApplication>
 #include <QCloseEvent>
+#include <QMenuBar>
 #include <QProgressBar>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTableView>
 
+#include "ui/charts/chart_tabs.h"
 #include "ui/document_loader.h"
 #include "ui/error_banner.h"
 #include "ui/logging.h"
@@ -92,6 +94,10 @@ void MainWindow::connectWorkers() {
             selectRun(ids.front());
         }
     });
+    m_chartTabs = new ChartTabs(this);
+    m_chartTabs->setPricePerGpuHour(m_runPanel->pricePerGpuHour());
+    connect(m_runPanel, &RunPanel::pricePerGpuHourChanged, m_chartTabs, &ChartTabs::setPricePerGpuHour);
+    m_chartTabs->addExportActions(menuBar()->actions().front()->menu());
 }
 
 void MainWindow::restoreSettings() {

@@ -31,6 +31,7 @@ class QTextBrowser;
 
 namespace tpscope::ui {
 
+class ChartTabs;
 class DocumentLoader;
 class ErrorBanner;
 class RunDocument;
@@ -71,6 +72,7 @@ class MainWindow : public QMainWindow {
     RunsModel* runsModel() const { return m_runs; }
     QSortFilterProxyModel* runsProxy() const { return m_proxy; }
     TimelinePanel* timelinePanel() const { return m_timeline; }
+    ChartTabs* chartTabs() const { return m_chartTabs; }
     RunPanel* runPanel() const { return m_runPanel; }
     QTableView* runsTable() const { return m_runsTable; }
     QTabWidget* tabs() const { return m_tabs; }
@@ -163,6 +165,7 @@ class MainWindow : public QMainWindow {
     QTableView* m_runsTable = nullptr;
     TimelinePanel* m_timeline = nullptr;
     QTabWidget* m_tabs = nullptr;
+    ChartTabs* m_chartTabs = nullptr;
     QTextBrowser* m_details = nullptr;
     ErrorBanner* m_banner = nullptr;
     QLabel* m_statusTrace = nullptr;

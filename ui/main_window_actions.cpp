@@ -90,7 +90,10 @@ void MainWindow::buildActions() {
     help->addAction(tr("&About tpscope"), this, [this] {
         QMessageBox::about(this, tr("About tpscope"),
                            tr("<b>tpscope %1</b><p>Where did the speed-up go? A profiler for tensor-parallel LLM "
-                              "decode: per-layer communication gaps, wait vs transfer, scaling and cost.</p>")
+                              "decode. The Timeline shows every GPU's kernels with wait vs transfer of each collective; the "
+                              "Layers, Scaling and Cost tabs chart per-layer time, speed-up with an Amdahl fit and "
+                              "$ per million tokens. Charts export to PNG, SVG, PDF and CSV; File → Export report "
+                              "writes a PDF.</p>")
                                .arg(QApplication::applicationVersion()));
     });
 

@@ -220,6 +220,7 @@ QWidget* RunPanel::buildBackend(const LocalBackendInfo& local) {
     m_price->setPrefix(QStringLiteral("$ "));
     m_price->setValue(kDefaultPricePerGpuHour);
     form->addRow(tr("Price per GPU-hour"), m_price);
+    connect(m_price, &QDoubleSpinBox::valueChanged, this, &RunPanel::pricePerGpuHourChanged);
     for (auto* s : {m_nodes, m_gpusPerNode}) connect(s, &QSpinBox::valueChanged, this, &RunPanel::validate);
     connect(m_interFabric, &QComboBox::currentIndexChanged, this, &RunPanel::validate);
     connect(m_gpu, &QComboBox::currentIndexChanged, this, &RunPanel::validate);

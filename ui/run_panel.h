@@ -52,6 +52,7 @@ class RunPanel : public QWidget {
   Q_SIGNALS:
     void runRequested();
     void cancelRequested();
+    void pricePerGpuHourChanged(double price);  // the Cost tab follows it live
 
   private:
     QWidget* buildWorkload();

@@ -2,7 +2,10 @@
 //   tpscope                       opens on the embedded default sweep (a simulated 8-GPU H100 node)
 //   tpscope FILE                  opens a workspace, trace file or rank folder
 //   tpscope --screenshot OUT.png [FILE]   renders the main window offscreen and exits
-//   tpscope --report DIR          writes the default sweep's report (screenshots + summary.md), no display needed
+//   tpscope --report OUT.pdf [FILE...]    writes the multi-page PDF report (no FILE: the default sweep)
+//   tpscope --report DIR          writes the default sweep's screenshots, summary.md and report.pdf into DIR
+//   tpscope --export-charts DIR [FILE]    writes every chart as PNG/SVG/PDF and its table as CSV
+// The --screenshot, --report and --export-charts modes need no display.
 
 #include "core/backend/backend.h"
 #ifdef TPSCOPE_HAVE_CUDA
@@ -18,6 +21,7 @@
 #include <new>
 
 #include "headless.h"
+#include "headless_charts.h"
 #include "ui/main_window.h"
 
 namespace {
@@ -25,7 +29,8 @@ namespace {
 // Modes that never show a window: they run on the offscreen platform, so they work without a display.
 bool wantsHeadless(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
-        for (const char* flag : {"--screenshot", "--report", "--help", "-h", "--help-all", "--version", "-v"}) {
+        for (const char* flag :
+             {"--screenshot", "--report", "--export-charts", "--help", "-h", "--help-all", "--version", "-v"}) {
             if (std::strncmp(argv[i], flag, std::strlen(flag)) == 0) return true;
         }
     }
@@ -45,8 +50,8 @@ int run(int argc, char** argv) {
     } else if (!hasDisplay()) {
         // Qt would abort with a platform-plugin error; say what to do instead.
         std::fprintf(stderr,
-                     "tpscope: no display (DISPLAY and WAYLAND_DISPLAY are unset). Use --report DIR to write the "
-                     "default sweep's report, or --screenshot OUT.png [FILE].\n");
+                     "tpscope: no display (DISPLAY and WAYLAND_DISPLAY are unset). Use --report OUT.pdf [FILE...] "
+                     "to write a report, --export-charts DIR [FILE], or --screenshot OUT.png [FILE].\n");
         return 1;
     }
 #ifdef TPSCOPE_HAVE_CUDA
@@ -66,21 +71,35 @@ int run(int argc, char** argv) {
                                         QStringLiteral("png"));
     const QCommandLineOption report(
         QStringLiteral("report"),
-        QStringLiteral("Write the default sweep's report (screenshots, summary.md) into <dir> and exit."),
+        QStringLiteral("Write the PDF report of [file...] (default: the embedded sweep) to <out.pdf> and exit; a "
+                       "folder instead gets the default sweep's screenshots, summary.md and report.pdf."),
+        QStringLiteral("out"));
+    const QCommandLineOption exportCharts(
+        QStringLiteral("export-charts"),
+        QStringLiteral("Write every chart of [file] (default: the embedded sweep) as PNG, SVG and PDF, and its "
+                       "table as CSV, into <dir> and exit."),
         QStringLiteral("dir"));
     parser.addOption(screenshot);
     parser.addOption(report);
+    parser.addOption(exportCharts);
     parser.addPositionalArgument(
         QStringLiteral("file"),
         QStringLiteral("Workspace (.tpscope), Kineto JSON (.json, .json.gz), rank folder or nsys SQLite."),
-        QStringLiteral("[file]"));
+        QStringLiteral("[file...]"));
     parser.process(app);
-    const QString file = parser.positionalArguments().value(0);
+    const QStringList files = parser.positionalArguments();
+    const QString file = files.value(0);
+    if (parser.isSet(report) && parser.value(report).endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive)) {
+        return tpscope::app::writeReportPdf(parser.value(report), files);
+    }
+    if (parser.isSet(exportCharts)) return tpscope::app::exportCharts(parser.value(exportCharts), files);
 
     tpscope::ui::MainWindow window(tpscope::ui::defaultServices());
     if (parser.isSet(report)) {
         window.setUnsavedPrompt([](QWidget*) { return QMessageBox::Discard; });
-        return tpscope::app::writeReport(window, parser.value(report));
+        const int status = tpscope::app::writeReport(window, parser.value(report));
+        if (status != 0) return status;
+        return tpscope::app::writeReportPdf(parser.value(report) + QStringLiteral("/report.pdf"), files);
     }
     if (parser.isSet(screenshot)) {
         window.setUnsavedPrompt([](QWidget*) { return QMessageBox::Discard; });

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include "core/util/statistics.h"
@@ -157,7 +158,11 @@ RunSummary summarizeRun(const Trace& trace, const CollectiveMatching& matching, 
     return s;
 }
 
-std::vector<LayerIndexSummary> layerTable(const LayerBreakdown& breakdown, std::int64_t rankIndex) {
+namespace {
+
+// Sums the picked (step, layer, rank) rows per layer index, with each layer's instance imbalance.
+template <typename Pick>
+std::vector<LayerIndexSummary> accumulateLayers(const LayerBreakdown& breakdown, Pick pick) {
     struct Acc {
         std::size_t n = 0;
         TimeBreakdown sum;
@@ -165,12 +170,11 @@ std::vector<LayerIndexSummary> layerTable(const LayerBreakdown& breakdown, std::
         std::size_t layerInstances = 0;
     };
     std::map<int, Acc> acc;
-    for (const auto& row : breakdown.rows) {
-        if (rankIndex >= 0 && row.rankIndex != rankIndex) continue;
+    pick([&acc](const LayerRankRow& row) {
         auto& a = acc[row.layer];
         ++a.n;
         a.sum += row.time;
-    }
+    });
     for (const auto& l : breakdown.layers) {
         auto it = acc.find(l.layer);
         if (it == acc.end()) continue;
@@ -188,6 +192,43 @@ std::vector<LayerIndexSummary> layerTable(const LayerBreakdown& breakdown, std::
         out.push_back(s);
     }
     return out;
+}
+
+}  // namespace
+
+std::vector<LayerIndexSummary> layerTable(const LayerBreakdown& breakdown, std::int64_t rankIndex) {
+    return accumulateLayers(breakdown, [&](const auto& add) {
+        for (const auto& row : breakdown.rows) {
+            if (rankIndex < 0 || row.rankIndex == rankIndex) add(row);
+        }
+    });
+}
+
+std::vector<LayerIndexSummary> layerTableSlowestRank(const LayerBreakdown& breakdown) {
+    return accumulateLayers(breakdown, [&](const auto& add) {
+        for (const auto& l : breakdown.layers) {
+            const LayerRankRow* slowest = nullptr;
+            for (std::uint32_t i = 0; i < l.ranks; ++i) {
+                const auto& row = breakdown.rows[l.firstRow + i];
+                if (slowest == nullptr || row.time.wallNs > slowest->time.wallNs) slowest = &row;
+            }
+            if (slowest != nullptr) add(*slowest);
+        }
+    });
+}
+
+std::optional<TimeSpan> firstLayerSpan(const LayerBreakdown& breakdown, int layer) {
+    for (const auto& l : breakdown.layers) {  // sorted by (step, layer): the first match is the first step
+        if (l.layer != layer || l.ranks == 0) continue;
+        TimeSpan span{std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::min()};
+        for (std::uint32_t i = 0; i < l.ranks; ++i) {
+            const auto& row = breakdown.rows[l.firstRow + i];
+            span.startNs = std::min(span.startNs, row.startNs);
+            span.endNs = std::max(span.endNs, row.startNs + row.time.wallNs);
+        }
+        return span;
+    }
+    return std::nullopt;
 }
 
 }  // namespace tpscope::core::analysis

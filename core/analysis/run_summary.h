@@ -16,6 +16,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -96,11 +97,26 @@ struct LayerIndexSummary {
     double mean(std::int64_t TimeBreakdown::*field) const {
         return samples > 0 ? static_cast<double>(sumTime.*field) / static_cast<double>(samples) : 0.0;
     }
+    // Compute with no collective running: the bottom part of a stacked layer bar.
+    double meanComputeOnlyNs() const {
+        return mean(&TimeBreakdown::computeNs) - mean(&TimeBreakdown::overlappedCommNs);
+    }
     double meanImbalanceNs() const {
         return instances > 0 ? static_cast<double>(sumImbalanceNs) / static_cast<double>(instances) : 0.0;
     }
 };
 // rankIndex < 0: every rank.
 std::vector<LayerIndexSummary> layerTable(const LayerBreakdown& breakdown, std::int64_t rankIndex = -1);
+// "Max over ranks": per layer instance the rank with the largest wall (ties: the lower rank index),
+// averaged over steps. Each picked row partitions its own wall, so the means still sum to the mean wall.
+std::vector<LayerIndexSummary> layerTableSlowestRank(const LayerBreakdown& breakdown);
+
+struct TimeSpan {
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;
+};
+// Where layer index `layer` first runs: its first instance (lowest step), from the earliest rank's
+// start to the latest rank's end. nullopt when the layer index never occurs. O(layer instances + ranks).
+std::optional<TimeSpan> firstLayerSpan(const LayerBreakdown& breakdown, int layer);
 
 }  // namespace tpscope::core::analysis

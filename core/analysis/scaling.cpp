@@ -12,7 +12,7 @@ namespace tpscope::core::analysis {
 
 namespace {
 
-double modelSpeedup(double s, int gpus, int baseline) {
+double modelSpeedup(double s, double gpus, int baseline) {
     return amdahlSpeedup(s, gpus) / amdahlSpeedup(s, baseline);
 }
 
@@ -175,6 +175,25 @@ Result<ScalingReport> analyzeScaling(std::vector<RunPoint> runs, const ScalingOp
     }
     for (const auto& [gpus, e] : eff) report.efficientBatches.push_back(e);
     return report;
+}
+
+double fittedSpeedup(const BatchScaling& batch, double gpus) {
+    if (!batch.fit.valid || !(gpus > 0)) return 0;
+    return modelSpeedup(batch.fit.serialFraction, gpus, batch.baselineGpus);
+}
+
+std::vector<CostCandidate> costCandidates(const ScalingReport& report) {
+    std::vector<CostCandidate> out;
+    for (const auto& b : report.batches) {
+        for (const auto& r : b.rows) {
+            out.push_back(CostCandidate{.gpus = r.gpus,
+                                        .batch = b.batch,
+                                        .tokensPerSec = r.tokensPerSec,
+                                        .stepLatencyMs = r.stepLatencyNs / 1e6,
+                                        .dollarsPerMillionTokens = r.costPerMillionTokens});
+        }
+    }
+    return out;
 }
 
 }  // namespace tpscope::core::analysis

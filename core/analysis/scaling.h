@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/analysis/run_summary.h"
+#include "core/calc/cost.h"
 #include "core/util/result.h"
 
 namespace tpscope::core::analysis {
@@ -84,6 +85,14 @@ struct ScalingReport {
 
 // Errors: no runs, a run without GPUs/batch/throughput, two runs with the same GPUs and batch.
 Result<ScalingReport> analyzeScaling(std::vector<RunPoint> runs, const ScalingOptions& options = {});
+
+// The batch's fitted Amdahl speed-up (vs its baseline) at any GPU count, for drawing the curve
+// between measured points; equals ScalingRow::amdahlSpeedup at the rows' counts. 0 without a fit.
+double fittedSpeedup(const BatchScaling& batch, double gpus);
+
+// Every (GPUs, batch) row of the report as a cost candidate (step latency in ms, $/Mtok at the
+// report's price; 0 without one), in report order: batch, then GPUs.
+std::vector<CostCandidate> costCandidates(const ScalingReport& report);
 
 // Least-squares Amdahl fit of speedups (vs `baselineGpus`) at GPU counts; see the header comment.
 AmdahlFit fitAmdahl(const std::vector<std::pair<int, double>>& gpusAndSpeedup, int baselineGpus);

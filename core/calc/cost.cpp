@@ -16,7 +16,12 @@ std::optional<std::size_t> cheapestMeeting(const std::vector<CostCandidate>& can
     std::optional<std::size_t> best;
     for (std::size_t i = 0; i < candidates.size(); ++i) {
         const auto& c = candidates[i];
-        if (c.stepLatencyMs > maxStepLatencyMs || c.tokensPerSec < minTokensPerSec) continue;
+        if (!std::isfinite(c.stepLatencyMs) || !std::isfinite(c.tokensPerSec) ||
+            !std::isfinite(c.dollarsPerMillionTokens)) {
+            continue;
+        }
+        // NaN limits compare false, so a NaN target admits nothing.
+        if (!(c.stepLatencyMs <= maxStepLatencyMs) || !(c.tokensPerSec >= minTokensPerSec)) continue;
         if (!best) {
             best = i;
             continue;

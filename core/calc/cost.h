@@ -1,6 +1,8 @@
 #pragma once
 // Serving cost: $ per million tokens = N x price per GPU-hour / (tokens/s x 3600 / 1e6), and the
 // premium of N GPUs over the baseline (1 GPU when given, else the smallest count given).
+// cheapestMeeting picks, among measured or simulated configurations, the cheapest one that meets a
+// latency target and a throughput floor (the Cost tab's highlight, `plan-capacity`). O(candidates).
 
 #include <cstddef>
 #include <optional>
@@ -37,7 +39,8 @@ struct CostCandidate {
 };
 
 // The index of the lowest $/Mtok candidate whose step latency is at most maxStepLatencyMs and whose
-// throughput is at least minTokensPerSec; ties go to fewer GPUs. nullopt when none meets both. O(n).
+// throughput is at least minTokensPerSec; ties go to fewer GPUs, then to the earlier candidate. nullopt
+// when none meets both; candidates with non-finite numbers and NaN limits admit nothing. O(n).
 std::optional<std::size_t> cheapestMeeting(const std::vector<CostCandidate>& candidates, double maxStepLatencyMs,
                                            double minTokensPerSec = 0);
 // throughputs: (gpus, tokens/s) pairs; each gpus value at most once.

@@ -8,6 +8,8 @@
 #include <set>
 #include <sstream>
 
+#include "core/util/units.h"
+
 namespace tpscope::core::sim {
 
 namespace {
@@ -38,12 +40,8 @@ std::vector<std::string_view> words(std::string_view s) {
 
 bool toDouble(std::string_view s, double& out) {
     while (!s.empty() && (s.back() == '\r' || s.back() == ' ')) s.remove_suffix(1);
-    while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-    if (!s.empty() && s.front() == '+') s.remove_prefix(1);  // from_chars takes no '+'; CSV writers may
-    if (s.empty()) return false;
-    // from_chars, not strtod: strtod follows LC_NUMERIC, so under a "1,5" locale "1.5" would stop at '.'.
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-    return ec == std::errc() && end == s.data() + s.size() && std::isfinite(out);
+    // Not strtod: it follows LC_NUMERIC, which a GUI process takes from the user (de_DE: "2,5").
+    return parseDouble(s, out);
 }
 
 template <typename F>

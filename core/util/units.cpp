@@ -1,5 +1,6 @@
 #include "core/util/units.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -113,6 +114,23 @@ Result<std::vector<int>> parsePositiveIntList(std::string_view text, std::string
     return values;
 }
 
+std::string formatShortest(double v) {
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, r.ptr);
+}
+
+bool parseDouble(std::string_view text, double& out) {
+    text = trim(text);
+    if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+    if (text.empty()) return false;
+    double v = 0;
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (r.ec != std::errc() || r.ptr != text.data() + text.size() || !std::isfinite(v)) return false;
+    out = v;
+    return true;
+}
+
 std::string formatFixed(double v, int decimals) {
     // to_chars, not snprintf: printf follows LC_NUMERIC, and the GUI runs under the user's locale.
     std::array<char, 400> buf{};  // the longest fixed double (1.8e308) with a few decimals
@@ -120,6 +138,31 @@ std::string formatFixed(double v, int decimals) {
     auto r = std::to_chars(buf.data(), end, v, std::chars_format::fixed, decimals);
     if (r.ec != std::errc()) r = std::to_chars(buf.data(), end, v, std::chars_format::general);
     return {buf.data(), r.ptr};
+}
+
+std::string formatSi(double v, std::string_view unit) {
+    static constexpr const char* kPrefix[] = {"", "k", "M", "G", "T"};
+    int p = 0;
+    double x = v;
+    while (std::fabs(x) >= 999.5 && p < 4) {
+        x /= 1000.0;
+        ++p;
+    }
+    const double a = std::fabs(x);
+    const bool whole = x == std::floor(x);
+    const int decimals = whole ? 0 : a < 10 ? 2 : a < 100 ? 1 : 0;
+    std::string suffix = std::string(kPrefix[p]) + std::string(unit);
+    return suffix.empty() ? formatFixed(x, decimals) : formatFixed(x, decimals) + " " + suffix;
+}
+
+std::string formatDollars(double dollars) {
+    const double a = std::fabs(dollars);
+    return (dollars < 0 ? "-$" : "$") + formatFixed(a, a < 10 ? 2 : a < 100 ? 1 : 0);
+}
+
+std::string formatPercent(double fraction) {
+    const double pct = fraction * 100.0;
+    return formatFixed(pct, std::fabs(pct) < 10 && pct != std::floor(pct) ? 1 : 0) + " %";
 }
 
 std::string formatBytes(double bytes) {

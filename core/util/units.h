@@ -23,6 +23,16 @@ std::string formatBytes(double bytes);  // "24.0 KiB", "35.3 GB" style: binary u
 // "812 ns", "12.41 µs", "15.203 ms", "1.2000 s".
 enum class DurationStyle { Compact, Detail };
 std::string formatDurationNs(double ns, DurationStyle style = DurationStyle::Compact);
+// Locale-proof number text for files and settings: the shortest text that reads back to the same
+// double, and a parse of a whole string (surrounding spaces allowed; nothing else; finite only).
+std::string formatShortest(double v);
+bool parseDouble(std::string_view text, double& out);
+// Always '.' as the decimal point, whatever the process locale (a Qt GUI sets LC_NUMERIC from the user's).
 std::string formatFixed(double v, int decimals);
+// SI prefixes, about 3 significant digits: (812, "tokens/s") -> "812 tokens/s", (1.23e4, "B/s") -> "12.3 kB/s",
+// (1500, "") -> "1.50 k"; whole numbers below 1000 print without decimals.
+std::string formatSi(double v, std::string_view unit);
+std::string formatDollars(double dollars);   // "$0.42", "$12.5", "$1234"
+std::string formatPercent(double fraction);  // 0.853 -> "85.3 %" (one decimal below 10 %: "4.2 %")
 
 }  // namespace tpscope::core

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "charts/pdf_pages.h"
 #include "test_support.h"
 
 namespace {
@@ -51,6 +52,48 @@ TEST(TpscopeApp, VersionIsTheProjectVersion) {
     const auto r = tpscope::test::runCommand(withoutDisplay("--version"));
     EXPECT_EQ(r.exitCode, 0) << r.out;
     EXPECT_NE(r.out.find(std::string("tpscope ") + TPSCOPE_PROJECT_VERSION), std::string::npos) << r.out;
+}
+
+TEST(TpscopeApp, ReportToAPdfWritesEveryPageWithoutADisplay) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString pdf = dir.filePath(QStringLiteral("sub/out.pdf"));
+    const auto r = tpscope::test::runCommand(withoutDisplay("--report " + pdf.toStdString()));
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    // The pages the program says it wrote are the page objects in the file.
+    const auto said = r.out.find(" pages)");
+    ASSERT_NE(said, std::string::npos) << r.out;
+    const int pages = std::stoi(r.out.substr(r.out.rfind('(', said) + 1));
+    EXPECT_GE(pages, 5);  // summary, three charts, the per-layer table
+    EXPECT_EQ(tpscope::test::pdfPageCount(pdf), pages);
+}
+
+TEST(TpscopeApp, ExportChartsWritesEveryChartInEveryFormat) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const auto r = tpscope::test::runCommand(withoutDisplay("--export-charts " + dir.path().toStdString()));
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    for (const char* chart : {"layers", "scaling", "cost"}) {
+        for (const char* ext : {"png", "svg", "pdf", "csv"}) {
+            const QString file = dir.filePath(QStringLiteral("%1.%2").arg(QLatin1String(chart), QLatin1String(ext)));
+            EXPECT_GT(QFile(file).size(), 0) << file.toStdString();
+        }
+        EXPECT_EQ(QImage(dir.filePath(QStringLiteral("%1.png").arg(QLatin1String(chart)))).size(), QSize(1600, 1000));
+    }
+}
+
+TEST(TpscopeApp, ReportOfAFileThatIsNotATraceFailsWithTheReason) {
+    QTemporaryDir dir;
+    const QString junk = dir.filePath(QStringLiteral("notes.json"));
+    QFile f(junk);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write("{\"hello\": 1}");
+    f.close();
+    const auto r = tpscope::test::runCommand(
+        withoutDisplay("--report " + dir.filePath(QStringLiteral("x.pdf")).toStdString() + " " + junk.toStdString()));
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.out.find("notes.json"), std::string::npos) << r.out;
+    EXPECT_FALSE(QFile::exists(dir.filePath(QStringLiteral("x.pdf"))));
 }
 
 TEST(TpscopeApp, ScreenshotOfAnUnreadableFileShowsTheReasonAndFails) {

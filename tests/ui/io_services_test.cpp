@@ -5,8 +5,11 @@
 #include <QDir>
 #include <QTemporaryDir>
 
+#include <clocale>
+#include <cstdio>
 #include <fstream>
 
+#include "core/io/workspace/workspace.h"
 #include "tests/synthetic_trace.h"
 #include "ui/io_services.h"
 #include "ui_test_support.h"
@@ -73,6 +76,31 @@ TEST(IoServices, SavedRunsComeBackFromTheWorkspaceWithTheirRequests) {
     EXPECT_EQ(doc->runs[0].status, RunStatus::Done);
     ASSERT_NE(doc->runs[0].trace, nullptr);
     EXPECT_TRUE(doc->runs[0].trace->sameEvents(*sim.trace));
+}
+
+// A GUI process runs with the user's LC_NUMERIC (Qt calls setlocale(LC_ALL, "")): under de_DE,
+// printf-style number I/O would write "2,500000" and read "2.5" as 2. The workspace must not care.
+TEST(IoServices, PriceRoundTripsUnderACommaDecimalLocale) {
+    const std::string saved = std::setlocale(LC_NUMERIC, nullptr);
+    if (std::setlocale(LC_NUMERIC, "de_DE.UTF-8") == nullptr && std::setlocale(LC_NUMERIC, "de_DE.utf8") == nullptr) {
+        GTEST_SKIP() << "no de_DE.UTF-8 locale (scripts/install-deps.sh generates it)";
+    }
+    char probe[16];
+    std::snprintf(probe, sizeof probe, "%.1f", 2.5);
+    ASSERT_STREQ(probe, "2,5") << "the locale must really use a comma for this test to mean anything";
+    RunRecord run;
+    run.request.pricePerGpuHour = 2.5;
+    const core::RunInfo info = runInfoOf(run);
+    std::string price;
+    for (const auto& [k, v] : info.spec) {
+        if (k == "price_per_gpu_hour") price = v;
+    }
+    EXPECT_EQ(price, "2.5");
+    core::Run stored;
+    stored.info = info;
+    const RunRecord back = runRecordOf(stored, QString());
+    EXPECT_DOUBLE_EQ(back.request.pricePerGpuHour, 2.5);
+    std::setlocale(LC_NUMERIC, saved.c_str());
 }
 
 }  // namespace

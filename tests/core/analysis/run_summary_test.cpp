@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
+
 #include "core/analysis/analysis.h"
 #include "trace_builder_fixtures.h"
 
@@ -145,6 +148,68 @@ TEST(LayerTable, MeansPartitionTheMeanWallAndCanPickOneRank) {
     EXPECT_EQ(rank1[0].samples, 3u);
     EXPECT_DOUBLE_EQ(rank1[0].mean(&TimeBreakdown::exposedWaitNs), 2.0 * f.lateByNs);
     EXPECT_DOUBLE_EQ(layerTable(a.breakdown, 0)[0].mean(&TimeBreakdown::exposedWaitNs), 0.0);
+}
+
+TEST(RunSummary, SlowestRankLayerTableAveragesTheLongestRankOfEachInstance) {
+    const auto trace =
+        test::makeDecodeTrace({.ranks = 3, .steps = 2, .layers = 2, .gapNs = 5, .lateRank = 2, .lateByNs = 70});
+    const auto a = analyzeTrace(*trace);
+    const auto slowest = layerTableSlowestRank(a.breakdown);
+    ASSERT_EQ(slowest.size(), 2u);
+    for (const auto& l : slowest) {
+        // Expected: by hand, over the instances of this layer index, the row with the largest wall.
+        double wallSum = 0;
+        double idleSum = 0;
+        std::size_t instances = 0;
+        for (const auto& inst : a.breakdown.layers) {
+            if (inst.layer != l.layer) continue;
+            ++instances;
+            std::int64_t bestWall = -1;
+            std::int64_t bestIdle = 0;
+            for (std::uint32_t i = 0; i < inst.ranks; ++i) {
+                const auto& row = a.breakdown.rows[inst.firstRow + i];
+                if (row.time.wallNs > bestWall) {
+                    bestWall = row.time.wallNs;
+                    bestIdle = row.time.idleNs;
+                }
+            }
+            wallSum += static_cast<double>(bestWall);
+            idleSum += static_cast<double>(bestIdle);
+        }
+        ASSERT_EQ(l.samples, instances);
+        EXPECT_DOUBLE_EQ(l.mean(&TimeBreakdown::wallNs), wallSum / static_cast<double>(instances));
+        EXPECT_DOUBLE_EQ(l.mean(&TimeBreakdown::idleNs), idleSum / static_cast<double>(instances));
+        const double parts =
+            l.mean(&TimeBreakdown::computeNs) + l.mean(&TimeBreakdown::exposedCommNs) + l.mean(&TimeBreakdown::idleNs);
+        EXPECT_NEAR(parts, l.mean(&TimeBreakdown::wallNs), 1e-9);
+    }
+    // The max view is never below the mean view.
+    const auto mean = layerTable(a.breakdown);
+    for (std::size_t i = 0; i < mean.size(); ++i) {
+        EXPECT_GE(slowest[i].mean(&TimeBreakdown::wallNs), mean[i].mean(&TimeBreakdown::wallNs));
+    }
+}
+
+TEST(RunSummary, FirstLayerSpanCoversEveryRankOfTheFirstInstance) {
+    const auto trace = test::makeDecodeTrace({.ranks = 2, .steps = 2, .layers = 3, .lateRank = 1, .lateByNs = 50});
+    const auto a = analyzeTrace(*trace);
+    const auto span = firstLayerSpan(a.breakdown, 1);
+    ASSERT_TRUE(span.has_value());
+    std::int64_t start = INT64_MAX;
+    std::int64_t end = INT64_MIN;
+    std::int64_t firstStep = INT64_MAX;
+    for (const auto& row : a.breakdown.rows) {
+        if (row.layer == 1) firstStep = std::min(firstStep, row.step);
+    }
+    for (const auto& row : a.breakdown.rows) {
+        if (row.layer != 1 || row.step != firstStep) continue;
+        start = std::min(start, row.startNs);
+        end = std::max(end, row.startNs + row.time.wallNs);
+    }
+    EXPECT_EQ(span->startNs, start);
+    EXPECT_EQ(span->endNs, end);
+    EXPECT_LT(span->startNs, span->endNs);
+    EXPECT_FALSE(firstLayerSpan(a.breakdown, 99).has_value());
 }
 
 TEST(RunPoint, GpusAndBatchComeFromMetadataUnlessGiven) {

@@ -89,6 +89,38 @@ TEST(Scaling, CostPerMillionTokensAndPremiumFollowTheFormula) {
     EXPECT_NEAR(rows[3].premiumVsBaseline, cost(8, 300) / cost(1, 50) - 1, 1e-12);
 }
 
+TEST(Scaling, FittedCurvePassesThroughTheRowsModelAndFollowsAmdahlBetweenThem) {
+    std::vector<RunPoint> runs{point(2, 1, 92), point(4, 1, 170), point(8, 1, 300)};
+    const auto report = analyzeScaling(runs);
+    ASSERT_TRUE(report.ok());
+    const auto& b = report->batches[0];
+    ASSERT_TRUE(b.fit.valid);
+    for (const auto& r : b.rows) EXPECT_NEAR(fittedSpeedup(b, r.gpus), r.amdahlSpeedup, 1e-12);
+    const double s = b.fit.serialFraction;
+    EXPECT_NEAR(fittedSpeedup(b, 6), (1 / (s + (1 - s) / 6)) / (1 / (s + (1 - s) / 2)), 1e-12);
+    BatchScaling noFit = b;
+    noFit.fit.valid = false;
+    EXPECT_EQ(fittedSpeedup(noFit, 4), 0);
+}
+
+TEST(Scaling, CostCandidatesCarryEveryRowInMsAndDollars) {
+    std::vector<RunPoint> runs{point(1, 1, 50), point(2, 1, 92), point(1, 8, 320), point(2, 8, 600)};
+    const auto report = analyzeScaling(runs, ScalingOptions{.pricePerGpuHour = 2.0});
+    ASSERT_TRUE(report.ok());
+    const auto c = costCandidates(*report);
+    ASSERT_EQ(c.size(), 4u);
+    EXPECT_EQ(c[2].batch, 8);
+    EXPECT_EQ(c[2].gpus, 1);
+    EXPECT_DOUBLE_EQ(c[3].tokensPerSec, 600);
+    EXPECT_NEAR(c[3].stepLatencyMs, 8.0 / 600 * 1e3, 1e-9);
+    EXPECT_NEAR(c[3].dollarsPerMillionTokens, 2 * 2.0 / (600 * 3600 / 1e6), 1e-12);
+    // At a 15 ms target batch 8 on 1 GPU (25 ms) is out; of the rest the cheapest is batch 8 on 2 GPUs.
+    const auto pick = core::cheapestMeeting(c, 15);
+    ASSERT_TRUE(pick.has_value());
+    EXPECT_EQ(c[*pick].gpus, 2);
+    EXPECT_EQ(c[*pick].batch, 8);
+}
+
 TEST(Scaling, SmallestEfficientBatchIsWhereEfficiencyFirstReachesTheThreshold) {
     // tokens/s = batch x 100 x N x efficiency(N, batch)
     const std::map<std::pair<int, int>, double> eff{{{2, 1}, 0.7}, {{2, 4}, 0.85},  {{2, 16}, 0.95}, {{4, 1}, 0.5},

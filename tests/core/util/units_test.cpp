@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <clocale>
+#include <cstdio>
 #include <string>
 
 namespace tpscope::core {
@@ -66,6 +67,64 @@ TEST(Units, DurationsPrintTheSameUnderACommaDecimalLocale) {
     std::setlocale(LC_NUMERIC, previous.c_str());
     EXPECT_EQ(detail, "12.41 \xC2\xB5s");
     EXPECT_EQ(compact, "15.2 ms");
+}
+
+TEST(Units, SiPrefixesDollarsAndPercentsForAxes) {
+    EXPECT_EQ(formatSi(812, "tokens/s"), "812 tokens/s");
+    EXPECT_EQ(formatSi(12'300, "B/s"), "12.3 kB/s");
+    EXPECT_EQ(formatSi(1'500, ""), "1.50 k");
+    EXPECT_EQ(formatSi(2.5e9, "B/s"), "2.50 GB/s");
+    EXPECT_EQ(formatSi(0, ""), "0");
+    EXPECT_EQ(formatDollars(0.4249), "$0.42");
+    EXPECT_EQ(formatDollars(12.54), "$12.5");
+    EXPECT_EQ(formatDollars(1234.4), "$1234");
+    EXPECT_EQ(formatPercent(0.853), "85 %");
+    EXPECT_EQ(formatPercent(0.042), "4.2 %");
+    EXPECT_EQ(formatPercent(1.0), "100 %");
+}
+
+TEST(Units, ShortestTextRoundTripsAndParsingTakesOnlyWholeNumbers) {
+    for (const double x : {0.0, 2.5, 1.0 / 3.0, -1e-9, 6.02e23}) {
+        double back = 0;
+        ASSERT_TRUE(parseDouble(formatShortest(x), back)) << formatShortest(x);
+        EXPECT_EQ(back, x);
+    }
+    double v = 7;
+    EXPECT_TRUE(parseDouble(" +3.25 ", v));
+    EXPECT_EQ(v, 3.25);
+    for (const char* bad : {"", " ", "3.2x", "x", "1e999", "nan", "2,5"}) {
+        double w = 7;
+        EXPECT_FALSE(parseDouble(bad, w)) << bad;
+        EXPECT_EQ(w, 7) << "a failed parse leaves the value alone";
+    }
+}
+
+// A GUI process runs with the user's LC_NUMERIC (Qt calls setlocale(LC_ALL, "")); printf-style
+// formatting would then write "2,50". The formatters must not follow it.
+TEST(Units, NumbersUseAPointUnderACommaDecimalLocale) {
+    const char* previous = std::setlocale(LC_NUMERIC, nullptr);
+    const std::string saved = previous ? previous : "C";
+    bool switched = false;
+    for (const char* name : {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "C.UTF-8@comma-test"}) {
+        if (std::setlocale(LC_NUMERIC, name) != nullptr) {
+            switched = true;
+            break;
+        }
+    }
+    if (!switched) GTEST_SKIP() << "no comma-decimal locale installed (locales package: de_DE.UTF-8)";
+    char probe[16];
+    std::snprintf(probe, sizeof probe, "%.1f", 2.5);
+    EXPECT_STREQ(probe, "2,5") << "the locale in force must really use a comma for this test to mean anything";
+    EXPECT_EQ(formatFixed(2.5, 2), "2.50");
+    EXPECT_EQ(formatDurationNs(12'400), "12.4 us");
+    EXPECT_EQ(formatDollars(3.25), "$3.25");
+    EXPECT_EQ(formatSi(12'300, "B/s"), "12.3 kB/s");
+    EXPECT_EQ(formatShortest(2.5), "2.5");
+    double v = 0;
+    EXPECT_TRUE(parseDouble("2.5", v));
+    EXPECT_EQ(v, 2.5);
+    EXPECT_FALSE(parseDouble("2,5", v));
+    std::setlocale(LC_NUMERIC, saved.c_str());
 }
 
 }  // namespace

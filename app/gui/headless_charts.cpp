@@ -1,0 +1,72 @@
+#include "headless_charts.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+#include <cstdio>
+
+#include "ui/charts/chart_set.h"
+#include "ui/charts/cost_page.h"
+#include "ui/export/report_runs.h"
+#include "ui/export/sweep_report.h"
+#include "ui/services.h"
+
+namespace tpscope::app {
+
+namespace {
+
+// Loads and analyses the runs, then feeds a window-less chart set laid out at a report's size.
+bool prepare(const QStringList& files, ui::ChartSet& charts, ui::ReportRuns& runs) {
+    auto loaded = files.isEmpty() ? ui::loadDefaultReportRuns() : ui::loadReportRuns(files, ui::defaultServices());
+    if (!loaded) {
+        std::fprintf(stderr, "tpscope: %s\n", loaded.error().describe().c_str());
+        return false;
+    }
+    runs = std::move(*loaded);
+    if (runs.runs.empty()) {
+        std::fprintf(stderr, "tpscope: no run finished, nothing to chart\n");
+        for (const auto& f : runs.context.failedRuns) std::fprintf(stderr, "  %s\n", qPrintable(f));
+        return false;
+    }
+    charts.resizePages(QSize(1600, 1000));
+    charts.cost()->setPricePerGpuHour(runs.pricePerGpuHour);
+    charts.controller()->setPricePerGpuHour(runs.pricePerGpuHour);
+    charts.controller()->setRuns(runs.runs);
+    return true;
+}
+
+}  // namespace
+
+int writeReportPdf(const QString& out, const QStringList& files) {
+    ui::ChartSet charts;
+    ui::ReportRuns runs;
+    if (!prepare(files, charts, runs)) return 1;
+    const QString dir = QFileInfo(out).absolutePath();
+    if (!QDir().mkpath(dir)) {
+        std::fprintf(stderr, "tpscope: cannot create %s\n", qPrintable(dir));
+        return 1;
+    }
+    const auto pages = ui::writeSweepReport(out, runs.context, charts);
+    if (!pages) {
+        std::fprintf(stderr, "tpscope: %s\n", pages.error().describe().c_str());
+        return 1;
+    }
+    std::printf("tpscope: report written to %s (%d pages)\n", qPrintable(QFileInfo(out).absoluteFilePath()), *pages);
+    return 0;
+}
+
+int exportCharts(const QString& dir, const QStringList& files) {
+    ui::ChartSet charts;
+    ui::ReportRuns runs;
+    if (!prepare(files, charts, runs)) return 1;
+    const auto written = ui::exportAllCharts(dir, charts);
+    if (!written) {
+        std::fprintf(stderr, "tpscope: %s\n", written.error().describe().c_str());
+        return 1;
+    }
+    std::printf("tpscope: %d files written to %s\n", static_cast<int>(written->size()),
+                qPrintable(QDir(dir).absolutePath()));
+    return 0;
+}
+
+}  // namespace tpscope::app

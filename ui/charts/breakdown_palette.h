@@ -1,0 +1,19 @@
+#pragma once
+// Colours of the time-breakdown parts (compute, overlapped comm, exposed transfer, sync wait,
+// imbalance, idle) and of chart series. Built on the timeline's kind palette
+// (ui/timeline/kind_palette.h), the one copy of the colour-blind-safe hues, so a GEMM, a collective
+// and exposed communication look the same on the timeline and in every chart.
+
+#include <QColor>
+#include <QString>
+
+namespace tpscope::ui {
+
+enum class BreakdownPart { Compute, OverlappedComm, ExposedTransfer, SyncWait, Imbalance, Idle };
+
+QColor breakdownColor(BreakdownPart part);
+QString breakdownLabel(BreakdownPart part);  // "Compute", "Overlapped comm", ...
+// The i-th data series of a chart (one per batch size), from the same palette.
+QColor seriesColor(int index);
+
+}  // namespace tpscope::ui

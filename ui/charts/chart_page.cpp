@@ -1,0 +1,130 @@
+#include "ui/charts/chart_page.h"
+
+#include <qcustomplot.h>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "ui/charts/chart_theme.h"
+#include "ui/export/plot_export.h"
+
+namespace tpscope::ui {
+
+ChartPage::ChartPage(QString title, QWidget* parent) : QWidget(parent), m_title(std::move(title)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    m_controls = new QHBoxLayout;
+    layout->addLayout(m_controls);
+    m_splitter = new QSplitter(Qt::Vertical, this);
+    m_plot = new QCustomPlot(m_splitter);
+    m_plot->setMinimumHeight(240);
+    // Adaptive sampling keeps big series cheap; charts are read, not dragged, so no antialiasing of fills.
+    m_plot->setNoAntialiasingOnDrag(true);
+    m_plot->setNotAntialiasedElements(QCP::aeFills);
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    m_plot->legend->setVisible(true);
+    m_splitter->addWidget(m_plot);
+    layout->addWidget(m_splitter, 1);
+    applyChartTheme(*m_plot, palette());
+}
+
+ChartPage::~ChartPage() = default;
+
+void ChartPage::requestReplot() {
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ChartPage::fitRanges() {
+    for (auto* rect : m_plot->axisRects()) {
+        for (auto* axis : rect->axes()) {
+            axis->rescale(true);
+            QCPRange r = axis->range();
+            if (axis->orientation() == Qt::Vertical) {
+                // Values start at zero (bars, shares, speed-ups) with headroom for labels above the bars.
+                r.lower = std::min(0.0, r.lower);
+                r.upper = r.upper > r.lower ? r.upper + 0.1 * (r.upper - r.lower) : r.lower + 1;
+            } else {
+                r.lower -= 0.6;  // half a bar either side
+                r.upper += 0.6;
+            }
+            axis->setRange(r);
+        }
+    }
+}
+
+void ChartPage::fitView() {
+    fitRanges();
+    requestReplot();
+}
+
+void ChartPage::zoom(double factor) {
+    for (auto* rect : m_plot->axisRects()) rect->axis(QCPAxis::atBottom)->scaleRange(factor);
+    requestReplot();
+}
+
+void ChartPage::zoomIn() {
+    zoom(0.8);
+}
+
+void ChartPage::zoomOut() {
+    zoom(1.25);
+}
+
+QStringList ChartPage::exportFormats() const {
+    QStringList formats{QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")};
+    if (m_table != nullptr) formats << QStringLiteral("csv");
+    return formats;
+}
+
+core::Status ChartPage::exportTo(const ExportRequest& request) const {
+    if (exportSuffix(request.path) == QLatin1String("csv")) {
+        if (m_table == nullptr) {
+            return core::makeError(core::ErrorCode::InvalidArgument, "this page has no table to export as CSV",
+                                   request.path.toStdString());
+        }
+        return exportTableCsv(*m_table, request.path);
+    }
+    return exportPlot(*m_plot, request);
+}
+
+QStandardItemModel* ChartPage::addTable(const QStringList& header) {
+    m_table = new QStandardItemModel(0, static_cast<int>(header.size()), this);
+    m_table->setHorizontalHeaderLabels(header);
+    m_sorted = new QSortFilterProxyModel(this);
+    m_sorted->setSourceModel(m_table);
+    m_sorted->setSortRole(Qt::UserRole);
+    m_tableView = new QTableView(m_splitter);
+    m_tableView->setModel(m_sorted);
+    m_tableView->setSortingEnabled(true);
+    m_tableView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_tableView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_tableView->verticalHeader()->hide();
+    m_tableView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_splitter->addWidget(m_tableView);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 2);
+    return m_table;
+}
+
+QStandardItem* ChartPage::numberItem(const QString& text, double raw) {
+    auto* item = new QStandardItem(text);
+    item->setData(raw, Qt::UserRole);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return item;
+}
+
+void ChartPage::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        applyChartTheme(*m_plot, palette());
+        restyle();
+        requestReplot();
+    }
+}
+
+}  // namespace tpscope::ui

@@ -1,0 +1,71 @@
+#pragma once
+// The base of every chart tab (Layers, Scaling, Cost; Compare reuses it): a row of controls, one
+// QCustomPlot and, optionally, a sortable table of the same numbers below it. A page is fed core
+// result structs through setters and never computes (STYLE.md "Charts and reports"); it restyles on
+// QEvent::PaletteChange, implements ViewTab, and exports through ui/export (chart: PNG/SVG/PDF, table: CSV).
+
+#include <QWidget>
+
+#include "ui/view_tab.h"
+
+class QCustomPlot;
+class QHBoxLayout;
+class QSortFilterProxyModel;
+class QSplitter;
+class QStandardItem;
+class QStandardItemModel;
+class QTableView;
+
+namespace tpscope::ui {
+
+class ChartPage : public QWidget, public ViewTab {
+    Q_OBJECT
+
+  public:
+    explicit ChartPage(QString title, QWidget* parent = nullptr);
+    ~ChartPage() override;
+
+    QCustomPlot* plot() const { return m_plot; }
+    // The table of the page's numbers (null when the page has none); rows in insertion order.
+    QStandardItemModel* tableModel() const { return m_table; }
+    QTableView* tableView() const { return m_tableView; }
+
+    QString tabTitle() const override { return m_title; }
+    void fitView() override;
+    void zoomIn() override;
+    void zoomOut() override;
+    void setCurrentRun(RunId id) override { m_currentRun = id; }
+    QStringList exportFormats() const override;
+    // .png/.svg/.pdf: the chart; .csv: the table.
+    core::Status exportTo(const ExportRequest& request) const override;
+
+    // Queued replot after a data change (QCustomPlot::rpQueuedReplot).
+    void requestReplot();
+
+  protected:
+    QHBoxLayout* controls() const { return m_controls; }
+    // Adds the table below the chart, sorted by each cell's Qt::UserRole value (the raw number).
+    QStandardItemModel* addTable(const QStringList& header);
+    // A table cell: display text and, for sorting and CSV, the raw number.
+    static QStandardItem* numberItem(const QString& text, double raw);
+    // Called after the palette changed and the axes were restyled: re-colour what the page owns.
+    virtual void restyle() {}
+    // Axis ranges that show all the data (fitView); the default rescales every axis.
+    virtual void fitRanges();
+    void changeEvent(QEvent* event) override;
+
+    RunId m_currentRun = RunId::None;
+
+  private:
+    void zoom(double factor);
+
+    QString m_title;
+    QHBoxLayout* m_controls = nullptr;
+    QSplitter* m_splitter = nullptr;
+    QCustomPlot* m_plot = nullptr;
+    QStandardItemModel* m_table = nullptr;
+    QSortFilterProxyModel* m_sorted = nullptr;
+    QTableView* m_tableView = nullptr;
+};
+
+}  // namespace tpscope::ui

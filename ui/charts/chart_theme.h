@@ -1,0 +1,15 @@
+#pragma once
+// Light and dark chart styling from the widget's palette (the system's), applied again on every
+// QEvent::PaletteChange: background, axes, ticks, grid, legend and text never hard-code black on white.
+
+#include <QPalette>
+
+class QCustomPlot;
+
+namespace tpscope::ui {
+
+void applyChartTheme(QCustomPlot& plot, const QPalette& palette);
+// True when the palette's base is darker than its text (a dark theme).
+bool isDarkPalette(const QPalette& palette);
+
+}  // namespace tpscope::ui

@@ -1,0 +1,39 @@
+#include "ui/charts/unit_ticker.h"
+
+#include "core/util/units.h"
+
+namespace tpscope::ui {
+
+QString UnitTicker::getTickLabel(double tick, const QLocale& /*locale*/, QChar /*formatChar*/, int /*precision*/) {
+    // Ticks are multiples of a step; values like 3e-17 are zero that floating point missed.
+    if (std::abs(tick) < 1e-12) tick = 0;
+    return QString::fromStdString(m_format(tick));
+}
+
+QSharedPointer<QCPAxisTicker> durationTicker() {
+    return QSharedPointer<QCPAxisTicker>(new UnitTicker([](double ns) { return core::formatDurationNs(ns); }));
+}
+
+QSharedPointer<QCPAxisTicker> dollarTicker() {
+    return QSharedPointer<QCPAxisTicker>(new UnitTicker([](double d) { return core::formatDollars(d); }));
+}
+
+QSharedPointer<QCPAxisTicker> percentTicker() {
+    return QSharedPointer<QCPAxisTicker>(new UnitTicker([](double f) { return core::formatPercent(f); }));
+}
+
+QSharedPointer<QCPAxisTicker> siTicker() {
+    return QSharedPointer<QCPAxisTicker>(new UnitTicker([](double v) { return core::formatSi(v, ""); }));
+}
+
+QSharedPointer<QCPAxisTicker> speedupTicker() {
+    return QSharedPointer<QCPAxisTicker>(new UnitTicker([](double v) { return core::formatSi(v, "") + "×"; }));
+}
+
+QSharedPointer<QCPAxisTickerText> categoryTicker(const QStringList& labels) {
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (int i = 0; i < labels.size(); ++i) ticker->addTick(i + 1, labels[i]);
+    return ticker;
+}
+
+}  // namespace tpscope::ui

@@ -1,0 +1,33 @@
+#pragma once
+// Axis tickers whose labels carry units, formatted by core's own unit formatter (core/util/units),
+// so µs/ms, $/Mtok, tokens/s and % read the same on every chart, in the GUI and in exports.
+
+#include <qcustomplot.h>
+
+#include <functional>
+#include <string>
+
+namespace tpscope::ui {
+
+class UnitTicker : public QCPAxisTicker {
+  public:
+    using Format = std::function<std::string(double)>;
+    explicit UnitTicker(Format format) : m_format(std::move(format)) {}
+
+  protected:
+    QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override;
+
+  private:
+    Format m_format;
+};
+
+// Tickers for the units the chart pages plot.
+QSharedPointer<QCPAxisTicker> durationTicker();  // nanoseconds -> "812 ns", "12.4 us", "1.20 ms"
+QSharedPointer<QCPAxisTicker> dollarTicker();    // dollars -> "$0.42"
+QSharedPointer<QCPAxisTicker> percentTicker();   // fraction -> "85 %"
+QSharedPointer<QCPAxisTicker> siTicker();        // 1500 -> "1.50 k"
+QSharedPointer<QCPAxisTicker> speedupTicker();   // 2.5 -> "2.5×"
+// Text ticks at category positions 1..n (GPU counts, layer names).
+QSharedPointer<QCPAxisTickerText> categoryTicker(const QStringList& labels);
+
+}  // namespace tpscope::ui

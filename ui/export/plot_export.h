@@ -1,0 +1,24 @@
+#pragma once
+// The one export path for charts and tables (Layers, Scaling, Cost, and Compare later):
+// - PNG: request.sizePx logical pixels at request.dpr, so the image is sizePx × dpr pixels and the
+//   DPI written into it is 96 × dpr (1200×800 at dpr 2: a 2400×1600 image that prints at 1200×800);
+// - SVG: the plot painted into a QSvgGenerator through QCPPainter (QCustomPlot::toPainter);
+// - PDF: QCustomPlot::savePdf, vector with text kept as text;
+// - CSV: a table model, one row per row, the raw numbers (Qt::UserRole) where a cell has one,
+//   written locale-proof through core's CSV writer.
+// The format comes from the path's suffix. Every failure is one Status naming the file.
+
+#include <QAbstractItemModel>
+
+#include "core/util/result.h"
+#include "ui/view_tab.h"
+
+class QCustomPlot;
+
+namespace tpscope::ui {
+
+QString exportSuffix(const QString& path);  // "png", "svg", "pdf", "csv" (lower case)
+core::Status exportPlot(QCustomPlot& plot, const ExportRequest& request);
+core::Status exportTableCsv(const QAbstractItemModel& model, const QString& path);
+
+}  // namespace tpscope::ui

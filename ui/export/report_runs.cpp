@@ -1,0 +1,112 @@
+#include "ui/export/report_runs.h"
+
+#include <QFileInfo>
+
+#include "core/analysis/analysis.h"
+#include "core/hw/catalog.h"
+#include "core/sim/sweep.h"
+#include "core/util/units.h"
+
+namespace tpscope::ui {
+
+namespace {
+
+std::shared_ptr<const core::analysis::RunAnalysis> analyse(const core::Trace& trace) {
+    return std::make_shared<const core::analysis::RunAnalysis>(core::analysis::analyzeTrace(trace));
+}
+
+QString runLabel(int tp, int batch) {
+    return QStringLiteral("TP %1 · batch %2").arg(tp).arg(batch);
+}
+
+}  // namespace
+
+core::Result<ReportRuns> simulatedReportRuns(const core::sim::SweepSpec& spec, const QString& title) {
+    auto swept = core::sim::runSweep(spec);
+    if (!swept) return swept.error();
+    const core::sim::SweepResult& sweep = *swept;
+    ReportRuns out;
+    out.context.title = title;
+    out.context.modelName = QString::fromStdString(spec.model.name);
+    out.context.gpuName = QString::fromStdString(spec.cluster.gpu.name);
+    const auto& cl = spec.cluster;
+    out.context.configuration
+        << QStringLiteral("Model %1, %2, context %3, %4 decode steps, on %5×%6 %7 over %8.")
+               .arg(QString::fromStdString(spec.model.name),
+                    QString::fromStdString(std::string(core::toString(spec.dtype))))
+               .arg(spec.contextLen)
+               .arg(spec.tokens)
+               .arg(cl.nodes)
+               .arg(cl.gpusPerNode)
+               .arg(QString::fromStdString(cl.gpu.name), QString::fromStdString(cl.intraFabric.name))
+        << QStringLiteral("Every trace here is simulated by tpscope's discrete-event model (core::sim), not measured.")
+        << QStringLiteral("Price $%1 per GPU-hour.")
+               .arg(QString::fromStdString(core::formatFixed(out.pricePerGpuHour, 2)));
+    for (const auto& run : sweep.runs) {
+        ChartRun r;
+        r.label = runLabel(run.config.plan.tp, run.config.plan.batch);
+        r.gpus = run.config.plan.tp;
+        r.batch = run.config.plan.batch;
+        r.trace = run.trace;
+        r.analysis = analyse(*run.trace);
+        r.id = static_cast<RunId>(out.runs.size() + 1);
+        out.runs.push_back(std::move(r));
+    }
+    for (const auto& sk : sweep.skipped) {
+        out.context.failedRuns << runLabel(sk.tp, sk.batch) + QStringLiteral(": ") +
+                                      QString::fromStdString(sk.reason.message);
+    }
+    return out;
+}
+
+core::Result<ReportRuns> loadDefaultReportRuns() {
+    auto catalog = core::Catalog::load();
+    if (!catalog) return catalog.error();
+    auto spec = core::sim::defaultSweepSpec(*catalog);
+    if (!spec) return spec.error();
+    return simulatedReportRuns(*spec, QStringLiteral("tpscope report: the embedded default sweep"));
+}
+
+core::Result<ReportRuns> loadReportRuns(const QStringList& files, const Services& services) {
+    ReportRuns out;
+    out.context.title = files.size() == 1
+                            ? QStringLiteral("tpscope report: %1").arg(QFileInfo(files.front()).fileName())
+                            : QStringLiteral("tpscope report: %1 files compared").arg(files.size());
+    const CancelFlag cancel{false};
+    for (const auto& file : files) {
+        auto doc = services.open(
+            file, [](double) {}, cancel);
+        if (!doc) return doc.error();
+        out.context.configuration << QStringLiteral("%1: %2 run(s)%3")
+                                         .arg(QFileInfo(file).fileName())
+                                         .arg(doc->runs.size())
+                                         .arg(doc->note.isEmpty() ? QString() : QStringLiteral(" (") + doc->note + ")");
+        for (auto& record : doc->runs) {
+            if (record.status != RunStatus::Done || !record.trace) {
+                out.context.failedRuns << record.label() + QStringLiteral(": ") +
+                                              (record.error.isEmpty() ? statusText(record.status) : record.error);
+                continue;
+            }
+            const std::string origin = record.trace->metadataValue("generator");
+            if (!origin.empty()) {
+                out.context.configuration
+                    << QStringLiteral("%1: trace made by %2").arg(record.label(), QString::fromStdString(origin));
+            }
+            ChartRun r;
+            r.label = record.label();
+            r.gpus = record.request.tp;
+            r.trace = record.trace;
+            // The loader analysed the run on its worker (deriveRunData); analyse only if it did not.
+            r.analysis = record.analysis ? record.analysis : analyse(*record.trace);
+            r.id = static_cast<RunId>(out.runs.size() + 1);
+            if (out.context.modelName.isEmpty())
+                out.context.modelName = QString::fromStdString(record.request.model.name);
+            out.runs.push_back(std::move(r));
+        }
+    }
+    out.context.configuration << QStringLiteral("Price $%1 per GPU-hour (the run panel's default).")
+                                     .arg(QString::fromStdString(core::formatFixed(out.pricePerGpuHour, 2)));
+    return out;
+}
+
+}  // namespace tpscope::ui

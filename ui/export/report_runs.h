@@ -1,0 +1,34 @@
+#pragma once
+// The runs a headless report or chart export is made of, analysed once: the embedded default sweep
+// (core::sim::defaultSweepSpec, simulated) or files opened through the GUI's own io seam
+// (Services::open: workspaces, Kineto JSON, rank folders, nsys SQLite). Runs that failed or were
+// skipped are listed with their reason. Blocking; for the headless modes and tests.
+
+#include <QStringList>
+
+#include <vector>
+
+#include "core/util/result.h"
+#include "ui/charts/charts_controller.h"
+#include "ui/export/sweep_report.h"
+#include "ui/services.h"
+
+namespace tpscope::core::sim {
+struct SweepSpec;
+}
+
+namespace tpscope::ui {
+
+struct ReportRuns {
+    std::vector<ChartRun> runs;
+    ReportContext context;
+    double pricePerGpuHour = 2.50;  // the run panel's default
+};
+
+// A simulated sweep, each finished run analysed (the default sweep: loadDefaultReportRuns).
+core::Result<ReportRuns> simulatedReportRuns(const core::sim::SweepSpec& spec, const QString& title);
+core::Result<ReportRuns> loadDefaultReportRuns();
+// Every run of every file; an error names the first file that cannot be opened.
+core::Result<ReportRuns> loadReportRuns(const QStringList& files, const Services& services);
+
+}  // namespace tpscope::ui

@@ -1,0 +1,121 @@
+#include "ui/export/sweep_report.h"
+
+#include <qcustomplot.h>
+#include <QDir>
+#include <QStandardItemModel>
+
+#include "core/analysis/advice.h"
+#include "core/util/units.h"
+#include "ui/charts/chart_set.h"
+#include "ui/charts/cost_page.h"
+#include "ui/charts/layers_page.h"
+#include "ui/charts/scaling_page.h"
+#include "ui/export/plot_export.h"
+#include "ui/export/report_pdf.h"
+
+namespace tpscope::ui {
+
+namespace {
+
+QString qs(const std::string& s) {
+    return QString::fromStdString(s).toHtmlEscaped();
+}
+
+QString runsTableHtml(const core::analysis::ScalingReport& report) {
+    QString html = QStringLiteral(
+        "<table border=\"1\" cellspacing=\"0\"><tr><th>Run</th><th>GPUs</th><th>Batch</th><th>Step latency</th>"
+        "<th>Tokens/s</th><th>Speed-up</th><th>Efficiency</th><th>Exposed comm</th><th>$ per M tokens</th></tr>");
+    for (const auto& b : report.batches) {
+        for (const auto& r : b.rows) {
+            const bool baseline = r.gpus == b.baselineGpus;
+            html += QStringLiteral(
+                        "<tr><td>%1</td><td align=\"right\">%2</td><td align=\"right\">%3</td>"
+                        "<td align=\"right\">%4</td><td align=\"right\">%5</td><td align=\"right\">%6</td>"
+                        "<td align=\"right\">%7</td><td align=\"right\">%8</td><td align=\"right\">%9</td></tr>")
+                        .arg(qs(r.label))
+                        .arg(r.gpus)
+                        .arg(b.batch)
+                        .arg(qs(core::formatDurationNs(r.stepLatencyNs)), qs(core::formatFixed(r.tokensPerSec, 1)),
+                             qs(core::formatFixed(r.speedup, 2)) + QStringLiteral("×"),
+                             baseline ? QStringLiteral("baseline") : qs(core::formatPercent(r.efficiency)),
+                             qs(core::formatPercent(r.exposedCommShare)),
+                             report.pricePerGpuHour > 0 ? qs(core::formatDollars(r.costPerMillionTokens))
+                                                        : QStringLiteral("—"));
+        }
+    }
+    return html + QStringLiteral("</table>");
+}
+
+QString summaryHtml(const ReportContext& context, ChartSet& charts) {
+    const auto* controller = charts.controller();
+    QString html = QStringLiteral("<h1>%1</h1>").arg(context.title.toHtmlEscaped());
+    for (const auto& line : context.configuration) html += QStringLiteral("<p>%1</p>").arg(line.toHtmlEscaped());
+    html += QStringLiteral("<h2>Runs</h2>");
+    const auto& scaling = controller->scaling();
+    if (!scaling) {
+        html += QStringLiteral("<p>No scaling summary: %1</p>").arg(qs(scaling.error().describe()));
+    } else {
+        html += runsTableHtml(*scaling);
+    }
+    if (!context.failedRuns.isEmpty()) {
+        html += QStringLiteral("<p><b>Runs that did not finish:</b></p><ul>");
+        for (const auto& f : context.failedRuns) html += QStringLiteral("<li>%1</li>").arg(f.toHtmlEscaped());
+        html += QStringLiteral("</ul>");
+    }
+    html += QStringLiteral("<h2>Cost</h2><p>%1</p>").arg(charts.cost()->highlightText().toHtmlEscaped());
+    if (scaling) {
+        core::analysis::AdviceOptions options;
+        options.modelName = context.modelName.toStdString();
+        options.gpuName = context.gpuName.toStdString();
+        const auto advice = core::analysis::adviseTp(*scaling, options);
+        html += QStringLiteral("<h2>Advice</h2><ul>");
+        for (const auto& item : advice) html += QStringLiteral("<li>%1</li>").arg(qs(item.text));
+        if (advice.empty()) html += QStringLiteral("<li>No advice: it needs runs at two or more GPU counts.</li>");
+        html += QStringLiteral("</ul>");
+        for (const auto& note : scaling->notes) html += QStringLiteral("<p><i>%1</i></p>").arg(qs(note));
+    }
+    html += QStringLiteral(
+        "<p><small>Efficiency = speed-up ÷ (GPUs ÷ baseline GPUs), shown where a smaller TP of the same batch ran. "
+        "Exposed communication = collective time with no compute kernel running on that GPU. Sync wait = the "
+        "part of exposed communication spent waiting for the last rank to arrive; transfer = the rest.</small></p>");
+    return html;
+}
+
+}  // namespace
+
+core::Result<int> writeSweepReport(const QString& path, const ReportContext& context, ChartSet& charts) {
+    ReportPdf pdf(path, context.title);
+    TPSCOPE_TRY(pdf.begin());
+    pdf.addHtml(summaryHtml(context, charts));
+    const ChartRun* run = charts.controller()->currentChartRun();
+    const QString runName = run != nullptr ? run->label : QStringLiteral("no run");
+    pdf.addChart(QStringLiteral("Layers: %1").arg(runName), *charts.layers()->plot(),
+                 QStringLiteral("Time per layer, mean over steps and ranks; the parts partition each layer's wall "
+                                "time."));
+    pdf.addChart(QStringLiteral("Scaling"), *charts.scaling()->plot(),
+                 QStringLiteral("Speed-up against GPUs with the ideal line and the fitted Amdahl curve; efficiency "
+                                "on the right axis. Below: where each configuration's step time goes."));
+    pdf.addChart(QStringLiteral("Cost"), *charts.cost()->plot(), charts.cost()->highlightText());
+    pdf.addHtml(QStringLiteral("<h2>Per-layer table: %1</h2>").arg(runName.toHtmlEscaped()) +
+                tableHtml(*charts.layers()->tableModel()));
+    return pdf.finish();
+}
+
+core::Result<QStringList> exportAllCharts(const QString& dir, ChartSet& charts, QSize sizePx, double dpr) {
+    if (!QDir().mkpath(dir)) {
+        return core::makeError(core::ErrorCode::IoError, "cannot create the folder", dir.toStdString());
+    }
+    QStringList written;
+    const QStringList names{QStringLiteral("layers"), QStringLiteral("scaling"), QStringLiteral("cost")};
+    const auto pages = charts.pages();
+    for (std::size_t i = 0; i < pages.size(); ++i) {
+        for (const auto& format : pages[i]->exportFormats()) {
+            const QString path = QDir(dir).filePath(names[static_cast<int>(i)] + QLatin1Char('.') + format);
+            TPSCOPE_TRY(pages[i]->exportTo(ExportRequest{path, sizePx, dpr}));
+            written << path;
+        }
+    }
+    return written;
+}
+
+}  // namespace tpscope::ui

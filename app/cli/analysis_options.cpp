@@ -1,5 +1,7 @@
 #include "analysis_options.h"
 
+#include <algorithm>
+
 #include "cli_context.h"
 #include "core/util/units.h"
 
@@ -37,6 +39,60 @@ void addAnalysisOptions(CLI::App& cmd, AnalysisCliOptions& o, bool withBatch) {
                    "Clock-skew allowance when matching collectives across ranks; negative: call order only")
         ->capture_default_str();
     addKernelRulesOption(cmd, o.kernelRules);
+    addClockOptions(cmd, o.clockSync, o.clockOffsets);
+}
+
+void addClockOptions(CLI::App& cmd, std::string& mode, std::vector<std::string>& offsets) {
+    cmd.add_option("--clock-sync", mode,
+                   "Ranks on unrelated clocks: auto (apply the offsets estimated from matched collectives when one "
+                   "exceeds 20 us), on, off")
+        ->check(CLI::IsMember({"auto", "on", "off"}))
+        ->capture_default_str();
+    cmd.add_option("--clock-offset", offsets,
+                   "RANK=NS: add NS to that rank's timestamps instead of the estimate (repeatable)");
+}
+
+core::Result<core::analysis::ClockSyncOptions> clockSyncOptions(const std::string& mode,
+                                                                const std::vector<std::string>& offsets) {
+    core::analysis::ClockSyncOptions o;
+    o.mode = mode == "on"    ? core::analysis::ClockSyncMode::On
+             : mode == "off" ? core::analysis::ClockSyncMode::Off
+                             : core::analysis::ClockSyncMode::Auto;
+    for (const auto& text : offsets) {
+        auto parsed = core::analysis::parseClockOverride(text);
+        if (!parsed) return parsed.error();
+        o.overrides.push_back(*parsed);
+    }
+    return o;
+}
+
+core::Result<std::shared_ptr<const core::Trace>> loadSyncedTrace(const std::string& path, const std::string& mode,
+                                                                 const std::vector<std::string>& offsets,
+                                                                 core::analysis::ClockSyncResult* sync,
+                                                                 core::ImportStats* stats,
+                                                                 const core::KernelClassifier* classifier) {
+    auto options = clockSyncOptions(mode, offsets);
+    if (!options) return options.error();
+    auto trace = loadMutableTraceFile(path, stats, classifier);
+    if (!trace) return trace.error();
+    auto result = core::analysis::synchronizeClocks(**trace, *options);
+    if (!result) return result.error();
+    if (sync != nullptr) *sync = std::move(*result);
+    return std::shared_ptr<const core::Trace>(std::move(*trace));
+}
+
+core::Result<std::shared_ptr<const core::Trace>> syncRunClocks(const std::shared_ptr<const core::Trace>& trace,
+                                                               const std::string& mode,
+                                                               const std::vector<std::string>& offsets,
+                                                               core::analysis::ClockSyncResult* sync) {
+    auto options = clockSyncOptions(mode, offsets);
+    if (!options) return options.error();
+    auto copy = std::make_shared<core::Trace>(*trace);
+    auto result = core::analysis::synchronizeClocks(*copy, *options);
+    if (!result) return result.error();
+    const bool shifted = std::any_of(result->appliedNs.begin(), result->appliedNs.end(), [](auto v) { return v != 0; });
+    if (sync != nullptr) *sync = std::move(*result);
+    return shifted ? std::shared_ptr<const core::Trace>(std::move(copy)) : trace;
 }
 
 core::Result<std::int64_t> rankIndexOf(const core::Trace& trace, std::int64_t rankId) {

@@ -4,9 +4,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "core/analysis/analysis.h"
+#include "core/analysis/clock_sync.h"
+#include "core/io/import/import_stats.h"
+#include "core/trace/kernel_classifier.h"
 
 namespace tpscope::cli {
 
@@ -17,10 +22,30 @@ struct AnalysisCliOptions {
     bool allCollectivesCloseBlocks = false;
     std::int64_t matchToleranceNs = 2000;
     int batch = 0;
-    std::string kernelRules;  // --kernel-rules FILE: extra classification rules, tried first
+    std::string clockSync = "auto";
+    std::vector<std::string> clockOffsets;  // RANK=NS
+    std::string kernelRules;                // --kernel-rules FILE: extra classification rules, tried first
 
     core::analysis::AnalysisOptions toCore() const;
 };
+
+// --clock-sync and --clock-offset alone (info takes these without the analysis options).
+void addClockOptions(CLI::App& cmd, std::string& mode, std::vector<std::string>& offsets);
+core::Result<core::analysis::ClockSyncOptions> clockSyncOptions(const std::string& mode,
+                                                                const std::vector<std::string>& offsets);
+
+// A loaded run on one clock: a corrected copy when a rank is shifted, else the run itself.
+core::Result<std::shared_ptr<const core::Trace>> syncRunClocks(const std::shared_ptr<const core::Trace>& trace,
+                                                               const std::string& mode,
+                                                               const std::vector<std::string>& offsets,
+                                                               core::analysis::ClockSyncResult* sync = nullptr);
+
+// Loads a trace and puts its ranks on one clock as the options say (core::analysis::synchronizeClocks).
+core::Result<std::shared_ptr<const core::Trace>> loadSyncedTrace(const std::string& path, const std::string& mode,
+                                                                 const std::vector<std::string>& offsets,
+                                                                 core::analysis::ClockSyncResult* sync = nullptr,
+                                                                 core::ImportStats* stats = nullptr,
+                                                                 const core::KernelClassifier* classifier = nullptr);
 
 // withBatch: scaling takes per-file batches itself.
 void addAnalysisOptions(CLI::App& cmd, AnalysisCliOptions& o, bool withBatch = true);

@@ -92,6 +92,11 @@ core::Result<std::shared_ptr<const core::Trace>> loadTraceFile(const std::string
                                                                core::ImportStats* stats = nullptr,
                                                                const core::KernelClassifier* classifier = nullptr);
 
+// The same, for callers that correct the trace before analysing it (clock offsets).
+core::Result<std::shared_ptr<core::Trace>> loadMutableTraceFile(const std::string& path,
+                                                                core::ImportStats* stats = nullptr,
+                                                                const core::KernelClassifier* classifier = nullptr);
+
 // One run of the file a command reads: a trace file is one unnamed run; a workspace gives each of its
 // runs (or the one --run N|NAME selects) with its name, so commands can say which run they show.
 struct LoadedRun {
@@ -122,5 +127,6 @@ void addAllReduceCommand(CLI::App& app, CliContext& ctx);
 void addCalibrateCommand(CLI::App& app, CliContext& ctx);
 void addPlanCapacityCommand(CLI::App& app, CliContext& ctx);
 void addConvertCommands(CLI::App& app, CliContext& ctx);  // convert, info
+void addWhatIfCommand(CLI::App& app, CliContext& ctx);
 
 }  // namespace tpscope::cli

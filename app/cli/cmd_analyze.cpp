@@ -25,6 +25,7 @@ struct AnalyzeOptions {
     std::optional<std::int64_t> rank;
     bool json = false;
     bool calls = false;
+    std::string fabric;
     AnalysisCliOptions analysis;
 };
 
@@ -83,6 +84,12 @@ void printSummary(const core::Trace& trace, const core::analysis::RunAnalysis& a
     t.print(std::cout);
 }
 
+void printFindings(const std::vector<core::analysis::TraceFinding>& findings) {
+    if (findings.empty()) return;
+    std::cout << "\nWhat the trace shows\n";
+    for (const auto& f : findings) std::cout << "  - " << f.text << '\n';
+}
+
 void printNotes(const std::vector<std::string>& notes) {
     if (notes.empty()) return;
     std::cout << "\nNotes\n";
@@ -130,10 +137,28 @@ void printAnalysisText(const AnalyzeOptions& o, const LoadedRun& run, const core
     printLayerTable(a, rankIndex);
     printSummary(trace, a);
     if (o.calls) printCallTable(trace, a.matching);
+    printFindings(a.findings);
     printNotes(a.notes);
 }
 
-int runAnalyze(const AnalyzeOptions& o) {
+// The fabric whose bound single-rank all-reduces are held against: --fabric, else the trace's.
+core::Status setFindingFabric(const AnalyzeOptions& o, const core::Trace& trace, const CliContext& ctx,
+                              core::analysis::AnalysisOptions& options) {
+    const std::string id = !o.fabric.empty() ? o.fabric : trace.metadataValue("fabric");
+    if (id.empty()) return core::Ok{};
+    auto catalog = ctx.catalog();
+    if (!catalog) return catalog.error();
+    auto fabric = catalog->fabric(id);
+    if (fabric) {
+        options.findings.fabricBusbwBytesPerSec = fabric->busbwBytesPerSec;
+        options.findings.fabricId = fabric->id;
+    } else if (!o.fabric.empty()) {
+        return core::makeError(fabric.error().code, fabric.error().message, "--fabric");
+    }
+    return core::Ok{};
+}
+
+int runAnalyze(const AnalyzeOptions& o, const CliContext& ctx) {
     auto classifier = classifierFor(o.analysis.kernelRules);
     if (!classifier) return reportError(classifier.error());
     auto runs = loadRuns(o.file, o.run, nullptr, *classifier ? &**classifier : nullptr);
@@ -143,14 +168,21 @@ int runAnalyze(const AnalyzeOptions& o) {
         core::analysis::RunAnalysis analysis;
     };
     std::vector<Analysed> results;
-    for (const auto& run : *runs) {
+    for (auto& run : *runs) {
         Analysed r;
+        core::analysis::ClockSyncResult sync;
+        auto synced = syncRunClocks(run.trace, o.analysis.clockSync, o.analysis.clockOffsets, &sync);
+        if (!synced) return reportError(synced.error());
+        run.trace = *synced;
         if (o.rank) {
             auto index = rankIndexOf(*run.trace, *o.rank);
             if (!index) return reportError(index.error());
             r.rankIndex = *index;
         }
-        r.analysis = core::analysis::analyzeTrace(*run.trace, o.analysis.toCore());
+        auto options = o.analysis.toCore();
+        if (auto status = setFindingFabric(o, *run.trace, ctx, options); !status) return reportError(status.error());
+        r.analysis = core::analysis::analyzeTrace(*run.trace, options);
+        r.analysis.notes.insert(r.analysis.notes.begin(), sync.notes.begin(), sync.notes.end());
         results.push_back(std::move(r));
     }
     const bool several = runs->size() > 1;
@@ -188,7 +220,8 @@ int runCompare(const CompareOptions& o) {
     auto classifier = classifierFor(o.analysis.kernelRules);
     if (!classifier) return reportError(classifier.error());
     for (const auto& f : o.files) {
-        auto trace = loadTraceFile(f, nullptr, *classifier ? &**classifier : nullptr);
+        auto trace = loadSyncedTrace(f, o.analysis.clockSync, o.analysis.clockOffsets, nullptr, nullptr,
+                                     *classifier ? &**classifier : nullptr);
         if (!trace) return reportError(trace.error());
         traces.push_back(*trace);
     }
@@ -248,7 +281,10 @@ void addAnalyzeCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_flag("--calls", opts->calls,
                   "Every matched collective call: who arrived last, the wait per rank, transfer and busbw");
     addAnalysisOptions(*cmd, opts->analysis);
-    cmd->callback([opts, &ctx] { ctx.exitCode = runAnalyze(*opts); });
+    cmd->add_option("--fabric", opts->fabric,
+                    "Fabric preset whose bus bandwidth single-rank all-reduces are held against (default: the "
+                    "trace's metadata 'fabric')");
+    cmd->callback([opts, &ctx] { ctx.exitCode = runAnalyze(*opts, ctx); });
 }
 
 void addCompareCommand(CLI::App& app, CliContext& ctx) {

@@ -10,6 +10,7 @@
 #include "core/sim/step_floors.h"
 #include "core/util/json_writer.h"
 #include "core/util/units.h"
+#include "sim_options.h"
 
 namespace tpscope::cli {
 
@@ -21,6 +22,7 @@ struct BoundsOptions {
     int batch = 1;
     int context = 1024;
     std::string dtype = "fp16";
+    PrecisionOptions precision;
     std::string fabric;
     std::string gpu;
     bool json = false;
@@ -35,7 +37,8 @@ int run(const BoundsOptions& o, const CliContext& ctx) {
     if (!dtype) return reportError(dtype.error());
     auto fabric = catalog->fabric(o.fabric);
     if (!fabric) return reportError(fabric.error());
-    core::PlanConfig config{*model, o.tp, o.batch, o.context, *dtype};
+    core::PlanConfig config{*model, o.tp, o.batch, o.context, *dtype, std::nullopt, std::nullopt};
+    if (auto st = applyPrecision(o.precision, config.weightDtype, config.kvDtype); !st) return reportError(st.error());
     auto plan = core::buildDecodePlan(config);
     if (!plan) return reportError(plan.error());
     std::optional<core::RooflineReport> roof;
@@ -56,6 +59,8 @@ int run(const BoundsOptions& o, const CliContext& ctx) {
         core::JsonWriter w(std::cout);
         w.beginObject();
         w.field("model", model->id).field("tp", o.tp).field("batch", o.batch).field("dtype", core::toString(*dtype));
+        w.field("weight_dtype", core::toString(config.weightsDtype()))
+            .field("kv_dtype", core::toString(config.kvCacheDtype()));
         w.field("fabric", fabric->id).field("link_bytes_per_sec", fabric->linkBytesPerSec);
         w.field("busbw_bytes_per_sec", fabric->busbwBytesPerSec);
         w.field("allreduce_message_bytes", bound.messageBytes);
@@ -131,6 +136,7 @@ void addBoundsCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_option("--batch", opts->batch, "Sequences decoded together")->capture_default_str();
     cmd->add_option("--context", opts->context, "Tokens in the KV cache")->capture_default_str();
     cmd->add_option("--dtype", opts->dtype, "fp16, bf16, fp8 or fp32")->capture_default_str();
+    addPrecisionOptions(*cmd, opts->precision);
     cmd->add_option("--fabric", opts->fabric, "Fabric preset (see 'tpscope-cli hardware')")->required();
     cmd->add_option("--gpu", opts->gpu, "GPU preset: also print the step's roofline");
     cmd->add_flag("--json", opts->json, "Machine-readable output (docs/cli.md)");

@@ -1,13 +1,17 @@
 // tpscope-cli calibrate: fits a fabric's collective-model parameters to measured all-reduce times
-// (Vidur all_reduce.csv, nccl-tests all_reduce_perf text or -J JSON) and writes a fabric entry that
-// --catalog (or TPSCOPE_CATALOG) loads; with --check, reports a preset's error against the data.
+// (Vidur all_reduce.csv, nccl-tests all_reduce_perf text or -J JSON, or the matched all-reduces of a
+// trace with --from-trace) and writes a fabric entry that --catalog (or TPSCOPE_CATALOG) loads; with
+// --check, reports a preset's error against the data; --from-trace --kernels fits the kernel model.
 
 #include <fstream>
 #include <iostream>
 #include <optional>
 
+#include "analysis_options.h"
+#include "calibrate_kernels.h"
 #include "cli_context.h"
 #include "core/sim/calibration.h"
+#include "core/sim/trace_calibration.h"
 #include "core/util/json_writer.h"
 #include "core/util/units.h"
 #include "text_table.h"
@@ -18,6 +22,13 @@ namespace {
 
 struct CalibrateOptions {
     std::string input;
+    std::vector<std::string> fromTrace;
+    bool kernels = false;
+    std::string model;
+    std::string gpu;
+    std::string fabric;
+    std::string predictTp;
+    AnalysisCliOptions analysis;
     std::string format = "auto";
     std::string statistic = "min";
     std::string gpus;
@@ -113,6 +124,29 @@ struct CalibrationInput {
     std::vector<int> ranks;
 };
 
+// Samples of every matched all-reduce with a size in the traces (calibrate --from-trace).
+core::Result<core::sim::CalibrationData> samplesFromTraces(const CalibrateOptions& o) {
+    core::sim::CalibrationData data;
+    auto classifier = classifierFor(o.analysis.kernelRules);
+    if (!classifier) return classifier.error();
+    for (const auto& file : o.fromTrace) {
+        auto trace = loadSyncedTrace(file, o.analysis.clockSync, o.analysis.clockOffsets, nullptr, nullptr,
+                                     *classifier ? &**classifier : nullptr);
+        if (!trace) return trace.error();
+        const auto a = core::analysis::analyzeTrace(**trace, o.analysis.toCore());
+        const auto s = core::sim::allReduceSamples(**trace, a.matching);
+        for (const auto& n : s.notes) std::cerr << "tpscope-cli: note: " << file << ": " << n << '\n';
+        data.samples.insert(data.samples.end(), s.samples.begin(), s.samples.end());
+        data.skippedRows += s.allReduceCalls - s.samples.size();
+    }
+    if (data.samples.empty()) {
+        return core::makeError(core::ErrorCode::InvalidArgument,
+                               "no all-reduce call with a message size and a transfer time in the trace(s)",
+                               "--from-trace");
+    }
+    return data;
+}
+
 core::Result<CalibrationInput> parseInput(const CalibrateOptions& o, const core::Catalog& catalog) {
     CalibrationInput in;
     core::sim::CalibrationFormat format{};
@@ -139,9 +173,13 @@ core::Result<CalibrationInput> parseInput(const CalibrateOptions& o, const core:
         }
     }
     if (inter) TPSCOPE_TRY_ASSIGN(in.intra, catalog.fabric(o.intraFabric));
-    auto data = core::sim::loadCalibrationFile(o.input, format, statistic);
-    if (!data) return fileError(data.error());
-    in.data = std::move(*data);
+    if (!o.fromTrace.empty()) {
+        TPSCOPE_TRY_ASSIGN(in.data, samplesFromTraces(o));
+    } else {
+        auto data = core::sim::loadCalibrationFile(o.input, format, statistic);
+        if (!data) return fileError(data.error());
+        in.data = std::move(*data);
+    }
     in.samples = core::sim::selectSamples(in.data.samples, in.target, in.ranks);
     return in;
 }
@@ -230,9 +268,30 @@ int runFit(const CalibrateOptions& o, const core::Catalog& catalog, const Calibr
     return kExitOk;
 }
 
-int run(const CalibrateOptions& o, const CliContext& ctx) {
+int run(const CalibrateOptions& given, const CliContext& ctx) {
     auto catalog = ctx.catalog();
     if (!catalog) return reportError(catalog.error());
+    if (given.input.empty() == given.fromTrace.empty()) {
+        return reportError(core::makeError(core::ErrorCode::InvalidArgument,
+                                           "give either --input (measurements) or --from-trace (a trace)",
+                                           "calibrate"));
+    }
+    if (given.kernels) {
+        if (given.fromTrace.size() != 1) {
+            return reportError(
+                core::makeError(core::ErrorCode::InvalidArgument, "--kernels needs one --from-trace", "--kernels"));
+        }
+        return runKernelCalibration({given.fromTrace.front(), given.model, given.gpu, given.fabric, given.predictTp,
+                                     given.json, given.analysis},
+                                    *catalog);
+    }
+    // With --from-trace, `input` names the traces in the report and the fitted preset's sources.
+    CalibrateOptions o = given;
+    if (!o.fromTrace.empty()) {
+        o.input = o.fromTrace.size() == 1
+                      ? o.fromTrace.front()
+                      : o.fromTrace.front() + " (+" + std::to_string(o.fromTrace.size() - 1) + " more trace(s))";
+    }
     auto input = parseInput(o, *catalog);
     if (!input) return reportError(input.error());
     return o.check.empty() ? runFit(o, *catalog, *input) : runCheck(o, *catalog, *input);
@@ -244,9 +303,20 @@ void addCalibrateCommand(CLI::App& app, CliContext& ctx) {
     auto opts = std::make_shared<CalibrateOptions>();
     auto* cmd =
         app.add_subcommand("calibrate", "Fit a fabric's all-reduce model to measurements (Vidur CSV, nccl-tests)");
-    cmd->add_option("--input", opts->input, "Measurements: Vidur all_reduce.csv, all_reduce_perf output or its -J JSON")
-        ->required();
-    cmd->add_option("--format", opts->format, "auto, vidur, nccl-tests, nccl-tests-json, rows (resources/calibration CSV)")
+    cmd->add_option("--input", opts->input,
+                    "Measurements: Vidur all_reduce.csv, all_reduce_perf output or its -J JSON");
+    cmd->add_option("--from-trace", opts->fromTrace,
+                    "Fit to the matched all-reduces of a captured or imported trace instead (repeatable)");
+    cmd->add_flag("--kernels", opts->kernels,
+                  "With --from-trace: fit the kernel-efficiency factors and launch gap to the trace instead");
+    cmd->add_option("--model", opts->model, "--kernels: model preset of the run (default: trace metadata 'model')");
+    cmd->add_option("--gpu", opts->gpu, "--kernels: GPU preset (default: trace metadata 'gpu')");
+    cmd->add_option("--fabric", opts->fabric,
+                    "--kernels: fabric preset (default: trace metadata 'fabric', else nvlink4)");
+    cmd->add_option("--predict-tp", opts->predictTp,
+                    "--kernels: predict the step latency at these TP degrees, e.g. 1,2,4,8");
+    cmd->add_option("--format", opts->format,
+                    "auto, vidur, nccl-tests, nccl-tests-json, rows (resources/calibration CSV)")
         ->capture_default_str();
     cmd->add_option("--statistic", opts->statistic, "Vidur CSV: min, median or mean time per size")
         ->capture_default_str();
@@ -259,10 +329,11 @@ void addCalibrateCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_option("--nics-per-node", opts->nicsPerNode, "Inter-node fits: network ports per node (0: one per GPU)")
         ->check(nonNegativeNumber());
     cmd->add_option("--check", opts->check, "Do not fit: report this preset's error against the data");
-    cmd->add_option("--id", opts->id, "Id of the fitted fabric")->capture_default_str();
+    cmd->add_option("--id,--fabric-id", opts->id, "Id of the fitted fabric")->capture_default_str();
     cmd->add_option("--name", opts->name, "Display name of the fitted fabric");
     cmd->add_option("--out", opts->out, "Write the fitted fabric entry (a catalog file)");
     cmd->add_flag("--json", opts->json, "Machine-readable output (docs/cli.md)");
+    addAnalysisOptions(*cmd, opts->analysis);
     cmd->callback([opts, &ctx] { ctx.exitCode = run(*opts, ctx); });
 }
 

@@ -23,6 +23,7 @@ struct PlanCapacityOptions {
     ModelOptions model;
     ClusterOptions cluster;
     SimTunables tunables;
+    PrecisionOptions precision;
     std::string tps = "1,2,4,8";
     std::string batches = "1,2,4,8,16,32,64,128";
     double targetItlMs = 0;
@@ -82,7 +83,8 @@ void printText(const PlanCapacityOptions& o, const core::sim::CapacityPlan& plan
                   << (o.throughput > 0 ? " and " + core::formatFixed(o.throughput, 0) + " tokens/s" : std::string())
                   << " within the GPU budget\n";
     }
-    std::cout << plan.meetingTarget.size() << " configuration(s) meet the " << core::formatFixed(o.targetItlMs, 2)
+    std::cout << countText(static_cast<std::int64_t>(plan.meetingTarget.size()), "configuration")
+              << (plan.meetingTarget.size() == 1 ? " meets" : " meet") << " the " << core::formatFixed(o.targetItlMs, 2)
               << " ms inter-token latency target:\n";
     TextTable t({"replicas", "TP", "batch", "GPUs", "ms/token", "tokens/s", "$/Mtok", "throughput"});
     for (auto i : plan.meetingTarget) {
@@ -121,6 +123,8 @@ int run(const PlanCapacityOptions& o, const CliContext& ctx) {
     spec.sweep.tokens = o.tokens;
     spec.sweep.contextLen = o.context;
     spec.sweep.dtype = *dtype;
+    if (auto st = applyPrecision(o.precision, spec.sweep.weightDtype, spec.sweep.kvDtype); !st)
+        return reportError(st.error());
     spec.sweep.params = *params;
     spec.gpuBudget = o.gpuBudget;
     spec.targetItlMs = o.targetItlMs;
@@ -151,16 +155,26 @@ void addPlanCapacityCommand(CLI::App& app, CliContext& ctx) {
         "plan-capacity", "Cheapest TP x batch x replicas meeting an inter-token latency target (and a throughput)");
     addModelOptions(*cmd, opts->model);
     addClusterOptions(*cmd, opts->cluster);
-    cmd->add_option("--target-itl-ms", opts->targetItlMs, "Inter-token latency target: ms per decode step")->required();
-    cmd->add_option("--throughput", opts->throughput, "Tokens/s the deployment must serve over all replicas");
-    cmd->add_option("--price-per-gpu-hour", opts->price, "Price of one GPU for one hour, in $")->capture_default_str();
-    cmd->add_option("--gpus", opts->gpuBudget, "GPU budget (default: the cluster's GPUs)");
+    cmd->add_option("--target-itl-ms", opts->targetItlMs, "Inter-token latency target: ms per decode step")
+        ->required()
+        ->check(positiveNumber());
+    cmd->add_option("--throughput", opts->throughput, "Tokens/s the deployment must serve over all replicas")
+        ->check(nonNegativeNumber());
+    cmd->add_option("--price-per-gpu-hour", opts->price, "Price of one GPU for one hour, in $")
+        ->capture_default_str()
+        ->check(positiveNumber());
+    cmd->add_option("--gpus", opts->gpuBudget, "GPU budget (default: the cluster's GPUs)")->check(positiveNumber());
     cmd->add_option("--tp", opts->tps, "TP degrees to try, comma-separated")->capture_default_str();
     cmd->add_option("--batch", opts->batches, "Batch sizes to try, comma-separated")->capture_default_str();
-    cmd->add_option("--context", opts->context, "Tokens in the KV cache")->capture_default_str();
-    cmd->add_option("--tokens", opts->tokens, "Decode steps simulated per configuration")->capture_default_str();
+    cmd->add_option("--context", opts->context, "Tokens in the KV cache")
+        ->capture_default_str()
+        ->check(positiveNumber());
+    cmd->add_option("--tokens", opts->tokens, "Decode steps simulated per configuration")
+        ->capture_default_str()
+        ->check(positiveNumber());
     cmd->add_option("--dtype", opts->dtype, "fp16, bf16, fp8 or fp32")->capture_default_str();
     addSimTunables(*cmd, opts->tunables);
+    addPrecisionOptions(*cmd, opts->precision);
     cmd->add_flag("--json", opts->json, "Machine-readable output (docs/cli.md)");
     cmd->callback([opts, &ctx] { ctx.exitCode = run(*opts, ctx); });
 }

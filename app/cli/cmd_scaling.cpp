@@ -136,7 +136,8 @@ int runScaling(const CliContext& ctx, const ScalingCliOptions& o) {
             }
             continue;
         }
-        auto trace = loadTraceFile(o.files[i], nullptr, *classifier ? &**classifier : nullptr);
+        auto trace = loadSyncedTrace(o.files[i], o.analysis.clockSync, o.analysis.clockOffsets, nullptr, nullptr,
+                                     *classifier ? &**classifier : nullptr);
         if (!trace) return reportError(trace.error());
         addRun(**trace, o.files[i], (*tps)[i], (*batches)[i]);
         if (!first) first = *trace;

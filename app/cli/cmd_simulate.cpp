@@ -29,10 +29,11 @@ struct SimulateOptions {
     ModelOptions model;
     ClusterOptions cluster;
     SimTunables tunables;
+    PrecisionOptions precision;
     std::string tps = "1,2,4,8";
     std::string batches = "1";
     int tokens = 8;
-    int context = 1024;
+    std::string contexts = "1024";
     std::string dtype = "fp16";
     bool ignoreMemory = false;
     std::string out;
@@ -53,6 +54,11 @@ void printJson(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
     w.field("inter_fabric", spec.cluster.interFabric ? spec.cluster.interFabric->id : std::string());
     w.field("nodes", spec.cluster.nodes).field("gpus_per_node", spec.cluster.gpusPerNode);
     w.field("tokens", spec.tokens).field("context", spec.contextLen).field("dtype", core::toString(spec.dtype));
+    w.field("weight_dtype", core::toString(spec.weightDtype.value_or(spec.dtype)));
+    w.field("kv_dtype", core::toString(spec.kvDtype.value_or(spec.dtype)));
+    w.key("contexts").beginArray();
+    for (int c : spec.contextAxis()) w.value(c);
+    w.endArray();
     w.field("seed", spec.params.seed).field("overlap", spec.params.overlap).field("cancelled", r.cancelled);
     w.field("cuda_graphs", spec.params.cudaGraphs)
         .field("allreduce_engine", core::sim::toString(spec.params.allReduceEngine));
@@ -60,6 +66,7 @@ void printJson(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
     for (const auto& run : r.runs) {
         const auto& s = run.stats;
         w.beginObject().field("tp", run.config.plan.tp).field("batch", run.config.plan.batch);
+        w.field("context", run.config.plan.contextLen);
         w.field("step_latency_ns", s.meanStepNs).field("tokens_per_sec", s.tokensPerSec);
         w.field("allreduces_per_step", s.allreducesPerStep).field("collectives_per_step", s.collectivesPerStep);
         w.field("allreduce_time_ns_per_step", s.allreduceKernelNsPerStep);
@@ -76,7 +83,8 @@ void printJson(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
     }
     w.endArray().key("skipped").beginArray();
     for (const auto& sk : r.skipped) {
-        w.beginObject().field("tp", sk.tp).field("batch", sk.batch).field("reason", sk.reason.message);
+        w.beginObject().field("tp", sk.tp).field("batch", sk.batch).field("context", sk.context);
+        w.field("reason", sk.reason.message);
         w.field("required_bytes", sk.fit.requiredBytes).field("usable_bytes", sk.fit.usableBytes);
         w.field("shortfall_bytes", sk.fit.shortfallBytes).endObject();
     }
@@ -89,23 +97,41 @@ void printJson(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
     w.endObject();
 }
 
+std::string contextText(const core::sim::SweepSpec& spec) {
+    std::string out;
+    for (int c : spec.contextAxis()) out += (out.empty() ? "" : ",") + std::to_string(c);
+    return out;
+}
+
 void printText(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r) {
     const auto& cl = spec.cluster;
     std::cout << spec.model.name << " decode on " << cl.nodes << " x " << cl.gpusPerNode << " " << cl.gpu.name << " ("
               << cl.intraFabric.id << (cl.interFabric ? " + " + cl.interFabric->id : std::string()) << "), "
-              << countText(spec.tokens, "token") << ", context " << spec.contextLen << ", " << core::toString(spec.dtype)
+              << countText(spec.tokens, "token") << ", context " << contextText(spec) << ", "
+              << core::toString(spec.dtype)
+              << (spec.weightDtype ? ", weights " + std::string(core::toString(*spec.weightDtype)) : std::string())
+              << (spec.kvDtype ? ", KV cache " + std::string(core::toString(*spec.kvDtype)) : std::string())
               << (spec.params.overlap ? ", overlap" : "") << (spec.params.cudaGraphs ? ", CUDA graphs" : "")
               << ", all-reduce by " << core::sim::toString(spec.params.allReduceEngine) << ", seed " << spec.params.seed
               << "\n\n";
-    TextTable t({"TP", "batch", "step", "tokens/s", "all-reduces", "all-reduce/step", "wait/step", "exposed comm",
-                 "algorithm"});
+    // The context column appears when context is a sweep axis.
+    const bool contextAxis = spec.contextAxis().size() > 1;
+    std::vector<std::string> header{"TP", "batch"};
+    if (contextAxis) header.emplace_back("context");
+    for (const char* h :
+         {"step", "tokens/s", "all-reduces", "all-reduce/step", "wait/step", "exposed comm", "algorithm"})
+        header.emplace_back(h);
+    TextTable t(header);
     for (const auto& run : r.runs) {
         const auto& s = run.stats;
-        t.addRow({std::to_string(run.config.plan.tp), std::to_string(run.config.plan.batch),
-                  core::formatDurationNs(s.meanStepNs), core::formatFixed(s.tokensPerSec, 1),
-                  std::to_string(s.allreducesPerStep), core::formatDurationNs(s.allreduceKernelNsPerStep),
-                  core::formatDurationNs(s.allreduceWaitNsPerStep),
-                  core::formatFixed(100 * s.exposedCommShare, 1) + " %", algoText(s.layerAllReduce)});
+        std::vector<std::string> row{std::to_string(run.config.plan.tp), std::to_string(run.config.plan.batch)};
+        if (contextAxis) row.push_back(std::to_string(run.config.plan.contextLen));
+        for (auto cell : {core::formatDurationNs(s.meanStepNs), core::formatFixed(s.tokensPerSec, 1),
+                          std::to_string(s.allreducesPerStep), core::formatDurationNs(s.allreduceKernelNsPerStep),
+                          core::formatDurationNs(s.allreduceWaitNsPerStep),
+                          core::formatFixed(100 * s.exposedCommShare, 1) + " %", algoText(s.layerAllReduce)})
+            row.push_back(cell);
+        t.addRow(row);
     }
     t.print(std::cout);
     std::vector<std::string> notes;
@@ -117,8 +143,9 @@ void printText(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
     }
     for (const auto& n : notes) std::cout << "note: " << n << '\n';
     for (const auto& sk : r.skipped) {
-        std::cout << "skipped TP " << sk.tp << ", batch " << sk.batch << ": " << sk.reason.message
-                  << " (--ignore-memory simulates it anyway)\n";
+        std::cout << "skipped TP " << sk.tp << ", batch " << sk.batch
+                  << (contextAxis ? ", context " + std::to_string(sk.context) : std::string()) << ": "
+                  << sk.reason.message << " (--ignore-memory simulates it anyway)\n";
     }
     if (r.cancelled)
         std::cout << "cancelled: " << countText(static_cast<std::int64_t>(r.runs.size()), "run")
@@ -146,8 +173,12 @@ int run(const SimulateOptions& o, const CliContext& ctx) {
     spec.tps = *tps;
     spec.batches = *batches;
     spec.tokens = o.tokens;
-    spec.contextLen = o.context;
+    auto contexts = core::parsePositiveIntList(o.contexts, "--context");
+    if (!contexts) return reportError(contexts.error());
+    spec.contextLen = contexts->front();
+    if (contexts->size() > 1) spec.contexts = *contexts;
     spec.dtype = *dtype;
+    if (auto st = applyPrecision(o.precision, spec.weightDtype, spec.kvDtype); !st) return reportError(st.error());
     spec.params = *params;
     spec.ignoreMemory = o.ignoreMemory;
     if (!o.out.empty() && !isWorkspacePath(o.out) && !isChromeJsonPath(o.out)) {
@@ -199,11 +230,11 @@ void addSimulateCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_option("--tp", opts->tps, "TP degrees, comma-separated")->capture_default_str();
     cmd->add_option("--batch", opts->batches, "Batch sizes, comma-separated")->capture_default_str();
     cmd->add_option("--tokens", opts->tokens, "Decode steps per run")->capture_default_str()->check(positiveNumber());
-    cmd->add_option("--context", opts->context, "Tokens in the KV cache")
-        ->capture_default_str()
-        ->check(positiveNumber());
+    cmd->add_option("--context", opts->contexts, "Tokens in the KV cache, comma-separated: a sweep axis")
+        ->capture_default_str();
     cmd->add_option("--dtype", opts->dtype, "fp16, bf16, fp8 or fp32")->capture_default_str();
     addSimTunables(*cmd, opts->tunables);
+    addPrecisionOptions(*cmd, opts->precision);
     cmd->add_flag("--ignore-memory", opts->ignoreMemory, "Simulate configurations that do not fit GPU memory");
     cmd->add_option("--out", opts->out,
                     "Save the runs: .tpscope = workspace (GUI, analyze, scaling), .json/.json.gz = Chrome trace");

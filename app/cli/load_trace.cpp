@@ -10,8 +10,8 @@
 
 namespace tpscope::cli {
 
-core::Result<std::shared_ptr<const core::Trace>> loadTraceFile(const std::string& path, core::ImportStats* stats,
-                                                               const core::KernelClassifier* classifier) {
+core::Result<std::shared_ptr<core::Trace>> loadMutableTraceFile(const std::string& path, core::ImportStats* stats,
+                                                                const core::KernelClassifier* classifier) {
     core::ImportStats local;
     core::ReadOptions options;
     options.classifier = classifier;
@@ -22,6 +22,13 @@ core::Result<std::shared_ptr<const core::Trace>> loadTraceFile(const std::string
         std::cerr << "tpscope-cli: note: " << path << ": " << countText(s.problemCount(), "record was", "records were")
                   << " repaired or skipped (see 'tpscope-cli info')\n";
     }
+    return std::move(*trace);
+}
+
+core::Result<std::shared_ptr<const core::Trace>> loadTraceFile(const std::string& path, core::ImportStats* stats,
+                                                               const core::KernelClassifier* classifier) {
+    auto trace = loadMutableTraceFile(path, stats, classifier);
+    if (!trace) return trace.error();
     return std::shared_ptr<const core::Trace>(std::move(*trace));
 }
 

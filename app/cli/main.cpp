@@ -22,10 +22,10 @@ int main(int argc, char** argv) {
     CliContext ctx;
     app.add_option("--catalog", ctx.catalogFiles, "Extra preset file(s) with models/gpus/fabrics (repeatable)");
 
-    for (CommandFactory add :
-         {addPlanCommand, addAmdahlCommand, addCostCommand, addBoundsCommand, addCatalogCommands, addDemoCommand,
-          addSimulateCommand, addAllReduceCommand, addCalibrateCommand, addPlanCapacityCommand, addAnalyzeCommand,
-          addScalingCommand, addCompareCommand, addCaptureCommand, addDevicesCommand, addConvertCommands}) {
+    for (CommandFactory add : {addPlanCommand, addAmdahlCommand, addCostCommand, addBoundsCommand, addCatalogCommands,
+                               addDemoCommand, addSimulateCommand, addAllReduceCommand, addCalibrateCommand,
+                               addPlanCapacityCommand, addAnalyzeCommand, addScalingCommand, addCompareCommand,
+                               addCaptureCommand, addDevicesCommand, addConvertCommands, addWhatIfCommand}) {
         add(app, ctx);
     }
 

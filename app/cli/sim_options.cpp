@@ -48,7 +48,8 @@ void addSimTunables(CLI::App& cmd, SimTunables& opts) {
     cmd.add_option("--imbalance", opts.imbalance, "Relative std dev of each rank's speed (default 0.01)");
     cmd.add_option("--step-gap-us", opts.stepGapUs, "Host time between decode steps in us (default 20)");
     cmd.add_flag("--overlap", opts.overlap, "Async all-reduce on a second stream, batch split in two halves");
-    cmd.add_flag("--cuda-graphs", opts.cudaGraphs, "Replay each step as a CUDA graph: node-to-node gaps, no host launches");
+    cmd.add_flag("--cuda-graphs", opts.cudaGraphs,
+                 "Replay each step as a CUDA graph: node-to-node gaps, no host launches");
     cmd.add_option("--allreduce", opts.allReduceEngine,
                    "Who runs the all-reduces: nccl, vllm-custom-ar, trtllm or symm-mem (docs/simulator.md)")
         ->capture_default_str();
@@ -126,6 +127,25 @@ void warnUnusualCombination(const core::sim::ClusterSpec& cluster) {
     for (const auto& f : gpu->fabrics) list += (list.empty() ? "" : " or ") + f;
     warn("no " + cluster.gpu.id + " system ships with " + cluster.intraFabric.id + "; its usual fabric is " + list +
          " (simulating the hypothetical anyway)");
+}
+
+void addPrecisionOptions(CLI::App& cmd, PrecisionOptions& opts) {
+    cmd.add_option("--weights", opts.weights, "Weight dtype when it differs from --dtype: fp8 (Hopper, Blackwell)");
+    cmd.add_option("--kv-cache", opts.kvCache, "KV-cache dtype when it differs from --dtype: fp8");
+}
+
+core::Status applyPrecision(const PrecisionOptions& opts, std::optional<core::Dtype>& weights,
+                            std::optional<core::Dtype>& kvCache) {
+    auto one = [](const std::string& text, const char* flag, std::optional<core::Dtype>& out) -> core::Status {
+        if (text.empty()) return core::Ok{};
+        auto d = resolveDtype(text);
+        if (!d) return core::makeError(core::ErrorCode::InvalidArgument, d.error().message, flag);
+        out = *d;
+        return core::Ok{};
+    };
+    TPSCOPE_TRY(one(opts.weights, "--weights", weights));
+    TPSCOPE_TRY(one(opts.kvCache, "--kv-cache", kvCache));
+    return core::Ok{};
 }
 
 }  // namespace tpscope::cli

@@ -41,4 +41,14 @@ struct SimTunables {
 void addSimTunables(CLI::App& cmd, SimTunables& opts);
 core::Result<core::sim::SimParams> resolveSimParams(const SimTunables& opts);
 
+// --weights fp8 and --kv-cache fp8 (Hopper/Blackwell serving): the weights' and the KV cache's
+// dtype when they differ from --dtype; the all-reduces stay in --dtype.
+struct PrecisionOptions {
+    std::string weights;
+    std::string kvCache;
+};
+void addPrecisionOptions(CLI::App& cmd, PrecisionOptions& opts);
+core::Status applyPrecision(const PrecisionOptions& opts, std::optional<core::Dtype>& weights,
+                            std::optional<core::Dtype>& kvCache);
+
 }  // namespace tpscope::cli

@@ -11,13 +11,6 @@ std::size_t vectorBytes(const std::vector<T>& v) {
     return v.capacity() * sizeof(T);
 }
 
-int metadataInt(const Trace& trace, std::string_view key) {
-    const std::string text = trace.metadataValue(key);
-    int value = 0;
-    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    return ec == std::errc() && ptr == text.data() + text.size() && value > 0 ? value : 0;
-}
-
 }  // namespace
 
 std::size_t RunAnalysis::residentBytes() const {
@@ -30,12 +23,20 @@ std::size_t RunAnalysis::residentBytes() const {
     return bytes;
 }
 
+int metadataInt(const Trace& trace, std::string_view key) {
+    const std::string text = trace.metadataValue(key);
+    int value = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return ec == std::errc() && ptr == text.data() + text.size() && value > 0 ? value : 0;
+}
+
 RunAnalysis analyzeTrace(const Trace& trace, const AnalysisOptions& options) {
     RunAnalysis a;
     a.segmentation = segmentLayers(trace, options.segmentation);
     a.matching = matchCollectives(trace, a.segmentation, options.matching);
     a.breakdown = computeBreakdown(trace, a.segmentation, a.matching);
     a.summary = summarizeRun(trace, a.matching, a.breakdown, options.batch);
+    a.findings = findTraceIssues(trace, a.matching, a.breakdown, a.summary, options.findings);
     a.notes = a.segmentation.notes;
     a.notes.insert(a.notes.end(), a.matching.notes.begin(), a.matching.notes.end());
     if (!a.summary.batchKnown) {

@@ -13,6 +13,7 @@
 #include "core/analysis/layer_segmentation.h"
 #include "core/analysis/run_summary.h"
 #include "core/analysis/scaling.h"
+#include "core/analysis/trace_findings.h"
 #include "core/trace/trace.h"
 
 namespace tpscope::core::analysis {
@@ -21,6 +22,7 @@ struct AnalysisOptions {
     SegmentationOptions segmentation;
     MatchingOptions matching;
     int batch = 0;  // 0: trace metadata "batch", else 1
+    FindingOptions findings;
 };
 
 struct RunAnalysis {
@@ -28,12 +30,16 @@ struct RunAnalysis {
     CollectiveMatching matching;
     LayerBreakdown breakdown;
     RunSummary summary;
-    std::vector<std::string> notes;  // segmentation, matching and summary notes, for the user
+    std::vector<std::string> notes;      // segmentation, matching and summary notes, for the user
+    std::vector<TraceFinding> findings;  // what the trace shows: launch-bound steps, single-rank collectives
 
     std::size_t residentBytes() const;  // heap held by the result (benchmark bookkeeping)
 };
 
 RunAnalysis analyzeTrace(const Trace& trace, const AnalysisOptions& options = {});
+
+// A positive integer from the trace's metadata ("tp", "batch", "world_size"), else 0.
+int metadataInt(const Trace& trace, std::string_view key);
 
 // The scaling input of one analysed run: GPUs from `gpus` (> 0), else metadata "tp", else the
 // rank count; batch from `batch` (> 0), else the summary's.

@@ -1,6 +1,8 @@
 #include "core/analysis/analysis_json.h"
 
 #include <cmath>
+#include <map>
+#include <tuple>
 
 namespace tpscope::core::analysis {
 
@@ -54,6 +56,18 @@ void writeSummary(JsonWriter& w, const Trace& trace, const RunSummary& s) {
     w.endObject();
 }
 
+// Count of calls per (op, message size, communicator): what a user checks first in a foreign trace.
+void writeCollectiveSizes(JsonWriter& w, const Trace& trace, const CollectiveMatching& m) {
+    std::map<std::tuple<std::string_view, std::uint64_t, std::string_view>, std::size_t> counts;
+    for (const auto& c : m.calls) ++counts[{toString(c.op), c.bytes, trace.name(c.communicator)}];
+    w.key("collective_sizes").beginArray();
+    for (const auto& [key, n] : counts) {
+        w.beginObject().field("op", std::get<0>(key)).field("bytes", std::get<1>(key));
+        w.field("communicator", std::get<2>(key)).field("calls", static_cast<std::uint64_t>(n)).endObject();
+    }
+    w.endArray();
+}
+
 void writeCalls(JsonWriter& w, const Trace& trace, const CollectiveMatching& m) {
     w.key("calls").beginArray();
     for (const auto& c : m.calls) {
@@ -72,6 +86,10 @@ void writeCalls(JsonWriter& w, const Trace& trace, const CollectiveMatching& m) 
         }
         w.field("op", toString(c.op)).field("bytes", c.bytes).field("communicator", trace.name(c.communicator));
         w.field("ranks", c.participantCount).field("expected_ranks", c.expectedParticipants);
+        w.field("group_size", c.groupSize);
+        const auto& first = m.participants[c.firstParticipant];
+        w.field("kernel",
+                trace.name(trace.ranks[first.rankIndex].streams[first.streamIndex].events.name(first.eventIndex)));
         w.field("first_start_ns", c.firstStartNs).field("last_start_ns", c.lastStartNs);
         w.field("median_end_ns", c.medianEndNs).field("transfer_ns", c.transferNs);
         w.field("last_rank", trace.ranks[c.lastRankIndex].id.value);
@@ -142,7 +160,29 @@ void writeAnalysisJson(JsonWriter& w, const Trace& trace, const RunAnalysis& a, 
         w.field("ranks", st.ranks).endObject();
     }
     w.endArray();
-    if (o.includeCalls) writeCalls(w, trace, a.matching);
+    w.key("findings").beginArray();
+    for (const auto& f : a.findings) {
+        w.beginObject().field("kind", toString(f.kind)).field("value", f.value);
+        if (f.kind == FindingKind::LaunchBound) {
+            w.key("steps").beginArray();
+            for (const auto step : f.steps) w.value(step);
+            w.endArray();
+        } else {
+            w.field("communicator_size", f.communicatorSize).field("busbw_bytes_per_sec", f.busbwBytesPerSec);
+            w.key("fabric_busbw_bytes_per_sec");
+            if (f.fabricBusbwBytesPerSec > 0) {
+                w.value(f.fabricBusbwBytesPerSec);
+            } else {
+                w.null();
+            }
+        }
+        w.field("text", f.text).endObject();
+    }
+    w.endArray();
+    if (o.includeCalls) {
+        writeCollectiveSizes(w, trace, a.matching);
+        writeCalls(w, trace, a.matching);
+    }
     w.key("notes").beginArray();
     for (const auto& n : a.notes) w.value(n);
     w.endArray();

@@ -16,6 +16,7 @@ struct KernelRef {
     std::uint32_t eventIndex;
     CollectiveOp op;
     std::uint64_t bytes;
+    std::uint32_t groupSize;
 };
 
 struct Channel {
@@ -42,7 +43,7 @@ Channels gatherChannels(const Trace& trace) {
                 if (has) ch.groupSize = std::max(ch.groupSize, p.collective.groupSize);
                 ch.perRank[r].push_back({ev.startNs(i), ev.endNs(i), static_cast<std::uint32_t>(s),
                                          static_cast<std::uint32_t>(i), has ? p.collective.op : CollectiveOp::Unknown,
-                                         has ? p.collective.bytes : 0});
+                                         has ? p.collective.bytes : 0, has ? p.collective.groupSize : 0});
             }
         }
     }
@@ -92,7 +93,9 @@ void finishCall(const std::vector<Member>& members, std::uint32_t expected, std:
         endsScratch.push_back(m.kernel->endNs);
         if (call.op == CollectiveOp::Unknown) call.op = m.kernel->op;
         call.bytes = std::max(call.bytes, m.kernel->bytes);
+        call.groupSize = std::max(call.groupSize, m.kernel->groupSize);
     }
+    call.groupSize = std::max(call.groupSize, call.participantCount);
     std::sort(endsScratch.begin(), endsScratch.end());
     const std::size_t n = endsScratch.size();
     // Median of an even count: the mean of the two middle values (rounded down).
@@ -221,7 +224,7 @@ double algBandwidth(const CollectiveCall& call) {
 }
 
 double busBandwidth(const CollectiveCall& call) {
-    return algBandwidth(call) * busBandwidthFactor(call.op, call.participantCount);
+    return algBandwidth(call) * busBandwidthFactor(call.op, std::max(call.groupSize, call.participantCount));
 }
 
 std::int64_t participantStartNs(const Trace& trace, const CallParticipant& p) {

@@ -41,6 +41,7 @@ struct CollectiveCall {
     std::uint32_t firstParticipant = 0;  // into CollectiveMatching::participants
     std::uint32_t participantCount = 0;
     std::uint32_t expectedParticipants = 0;  // ranks of the trace that use this channel
+    std::uint32_t groupSize = 0;             // communicator size: max of the payloads' and the ranks present
     CollectiveOp op = CollectiveOp::Unknown;
     std::uint64_t bytes = 0;
     NameId communicator{};
@@ -76,7 +77,8 @@ CollectiveMatching matchCollectives(const Trace& trace, const Segmentation& segm
 
 // nccl-tests bus-bandwidth factor for an op over n ranks; NaN for an unknown op.
 double busBandwidthFactor(CollectiveOp op, std::uint32_t ranks);
-// bytes / transfer in bytes per second; NaN when bytes or transfer time is unknown (0).
+// bytes / transfer in bytes per second; NaN when bytes or transfer time is unknown (0). busbw
+// uses the communicator size (a single-rank trace of an 8-rank job: the factor of 8 ranks).
 double algBandwidth(const CollectiveCall& call);
 double busBandwidth(const CollectiveCall& call);
 

@@ -102,7 +102,9 @@ KernelCost kernelCost(const PlanOp& op, const GpuSpec& gpu, Dtype dtype, const S
     const auto& eff = efficiency(op.eventKind, params);
     // Non-tensor-core work (norms, softmax) runs on CUDA cores: fp32 peak where the preset has it.
     const bool tensorCore = op.eventKind == EventKind::Gemm || op.eventKind == EventKind::Attention;
-    double peak = tensorCore ? gpu.peakFlops(dtype) : gpu.fp32Flops;
+    // A GEMM runs at its own dtype's peak (fp8 weights: fp8 tensor cores).
+    const Dtype opDtype = op.eventKind == EventKind::Gemm && op.gemm.dtype != Dtype::Unknown ? op.gemm.dtype : dtype;
+    double peak = tensorCore ? gpu.peakFlops(opDtype) : gpu.fp32Flops;
     if (peak <= 0) peak = gpu.fp16Flops;
     KernelCost c;
     c.computeNs = peak > 0 && eff.compute > 0 ? op.flops / (peak * eff.compute) * 1e9 : 0;

@@ -239,6 +239,10 @@ Status validateConfig(const SimConfig& c) {
         return makeError(ErrorCode::InvalidArgument, "nodes and GPUs per node must be positive", "cluster");
     }
     if (c.plan.tp < 1) return makeError(ErrorCode::InvalidArgument, "tp must be a positive integer", "tp");
+    if (c.plan.weightsDtype() == Dtype::Fp8 && cl.gpu.fp8Flops <= 0) {
+        return makeError(ErrorCode::InvalidArgument,
+                         cl.gpu.name + " has no FP8 tensor cores: fp8 weights need Hopper or Blackwell", "weights");
+    }
     if (c.plan.tp > cl.totalGpus()) {
         return makeError(ErrorCode::InvalidArgument,
                          "TP " + std::to_string(c.plan.tp) + " needs " + std::to_string(c.plan.tp) +
@@ -311,6 +315,8 @@ Result<SimResult> simulate(const SimConfig& c, const std::atomic<bool>* cancel, 
                        {"tokens", std::to_string(c.tokens)},
                        {"context", std::to_string(p.contextLen)},
                        {"dtype", std::string(toString(p.dtype))},
+                       {"weight_dtype", std::string(toString(p.weightsDtype()))},
+                       {"kv_dtype", std::string(toString(p.kvCacheDtype()))},
                        {"seed", std::to_string(c.params.seed)},
                        {"overlap", c.params.overlap ? "true" : "false"},
                        {"cuda_graphs", c.params.cudaGraphs ? "true" : "false"},

@@ -118,7 +118,11 @@ class ProgramBuilder {
         c.dtype = plan.config.dtype;
         c.groupSize = static_cast<std::uint32_t>(plan.config.tp);
         c.communicator = m_trace.intern("tp");
-        c.bytes = op.messageBytes;
+        // nccl-tests "size": an all-gather's is the gathered output (every rank's shard), as the
+        // Kineto importer reads it from "Out msg nelems".
+        c.bytes = op.collective == CollectiveOp::AllGather
+                      ? op.messageBytes * static_cast<std::uint64_t>(plan.config.tp)
+                      : op.messageBytes;
         in.payload = m_trace.intern(Payload::of(c));
     }
 

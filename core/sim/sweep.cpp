@@ -4,19 +4,30 @@
 
 namespace tpscope::core::sim {
 
-SimConfig SweepSpec::configFor(int tp, int batch) const {
+SimConfig SweepSpec::configFor(int tp, int batch, int context) const {
     SimConfig c;
     c.plan.model = model;
     c.plan.tp = tp;
     c.plan.batch = batch;
-    c.plan.contextLen = contextLen;
+    c.plan.contextLen = context > 0 ? context : contextLen;
     c.plan.dtype = dtype;
+    c.plan.weightDtype = weightDtype;
+    c.plan.kvDtype = kvDtype;
     c.cluster = cluster;
     c.tokens = tokens;
     c.params = params;
     c.ignoreMemory = ignoreMemory;
     return c;
 }
+
+namespace {
+
+SweepProgress withContext(SweepProgress p, int context) {
+    p.context = context;
+    return p;
+}
+
+}  // namespace
 
 Result<SweepResult> runSweep(const SweepSpec& spec, const SweepProgressFn& progress, const std::atomic<bool>* cancel) {
     if (spec.tps.empty() || spec.batches.empty()) {
@@ -29,20 +40,24 @@ Result<SweepResult> runSweep(const SweepSpec& spec, const SweepProgressFn& progr
         Error reason;
     };
     std::vector<Planned> planned;
+    const std::vector<int> contexts = spec.contextAxis();
     for (const int tp : spec.tps) {
         for (const int batch : spec.batches) {
-            Planned p{spec.configFor(tp, batch), false, {}};
-            if (auto status = validateConfig(p.config); !status) {
-                if (status.error().code != ErrorCode::DoesNotFit) {
-                    Error e = status.error();
-                    e.context = "TP " + std::to_string(tp) + ", batch " + std::to_string(batch) +
-                                (e.context.empty() ? "" : " (" + e.context + ")");
-                    return e;
+            for (const int context : contexts) {
+                Planned p{spec.configFor(tp, batch, context), false, {}};
+                if (auto status = validateConfig(p.config); !status) {
+                    if (status.error().code != ErrorCode::DoesNotFit) {
+                        Error e = status.error();
+                        e.context = "TP " + std::to_string(tp) + ", batch " + std::to_string(batch) +
+                                    (contexts.size() > 1 ? ", context " + std::to_string(context) : std::string()) +
+                                    (e.context.empty() ? "" : " (" + e.context + ")");
+                        return e;
+                    }
+                    p.skip = true;
+                    p.reason = status.error();
                 }
-                p.skip = true;
-                p.reason = status.error();
+                planned.push_back(std::move(p));
             }
-            planned.push_back(std::move(p));
         }
     }
     SweepResult result;
@@ -55,18 +70,20 @@ Result<SweepResult> runSweep(const SweepSpec& spec, const SweepProgressFn& progr
         }
         const int tp = p.config.plan.tp;
         const int batch = p.config.plan.batch;
+        const int context = p.config.plan.contextLen;
         if (p.skip) {
             const auto plan = buildDecodePlan(p.config.plan);
-            result.skipped.push_back(
-                SkippedRun{tp, batch, p.reason, plan ? checkFit(plan->memory, p.config.cluster.gpu) : FitReport{}});
+            result.skipped.push_back(SkippedRun{tp, batch, context, p.reason,
+                                                plan ? checkFit(plan->memory, p.config.cluster.gpu) : FitReport{}});
             ++done;
-            if (progress) progress(SweepProgress{done, total, tp, batch, nullptr, &result.skipped.back(), 1.0});
+            if (progress)
+                progress(withContext({done, total, tp, batch, nullptr, &result.skipped.back(), 1.0}, context));
             continue;
         }
         const auto stepProgress = [&](int stepsDone, int steps) {
             if (progress && stepsDone < steps) {
-                progress(
-                    SweepProgress{done, total, tp, batch, nullptr, nullptr, static_cast<double>(stepsDone) / steps});
+                progress(withContext({done, total, tp, batch, nullptr, nullptr, static_cast<double>(stepsDone) / steps},
+                                     context));
             }
         };
         auto run = simulate(p.config, cancel, stepProgress);
@@ -79,7 +96,7 @@ Result<SweepResult> runSweep(const SweepSpec& spec, const SweepProgressFn& progr
         }
         result.runs.push_back(SweepRun{std::move(p.config), run->stats, run->fit, std::move(run->trace)});
         ++done;
-        if (progress) progress(SweepProgress{done, total, tp, batch, &result.runs.back(), nullptr, 1.0});
+        if (progress) progress(withContext({done, total, tp, batch, &result.runs.back(), nullptr, 1.0}, context));
     }
     return result;
 }

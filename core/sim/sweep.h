@@ -1,5 +1,6 @@
 #pragma once
-// A sweep of simulated runs: one run per (TP, batch) of one model on one cluster, in TP-major order.
+// A sweep of simulated runs: one run per (TP, batch, context) of one model on one cluster, in
+// TP-major, then batch, then context order.
 // The GUI calls runSweep from a worker thread: it is a pure function of its arguments (no shared
 // state, no Qt), reports progress through a callback on the calling thread and stops at the next
 // decode step once *cancel turns true, keeping the runs already finished.
@@ -12,6 +13,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "core/hw/catalog.h"
@@ -26,11 +28,16 @@ struct SweepSpec {
     std::vector<int> batches{1};
     int tokens = 8;
     int contextLen = 1024;
+    std::vector<int> contexts;  // the context axis (tokens in the KV cache); empty: {contextLen}
     Dtype dtype = Dtype::Fp16;
+    std::optional<Dtype> weightDtype;  // PlanConfig's: fp8 weights / KV cache; unset: dtype
+    std::optional<Dtype> kvDtype = std::nullopt;
     SimParams params;
     bool ignoreMemory = false;
 
-    SimConfig configFor(int tp, int batch) const;
+    // context 0: contextLen.
+    SimConfig configFor(int tp, int batch, int context = 0) const;
+    std::vector<int> contextAxis() const { return contexts.empty() ? std::vector<int>{contextLen} : contexts; }
 };
 
 struct SweepRun {
@@ -43,6 +50,7 @@ struct SweepRun {
 struct SkippedRun {
     int tp = 0;
     int batch = 0;
+    int context = 0;
     Error reason;
     FitReport fit;
 };
@@ -64,6 +72,7 @@ struct SweepProgress {
     const SweepRun* run = nullptr;
     const SkippedRun* skipped = nullptr;
     double runFraction = 1.0;  // steps done / steps of the running configuration
+    int context = 0;           // the configuration's KV-cache length
 };
 using SweepProgressFn = std::function<void(const SweepProgress&)>;
 

@@ -15,10 +15,32 @@ std::string_view toString(TraceOrigin origin) {
             return "imported";
         case TraceOrigin::Synthetic:
             return "synthetic";
+        case TraceOrigin::Predicted:
+            return "predicted";
         case TraceOrigin::Unknown:
             break;
     }
     return "unknown";
+}
+
+void shiftRank(Rank& rank, std::int64_t deltaNs) {
+    if (deltaNs == 0) return;
+    for (auto& s : rank.streams) {
+        EventColumns shifted;
+        shifted.reserve(s.events.size());
+        for (std::size_t i = 0; i < s.events.size(); ++i) {
+            EventRecord e = s.events.at(i);
+            e.startNs += deltaNs;
+            shifted.append(e);
+        }
+        shifted.finalize();
+        s.events = std::move(shifted);
+    }
+    for (auto& r : rank.ranges) {
+        r.startNs += deltaNs;
+        r.endNs += deltaNs;
+    }
+    rank.clockOffsetNs += deltaNs;
 }
 
 std::optional<TraceOrigin> parseTraceOrigin(std::string_view text) {

@@ -52,9 +52,14 @@ struct Rank {
     bool operator==(const Rank&) const = default;
 };
 
+// Moves every event and range of the rank by deltaNs and records it in clockOffsetNs (a clock
+// correction after the fact). O(events) time, events stay sorted.
+void shiftRank(Rank& rank, std::int64_t deltaNs);
+
 // Synthetic: made-up events that exercise a code path (capture --cpu-test), never a measurement.
-enum class TraceOrigin : std::uint8_t { Unknown = 0, Simulated, Captured, Imported, Synthetic };
-inline constexpr int kTraceOriginCount = 5;
+// Predicted: a model's answer derived from another run (what-if replay), never a measurement.
+enum class TraceOrigin : std::uint8_t { Unknown = 0, Simulated, Captured, Imported, Synthetic, Predicted };
+inline constexpr int kTraceOriginCount = 6;
 std::string_view toString(TraceOrigin origin);
 // The origin toString() names; nullopt for any other text.
 std::optional<TraceOrigin> parseTraceOrigin(std::string_view text);

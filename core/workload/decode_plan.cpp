@@ -1,6 +1,7 @@
 #include "core/workload/decode_plan.h"
 
 #include <string>
+#include <utility>
 
 namespace tpscope::core {
 
@@ -113,9 +114,10 @@ MemoryEstimate estimateMemory(const PlanConfig& c, const ShardDims& s) {
                                   2 * m.hidden * s.ffnPerRank + s.ffnPerRank * m.hidden + 2 * m.hidden;
     const std::int64_t params = m.layers * perLayer + 2 * s.vocabPerRank * m.hidden + m.hidden;
     MemoryEstimate e;
-    e.weightBytesPerGpu = static_cast<std::uint64_t>(params) * dt;
+    e.weightBytesPerGpu = static_cast<std::uint64_t>(params) * static_cast<std::uint64_t>(dtypeBytes(c.weightsDtype()));
     e.kvCacheBytesPerGpu = 2ULL * static_cast<std::uint64_t>(m.layers * s.kvHeadsPerRank * m.headDim) *
-                           static_cast<std::uint64_t>(c.contextLen) * static_cast<std::uint64_t>(c.batch) * dt;
+                           static_cast<std::uint64_t>(c.contextLen) * static_cast<std::uint64_t>(c.batch) *
+                           static_cast<std::uint64_t>(dtypeBytes(c.kvCacheDtype()));
     // Live activations of one step, double-buffered: the widest tensors are the gate/up output and
     // the logits. Small next to weights, but it grows with batch.
     const std::int64_t widest = m.hidden + qkvOut + 2 * s.ffnPerRank + s.vocabPerRank;
@@ -131,14 +133,18 @@ class PlanBuilder {
         : m_c(c),
           m_s(s),
           m_dt(static_cast<std::uint64_t>(dtypeBytes(c.dtype))),
+          m_wdt(static_cast<std::uint64_t>(dtypeBytes(c.weightsDtype()))),
+          m_kvdt(static_cast<std::uint64_t>(dtypeBytes(c.kvCacheDtype()))),
           m_b(static_cast<std::uint64_t>(c.batch)) {}
 
     void gemm(OpKind kind, OpBlock block, int layer, std::int64_t n, std::int64_t k) {
         PlanOp op = base(kind, block, layer, EventKind::Gemm);
+        // The GEMM runs in the weights' dtype (fp8 weights: an fp8 tensor-core GEMM, activations
+        // quantised on the fly) and streams the weight matrix at its dtype's width.
         op.gemm = GemmPayload{static_cast<std::uint32_t>(m_b), static_cast<std::uint32_t>(n),
-                              static_cast<std::uint32_t>(k), m_c.dtype};
+                              static_cast<std::uint32_t>(k), m_c.weightsDtype()};
         op.flops = 2.0 * static_cast<double>(m_b) * static_cast<double>(n) * static_cast<double>(k);
-        op.bytesRead = (static_cast<std::uint64_t>(n * k) + m_b * static_cast<std::uint64_t>(k)) * m_dt;
+        op.bytesRead = static_cast<std::uint64_t>(n * k) * m_wdt + m_b * static_cast<std::uint64_t>(k) * m_dt;
         op.bytesWritten = m_b * static_cast<std::uint64_t>(n) * m_dt;
         m_ops.push_back(op);
     }
@@ -164,8 +170,8 @@ class PlanBuilder {
         const auto d = static_cast<std::uint64_t>(m_c.model.headDim);
         const auto ctx = static_cast<std::uint64_t>(m_c.contextLen);
         op.flops = static_cast<double>(m_b * hq * ctx) * (4.0 * static_cast<double>(d) + 5.0);
-        op.bytesRead = (2 * m_b * ctx * hkv * d + m_b * (hq + 2 * hkv) * d) * m_dt;
-        op.bytesWritten = (m_b * hq * d + 2 * m_b * hkv * d) * m_dt;
+        op.bytesRead = 2 * m_b * ctx * hkv * d * m_kvdt + m_b * (hq + 2 * hkv) * d * m_dt;
+        op.bytesWritten = m_b * hq * d * m_dt + 2 * m_b * hkv * d * m_kvdt;
         m_ops.push_back(op);
     }
 
@@ -226,6 +232,8 @@ class PlanBuilder {
     const PlanConfig& m_c;
     const ShardDims& m_s;
     std::uint64_t m_dt;
+    std::uint64_t m_wdt;
+    std::uint64_t m_kvdt;
     std::uint64_t m_b;
     std::vector<PlanOp> m_ops;
 };
@@ -234,6 +242,13 @@ Status validateConfig(const PlanConfig& c) {
     if (c.batch <= 0) return makeError(ErrorCode::InvalidArgument, "batch must be a positive integer", "batch");
     if (c.contextLen <= 0) {
         return makeError(ErrorCode::InvalidArgument, "context length must be a positive integer", "context");
+    }
+    for (const auto& [d, what] :
+         {std::pair{c.weightsDtype(), "weight dtype"}, std::pair{c.kvCacheDtype(), "KV-cache dtype"}}) {
+        if (dtypeBytes(d) == 0 || d == Dtype::Int32 || d == Dtype::Int64) {
+            return makeError(ErrorCode::InvalidArgument, std::string(what) + " must be one of fp32, fp16, bf16, fp8",
+                             what);
+        }
     }
     if (dtypeBytes(c.dtype) == 0 || c.dtype == Dtype::Int32 || c.dtype == Dtype::Int64) {
         return makeError(ErrorCode::InvalidArgument, "dtype must be one of fp32, fp16, bf16, fp8", "dtype");

@@ -14,6 +14,7 @@
 // the vocabulary is padded up to a multiple of tp.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -69,8 +70,14 @@ struct PlanConfig {
     ModelSpec model;
     int tp = 1;
     int batch = 1;
-    int contextLen = 1024;  // tokens in the KV cache that each new token attends to
-    Dtype dtype = Dtype::Fp16;
+    int contextLen = 1024;      // tokens in the KV cache that each new token attends to
+    Dtype dtype = Dtype::Fp16;  // activations, compute and the all-reduces
+    // fp8 weights (W8A8 GEMMs on fp8 tensor cores) and an fp8 KV cache, as Hopper/Blackwell serving
+    // engines run them; unset: dtype. The all-reduces stay in dtype (bf16/fp16) either way.
+    std::optional<Dtype> weightDtype = std::nullopt;
+    std::optional<Dtype> kvDtype = std::nullopt;
+    Dtype weightsDtype() const { return weightDtype.value_or(dtype); }
+    Dtype kvCacheDtype() const { return kvDtype.value_or(dtype); }
 };
 
 struct MemoryEstimate {

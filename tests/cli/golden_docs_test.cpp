@@ -134,8 +134,9 @@ void expectTableMatchesGoldens(const std::string& heading, const std::vector<std
         for (const auto& root : roots) found = found || hasPath(root, table.paths[p]);
         std::string dotted;
         for (const auto& part : table.paths[p]) dotted += (dotted.empty() ? "" : ".") + part;
-        if (!table.optional[p])
+        if (!table.optional[p]) {
             EXPECT_TRUE(found) << heading << ": documented field " << dotted << " not in the output";
+        }
     }
     for (const auto& key : keys) {
         EXPECT_TRUE(table.names.count(key) != 0) << heading << ": output field \"" << key << "\" is not documented";

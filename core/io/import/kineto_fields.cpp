@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <tuple>
+#include <utility>
 
 namespace tpscope::core::kineto {
 
@@ -115,30 +117,36 @@ void setString(std::string_view& target, simdjson::dom::element v) {
     ignoreError(v.get_string().get(target));
 }
 
-// Product of the first shape in "Input Dims": [[8, 1024, 8816]] -> 72220672.
-std::int64_t firstShapeElements(simdjson::dom::element v) {
+// The first non-empty shape in "Input Dims" and its position: [[], [8, 1024]] -> (8192, 1). Scalars
+// and non-tensor arguments have an empty shape; a nested list (a tensor list) ends the search.
+std::pair<std::int64_t, std::size_t> firstTensorElements(simdjson::dom::element v) {
     simdjson::dom::array outer;
-    if (v.get_array().get(outer) != simdjson::SUCCESS) return -1;
+    if (v.get_array().get(outer) != simdjson::SUCCESS) return {-1, 0};
+    std::size_t index = 0;
     for (const auto shape : outer) {
         simdjson::dom::array dims;
-        if (shape.get_array().get(dims) != simdjson::SUCCESS) return -1;
+        if (shape.get_array().get(dims) != simdjson::SUCCESS) return {-1, 0};
         std::int64_t n = 1;
         bool any = false;
         for (const auto d : dims) {
             const auto i = integer(d);
-            if (!i || *i < 0 || (*i > 0 && n > std::numeric_limits<std::int64_t>::max() / *i)) return -1;
+            if (!i || *i < 0 || (*i > 0 && n > std::numeric_limits<std::int64_t>::max() / *i)) return {-1, 0};
             n *= *i;
             any = true;
         }
-        return any ? n : -1;
+        if (any) return {n, index};
+        ++index;
     }
-    return -1;
+    return {-1, 0};
 }
 
 }  // namespace
 
 ArgFields readArgs(simdjson::dom::object args) {
     ArgFields a;
+    simdjson::dom::array inputTypes;
+    bool hasInputTypes = false;
+    std::size_t inputIndex = 0;
     for (const auto field : args) {
         const std::string_view key = field.key;
         if (key.size() < 2) continue;
@@ -182,16 +190,9 @@ ArgFields readArgs(simdjson::dom::object args) {
                 if (key == "In msg nelems")
                     setInt(a.inNelems, field.value);
                 else if (key == "Input Dims")
-                    a.inputElems = firstShapeElements(field.value);
-                else if (key == "Input type") {
-                    simdjson::dom::array types;
-                    if (field.value.get_array().get(types) == simdjson::SUCCESS) {
-                        for (const auto t : types) {
-                            ignoreError(t.get_string().get(a.inputType));
-                            break;
-                        }
-                    }
-                }
+                    std::tie(a.inputElems, inputIndex) = firstTensorElements(field.value);
+                else if (key == "Input type")
+                    hasInputTypes = field.value.get_array().get(inputTypes) == simdjson::SUCCESS;
                 break;
             case 'O':
                 if (key == "Out msg nelems") setInt(a.outNelems, field.value);
@@ -237,6 +238,10 @@ ArgFields readArgs(simdjson::dom::object args) {
             default:
                 break;
         }
+    }
+    if (hasInputTypes && a.inputElems >= 0) {
+        simdjson::dom::element type;
+        if (inputTypes.at(inputIndex).get(type) == simdjson::SUCCESS) ignoreError(type.get_string().get(a.inputType));
     }
     return a;
 }

@@ -45,7 +45,9 @@ struct ArgFields {
     std::int64_t msgBytes = -1;  // tpscope export: exact collective bytes
     std::int64_t depth = -1;     // tpscope export: range depth
     std::int64_t gemmM = -1, gemmN = -1, gemmK = -1;
-    std::int64_t inputElems = -1;  // product of "Input Dims"[0] (old nccl:* annotations)
+    // The first tensor argument of a CPU op: the product of the first non-empty shape in "Input Dims"
+    // and the "Input type" at the same position (nccl:* annotations, custom all-reduce ops).
+    std::int64_t inputElems = -1;
     std::string_view collectiveName;
     std::string_view dtype;
     std::string_view processGroupName;
@@ -55,7 +57,7 @@ struct ArgFields {
     std::string_view algo;         // tpscope export
     std::string_view proto;        // tpscope export
     std::string_view copyKind;
-    std::string_view inputType;  // first of "Input type"
+    std::string_view inputType;  // "Input type" of that argument
     std::string_view text;       // metadata records: args.name / args.labels
 };
 

@@ -53,16 +53,38 @@ void KinetoLinks::addLaunch(const kineto::RecordFields& f, const kineto::ArgFiel
     if (a.correlation >= 0) m_launches[a.correlation] = Launch{threadKey(f), startNs};
 }
 
-void KinetoLinks::addAnnotation(const kineto::RecordFields& f, const kineto::ArgFields& a, std::int64_t startNs,
-                                std::int64_t durNs) {
+void KinetoLinks::addFlowStart(const kineto::RecordFields& f, std::int64_t correlation, std::int64_t startNs) {
+    if (correlation >= 0) m_launches.try_emplace(correlation, Launch{threadKey(f), startNs});
+}
+
+void KinetoLinks::addLauncher(const kineto::RecordFields& f, const kineto::ArgFields& a, std::int64_t startNs,
+                              std::int64_t durNs) {
     Annotation an;
     an.thread = threadKey(f);
     an.startNs = startNs;
     an.endNs = startNs + durNs;
-    an.args.op = parseCollectiveOp(f.name.substr(5)).value_or(CollectiveOp::Unknown);
+    an.args.op = launcherOp(f.name).value_or(CollectiveOp::Unknown);
     an.args.dtype = kineto::parseTorchDtype(a.inputType);
     an.args.elements = a.inputElems;
     m_annotations.push_back(an);
+    // A record_param_comms op with the same External id has the exact args: it wins.
+    if (a.externalId >= 0) m_byExternalId.try_emplace(a.externalId, an.args);
+}
+
+std::optional<CollectiveOp> launcherOp(std::string_view name) {
+    if (name.substr(0, 5) == "nccl:") return parseCollectiveOp(name.substr(5));
+    // Custom ops are "namespace::op": the op after the last "::", lowercased, without '_'.
+    const auto colon = name.rfind("::");
+    if (colon == std::string_view::npos) return std::nullopt;
+    std::string op;
+    for (const char c : name.substr(colon + 2)) {
+        if (c != '_') op.push_back(static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c));
+    }
+    auto ends = [&](std::string_view suffix) { return op.size() >= suffix.size() && op.ends_with(suffix); };
+    if (ends("allreduce")) return CollectiveOp::AllReduce;
+    if (ends("allgather") || ends("allgatherintotensor")) return CollectiveOp::AllGather;
+    if (ends("reducescatter") || ends("reducescattertensor")) return CollectiveOp::ReduceScatter;
+    return std::nullopt;
 }
 
 const KinetoLinks::Annotation* KinetoLinks::enclosing(std::int64_t thread, std::int64_t ns) const {
@@ -91,8 +113,13 @@ std::size_t KinetoLinks::resolve(TracePart& part) {
         const OpArgs* args = nullptr;
         if (auto it = m_byExternalId.find(p.externalId); p.externalId >= 0 && it != m_byExternalId.end()) {
             args = &it->second;
-        } else if (auto l = m_launches.find(p.correlation); p.correlation >= 0 && l != m_launches.end()) {
-            if (const Annotation* a = enclosing(l->second.thread, l->second.startNs)) args = &a->args;
+        }
+        // The kernel's External id may name an op that is not the launcher (or none): find the
+        // launcher around the launch instead.
+        if (args == nullptr || args->elements <= 0) {
+            if (auto l = m_launches.find(p.correlation); p.correlation >= 0 && l != m_launches.end()) {
+                if (const Annotation* a = enclosing(l->second.thread, l->second.startNs)) args = &a->args;
+            }
         }
         if (args == nullptr) continue;
         if (c.op == CollectiveOp::Unknown) c.op = args->op;

@@ -3,13 +3,18 @@
 // a collective's message size when the kernel record itself does not carry it:
 //   newer traces: kernel "External id" == the record_param_comms CPU op's, whose args have
 //                 "Collective name", "In/Out msg nelems", "dtype", "Group size", process group;
-//   older traces: kernel "correlation" == the cudaLaunchKernel runtime record's; the launch lies
-//                 inside an nccl:<op> user_annotation on the same CPU thread whose "Input Dims" and
-//                 "Input type" give the element count and dtype.
+//   launcher ops: custom and symmetric-memory all-reduces (vllm::all_reduce, _C_custom_ar::all_reduce,
+//                 symm_mem::multimem_all_reduce_, trtllm::allreduce, ...) and old nccl:<op>
+//                 annotations carry no collective args; their first tensor argument ("Input Dims" x
+//                 "Input type") is the message. A kernel reaches its launcher by its "External id",
+//                 else by its "correlation" (== the cudaLaunchKernel record's, or the id of an "ac2g"
+//                 flow start) to the launch, which lies inside the launcher op on the same CPU thread
+//                 (the innermost enclosing one wins).
 // Records arrive in any order, so links are collected while reading and resolved once at the end.
 // Cost: O(launches + annotations log annotations + pending).
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -31,9 +36,12 @@ struct PendingCollective {
 class KinetoLinks {
   public:
     void addCpuOp(const kineto::ArgFields& a, TracePart& part);
+    // A CPU op or annotation that launches a collective kernel without args (isLauncherOp).
+    void addLauncher(const kineto::RecordFields& f, const kineto::ArgFields& a, std::int64_t startNs,
+                     std::int64_t durNs);
     void addLaunch(const kineto::RecordFields& f, const kineto::ArgFields& a, std::int64_t startNs);
-    void addAnnotation(const kineto::RecordFields& f, const kineto::ArgFields& a, std::int64_t startNs,
-                       std::int64_t durNs);
+    // An "ac2g" flow start: id = the launch's correlation; kept unless a runtime record gave it.
+    void addFlowStart(const kineto::RecordFields& f, std::int64_t correlation, std::int64_t startNs);
     void addPending(const PendingCollective& p) { m_pending.push_back(p); }
     // Fills in the payloads of pending collectives; returns how many got a message size.
     std::size_t resolve(TracePart& part);
@@ -63,6 +71,10 @@ class KinetoLinks {
     std::vector<Annotation> m_annotations;
     std::vector<PendingCollective> m_pending;
 };
+
+// The collective a CPU op name launches: nccl:all_reduce, vllm::all_reduce, _C_custom_ar::all_reduce,
+// symm_mem::multimem_all_reduce_, trtllm::allreduce, ...; nullopt for any other op.
+std::optional<CollectiveOp> launcherOp(std::string_view name);
 
 // Overrides name-derived collective fields with a record's args (see kineto_reader.h).
 void applyCollectiveArgs(CollectivePayload& p, const kineto::ArgFields& a, TracePart& part);

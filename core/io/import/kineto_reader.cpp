@@ -253,6 +253,15 @@ void KinetoParser::handle(simdjson::dom::object obj) {
         case 'M':
             metadataRecord(f);
             return;
+        case 's':
+            // Launch -> kernel flow: its id is the launch's correlation (used when no runtime record has it).
+            if (f.cat == "ac2g" && f.tsNs && f.hasTid) {
+                simdjson::dom::element id;
+                if (obj["id"].get(id) == simdjson::SUCCESS) {
+                    if (const auto c = kineto::integer(id)) m_links.addFlowStart(f, *c, *f.tsNs);
+                }
+            }
+            return;
         default:
             if (!knownPhase(f.ph[0])) {
                 if (m_stats.unknownPhases++ == 0) m_stats.note("unknown phase \"" + std::string(f.ph) + "\" skipped");
@@ -343,13 +352,16 @@ void KinetoParser::complete(const RecordFields& f, std::int64_t startNs, std::in
             const ArgFields a = f.hasArgs ? kineto::readArgs(f.args) : ArgFields{};
             StagedRange r{startNs, startNs + durNs, m_part.names.intern(f.name), static_cast<int>(a.depth)};
             m_cpuRanges.emplace_back(r, a.externalId);
-            if (f.name.substr(0, 5) == "nccl:" && f.hasTid) m_links.addAnnotation(f, a, startNs, durNs);
+            if (f.hasTid && launcherOp(f.name)) m_links.addLauncher(f, a, startNs, durNs);
             return;
         }
         case Category::CpuOp:
             if (f.hasArgs &&
                 (f.name == "record_param_comms" || f.name.substr(0, 4) == "c10d" || f.name.substr(0, 5) == "nccl:")) {
                 m_links.addCpuOp(kineto::readArgs(f.args), m_part);
+            }
+            if (f.hasArgs && f.hasTid && launcherOp(f.name)) {
+                m_links.addLauncher(f, kineto::readArgs(f.args), startNs, durNs);
             }
             ++m_stats.cpuRecordsSkipped;
             return;

@@ -26,7 +26,8 @@ TEST(Zlib, CompressedBlocksInflateToTheSameBytes) {
     for (const bool rle : {false, true}) {
         auto z = compress(raw, 6, rle);
         ASSERT_TRUE(z) << z.error().describe();
-        EXPECT_LT(z->size(), raw.size() / 4);  // repetitive text shrinks
+        // Repetitive text shrinks: to under a quarter with full deflate; Z_RLE only finds runs of a byte.
+        EXPECT_LT(z->size(), rle ? raw.size() : raw.size() / 4);
         auto back = decompress(bytes(*z), raw.size(), raw.size(), "test");
         ASSERT_TRUE(back) << back.error().describe();
         EXPECT_EQ(*back, raw);

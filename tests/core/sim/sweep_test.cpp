@@ -132,5 +132,26 @@ TEST(Sweep, DefaultSweepSkipsExactlyTheTpsWhoseWeightsAloneOverflowTheGpu) {
     EXPECT_EQ(r->runs.size() + r->skipped.size(), spec->tps.size() * spec->batches.size());
 }
 
+TEST(Sweep, ContextIsAnAxisAfterBatchAndLongerContextsReadMoreKv) {
+    auto spec = smallSweep();
+    spec.tps = {2};
+    spec.batches = {1, 8};
+    spec.contexts = {1024, 32768};
+    spec.params = core::sim::SimParams::deterministic();
+    std::vector<int> contexts;
+    auto r = core::sim::runSweep(spec, [&](const core::sim::SweepProgress& p) {
+        if (p.runFraction >= 1.0) contexts.push_back(p.context);
+    });
+    ASSERT_TRUE(r) << r.error().describe();
+    ASSERT_EQ(r->runs.size(), 4u);
+    EXPECT_EQ(contexts, (std::vector<int>{1024, 32768, 1024, 32768}));
+    for (std::size_t i = 0; i < 4; i += 2) {
+        EXPECT_EQ(r->runs[i].config.plan.batch, r->runs[i + 1].config.plan.batch);
+        EXPECT_EQ(r->runs[i].config.plan.contextLen, 1024);
+        EXPECT_EQ(r->runs[i + 1].config.plan.contextLen, 32768);
+        EXPECT_GT(r->runs[i + 1].stats.meanStepNs, r->runs[i].stats.meanStepNs);
+    }
+}
+
 }  // namespace
 }  // namespace tpscope::test

@@ -1,0 +1,100 @@
+#include "calibrate_kernels.h"
+
+#include <algorithm>
+#include <iostream>
+
+#include "cli_context.h"
+#include "core/sim/trace_calibration.h"
+#include "core/util/json_writer.h"
+#include "core/util/units.h"
+#include "text_table.h"
+#include "trace_plan.h"
+
+namespace tpscope::cli {
+
+namespace {
+
+core::Result<core::sim::SimConfig> configOf(const core::Trace& t, const KernelCalibrationRequest& r,
+                                            const core::Catalog& catalog, int batch) {
+    TracePlan p;
+    TPSCOPE_TRY_ASSIGN(p, resolveTracePlan(t, catalog, {r.model, r.gpu, batch, 0, ""}, "--kernels"));
+    core::sim::SimConfig c;
+    c.plan = p.plan;
+    c.cluster.gpu = p.gpu;
+    const std::string fabricId = !r.fabric.empty() ? r.fabric : t.metadataValue("fabric");
+    TPSCOPE_TRY_ASSIGN(c.cluster.intraFabric, catalog.fabric(fabricId.empty() ? "nvlink4" : fabricId));
+    c.cluster.gpusPerNode = std::max(c.plan.tp, c.cluster.intraFabric.maxGpus > 0 ? c.cluster.intraFabric.maxGpus : 8);
+    return c;
+}
+
+}  // namespace
+
+int runKernelCalibration(const KernelCalibrationRequest& r, const core::Catalog& catalog) {
+    auto trace = loadSyncedTrace(r.trace, r.analysis.clockSync, r.analysis.clockOffsets);
+    if (!trace) return reportError(trace.error());
+    const auto a = core::analysis::analyzeTrace(**trace, r.analysis.toCore());
+    auto config = configOf(**trace, r, catalog, a.summary.batch);
+    if (!config) return reportError(config.error());
+    auto fit = core::sim::calibrateKernels(**trace, a, *config);
+    if (!fit) return reportError(fit.error());
+    std::vector<std::pair<int, double>> predictions;
+    if (!r.predictTp.empty()) {
+        auto tps = core::parsePositiveIntList(r.predictTp, "--predict-tp");
+        if (!tps) return reportError(tps.error());
+        for (const int tp : *tps) {
+            core::sim::SimConfig c = *config;
+            c.params = fit->params;
+            c.plan.tp = tp;
+            c.cluster.gpusPerNode = std::max(c.cluster.gpusPerNode, tp);
+            c.ignoreMemory = true;
+            auto sim = core::sim::simulate(c);
+            if (!sim)
+                return reportError(core::makeError(sim.error().code, sim.error().message, "TP " + std::to_string(tp)));
+            predictions.emplace_back(tp, core::analysis::analyzeTrace(*sim->trace).summary.latencyMeanNs);
+        }
+    }
+    if (r.json) {
+        core::JsonWriter w(std::cout);
+        w.beginObject()
+            .field("trace", r.trace)
+            .field("model", config->plan.model.id)
+            .field("gpu", config->cluster.gpu.id);
+        w.field("tp", config->plan.tp).field("batch", config->plan.batch);
+        w.field("measured_step_ns", fit->measuredStepNs).field("predicted_step_ns", fit->predictedStepNs);
+        w.field("launch_gap_ns", fit->params.launchGapNs);
+        w.key("classes").beginArray();
+        for (const auto& c : fit->classes) {
+            w.beginObject().field("kind", core::toString(c.kind)).field("measured_ns_per_step", c.measuredNsPerStep);
+            w.field("model_ns_per_step", c.modelNsPerStep).field("scale", c.scale);
+            w.field("compute_efficiency", c.fitted.compute).field("memory_efficiency", c.fitted.memory).endObject();
+        }
+        w.endArray().key("predictions").beginArray();
+        for (const auto& [tp, ns] : predictions)
+            w.beginObject().field("tp", tp).field("step_latency_ns", ns).endObject();
+        w.endArray().key("notes").beginArray();
+        for (const auto& n : fit->notes) w.value(n);
+        w.endArray().endObject();
+        std::cout << '\n';
+        return kExitOk;
+    }
+    std::cout << "kernel efficiencies fitted to " << r.trace << " (" << config->plan.model.id << " on "
+              << config->cluster.gpu.id << ", TP " << config->plan.tp << ", batch " << config->plan.batch << ")\n\n";
+    TextTable t({"class", "measured / step", "model / step (start)", "compute eff", "memory eff"});
+    for (const auto& c : fit->classes) {
+        t.addRow({std::string(core::toString(c.kind)), core::formatDurationNs(c.measuredNsPerStep),
+                  core::formatDurationNs(c.modelNsPerStep), core::formatFixed(c.fitted.compute, 3),
+                  core::formatFixed(c.fitted.memory, 3)});
+    }
+    t.print(std::cout);
+    std::cout << "\nstep latency: measured " << core::formatDurationNs(fit->measuredStepNs)
+              << ", simulated with the fit " << core::formatDurationNs(fit->predictedStepNs) << " ("
+              << percentText(fit->predictedStepNs / fit->measuredStepNs - 1) << ")\n";
+    for (const auto& [tp, ns] : predictions) {
+        std::cout << "  TP " << tp << ": predicted step latency " << core::formatDurationNs(ns)
+                  << " (model estimate)\n";
+    }
+    for (const auto& n : fit->notes) std::cout << "note: " << n << '\n';
+    return kExitOk;
+}
+
+}  // namespace tpscope::cli

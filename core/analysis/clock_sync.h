@@ -1,0 +1,84 @@
+#pragma once
+// One clock for ranks from several hosts (DESIGN.md §2): each rank's clock offset estimated from the
+// collectives themselves, applied, or overridden by the user.
+//
+// Input: a finalized Trace whose ranks may each run on an unrelated clock (host-local Kineto `ts`,
+// per-host `baseTimeNanoseconds`). Mapping: collective kernels are matched across ranks by their
+// per-communicator call order alone (time cannot be trusted yet). The kernels of one call end within
+// a few µs of each other on every rank (nobody finishes before the last rank has sent its data), so
+// each matched end is modelled as  end(call, rank) = T(call) - offset(rank)  and the offsets are the
+// least-squares solution over every matched call (reference rank: offset 0). The fit alternates the
+// two closed-form half-steps (T = mean over a call's ranks, offset = mean over a rank's calls) until
+// it moves less than 0.5 ns; with every rank in every call one round is exact. One pass then drops
+// calls whose residual is far above the median (a mismatched call) and refits.
+// The offset reported is the correction *added* to a rank's timestamps (Rank::clockOffsetNs
+// convention). A rank without a collective linked to the reference rank gets no estimate: it is
+// reported as unknown, never guessed.
+// Complexity: O(k log k) for the matching of k collective kernels, O(iterations x k) for the fit.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/trace/trace.h"
+#include "core/util/result.h"
+
+namespace tpscope::core::analysis {
+
+struct RankClockEstimate {
+    std::uint32_t rankIndex = 0;
+    bool known = false;         // false: no matched collective links it to the reference rank
+    std::int64_t offsetNs = 0;  // correction to add to the rank's timestamps
+    double residualNs = 0;      // RMS of the fit's residuals over the rank's calls
+    std::size_t calls = 0;      // matched calls the estimate rests on
+    std::string reason;         // why unknown
+};
+
+struct ClockEstimate {
+    std::int64_t referenceRankIndex = -1;  // -1: no collective to estimate from
+    std::vector<RankClockEstimate> ranks;  // one per Trace::ranks entry
+    std::size_t callsUsed = 0;
+    std::size_t callsDropped = 0;  // residual outliers left out of the final fit
+    // Largest |offset| over the known ranks.
+    std::int64_t maxAbsOffsetNs() const;
+};
+
+ClockEstimate estimateClockOffsets(const Trace& trace);
+
+enum class ClockSyncMode : std::uint8_t {
+    Auto,  // apply the estimate when some |offset| exceeds kSharedClockToleranceNs
+    On,    // always apply the estimate
+    Off    // keep the trace's clocks (overrides still apply)
+};
+
+// The kernels of one call end within a few µs on a shared clock (the param 8-rank trace: within
+// ~3 µs); an estimated offset beyond this cannot be skew between kernels, so the clocks differ.
+inline constexpr std::int64_t kSharedClockToleranceNs = 20'000;
+
+struct ClockOverride {
+    RankId rank{};
+    std::int64_t offsetNs = 0;  // correction to add to that rank's timestamps
+};
+
+struct ClockSyncOptions {
+    ClockSyncMode mode = ClockSyncMode::Auto;
+    std::vector<ClockOverride> overrides;
+};
+
+struct ClockSyncResult {
+    ClockEstimate estimate;
+    bool estimateApplied = false;
+    std::vector<std::int64_t> appliedNs;  // per rank index: the shift made now
+    std::vector<bool> overridden;         // per rank index: the shift came from an override
+    std::vector<std::string> notes;       // for the user
+};
+
+// Estimates, then shifts the ranks of `trace` as the options say. An override naming a rank the
+// trace does not have is an InvalidArgument error (nothing is shifted then).
+Result<ClockSyncResult> synchronizeClocks(Trace& trace, const ClockSyncOptions& options);
+
+// "3=-1500000" -> rank 3, -1.5 ms.
+Result<ClockOverride> parseClockOverride(std::string_view text);
+
+}  // namespace tpscope::core::analysis

@@ -1,0 +1,134 @@
+#include "core/sim/trace_calibration.h"
+
+#include <algorithm>
+#include <set>
+
+#include "core/sim/kernel_model.h"
+#include "core/util/units.h"
+
+namespace tpscope::core::sim {
+
+TraceSamples allReduceSamples(const Trace& trace, const analysis::CollectiveMatching& matching) {
+    TraceSamples out;
+    for (const auto& call : matching.calls) {
+        if (call.op != CollectiveOp::AllReduce) continue;
+        ++out.allReduceCalls;
+        if (call.bytes == 0) {
+            ++out.unsized;
+            continue;
+        }
+        if (!call.complete()) {
+            ++out.incomplete;
+            continue;
+        }
+        if (call.transferNs <= 0) {
+            ++out.zeroTransfer;
+            continue;
+        }
+        std::set<std::string> hosts;
+        for (std::uint32_t i = 0; i < call.participantCount; ++i) {
+            hosts.insert(trace.ranks[matching.participants[call.firstParticipant + i].rankIndex].host);
+        }
+        const int ranks = static_cast<int>(std::max(call.groupSize, call.participantCount));
+        out.samples.push_back(
+            {call.bytes, ranks, std::max(1, static_cast<int>(hosts.size())), static_cast<double>(call.transferNs)});
+    }
+    if (trace.ranks.size() == 1 && !out.samples.empty()) {
+        out.notes.push_back(
+            "single-rank trace: each transfer includes the wait for the other ranks, so the fitted fabric is slower "
+            "than the wire");
+    }
+    if (out.unsized > 0) {
+        out.notes.push_back(std::to_string(out.unsized) + " all-reduce call(s) without a message size skipped");
+    }
+    if (out.incomplete + out.zeroTransfer > 0) {
+        out.notes.push_back(std::to_string(out.incomplete + out.zeroTransfer) +
+                            " all-reduce call(s) not joined by every rank or with no transfer time skipped");
+    }
+    return out;
+}
+
+namespace {
+
+KernelEfficiency* efficiencyOf(SimParams& p, EventKind kind) {
+    switch (kind) {
+        case EventKind::Gemm:
+            return &p.gemm;
+        case EventKind::Attention:
+            return &p.attention;
+        case EventKind::Elementwise:
+            return &p.elementwise;
+        case EventKind::Other:
+            return &p.other;
+        default:
+            return nullptr;
+    }
+}
+
+}  // namespace
+
+Result<KernelCalibration> calibrateKernels(const Trace& trace, const analysis::RunAnalysis& analysis,
+                                           const SimConfig& config) {
+    const auto& s = analysis.summary;
+    if (s.steps.empty() || s.ranks == 0) {
+        return makeError(ErrorCode::InvalidArgument, "the trace has no decode step to calibrate against", trace.source);
+    }
+    auto plan = buildDecodePlan(config.plan);
+    if (!plan) return plan.error();
+    KernelCalibration out;
+    out.params = config.params;
+    const double perStepRank = static_cast<double>(s.steps.size()) * static_cast<double>(s.ranks);
+    const std::size_t kernelsPerStep = plan->ops.size();
+    for (const EventKind kind : {EventKind::Gemm, EventKind::Attention, EventKind::Elementwise, EventKind::Other}) {
+        KernelClassFit fit;
+        fit.kind = kind;
+        fit.measuredNsPerStep = static_cast<double>(s.kinds[static_cast<std::size_t>(kind)].busyNs) / perStepRank;
+        double roofline = 0, overhead = 0;
+        for (const auto& op : plan->ops) {
+            if (op.eventKind != kind) continue;
+            const KernelCost c = kernelCost(op, config.cluster.gpu, plan->config.dtype, config.params);
+            roofline += c.timeNs() - c.overheadNs;
+            overhead += c.overheadNs;
+        }
+        fit.modelNsPerStep = roofline + overhead;
+        KernelEfficiency* eff = efficiencyOf(out.params, kind);
+        fit.fitted = *eff;
+        if (roofline > 0 && fit.measuredNsPerStep > 0) {
+            const double available = fit.measuredNsPerStep - overhead;
+            if (available > 0) {
+                fit.scale = roofline / available;
+                eff->compute = std::clamp(eff->compute * fit.scale, 1e-3, 1.0);
+                eff->memory = std::clamp(eff->memory * fit.scale, 1e-3, 1.0);
+            } else {
+                out.notes.push_back(std::string(toString(kind)) +
+                                    " kernels are shorter than the fixed per-kernel overhead: efficiencies set to 1");
+                eff->compute = eff->memory = 1.0;
+            }
+            fit.fitted = *eff;
+        } else if (roofline > 0) {
+            out.notes.push_back("no " + std::string(toString(kind)) + " kernel in the trace: its efficiency is kept");
+        }
+        out.classes.push_back(fit);
+    }
+    // Launch gaps: the idle time inside the steps, spread over the kernels of a step.
+    std::int64_t idle = 0;
+    for (const auto& r : analysis.breakdown.rankTotals) idle += r.idleNs;
+    if (kernelsPerStep > 0) {
+        out.params.launchGapNs =
+            std::max(0.0, static_cast<double>(idle) / perStepRank / static_cast<double>(kernelsPerStep));
+        out.params.graphNodeGapNs = out.params.launchGapNs;
+    }
+    out.measuredStepNs = s.latencyMeanNs;
+    SimConfig check = config;
+    check.params = out.params;
+    check.tokens = std::clamp(static_cast<int>(s.steps.size()), 2, 16);
+    check.ignoreMemory = true;
+    auto sim = simulate(check);
+    if (!sim) return sim.error();
+    out.predictedStepNs = analysis::analyzeTrace(*sim->trace).summary.latencyMeanNs;
+    out.notes.push_back("launch gap fitted to " + formatDurationNs(out.params.launchGapNs) +
+                        " (idle time inside the steps / " + std::to_string(kernelsPerStep) + " kernels per step)");
+    return out;
+}
+
+}  // namespace tpscope::core::sim

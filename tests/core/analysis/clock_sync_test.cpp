@@ -1,0 +1,144 @@
+// Clock offsets from the collectives themselves: injected offsets recovered on the real 8-rank
+// param trace (read from ../shared/traces/public, skipped when absent), a rank without collectives
+// reported unknown, overrides and bad input.
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "core/analysis/clock_sync.h"
+#include "core/io/import/trace_reader.h"
+#include "test_support.h"
+#include "trace_builder_fixtures.h"
+
+namespace tpscope::core::analysis {
+namespace {
+
+constexpr const char* kParam = "param-dlrm_kineto-8rank";
+
+std::shared_ptr<Trace> readParam() {
+    auto t = readTrace((test::publicTraces() / kParam).string());
+    EXPECT_TRUE(t.ok()) << (t ? "" : t.error().describe());
+    return t ? *t : nullptr;
+}
+
+TEST(ClockSync, RecoversOffsetsInjectedIntoTheParamTraceWithin5Us) {
+    TPSCOPE_REQUIRE_PUBLIC(kParam);
+    auto trace = readParam();
+    ASSERT_TRUE(trace);
+    ASSERT_EQ(trace->ranks.size(), 8u);
+    // Unrelated host clocks: from ms to tens of seconds apart, both signs.
+    const std::int64_t injected[8] = {0, 1'300'000, -2'700'000, 41'000'000'000, -5'000, 250'000'000, -9'999'999'999, 7};
+    for (std::size_t r = 0; r < 8; ++r) shiftRank(trace->ranks[r], injected[r]);
+    const ClockEstimate e = estimateClockOffsets(*trace);
+    ASSERT_EQ(e.referenceRankIndex, 0);
+    EXPECT_GE(e.callsUsed, 3u);
+    for (std::size_t r = 0; r < 8; ++r) {
+        ASSERT_TRUE(e.ranks[r].known) << "rank " << r << ": " << e.ranks[r].reason;
+        // The correction that undoes the injection, relative to rank 0.
+        const std::int64_t expected = -(injected[r] - injected[0]);
+        EXPECT_LE(std::llabs(e.ranks[r].offsetNs - expected), 5'000) << "rank " << r;
+        EXPECT_LT(e.ranks[r].residualNs, 5'000.0) << "rank " << r;
+        EXPECT_GE(e.ranks[r].calls, 3u);
+    }
+}
+
+TEST(ClockSync, SharedClockOfTheParamTraceIsLeftAloneInAutoMode) {
+    TPSCOPE_REQUIRE_PUBLIC(kParam);
+    auto trace = readParam();
+    ASSERT_TRUE(trace);
+    const Trace before = *trace;
+    auto r = synchronizeClocks(*trace, {});
+    ASSERT_TRUE(r.ok());
+    EXPECT_LE(r->estimate.maxAbsOffsetNs(), kSharedClockToleranceNs);
+    EXPECT_FALSE(r->estimateApplied);
+    EXPECT_TRUE(trace->sameEvents(before));
+}
+
+TEST(ClockSync, AutoModeUndoesLargeOffsetsAndRecordsThem) {
+    TPSCOPE_REQUIRE_PUBLIC(kParam);
+    auto trace = readParam();
+    ASSERT_TRUE(trace);
+    const Trace original = *trace;
+    shiftRank(trace->ranks[3], 3'000'000'000);
+    auto r = synchronizeClocks(*trace, {});
+    ASSERT_TRUE(r.ok());
+    EXPECT_TRUE(r->estimateApplied);
+    // Rank 3 is back within the shared clock's few µs of where it was.
+    EXPECT_LE(std::llabs(r->appliedNs[3] + 3'000'000'000), 5'000);
+    const auto& ev3 = trace->ranks[3].streams.front().events;
+    const auto& orig3 = original.ranks[3].streams.front().events;
+    EXPECT_LE(std::llabs(ev3.startNs(0) - orig3.startNs(0)), 5'000);
+    EXPECT_EQ(trace->ranks[3].clockOffsetNs, original.ranks[3].clockOffsetNs + 3'000'000'000 + r->appliedNs[3]);
+}
+
+// Two ranks with two all-reduces each, rank 1's clock 1 ms ahead, and a rank with compute only.
+Trace threeRanks() {
+    test::TraceBuilder b;
+    b.gemm(0, 0, 10'000).allReduce(0, 10'000, 15'000, 1024);
+    b.gemm(0, 20'000, 30'000).allReduce(0, 30'000, 35'000, 1024);
+    b.gemm(1, 1'000'000, 1'012'000).allReduce(1, 1'012'000, 1'015'000, 1024);
+    b.gemm(1, 1'020'000, 1'032'000).allReduce(1, 1'032'000, 1'035'000, 1024);
+    b.gemm(2, 0, 40'000);
+    return *b.build();
+}
+
+TEST(ClockSync, RankWithoutCollectivesIsReportedNotGuessed) {
+    Trace t = threeRanks();
+    const ClockEstimate e = estimateClockOffsets(t);
+    ASSERT_EQ(e.ranks.size(), 3u);
+    EXPECT_TRUE(e.ranks[1].known);
+    // Ends: rank 0 at 15 µs / 35 µs, rank 1 at 1015 µs / 1035 µs: the correction is -1 ms exactly.
+    EXPECT_EQ(e.ranks[1].offsetNs, -1'000'000);
+    EXPECT_NEAR(e.ranks[1].residualNs, 0.0, 1.0);
+    EXPECT_FALSE(e.ranks[2].known);
+    EXPECT_EQ(e.ranks[2].offsetNs, 0);
+    EXPECT_FALSE(e.ranks[2].reason.empty());
+
+    auto r = synchronizeClocks(t, {});
+    ASSERT_TRUE(r.ok());
+    EXPECT_TRUE(r->estimateApplied);
+    EXPECT_EQ(r->appliedNs[1], -1'000'000);
+    EXPECT_EQ(r->appliedNs[2], 0);
+    bool noted = false;
+    for (const auto& n : r->notes) noted = noted || n.find("rank 2: clock offset unknown") != std::string::npos;
+    EXPECT_TRUE(noted);
+    EXPECT_EQ(t.ranks[1].streams.front().events.startNs(0), 0);
+    EXPECT_EQ(t.ranks[1].clockOffsetNs, -1'000'000);
+}
+
+TEST(ClockSync, OverrideWinsOverTheEstimateAndOffKeepsTheRest) {
+    Trace t = threeRanks();
+    ClockSyncOptions o;
+    o.mode = ClockSyncMode::Off;
+    o.overrides.push_back({RankId{2}, 500});
+    auto r = synchronizeClocks(t, o);
+    ASSERT_TRUE(r.ok());
+    EXPECT_FALSE(r->estimateApplied);
+    EXPECT_EQ(r->appliedNs[1], 0);
+    EXPECT_EQ(r->appliedNs[2], 500);
+    EXPECT_EQ(t.ranks[2].streams.front().events.startNs(0), 500);
+    EXPECT_EQ(t.ranks[1].streams.front().events.startNs(0), 1'000'000);
+}
+
+TEST(ClockSync, OverrideOfAMissingRankIsAnError) {
+    Trace t = threeRanks();
+    ClockSyncOptions o;
+    o.overrides.push_back({RankId{9}, 1});
+    auto r = synchronizeClocks(t, o);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("no rank 9"), std::string::npos);
+}
+
+TEST(ClockSync, ParsesOverridesAndRejectsBadOnes) {
+    auto ok = parseClockOverride("3=-1500000");
+    ASSERT_TRUE(ok.ok());
+    EXPECT_EQ(ok->rank.value, 3u);
+    EXPECT_EQ(ok->offsetNs, -1'500'000);
+    for (const char* bad : {"3", "=5", "3=", "x=5", "3=5ns", "-1=5", "3=100000000000000000"}) {
+        EXPECT_FALSE(parseClockOverride(bad).ok()) << bad;
+    }
+}
+
+}  // namespace
+}  // namespace tpscope::core::analysis

@@ -88,13 +88,14 @@ void MainWindow::buildActions() {
 
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About tpscope"), this, [this] {
-        QMessageBox::about(this, tr("About tpscope"),
-                           tr("<b>tpscope %1</b><p>Where did the speed-up go? A profiler for tensor-parallel LLM "
-                              "decode. The Timeline shows every GPU's kernels with wait vs transfer of each collective; the "
-                              "Layers, Scaling and Cost tabs chart per-layer time, speed-up with an Amdahl fit and "
-                              "$ per million tokens. Charts export to PNG, SVG, PDF and CSV; File → Export report "
-                              "writes a PDF.</p>")
-                               .arg(QApplication::applicationVersion()));
+        QMessageBox::about(
+            this, tr("About tpscope"),
+            tr("<b>tpscope %1</b><p>Where did the speed-up go? A profiler for tensor-parallel LLM "
+               "decode. The Timeline shows every GPU's kernels with wait vs transfer of each collective; the "
+               "Layers, Scaling and Cost tabs chart per-layer time, speed-up with an Amdahl fit and "
+               "$ per million tokens. Charts export to PNG, SVG, PDF and CSV; File → Export report "
+               "writes a PDF.</p>")
+                .arg(QApplication::applicationVersion()));
     });
 
     auto* bar = addToolBar(tr("Main"));

@@ -7,8 +7,11 @@ namespace tpscope::core {
 
 namespace {
 
-constexpr std::size_t kInitialBuffer = JsonTraceScanner::kBatchBytes + (std::size_t{1} << 20);
+constexpr std::size_t kLeadBytes = 1;                                        // room for a batch's '['
+constexpr std::size_t kTailBytes = JsonTraceScanner::kPaddingBytes + 1;      // its ']' + padding
+constexpr std::size_t kInitialCapacity = 2 * JsonTraceScanner::kBatchBytes;  // data bytes
 constexpr std::size_t kMaxKeyBytes = std::size_t{1} << 20;
+constexpr int kMaxFastFailures = 3;  // guesses wrong this often in a row: this file is scanned exactly
 
 bool isSpace(char c) {
     return c == ' ' || c == '\n' || c == '\r' || c == '\t';
@@ -48,6 +51,43 @@ std::size_t closingQuote(const char* data, std::size_t open, std::size_t end) {
     return std::string_view::npos;
 }
 
+std::size_t skipSpace(const char* data, std::size_t p, std::size_t end) {
+    while (p < end && isSpace(data[p])) ++p;
+    return p;
+}
+
+// One past the last '}' in [from, end) that is followed by white space, ',', white space and '{':
+// a likely boundary between two events (the fast path's guess), or npos.
+std::size_t lastElementBoundary(const char* data, std::size_t from, std::size_t end) {
+    std::size_t p = end;
+    while (p > from) {
+        const void* hit = memrchr(data + from, '{', p - from);
+        if (hit == nullptr) return std::string_view::npos;
+        p = static_cast<std::size_t>(static_cast<const char*>(hit) - data);
+        std::size_t k = p;
+        while (k > from && isSpace(data[k - 1])) --k;
+        if (k == from || data[k - 1] != ',') continue;
+        --k;
+        while (k > from && isSpace(data[k - 1])) --k;
+        if (k > from && data[k - 1] == '}') return k;
+    }
+    return std::string_view::npos;
+}
+
+// Calls f on "[" + data[begin, end) + "]" written around the text in place (the bytes at begin - 1
+// and end are borrowed and put back).
+template <class F>
+auto withBrackets(std::vector<char>& buf, std::size_t begin, std::size_t end, F&& f) {
+    const char before = buf[begin - 1];
+    const char after = buf[end];
+    buf[begin - 1] = '[';
+    buf[end] = ']';
+    auto result = f(std::string_view(buf.data() + begin - 1, end - begin + 2));
+    buf[begin - 1] = before;
+    buf[end] = after;
+    return result;
+}
+
 }  // namespace
 
 JsonTraceScanner::JsonTraceScanner(ByteSource& source, const TaskControl& control, double progressBase,
@@ -61,35 +101,44 @@ Status JsonTraceScanner::fail(const std::string& what) const {
         m_src.path());
 }
 
+std::size_t JsonTraceScanner::bufferEnd() const {
+    return m_buf.size() - kTailBytes;
+}
+
 Result<bool> JsonTraceScanner::refill() {
     if (m_control.cancelled()) return makeError(ErrorCode::Cancelled, "import cancelled", m_src.path());
     if (m_eof) return false;
     if (m_buf.empty()) {
         // Small inputs get a small buffer (cheap for tests and fuzzing); it grows when a record needs it.
         const std::uint64_t hint = m_src.isGzip() ? m_src.fileBytes() * 4 : m_src.fileBytes();
-        m_buf.resize(static_cast<std::size_t>(std::clamp<std::uint64_t>(hint + 64, 4096, kInitialBuffer)));
+        const auto capacity = static_cast<std::size_t>(std::clamp<std::uint64_t>(hint + 64, 4096, kInitialCapacity));
+        m_buf.resize(kLeadBytes + capacity + kTailBytes);
+        m_pos = m_end = kLeadBytes;
     }
     // Keep only what is still needed: the value being scanned (or, when a huge member is being
     // skipped, its resume point), otherwise nothing before m_pos.
     std::size_t keep = m_pos;
     if (m_valueStart != std::string_view::npos) keep = m_skipping ? m_scanPos : m_valueStart;
-    if (keep > 0) {
-        std::memmove(m_buf.data(), m_buf.data() + keep, m_end - keep);
-        m_end -= keep;
-        m_pos -= std::min(m_pos, keep);
-        m_scanPos -= std::min(m_scanPos, keep);
-        if (m_valueStart != std::string_view::npos) m_valueStart -= std::min(m_valueStart, keep);
+    if (keep > kLeadBytes) {
+        const std::size_t shift = keep - kLeadBytes;
+        std::memmove(m_buf.data() + kLeadBytes, m_buf.data() + keep, m_end - keep);
+        m_end -= shift;
+        m_pos -= std::min(m_pos, shift);
+        m_scanPos -= std::min(m_scanPos, shift);
+        if (m_valueStart != std::string_view::npos) m_valueStart -= std::min(m_valueStart, shift);
+        m_bufferOffset += shift;
     }
-    if (m_end == m_buf.size()) {
-        if (m_buf.size() >= kMaxElementBytes + kInitialBuffer) {
+    if (m_end == bufferEnd()) {
+        const std::size_t capacity = bufferEnd() - kLeadBytes;
+        if (capacity >= kMaxElementBytes + kInitialCapacity) {
             return makeError(ErrorCode::ParseError,
                              "a single trace record is larger than " + std::to_string(kMaxElementBytes >> 20) +
                                  " MB; this is not a trace this reader can handle",
                              m_src.path());
         }
-        m_buf.resize(m_buf.size() * 2);
+        m_buf.resize(kLeadBytes + 2 * capacity + kTailBytes);
     }
-    auto n = m_src.read(m_buf.data() + m_end, m_buf.size() - m_end);
+    auto n = m_src.read(m_buf.data() + m_end, bufferEnd() - m_end);
     if (!n) return n.error();
     if (*n == 0) {
         m_eof = true;
@@ -106,10 +155,10 @@ Result<bool> JsonTraceScanner::refill() {
 
 Status JsonTraceScanner::flushBatch(Handler& handler) {
     if (m_batchCount == 0) return Ok{};
-    const std::string_view text(m_buf.data() + m_batchStart, m_batchEnd - m_batchStart);
     const std::size_t count = m_batchCount;
     m_batchCount = 0;
-    return handler.events(text, count);
+    return withBrackets(m_buf, m_batchStart, m_batchEnd,
+                        [&](std::string_view array) { return handler.events(array, count); });
 }
 
 Result<bool> JsonTraceScanner::scanValue() {
@@ -157,56 +206,228 @@ Result<bool> JsonTraceScanner::scanValue() {
     return false;
 }
 
-Status JsonTraceScanner::run(Handler& handler) {
-    State state = State::Start;
-    bool inValue = false;
+void JsonTraceScanner::beginValue() {
+    m_valueStart = m_scanPos = m_pos;
+    m_depth = 0;
+    m_inValue = true;
+}
+
+Status JsonTraceScanner::continueValue(Handler& handler) {
+    bool done = false;
+    TPSCOPE_TRY_ASSIGN(done, scanValue());
+    if (done) return finishValue(handler);
+    if (m_state == State::Value && !m_skipping && m_scanPos - m_valueStart > kMaxMemberBytes) m_skipping = true;
+    if (m_state == State::ArrayElement && m_scanPos - m_valueStart > kMaxElementBytes) {
+        return fail("a single trace record is larger than " + std::to_string(kMaxElementBytes >> 20) + " MB");
+    }
+    TPSCOPE_TRY(flushBatch(handler));
+    bool more = false;
+    TPSCOPE_TRY_ASSIGN(more, refill());
+    if (!more) return fail("the JSON ends inside a value: the file looks truncated");
+    return Ok{};
+}
+
+Status JsonTraceScanner::finishValue(Handler& handler) {
+    m_inValue = false;
+    const std::size_t start = m_valueStart;
     m_valueStart = std::string_view::npos;
+    if (m_state == State::ArrayElement) {
+        if (m_buf[start] == '{') {
+            if (m_batchCount == 0) m_batchStart = start;
+            m_batchEnd = m_pos;
+            ++m_batchCount;
+            ++m_eventCount;
+            if (m_batchEnd - m_batchStart >= kBatchBytes) TPSCOPE_TRY(flushBatch(handler));
+        } else {
+            handler.nonObjectElement();
+        }
+        m_state = State::AfterElement;
+        return Ok{};
+    }
+    if (!m_skipping) TPSCOPE_TRY(handler.member(m_key, std::string_view(m_buf.data() + start, m_pos - start)));
+    m_skipping = false;
+    m_state = State::AfterValue;
+    return Ok{};
+}
+
+Status JsonTraceScanner::documentStart(char c) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u == 0xEF || u == 0xBB || u == 0xBF) {  // UTF-8 byte order mark
+        ++m_pos;
+    } else if (c == '{') {
+        ++m_pos;
+        m_state = State::ObjectKey;
+    } else if (c == '[') {
+        ++m_pos;
+        m_arrayFormat = m_sawEvents = true;
+        m_state = State::ArrayElement;
+    } else {
+        return makeError(ErrorCode::WrongFormat, "not a JSON object or array", m_src.path());
+    }
+    return Ok{};
+}
+
+Status JsonTraceScanner::objectKey(char c) {
+    if (c == '}') {
+        ++m_pos;
+        m_state = State::Done;
+        return Ok{};
+    }
+    if (c != '"') return fail("expected a member name in the top-level object");
+    const std::size_t q = closingQuote(m_buf.data(), m_pos, m_end);
+    if (q == std::string_view::npos) {
+        if (m_end - m_pos > kMaxKeyBytes) return fail("a member name longer than 1 MB");
+        bool more = false;
+        TPSCOPE_TRY_ASSIGN(more, refill());
+        if (!more) return fail("the JSON ends inside a member name: the file looks truncated");
+        return Ok{};
+    }
+    m_key.assign(m_buf.data() + m_pos + 1, q - m_pos - 1);
+    m_pos = q + 1;
+    m_state = State::Colon;
+    return Ok{};
+}
+
+Status JsonTraceScanner::valueStart(char c) {
+    if (m_key == "traceEvents" && c == '[') {
+        ++m_pos;
+        m_sawEvents = true;
+        m_state = State::ArrayElement;
+    } else if (!startsValue(c)) {
+        return fail("not valid JSON: unexpected byte in the value of \"" + m_key + "\"");
+    } else {
+        beginValue();
+    }
+    return Ok{};
+}
+
+Status JsonTraceScanner::afterValue(char c) {
+    if (c == ',') {
+        m_state = State::ObjectKey;
+    } else if (c == '}') {
+        m_state = State::Done;
+    } else {
+        return fail("expected ',' or '}' after member \"" + m_key + "\"");
+    }
+    ++m_pos;
+    return Ok{};
+}
+
+Status JsonTraceScanner::arrayElement(char c, Handler& handler) {
+    if (c == ']') {
+        ++m_pos;
+        TPSCOPE_TRY(flushBatch(handler));
+        m_state = m_arrayFormat ? State::Done : State::AfterValue;
+    } else if (c == ',') {
+        ++m_pos;  // also tolerates stray commas such as "[{..},,{..},]"
+        m_state = State::ArrayElement;
+    } else if (m_state == State::AfterElement) {
+        return fail("expected ',' or ']' between events");
+    } else if (!startsValue(c)) {
+        return fail("not valid JSON: unexpected byte in the event array");
+    } else {
+        beginValue();
+    }
+    return Ok{};
+}
+
+Status JsonTraceScanner::structuralStep(char c, Handler& handler) {
+    switch (m_state) {
+        case State::Start:
+            return documentStart(c);
+        case State::ObjectKey:
+            return objectKey(c);
+        case State::Colon:
+            if (c != ':') return fail("expected ':' after member \"" + m_key + "\"");
+            ++m_pos;
+            m_state = State::Value;
+            return Ok{};
+        case State::Value:
+            return valueStart(c);
+        case State::AfterValue:
+            return afterValue(c);
+        case State::ArrayElement:
+        case State::AfterElement:
+            return arrayElement(c, handler);
+        case State::Done:
+            // Trailing bytes after the document are ignored.
+            TPSCOPE_TRY(flushBatch(handler));
+            m_pos = m_end;
+            m_eof = true;
+            return Ok{};
+    }
+    return Ok{};
+}
+
+bool JsonTraceScanner::fastPathApplies() const {
+    return m_fastPath && (m_state == State::ArrayElement || m_state == State::AfterElement) &&
+           absolute(m_pos) >= m_exactUntil;
+}
+
+Result<bool> JsonTraceScanner::tryFastBatch(Handler& handler) {
+    TPSCOPE_TRY(flushBatch(handler));  // the exact scan's events come first
+    if (!m_eof && m_end - m_pos < kBatchBytes) {
+        auto more = refill();  // at the end of the input: the rest is what is here
+        if (!more) return more.error();
+    }
+    const char* data = m_buf.data();
+    std::size_t first = skipSpace(data, m_pos, m_end);
+    if (m_state == State::AfterElement && first < m_end && data[first] == ',')
+        first = skipSpace(data, first + 1, m_end);
+    if (first >= m_end || data[first] != '{') {
+        m_exactUntil = absolute(first) + 1;  // one exact step (the array's end, a stray comma...)
+        return false;
+    }
+    const std::size_t end = lastElementBoundary(data, first, m_end);
+    if (end == std::string_view::npos) {
+        m_exactUntil = absolute(m_end);  // an event larger than the buffer: scan what is here exactly
+        return false;
+    }
+    const auto objects =
+        withBrackets(m_buf, first, end, [&](std::string_view array) { return handler.tryEvents(array); });
+    if (!objects) {
+        // A "}, {" inside an event, or a malformed event: the exact scan takes this stretch.
+        m_exactUntil = absolute(end);
+        ++m_rejectedGuesses;
+        if (++m_fastFailures >= kMaxFastFailures) m_fastPath = false;
+        return false;
+    }
+    m_fastFailures = 0;
+    ++m_guessedBatches;
+    m_eventCount += *objects;
+    m_pos = end;
+    m_state = State::AfterElement;
+    return true;
+}
+
+Status JsonTraceScanner::endOfInput() const {
+    const bool complete =
+        m_state == State::Done || (m_arrayFormat && (m_state == State::ArrayElement || m_state == State::AfterElement));
+    if (m_state == State::Start) return makeError(ErrorCode::WrongFormat, "the file holds no JSON", m_src.path());
+    if (!complete) return fail("the JSON ends early: the file looks truncated");
+    if (!m_sawEvents) {
+        return makeError(ErrorCode::WrongFormat, "JSON without a \"traceEvents\" array: not a Chrome/Kineto trace",
+                         m_src.path());
+    }
+    return Ok{};
+}
+
+Status JsonTraceScanner::run(Handler& handler) {
     for (;;) {
-        if (inValue) {
-            auto done = scanValue();
-            if (!done) return done.error();
-            if (!*done) {
-                if (state == State::Value && !m_skipping && m_scanPos - m_valueStart > kMaxMemberBytes) {
-                    m_skipping = true;
-                }
-                if (state == State::ArrayElement && m_scanPos - m_valueStart > kMaxElementBytes) {
-                    return fail("a single trace record is larger than " + std::to_string(kMaxElementBytes >> 20) +
-                                " MB");
-                }
-                TPSCOPE_TRY(flushBatch(handler));
-                auto more = refill();
-                if (!more) return more.error();
-                if (!*more) return fail("the JSON ends inside a value: the file looks truncated");
-                continue;
-            }
-            inValue = false;
-            const std::size_t start = m_valueStart;
-            m_valueStart = std::string_view::npos;
-            if (state == State::ArrayElement) {
-                if (m_buf[start] == '{') {
-                    if (m_batchCount == 0) m_batchStart = start;
-                    m_batchEnd = m_pos;
-                    ++m_batchCount;
-                    ++m_eventCount;
-                    if (m_batchEnd - m_batchStart >= kBatchBytes) TPSCOPE_TRY(flushBatch(handler));
-                } else {
-                    handler.nonObjectElement();
-                }
-                state = State::AfterElement;
-            } else {
-                if (!m_skipping) {
-                    TPSCOPE_TRY(handler.member(m_key, std::string_view(m_buf.data() + start, m_pos - start)));
-                }
-                m_skipping = false;
-                state = State::AfterValue;
-            }
+        if (m_inValue) {
+            TPSCOPE_TRY(continueValue(handler));
             continue;
+        }
+        if (fastPathApplies()) {
+            bool handed = false;
+            TPSCOPE_TRY_ASSIGN(handed, tryFastBatch(handler));
+            if (handed) continue;
         }
         if (m_pos >= m_end) {
             TPSCOPE_TRY(flushBatch(handler));
-            auto more = refill();
-            if (!more) return more.error();
-            if (!*more) break;
+            bool more = false;
+            TPSCOPE_TRY_ASSIGN(more, refill());
+            if (!more) break;
             continue;
         }
         const char c = m_buf[m_pos];
@@ -214,109 +435,11 @@ Status JsonTraceScanner::run(Handler& handler) {
             ++m_pos;
             continue;
         }
-        switch (state) {
-            case State::Start: {
-                const auto u = static_cast<unsigned char>(c);
-                if (u == 0xEF || u == 0xBB || u == 0xBF) {  // UTF-8 byte order mark
-                    ++m_pos;
-                } else if (c == '{') {
-                    ++m_pos;
-                    state = State::ObjectKey;
-                } else if (c == '[') {
-                    ++m_pos;
-                    m_arrayFormat = m_sawEvents = true;
-                    state = State::ArrayElement;
-                } else {
-                    return makeError(ErrorCode::WrongFormat, "not a JSON object or array", m_src.path());
-                }
-                break;
-            }
-            case State::ObjectKey: {
-                if (c == '}') {
-                    ++m_pos;
-                    state = State::Done;
-                    break;
-                }
-                if (c != '"') return fail("expected a member name in the top-level object");
-                const std::size_t q = closingQuote(m_buf.data(), m_pos, m_end);
-                if (q == std::string_view::npos) {
-                    if (m_end - m_pos > kMaxKeyBytes) return fail("a member name longer than 1 MB");
-                    auto more = refill();
-                    if (!more) return more.error();
-                    if (!*more) return fail("the JSON ends inside a member name: the file looks truncated");
-                    break;
-                }
-                m_key.assign(m_buf.data() + m_pos + 1, q - m_pos - 1);
-                m_pos = q + 1;
-                state = State::Colon;
-                break;
-            }
-            case State::Colon:
-                if (c != ':') return fail("expected ':' after member \"" + m_key + "\"");
-                ++m_pos;
-                state = State::Value;
-                break;
-            case State::Value:
-                if (m_key == "traceEvents" && c == '[') {
-                    ++m_pos;
-                    m_sawEvents = true;
-                    state = State::ArrayElement;
-                } else if (!startsValue(c)) {
-                    return fail("not valid JSON: unexpected byte in the value of \"" + m_key + "\"");
-                } else {
-                    m_valueStart = m_scanPos = m_pos;
-                    m_depth = 0;
-                    inValue = true;
-                }
-                break;
-            case State::AfterValue:
-                if (c == ',') {
-                    state = State::ObjectKey;
-                } else if (c == '}') {
-                    state = State::Done;
-                } else {
-                    return fail("expected ',' or '}' after member \"" + m_key + "\"");
-                }
-                ++m_pos;
-                break;
-            case State::ArrayElement:
-            case State::AfterElement:
-                if (c == ']') {
-                    ++m_pos;
-                    TPSCOPE_TRY(flushBatch(handler));
-                    state = m_arrayFormat ? State::Done : State::AfterValue;
-                } else if (c == ',') {
-                    ++m_pos;  // also tolerates stray commas such as "[{..},,{..},]"
-                    state = State::ArrayElement;
-                } else if (state == State::AfterElement) {
-                    return fail("expected ',' or ']' between events");
-                } else if (!startsValue(c)) {
-                    return fail("not valid JSON: unexpected byte in the event array");
-                } else {
-                    m_valueStart = m_scanPos = m_pos;
-                    m_depth = 0;
-                    inValue = true;
-                }
-                break;
-            case State::Done:
-                // Trailing bytes after the document are ignored.
-                TPSCOPE_TRY(flushBatch(handler));
-                m_pos = m_end;
-                m_eof = true;
-                break;
-        }
-        if (state == State::Done && m_eof) break;
+        TPSCOPE_TRY(structuralStep(c, handler));
+        if (m_state == State::Done && m_eof) break;
     }
     TPSCOPE_TRY(flushBatch(handler));
-    const bool complete =
-        state == State::Done || (m_arrayFormat && (state == State::ArrayElement || state == State::AfterElement));
-    if (state == State::Start) return makeError(ErrorCode::WrongFormat, "the file holds no JSON", m_src.path());
-    if (!complete) return fail("the JSON ends early: the file looks truncated");
-    if (!m_sawEvents) {
-        return makeError(ErrorCode::WrongFormat, "JSON without a \"traceEvents\" array: not a Chrome/Kineto trace",
-                         m_src.path());
-    }
-    return Ok{};
+    return endOfInput();
 }
 
 }  // namespace tpscope::core

@@ -92,7 +92,8 @@ class KinetoParser final : public JsonTraceScanner::Handler {
         : m_part(part), m_stats(part.stats), m_classifier(classifier) {}
 
     Status member(std::string_view key, std::string_view raw) override;
-    Status events(std::string_view elements, std::size_t count) override;
+    Status events(std::string_view array, std::size_t count) override;
+    std::optional<std::size_t> tryEvents(std::string_view array) override;
     void nonObjectElement() override { ++m_stats.badRecords; }
     Status finish();
 
@@ -113,7 +114,7 @@ class KinetoParser final : public JsonTraceScanner::Handler {
     const KernelClassifier& m_classifier;
     simdjson::dom::parser m_parser;
     simdjson::dom::parser m_sideParser;  // members, B/E records
-    std::string m_padded;
+    std::string m_padded;                // one record at a time, after a batch failed to parse
 
     std::vector<std::optional<KernelClass>> m_classes;  // by NameId
     std::string m_lastDeviceKey;
@@ -178,16 +179,32 @@ Status KinetoParser::member(std::string_view key, std::string_view raw) {
     return Ok{};
 }
 
-Status KinetoParser::events(std::string_view elements, std::size_t /*count*/) {
-    m_padded.clear();
-    m_padded.reserve(elements.size() + 2 + simdjson::SIMDJSON_PADDING);
-    m_padded.push_back('[');
-    m_padded.append(elements);
-    m_padded.push_back(']');
+static_assert(JsonTraceScanner::kPaddingBytes >= simdjson::SIMDJSON_PADDING);
+
+// The scanner hands each batch as one JSON array inside its own buffer, padded: parsed in place.
+std::optional<std::size_t> KinetoParser::tryEvents(std::string_view array) {
     simdjson::dom::array arr;
-    if (m_parser.parse(m_padded.data(), m_padded.size(), false).get_array().get(arr) != simdjson::SUCCESS) {
+    if (m_parser.parse(array.data(), array.size(), false).get_array().get(arr) != simdjson::SUCCESS) {
+        return std::nullopt;
+    }
+    std::size_t objects = 0;
+    for (const auto e : arr) {
+        simdjson::dom::object obj;
+        if (e.get_object().get(obj) == simdjson::SUCCESS) {
+            handle(obj);
+            ++objects;
+        } else {
+            nonObjectElement();
+        }
+    }
+    return objects;
+}
+
+Status KinetoParser::events(std::string_view array, std::size_t /*count*/) {
+    simdjson::dom::array arr;
+    if (m_parser.parse(array.data(), array.size(), false).get_array().get(arr) != simdjson::SUCCESS) {
         // One malformed record must not cost the whole batch: parse the records one by one.
-        return parseOneByOne(elements);
+        return parseOneByOne(array.substr(1, array.size() - 2));
     }
     // A batch is a byte range, so it may also hold non-object elements; the scanner counted those.
     for (const auto e : arr) {

@@ -5,6 +5,7 @@
 
 #include <fstream>
 
+#include "core/io/import/json_trace_scanner.h"
 #include "core/io/import/kineto_reader.h"
 #include "core/io/import/trace_reader.h"
 #include "io_test_util.h"
@@ -218,7 +219,7 @@ TEST(KinetoReader, ProgressIsReportedAndCancelStopsTheImport) {
 }
 
 TEST(KinetoReader, RecordsSplitAcrossReadBlocksAreReassembled) {
-    // Longer than one 8 MB batch, with long names, so records straddle buffer refills.
+    // Longer than several batches, with long names, so records straddle buffer refills.
     std::string json = R"({"traceEvents": [)";
     const std::string longName(3000, 'n');
     const int n = 4000;
@@ -230,6 +231,43 @@ TEST(KinetoReader, RecordsSplitAcrossReadBlocksAreReassembled) {
     EXPECT_EQ(onlyStream(*in.trace, 7).events.size(), static_cast<std::size_t>(n));
     EXPECT_EQ(in.trace->ranks[0].id.value, 3u);  // a member after traceEvents is still applied
     EXPECT_EQ(in.stats.badRecords, 0u);
+}
+
+TEST(KinetoReader, BatchEndsGuessedInsideAnEventFallBackToTheExactScan) {
+    // The fast path guesses a batch's end at the last "}, {" in the buffer. Here that text also occurs
+    // inside events (a list of objects in args, a string in a name), so guesses land inside events: they
+    // must be rejected and those bytes scanned exactly, with every event read once, in order.
+    std::string json = R"({"traceEvents": [)";
+    const int n = 24000;  // ~5 MB: several buffer refills
+    auto nameOf = [](int i) { return i % 3 == 1 ? "f}, {g" + std::to_string(i) : "k" + std::to_string(i); };
+    for (int i = 0; i < n; ++i) {
+        const std::string extra = i % 3 == 0 ? R"(, "list": [{"a": 1}, {"b": 2}])" : "";
+        json += (i ? ",\n" : "") + kernel(nameOf(i), std::to_string(i * 10), "5", extra);
+    }
+    json += "]}";
+    ASSERT_GT(json.size(), 3 * core::JsonTraceScanner::kBatchBytes);
+    const auto in = importText(json);
+    const auto& ev = onlyStream(*in.trace, 7).events;
+    ASSERT_EQ(ev.size(), static_cast<std::size_t>(n));
+    for (int i = 0; i < n; i += 997) {
+        EXPECT_EQ(ev.startNs(static_cast<std::size_t>(i)) - ev.startNs(0), std::int64_t{i} * 10'000);
+        EXPECT_EQ(in.trace->name(ev.name(static_cast<std::size_t>(i))), nameOf(i));
+    }
+    EXPECT_EQ(in.stats.records, static_cast<std::size_t>(n));
+    EXPECT_EQ(in.stats.badRecords, 0u);
+}
+
+TEST(KinetoReader, NonObjectElementsInAGuessedBatchAreCountedAsBadRecords) {
+    std::string json = R"({"traceEvents": [)";
+    const int n = 15000;
+    for (int i = 0; i < n; ++i) {
+        json += (i ? ", " : "") + kernel("k", std::to_string(i * 10), "5") + (i % 3 == 2 ? ", 42" : "");
+    }
+    json += "]}";
+    ASSERT_GT(json.size(), 2 * core::JsonTraceScanner::kBatchBytes);
+    const auto in = importText(json);
+    EXPECT_EQ(onlyStream(*in.trace, 7).events.size(), static_cast<std::size_t>(n));
+    EXPECT_EQ(in.stats.badRecords, static_cast<std::size_t>(n / 3));  // a 42 after every third kernel
 }
 
 }  // namespace

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <string>
 #include <utility>
 
@@ -10,22 +9,34 @@ namespace tpscope::core {
 
 namespace {
 
-// Lowercase and drop '_', '-' and ' ' so "All_Reduce", "allreduce" and "all-reduce" compare equal.
-std::string normalized(std::string_view s) {
-    std::string out;
-    out.reserve(s.size());
-    for (const char c : s) {
-        if (c == '_' || c == '-' || c == ' ') continue;
-        out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+// Lowercase (ASCII) and drop '_', '-' and ' ' so "All_Reduce", "allreduce" and "all-reduce" compare
+// equal. Into a stack buffer: importers look up a name per record. A name longer than the buffer
+// matches no table entry (the longest is 17 characters), so it is cut, not reported.
+class Normalized {
+  public:
+    explicit Normalized(std::string_view s) {
+        for (const char c : s) {
+            if (c == '_' || c == '-' || c == ' ') continue;
+            if (m_size == sizeof m_text) {
+                m_overflow = true;
+                break;
+            }
+            m_text[m_size++] = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+        }
     }
-    return out;
-}
+    bool equals(std::string_view name) const { return !m_overflow && name == std::string_view(m_text, m_size); }
+
+  private:
+    char m_text[32];
+    std::size_t m_size = 0;
+    bool m_overflow = false;
+};
 
 template <typename E, std::size_t N>
 std::optional<E> lookup(const std::array<std::pair<std::string_view, E>, N>& table, std::string_view s) {
-    const std::string key = normalized(s);
+    const Normalized key(s);
     for (const auto& [name, value] : table) {
-        if (name == key) return value;
+        if (key.equals(name)) return value;
     }
     return std::nullopt;
 }

@@ -109,12 +109,15 @@ RecordFields readRecord(simdjson::dom::object obj) {
 
 namespace {
 
-void setInt(std::int64_t& target, simdjson::dom::element v) {
+// Both return true, "this key was read": a missing or mistyped value leaves the target's default.
+bool setInt(std::int64_t& target, simdjson::dom::element v) {
     if (const auto i = integer(v)) target = *i;
+    return true;
 }
 
-void setString(std::string_view& target, simdjson::dom::element v) {
+bool setString(std::string_view& target, simdjson::dom::element v) {
     ignoreError(v.get_string().get(target));
+    return true;
 }
 
 // The first non-empty shape in "Input Dims" and its position: [[], [8, 1024]] -> (8192, 1). Scalars
@@ -142,107 +145,148 @@ std::pair<std::int64_t, std::size_t> firstTensorElements(simdjson::dom::element 
 
 }  // namespace
 
+namespace {
+
+using Element = simdjson::dom::element;
+
+// The args of every Kineto GPU record and of metadata records. False: not one of these keys.
+bool readRecordArg(ArgFields& a, std::string_view key, Element v) {
+    switch (key[0]) {
+        case 'd':
+            if (key == "device") return setInt(a.device, v);
+            break;
+        case 's':
+            if (key == "stream") {
+                std::uint64_t u = 0;
+                if (v.get_uint64().get(u) == simdjson::SUCCESS) {
+                    a.stream = u;
+                    a.hasStream = true;
+                } else if (const auto i = integer(v); i && *i >= 0) {
+                    a.stream = static_cast<std::uint64_t>(*i);
+                    a.hasStream = true;
+                }
+                return true;
+            }
+            break;
+        case 'c':
+            if (key == "correlation") return setInt(a.correlation, v);
+            if (key == "copy kind") return setString(a.copyKind, v);
+            break;
+        case 'E':
+            if (key == "External id") return setInt(a.externalId, v);
+            break;
+        case 'b':
+            if (key == "bytes") return setInt(a.bytes, v);
+            break;
+        case 'n':
+            if (key == "name") return setString(a.text, v);
+            break;
+        case 'l':
+            if (key == "labels") return setString(a.text, v);
+            break;
+        default:
+            break;
+    }
+    return false;
+}
+
+// The communication args PyTorch writes on NCCL kernels and record_param_comms ops.
+bool readCollectiveArg(ArgFields& a, std::string_view key, Element v) {
+    switch (key[0]) {
+        case 'C':
+            if (key == "Collective name") return setString(a.collectiveName, v);
+            break;
+        case 'I':
+            if (key == "In msg nelems") return setInt(a.inNelems, v);
+            break;
+        case 'O':
+            if (key == "Out msg nelems") return setInt(a.outNelems, v);
+            break;
+        case 'G':
+            if (key == "Group size") return setInt(a.groupSize, v);
+            break;
+        case 'P':
+            if (key == "Process Group Name") return setString(a.processGroupName, v);
+            if (key == "Process Group Description") return setString(a.processGroupDesc, v);
+            break;
+        case 'd':
+            if (key == "dtype") return setString(a.dtype, v);
+            break;
+        default:
+            break;
+    }
+    return false;
+}
+
+// tpscope's own export: exact kind, payload and range depth.
+bool readTpscopeArg(ArgFields& a, std::string_view key, Element v) {
+    switch (key[0]) {
+        case 'k':
+            if (key == "kind") return setString(a.kind, v);
+            break;
+        case 'p':
+            if (key == "payload") return setString(a.payloadKind, v);
+            if (key == "protocol") return setString(a.proto, v);
+            break;
+        case 'a':
+            if (key == "algorithm") return setString(a.algo, v);
+            break;
+        case 'm':
+            if (key == "msg bytes") return setInt(a.msgBytes, v);
+            break;
+        case 'd':
+            if (key == "depth") return setInt(a.depth, v);
+            break;
+        case 'g':
+            if (key == "gemm m") return setInt(a.gemmM, v);
+            if (key == "gemm n") return setInt(a.gemmN, v);
+            if (key == "gemm k") return setInt(a.gemmK, v);
+            break;
+        default:
+            break;
+    }
+    return false;
+}
+
+// CPU ops' tensor arguments: "Input Dims" and "Input type", paired by position once both are read.
+struct InputShapes {
+    simdjson::dom::array types;
+    bool hasTypes = false;
+    std::size_t index = 0;  // of the first tensor in "Input Dims"
+
+    bool read(ArgFields& a, std::string_view key, Element v) {
+        if (key == "Input Dims") {
+            std::tie(a.inputElems, index) = firstTensorElements(v);
+            return true;
+        }
+        if (key == "Input type") {
+            hasTypes = v.get_array().get(types) == simdjson::SUCCESS;
+            return true;
+        }
+        return false;
+    }
+    void pairTypes(ArgFields& a) const {
+        if (!hasTypes || a.inputElems < 0) return;
+        Element type;
+        if (types.at(index).get(type) == simdjson::SUCCESS) ignoreError(type.get_string().get(a.inputType));
+    }
+};
+
+}  // namespace
+
 ArgFields readArgs(simdjson::dom::object args) {
     ArgFields a;
-    simdjson::dom::array inputTypes;
-    bool hasInputTypes = false;
-    std::size_t inputIndex = 0;
+    InputShapes shapes;
     for (const auto field : args) {
         const std::string_view key = field.key;
         if (key.size() < 2) continue;
-        switch (key[0]) {
-            case 'd':
-                if (key == "device")
-                    setInt(a.device, field.value);
-                else if (key == "dtype")
-                    setString(a.dtype, field.value);
-                else if (key == "depth")
-                    setInt(a.depth, field.value);
-                break;
-            case 's':
-                if (key == "stream") {
-                    std::uint64_t u = 0;
-                    if (field.value.get_uint64().get(u) == simdjson::SUCCESS) {
-                        a.stream = u;
-                        a.hasStream = true;
-                    } else if (const auto i = integer(field.value); i && *i >= 0) {
-                        a.stream = static_cast<std::uint64_t>(*i);
-                        a.hasStream = true;
-                    }
-                }
-                break;
-            case 'c':
-                if (key == "correlation")
-                    setInt(a.correlation, field.value);
-                else if (key == "copy kind")
-                    setString(a.copyKind, field.value);
-                break;
-            case 'E':
-                if (key == "External id") setInt(a.externalId, field.value);
-                break;
-            case 'b':
-                if (key == "bytes") setInt(a.bytes, field.value);
-                break;
-            case 'C':
-                if (key == "Collective name") setString(a.collectiveName, field.value);
-                break;
-            case 'I':
-                if (key == "In msg nelems")
-                    setInt(a.inNelems, field.value);
-                else if (key == "Input Dims")
-                    std::tie(a.inputElems, inputIndex) = firstTensorElements(field.value);
-                else if (key == "Input type")
-                    hasInputTypes = field.value.get_array().get(inputTypes) == simdjson::SUCCESS;
-                break;
-            case 'O':
-                if (key == "Out msg nelems") setInt(a.outNelems, field.value);
-                break;
-            case 'G':
-                if (key == "Group size") setInt(a.groupSize, field.value);
-                break;
-            case 'P':
-                if (key == "Process Group Name")
-                    setString(a.processGroupName, field.value);
-                else if (key == "Process Group Description")
-                    setString(a.processGroupDesc, field.value);
-                break;
-            case 'k':
-                if (key == "kind") setString(a.kind, field.value);
-                break;
-            case 'a':
-                if (key == "algorithm") setString(a.algo, field.value);
-                break;
-            case 'p':
-                if (key == "protocol")
-                    setString(a.proto, field.value);
-                else if (key == "payload")
-                    setString(a.payloadKind, field.value);
-                break;
-            case 'm':
-                if (key == "msg bytes") setInt(a.msgBytes, field.value);
-                break;
-            case 'n':
-                if (key == "name") setString(a.text, field.value);
-                break;
-            case 'l':
-                if (key == "labels") setString(a.text, field.value);
-                break;
-            case 'g':
-                if (key == "gemm m")
-                    setInt(a.gemmM, field.value);
-                else if (key == "gemm n")
-                    setInt(a.gemmN, field.value);
-                else if (key == "gemm k")
-                    setInt(a.gemmK, field.value);
-                break;
-            default:
-                break;
+        if (readRecordArg(a, key, field.value) || readCollectiveArg(a, key, field.value) ||
+            readTpscopeArg(a, key, field.value)) {
+            continue;
         }
+        if (key[0] == 'I') shapes.read(a, key, field.value);
     }
-    if (hasInputTypes && a.inputElems >= 0) {
-        simdjson::dom::element type;
-        if (inputTypes.at(inputIndex).get(type) == simdjson::SUCCESS) ignoreError(type.get_string().get(a.inputType));
-    }
+    shapes.pairTypes(a);
     return a;
 }
 

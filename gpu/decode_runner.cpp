@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "core/util/units.h"
+#include "gpu/cublas_loader.h"
 #include "gpu/decode_runner_impl.h"
 #include "gpu/gpu_check.h"
 #include "gpu/nccl_setup.h"
@@ -196,6 +197,7 @@ core::Status DecodeRunner::fillOnDevice() {
 
 core::Status DecodeRunner::createCublas() {
     Impl& d = *m_impl;
+    TPSCOPE_TRY(loadCublas());
     TPSCOPE_GPU_CHECK(cublasCreate(&d.cublas));
     TPSCOPE_GPU_CHECK(cublasSetStream(d.cublas, m_compute));
     // An explicit workspace: cuBLAS must not allocate while a CUDA graph is being captured.

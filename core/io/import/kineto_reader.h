@@ -17,7 +17,7 @@
 //     otherwise ts are epoch µs. tpscope's own export adds a "tpscope" member (exact ranks, hosts,
 //     clock offsets, stream labels, origin, metadata), which makes its round trip lossless.
 //   CPU ops, runtime calls, flows, python frames: counted in ImportStats and skipped.
-// Cost: one streaming pass; memory ~ kept events + one ~1 MB batch and its DOM (JsonTraceScanner).
+// Cost: one streaming pass; memory ~ kept events + one ~128 KB batch and its DOM (JsonTraceScanner).
 
 #include <string>
 #include <string_view>

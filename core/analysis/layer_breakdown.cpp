@@ -35,12 +35,11 @@ CoverageTimeline rankCoverage(const Rank& rank, std::span<const CallParticipant*
     for (const auto& stream : rank.streams) {
         const auto& ev = stream.events;
         const auto starts = ev.starts();
-        const auto durs = ev.durations();
         const auto kinds = ev.kinds();
         scratchCompute.clear();
         scratchComm.clear();
         for (std::size_t i = 0; i < ev.size(); ++i) {
-            const Interval iv{starts[i], starts[i] + durs[i]};
+            const Interval iv{starts[i], starts[i] + ev.durNs(i)};
             if (kinds[i] == static_cast<std::uint8_t>(EventKind::Collective)) {
                 scratchComm.push_back(iv);
             } else {

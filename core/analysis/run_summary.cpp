@@ -53,13 +53,12 @@ void kindShares(const Trace& trace, RunSummary& s) {
     for (const auto& rank : trace.ranks) {
         for (const auto& stream : rank.streams) {
             const auto kinds = stream.events.kinds();
-            const auto durs = stream.events.durations();
             std::array<std::int64_t, kEventKindCount> busy{};
             std::array<std::size_t, kEventKindCount> count{};
             for (std::size_t i = 0; i < kinds.size(); ++i) {
                 const std::uint8_t k =
                     kinds[i] < kEventKindCount ? kinds[i] : static_cast<std::uint8_t>(EventKind::Other);
-                busy[k] += durs[i];
+                busy[k] += stream.events.durNs(i);
                 ++count[k];
             }
             for (int k = 0; k < kEventKindCount; ++k) {

@@ -22,6 +22,7 @@ std::size_t capacityBytes(const std::vector<T>& v) {
 }  // namespace
 
 void EventColumns::reserve(std::size_t n) {
+    widenCorrelations();
     m_startNs.reserve(n);
     m_durNs.reserve(n);
     m_nameId.reserve(n);
@@ -30,9 +31,26 @@ void EventColumns::reserve(std::size_t n) {
     m_payloadId.reserve(n);
 }
 
+void EventColumns::appendDuration(std::int64_t durNs) {
+    if (durNs >= 0 && durNs < kLongDuration) {
+        m_durNs.push_back(static_cast<std::uint32_t>(durNs));
+    } else {
+        m_longDurNs.emplace_back(m_durNs.size(), durNs);
+        m_durNs.push_back(kLongDuration);
+    }
+}
+
+std::int64_t EventColumns::longDurNs(std::size_t i) const {
+    const auto it =
+        std::lower_bound(m_longDurNs.begin(), m_longDurNs.end(), i,
+                         [](const std::pair<std::size_t, std::int64_t>& e, std::size_t k) { return e.first < k; });
+    return it->second;  // every escaped index has its entry
+}
+
 void EventColumns::append(const EventRecord& e) {
+    widenCorrelations();
     m_startNs.push_back(e.startNs);
-    m_durNs.push_back(e.durNs);
+    appendDuration(e.durNs);
     m_nameId.push_back(e.name.value);
     m_kind.push_back(static_cast<std::uint8_t>(e.kind));
     m_correlationId.push_back(e.correlationId);
@@ -41,21 +59,57 @@ void EventColumns::append(const EventRecord& e) {
 }
 
 EventRecord EventColumns::at(std::size_t i) const {
-    return EventRecord{m_startNs[i], m_durNs[i], NameId{m_nameId[i]}, kind(i), m_correlationId[i], m_payloadId[i]};
+    return EventRecord{m_startNs[i], durNs(i), NameId{m_nameId[i]}, kind(i), correlationId(i), m_payloadId[i]};
+}
+
+void EventColumns::narrowCorrelations() {
+    const std::size_t n = m_correlationId.size();
+    if (n == 0 || n != size()) return;
+    std::vector<std::uint32_t> base((n + kBlock - 1) / kBlock);
+    std::vector<std::uint16_t> offset(n);
+    for (std::size_t b = 0; b < base.size(); ++b) {
+        const std::size_t first = b * kBlock, last = std::min(n, first + kBlock);
+        base[b] = *std::min_element(m_correlationId.begin() + static_cast<std::ptrdiff_t>(first),
+                                    m_correlationId.begin() + static_cast<std::ptrdiff_t>(last));
+        for (std::size_t i = first; i < last; ++i) {
+            const std::uint32_t d = m_correlationId[i] - base[b];
+            if (d > UINT16_MAX) return;  // ids jump within a block: keep all 32 bits
+            offset[i] = static_cast<std::uint16_t>(d);
+        }
+    }
+    m_correlationBase = std::move(base);
+    m_correlationOffset = std::move(offset);
+    std::vector<std::uint32_t>().swap(m_correlationId);
+}
+
+void EventColumns::widenCorrelations() {
+    if (m_correlationId.size() == m_startNs.size()) return;
+    m_correlationId.resize(m_startNs.size());
+    for (std::size_t i = 0; i < m_correlationId.size(); ++i) {
+        m_correlationId[i] = m_correlationBase[i / kBlock] + m_correlationOffset[i];
+    }
+    std::vector<std::uint32_t>().swap(m_correlationBase);
+    std::vector<std::uint16_t>().swap(m_correlationOffset);
 }
 
 void EventColumns::finalize() {
+    widenCorrelations();
     if (!std::is_sorted(m_startNs.begin(), m_startNs.end())) {
         std::vector<std::size_t> order(m_startNs.size());
         std::iota(order.begin(), order.end(), std::size_t{0});
         std::stable_sort(order.begin(), order.end(),
                          [this](std::size_t a, std::size_t b) { return m_startNs[a] < m_startNs[b]; });
+        std::vector<std::int64_t> durations(size());
+        for (std::size_t i = 0; i < durations.size(); ++i) durations[i] = durNs(i);
         permute(m_startNs, order);
-        permute(m_durNs, order);
+        permute(durations, order);
         permute(m_nameId, order);
         permute(m_kind, order);
         permute(m_correlationId, order);
         permute(m_payloadId, order);
+        m_durNs.clear();
+        m_longDurNs.clear();
+        for (const std::int64_t d : durations) appendDuration(d);
     }
     m_blockMaxEnd.clear();
     m_blockMaxEnd.reserve((size() + kBlock - 1) / kBlock);
@@ -64,8 +118,10 @@ void EventColumns::finalize() {
         runningMax = std::max(runningMax, endNs(i));
         if ((i + 1) % kBlock == 0 || i + 1 == size()) m_blockMaxEnd.push_back(runningMax);
     }
+    narrowCorrelations();
     m_startNs.shrink_to_fit();
     m_durNs.shrink_to_fit();
+    m_longDurNs.shrink_to_fit();
     m_nameId.shrink_to_fit();
     m_kind.shrink_to_fit();
     m_correlationId.shrink_to_fit();
@@ -105,13 +161,20 @@ std::size_t EventColumns::countOverlaps() const {
 }
 
 std::size_t EventColumns::residentBytes() const {
-    return capacityBytes(m_startNs) + capacityBytes(m_durNs) + capacityBytes(m_nameId) + capacityBytes(m_kind) +
-           capacityBytes(m_correlationId) + capacityBytes(m_payloadId) + capacityBytes(m_blockMaxEnd);
+    return capacityBytes(m_startNs) + capacityBytes(m_durNs) + capacityBytes(m_longDurNs) + capacityBytes(m_nameId) +
+           capacityBytes(m_kind) + capacityBytes(m_correlationId) + capacityBytes(m_correlationBase) +
+           capacityBytes(m_correlationOffset) + capacityBytes(m_payloadId) + capacityBytes(m_blockMaxEnd);
 }
 
 bool EventColumns::operator==(const EventColumns& other) const {
-    return m_startNs == other.m_startNs && m_durNs == other.m_durNs && m_nameId == other.m_nameId &&
-           m_kind == other.m_kind && m_correlationId == other.m_correlationId && m_payloadId == other.m_payloadId;
+    if (m_startNs != other.m_startNs || m_nameId != other.m_nameId || m_kind != other.m_kind ||
+        m_payloadId != other.m_payloadId || m_longDurNs != other.m_longDurNs || m_durNs != other.m_durNs) {
+        return false;
+    }
+    for (std::size_t i = 0; i < size(); ++i) {
+        if (correlationId(i) != other.correlationId(i)) return false;
+    }
+    return true;
 }
 
 }  // namespace tpscope::core

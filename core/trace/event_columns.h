@@ -1,7 +1,13 @@
 #pragma once
-// Columnar storage of one stream's events (DESIGN.md §2). One vector per field keeps a kernel event
-// at 29 bytes resident (8 start + 8 duration + 4 name + 1 kind + 4 correlation + 4 payload) plus
-// 8 bytes per block of kBlock events for the visible-range index.
+// Columnar storage of one stream's events (DESIGN.md §2). One vector per field; a kernel event costs
+// about 23 bytes resident: 8 start + 4 duration + 4 name + 1 kind + 2 correlation + 4 payload, plus
+// 8 bytes per block of kBlock events for the visible-range index and 4 for the correlation base.
+//   durations: 32 bits; the rare duration outside [0, 2^32 - 1) ns (4.3 s) is kept exactly in a
+//              side list, sorted by index (an escape).
+//   correlation ids: after finalize(), per block of kBlock events a 32-bit base and 16-bit offsets
+//              (ids grow by small steps along a stream); a stream where they do not fit keeps all
+//              32 bits. Appending after finalize() widens them again.
+// Every accessor returns the exact value that was appended.
 //
 // visibleRange(t0, t1) is two binary searches: events are sorted by start, and a prefix maximum of
 // end times sampled once per block finds the first event that can still be running at t0 even when
@@ -9,6 +15,7 @@
 
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "core/trace/event_kind.h"
@@ -49,17 +56,27 @@ class EventColumns {
     bool empty() const { return m_startNs.empty(); }
 
     std::int64_t startNs(std::size_t i) const { return m_startNs[i]; }
-    std::int64_t durNs(std::size_t i) const { return m_durNs[i]; }
-    std::int64_t endNs(std::size_t i) const { return m_startNs[i] + m_durNs[i]; }
+    std::int64_t durNs(std::size_t i) const {
+        const std::uint32_t d = m_durNs[i];
+        return d != kLongDuration ? std::int64_t{d} : longDurNs(i);
+    }
+    std::int64_t endNs(std::size_t i) const { return m_startNs[i] + durNs(i); }
     NameId name(std::size_t i) const { return NameId{m_nameId[i]}; }
     EventKind kind(std::size_t i) const { return static_cast<EventKind>(m_kind[i]); }
-    std::uint32_t correlationId(std::size_t i) const { return m_correlationId[i]; }
+    std::uint32_t correlationId(std::size_t i) const {
+        return m_correlationId.empty() ? m_correlationBase[i / kBlock] + m_correlationOffset[i] : m_correlationId[i];
+    }
     PayloadId payload(std::size_t i) const { return m_payloadId[i]; }
     EventRecord at(std::size_t i) const;
 
     std::span<const std::int64_t> starts() const { return m_startNs; }
-    std::span<const std::int64_t> durations() const { return m_durNs; }
     std::span<const std::uint8_t> kinds() const { return m_kind; }
+    // Starts loading event i's start, duration and kind (level of detail: the next column's events).
+    void prefetch(std::size_t i) const {
+        __builtin_prefetch(&m_startNs[i]);
+        __builtin_prefetch(&m_durNs[i]);
+        __builtin_prefetch(&m_kind[i]);
+    }
 
     // Indices [first, last) of every event that overlaps [t0, t1); half-open on both sides: an
     // event ending exactly at t0 or starting exactly at t1 is outside. On a stream whose events
@@ -75,11 +92,21 @@ class EventColumns {
     bool operator==(const EventColumns& other) const;
 
   private:
+    static constexpr std::uint32_t kLongDuration = UINT32_MAX;  // the duration is in m_longDurNs
+
+    std::int64_t longDurNs(std::size_t i) const;
+    void appendDuration(std::int64_t durNs);
+    void narrowCorrelations();
+    void widenCorrelations();
+
     std::vector<std::int64_t> m_startNs;
-    std::vector<std::int64_t> m_durNs;
+    std::vector<std::uint32_t> m_durNs;
+    std::vector<std::pair<std::size_t, std::int64_t>> m_longDurNs;  // (index, duration), by index
     std::vector<std::uint32_t> m_nameId;
     std::vector<std::uint8_t> m_kind;
-    std::vector<std::uint32_t> m_correlationId;
+    std::vector<std::uint32_t> m_correlationId;      // all 32 bits; empty when narrowed into the two below
+    std::vector<std::uint32_t> m_correlationBase;    // per block: the smallest id
+    std::vector<std::uint16_t> m_correlationOffset;  // id - its block's base
     std::vector<PayloadId> m_payloadId;
     // m_blockMaxEnd[b] = max end over events [0, (b + 1) * kBlock): non-decreasing.
     std::vector<std::int64_t> m_blockMaxEnd;

@@ -203,14 +203,8 @@ void visibleSpans(const EventColumns& events, std::int64_t t0, std::int64_t t1, 
         // large trace every column is a fresh cache line (and page), and the loop is otherwise one
         // dependent memory latency after another.
         if (const std::size_t ahead = groupEnd + lastGroupSize; ahead < range.last) {
-            const auto durations = events.durations();
-            const auto kinds = events.kinds();
-            __builtin_prefetch(&starts[ahead]);
-            __builtin_prefetch(&durations[ahead]);
-            __builtin_prefetch(&kinds[ahead]);
-            __builtin_prefetch(&starts[ahead - lastGroupSize / 2]);
-            __builtin_prefetch(&durations[ahead - lastGroupSize / 2]);
-            __builtin_prefetch(&kinds[ahead - lastGroupSize / 2]);
+            events.prefetch(ahead);
+            events.prefetch(ahead - lastGroupSize / 2);
         }
         RunAccumulator group;
         sampleGroup(events, i, groupEnd, spanNs, widthPx, group);

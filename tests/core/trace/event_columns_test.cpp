@@ -117,13 +117,71 @@ TEST(EventColumns, VisibleRangeContainsExactlyTheOverlappingEventsOnRandomData) 
 
 TEST(EventColumns, ResidentBytesPerEventStaysWithinBudget) {
     EventColumns c;
-    constexpr int kEvents = 100'000;
+    constexpr int kEvents = 1562 * static_cast<int>(EventColumns::kBlock);  // whole blocks only
     c.reserve(kEvents);
-    for (int i = 0; i < kEvents; ++i) c.append(ev(i * 10, 5));
+    for (int i = 0; i < kEvents; ++i) {
+        EventRecord e = ev(i * 10, 5);
+        e.correlationId = 1000 + 3 * static_cast<std::uint32_t>(i);  // ids grow by small steps
+        c.append(e);
+    }
     c.finalize();
     const double perEvent = static_cast<double>(c.residentBytes()) / kEvents;
-    EXPECT_LE(perEvent, 32.0);
-    EXPECT_GE(perEvent, 29.0) << "the columns are 29 bytes an event; less means a column went missing";
+    // start 8 + duration 4 + name 4 + kind 1 + correlation offset 2 + payload 4, and per block of
+    // kBlock events its max end (8) and correlation base (4).
+    const double expected = 8 + 4 + 4 + 1 + 2 + 4 + (8.0 + 4.0) / EventColumns::kBlock;
+    EXPECT_NEAR(perEvent, expected, 1e-9) << "more: a column is wider than planned; less: one went missing";
+    EXPECT_LE(perEvent, 24.0);
+}
+
+TEST(EventColumns, DurationsOutside32BitsAreKeptExactly) {
+    // Appended out of order, so finalize() permutes the escaped durations along with the rest.
+    const std::int64_t durations[] = {7, UINT32_MAX - 1, UINT32_MAX, std::int64_t{UINT32_MAX} + 1, 5'000'000'000, -3,
+                                      0};
+    EventColumns c;
+    const int n = static_cast<int>(std::size(durations));
+    for (int i = 0; i < n; ++i) c.append(ev(1000 * (n - i), durations[i]));
+    c.finalize();
+    for (int i = 0; i < n; ++i) {
+        const std::size_t at = static_cast<std::size_t>(n - 1 - i);  // sorted by start: reversed
+        EXPECT_EQ(c.startNs(at), 1000 * (n - i));
+        EXPECT_EQ(c.durNs(at), durations[i]) << "duration " << durations[i];
+        EXPECT_EQ(c.endNs(at), 1000 * (n - i) + durations[i]);
+        EXPECT_EQ(c.at(at).durNs, durations[i]);
+    }
+    EXPECT_EQ(c.lastEndNs(), 1000 * (n - 4) + 5'000'000'000);  // the 5 s event ends last
+}
+
+TEST(EventColumns, CorrelationIdsAreExactNarrowedOrNot) {
+    auto build = [](auto idOf, int n) {
+        EventColumns c;
+        for (int i = 0; i < n; ++i) {
+            EventRecord e = ev(i, 1);
+            e.correlationId = idOf(i);
+            c.append(e);
+        }
+        c.finalize();
+        return c;
+    };
+    const int n = 1000;
+    auto small = [](int i) { return 4'000'000'000u + static_cast<std::uint32_t>(i % 7) * 9000u; };  // fits 16 bits
+    auto jumpy = [](int i) { return static_cast<std::uint32_t>(i % 2) * 3'000'000'000u + 5u; };     // does not
+    EventColumns narrow = build(small, n);
+    EventColumns wide = build(jumpy, n);
+    for (int i = 0; i < n; ++i) {
+        ASSERT_EQ(narrow.correlationId(static_cast<std::size_t>(i)), small(i)) << i;
+        ASSERT_EQ(wide.correlationId(static_cast<std::size_t>(i)), jumpy(i)) << i;
+    }
+    EXPECT_EQ(wide.residentBytes() - narrow.residentBytes(),
+              n * 2 - ((n + EventColumns::kBlock - 1) / EventColumns::kBlock) * 4)
+        << "narrowed: 2 bytes an event plus 4 per block instead of 4 an event";
+    // Appending after finalize() widens them again; nothing is lost.
+    EventRecord last = ev(n, 1);
+    last.correlationId = 17;
+    narrow.append(last);
+    narrow.finalize();
+    for (int i = 0; i < n; ++i) ASSERT_EQ(narrow.correlationId(static_cast<std::size_t>(i)), small(i)) << i;
+    EXPECT_EQ(narrow.correlationId(static_cast<std::size_t>(n)), 17u);
+    EXPECT_EQ(narrow, build([&](int i) { return i < n ? small(i) : 17u; }, n + 1));
 }
 
 }  // namespace

@@ -136,7 +136,7 @@ int run(const PlanCapacityOptions& o, const CliContext& ctx) {
         if (showProgress)
             std::cerr << "\r[" << p.done << "/" << p.total << "] TP " << p.tp << ", batch " << p.batch << "   ";
     };
-    auto plan = core::sim::planCapacity(spec, progress);
+    auto plan = core::sim::planCapacity(spec, {progress});
     if (showProgress) std::cerr << "\r" << std::string(40, ' ') << "\r";
     if (!plan) return reportError(plan.error());
     if (o.json) {

@@ -3,7 +3,6 @@
 // saves the traces (--out). Ctrl-C stops the sweep at the next step and keeps the finished runs.
 
 #include <algorithm>
-#include <atomic>
 #include <csignal>
 #include <iostream>
 
@@ -20,7 +19,7 @@ namespace tpscope::cli {
 
 namespace {
 
-std::atomic<bool> g_cancel{false};
+core::CancelFlag g_cancel{false};
 extern "C" void onInterrupt(int) {
     g_cancel.store(true);
 }
@@ -198,7 +197,7 @@ int run(const SimulateOptions& o, const CliContext& ctx) {
                         ", batch " + std::to_string(p.batch));
         }
     };
-    auto result = core::sim::runSweep(spec, progress, &g_cancel);
+    auto result = core::sim::runSweep(spec, {progress, &g_cancel});
     std::signal(SIGINT, previous);
     line.finish();
     if (!result) return reportError(result.error());

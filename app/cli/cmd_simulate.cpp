@@ -25,15 +25,8 @@ extern "C" void onInterrupt(int) {
 }
 
 struct SimulateOptions {
-    ModelOptions model;
-    ClusterOptions cluster;
-    SimTunables tunables;
-    PrecisionOptions precision;
-    std::string tps = "1,2,4,8";
-    std::string batches = "1";
-    int tokens = 8;
+    SweepOptions sweep;  // TP "1,2,4,8", batch "1", 8 tokens
     std::string contexts = "1024";
-    std::string dtype = "fp16";
     bool ignoreMemory = false;
     std::string out;
     bool json = false;
@@ -154,31 +147,13 @@ void printText(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
 int run(const SimulateOptions& o, const CliContext& ctx) {
     auto catalog = ctx.catalog();
     if (!catalog) return reportError(catalog.error());
-    core::sim::SweepSpec spec;
-    auto model = resolveModel(*catalog, o.model);
-    if (!model) return reportError(model.error());
-    spec.model = *model;
-    auto cluster = resolveCluster(*catalog, o.cluster);
-    if (!cluster) return reportError(cluster.error());
-    spec.cluster = *cluster;
-    auto tps = core::parsePositiveIntList(o.tps, "--tp");
-    if (!tps) return reportError(tps.error());
-    auto batches = core::parsePositiveIntList(o.batches, "--batch");
-    if (!batches) return reportError(batches.error());
-    auto dtype = resolveDtype(o.dtype);
-    if (!dtype) return reportError(dtype.error());
-    auto params = resolveSimParams(o.tunables);
-    if (!params) return reportError(params.error());
-    spec.tps = *tps;
-    spec.batches = *batches;
-    spec.tokens = o.tokens;
+    auto resolved = resolveSweepSpec(*catalog, o.sweep);
+    if (!resolved) return reportError(resolved.error());
+    core::sim::SweepSpec& spec = *resolved;
     auto contexts = core::parsePositiveIntList(o.contexts, "--context");
     if (!contexts) return reportError(contexts.error());
     spec.contextLen = contexts->front();
     if (contexts->size() > 1) spec.contexts = *contexts;
-    spec.dtype = *dtype;
-    if (auto st = applyPrecision(o.precision, spec.weightDtype, spec.kvDtype); !st) return reportError(st.error());
-    spec.params = *params;
     spec.ignoreMemory = o.ignoreMemory;
     if (!o.out.empty() && !isWorkspacePath(o.out) && !isChromeJsonPath(o.out)) {
         return reportError(core::makeError(core::ErrorCode::InvalidArgument,
@@ -224,16 +199,17 @@ int run(const SimulateOptions& o, const CliContext& ctx) {
 void addSimulateCommand(CLI::App& app, CliContext& ctx) {
     auto opts = std::make_shared<SimulateOptions>();
     auto* cmd = app.add_subcommand("simulate", "Simulate TP decode on a virtual cluster: one run per TP x batch");
-    addModelOptions(*cmd, opts->model);
-    addClusterOptions(*cmd, opts->cluster);
-    cmd->add_option("--tp", opts->tps, "TP degrees, comma-separated")->capture_default_str();
-    cmd->add_option("--batch", opts->batches, "Batch sizes, comma-separated")->capture_default_str();
-    cmd->add_option("--tokens", opts->tokens, "Decode steps per run")->capture_default_str()->check(positiveNumber());
+    SweepOptions& sweep = opts->sweep;
+    addModelOptions(*cmd, sweep.model);
+    addClusterOptions(*cmd, sweep.cluster);
+    cmd->add_option("--tp", sweep.tps, "TP degrees, comma-separated")->capture_default_str();
+    cmd->add_option("--batch", sweep.batches, "Batch sizes, comma-separated")->capture_default_str();
+    cmd->add_option("--tokens", sweep.tokens, "Decode steps per run")->capture_default_str()->check(positiveNumber());
     cmd->add_option("--context", opts->contexts, "Tokens in the KV cache, comma-separated: a sweep axis")
         ->capture_default_str();
-    cmd->add_option("--dtype", opts->dtype, "fp16, bf16, fp8 or fp32")->capture_default_str();
-    addSimTunables(*cmd, opts->tunables);
-    addPrecisionOptions(*cmd, opts->precision);
+    cmd->add_option("--dtype", sweep.dtype, "fp16, bf16, fp8 or fp32")->capture_default_str();
+    addSimTunables(*cmd, sweep.tunables);
+    addPrecisionOptions(*cmd, sweep.precision);
     cmd->add_flag("--ignore-memory", opts->ignoreMemory, "Simulate configurations that do not fit GPU memory");
     cmd->add_option("--out", opts->out,
                     "Save the runs: .tpscope = workspace (GUI, analyze, scaling), .json/.json.gz = Chrome trace");

@@ -148,4 +148,17 @@ core::Status applyPrecision(const PrecisionOptions& opts, std::optional<core::Dt
     return core::Ok{};
 }
 
+core::Result<core::sim::SweepSpec> resolveSweepSpec(const core::Catalog& catalog, const SweepOptions& opts) {
+    core::sim::SweepSpec spec;
+    TPSCOPE_TRY_ASSIGN(spec.model, resolveModel(catalog, opts.model));
+    TPSCOPE_TRY_ASSIGN(spec.cluster, resolveCluster(catalog, opts.cluster));
+    TPSCOPE_TRY_ASSIGN(spec.tps, core::parsePositiveIntList(opts.tps, "--tp"));
+    TPSCOPE_TRY_ASSIGN(spec.batches, core::parsePositiveIntList(opts.batches, "--batch"));
+    TPSCOPE_TRY_ASSIGN(spec.dtype, resolveDtype(opts.dtype));
+    TPSCOPE_TRY_ASSIGN(spec.params, resolveSimParams(opts.tunables));
+    TPSCOPE_TRY(applyPrecision(opts.precision, spec.weightDtype, spec.kvDtype));
+    spec.tokens = opts.tokens;
+    return spec;
+}
+
 }  // namespace tpscope::cli

@@ -39,7 +39,8 @@ std::string algoText(const core::sim::CollectiveEstimate& e) {
     return s;
 }
 
-void printJson(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r, const std::string& out) {
+void printJson(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r, const std::string& out,
+               const std::string& kernelFit) {
     core::JsonWriter w(std::cout);
     w.beginObject();
     w.field("model", spec.model.id).field("gpu", spec.cluster.gpu.id).field("fabric", spec.cluster.intraFabric.id);
@@ -54,6 +55,11 @@ void printJson(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
     w.field("seed", spec.params.seed).field("overlap", spec.params.overlap).field("cancelled", r.cancelled);
     w.field("cuda_graphs", spec.params.cudaGraphs)
         .field("allreduce_engine", core::sim::toString(spec.params.allReduceEngine));
+    if (kernelFit.empty()) {
+        w.key("kernel_fit").null();
+    } else {
+        w.field("kernel_fit", kernelFit);
+    }
     w.key("runs").beginArray();
     for (const auto& run : r.runs) {
         const auto& s = run.stats;
@@ -95,7 +101,7 @@ std::string contextText(const core::sim::SweepSpec& spec) {
     return out;
 }
 
-void printText(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r) {
+void printText(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r, const std::string& kernelFit) {
     const auto& cl = spec.cluster;
     std::cout << spec.model.name << " decode on " << cl.nodes << " x " << cl.gpusPerNode << " " << cl.gpu.name << " ("
               << cl.intraFabric.id << (cl.interFabric ? " + " + cl.interFabric->id : std::string()) << "), "
@@ -105,7 +111,7 @@ void printText(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
               << (spec.kvDtype ? ", KV cache " + std::string(core::toString(*spec.kvDtype)) : std::string())
               << (spec.params.overlap ? ", overlap" : "") << (spec.params.cudaGraphs ? ", CUDA graphs" : "")
               << ", all-reduce by " << core::sim::toString(spec.params.allReduceEngine) << ", seed " << spec.params.seed
-              << "\n\n";
+              << (kernelFit.empty() ? std::string() : ", kernel fit " + kernelFit) << "\n\n";
     // The context column appears when context is a sweep axis.
     const bool contextAxis = spec.contextAxis().size() > 1;
     std::vector<std::string> header{"TP", "batch"};
@@ -182,9 +188,9 @@ int run(const SimulateOptions& o, const CliContext& ctx) {
         if (auto s = writeRuns(runs, o.out); !s) return reportError(s.error());
     }
     if (o.json) {
-        printJson(spec, *result, result->runs.empty() ? std::string() : o.out);
+        printJson(spec, *result, result->runs.empty() ? std::string() : o.out, o.sweep.kernelFit);
     } else {
-        printText(spec, *result);
+        printText(spec, *result, o.sweep.kernelFit);
         if (!o.out.empty() && !result->runs.empty()) std::cout << "wrote " << o.out << '\n';
     }
     if (result->runs.empty()) {
@@ -210,6 +216,8 @@ void addSimulateCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_option("--dtype", sweep.dtype, "fp16, bf16, fp8 or fp32")->capture_default_str();
     addSimTunables(*cmd, sweep.tunables);
     addPrecisionOptions(*cmd, sweep.precision);
+    cmd->add_option("--kernel-fit", sweep.kernelFit,
+                    "Kernel efficiencies and launch gap fitted by 'calibrate --from-trace T --kernels --json'");
     cmd->add_flag("--ignore-memory", opts->ignoreMemory, "Simulate configurations that do not fit GPU memory");
     cmd->add_option("--out", opts->out,
                     "Save the runs: .tpscope = workspace (GUI, analyze, scaling), .json/.json.gz = Chrome trace");

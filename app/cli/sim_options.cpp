@@ -4,6 +4,7 @@
 
 #include "cli_context.h"
 #include "core/sim/allreduce_engine.h"
+#include "core/sim/kernel_fit_file.h"
 #include "core/util/units.h"
 
 namespace tpscope::cli {
@@ -158,6 +159,16 @@ core::Result<core::sim::SweepSpec> resolveSweepSpec(const core::Catalog& catalog
     TPSCOPE_TRY_ASSIGN(spec.params, resolveSimParams(opts.tunables));
     TPSCOPE_TRY(applyPrecision(opts.precision, spec.weightDtype, spec.kvDtype));
     spec.tokens = opts.tokens;
+    if (!opts.kernelFit.empty()) {
+        core::sim::KernelFit fit;
+        TPSCOPE_TRY_ASSIGN(fit, core::sim::loadKernelFit(opts.kernelFit));
+        TPSCOPE_TRY(core::sim::applyKernelFit(fit, spec.cluster.gpu.id, spec.params));
+        // Efficiencies depend on the kernels' shapes: another model's fit is an extrapolation.
+        if (!fit.modelId.empty() && fit.modelId != spec.model.id) {
+            warn("the kernel efficiencies of " + opts.kernelFit + " were fitted on " + fit.modelId + ", not " +
+                 spec.model.id);
+        }
+    }
     return spec;
 }
 

@@ -65,9 +65,10 @@ struct SweepOptions {
     std::string batches = "1";
     int tokens = 8;
     std::string dtype = "fp16";
+    std::string kernelFit;  // --kernel-fit FILE (simulate): `calibrate --kernels --json` output
 };
-// Model, cluster, TP and batch lists, tokens, dtypes and simulator parameters; the first bad option
-// is the error.
+// Model, cluster, TP and batch lists, tokens, dtypes and simulator parameters, with the kernel fit
+// applied when one is given (core/sim/kernel_fit_file.h); the first bad option is the error.
 core::Result<core::sim::SweepSpec> resolveSweepSpec(const core::Catalog& catalog, const SweepOptions& opts);
 
 }  // namespace tpscope::cli

@@ -1,6 +1,7 @@
 #pragma once
 // The seams between the GUI and the computing modules. Every long call runs on a worker thread
-// (SweepRunner, DocumentLoader) and reports progress through ProgressFn and honours CancelFlag.
+// (SweepRunner, DocumentLoader), honours CancelFlag and reports progress: open and save through
+// ProgressFn, a sweep per run through SweepCallbacks (progress, finished, failed with core's error).
 // defaultServices() (services_default.cpp) wires them to core: sweeps of the simulated cluster go
 // through core::sim::runSweep exactly as `tpscope-cli simulate` does, local GPUs through
 // core::Backend, files through core/io.

@@ -61,6 +61,7 @@ class JsonTraceScanner {
     std::uint64_t bytesScanned() const { return m_bytesScanned; }
     std::uint64_t eventCount() const { return m_eventCount; }
     bool sawEventArray() const { return m_sawEvents; }
+    static bool isJsonSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
     std::uint64_t guessedBatches() const { return m_guessedBatches; }    // handed over by the fast path
     std::uint64_t rejectedGuesses() const { return m_rejectedGuesses; }  // scanned exactly instead
 

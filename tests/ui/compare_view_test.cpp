@@ -109,6 +109,29 @@ TEST_F(Compare, AligningOnLayerKCentresEveryPaneOnItsOwnLayerKAtEveryZoomAndPan)
     }
 }
 
+TEST_F(Compare, AMeasuredTraceOnItsOwnClockAndASimulatedRunAlignOnTheirLayerZero) {
+    TPSCOPE_REQUIRE_PUBLIC("param-dlrm_kineto-8rank");
+    // The public 8-rank PyTorch-profiler trace (epoch-microsecond clock) beside a simulated run (starts at 0).
+    auto opened = defaultServices().open(
+        QString::fromStdString((test::publicTraces() / "param-dlrm_kineto-8rank").string()), [](double) {},
+        CancelFlag{false});
+    ASSERT_TRUE(opened.ok()) << opened.error().describe();
+    ASSERT_EQ(opened->runs.size(), 1u);
+    const RunRecord& measured = opened->runs.front();
+    const RunRecord sim = test::simulatedRecord(test::smallRequest(8));
+    const std::vector<CompareRun> runs{compareRunOf(measured, QStringLiteral("param")),
+                                       compareRunOf(sim, QStringLiteral("sim"))};
+    CompareView view;
+    view.resize(1400, 900);
+    view.show();
+    ASSERT_TRUE(view.setRuns(runs).ok());
+    ASSERT_EQ(view.alignedLayer(), 0);
+    for (int i = 0; i < 2; ++i) {
+        EXPECT_NEAR(visibleCentre(view.paneView(i)), layerCentre(runs[static_cast<std::size_t>(i)], 0), 2.0)
+            << "pane " << i;
+    }
+}
+
 TEST_F(Compare, RefusesFewerThanTwoOrMoreThanFourRunsAndUnfinishedOnes) {
     CompareView view;
     const RunRecord r = test::simulatedRecord(test::smallRequest(2));

@@ -50,9 +50,15 @@ QString compareLabel(const RunRecord& r) {
         case core::TraceOrigin::Captured:
         case core::TraceOrigin::Imported:
             return QStringLiteral("measured · %1").arg(r.label());
-        case core::TraceOrigin::Simulated:
-            return QStringLiteral("simulated · %1 · %2 · %3")
-                .arg(r.label(), QString::fromStdString(r.request.gpu.id), QString::fromStdString(r.request.fabric.id));
+        case core::TraceOrigin::Simulated: {
+            // A run simulated here names its hardware; an opened simulated file says it in its name.
+            const std::string gpu = r.request.gpu.id, fabric = r.request.fabric.id;
+            return QStringLiteral("simulated · %1%2")
+                .arg(r.label(), gpu.empty() || fabric.empty()
+                                    ? QString()
+                                    : QStringLiteral(" · %1 · %2")
+                                          .arg(QString::fromStdString(gpu), QString::fromStdString(fabric)));
+        }
         case core::TraceOrigin::Predicted:
             return r.label();
         default:

@@ -94,8 +94,12 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     addTableTab(m_layerTable, tr("Per layer"));
     addTableTab(m_summaryTable, tr("Summary"));
     m_residualPage = new ResidualPage(m_tables);
+    // Always a tab, shown only with a residual pair: a removed tab's page would stay on screen.
+    m_tables->addTab(m_residualPage, tr("Residual (measured − model)"));
+    m_tables->setTabVisible(m_tables->indexOf(m_residualPage), false);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    split->setSizes({650, 300});  // the timelines get most of the height; the tables scroll
     contentLayout->addWidget(split, 1);
     m_stack->addWidget(content);
     clear(
@@ -142,8 +146,7 @@ void CompareView::clear(const QString& why) {
     m_layerTable->clear();
     m_summaryTable->clear();
     m_residualPage->clearResidual();
-    const int residualTab = m_tables->indexOf(m_residualPage);
-    if (residualTab >= 0) m_tables->removeTab(residualTab);
+    m_tables->setTabVisible(m_tables->indexOf(m_residualPage), false);
     m_message->setStyleSheet(QStringLiteral("color:%1").arg(mutedTextColor(palette()).name()));
     m_message->setText(why);
     m_stack->setCurrentIndex(0);
@@ -177,13 +180,12 @@ core::Status CompareView::setRuns(std::vector<CompareRun> runs, std::optional<Re
     fillLayerDeltaTable(*m_layerTable, m_comparison);
     fillSummaryTable(*m_summaryTable, m_comparison);
     const int residualTab = m_tables->indexOf(m_residualPage);
+    m_tables->setTabVisible(residualTab, m_residual.has_value());
     if (m_residual) {
         m_residualPage->setResidual(m_comparison, m_residual->measured, m_residual->model);
-        if (residualTab < 0) m_tables->addTab(m_residualPage, tr("Residual (measured − model)"));
         m_tables->setCurrentWidget(m_residualPage);
     } else {
         m_residualPage->clearResidual();
-        if (residualTab >= 0) m_tables->removeTab(residualTab);
         m_tables->setCurrentIndex(0);
     }
     QStringList names;
@@ -260,8 +262,10 @@ bool CompareView::alignOnLayer(int layer) {
         TimelineView* view = m_panes[i]->view();
         view->setAxisAnchorNs(spans[i] ? centres[i] - latest : view->originNs());
     }
-    // The layer and about one neighbour either side.
-    const std::int64_t width = std::max<std::int64_t>(3 * widest, TimeAxis::kMinSpanNs);
+    // The layer and about one neighbour either side, within the widest view the axis allows (twice
+    // its content: a wider request would be cut and no longer centred).
+    const std::int64_t width = std::clamp<std::int64_t>(3 * widest, TimeAxis::kMinSpanNs,
+                                                        std::max(TimeAxis::kMinSpanNs, 2 * m_axis->contentSpanNs()));
     m_axis->setRange(latest - width / 2, latest - width / 2 + width);
     m_alignedLayer = layer;
     if (m_layer->value() != layer) {

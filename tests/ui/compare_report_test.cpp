@@ -54,7 +54,7 @@ TEST(CompareReport, HeadlessReportOfTwoFilesEndsWithTheirComparisonSideBySide) {
     EXPECT_NE(text.find("#2 tp8.json"), std::string::npos);
     EXPECT_NE(text.find("Compare: per layer"), std::string::npos);
     EXPECT_NE(text.find("Δ wall vs"), std::string::npos);  // the header wraps before "#1"
-    EXPECT_EQ(text.find("Residual"), std::string::npos);  // two simulated runs: no measured one
+    EXPECT_EQ(text.find("Residual"), std::string::npos);   // two simulated runs: no measured one
     EXPECT_EQ(pdfText(one).find("Compare:"), std::string::npos);
 }
 

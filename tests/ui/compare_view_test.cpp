@@ -2,6 +2,8 @@
 // zoom and pan, and the delta tables equal `tpscope-cli compare --json` on the same trace files.
 
 #include <QAction>
+#include <QFile>
+#include <QImage>
 #include <QItemSelectionModel>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -10,6 +12,7 @@
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QStandardItemModel>
+#include <QSvgRenderer>
 #include <QTableView>
 #include <QTemporaryDir>
 
@@ -17,15 +20,19 @@
 
 #include <sstream>
 
+#include "charts/pdf_pages.h"
 #include "compare_test_support.h"
 #include "core/analysis/analysis_json.h"
 #include "core/analysis/run_summary.h"
 #include "core/util/json_writer.h"
+#include "core/util/units.h"
+#include "json_numbers.h"
 #include "test_support.h"
 #include "ui/compare/compare_controller.h"
 #include "ui/compare/compare_tables.h"
 #include "ui/compare/compare_view.h"
 #include "ui/runs_model.h"
+#include "ui/timeline/kind_palette.h"
 #include "ui/timeline/time_axis.h"
 #include "ui/timeline/timeline_view.h"
 
@@ -132,6 +139,55 @@ TEST_F(Compare, AMeasuredTraceOnItsOwnClockAndASimulatedRunAlignOnTheirLayerZero
     }
 }
 
+TEST_F(Compare, ExportsTheStackedTimelinesAsPngSvgPdfAndTheTableOnScreenAsCsv) {
+    CompareView view;
+    view.resize(1200, 800);
+    const RunRecord a = test::simulatedRecord(test::smallRequest(2));
+    const RunRecord b = test::simulatedRecord(test::smallRequest(4));
+    ASSERT_TRUE(view.setRuns({compareRunOf(a, QStringLiteral("TP 2")), compareRunOf(b, QStringLiteral("TP 4"))}).ok());
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("c.png"));
+    ASSERT_TRUE(view.exportTo({png, QSize(1000, 600), 2.0}).ok());
+    const QImage image(png);
+    EXPECT_EQ(image.size(), QSize(2000, 1200));
+    // Both panes are painted: the GEMM colour shows in the top and in the bottom half.
+    const QRgb gemm = kindColor(core::EventKind::Gemm).rgb();
+    int top = 0, bottom = 0;
+    for (int y = 0; y < image.height(); y += 2) {
+        for (int x = 2 * TimelineView::kGutterWidth; x < image.width(); x += 3) {
+            if (image.pixel(x, y) == gemm) (y < image.height() / 2 ? top : bottom) += 1;
+        }
+    }
+    EXPECT_GT(top, 100);
+    EXPECT_GT(bottom, 100);
+    const QString svg = dir.filePath(QStringLiteral("c.svg"));
+    ASSERT_TRUE(view.exportTo({svg, QSize(1000, 600), 1.0}).ok());
+    QSvgRenderer renderer(svg);
+    EXPECT_TRUE(renderer.isValid());
+    const QString pdf = dir.filePath(QStringLiteral("c.pdf"));
+    ASSERT_TRUE(view.exportTo({pdf, QSize(1000, 600), 1.0}).ok());
+    EXPECT_EQ(test::pdfPageCount(pdf), 1);
+    // CSV: the per-layer table, one line per row plus the header, raw numbers.
+    const QString csv = dir.filePath(QStringLiteral("c.csv"));
+    ASSERT_TRUE(view.exportTo({csv, {}, 1.0}).ok());
+    QFile file(csv);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    ASSERT_EQ(lines.size(), view.layerTable()->rowCount() + 1);
+    EXPECT_TRUE(lines[0].startsWith(QStringLiteral("Layer,Run,Wall")));
+    EXPECT_TRUE(
+        lines[1].contains(QString::fromStdString(core::formatShortest(view.comparison().layers[0].runs[0].wallNs))))
+        << lines[1].toStdString();
+    // The Summary tab on screen: its table.
+    view.tablesTabs()->setCurrentIndex(1);
+    ASSERT_TRUE(view.exportTo({csv, {}, 1.0}).ok());
+    file.close();
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    EXPECT_EQ(QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts).size(), 3);
+    const auto bad = view.exportTo({dir.filePath(QStringLiteral("c.bmp")), QSize(1000, 600), 1.0});
+    EXPECT_FALSE(bad.ok());
+}
+
 TEST_F(Compare, RefusesFewerThanTwoOrMoreThanFourRunsAndUnfinishedOnes) {
     CompareView view;
     const RunRecord r = test::simulatedRecord(test::smallRequest(2));
@@ -149,31 +205,8 @@ TEST_F(Compare, RefusesFewerThanTwoOrMoreThanFourRunsAndUnfinishedOnes) {
     EXPECT_FALSE(view.exportTo({QStringLiteral("/tmp/none.png"), {}, 1.0}).ok());
 }
 
-QJsonObject parseJson(const std::string& text) {
-    const auto start = text.find('{');
-    if (start == std::string::npos) return {};
-    return QJsonDocument::fromJson(QByteArray::fromStdString(text.substr(start))).object();
-}
-
-// Every number of `expected` equals `actual`'s, recursively; labels (file names vs run names) differ.
-void expectSameNumbers(const QJsonValue& expected, const QJsonValue& actual, const std::string& where) {
-    if (expected.isObject()) {
-        ASSERT_TRUE(actual.isObject()) << where;
-        const QJsonObject e = expected.toObject(), a = actual.toObject();
-        ASSERT_EQ(e.keys(), a.keys()) << where;
-        for (auto it = e.begin(); it != e.end(); ++it) {
-            if (it.key() == QStringLiteral("label")) continue;
-            expectSameNumbers(it.value(), a.value(it.key()), where + "." + it.key().toStdString());
-        }
-    } else if (expected.isArray()) {
-        ASSERT_TRUE(actual.isArray()) << where;
-        const QJsonArray e = expected.toArray(), a = actual.toArray();
-        ASSERT_EQ(e.size(), a.size()) << where;
-        for (qsizetype i = 0; i < e.size(); ++i) expectSameNumbers(e[i], a[i], where + "[" + std::to_string(i) + "]");
-    } else {
-        EXPECT_EQ(expected, actual) << where;
-    }
-}
+using test::expectSameNumbers;
+using test::parseJson;
 
 double cell(const QStandardItemModel* model, int row, int column) {
     const QVariant v = model->data(model->index(row, column), Qt::UserRole);
@@ -216,7 +249,9 @@ TEST_F(Compare, TheWindowsDeltaTablesEqualCompareJsonOnTheSameFiles) {
     std::ostringstream gui;
     core::JsonWriter w(gui);
     core::analysis::writeComparisonJson(w, view->comparison());
-    expectSameNumbers(json, parseJson(gui.str()), "compare");
+    const QJsonObject guiJson = parseJson(gui.str());
+    expectSameNumbers(json, guiJson, "compare");
+    expectSameNumbers(guiJson, json, "compare (the other way: no field more)");
 
     // And what the tables show is those numbers.
     const QJsonArray runs = json.value(QStringLiteral("runs")).toArray();

@@ -146,6 +146,15 @@ TEST_F(WindowWithMeasuredRun, WhatIfOnAnotherFabricAddsAPredictedRunAndComparesI
     ASSERT_EQ(view->paneCount(), 2);
     ASSERT_TRUE(view->hasResidual());
     expectResidualChartIsMeasuredMinusModel(*view->residualPage(), *m.analysis, *predicted.analysis);
+    // At another TP: the replay has that many ranks, its GEMMs scaled from the plan (core::sim::tpKernelScaling).
+    choice.tp = 8;
+    QSignalSpy again(controller, &CompareController::comparisonShown);
+    ASSERT_TRUE(controller->whatIf(measured, choice).ok());
+    ASSERT_TRUE(again.wait(120'000));
+    ASSERT_EQ(window.document()->size(), 3u);
+    const RunRecord& tp8 = window.document()->runs().back();
+    EXPECT_EQ(tp8.trace->ranks.size(), 8u);
+    EXPECT_TRUE(tp8.label().contains(QStringLiteral("at TP 8"))) << tp8.label().toStdString();
     // An unknown fabric is refused with its name.
     choice.fabricId = "no-such-fabric";
     const auto bad = controller->whatIf(measured, choice);

@@ -261,10 +261,10 @@ Status validateConfig(const SimConfig& c) {
     if (!c.ignoreMemory) {
         const FitReport fit = checkFit(plan->memory, cl.gpu);
         if (!fit.fits) {
-            return makeError(ErrorCode::DoesNotFit,
-                             c.plan.model.id + " at TP " + std::to_string(c.plan.tp) + ", batch " +
-                                 std::to_string(c.plan.batch) + " " + fit.describe(cl.gpu.name),
-                             "memory");
+            // The verdict first and no context prefix: the GUI shows this message as the run's status.
+            return makeError(ErrorCode::DoesNotFit, fit.describe(cl.gpu.name) + "; " + c.plan.model.id + " at TP " +
+                                                        std::to_string(c.plan.tp) + ", batch " +
+                                                        std::to_string(c.plan.batch));
         }
     }
     const double events = static_cast<double>(c.tokens) * c.plan.tp * static_cast<double>(plan->ops.size()) *

@@ -55,7 +55,7 @@ struct SkippedRun {
 };
 
 struct SweepResult {
-    std::vector<SweepRun> runs;  // in TP-major, then batch order
+    std::vector<SweepRun> runs;  // in TP-major, then batch, then context order
     std::vector<SkippedRun> skipped;
     bool cancelled = false;
 };

@@ -213,7 +213,7 @@ void TimelinePanel::focusOnExample(ExampleZoom zoom) {
     if (trace == nullptr || timeline == nullptr || timeline->ranks().empty()) return;
     const auto& nvtx = timeline->ranks().front().nvtx;
     if (nvtx.size() < 2 || nvtx[1].size() < 3) {
-        view->fit();
+        if (zoom == ExampleZoom::TwoLayers) view->fit();
         return;
     }
     // The second step is warm (no first-step effects); without one, the first.
@@ -229,7 +229,6 @@ void TimelinePanel::focusOnExample(ExampleZoom zoom) {
     // Two layers wide, the call a little right of the centre so the compute that led to it shows.
     const auto& layers = nvtx[1];
     const std::int64_t width = 2 * (layers.endNs(1) - layers.startNs(1));
-    if (zoom == ExampleZoom::WholeStep) view->setVisibleRange(s0, s1);
     if (!best) {
         if (zoom == ExampleZoom::TwoLayers) view->setVisibleRange(s0, s0 + width);
         return;

@@ -32,6 +32,7 @@ class QTextBrowser;
 namespace tpscope::ui {
 
 class ChartTabs;
+class CompareController;
 class DocumentLoader;
 class ErrorBanner;
 class RunDocument;
@@ -53,6 +54,9 @@ class MainWindow : public QMainWindow {
     bool startSweep();
     // The embedded default sweep on launch: not unsaved work, the run panel keeps its settings.
     bool startDefaultSweep();
+    // Runs a sweep built elsewhere (Compare's "Simulate this configuration") through the same path,
+    // as user work; the new runs' ids, or none (with the reason shown) when it cannot start.
+    std::vector<RunId> startSweepRequest(const SweepRequest& sweep);
     void cancelSweep();
     // True from startSweep until the window has received the sweep's end.
     bool isSweepRunning() const;
@@ -73,6 +77,8 @@ class MainWindow : public QMainWindow {
     QSortFilterProxyModel* runsProxy() const { return m_proxy; }
     TimelinePanel* timelinePanel() const { return m_timeline; }
     ChartTabs* chartTabs() const { return m_chartTabs; }
+    CompareController* compareController() const { return m_compare; }
+    const core::Catalog& catalog() const { return m_catalog; }
     RunPanel* runPanel() const { return m_runPanel; }
     QTableView* runsTable() const { return m_runsTable; }
     QTabWidget* tabs() const { return m_tabs; }
@@ -87,6 +93,8 @@ class MainWindow : public QMainWindow {
     // that answers "is NCCL slow, or is it waiting?". Zoomed to two layers around it (screenshots) or,
     // with wholeStep, keeping that whole step on screen (the window at start-up).
     void focusTimelineOnExample(bool wholeStep = false);
+    // Shows a failure in the window (error strip and status bar) and emits errorShown.
+    void showError(const QString& message);
 
     // Replaces the Save / Discard / Cancel question (tests answer without a dialog).
     using UnsavedPrompt = std::function<QMessageBox::StandardButton(QWidget*)>;
@@ -118,7 +126,6 @@ class MainWindow : public QMainWindow {
     void connectWorkers();
     void restoreSettings();
     void saveSettings() const;
-    void showError(const QString& message);
     void clearError();
     void setModified(bool modified);
     void updateTitle();
@@ -167,6 +174,7 @@ class MainWindow : public QMainWindow {
     TimelinePanel* m_timeline = nullptr;
     QTabWidget* m_tabs = nullptr;
     ChartTabs* m_chartTabs = nullptr;
+    CompareController* m_compare = nullptr;
     QTextBrowser* m_details = nullptr;
     ErrorBanner* m_banner = nullptr;
     QLabel* m_statusTrace = nullptr;

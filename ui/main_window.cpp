@@ -13,6 +13,7 @@
 #include "ui/document_loader.h"
 #include "ui/error_banner.h"
 #include "ui/logging.h"
+#include "ui/planning/planning_tabs.h"
 #include "ui/run_document.h"
 #include "ui/run_panel.h"
 #include "ui/runs_model.h"
@@ -98,6 +99,7 @@ void MainWindow::connectWorkers() {
     m_chartTabs->setPricePerGpuHour(m_runPanel->pricePerGpuHour());
     connect(m_runPanel, &RunPanel::pricePerGpuHourChanged, m_chartTabs, &ChartTabs::setPricePerGpuHour);
     m_chartTabs->addExportActions(menuBar()->actions().front()->menu());
+    m_planningTabs = new PlanningTabs(this);
 }
 
 void MainWindow::restoreSettings() {

@@ -32,6 +32,7 @@ class QTextBrowser;
 namespace tpscope::ui {
 
 class ChartTabs;
+class PlanningTabs;
 class DocumentLoader;
 class ErrorBanner;
 class RunDocument;
@@ -73,6 +74,8 @@ class MainWindow : public QMainWindow {
     QSortFilterProxyModel* runsProxy() const { return m_proxy; }
     TimelinePanel* timelinePanel() const { return m_timeline; }
     ChartTabs* chartTabs() const { return m_chartTabs; }
+    PlanningTabs* planningTabs() const { return m_planningTabs; }
+    const core::Catalog& catalog() const { return m_catalog; }
     RunPanel* runPanel() const { return m_runPanel; }
     QTableView* runsTable() const { return m_runsTable; }
     QTabWidget* tabs() const { return m_tabs; }
@@ -166,6 +169,7 @@ class MainWindow : public QMainWindow {
     TimelinePanel* m_timeline = nullptr;
     QTabWidget* m_tabs = nullptr;
     ChartTabs* m_chartTabs = nullptr;
+    PlanningTabs* m_planningTabs = nullptr;
     QTextBrowser* m_details = nullptr;
     ErrorBanner* m_banner = nullptr;
     QLabel* m_statusTrace = nullptr;

@@ -1,0 +1,61 @@
+// The Calculator, Advice and Collective calls tabs inside the main window: after the default sweep
+// they follow the selected run (its plan, its sweep's advice, its calls).
+
+#include <qcustomplot.h>
+#include <QSignalSpy>
+#include <QStandardItemModel>
+#include <QTabWidget>
+
+#include <gtest/gtest.h>
+
+#include "tests/ui/ui_test_support.h"
+#include "ui/charts/call_busbw_page.h"
+#include "ui/main_window.h"
+#include "ui/planning/advice_page.h"
+#include "ui/planning/calculator_page.h"
+#include "ui/planning/planning_tabs.h"
+#include "ui/run_document.h"
+
+namespace tpscope::ui {
+namespace {
+
+TEST(PlanningTabsInWindow, TheTabsFollowTheSelectedRun) {
+    test::ensureApp();
+    MainWindow window(defaultServices());
+    window.setUnsavedPrompt([](QWidget*) { return QMessageBox::Discard; });
+    QSignalSpy finished(&window, &MainWindow::sweepFinished);
+    ASSERT_TRUE(window.startDefaultSweep());
+    ASSERT_TRUE(finished.wait(120'000));
+    QStringList titles;
+    for (int i = 0; i < window.tabs()->count(); ++i) titles << window.tabs()->tabText(i);
+    for (const char* t : {"Calculator", "Advice", "Collective calls"}) {
+        EXPECT_TRUE(titles.contains(QString::fromLatin1(t))) << t;
+    }
+    const auto* tabs = window.planningTabs();
+    RunId tp4 = RunId::None;
+    for (const RunId id : window.document()->ids()) {
+        const RunRecord* r = window.document()->run(id);
+        if (r->request.tp == 4 && r->status == RunStatus::Done) tp4 = id;
+    }
+    ASSERT_NE(tp4, RunId::None);
+    window.selectRun(tp4);
+    const RunRecord& run = *window.document()->run(tp4);
+    const auto& in = tabs->calculator()->inputs();
+    EXPECT_EQ(in.plan.model.id, run.request.model.id);
+    EXPECT_EQ(in.gpu.id, run.request.gpu.id);
+    EXPECT_EQ(in.plan.tp, 4);
+    EXPECT_EQ(in.plan.batch, run.request.batch);
+    // The sweep's advice: core's items for the window's own runs.
+    const auto expected = adviceForSweep(window.document()->runs(), run.sweep, 0.8);
+    ASSERT_TRUE(expected.ok());
+    EXPECT_EQ(static_cast<std::size_t>(tabs->advice()->table()->rowCount()), expected->items.size());
+    EXPECT_GT(tabs->advice()->table()->rowCount(), 0);
+    // The run's calls, on its fabric.
+    EXPECT_EQ(tabs->collectiveCalls()->fabricId(), run.request.fabric.id);
+    EXPECT_EQ(static_cast<std::size_t>(tabs->collectiveCalls()->tableModel()->rowCount()),
+              run.analysis->matching.calls.size());
+    EXPECT_EQ(tabs->collectiveCalls()->curveRanks(), 4);
+}
+
+}  // namespace
+}  // namespace tpscope::ui

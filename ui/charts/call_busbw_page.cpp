@@ -21,12 +21,15 @@ QString qs(const std::string& s) {
     return QString::fromStdString(s);
 }
 
-// Powers of two spanning the calls' sizes with one step of margin (at least 8 B .. 1 KiB).
+// Powers of two from 16x below the smallest call to 16x above the largest (8 B .. 1 TiB), so the
+// curve shows where the calls sit between the latency-bound and the bandwidth-bound regime.
 std::vector<std::uint64_t> curveSizes(std::uint64_t minBytes, std::uint64_t maxBytes) {
+    constexpr std::uint64_t kMax = 1ull << 40;
     std::uint64_t lo = 8;
-    while (lo * 2 <= minBytes / 2 && lo < (1ull << 40)) lo *= 2;
+    while (lo * 2 <= minBytes / 16 && lo < kMax) lo *= 2;
+    const std::uint64_t hi = std::min(kMax, std::max<std::uint64_t>(maxBytes, 64) * 16);
     std::vector<std::uint64_t> sizes;
-    for (std::uint64_t b = lo; b <= std::max<std::uint64_t>(maxBytes * 2, 1024) && b <= (1ull << 40); b *= 2) {
+    for (std::uint64_t b = lo; b <= hi; b *= 2) {
         sizes.push_back(b);
     }
     return sizes;
@@ -116,11 +119,9 @@ void CallBusbwPage::rebuild() {
             continue;
         }
         (c.op == core::CollectiveOp::AllReduce ? m_allReduce : m_other)->addData(static_cast<double>(c.bytes), busbw);
-        if (c.op == core::CollectiveOp::AllReduce) {
-            m_ranks = std::max(m_ranks, static_cast<int>(c.groupSize));
-            minBytes = std::min(minBytes, c.bytes);
-            maxBytes = std::max(maxBytes, c.bytes);
-        }
+        minBytes = std::min(minBytes, c.bytes);
+        maxBytes = std::max(maxBytes, c.bytes);
+        if (c.op == core::CollectiveOp::AllReduce) m_ranks = std::max(m_ranks, static_cast<int>(c.groupSize));
     }
     QStringList status;
     status << tr("%n collective call(s)", nullptr, static_cast<int>(calls.size()));

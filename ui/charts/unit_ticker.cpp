@@ -45,6 +45,12 @@ QSharedPointer<QCPAxisTicker> bytesLogTicker() {
     return QSharedPointer<QCPAxisTicker>(ticker);
 }
 
+QSharedPointer<QCPAxisTicker> durationLogTicker() {
+    auto* ticker = new LogUnitTicker([](double ns) { return core::formatDurationNs(ns); });
+    ticker->setLogBase(10);
+    return QSharedPointer<QCPAxisTicker>(ticker);
+}
+
 QSharedPointer<QCPAxisTickerText> categoryTicker(const QStringList& labels) {
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     for (int i = 0; i < labels.size(); ++i) ticker->addTick(i + 1, labels[i]);

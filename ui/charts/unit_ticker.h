@@ -34,13 +34,14 @@ class LogUnitTicker : public QCPAxisTickerLog {
 };
 
 // Tickers for the units the chart pages plot.
-QSharedPointer<QCPAxisTicker> durationTicker();   // nanoseconds -> "812 ns", "12.4 us", "1.20 ms"
-QSharedPointer<QCPAxisTicker> dollarTicker();     // dollars -> "$0.42"
-QSharedPointer<QCPAxisTicker> percentTicker();    // fraction -> "85 %"
-QSharedPointer<QCPAxisTicker> siTicker();         // 1500 -> "1.50 k"
-QSharedPointer<QCPAxisTicker> speedupTicker();    // 2.5 -> "2.5×"
-QSharedPointer<QCPAxisTicker> bandwidthTicker();  // bytes/s -> "12.3 GB/s"
-QSharedPointer<QCPAxisTicker> bytesLogTicker();   // log2 axis of byte sizes -> "16.0 KiB"
+QSharedPointer<QCPAxisTicker> durationTicker();     // nanoseconds -> "812 ns", "12.4 us", "1.20 ms"
+QSharedPointer<QCPAxisTicker> dollarTicker();       // dollars -> "$0.42"
+QSharedPointer<QCPAxisTicker> percentTicker();      // fraction -> "85 %"
+QSharedPointer<QCPAxisTicker> siTicker();           // 1500 -> "1.50 k"
+QSharedPointer<QCPAxisTicker> speedupTicker();      // 2.5 -> "2.5×"
+QSharedPointer<QCPAxisTicker> bandwidthTicker();    // bytes/s -> "12.3 GB/s"
+QSharedPointer<QCPAxisTicker> bytesLogTicker();     // log2 axis of byte sizes -> "16.0 KiB"
+QSharedPointer<QCPAxisTicker> durationLogTicker();  // log10 axis of nanoseconds -> "10 us", "1.00 ms"
 // Text ticks at category positions 1..n (GPU counts, layer names).
 QSharedPointer<QCPAxisTickerText> categoryTicker(const QStringList& labels);
 

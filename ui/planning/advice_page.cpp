@@ -61,6 +61,8 @@ AdvicePage::AdvicePage(QWidget* parent) : QWidget(parent) {
     m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_view->horizontalHeader()->setStretchLastSection(true);
     layout->addWidget(m_view, 1);
+    // Wrapped sentences: row heights follow the Advice column's width.
+    connect(m_view->horizontalHeader(), &QHeaderView::sectionResized, m_view, &QTableView::resizeRowsToContents);
     connect(m_threshold, &QDoubleSpinBox::valueChanged, this, &AdvicePage::efficiencyThresholdChanged);
     setAdvice(core::makeError(core::ErrorCode::InvalidArgument, "no run yet"));
 }

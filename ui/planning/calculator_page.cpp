@@ -49,7 +49,7 @@ CalculatorPage::CalculatorPage(core::Catalog catalog, QWidget* parent)
     : ChartPage(tr("Calculator"), parent), m_catalog(std::move(catalog)), m_models(m_catalog.models()) {
     m_inputs.fabrics = m_catalog.fabrics();
     addTable({tr("Fabric"), tr("busbw"), tr("bandwidth-only / call"), tr("bandwidth-only / step"), tr("min latency"),
-              tr("α-β / call"), tr("α-β / step"), tr("dominant"), tr("α-β ÷ HBM floor")});
+              tr("α-β / call"), tr("α-β / step"), tr("dominant"), tr("α-β ÷ HBM floor"), tr("note")});
     controls()->addWidget(buildInputs(), 0);
     controls()->addWidget(buildSideTables(), 1);
     recompute();

@@ -63,6 +63,7 @@ class CalculatorPage : public ChartPage {
     void fillAmdahl(const CalculatorNumbers& numbers);
     void plotFabrics(const CalculatorNumbers& numbers);
     void clearNumbers(const QString& why);
+    void fitRanges() override;  // a log time axis: from half the smallest floor to twice the largest
 
     core::Catalog m_catalog;
     std::vector<core::ModelSpec> m_models;  // the catalog's, plus a run's custom model

@@ -40,6 +40,7 @@ constexpr const char* kFabricFields[] = {
     "alpha_beta.per_step_us",
     "alpha_beta.dominant",
     "comm_over_hbm",
+    "",  // the note: why a fabric cannot carry the plan
 };
 
 // The step's HBM floor as `bounds --gpu` gives it (core::sim::stepFloors; the same on every fabric).
@@ -111,6 +112,7 @@ void CalculatorPage::fillFabrics(const CalculatorNumbers& n) {
         QList<QStandardItem*> items{
             name, cell(qs(core::formatSi(row.fabric.busbwBytesPerSec, "B/s")), row.fabric.busbwBytesPerSec)};
         if (!row.floors) {
+            for (int c = 2; c < table->columnCount() - 1; ++c) items << new QStandardItem(QStringLiteral("—"));
             auto* why = new QStandardItem(qs(row.error));
             why->setToolTip(qs(row.error));
             items << why;
@@ -125,7 +127,7 @@ void CalculatorPage::fillFabrics(const CalculatorNumbers& n) {
               << cell(duration(f.perCallAlphaBetaNs), f.perCallAlphaBetaNs / 1e3)
               << cell(duration(f.perStepAlphaBetaNs), f.perStepAlphaBetaNs / 1e3)
               << new QStandardItem(f.latencyDominates() ? QStringLiteral("latency") : QStringLiteral("bandwidth"))
-              << cell(qs(core::formatFixed(f.commOverHbm, 3)), f.commOverHbm);
+              << cell(qs(core::formatFixed(f.commOverHbm, 3)), f.commOverHbm) << new QStandardItem(QString());
         table->appendRow(items);
     }
 }
@@ -146,7 +148,7 @@ void CalculatorPage::fillAmdahl(const CalculatorNumbers& n) {
                                : tr("limit 1/S: unbounded (S = 0)"));
 }
 
-// Per fabric, the two per-step floors as bars and the HBM floor of
+// Per fabric, the two per-step floors as bars on a log axis (they span ns to ms) and the HBM floor of
 // the step as a line: a fabric whose alpha-beta bar rises above it is bound by communication.
 void CalculatorPage::plotFabrics(const CalculatorNumbers& n) {
     auto* p = plot();
@@ -165,6 +167,7 @@ void CalculatorPage::plotFabrics(const CalculatorNumbers& n) {
         bars->setName(name);
         bars->setWidth(0.38);
         bars->setPen(Qt::NoPen);
+        bars->setBaseValue(1);  // the log axis has no 0: bars rise from 1 ns
         bars->setBrush(colour);
         QVector<double> shifted = keys;
         for (auto& k : shifted) k += offset;
@@ -180,10 +183,25 @@ void CalculatorPage::plotFabrics(const CalculatorNumbers& n) {
     hbm->setData({0.5, static_cast<double>(n.fabrics.size()) + 0.5}, {hbmNs, hbmNs});
     p->xAxis->setTicker(categoryTicker(labels));
     p->xAxis->setTickLabelRotation(30);
-    p->yAxis->setTicker(durationTicker());
+    p->yAxis->setScaleType(QCPAxis::stLogarithmic);
+    p->yAxis->setTicker(durationLogTicker());
     p->yAxis->setLabel(tr("step floor"));
     fitRanges();
     requestReplot();
+}
+
+void CalculatorPage::fitRanges() {
+    double lo = 0, hi = 0;
+    for (int i = 0; i < plot()->plottableCount(); ++i) {
+        bool found = false;
+        const QCPRange r = plot()->plottable(i)->getValueRange(found, QCP::sdPositive);
+        if (!found) continue;
+        lo = lo > 0 ? std::min(lo, r.lower) : r.lower;
+        hi = std::max(hi, r.upper);
+    }
+    if (hi <= 0) return;
+    plot()->yAxis->setRange(lo / 2, hi * 4);  // headroom above for the legend
+    plot()->xAxis->setRange(0.4, static_cast<double>(tableModel()->rowCount()) + 0.6);
 }
 
 }  // namespace tpscope::ui

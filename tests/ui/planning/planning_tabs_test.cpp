@@ -2,6 +2,7 @@
 // they follow the selected run (its plan, its sweep's advice, its calls).
 
 #include <qcustomplot.h>
+#include <QImage>
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QTabWidget>
@@ -55,6 +56,17 @@ TEST(PlanningTabsInWindow, TheTabsFollowTheSelectedRun) {
     EXPECT_EQ(static_cast<std::size_t>(tabs->collectiveCalls()->tableModel()->rowCount()),
               run.analysis->matching.calls.size());
     EXPECT_EQ(tabs->collectiveCalls()->curveRanks(), 4);
+
+    // Screenshots a person can look at (build/dev/screenshots/planning-*.png): each tab drawn.
+    window.resize(1600, 1000);
+    for (QWidget* tab : std::initializer_list<QWidget*>{tabs->calculator(), tabs->advice(), tabs->collectiveCalls()}) {
+        window.tabs()->setCurrentWidget(tab);
+        QCoreApplication::processEvents();
+        const QImage image = window.grab().toImage();
+        const QString name = window.tabs()->tabText(window.tabs()->currentIndex()).toLower().replace(' ', '-');
+        EXPECT_TRUE(image.save(test::screenshotDir() + QStringLiteral("/planning-%1.png").arg(name)));
+        EXPECT_GT(tab->width(), 600);
+    }
 }
 
 }  // namespace

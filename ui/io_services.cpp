@@ -118,8 +118,10 @@ RunRecord runRecordOf(const core::Run& run, const QString& workspacePath) {
     r.gpusPerNode = specNumber<int>(info, "gpus_per_node", r.gpusPerNode);
     r.overlap = specValue(info, "overlap") == "1";
     r.cudaGraphs = specValue(info, "cuda_graphs") == "1";
-    r.allReduceEngine =
-        core::sim::parseAllReduceEngine(specValue(info, "allreduce_engine")).value_or(core::sim::AllReduceEngine::Nccl);
+    // The GUI writes the engine into the spec; a CLI-made workspace has it in the simulated trace's metadata.
+    std::string engine = specValue(info, "allreduce_engine");
+    if (engine.empty() && run.trace) engine = run.trace->metadataValue("allreduce_engine");
+    r.allReduceEngine = core::sim::parseAllReduceEngine(engine).value_or(core::sim::AllReduceEngine::Nccl);
     r.pricePerGpuHour = specNumber<double>(info, "price_per_gpu_hour", 0.0);
     r.seed = specNumber<std::uint64_t>(info, "seed", r.seed);
     const std::string source = specValue(info, "source");

@@ -14,6 +14,7 @@
 #include "core/sim/allreduce_engine.h"
 #include "test_support.h"
 #include "tests/ui/cli_json.h"
+#include "ui/io_services.h"
 #include "ui/main_window.h"
 #include "ui/run_document.h"
 #include "ui/run_panel.h"
@@ -93,6 +94,23 @@ TEST(GuiCliEngine, TheRunPanelsEngineEqualsSimulateAllreduceJson) {
                   ncclRuns[i].toObject().value(QStringLiteral("allreduce_time_ns_per_step")).toDouble());
         EXPECT_TRUE(run.request.backendText().contains(QString::fromLatin1(kEngine)));
     }
+}
+
+// Saved and reopened, a run keeps its engine; a workspace without the key (made by the CLI) takes
+// it from the simulated trace's metadata.
+TEST(GuiCliEngine, TheEngineSurvivesAWorkspaceRoundTrip) {
+    RunRecord run;
+    run.request.allReduceEngine = core::sim::AllReduceEngine::SymmMem;
+    core::Run stored;
+    stored.info = runInfoOf(run);
+    EXPECT_EQ(runRecordOf(stored, QString()).request.allReduceEngine, core::sim::AllReduceEngine::SymmMem);
+
+    std::erase_if(stored.info.spec, [](const auto& kv) { return kv.first == "allreduce_engine"; });
+    EXPECT_EQ(runRecordOf(stored, QString()).request.allReduceEngine, core::sim::AllReduceEngine::Nccl);
+    auto trace = std::make_shared<core::Trace>();
+    trace->metadata.emplace_back("allreduce_engine", "trtllm");
+    stored.trace = trace;
+    EXPECT_EQ(runRecordOf(stored, QString()).request.allReduceEngine, core::sim::AllReduceEngine::TrtLlm);
 }
 
 }  // namespace

@@ -81,6 +81,8 @@ QWidget* CalculatorPage::buildInputs() {
     const std::pair<QString, QWidget*> rows[] = {
         {tr("Model"), m_model},     {tr("GPU"), m_gpu},     {tr("TP"), m_tp},           {tr("Batch"), m_batch},
         {tr("Context"), m_context}, {tr("dtype"), m_dtype}, {tr("Amdahl S"), m_serial}, {tr("at GPUs"), m_gpuCounts}};
+    m_tp->setObjectName(QStringLiteral("calculatorTp"));
+    m_gpu->setObjectName(QStringLiteral("calculatorGpu"));
     int row = 0;
     for (const auto& [label, widget] : rows) {
         grid->addWidget(new QLabel(label, box), row, 0);

@@ -21,14 +21,6 @@ QString duration(double ns) {
     return qs(core::formatDurationNs(ns, core::DurationStyle::Detail));
 }
 
-// A cell with its display text and, for tests and CSV, the raw number in the CLI's unit.
-QStandardItem* cell(const QString& text, double raw) {
-    auto* item = new QStandardItem(text);
-    item->setData(raw, Qt::UserRole);
-    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    return item;
-}
-
 // The `bounds --json` field each fabric column shows (dotted for nested objects).
 constexpr const char* kFabricFields[] = {
     "fabric",
@@ -96,7 +88,7 @@ void CalculatorPage::fillPlan(const CalculatorNumbers& n) {
     for (const auto& row : rows) {
         auto* label = new QStandardItem(row.label);
         label->setData(QString::fromLatin1(row.field), kFieldRole);
-        m_planTable->appendRow({label, cell(row.text, row.raw)});
+        m_planTable->appendRow({label, numberItem(row.text, row.raw)});
     }
 }
 
@@ -110,7 +102,7 @@ void CalculatorPage::fillFabrics(const CalculatorNumbers& n) {
         auto* name = new QStandardItem(qs(row.fabric.name));
         name->setData(qs(row.fabric.id), kFieldRole);
         QList<QStandardItem*> items{
-            name, cell(qs(core::formatSi(row.fabric.busbwBytesPerSec, "B/s")), row.fabric.busbwBytesPerSec)};
+            name, numberItem(qs(core::formatSi(row.fabric.busbwBytesPerSec, "B/s")), row.fabric.busbwBytesPerSec)};
         if (!row.floors) {
             for (int c = 2; c < table->columnCount() - 1; ++c) items << new QStandardItem(QStringLiteral("—"));
             auto* why = new QStandardItem(qs(row.error));
@@ -121,13 +113,13 @@ void CalculatorPage::fillFabrics(const CalculatorNumbers& n) {
         }
         const auto& f = *row.floors;
         const auto& b = f.bandwidthOnly;
-        items << cell(duration(b.perCallAtBusbwNs), b.perCallAtBusbwNs / 1e3)
-              << cell(duration(b.perStepAtBusbwNs), b.perStepAtBusbwNs / 1e3)
-              << cell(duration(f.minCallLatencyNs), f.minCallLatencyNs / 1e3)
-              << cell(duration(f.perCallAlphaBetaNs), f.perCallAlphaBetaNs / 1e3)
-              << cell(duration(f.perStepAlphaBetaNs), f.perStepAlphaBetaNs / 1e3)
+        items << numberItem(duration(b.perCallAtBusbwNs), b.perCallAtBusbwNs / 1e3)
+              << numberItem(duration(b.perStepAtBusbwNs), b.perStepAtBusbwNs / 1e3)
+              << numberItem(duration(f.minCallLatencyNs), f.minCallLatencyNs / 1e3)
+              << numberItem(duration(f.perCallAlphaBetaNs), f.perCallAlphaBetaNs / 1e3)
+              << numberItem(duration(f.perStepAlphaBetaNs), f.perStepAlphaBetaNs / 1e3)
               << new QStandardItem(f.latencyDominates() ? QStringLiteral("latency") : QStringLiteral("bandwidth"))
-              << cell(qs(core::formatFixed(f.commOverHbm, 3)), f.commOverHbm) << new QStandardItem(QString());
+              << numberItem(qs(core::formatFixed(f.commOverHbm, 3)), f.commOverHbm) << new QStandardItem(QString());
         table->appendRow(items);
     }
 }
@@ -139,9 +131,9 @@ void CalculatorPage::fillAmdahl(const CalculatorNumbers& n) {
         return;
     }
     for (const auto& p : n.amdahl->points) {
-        m_amdahlTable->appendRow({cell(QString::number(p.gpus), p.gpus),
-                                  cell(qs(core::formatFixed(p.speedup, 3)) + QStringLiteral("×"), p.speedup),
-                                  cell(qs(core::formatPercent(p.efficiency)), p.efficiency)});
+        m_amdahlTable->appendRow({numberItem(QString::number(p.gpus), p.gpus),
+                                  numberItem(qs(core::formatFixed(p.speedup, 3)) + QStringLiteral("×"), p.speedup),
+                                  numberItem(qs(core::formatPercent(p.efficiency)), p.efficiency)});
     }
     m_amdahlLimit->setText(std::isfinite(n.amdahl->maxSpeedup)
                                ? tr("limit 1/S: %1×").arg(qs(core::formatFixed(n.amdahl->maxSpeedup, 2)))

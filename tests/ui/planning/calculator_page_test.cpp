@@ -3,9 +3,11 @@
 // column names its CLI field, each cell keeps its raw number (issue 13 acceptance). Also: it follows
 // the current run's request, and bad Amdahl input is named instead of tabulated.
 
+#include <QComboBox>
 #include <QFile>
 #include <QImage>
 #include <QJsonArray>
+#include <QSpinBox>
 #include <QStandardItemModel>
 #include <QTemporaryDir>
 
@@ -182,6 +184,22 @@ TEST_F(CalculatorTest, FollowsTheRunsRequest) {
     // A run without a model (an imported trace) leaves the plan alone.
     page.setRun(RunRequest{});
     EXPECT_EQ(page.inputs().plan.model.id, "llama3-8b");
+}
+
+// An edit in the panel's own widgets recomputes at once: ring wire bytes per call = 2(n-1)/n x message.
+TEST_F(CalculatorTest, EditingTheTpRecomputesLive) {
+    page.setPlan("llama3-70b", "h100-sxm", 8, 1, 1024, core::Dtype::Fp16);
+    auto* tp = page.findChild<QSpinBox*>(QStringLiteral("calculatorTp"));
+    ASSERT_NE(tp, nullptr);
+    const double message = raw(*page.planTable(), 0, 1);
+    EXPECT_EQ(raw(*page.planTable(), 1, 1), 2.0 * 7 / 8 * message);
+    tp->setValue(2);
+    EXPECT_EQ(page.inputs().plan.tp, 2);
+    EXPECT_EQ(raw(*page.planTable(), 1, 1), 2.0 * 1 / 2 * message);
+    auto* gpu = page.findChild<QComboBox*>(QStringLiteral("calculatorGpu"));
+    ASSERT_NE(gpu, nullptr);
+    gpu->setCurrentIndex(gpu->findText(QString::fromStdString(catalog.gpu("b200")->name)));
+    EXPECT_EQ(page.inputs().gpu.id, "b200");
 }
 
 TEST_F(CalculatorTest, BadInputIsNamedNotTabulated) {

@@ -125,8 +125,9 @@ void CallBusbwPage::rebuild() {
     }
     QStringList status;
     status << tr("%n collective call(s)", nullptr, static_cast<int>(calls.size()));
-    if (unplotted > 0)
+    if (unplotted > 0) {
         status << tr("%n without a size or transfer time (not plotted)", nullptr, static_cast<int>(unplotted));
+    }
     std::optional<core::sim::CollectiveModel> model;
     const std::size_t fabricIndex = static_cast<std::size_t>(std::max(0, m_fabric->currentIndex()));
     if (m_ranks >= 2 && fabricIndex < m_fabrics.size()) {

@@ -16,6 +16,9 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <array>
+#include <vector>
+
 #include "core/util/units.h"
 #include "ui/export/plot_export.h"
 
@@ -23,7 +26,7 @@ namespace tpscope::ui {
 
 namespace {
 
-constexpr core::Dtype kDtypes[] = {core::Dtype::Fp16, core::Dtype::Bf16, core::Dtype::Fp8, core::Dtype::Fp32};
+constexpr std::array kDtypes{core::Dtype::Fp16, core::Dtype::Bf16, core::Dtype::Fp8, core::Dtype::Fp32};
 
 QSpinBox* spin(int lo, int hi, int value, QWidget* parent) {
     auto* s = new QSpinBox(parent);
@@ -78,7 +81,7 @@ QWidget* CalculatorPage::buildInputs() {
     m_problem = new QLabel(box);
     m_problem->setWordWrap(true);
     m_problem->setStyleSheet(QStringLiteral("color: #c0392b"));
-    const std::pair<QString, QWidget*> rows[] = {
+    const std::vector<std::pair<QString, QWidget*>> rows = {
         {tr("Model"), m_model},     {tr("GPU"), m_gpu},     {tr("TP"), m_tp},           {tr("Batch"), m_batch},
         {tr("Context"), m_context}, {tr("dtype"), m_dtype}, {tr("Amdahl S"), m_serial}, {tr("at GPUs"), m_gpuCounts}};
     m_tp->setObjectName(QStringLiteral("calculatorTp"));
@@ -115,8 +118,9 @@ QWidget* CalculatorPage::buildSideTables() {
     m_amdahlTable = new QStandardItemModel(0, 3, this);
     m_amdahlTable->setHorizontalHeaderLabels({tr("GPUs"), tr("Amdahl speed-up"), tr("efficiency")});
     for (int c = 0; c < 3; ++c) {
-        static const char* const kFields[] = {"gpus", "speedup", "efficiency"};
-        m_amdahlTable->setHeaderData(c, Qt::Horizontal, QString::fromLatin1(kFields[c]), kFieldRole);
+        static constexpr std::array kFields{"gpus", "speedup", "efficiency"};
+        m_amdahlTable->setHeaderData(c, Qt::Horizontal, QString::fromLatin1(kFields[static_cast<std::size_t>(c)]),
+                                     kFieldRole);
     }
     amdahlLayout->addWidget(sideTableView(m_amdahlTable, amdahl), 1);
     m_amdahlLimit = new QLabel(amdahl);
@@ -172,14 +176,15 @@ QString CalculatorPage::problem() const {
 }
 
 void CalculatorPage::recompute() {
-    if (m_models.empty() || m_catalog.gpus().empty())
+    if (m_models.empty() || m_catalog.gpus().empty()) {
         return clearNumbers(tr("The preset catalog has no model or GPU."));
+    }
     m_inputs.plan = core::PlanConfig{};
     m_inputs.plan.model = m_models[static_cast<std::size_t>(std::max(0, m_model->currentIndex()))];
     m_inputs.plan.tp = m_tp->value();
     m_inputs.plan.batch = m_batch->value();
     m_inputs.plan.contextLen = m_context->value();
-    m_inputs.plan.dtype = kDtypes[std::max(0, m_dtype->currentIndex())];
+    m_inputs.plan.dtype = kDtypes[static_cast<std::size_t>(std::max(0, m_dtype->currentIndex()))];
     m_inputs.gpu = m_catalog.gpus()[static_cast<std::size_t>(std::max(0, m_gpu->currentIndex()))];
     m_inputs.serialFraction = m_serial->value();
     auto counts = core::parsePositiveIntList(m_gpuCounts->text().toStdString(), "GPU counts");

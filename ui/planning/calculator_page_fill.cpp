@@ -3,7 +3,9 @@
 #include <qcustomplot.h>
 #include <QStandardItemModel>
 
+#include <array>
 #include <cmath>
+#include <vector>
 
 #include "core/util/units.h"
 #include "ui/charts/unit_ticker.h"
@@ -22,7 +24,7 @@ QString duration(double ns) {
 }
 
 // The `bounds --json` field each fabric column shows (dotted for nested objects).
-constexpr const char* kFabricFields[] = {
+constexpr std::array kFabricFields{
     "fabric",
     "busbw_bytes_per_sec",
     "per_call_at_busbw_us",
@@ -56,7 +58,7 @@ void CalculatorPage::fillPlan(const CalculatorNumbers& n) {
         double raw;
     };
     const auto bytes = [](std::uint64_t b) { return qs(core::formatBytes(static_cast<double>(b))); };
-    const Row rows[] = {
+    const std::vector<Row> rows = {
         {tr("all-reduce message per call"), "allreduce_message_bytes", bytes(p.allreduceMessageBytes),
          static_cast<double>(p.allreduceMessageBytes)},
         {tr("ring wire bytes per call"), "allreduce_wire_bytes_per_gpu", bytes(p.allreduceWireBytesPerGpu),
@@ -96,7 +98,8 @@ void CalculatorPage::fillFabrics(const CalculatorNumbers& n) {
     auto* table = tableModel();
     table->setRowCount(0);
     for (int c = 0; c < table->columnCount(); ++c) {
-        table->setHeaderData(c, Qt::Horizontal, QString::fromLatin1(kFabricFields[c]), kFieldRole);
+        table->setHeaderData(c, Qt::Horizontal, QString::fromLatin1(kFabricFields.at(static_cast<std::size_t>(c))),
+                             kFieldRole);
     }
     for (const auto& row : n.fabrics) {
         auto* name = new QStandardItem(qs(row.fabric.name));

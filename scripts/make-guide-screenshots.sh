@@ -36,4 +36,11 @@ mkdir -p docs/report
 pdftoppm -r 80 -f 1 -l 4 -png "$work/report.pdf" "$work/page"
 for i in 1 2 3 4; do cp "$work/page-$i.png" "docs/report/report-page-$i.png"; done
 
+# 5. The Calculator, Advice and Collective calls tabs on the default sweep's TP 4 run, drawn by their
+#    window test (it writes BUILD_DIR/screenshots/planning-*.png; needs ui_tests built).
+if [ -x "$build/tests/ui_tests" ]; then
+  "$build/tests/ui_tests" --gtest_filter='PlanningTabsInWindow.*' >/dev/null
+  for tab in calculator advice collective-calls; do cp "$build/screenshots/planning-$tab.png" "$out/$tab.png"; done
+fi
+
 echo "make-guide-screenshots: wrote $(ls "$out"/*.png | tr '\n' ' ')"

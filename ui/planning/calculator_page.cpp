@@ -91,6 +91,9 @@ QWidget* CalculatorPage::buildInputs() {
         grid->addWidget(new QLabel(label, box), row, 0);
         grid->addWidget(widget, row++, 1);
     }
+    m_serialSource = new QLabel(box);
+    m_serialSource->setWordWrap(true);
+    grid->addWidget(m_serialSource, row++, 0, 1, 2);
     grid->addWidget(m_problem, row, 0, 1, 2);
     grid->setRowStretch(row, 1);
     const auto changed = [this] {
@@ -100,7 +103,10 @@ QWidget* CalculatorPage::buildInputs() {
     connect(m_gpu, &QComboBox::currentIndexChanged, this, changed);
     connect(m_dtype, &QComboBox::currentIndexChanged, this, changed);
     for (auto* s : {m_tp, m_batch, m_context}) connect(s, &QSpinBox::valueChanged, this, changed);
-    connect(m_serial, &QDoubleSpinBox::valueChanged, this, changed);
+    connect(m_serial, &QDoubleSpinBox::valueChanged, this, [this, changed] {
+        if (!m_updating) m_serialSource->clear();  // the user's own S now
+        changed();
+    });
     connect(m_gpuCounts, &QLineEdit::editingFinished, this, changed);
     return box;
 }
@@ -169,6 +175,18 @@ void CalculatorPage::setAmdahl(double serialFraction, const QString& gpuCounts) 
     m_gpuCounts->setText(gpuCounts);
     m_updating = false;
     recompute();
+}
+
+void CalculatorPage::setSerialFraction(double serialFraction, const QString& source) {
+    m_updating = true;
+    m_serial->setValue(serialFraction);
+    m_updating = false;
+    m_serialSource->setText(tr("S = %1 %2").arg(m_serial->value(), 0, 'f', 4).arg(source));
+    recompute();
+}
+
+QString CalculatorPage::serialSource() const {
+    return m_serialSource->text();
 }
 
 QString CalculatorPage::problem() const {

@@ -43,6 +43,10 @@ class CalculatorPage : public ChartPage {
     void setPlan(const std::string& modelId, const std::string& gpuId, int tp, int batch, int context,
                  core::Dtype dtype);
     void setAmdahl(double serialFraction, const QString& gpuCounts);
+    // S from elsewhere (the current sweep's Amdahl fit), rounded to the field's 4 decimals; `source`
+    // says where it came from until the user edits it.
+    void setSerialFraction(double serialFraction, const QString& source);
+    QString serialSource() const;
 
     QStandardItemModel* planTable() const { return m_planTable; }
     QStandardItemModel* fabricTable() const { return tableModel(); }
@@ -78,6 +82,7 @@ class CalculatorPage : public ChartPage {
     QLineEdit* m_gpuCounts = nullptr;
     QLabel* m_problem = nullptr;
     QLabel* m_amdahlLimit = nullptr;
+    QLabel* m_serialSource = nullptr;
     QStandardItemModel* m_planTable = nullptr;
     QStandardItemModel* m_amdahlTable = nullptr;
     bool m_updating = false;  // inputs set in bulk: one recompute at the end

@@ -31,23 +31,36 @@ PlanningTabs::PlanningTabs(MainWindow* window) : QObject(window), m_window(windo
 
 void PlanningTabs::onCurrentRun(RunId id) {
     const RunRecord* run = m_window->document()->run(id);
-    if (run != nullptr) m_calculator->setRun(run->request);
+    const auto advice = showAdvice();
     if (run == nullptr) {
         m_calls->setRun(nullptr, nullptr, {});
-    } else {
-        m_calls->setRun(run->trace, run->analysis, run->request.fabric.id);
+        return;
     }
-    refreshAdvice();
+    m_calculator->setRun(run->request);
+    m_calls->setRun(run->trace, run->analysis, run->request.fabric.id);
+    if (!advice) return;
+    // Amdahl's S from the fit of the run's own sweep and batch (core's), where there is one.
+    for (const auto& batch : advice->scaling.batches) {
+        if (batch.batch == run->request.batch && batch.fit.valid) {
+            m_calculator->setSerialFraction(batch.fit.serialFraction,
+                                            tr("from the sweep's Amdahl fit at batch %1").arg(batch.batch));
+        }
+    }
+}
+
+core::Result<SweepAdvice> PlanningTabs::showAdvice() {
+    const auto* doc = m_window->document();
+    const RunRecord* current = doc->run(m_window->currentRun());
+    auto advice =
+        current == nullptr
+            ? core::Result<SweepAdvice>(core::makeError(core::ErrorCode::InvalidArgument, "select a run of a sweep"))
+            : adviceForSweep(doc->runs(), current->sweep, m_advice->efficiencyThreshold());
+    m_advice->setAdvice(advice);
+    return advice;
 }
 
 void PlanningTabs::refreshAdvice() {
-    const auto* doc = m_window->document();
-    const RunRecord* current = doc->run(m_window->currentRun());
-    if (current == nullptr) {
-        m_advice->setAdvice(core::makeError(core::ErrorCode::InvalidArgument, "select a run of a sweep"));
-        return;
-    }
-    m_advice->setAdvice(adviceForSweep(doc->runs(), current->sweep, m_advice->efficiencyThreshold()));
+    static_cast<void>(showAdvice());
 }
 
 }  // namespace tpscope::ui

@@ -6,6 +6,7 @@
 
 #include <QObject>
 
+#include "ui/planning/sweep_advice.h"
 #include "ui/run_id.h"
 
 namespace tpscope::ui {
@@ -26,6 +27,8 @@ class PlanningTabs : public QObject {
 
   private:
     void onCurrentRun(RunId id);
+    // The current run's sweep's advice, shown and returned.
+    core::Result<SweepAdvice> showAdvice();
     void refreshAdvice();
 
     MainWindow* m_window;

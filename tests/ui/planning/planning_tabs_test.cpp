@@ -49,6 +49,11 @@ TEST(PlanningTabsInWindow, TheTabsFollowTheSelectedRun) {
     // The sweep's advice: core's items for the window's own runs.
     const auto expected = adviceForSweep(window.document()->runs(), run.sweep, 0.8);
     ASSERT_TRUE(expected.ok());
+    // Amdahl's S is the sweep's fit at the run's batch (to the field's 4 decimals).
+    ASSERT_FALSE(expected->scaling.batches.empty());
+    ASSERT_TRUE(expected->scaling.batches.front().fit.valid);
+    EXPECT_NEAR(in.serialFraction, expected->scaling.batches.front().fit.serialFraction, 0.5e-4);
+    EXPECT_TRUE(tabs->calculator()->serialSource().contains(QStringLiteral("Amdahl fit")));
     EXPECT_EQ(static_cast<std::size_t>(tabs->advice()->table()->rowCount()), expected->items.size());
     EXPECT_GT(tabs->advice()->table()->rowCount(), 0);
     // The run's calls, on its fabric.

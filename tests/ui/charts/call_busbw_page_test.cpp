@@ -3,6 +3,7 @@
 // (core::sim::CollectiveModel) for the chosen fabric (issue 17 §1). Read back from the graphs.
 
 #include <qcustomplot.h>
+#include <QJsonArray>
 #include <QStandardItemModel>
 
 #include <gtest/gtest.h>
@@ -11,8 +12,11 @@
 #include <cmath>
 
 #include "core/analysis/collective_matching.h"
+#include "core/io/import/trace_reader.h"
 #include "core/sim/collective_model.h"
+#include "test_support.h"
 #include "tests/ui/charts/chart_fixture.h"
+#include "tests/ui/cli_json.h"
 #include "ui/charts/call_busbw_page.h"
 
 namespace tpscope::ui {
@@ -106,6 +110,33 @@ TEST_F(CallBusbwTest, ARunWithoutCollectivesSaysSoAndDrawsNoCurve) {
     EXPECT_TRUE(page.statusText().contains(QStringLiteral("no model curve"))) << page.statusText().toStdString();
     page.setRun(nullptr, nullptr, {});
     EXPECT_EQ(page.tableModel()->rowCount(), 0);
+}
+
+// A real 8-rank PyTorch-profiler trace (the public param DLRM trace): the plotted all-reduces are
+// exactly the all_reduce rows of `tpscope-cli analyze --calls --json` that have a busbw.
+TEST_F(CallBusbwTest, OnTheParamTraceThePointsAreAnalyzeCallsJson) {
+    constexpr const char* kParam = "param-dlrm_kineto-8rank";
+    TPSCOPE_REQUIRE_PUBLIC(kParam);
+    const std::string path = (test::publicTraces() / kParam).string();
+    auto trace = core::readTrace(path);
+    ASSERT_TRUE(trace.ok()) << trace.error().describe();
+    auto analysis = std::make_shared<const core::analysis::RunAnalysis>(core::analysis::analyzeTrace(**trace));
+    page.setRun(*trace, analysis, "nvlink3");
+    const auto cli = test::runCli("analyze --calls --json " + path);
+    ASSERT_EQ(cli.exitCode, 0) << cli.out;
+    Points expected;
+    for (const auto& v : test::parseCliJson(cli.out).value(QStringLiteral("calls")).toArray()) {
+        const auto call = v.toObject();
+        const auto busbw = call.value(QStringLiteral("busbw_bytes_per_sec"));
+        if (call.value(QStringLiteral("op")).toString() != QStringLiteral("all_reduce") || !busbw.isDouble()) continue;
+        expected.emplace_back(call.value(QStringLiteral("bytes")).toDouble(), busbw.toDouble());
+    }
+    std::sort(expected.begin(), expected.end());
+    ASSERT_GE(expected.size(), 2u);
+    EXPECT_EQ(graphPoints(*page.allReducePoints()), expected);
+    EXPECT_EQ(page.curveRanks(), 8);
+    EXPECT_FALSE(page.modelCurve()->data()->isEmpty());
+    EXPECT_FALSE(page.otherPoints()->data()->isEmpty());  // its send/recv calls
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <thread>
 
+#include "core/util/statistics.h"
 #include "gpu/device_query.h"
 #include "gpu/gpu_check.h"
 #include "gpu/nccl_setup.h"
@@ -103,9 +104,7 @@ core::Result<MeasuredAllReduceRow> measuredRow(std::uint64_t count, core::Dtype 
     if (timesUs.empty() || gpus < 1) {
         return core::makeError(core::ErrorCode::InvalidArgument, "no timed iteration", "allreduce --measure");
     }
-    std::sort(timesUs.begin(), timesUs.end());
-    const std::size_t m = timesUs.size();
-    row.timeUs = m % 2 ? timesUs[m / 2] : 0.5 * (timesUs[m / 2 - 1] + timesUs[m / 2]);
+    row.timeUs = core::median(std::move(timesUs));
     if (!(row.timeUs > 0)) {
         return core::makeError(
             core::ErrorCode::DeviceError,

@@ -12,14 +12,13 @@
 // id exchange, clock offsets and merge run in CI under `mpirun -np 2`. Its trace has the origin
 // Synthetic: its durations are made up, never measured.
 
-#include <atomic>
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
 #include "core/trace/trace.h"
 #include "core/util/result.h"
+#include "core/util/task_control.h"
 #include "core/workload/decode_plan.h"
 #include "core/workload/model.h"
 
@@ -42,8 +41,7 @@ struct CaptureOptions {
     bool cpuTest = false;
     std::int64_t cpuTestSkewNs = 0;      // cpu test: process p's clock runs p x this ahead
     bool cpuTestHostPerProcess = false;  // cpu test: each process claims its own host name
-    std::function<void(const std::string& stage, double fraction)> progress;
-    const std::atomic<bool>* cancel = nullptr;
+    core::TaskControl control;           // progress: decode steps done / tokens; cancel: checked before each step
 };
 
 struct CaptureReport {

@@ -156,13 +156,13 @@ void runRank(CaptureRun& run, std::size_t i) {
     if (!run.barrier.arriveAndWait()) return;  // warm-up done: the main thread turns CUPTI on
     if (!run.barrier.arriveAndWait()) return;
     for (int s = 0; s < run.o.tokens; ++s) {
-        if (run.o.cancel != nullptr && run.o.cancel->load()) {
+        if (run.o.control.cancelled()) {
             return fail(core::makeError(core::ErrorCode::Cancelled, "capture cancelled", "capture"));
         }
         auto r = (*runner)->step(s, true);
         if (!r) return fail(r.error());
         run.stepNs[i].push_back(*r);
-        if (i == 0 && run.o.progress) run.o.progress("decode steps", static_cast<double>(s + 1) / run.o.tokens);
+        if (i == 0) run.o.control.report(static_cast<double>(s + 1) / run.o.tokens);
     }
     if (!run.barrier.arriveAndWait()) return;  // all steps done: the main thread turns CUPTI off
     run.barrier.arriveAndWait();               // collection stopped: tear down (communicators last)

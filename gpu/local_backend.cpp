@@ -20,8 +20,7 @@ class LocalGpuBackend final : public core::Backend {
     }
 
     core::Result<std::shared_ptr<const core::Trace>> run(const core::LocalRunRequest& request,
-                                                         const core::RunProgressFn& progress,
-                                                         const std::atomic<bool>* cancel) override {
+                                                         const core::TaskControl& control) override {
         CaptureOptions options;
         options.model = request.plan.model;
         options.tp = request.plan.tp;
@@ -31,8 +30,7 @@ class LocalGpuBackend final : public core::Backend {
         options.tokens = request.tokens;
         options.graph = request.graph;
         options.overlap = request.overlap;
-        options.progress = progress;
-        options.cancel = cancel;
+        options.control = control;
         auto report = runCapture(options);
         if (!report) return report.error();
         if (!report->failure.empty()) {

@@ -26,8 +26,9 @@ void DocumentLoader::start(const QString& path) {
     m_current = job;
     qCInfo(lcDocument) << "opening" << path << "generation" << job->generation;
     m_pool.start([this, job, path] {
-        const ProgressFn progress = [this, &job](double f) { Q_EMIT workerProgress(job->generation, f, {}); };
-        auto result = m_open(path, progress, job->cancel);
+        const TaskControl control{[this, &job](double f) { Q_EMIT workerProgress(job->generation, f, {}); },
+                                  &job->cancel};
+        auto result = m_open(path, control);
         if (result) {
             Q_EMIT workerDone(job->generation, path, std::move(*result), QString(), {});
         } else {

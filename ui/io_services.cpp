@@ -132,7 +132,7 @@ RunRecord runRecordOf(const core::Run& run, const QString& workspacePath) {
     return rec;
 }
 
-core::Result<OpenedDocument> openWithIo(const QString& path, const ProgressFn& progress, const CancelFlag& cancel) {
+core::Result<OpenedDocument> openWithIo(const QString& path, const TaskControl& control) {
     const std::string p = path.toStdString();
     const QFileInfo info(path);
     // A device such as /dev/zero reads as an endless or empty stream: name what it is instead.
@@ -142,15 +142,14 @@ core::Result<OpenedDocument> openWithIo(const QString& path, const ProgressFn& p
     }
     if (isWorkspaceFile(p)) {
         core::WorkspaceOptions options;
-        options.control.progress = progress;
-        options.control.cancel = &cancel;
+        options.control = control;
         core::Workspace ws;
         TPSCOPE_TRY_ASSIGN(ws, core::loadWorkspace(p, options));
         OpenedDocument doc;
         doc.path = path;
         doc.isWorkspace = true;
         for (const auto& run : ws.runs) {
-            if (cancel.load()) return core::makeError(core::ErrorCode::Cancelled, "opening cancelled", p);
+            if (control.cancelled()) return core::makeError(core::ErrorCode::Cancelled, "opening cancelled", p);
             RunRecord record = runRecordOf(run, path);
             deriveRunData(record);
             doc.runs.push_back(std::move(record));
@@ -158,8 +157,7 @@ core::Result<OpenedDocument> openWithIo(const QString& path, const ProgressFn& p
         return doc;
     }
     core::ReadOptions options;
-    options.control.progress = progress;
-    options.control.cancel = &cancel;
+    options.control = control;
     core::ImportStats stats;
     std::shared_ptr<core::Trace> trace;
     TPSCOPE_TRY_ASSIGN(trace, core::readTrace(p, options, &stats));
@@ -175,16 +173,14 @@ core::Result<OpenedDocument> openWithIo(const QString& path, const ProgressFn& p
     return doc;
 }
 
-core::Status saveWithIo(const QString& path, const std::vector<RunRecord>& runs, const ProgressFn& progress,
-                        const CancelFlag& cancel) {
+core::Status saveWithIo(const QString& path, const std::vector<RunRecord>& runs, const TaskControl& control) {
     core::Workspace ws;
     for (const auto& run : runs) {
         if (!run.trace) continue;  // pending or failed runs have nothing to keep
         ws.runs.push_back(core::Run{runInfoOf(run), run.trace, std::nullopt});
     }
     core::WorkspaceOptions options;
-    options.control.progress = progress;
-    options.control.cancel = &cancel;
+    options.control = control;
     return core::saveWorkspace(ws, path.toStdString(), options);
 }
 

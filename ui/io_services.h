@@ -15,9 +15,8 @@
 
 namespace tpscope::ui {
 
-core::Result<OpenedDocument> openWithIo(const QString& path, const ProgressFn& progress, const CancelFlag& cancel);
-core::Status saveWithIo(const QString& path, const std::vector<RunRecord>& runs, const ProgressFn& progress,
-                        const CancelFlag& cancel);
+core::Result<OpenedDocument> openWithIo(const QString& path, const TaskControl& control);
+core::Status saveWithIo(const QString& path, const std::vector<RunRecord>& runs, const TaskControl& control);
 
 // The mapping between a GUI run and a workspace run (exposed for tests).
 core::RunInfo runInfoOf(const RunRecord& run);

@@ -86,9 +86,10 @@ class MainWindow : public QMainWindow {
     QString currentPath() const { return m_path; }
     void selectRun(RunId id);
     RunId currentRun() const { return m_current; }
-    // Shows the current run on two layers of its second step with the collective of the largest
-    // arrival skew selected: the view that answers "is NCCL slow, or is it waiting?".
-    void focusTimelineOnExample();
+    // Selects the collective of the largest arrival skew in the current run's second step: the view
+    // that answers "is NCCL slow, or is it waiting?". Zoomed to two layers around it (screenshots) or,
+    // with wholeStep, keeping that whole step on screen (the window at start-up).
+    void focusTimelineOnExample(bool wholeStep = false);
 
     // Replaces the Save / Discard / Cancel question (tests answer without a dialog).
     using UnsavedPrompt = std::function<QMessageBox::StandardButton(QWidget*)>;

@@ -107,7 +107,7 @@ bool MainWindow::saveTo(const QString& path) {
     m_saving = true;
     // The save runs on a worker; a window-modal progress dialog keeps the window painting and
     // offers Cancel (the workspace writer checks the flag between chunks and leaves no partial file).
-    std::atomic<bool> cancel{false};
+    CancelFlag cancel{false};
     std::atomic<int> perMille{0};
     core::Status status = core::Ok{};
     QEventLoop loop;
@@ -120,8 +120,8 @@ bool MainWindow::saveTo(const QString& path) {
     poll.start(50);
     const auto runs = m_document->runs();
     std::thread worker([&, runs] {
-        status = m_services.saveWorkspace(
-            path, runs, [&perMille](double f) { perMille.store(static_cast<int>(f * 999)); }, cancel);
+        const TaskControl control{[&perMille](double f) { perMille.store(static_cast<int>(f * 999)); }, &cancel};
+        status = m_services.saveWorkspace(path, runs, control);
         QMetaObject::invokeMethod(&loop, "quit", Qt::QueuedConnection);
     });
     loop.exec();

@@ -12,6 +12,7 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include "ui/charts/step_bar_delegate.h"
 #include "ui/error_banner.h"
 #include "ui/main_window.h"
 #include "ui/progress_delegate.h"
@@ -57,13 +58,20 @@ QWidget* MainWindow::buildRunsArea() {
     m_runsTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_runsTable->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_runsTable->setItemDelegateForColumn(RunsModel::Status, new ProgressDelegate(m_runsTable));
+    m_runsTable->setItemDelegateForColumn(RunsModel::StepBreakdown,
+                                          new StepBarDelegate(RunsModel::LossRole, m_runsTable));
     m_runsTable->verticalHeader()->hide();
     m_runsTable->verticalHeader()->setDefaultSectionSize(22);
     m_runsTable->setAlternatingRowColors(true);
     m_runsTable->setWordWrap(false);
-    m_runsTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_runsTable->horizontalHeader()->setSectionResizeMode(RunsModel::Status, QHeaderView::Stretch);
-    m_runsTable->horizontalHeader()->setStretchLastSection(false);
+    // The run's name gets the width it needs (it was cut to "e…" when Status stretched); Status keeps
+    // a fixed width and elides a failure's reason, which its tooltip holds in full.
+    QHeaderView* header = m_runsTable->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(RunsModel::Status, QHeaderView::Interactive);
+    header->resizeSection(RunsModel::Status, m_runsTable->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 30);
+    header->setStretchLastSection(false);
+    m_runsTable->setTextElideMode(Qt::ElideRight);
     auto* box = new QWidget(this);
     auto* layout = new QVBoxLayout(box);
     layout->setContentsMargins(0, 0, 0, 0);

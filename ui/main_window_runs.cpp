@@ -88,7 +88,10 @@ void MainWindow::onRunProgress(quint64 job, int index, double fraction) {
     s.currentFraction = fraction;
     m_runPanel->setOverallProgress(s.finished, s.failed, static_cast<int>(s.ids.size()), fraction);
     updateStatusProgress();
-    if (id == m_current) m_timeline->setCurrentRun(id);  // "running 40 %" in the centre
+    if (id == m_current) {
+        m_timeline->setCurrentRun(id);  // "running 40 %" in the centre
+        m_runPanel->showRun(m_document->run(id));
+    }
 }
 
 void MainWindow::onRunFinished(quint64 job, int index, RunOutcome outcome) {
@@ -190,6 +193,7 @@ void MainWindow::showRun(RunId id) {
         if (auto* tab = dynamic_cast<ViewTab*>(m_tabs->widget(i))) tab->setCurrentRun(m_current);
     }
     const RunRecord* r = m_document->run(m_current);
+    m_runPanel->showRun(r);
     if (r == nullptr || !r->trace) {
         m_statusTrace->clear();
     } else {
@@ -224,8 +228,9 @@ void MainWindow::removeSelectedRuns() {
     for (const RunId id : ids) removeRun(id);
 }
 
-void MainWindow::focusTimelineOnExample() {
-    m_timeline->focusOnExample();
+void MainWindow::focusTimelineOnExample(bool wholeStep) {
+    m_timeline->focusOnExample(wholeStep ? TimelinePanel::ExampleZoom::WholeStep
+                                         : TimelinePanel::ExampleZoom::TwoLayers);
 }
 
 }  // namespace tpscope::ui

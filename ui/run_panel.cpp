@@ -23,6 +23,7 @@
 #include "core/util/units.h"
 #include "core/workload/decode_plan.h"
 #include "ui/palette_colors.h"
+#include "ui/run_description.h"
 
 namespace tpscope::ui {
 
@@ -52,6 +53,14 @@ RunPanel::RunPanel(core::Catalog catalog, LocalBackendInfo local, QWidget* paren
     : QWidget(parent), m_catalog(std::move(catalog)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
+    auto* shown = new QGroupBox(tr("Shown run"), this);
+    auto* shownLayout = new QVBoxLayout(shown);
+    m_shownRun = new QLabel(shown);
+    m_shownRun->setObjectName(QStringLiteral("shownRun"));
+    m_shownRun->setWordWrap(true);
+    m_shownRun->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    shownLayout->addWidget(m_shownRun);
+    layout->addWidget(shown);
     layout->addWidget(buildWorkload());
     layout->addWidget(buildBackend(local));
 
@@ -83,6 +92,19 @@ RunPanel::RunPanel(core::Catalog catalog, LocalBackendInfo local, QWidget* paren
     connect(m_run, &QPushButton::clicked, this, &RunPanel::runRequested);
     connect(m_cancel, &QPushButton::clicked, this, &RunPanel::cancelRequested);
     setDefaults();
+    showRun(nullptr);
+}
+
+void RunPanel::showRun(const RunRecord* run) {
+    m_shownRun->setText(run != nullptr ? runDescriptionHtml(*run) : tr("None: run a sweep or open a trace."));
+    // Lay the panel out now: the text may have grown from one line to several, and a scroll area
+    // otherwise takes a few event-loop rounds to give it the room (a screenshot would show it cut).
+    m_shownRun->parentWidget()->layout()->activate();
+    layout()->activate();
+}
+
+QString RunPanel::shownRunHtml() const {
+    return m_shownRun->text();
 }
 
 QWidget* RunPanel::buildWorkload() {

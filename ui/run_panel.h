@@ -3,7 +3,8 @@
 // tokens, context), where (a simulated cluster of a GPU preset and fabric, nodes × GPUs, or the
 // local GPUs when this build has a GPU backend), options (overlap, CUDA graphs), the price per
 // GPU-hour, and Run / Cancel with the overall progress. Invalid input is named under the form and
-// disables Run.
+// disables Run. Above the form a box says which run the views show, so the form (the next sweep) is
+// not taken to describe an opened trace.
 
 #include <QWidget>
 
@@ -41,6 +42,9 @@ class RunPanel : public QWidget {
     void setBusy(bool busy);
     void setOverallProgress(int finishedRuns, int failedRuns, int totalRuns, double currentFraction);
     QString progressText() const;
+    // The "Shown run" box at the top: which run the views show (run_description.h), or nullptr.
+    void showRun(const RunRecord* run);
+    QString shownRunHtml() const;
     int progressPerMille() const;
     void saveSettings(QSettings& settings) const;
     void restoreSettings(const QSettings& settings);
@@ -61,6 +65,7 @@ class RunPanel : public QWidget {
     void updateCustomVisibility();
 
     core::Catalog m_catalog;
+    QLabel* m_shownRun = nullptr;
     QComboBox* m_model = nullptr;
     QGroupBox* m_custom = nullptr;
     QSpinBox* m_hidden = nullptr;

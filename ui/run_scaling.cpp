@@ -23,10 +23,16 @@ core::Result<core::analysis::ScalingReport> scalingOfSweep(const std::vector<Run
     return core::analysis::analyzeScaling(scalingPointsOf(runs, sweep), {.pricePerGpuHour = price});
 }
 
-const core::analysis::ScalingRow* scalingRowOf(const core::analysis::ScalingReport& report, const RunRecord& run) {
+const core::analysis::BatchScaling* scalingBatchOf(const core::analysis::ScalingReport& report, const RunRecord& run) {
     for (const auto& batch : report.batches) {
-        if (batch.batch != run.request.batch) continue;
-        for (const auto& row : batch.rows) {
+        if (batch.batch == run.request.batch) return &batch;
+    }
+    return nullptr;
+}
+
+const core::analysis::ScalingRow* scalingRowOf(const core::analysis::ScalingReport& report, const RunRecord& run) {
+    if (const auto* batch = scalingBatchOf(report, run)) {
+        for (const auto& row : batch->rows) {
             if (row.gpus == run.request.tp) return &row;
         }
     }

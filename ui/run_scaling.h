@@ -17,6 +17,8 @@ std::vector<core::analysis::RunPoint> scalingPointsOf(const std::vector<RunRecor
 // analyzeScaling over scalingPointsOf; price from the runs' request (0: no cost columns).
 core::Result<core::analysis::ScalingReport> scalingOfSweep(const std::vector<RunRecord>& runs, int sweep);
 
+// The report's batch of a run (same batch size), or nullptr.
+const core::analysis::BatchScaling* scalingBatchOf(const core::analysis::ScalingReport& report, const RunRecord& run);
 // The report's row of a run (same GPUs and batch), or nullptr.
 const core::analysis::ScalingRow* scalingRowOf(const core::analysis::ScalingReport& report, const RunRecord& run);
 

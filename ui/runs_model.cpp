@@ -7,11 +7,34 @@
 #include <limits>
 #include <set>
 
+#include "core/util/units.h"
+#include "ui/charts/breakdown_palette.h"
+#include "ui/charts/step_bar_delegate.h"
 #include "ui/palette_colors.h"
 #include "ui/run_scaling.h"
 #include "ui/timeline/time_ruler.h"
 
 namespace tpscope::ui {
+
+namespace {
+
+// The step bar's tooltip: each part's share of step time and the mean step it is a share of, all
+// from the run's analysis.
+QString lossTooltip(const core::analysis::LossBreakdown& loss, double meanStepNs) {
+    QStringList lines;
+    lines << QObject::tr("Decode step, share of step time summed over GPUs (mean step %1):")
+                 .arg(formatDuration(meanStepNs));
+    for (const auto& [part, share] : StepBarDelegate::segments(loss))
+        lines
+            << QStringLiteral("  %1: %2").arg(breakdownLabel(part), QString::fromStdString(core::formatPercent(share)));
+    return lines.join(QLatin1Char('\n'));
+}
+
+const core::analysis::LossBreakdown* lossOf(const RunRecord& r) {
+    return r.status == RunStatus::Done && r.analysis ? &r.analysis->summary.loss : nullptr;
+}
+
+}  // namespace
 
 RunsModel::RunsModel(RunDocument* document, QObject* parent) : QAbstractTableModel(parent), m_document(document) {
     m_rows = m_document->ids();
@@ -54,15 +77,21 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
     const bool imported = r.request.backend == BackendKind::Imported;
     if (role == RunIdRole) return QVariant::fromValue(static_cast<quint64>(id));
     if (role == ProgressRole) return r.status == RunStatus::Running ? r.progress : -1.0;
+    const auto* loss = lossOf(r);
+    if (role == LossRole) return index.column() == StepBreakdown && loss ? QVariant::fromValue(*loss) : QVariant();
     if (role == Qt::ToolTipRole) {
         if (r.status == RunStatus::Failed || r.status == RunStatus::Cancelled) return r.error;
+        if (index.column() == Name) return r.source.isEmpty() ? r.label() : r.label() + QLatin1Char('\n') + r.source;
         if (index.column() == Efficiency)
             return tr("speed-up ÷ GPU ratio vs the smallest TP of the same sweep and batch (core scaling analysis)");
         if (index.column() == StepLatency) return tr("mean decode-step latency");
+        if (index.column() == StepBreakdown)
+            return loss ? QVariant(lossTooltip(*loss, r.analysis->summary.latencyMeanNs)) : QVariant();
         return r.source.isEmpty() ? QVariant() : QVariant(r.source);
     }
     if (role == Qt::ForegroundRole && r.status == RunStatus::Failed) return errorTextColor(QPalette());
-    if (role == Qt::TextAlignmentRole && index.column() >= Tp) return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::TextAlignmentRole && index.column() >= Tp && index.column() <= Efficiency)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == SortRole) {
         switch (index.column()) {
             case Sweep:
@@ -77,6 +106,8 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
                 return r.metrics.tokensPerSec;
             case StepLatency:
                 return r.metrics.stepLatencyNs;
+            case StepBreakdown:
+                return loss ? loss->compute : -1.0;  // by the share of the step spent computing
             case Efficiency:
                 return eff;
             default:
@@ -92,6 +123,9 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
             return r.sweep > 0 ? QVariant(QStringLiteral("#%1").arg(r.sweep)) : QVariant(tr("opened"));
         case Status:
             if (r.status == RunStatus::Running) return QStringLiteral("%1 %").arg(static_cast<int>(r.progress * 100));
+            // Why, in core's words ("does not fit: needs 141 GB per GPU of 72 GB usable on ..."); in full in
+            // the tooltip.
+            if (r.status == RunStatus::Failed && !r.error.isEmpty()) return statusText(r.status) + ": " + r.error;
             return statusText(r.status);
         case Backend:
             return r.request.backendText();
@@ -114,6 +148,11 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == StepBreakdown) {
+        QStringList parts;
+        for (const auto& [part, share] : StepBarDelegate::segments({})) parts << breakdownLabel(part);
+        return tr("Where a decode step goes (core run summary): %1, as shares of step time").arg(parts.join(", "));
+    }
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
@@ -135,6 +174,8 @@ QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int rol
             return tr("Tokens/s");
         case StepLatency:
             return tr("Step (mean)");
+        case StepBreakdown:
+            return tr("Step breakdown");
         case Efficiency:
             return tr("Efficiency");
         default:
@@ -191,7 +232,10 @@ void RunsModel::recomputeEfficiency() {
         if (!report) continue;  // e.g. two runs with the same TP and batch in an opened workspace
         for (const auto& r : runs) {
             if (r.sweep != sweep || r.status != RunStatus::Done) continue;
-            if (const auto* row = scalingRowOf(*report, r)) m_efficiency[r.id] = row->efficiency;
+            const auto* batch = scalingBatchOf(*report, r);
+            const auto* row = scalingRowOf(*report, r);
+            if (batch != nullptr && row != nullptr && row->gpus > batch->baselineGpus)
+                m_efficiency[r.id] = row->efficiency;
         }
     }
 }

@@ -1,9 +1,11 @@
 #pragma once
 // The document's runs as a table (an adapter over RunDocument, ready for a QSortFilterProxyModel):
-// name, sweep, status (with progress while running), backend, TP, batch, tokens, tokens/s, mean step
-// latency and scaling efficiency. Every number comes from core: tokens/s and step latency from the
-// run's RunAnalysis, efficiency from core::analysis::analyzeScaling over the run's sweep
-// (run_scaling.h). The model keeps its own list of ids so that it can announce each insertion and
+// name, sweep, the step's loss breakdown (an inline bar, StepBarDelegate), status (with progress
+// while running, or why it failed), TP, batch, tokens, tokens/s, mean step latency, scaling
+// efficiency and backend. Every number comes from core: tokens/s, step latency and the breakdown from the run's
+// RunAnalysis, efficiency from core::analysis::analyzeScaling over the run's sweep (run_scaling.h),
+// shown only where a smaller TP of the same sweep and batch ran (against itself it is 100 % by
+// definition). The model keeps its own list of ids so that it can announce each insertion and
 // removal to views with the begin/end calls the item-model contract needs.
 
 #include <QAbstractTableModel>
@@ -19,10 +21,28 @@ class RunsModel : public QAbstractTableModel {
     Q_OBJECT
 
   public:
-    enum Column { Name, Sweep, Status, Backend, Tp, Batch, Tokens, TokensPerSec, StepLatency, Efficiency, ColumnCount };
+    // The step bar next to the name: what a user looks for first when a sweep finishes; the backend,
+    // the same for every run of a sweep, last.
+    enum Column {
+        Name,
+        Sweep,
+        StepBreakdown,
+        Status,
+        Tp,
+        Batch,
+        Tokens,
+        TokensPerSec,
+        StepLatency,
+        Efficiency,
+        Backend,
+        ColumnCount
+    };
     static constexpr int ProgressRole = Qt::UserRole + 1;  // double 0..1, or -1 when not running
     static constexpr int SortRole = Qt::UserRole + 2;
     static constexpr int RunIdRole = Qt::UserRole + 3;  // quint64 of the row's RunId
+    // core::analysis::LossBreakdown of a finished run's step (its RunAnalysis summary), on the
+    // StepBreakdown column; invalid elsewhere and for runs without an analysis.
+    static constexpr int LossRole = Qt::UserRole + 4;
 
     explicit RunsModel(RunDocument* document, QObject* parent = nullptr);
 
@@ -34,7 +54,8 @@ class RunsModel : public QAbstractTableModel {
     RunDocument* document() const { return m_document; }
     RunId idAt(int row) const;
     int rowOf(RunId id) const;  // -1 when not in the table
-    // NaN when the run has no row in its sweep's scaling report (not finished, imported, ...).
+    // NaN when the run has no row in its sweep's scaling report (not finished, imported, ...) or is
+    // its batch's baseline (no smaller TP ran).
     double efficiency(RunId id) const;
 
   private:

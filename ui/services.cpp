@@ -43,10 +43,9 @@ SweepFn sweepOfRuns(RunFn runOne) {
         for (std::size_t i = 0; i < requests.size(); ++i) {
             const int index = static_cast<int>(i);
             if (cancel.load()) return core::makeError(core::ErrorCode::Cancelled, "sweep cancelled");
-            const ProgressFn progress = [&](double f) {
-                if (callbacks.progress) callbacks.progress(index, f);
-            };
-            auto outcome = runOne(requests[i], progress, cancel);
+            TaskControl control{{}, &cancel};
+            if (callbacks.progress) control.progress = [&](double f) { callbacks.progress(index, f); };
+            auto outcome = runOne(requests[i], control);
             if (!outcome) {
                 if (outcome.error().code == core::ErrorCode::Cancelled) return outcome.error();
                 if (callbacks.failed) callbacks.failed(index, outcome.error());

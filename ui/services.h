@@ -1,15 +1,14 @@
 #pragma once
 // The seams between the GUI and the computing modules. Every long call runs on a worker thread
-// (SweepRunner, DocumentLoader) and reports progress through ProgressFn and honours CancelFlag.
+// (SweepRunner, DocumentLoader), reports progress and honours a cancel flag through core's one
+// progress/cancel type (core/util/task_control.h), as core/io, the simulator and core::Backend do.
 // defaultServices() (services_default.cpp) wires them to core: sweeps of the simulated cluster go
 // through core::sim::runSweep exactly as `tpscope-cli simulate` does, local GPUs through
 // core::Backend, files through core/io.
-// TODO(issue 15): adopt core/util's shared progress/cancel type here once it lands on main.
 
 #include <QString>
 #include <QStringList>
 
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -17,12 +16,13 @@
 
 #include "core/sim/simulator.h"
 #include "core/util/result.h"
+#include "core/util/task_control.h"
 #include "ui/run_request.h"
 
 namespace tpscope::ui {
 
-using ProgressFn = std::function<void(double fraction)>;
-using CancelFlag = std::atomic<bool>;
+using core::CancelFlag;
+using core::TaskControl;
 
 // What a finished run hands to the GUI thread: the trace and everything derived from it on the
 // worker (timeline data, the one RunAnalysis, the metrics copied from it).
@@ -54,16 +54,15 @@ struct LocalBackendInfo {
     QStringList devices;
 };
 
-using RunFn = std::function<core::Result<RunOutcome>(const RunRequest&, const ProgressFn&, const CancelFlag&)>;
+using RunFn = std::function<core::Result<RunOutcome>(const RunRequest&, const TaskControl&)>;
 // Runs every run of the sweep in expand() order; an error return stops the sweep (a Cancelled
 // error when the flag stopped it). A run that fails alone is reported through failed().
 using SweepFn = std::function<core::Status(const SweepRequest&, const SweepCallbacks&, const CancelFlag&)>;
 
 struct Services {
     SweepFn runSweep;
-    std::function<core::Result<OpenedDocument>(const QString& path, const ProgressFn&, const CancelFlag&)> open;
-    std::function<core::Status(const QString& path, const std::vector<RunRecord>& runs, const ProgressFn&,
-                               const CancelFlag&)>
+    std::function<core::Result<OpenedDocument>(const QString& path, const TaskControl&)> open;
+    std::function<core::Status(const QString& path, const std::vector<RunRecord>& runs, const TaskControl&)>
         saveWorkspace;
     std::function<LocalBackendInfo()> localBackend;
 };

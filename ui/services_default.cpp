@@ -16,8 +16,7 @@ namespace tpscope::ui {
 namespace {
 
 // One run on the local GPUs through core::Backend (registered by the executable when built with CUDA).
-core::Result<RunOutcome> runOnLocalGpus(const RunRequest& request, const ProgressFn& progress,
-                                        const CancelFlag& cancel) {
+core::Result<RunOutcome> runOnLocalGpus(const RunRequest& request, const TaskControl& control) {
     const auto backend = core::localBackend();
     if (!backend) return core::makeError(core::ErrorCode::Unsupported, "no GPU backend in this build", "local GPUs");
     core::LocalRunRequest local;
@@ -25,12 +24,7 @@ core::Result<RunOutcome> runOnLocalGpus(const RunRequest& request, const Progres
     local.tokens = request.tokens;
     local.graph = request.cudaGraphs;
     local.overlap = request.overlap;
-    auto trace = backend->run(
-        local,
-        [&](const std::string&, double fraction) {
-            if (progress) progress(fraction);
-        },
-        &cancel);
+    auto trace = backend->run(local, control);
     if (!trace) return trace.error();
     RunOutcome outcome;
     outcome.trace = std::move(*trace);

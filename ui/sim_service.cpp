@@ -62,7 +62,7 @@ core::Status runSimulatedSweep(const SweepRequest& sweep, const SweepCallbacks& 
             callbacks.progress(p.done, p.runFraction);
         }
     };
-    auto result = core::sim::runSweep(sweepSpecOf(sweep), progress, &cancel);
+    auto result = core::sim::runSweep(sweepSpecOf(sweep), {progress, &cancel});
     if (!result) return result.error();
     if (result->cancelled) return core::makeError(core::ErrorCode::Cancelled, "sweep cancelled");
     return core::Ok{};

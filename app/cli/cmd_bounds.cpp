@@ -28,77 +28,94 @@ struct BoundsOptions {
     bool json = false;
 };
 
-int run(const BoundsOptions& o, const CliContext& ctx) {
-    auto catalog = ctx.catalog();
-    if (!catalog) return reportError(catalog.error());
-    auto model = resolveModel(*catalog, o.model);
-    if (!model) return reportError(model.error());
-    auto dtype = resolveDtype(o.dtype);
-    if (!dtype) return reportError(dtype.error());
-    auto fabric = catalog->fabric(o.fabric);
-    if (!fabric) return reportError(fabric.error());
-    core::PlanConfig config{*model, o.tp, o.batch, o.context, *dtype, std::nullopt, std::nullopt};
-    if (auto st = applyPrecision(o.precision, config.weightDtype, config.kvDtype); !st) return reportError(st.error());
-    auto plan = core::buildDecodePlan(config);
-    if (!plan) return reportError(plan.error());
-    std::optional<core::RooflineReport> roof;
+// Everything the command prints, from the options (parse, then compute; printJson/printText print).
+struct Bounds {
+    core::ModelSpec model;
+    core::PlanConfig config;
+    core::FabricSpec fabric;
     std::optional<core::GpuSpec> gpu;
+    std::optional<core::RooflineReport> roof;
+    core::sim::StepFloors floors;
+};
+
+core::Result<Bounds> computeBounds(const BoundsOptions& o, const core::Catalog& catalog) {
+    Bounds b;
+    TPSCOPE_TRY_ASSIGN(b.model, resolveModel(catalog, o.model));
+    core::Dtype dtype{};
+    TPSCOPE_TRY_ASSIGN(dtype, resolveDtype(o.dtype));
+    TPSCOPE_TRY_ASSIGN(b.fabric, catalog.fabric(o.fabric));
+    b.config = core::PlanConfig{b.model, o.tp, o.batch, o.context, dtype, std::nullopt, std::nullopt};
+    TPSCOPE_TRY(applyPrecision(o.precision, b.config.weightDtype, b.config.kvDtype));
+    auto plan = core::buildDecodePlan(b.config);
+    if (!plan) return plan.error();
     if (!o.gpu.empty()) {
-        auto g = catalog->gpu(o.gpu);
-        if (!g) return reportError(g.error());
-        gpu = *g;
-        auto r = core::roofline(*plan, *gpu);
-        if (!r) return reportError(r.error());
-        roof = *r;
+        TPSCOPE_TRY_ASSIGN(b.gpu, catalog.gpu(o.gpu));
+        TPSCOPE_TRY_ASSIGN(b.roof, core::roofline(*plan, *b.gpu));
     }
-    auto floors = core::sim::stepFloors(*plan, *fabric, gpu ? &*gpu : nullptr);
-    if (!floors) return reportError(floors.error());
-    const auto& bound = floors->bandwidthOnly;
-    const char* dominant = floors->latencyDominates() ? "latency" : "bandwidth";
-    if (o.json) {
-        core::JsonWriter w(std::cout);
-        w.beginObject();
-        w.field("model", model->id).field("tp", o.tp).field("batch", o.batch).field("dtype", core::toString(*dtype));
-        w.field("weight_dtype", core::toString(config.weightsDtype()))
-            .field("kv_dtype", core::toString(config.kvCacheDtype()));
-        w.field("fabric", fabric->id).field("link_bytes_per_sec", fabric->linkBytesPerSec);
-        w.field("busbw_bytes_per_sec", fabric->busbwBytesPerSec);
-        w.field("allreduce_message_bytes", bound.messageBytes);
-        w.field("allreduce_wire_bytes_per_gpu", bound.wireBytesPerGpu);
-        w.field("layer_allreduces_per_step", bound.layerAllreducesPerStep);
-        w.field("wire_bytes_per_step_per_gpu", bound.wireBytesPerStepPerGpu);
-        w.field("per_call_us", bound.perCallAtLinkNs / 1e3);
-        w.field("per_call_at_busbw_us", bound.perCallAtBusbwNs / 1e3);
-        w.field("per_step_us", bound.perStepAtLinkNs / 1e3);
-        w.field("per_step_at_busbw_us", bound.perStepAtBusbwNs / 1e3);
-        w.field("per_token_us", bound.perTokenAtLinkNs / 1e3);
-        w.field("per_token_at_busbw_us", bound.perTokenAtBusbwNs / 1e3);
-        w.field("layer_allreduces_at_busbw_us", bound.layerAllreducesAtBusbwNs / 1e3);
-        w.key("alpha_beta").beginObject();
-        w.field("min_call_latency_us", floors->minCallLatencyNs / 1e3);
-        w.field("collectives_per_step", floors->collectivesPerStep);
-        w.field("per_call_us", floors->perCallAlphaBetaNs / 1e3).field("per_step_us", floors->perStepAlphaBetaNs / 1e3);
-        w.field("dominant", dominant).endObject();
-        if (gpu) w.field("hbm_floor_us", floors->hbmFloorNs / 1e3).field("comm_over_hbm", floors->commOverHbm);
-        if (roof) {
-            w.key("roofline").beginObject();
-            w.field("gpu", o.gpu).field("arithmetic_intensity", roof->arithmeticIntensity);
-            w.field("crossover", roof->crossover).field("memory_bound", roof->memoryBound);
-            w.field("compute_time_us", roof->computeTimeNs / 1e3).field("memory_time_us", roof->memoryTimeNs / 1e3);
-            w.field("step_lower_bound_us", roof->stepLowerBoundNs / 1e3);
-            w.field("attainable_flops", roof->attainableFlops);
-            w.endObject();
-        }
+    TPSCOPE_TRY_ASSIGN(b.floors, core::sim::stepFloors(*plan, b.fabric, b.gpu ? &*b.gpu : nullptr));
+    return b;
+}
+
+const char* dominantTerm(const Bounds& b) {
+    return b.floors.latencyDominates() ? "latency" : "bandwidth";
+}
+
+void printJson(const BoundsOptions& o, const Bounds& b) {
+    const auto& bound = b.floors.bandwidthOnly;
+    const auto& floors = b.floors;
+    const auto& fabric = b.fabric;
+    const auto& roof = b.roof;
+    core::JsonWriter w(std::cout);
+    w.beginObject();
+    w.field("model", b.model.id)
+        .field("tp", o.tp)
+        .field("batch", o.batch)
+        .field("dtype", core::toString(b.config.dtype));
+    w.field("weight_dtype", core::toString(b.config.weightsDtype()))
+        .field("kv_dtype", core::toString(b.config.kvCacheDtype()));
+    w.field("fabric", fabric.id).field("link_bytes_per_sec", fabric.linkBytesPerSec);
+    w.field("busbw_bytes_per_sec", fabric.busbwBytesPerSec);
+    w.field("allreduce_message_bytes", bound.messageBytes);
+    w.field("allreduce_wire_bytes_per_gpu", bound.wireBytesPerGpu);
+    w.field("layer_allreduces_per_step", bound.layerAllreducesPerStep);
+    w.field("wire_bytes_per_step_per_gpu", bound.wireBytesPerStepPerGpu);
+    w.field("per_call_us", bound.perCallAtLinkNs / 1e3);
+    w.field("per_call_at_busbw_us", bound.perCallAtBusbwNs / 1e3);
+    w.field("per_step_us", bound.perStepAtLinkNs / 1e3);
+    w.field("per_step_at_busbw_us", bound.perStepAtBusbwNs / 1e3);
+    w.field("per_token_us", bound.perTokenAtLinkNs / 1e3);
+    w.field("per_token_at_busbw_us", bound.perTokenAtBusbwNs / 1e3);
+    w.field("layer_allreduces_at_busbw_us", bound.layerAllreducesAtBusbwNs / 1e3);
+    w.key("alpha_beta").beginObject();
+    w.field("min_call_latency_us", floors.minCallLatencyNs / 1e3);
+    w.field("collectives_per_step", floors.collectivesPerStep);
+    w.field("per_call_us", floors.perCallAlphaBetaNs / 1e3).field("per_step_us", floors.perStepAlphaBetaNs / 1e3);
+    w.field("dominant", dominantTerm(b)).endObject();
+    if (b.gpu) w.field("hbm_floor_us", floors.hbmFloorNs / 1e3).field("comm_over_hbm", floors.commOverHbm);
+    if (roof) {
+        w.key("roofline").beginObject();
+        w.field("gpu", o.gpu).field("arithmetic_intensity", roof->arithmeticIntensity);
+        w.field("crossover", roof->crossover).field("memory_bound", roof->memoryBound);
+        w.field("compute_time_us", roof->computeTimeNs / 1e3).field("memory_time_us", roof->memoryTimeNs / 1e3);
+        w.field("step_lower_bound_us", roof->stepLowerBoundNs / 1e3);
+        w.field("attainable_flops", roof->attainableFlops);
         w.endObject();
-        return kExitOk;
     }
+    w.endObject();
+}
+
+void printText(const BoundsOptions& o, const Bounds& b) {
+    const auto& bound = b.floors.bandwidthOnly;
+    const auto& floors = b.floors;
+    const auto& fabric = b.fabric;
+    const auto& roof = b.roof;
     auto us = [](double ns) { return core::formatDurationNs(ns); };
-    std::cout << model->name << ", TP " << o.tp << ", batch " << o.batch << " on " << fabric->name << "\n";
+    std::cout << b.model.name << ", TP " << o.tp << ", batch " << o.batch << " on " << fabric.name << "\n";
     std::cout << "  all-reduce message " << core::formatBytes(static_cast<double>(bound.messageBytes))
               << ", ring wire bytes per GPU " << core::formatBytes(static_cast<double>(bound.wireBytesPerGpu)) << '\n';
     std::cout << "  per call:  " << us(bound.perCallAtLinkNs) << " at link "
-              << core::formatFixed(fabric->linkBytesPerSec / 1e9, 1) << " GB/s, " << us(bound.perCallAtBusbwNs)
-              << " at busbw " << core::formatFixed(fabric->busbwBytesPerSec / 1e9, 1) << " GB/s\n";
+              << core::formatFixed(fabric.linkBytesPerSec / 1e9, 1) << " GB/s, " << us(bound.perCallAtBusbwNs)
+              << " at busbw " << core::formatFixed(fabric.busbwBytesPerSec / 1e9, 1) << " GB/s\n";
     std::cout << "  per step:  " << us(bound.perStepAtLinkNs) << " at link, " << us(bound.perStepAtBusbwNs)
               << " at busbw (" << core::formatBytes(static_cast<double>(bound.wireBytesPerStepPerGpu))
               << " on the wire per GPU)\n";
@@ -106,13 +123,13 @@ int run(const BoundsOptions& o, const CliContext& ctx) {
               << " at busbw\n";
     std::cout << "bandwidth-only floor (bytes / busbw, no latency): " << us(bound.perCallAtBusbwNs) << " per call, "
               << us(bound.perStepAtBusbwNs) << " per step\n";
-    std::cout << "alpha-beta floor (" << us(floors->minCallLatencyNs) << " minimum per-call latency at TP " << o.tp
-              << " + bytes / busbw): " << us(floors->perCallAlphaBetaNs) << " per call, "
-              << us(floors->perStepAlphaBetaNs) << " per step (" << floors->collectivesPerStep << " collectives) -> "
-              << dominant << " dominates\n";
-    if (gpu) {
-        std::cout << "HBM floor of the step on " << gpu->name << ": " << us(floors->hbmFloorNs)
-                  << "; communication floor / memory floor = " << core::formatFixed(floors->commOverHbm, 3) << '\n';
+    std::cout << "alpha-beta floor (" << us(floors.minCallLatencyNs) << " minimum per-call latency at TP " << o.tp
+              << " + bytes / busbw): " << us(floors.perCallAlphaBetaNs) << " per call, "
+              << us(floors.perStepAlphaBetaNs) << " per step (" << floors.collectivesPerStep << " collectives) -> "
+              << dominantTerm(b) << " dominates\n";
+    if (b.gpu) {
+        std::cout << "HBM floor of the step on " << b.gpu->name << ": " << us(floors.hbmFloorNs)
+                  << "; communication floor / memory floor = " << core::formatFixed(floors.commOverHbm, 3) << '\n';
     } else {
         std::cout << "(--gpu adds the step's HBM floor and the ratio communication / memory)\n";
     }
@@ -121,6 +138,18 @@ int run(const BoundsOptions& o, const CliContext& ctx) {
                   << " FLOP/B vs crossover " << core::formatFixed(roof->crossover, 1) << " -> "
                   << (roof->memoryBound ? "memory-bound" : "compute-bound")
                   << ", step >= " << us(roof->stepLowerBoundNs) << '\n';
+    }
+}
+
+int run(const BoundsOptions& o, const CliContext& ctx) {
+    auto catalog = ctx.catalog();
+    if (!catalog) return reportError(catalog.error());
+    auto bounds = computeBounds(o, *catalog);
+    if (!bounds) return reportError(bounds.error());
+    if (o.json) {
+        printJson(o, *bounds);
+    } else {
+        printText(o, *bounds);
     }
     return kExitOk;
 }

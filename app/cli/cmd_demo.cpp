@@ -1,6 +1,7 @@
 // tpscope-cli demo: the embedded default the GUI opens on (core::sim::defaultSweepSpec: llama3-70b
-// decode on one 8-GPU H100 SXM node over NVLink 4, TP 1/2/4/8, batch 1), simulated and summarised
-// without a screen. TP 1 does not fit one GPU: its shortfall is reported and it is skipped.
+// decode on one 8-GPU H100 SXM node over NVLink 4, TP 1/2/4/8, batch 1), simulated by
+// core::sim::runSweep and summarised without a screen as a table or --json. TP 1 does not fit one
+// GPU: it is skipped with core's reason (required and usable bytes per GPU, the shortfall).
 
 #include <iostream>
 

@@ -20,20 +20,20 @@ namespace tpscope::cli {
 namespace {
 
 struct PlanCapacityOptions {
-    ModelOptions model;
-    ClusterOptions cluster;
-    SimTunables tunables;
-    PrecisionOptions precision;
-    std::string tps = "1,2,4,8";
-    std::string batches = "1,2,4,8,16,32,64,128";
+    SweepOptions sweep = defaultSweep();
     double targetItlMs = 0;
     double throughput = 0;
     double price = 2.0;
     int gpuBudget = 0;
     int context = 1024;
-    int tokens = 4;
-    std::string dtype = "fp16";
     bool json = false;
+
+    static SweepOptions defaultSweep() {
+        SweepOptions s;
+        s.batches = "1,2,4,8,16,32,64,128";
+        s.tokens = 4;
+        return s;
+    }
 };
 
 std::string configText(const core::sim::CapacityConfig& c) {
@@ -104,28 +104,10 @@ int run(const PlanCapacityOptions& o, const CliContext& ctx) {
     auto catalog = ctx.catalog();
     if (!catalog) return reportError(catalog.error());
     core::sim::CapacityPlanSpec spec;
-    auto model = resolveModel(*catalog, o.model);
-    if (!model) return reportError(model.error());
-    spec.sweep.model = *model;
-    auto cluster = resolveCluster(*catalog, o.cluster);
-    if (!cluster) return reportError(cluster.error());
-    spec.sweep.cluster = *cluster;
-    auto tps = core::parsePositiveIntList(o.tps, "--tp");
-    if (!tps) return reportError(tps.error());
-    auto batches = core::parsePositiveIntList(o.batches, "--batch");
-    if (!batches) return reportError(batches.error());
-    auto dtype = resolveDtype(o.dtype);
-    if (!dtype) return reportError(dtype.error());
-    auto params = resolveSimParams(o.tunables);
-    if (!params) return reportError(params.error());
-    spec.sweep.tps = *tps;
-    spec.sweep.batches = *batches;
-    spec.sweep.tokens = o.tokens;
+    auto sweep = resolveSweepSpec(*catalog, o.sweep);
+    if (!sweep) return reportError(sweep.error());
+    spec.sweep = std::move(*sweep);
     spec.sweep.contextLen = o.context;
-    spec.sweep.dtype = *dtype;
-    if (auto st = applyPrecision(o.precision, spec.sweep.weightDtype, spec.sweep.kvDtype); !st)
-        return reportError(st.error());
-    spec.sweep.params = *params;
     spec.gpuBudget = o.gpuBudget;
     spec.targetItlMs = o.targetItlMs;
     spec.minTokensPerSec = o.throughput;
@@ -136,7 +118,7 @@ int run(const PlanCapacityOptions& o, const CliContext& ctx) {
         if (showProgress)
             std::cerr << "\r[" << p.done << "/" << p.total << "] TP " << p.tp << ", batch " << p.batch << "   ";
     };
-    auto plan = core::sim::planCapacity(spec, progress);
+    auto plan = core::sim::planCapacity(spec, {progress});
     if (showProgress) std::cerr << "\r" << std::string(40, ' ') << "\r";
     if (!plan) return reportError(plan.error());
     if (o.json) {
@@ -153,8 +135,9 @@ void addPlanCapacityCommand(CLI::App& app, CliContext& ctx) {
     auto opts = std::make_shared<PlanCapacityOptions>();
     auto* cmd = app.add_subcommand(
         "plan-capacity", "Cheapest TP x batch x replicas meeting an inter-token latency target (and a throughput)");
-    addModelOptions(*cmd, opts->model);
-    addClusterOptions(*cmd, opts->cluster);
+    SweepOptions& sweep = opts->sweep;
+    addModelOptions(*cmd, sweep.model);
+    addClusterOptions(*cmd, sweep.cluster);
     cmd->add_option("--target-itl-ms", opts->targetItlMs, "Inter-token latency target: ms per decode step")
         ->required()
         ->check(positiveNumber());
@@ -164,17 +147,17 @@ void addPlanCapacityCommand(CLI::App& app, CliContext& ctx) {
         ->capture_default_str()
         ->check(positiveNumber());
     cmd->add_option("--gpus", opts->gpuBudget, "GPU budget (default: the cluster's GPUs)")->check(positiveNumber());
-    cmd->add_option("--tp", opts->tps, "TP degrees to try, comma-separated")->capture_default_str();
-    cmd->add_option("--batch", opts->batches, "Batch sizes to try, comma-separated")->capture_default_str();
+    cmd->add_option("--tp", sweep.tps, "TP degrees to try, comma-separated")->capture_default_str();
+    cmd->add_option("--batch", sweep.batches, "Batch sizes to try, comma-separated")->capture_default_str();
     cmd->add_option("--context", opts->context, "Tokens in the KV cache")
         ->capture_default_str()
         ->check(positiveNumber());
-    cmd->add_option("--tokens", opts->tokens, "Decode steps simulated per configuration")
+    cmd->add_option("--tokens", sweep.tokens, "Decode steps simulated per configuration")
         ->capture_default_str()
         ->check(positiveNumber());
-    cmd->add_option("--dtype", opts->dtype, "fp16, bf16, fp8 or fp32")->capture_default_str();
-    addSimTunables(*cmd, opts->tunables);
-    addPrecisionOptions(*cmd, opts->precision);
+    cmd->add_option("--dtype", sweep.dtype, "fp16, bf16, fp8 or fp32")->capture_default_str();
+    addSimTunables(*cmd, sweep.tunables);
+    addPrecisionOptions(*cmd, sweep.precision);
     cmd->add_flag("--json", opts->json, "Machine-readable output (docs/cli.md)");
     cmd->callback([opts, &ctx] { ctx.exitCode = run(*opts, ctx); });
 }

@@ -3,7 +3,6 @@
 // saves the traces (--out). Ctrl-C stops the sweep at the next step and keeps the finished runs.
 
 #include <algorithm>
-#include <atomic>
 #include <csignal>
 #include <iostream>
 
@@ -20,21 +19,14 @@ namespace tpscope::cli {
 
 namespace {
 
-std::atomic<bool> g_cancel{false};
+core::CancelFlag g_cancel{false};
 extern "C" void onInterrupt(int) {
     g_cancel.store(true);
 }
 
 struct SimulateOptions {
-    ModelOptions model;
-    ClusterOptions cluster;
-    SimTunables tunables;
-    PrecisionOptions precision;
-    std::string tps = "1,2,4,8";
-    std::string batches = "1";
-    int tokens = 8;
+    SweepOptions sweep;  // TP "1,2,4,8", batch "1", 8 tokens
     std::string contexts = "1024";
-    std::string dtype = "fp16";
     bool ignoreMemory = false;
     std::string out;
     bool json = false;
@@ -47,7 +39,8 @@ std::string algoText(const core::sim::CollectiveEstimate& e) {
     return s;
 }
 
-void printJson(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r, const std::string& out) {
+void printJson(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r, const std::string& out,
+               const std::string& kernelFit) {
     core::JsonWriter w(std::cout);
     w.beginObject();
     w.field("model", spec.model.id).field("gpu", spec.cluster.gpu.id).field("fabric", spec.cluster.intraFabric.id);
@@ -62,6 +55,11 @@ void printJson(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
     w.field("seed", spec.params.seed).field("overlap", spec.params.overlap).field("cancelled", r.cancelled);
     w.field("cuda_graphs", spec.params.cudaGraphs)
         .field("allreduce_engine", core::sim::toString(spec.params.allReduceEngine));
+    if (kernelFit.empty()) {
+        w.key("kernel_fit").null();
+    } else {
+        w.field("kernel_fit", kernelFit);
+    }
     w.key("runs").beginArray();
     for (const auto& run : r.runs) {
         const auto& s = run.stats;
@@ -103,7 +101,7 @@ std::string contextText(const core::sim::SweepSpec& spec) {
     return out;
 }
 
-void printText(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r) {
+void printText(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r, const std::string& kernelFit) {
     const auto& cl = spec.cluster;
     std::cout << spec.model.name << " decode on " << cl.nodes << " x " << cl.gpusPerNode << " " << cl.gpu.name << " ("
               << cl.intraFabric.id << (cl.interFabric ? " + " + cl.interFabric->id : std::string()) << "), "
@@ -113,7 +111,7 @@ void printText(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
               << (spec.kvDtype ? ", KV cache " + std::string(core::toString(*spec.kvDtype)) : std::string())
               << (spec.params.overlap ? ", overlap" : "") << (spec.params.cudaGraphs ? ", CUDA graphs" : "")
               << ", all-reduce by " << core::sim::toString(spec.params.allReduceEngine) << ", seed " << spec.params.seed
-              << "\n\n";
+              << (kernelFit.empty() ? std::string() : ", kernel fit " + kernelFit) << "\n\n";
     // The context column appears when context is a sweep axis.
     const bool contextAxis = spec.contextAxis().size() > 1;
     std::vector<std::string> header{"TP", "batch"};
@@ -155,31 +153,13 @@ void printText(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
 int run(const SimulateOptions& o, const CliContext& ctx) {
     auto catalog = ctx.catalog();
     if (!catalog) return reportError(catalog.error());
-    core::sim::SweepSpec spec;
-    auto model = resolveModel(*catalog, o.model);
-    if (!model) return reportError(model.error());
-    spec.model = *model;
-    auto cluster = resolveCluster(*catalog, o.cluster);
-    if (!cluster) return reportError(cluster.error());
-    spec.cluster = *cluster;
-    auto tps = core::parsePositiveIntList(o.tps, "--tp");
-    if (!tps) return reportError(tps.error());
-    auto batches = core::parsePositiveIntList(o.batches, "--batch");
-    if (!batches) return reportError(batches.error());
-    auto dtype = resolveDtype(o.dtype);
-    if (!dtype) return reportError(dtype.error());
-    auto params = resolveSimParams(o.tunables);
-    if (!params) return reportError(params.error());
-    spec.tps = *tps;
-    spec.batches = *batches;
-    spec.tokens = o.tokens;
+    auto resolved = resolveSweepSpec(*catalog, o.sweep);
+    if (!resolved) return reportError(resolved.error());
+    core::sim::SweepSpec& spec = *resolved;
     auto contexts = core::parsePositiveIntList(o.contexts, "--context");
     if (!contexts) return reportError(contexts.error());
     spec.contextLen = contexts->front();
     if (contexts->size() > 1) spec.contexts = *contexts;
-    spec.dtype = *dtype;
-    if (auto st = applyPrecision(o.precision, spec.weightDtype, spec.kvDtype); !st) return reportError(st.error());
-    spec.params = *params;
     spec.ignoreMemory = o.ignoreMemory;
     if (!o.out.empty() && !isWorkspacePath(o.out) && !isChromeJsonPath(o.out)) {
         return reportError(core::makeError(core::ErrorCode::InvalidArgument,
@@ -198,7 +178,7 @@ int run(const SimulateOptions& o, const CliContext& ctx) {
                         ", batch " + std::to_string(p.batch));
         }
     };
-    auto result = core::sim::runSweep(spec, progress, &g_cancel);
+    auto result = core::sim::runSweep(spec, {progress, &g_cancel});
     std::signal(SIGINT, previous);
     line.finish();
     if (!result) return reportError(result.error());
@@ -208,9 +188,9 @@ int run(const SimulateOptions& o, const CliContext& ctx) {
         if (auto s = writeRuns(runs, o.out); !s) return reportError(s.error());
     }
     if (o.json) {
-        printJson(spec, *result, result->runs.empty() ? std::string() : o.out);
+        printJson(spec, *result, result->runs.empty() ? std::string() : o.out, o.sweep.kernelFit);
     } else {
-        printText(spec, *result);
+        printText(spec, *result, o.sweep.kernelFit);
         if (!o.out.empty() && !result->runs.empty()) std::cout << "wrote " << o.out << '\n';
     }
     if (result->runs.empty()) {
@@ -225,16 +205,19 @@ int run(const SimulateOptions& o, const CliContext& ctx) {
 void addSimulateCommand(CLI::App& app, CliContext& ctx) {
     auto opts = std::make_shared<SimulateOptions>();
     auto* cmd = app.add_subcommand("simulate", "Simulate TP decode on a virtual cluster: one run per TP x batch");
-    addModelOptions(*cmd, opts->model);
-    addClusterOptions(*cmd, opts->cluster);
-    cmd->add_option("--tp", opts->tps, "TP degrees, comma-separated")->capture_default_str();
-    cmd->add_option("--batch", opts->batches, "Batch sizes, comma-separated")->capture_default_str();
-    cmd->add_option("--tokens", opts->tokens, "Decode steps per run")->capture_default_str()->check(positiveNumber());
+    SweepOptions& sweep = opts->sweep;
+    addModelOptions(*cmd, sweep.model);
+    addClusterOptions(*cmd, sweep.cluster);
+    cmd->add_option("--tp", sweep.tps, "TP degrees, comma-separated")->capture_default_str();
+    cmd->add_option("--batch", sweep.batches, "Batch sizes, comma-separated")->capture_default_str();
+    cmd->add_option("--tokens", sweep.tokens, "Decode steps per run")->capture_default_str()->check(positiveNumber());
     cmd->add_option("--context", opts->contexts, "Tokens in the KV cache, comma-separated: a sweep axis")
         ->capture_default_str();
-    cmd->add_option("--dtype", opts->dtype, "fp16, bf16, fp8 or fp32")->capture_default_str();
-    addSimTunables(*cmd, opts->tunables);
-    addPrecisionOptions(*cmd, opts->precision);
+    cmd->add_option("--dtype", sweep.dtype, "fp16, bf16, fp8 or fp32")->capture_default_str();
+    addSimTunables(*cmd, sweep.tunables);
+    addPrecisionOptions(*cmd, sweep.precision);
+    cmd->add_option("--kernel-fit", sweep.kernelFit,
+                    "Kernel efficiencies and launch gap fitted by 'calibrate --from-trace T --kernels --json'");
     cmd->add_flag("--ignore-memory", opts->ignoreMemory, "Simulate configurations that do not fit GPU memory");
     cmd->add_option("--out", opts->out,
                     "Save the runs: .tpscope = workspace (GUI, analyze, scaling), .json/.json.gz = Chrome trace");

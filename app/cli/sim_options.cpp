@@ -4,6 +4,7 @@
 
 #include "cli_context.h"
 #include "core/sim/allreduce_engine.h"
+#include "core/sim/kernel_fit_file.h"
 #include "core/util/units.h"
 
 namespace tpscope::cli {
@@ -146,6 +147,29 @@ core::Status applyPrecision(const PrecisionOptions& opts, std::optional<core::Dt
     TPSCOPE_TRY(one(opts.weights, "--weights", weights));
     TPSCOPE_TRY(one(opts.kvCache, "--kv-cache", kvCache));
     return core::Ok{};
+}
+
+core::Result<core::sim::SweepSpec> resolveSweepSpec(const core::Catalog& catalog, const SweepOptions& opts) {
+    core::sim::SweepSpec spec;
+    TPSCOPE_TRY_ASSIGN(spec.model, resolveModel(catalog, opts.model));
+    TPSCOPE_TRY_ASSIGN(spec.cluster, resolveCluster(catalog, opts.cluster));
+    TPSCOPE_TRY_ASSIGN(spec.tps, core::parsePositiveIntList(opts.tps, "--tp"));
+    TPSCOPE_TRY_ASSIGN(spec.batches, core::parsePositiveIntList(opts.batches, "--batch"));
+    TPSCOPE_TRY_ASSIGN(spec.dtype, resolveDtype(opts.dtype));
+    TPSCOPE_TRY_ASSIGN(spec.params, resolveSimParams(opts.tunables));
+    TPSCOPE_TRY(applyPrecision(opts.precision, spec.weightDtype, spec.kvDtype));
+    spec.tokens = opts.tokens;
+    if (!opts.kernelFit.empty()) {
+        core::sim::KernelFit fit;
+        TPSCOPE_TRY_ASSIGN(fit, core::sim::loadKernelFit(opts.kernelFit));
+        TPSCOPE_TRY(core::sim::applyKernelFit(fit, spec.cluster.gpu.id, spec.params));
+        // Efficiencies depend on the kernels' shapes: another model's fit is an extrapolation.
+        if (!fit.modelId.empty() && fit.modelId != spec.model.id) {
+            warn("the kernel efficiencies of " + opts.kernelFit + " were fitted on " + fit.modelId + ", not " +
+                 spec.model.id);
+        }
+    }
+    return spec;
 }
 
 }  // namespace tpscope::cli

@@ -1,14 +1,17 @@
 #pragma once
-// Command-line options shared by the simulator commands (simulate, allreduce, calibrate): which
-// GPU, which fabrics, how many nodes, and the simulator tunables.
+// Command-line options shared by the simulator commands (simulate, plan-capacity, allreduce,
+// calibrate): which GPU, which fabrics, how many nodes, the simulator tunables, and the sweep a
+// sweep command runs.
 
 #include <CLI/CLI.hpp>
 
 #include <optional>
 #include <string>
 
+#include "cli_context.h"
 #include "core/hw/catalog.h"
 #include "core/sim/simulator.h"
+#include "core/sim/sweep.h"
 
 namespace tpscope::cli {
 
@@ -50,5 +53,22 @@ struct PrecisionOptions {
 void addPrecisionOptions(CLI::App& cmd, PrecisionOptions& opts);
 core::Status applyPrecision(const PrecisionOptions& opts, std::optional<core::Dtype>& weights,
                             std::optional<core::Dtype>& kvCache);
+
+// What the sweep commands (simulate, plan-capacity) share; each registers the options with its own
+// defaults and help, and sets the context axis itself (a list in simulate, one value in plan-capacity).
+struct SweepOptions {
+    ModelOptions model;
+    ClusterOptions cluster;
+    SimTunables tunables;
+    PrecisionOptions precision;
+    std::string tps = "1,2,4,8";
+    std::string batches = "1";
+    int tokens = 8;
+    std::string dtype = "fp16";
+    std::string kernelFit;  // --kernel-fit FILE (simulate): `calibrate --kernels --json` output
+};
+// Model, cluster, TP and batch lists, tokens, dtypes and simulator parameters, with the kernel fit
+// applied when one is given (core/sim/kernel_fit_file.h); the first bad option is the error.
+core::Result<core::sim::SweepSpec> resolveSweepSpec(const core::Catalog& catalog, const SweepOptions& opts);
 
 }  // namespace tpscope::cli

@@ -110,7 +110,7 @@ int run(int argc, char** argv) {
         QObject::connect(
             &window, &tpscope::ui::MainWindow::sweepFinished, &window,
             [&window](bool cancelled) {
-                if (!cancelled) window.focusTimelineOnExample();
+                if (!cancelled) window.focusTimelineOnExample(/*wholeStep=*/true);
             },
             Qt::SingleShotConnection);
         QTimer::singleShot(0, &window, &tpscope::ui::MainWindow::startDefaultSweep);

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "core/analysis/collective_matching.h"
+#include "core/util/statistics.h"
 #include "core/util/units.h"
 
 namespace tpscope::core::analysis {
@@ -73,6 +74,26 @@ std::vector<double> fit(const std::vector<Observation>& obs, std::size_t calls, 
     return residual;
 }
 
+// One mismatched call (a rank that ran an extra collective) would pull every offset: drops the
+// calls with a residual above max(50 us, 10 x the median absolute residual) and refits once, unless
+// that would drop none or every call. Returns the calls dropped.
+std::size_t dropOutliersAndRefit(std::vector<Observation>& obs, std::size_t calls, std::size_t rankCount,
+                                 std::uint32_t ref, std::vector<double>& offset, std::vector<double>& residual) {
+    if (residual.empty()) return 0;
+    std::vector<double> absResidual;
+    for (const double v : residual) absResidual.push_back(std::abs(v));
+    const double limit = std::max(50'000.0, 10.0 * median(absResidual));
+    std::vector<bool> dropCall(calls, false);
+    for (std::size_t i = 0; i < obs.size(); ++i) {
+        if (absResidual[i] > limit) dropCall[obs[i].call] = true;
+    }
+    const auto dropped = static_cast<std::size_t>(std::count(dropCall.begin(), dropCall.end(), true));
+    if (dropped == 0 || dropped == calls) return 0;
+    std::erase_if(obs, [&](const Observation& o) { return dropCall[o.call]; });
+    residual = fit(obs, calls, rankCount, ref, offset);
+    return dropped;
+}
+
 }  // namespace
 
 std::int64_t ClockEstimate::maxAbsOffsetNs() const {
@@ -130,25 +151,7 @@ ClockEstimate estimateClockOffsets(const Trace& trace) {
     }
     std::vector<double> offset;
     std::vector<double> residual = fit(obs, callRanks.size(), rankCount, ref, offset);
-    // One mismatched call (a rank that ran an extra collective) would pull every offset: drop the
-    // calls whose residual is far above the typical one and refit once.
-    std::vector<double> absResidual;
-    for (const double v : residual) absResidual.push_back(std::abs(v));
-    if (!absResidual.empty()) {
-        std::vector<double> sorted = absResidual;
-        std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2), sorted.end());
-        const double limit = std::max(50'000.0, 10.0 * sorted[sorted.size() / 2]);
-        std::vector<bool> dropCall(callRanks.size(), false);
-        for (std::size_t i = 0; i < obs.size(); ++i) {
-            if (absResidual[i] > limit) dropCall[obs[i].call] = true;
-        }
-        const auto dropped = static_cast<std::size_t>(std::count(dropCall.begin(), dropCall.end(), true));
-        if (dropped > 0 && dropped < callRanks.size()) {
-            std::erase_if(obs, [&](const Observation& o) { return dropCall[o.call]; });
-            residual = fit(obs, callRanks.size(), rankCount, ref, offset);
-            out.callsDropped = dropped;
-        }
-    }
+    out.callsDropped = dropOutliersAndRefit(obs, callRanks.size(), rankCount, ref, offset, residual);
     std::vector<double> squares(rankCount, 0);
     std::vector<bool> usedCall(callRanks.size(), false);
     for (std::size_t i = 0; i < obs.size(); ++i) {

@@ -81,7 +81,11 @@ AmdahlFit fitAmdahl(const std::vector<std::pair<int, double>>& pts, int baseline
     return fit;
 }
 
-Result<ScalingReport> analyzeScaling(std::vector<RunPoint> runs, const ScalingOptions& options) {
+namespace {
+
+// Every run has a GPU count, a batch and a throughput; sorted by batch, then GPUs, no two runs share
+// both (a sweep run twice, or two files of one configuration, would make the speedup ambiguous).
+Status sortAndValidate(std::vector<RunPoint>& runs) {
     if (runs.empty()) return makeError(ErrorCode::InvalidArgument, "no runs to compare", "scaling");
     for (const auto& r : runs) {
         if (r.gpus <= 0 || r.batch <= 0) {
@@ -104,66 +108,70 @@ Result<ScalingReport> analyzeScaling(std::vector<RunPoint> runs, const ScalingOp
                              "scaling");
         }
     }
-    ScalingReport report;
-    report.pricePerGpuHour = options.pricePerGpuHour;
-    report.efficiencyThreshold = options.efficiencyThreshold;
-    for (std::size_t i = 0; i < runs.size();) {
-        std::size_t j = i;
-        while (j < runs.size() && runs[j].batch == runs[i].batch) ++j;
-        BatchScaling bs;
-        bs.batch = runs[i].batch;
-        bs.baselineGpus = runs[i].gpus;
-        const double baseTps = runs[i].tokensPerSec;
-        std::vector<std::pair<int, double>> pts;
-        std::vector<std::pair<int, double>> throughputs;
-        for (std::size_t k = i; k < j; ++k) {
-            ScalingRow row;
-            row.label = runs[k].label;
-            row.gpus = runs[k].gpus;
-            row.tokensPerSec = runs[k].tokensPerSec;
-            row.stepLatencyNs = runs[k].stepLatencyNs;
-            row.speedup = runs[k].tokensPerSec / baseTps;
-            row.efficiency = row.speedup / (static_cast<double>(row.gpus) / bs.baselineGpus);
-            row.loss = runs[k].loss;
-            row.exposedCommShare = runs[k].exposedCommShare;
-            pts.emplace_back(row.gpus, row.speedup);
-            throughputs.emplace_back(row.gpus, row.tokensPerSec);
-            bs.rows.push_back(row);
-        }
-        bs.fit = fitAmdahl(pts, bs.baselineGpus);
-        if (bs.fit.valid) {
-            for (auto& row : bs.rows)
-                row.amdahlSpeedup = modelSpeedup(bs.fit.serialFraction, row.gpus, bs.baselineGpus);
-        }
-        if (options.pricePerGpuHour > 0) {
-            auto table = costTable(options.pricePerGpuHour, throughputs);
-            if (!table) return table.error();
-            for (std::size_t k = 0; k < bs.rows.size(); ++k) {
-                bs.rows[k].costPerMillionTokens = table->rows[k].costPerMillionTokens;
-                bs.rows[k].premiumVsBaseline = table->rows[k].premiumVsBaseline;
-            }
-        }
-        if (bs.baselineGpus != 1) {
-            report.notes.push_back("batch " + std::to_string(bs.batch) +
-                                   ": no 1-GPU run; speedup, efficiency and cost "
-                                   "premium are relative to " +
-                                   std::to_string(bs.baselineGpus) + " GPUs");
-        }
-        if (bs.rows.size() < 2) {
-            report.notes.push_back("batch " + std::to_string(bs.batch) +
-                                   ": one GPU count only; no scaling or Amdahl fit");
-        }
-        report.batches.push_back(std::move(bs));
-        i = j;
+    return Ok{};
+}
+
+// One batch's runs (ascending GPUs; the first is the baseline): speedup and efficiency against the
+// baseline, the Amdahl fit and, with a price, $/Mtok and the premium over the baseline.
+Result<BatchScaling> scaleBatch(const RunPoint* first, const RunPoint* last, double pricePerGpuHour) {
+    BatchScaling bs;
+    bs.batch = first->batch;
+    bs.baselineGpus = first->gpus;
+    const double baseTps = first->tokensPerSec;
+    std::vector<std::pair<int, double>> speedups;
+    std::vector<std::pair<int, double>> throughputs;
+    for (const RunPoint* run = first; run != last; ++run) {
+        ScalingRow row;
+        row.label = run->label;
+        row.gpus = run->gpus;
+        row.tokensPerSec = run->tokensPerSec;
+        row.stepLatencyNs = run->stepLatencyNs;
+        row.speedup = run->tokensPerSec / baseTps;
+        row.efficiency = row.speedup / (static_cast<double>(row.gpus) / bs.baselineGpus);
+        row.loss = run->loss;
+        row.exposedCommShare = run->exposedCommShare;
+        speedups.emplace_back(row.gpus, row.speedup);
+        throughputs.emplace_back(row.gpus, row.tokensPerSec);
+        bs.rows.push_back(row);
     }
+    bs.fit = fitAmdahl(speedups, bs.baselineGpus);
+    if (bs.fit.valid) {
+        for (auto& row : bs.rows) row.amdahlSpeedup = modelSpeedup(bs.fit.serialFraction, row.gpus, bs.baselineGpus);
+    }
+    if (pricePerGpuHour > 0) {
+        auto table = costTable(pricePerGpuHour, throughputs);
+        if (!table) return table.error();
+        for (std::size_t k = 0; k < bs.rows.size(); ++k) {
+            bs.rows[k].costPerMillionTokens = table->rows[k].costPerMillionTokens;
+            bs.rows[k].premiumVsBaseline = table->rows[k].premiumVsBaseline;
+        }
+    }
+    return bs;
+}
+
+// What a reader must know to read the batch's numbers: another baseline than 1 GPU, or no scaling.
+void noteLimits(const BatchScaling& bs, std::vector<std::string>& notes) {
+    if (bs.baselineGpus != 1) {
+        notes.push_back("batch " + std::to_string(bs.batch) +
+                        ": no 1-GPU run; speedup, efficiency and cost premium are relative to " +
+                        std::to_string(bs.baselineGpus) + " GPUs");
+    }
+    if (bs.rows.size() < 2) {
+        notes.push_back("batch " + std::to_string(bs.batch) + ": one GPU count only; no scaling or Amdahl fit");
+    }
+}
+
+// Per GPU count above a baseline: the smallest batch whose efficiency reaches the threshold, else
+// the batch with the best efficiency. Batches ascend, so the first that reaches it is the smallest.
+std::vector<EfficientBatch> efficientBatches(const std::vector<BatchScaling>& batches, double threshold) {
     std::map<int, EfficientBatch> eff;
-    for (const auto& bs : report.batches) {
+    for (const auto& bs : batches) {
         for (const auto& row : bs.rows) {
             if (row.gpus == bs.baselineGpus) continue;
             auto& e = eff[row.gpus];
             e.gpus = row.gpus;
-            if (e.smallestBatch != 0) continue;  // batches ascend: the first that reached it is the smallest
-            if (row.efficiency >= options.efficiencyThreshold) {
+            if (e.smallestBatch != 0) continue;
+            if (row.efficiency >= threshold) {
                 e.smallestBatch = bs.batch;
                 e.efficiency = row.efficiency;
                 e.atBatch = bs.batch;
@@ -173,7 +181,28 @@ Result<ScalingReport> analyzeScaling(std::vector<RunPoint> runs, const ScalingOp
             }
         }
     }
-    for (const auto& [gpus, e] : eff) report.efficientBatches.push_back(e);
+    std::vector<EfficientBatch> out;
+    for (const auto& [gpus, e] : eff) out.push_back(e);
+    return out;
+}
+
+}  // namespace
+
+Result<ScalingReport> analyzeScaling(std::vector<RunPoint> runs, const ScalingOptions& options) {
+    TPSCOPE_TRY(sortAndValidate(runs));
+    ScalingReport report;
+    report.pricePerGpuHour = options.pricePerGpuHour;
+    report.efficiencyThreshold = options.efficiencyThreshold;
+    for (std::size_t i = 0; i < runs.size();) {
+        std::size_t j = i;
+        while (j < runs.size() && runs[j].batch == runs[i].batch) ++j;
+        auto batch = scaleBatch(runs.data() + i, runs.data() + j, options.pricePerGpuHour);
+        if (!batch) return batch.error();
+        noteLimits(*batch, report.notes);
+        report.batches.push_back(std::move(*batch));
+        i = j;
+    }
+    report.efficientBatches = efficientBatches(report.batches, options.efficiencyThreshold);
     return report;
 }
 

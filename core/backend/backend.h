@@ -4,14 +4,13 @@
 // registers it at start-up. Without one, localBackend() answers with the reason, so the GUI can
 // show "Local GPUs" disabled and say why.
 
-#include <atomic>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "core/trace/trace.h"
 #include "core/util/result.h"
+#include "core/util/task_control.h"
 #include "core/workload/decode_plan.h"
 
 namespace tpscope::core {
@@ -29,17 +28,15 @@ struct LocalDevice {
     std::uint64_t memoryBytes = 0;
 };
 
-using RunProgressFn = std::function<void(const std::string& stage, double fraction)>;
-
 class Backend {
   public:
     virtual ~Backend() = default;
     virtual std::string name() const = 0;
     // The GPUs this backend can use; an error says why there are none ("no CUDA device: ...").
     virtual Result<std::vector<LocalDevice>> devices() const = 0;
-    // Runs and records one configuration; honours *cancel between steps.
-    virtual Result<std::shared_ptr<const Trace>> run(const LocalRunRequest& request, const RunProgressFn& progress,
-                                                     const std::atomic<bool>* cancel) = 0;
+    // Runs and records one configuration; reports decode steps done / tokens and honours the
+    // control's cancel flag between steps (a Cancelled error).
+    virtual Result<std::shared_ptr<const Trace>> run(const LocalRunRequest& request, const TaskControl& control) = 0;
 };
 
 // The process-wide local-GPU backend: set once at start-up by an executable that links one.

@@ -5,13 +5,12 @@
 namespace tpscope::core {
 
 std::string FitReport::describe(const std::string& gpuName) const {
-    if (fits) {
-        return "fits " + gpuName + ": needs " + formatBytes(static_cast<double>(requiredBytes)) + " of " +
-               formatBytes(static_cast<double>(usableBytes)) + " usable";
-    }
-    return "does not fit " + gpuName + ": needs " + formatBytes(static_cast<double>(requiredBytes)) + ", " +
-           formatBytes(static_cast<double>(usableBytes)) + " usable, short by " +
-           formatBytes(static_cast<double>(shortfallBytes));
+    // The verdict and the two sizes first: the GUI's runs table shows the start of this text in a
+    // narrow Status cell ("does not fit: needs 141 GB per GPU of 86 GB usable ...").
+    const std::string sizes = "needs " + formatBytes(static_cast<double>(requiredBytes)) + " per GPU of " +
+                              formatBytes(static_cast<double>(usableBytes)) + " usable on " + gpuName;
+    if (fits) return "fits: " + sizes;
+    return "does not fit: " + sizes + " (short by " + formatBytes(static_cast<double>(shortfallBytes)) + ")";
 }
 
 FitReport checkFit(const MemoryEstimate& memory, const GpuSpec& gpu, double usableFraction) {

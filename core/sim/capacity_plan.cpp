@@ -5,8 +5,7 @@
 
 namespace tpscope::core::sim {
 
-Result<CapacityPlan> planCapacity(const CapacityPlanSpec& spec, const SweepProgressFn& progress,
-                                  const std::atomic<bool>* cancel) {
+Result<CapacityPlan> planCapacity(const CapacityPlanSpec& spec, const SweepControl& control) {
     if (!std::isfinite(spec.targetItlMs) || spec.targetItlMs <= 0) {
         return makeError(ErrorCode::InvalidArgument, "the inter-token latency target must be a positive number of ms",
                          "target-itl-ms");
@@ -23,7 +22,7 @@ Result<CapacityPlan> planCapacity(const CapacityPlanSpec& spec, const SweepProgr
     if (spec.gpuBudget < 0 || budget > 1'000'000) {
         return makeError(ErrorCode::InvalidArgument, "the GPU budget must be between 1 and 1000000", "gpus");
     }
-    auto sweep = runSweep(spec.sweep, progress, cancel);
+    auto sweep = runSweep(spec.sweep, control);
     if (!sweep) return sweep.error();
     CapacityPlan plan;
     plan.skipped = sweep->skipped;

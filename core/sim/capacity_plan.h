@@ -12,7 +12,6 @@
 // interact, so throughput and GPUs scale with them and $/Mtok does not. The choice is
 // core::cheapestMeeting over those rows. Cost: the sweep's (one simulation per TP x batch).
 
-#include <atomic>
 #include <optional>
 #include <vector>
 
@@ -47,7 +46,6 @@ struct CapacityPlan {
     bool cancelled = false;
 };
 
-Result<CapacityPlan> planCapacity(const CapacityPlanSpec& spec, const SweepProgressFn& progress = {},
-                                  const std::atomic<bool>* cancel = nullptr);
+Result<CapacityPlan> planCapacity(const CapacityPlanSpec& spec, const SweepControl& control = {});
 
 }  // namespace tpscope::core::sim

@@ -7,19 +7,6 @@ namespace tpscope::core::sim {
 
 namespace {
 
-const KernelEfficiency& efficiency(EventKind kind, const SimParams& p) {
-    switch (kind) {
-        case EventKind::Gemm:
-            return p.gemm;
-        case EventKind::Attention:
-            return p.attention;
-        case EventKind::Elementwise:
-            return p.elementwise;
-        default:
-            return p.other;
-    }
-}
-
 std::string lower(std::string s) {
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return s;
@@ -99,7 +86,7 @@ std::string gemmName(const PlanOp& op, GpuArch arch, Dtype dtype) {
 }  // namespace
 
 KernelCost kernelCost(const PlanOp& op, const GpuSpec& gpu, Dtype dtype, const SimParams& params) {
-    const auto& eff = efficiency(op.eventKind, params);
+    const auto& eff = params.efficiency(op.eventKind);
     // Non-tensor-core work (norms, softmax) runs on CUDA cores: fp32 peak where the preset has it.
     const bool tensorCore = op.eventKind == EventKind::Gemm || op.eventKind == EventKind::Attention;
     // A GEMM runs at its own dtype's peak (fp8 weights: fp8 tensor cores).

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "core/trace/event_kind.h"
+
 namespace tpscope::core::sim {
 
 // Who runs the all-reduces (core/sim/allreduce_engine.h has each engine's dispatch rule).
@@ -62,6 +64,23 @@ struct SimParams {
     // transfer runs slower by that share of the GPU's bandwidth.
     bool overlap = false;
     double ncclHbmBytesPerWireByte = 3.0;
+
+    // The efficiencies of a kernel class; kinds without their own (collectives, copies) use `other`.
+    const KernelEfficiency& efficiency(EventKind kind) const {
+        switch (kind) {
+            case EventKind::Gemm:
+                return gemm;
+            case EventKind::Attention:
+                return attention;
+            case EventKind::Elementwise:
+                return elementwise;
+            default:
+                return other;
+        }
+    }
+    KernelEfficiency& efficiency(EventKind kind) {
+        return const_cast<KernelEfficiency&>(static_cast<const SimParams&>(*this).efficiency(kind));
+    }
 
     // Every source of variability off: step time is then the plain sum of modelled times.
     static SimParams deterministic() {

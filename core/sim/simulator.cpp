@@ -39,7 +39,7 @@ class Engine {
           m_ranks(config.plan.tp),
           m_layers(static_cast<int>(config.plan.model.layers)) {}
 
-    Result<SimStats> run(const std::atomic<bool>* cancel, const StepProgressFn& stepProgress);
+    Result<SimStats> run(const TaskControl& control);
 
   private:
     void setupRanks();
@@ -195,11 +195,11 @@ void Engine::runStep() {
     }
 }
 
-Result<SimStats> Engine::run(const std::atomic<bool>* cancel, const StepProgressFn& stepProgress) {
+Result<SimStats> Engine::run(const TaskControl& control) {
     setupRanks();
     double stepStart = 0;
     for (int step = 0; step < m_c.tokens; ++step) {
-        if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) {
+        if (control.cancelled()) {
             return makeError(ErrorCode::Cancelled, "simulation cancelled", "step " + std::to_string(step));
         }
         for (auto& s : m_state) s.computeFree = s.commFree = stepStart;
@@ -209,7 +209,7 @@ Result<SimStats> Engine::run(const std::atomic<bool>* cancel, const StepProgress
         const double next = lastEnd + m_params.stepGapNs;
         appendRanges(step, stepStart, next);
         stepStart = next;
-        if (stepProgress) stepProgress(step + 1, m_c.tokens);
+        control.report(static_cast<double>(step + 1) / m_c.tokens);
     }
     SimStats st;
     st.steps = m_c.tokens;
@@ -261,10 +261,10 @@ Status validateConfig(const SimConfig& c) {
     if (!c.ignoreMemory) {
         const FitReport fit = checkFit(plan->memory, cl.gpu);
         if (!fit.fits) {
-            return makeError(ErrorCode::DoesNotFit,
-                             c.plan.model.id + " at TP " + std::to_string(c.plan.tp) + ", batch " +
-                                 std::to_string(c.plan.batch) + " " + fit.describe(cl.gpu.name),
-                             "memory");
+            // The verdict first and no context prefix: the GUI shows this message as the run's status.
+            return makeError(ErrorCode::DoesNotFit, fit.describe(cl.gpu.name) + "; " + c.plan.model.id + " at TP " +
+                                                        std::to_string(c.plan.tp) + ", batch " +
+                                                        std::to_string(c.plan.batch));
         }
     }
     const double events = static_cast<double>(c.tokens) * c.plan.tp * static_cast<double>(plan->ops.size()) *
@@ -278,7 +278,7 @@ Status validateConfig(const SimConfig& c) {
     return Ok{};
 }
 
-Result<SimResult> simulate(const SimConfig& c, const std::atomic<bool>* cancel, const StepProgressFn& stepProgress) {
+Result<SimResult> simulate(const SimConfig& c, const TaskControl& control) {
     TPSCOPE_TRY(validateConfig(c));
     auto model =
         CollectiveModel::create(c.cluster.intraFabric, c.cluster.interFabric, c.plan.tp, c.cluster.gpusPerNode);
@@ -295,7 +295,7 @@ Result<SimResult> simulate(const SimConfig& c, const std::atomic<bool>* cancel, 
     auto program = buildStepProgram(std::move(*plan), cl.gpu, *model, c.params, *trace);
     if (!program) return program.error();
     Engine engine(c, *program, *trace);
-    TPSCOPE_TRY_ASSIGN(result.stats, engine.run(cancel, stepProgress));
+    TPSCOPE_TRY_ASSIGN(result.stats, engine.run(control));
     for (const auto& in : program->instrs) {
         if (!in.collective) continue;
         ++result.stats.collectivesPerStep;

@@ -13,9 +13,7 @@
 // early ranks wait inside the kernel as they do in real traces. Jitter and load imbalance are
 // seeded per rank (reproducible). Cost: O(tokens x ops x ranks) time, no allocation per event.
 
-#include <atomic>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,6 +25,7 @@
 #include "core/sim/sim_params.h"
 #include "core/trace/trace.h"
 #include "core/util/result.h"
+#include "core/util/task_control.h"
 #include "core/workload/decode_plan.h"
 
 namespace tpscope::core::sim {
@@ -80,11 +79,8 @@ struct SimResult {
 // simulating; the error says what to change. A DoesNotFit error names the shortfall.
 Status validateConfig(const SimConfig& config);
 
-// Called after each decode step with the steps done so far and the steps of the run.
-using StepProgressFn = std::function<void(int stepsDone, int steps)>;
-
-// Cancelled error when *cancel turns true (checked once per step).
-Result<SimResult> simulate(const SimConfig& config, const std::atomic<bool>* cancel = nullptr,
-                           const StepProgressFn& stepProgress = {});
+// Reports steps done / steps after each decode step; a Cancelled error when the control's flag is
+// set (checked once per step).
+Result<SimResult> simulate(const SimConfig& config, const TaskControl& control = {});
 
 }  // namespace tpscope::core::sim

@@ -29,7 +29,7 @@ SweepProgress withContext(SweepProgress p, int context) {
 
 }  // namespace
 
-Result<SweepResult> runSweep(const SweepSpec& spec, const SweepProgressFn& progress, const std::atomic<bool>* cancel) {
+Result<SweepResult> runSweep(const SweepSpec& spec, const SweepControl& control) {
     if (spec.tps.empty() || spec.batches.empty()) {
         return makeError(ErrorCode::InvalidArgument, "a sweep needs at least one TP degree and one batch size",
                          "sweep");
@@ -64,7 +64,7 @@ Result<SweepResult> runSweep(const SweepSpec& spec, const SweepProgressFn& progr
     const int total = static_cast<int>(planned.size());
     int done = 0;
     for (auto& p : planned) {
-        if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) {
+        if (control.cancelled()) {
             result.cancelled = true;
             break;
         }
@@ -76,17 +76,18 @@ Result<SweepResult> runSweep(const SweepSpec& spec, const SweepProgressFn& progr
             result.skipped.push_back(SkippedRun{tp, batch, context, p.reason,
                                                 plan ? checkFit(plan->memory, p.config.cluster.gpu) : FitReport{}});
             ++done;
-            if (progress)
-                progress(withContext({done, total, tp, batch, nullptr, &result.skipped.back(), 1.0}, context));
+            control.report(withContext({done, total, tp, batch, nullptr, &result.skipped.back(), 1.0}, context));
             continue;
         }
-        const auto stepProgress = [&](int stepsDone, int steps) {
-            if (progress && stepsDone < steps) {
-                progress(withContext({done, total, tp, batch, nullptr, nullptr, static_cast<double>(stepsDone) / steps},
-                                     context));
-            }
-        };
-        auto run = simulate(p.config, cancel, stepProgress);
+        // Each decode step but the last (the finished run is reported below, once).
+        TaskControl runControl{{}, control.cancel};
+        if (control.progress) {
+            runControl.progress = [&](double runFraction) {
+                if (runFraction < 1.0)
+                    control.report(withContext({done, total, tp, batch, nullptr, nullptr, runFraction}, context));
+            };
+        }
+        auto run = simulate(p.config, runControl);
         if (!run) {
             if (run.error().code == ErrorCode::Cancelled) {
                 result.cancelled = true;
@@ -96,7 +97,7 @@ Result<SweepResult> runSweep(const SweepSpec& spec, const SweepProgressFn& progr
         }
         result.runs.push_back(SweepRun{std::move(p.config), run->stats, run->fit, std::move(run->trace)});
         ++done;
-        if (progress) progress(withContext({done, total, tp, batch, &result.runs.back(), nullptr, 1.0}, context));
+        control.report(withContext({done, total, tp, batch, &result.runs.back(), nullptr, 1.0}, context));
     }
     return result;
 }

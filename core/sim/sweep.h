@@ -2,22 +2,21 @@
 // A sweep of simulated runs: one run per (TP, batch, context) of one model on one cluster, in
 // TP-major, then batch, then context order.
 // The GUI calls runSweep from a worker thread: it is a pure function of its arguments (no shared
-// state, no Qt), reports progress through a callback on the calling thread and stops at the next
-// decode step once *cancel turns true, keeping the runs already finished.
+// state, no Qt), reports progress through its SweepControl on the calling thread and stops at the
+// next decode step once the control's cancel flag is set, keeping the runs already finished.
 //
 // Before anything runs every configuration is validated: bad parameters (TP above the GPUs
 // available, TP not dividing the heads, zero tokens, ...) fail the sweep with one error; a
 // configuration that does not fit GPU memory is skipped with its shortfall (unless
 // ignoreMemory), and the rest still run. Cost: the sum of the runs.
 
-#include <atomic>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
 
 #include "core/hw/catalog.h"
 #include "core/sim/simulator.h"
+#include "core/util/task_control.h"
 
 namespace tpscope::core::sim {
 
@@ -56,7 +55,7 @@ struct SkippedRun {
 };
 
 struct SweepResult {
-    std::vector<SweepRun> runs;  // in TP-major, then batch order
+    std::vector<SweepRun> runs;  // in TP-major, then batch, then context order
     std::vector<SkippedRun> skipped;
     bool cancelled = false;
 };
@@ -74,10 +73,9 @@ struct SweepProgress {
     double runFraction = 1.0;  // steps done / steps of the running configuration
     int context = 0;           // the configuration's KV-cache length
 };
-using SweepProgressFn = std::function<void(const SweepProgress&)>;
+using SweepControl = TaskControlOf<SweepProgress>;
 
-Result<SweepResult> runSweep(const SweepSpec& spec, const SweepProgressFn& progress = {},
-                             const std::atomic<bool>* cancel = nullptr);
+Result<SweepResult> runSweep(const SweepSpec& spec, const SweepControl& control = {});
 
 // The embedded default the GUI opens on and `tpscope-cli demo` prints: llama3-70b decode on one
 // 8-GPU H100 SXM node over NVLink 4, TP 1/2/4/8, batch 1, a few tokens (TP 1 does not fit).

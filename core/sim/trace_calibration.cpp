@@ -48,25 +48,6 @@ TraceSamples allReduceSamples(const Trace& trace, const analysis::CollectiveMatc
     return out;
 }
 
-namespace {
-
-KernelEfficiency* efficiencyOf(SimParams& p, EventKind kind) {
-    switch (kind) {
-        case EventKind::Gemm:
-            return &p.gemm;
-        case EventKind::Attention:
-            return &p.attention;
-        case EventKind::Elementwise:
-            return &p.elementwise;
-        case EventKind::Other:
-            return &p.other;
-        default:
-            return nullptr;
-    }
-}
-
-}  // namespace
-
 Result<KernelCalibration> calibrateKernels(const Trace& trace, const analysis::RunAnalysis& analysis,
                                            const SimConfig& config) {
     const auto& s = analysis.summary;
@@ -91,7 +72,7 @@ Result<KernelCalibration> calibrateKernels(const Trace& trace, const analysis::R
             overhead += c.overheadNs;
         }
         fit.modelNsPerStep = roofline + overhead;
-        KernelEfficiency* eff = efficiencyOf(out.params, kind);
+        KernelEfficiency* eff = &out.params.efficiency(kind);
         fit.fitted = *eff;
         if (roofline > 0 && fit.measuredNsPerStep > 0) {
             const double available = fit.measuredNsPerStep - overhead;

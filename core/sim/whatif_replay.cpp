@@ -128,41 +128,39 @@ Result<TpKernelScaling> tpKernelScaling(const PlanConfig& measured, int newTp, c
     return s;
 }
 
-Result<WhatIfReplay> replayOnFabric(const Trace& measured, const analysis::CollectiveMatching& matching,
-                                    const WhatIfOptions& o) {
-    const std::size_t n = measured.ranks.size();
-    if (n == 0) return makeError(ErrorCode::InvalidArgument, "the trace has no ranks to replay", measured.source);
-    if (o.tp < 0 || o.tp > 4096) return makeError(ErrorCode::InvalidArgument, "TP must be 1..4096", "--tp");
-    const std::size_t replayRanks = o.tp > 0 ? static_cast<std::size_t>(o.tp) : n;
-    const bool tpChange = replayRanks != n;
+namespace {
 
-    std::vector<std::vector<Node>> nodes(n);
-    std::vector<std::vector<std::vector<int>>> nodeOf(n);  // [rank][stream][event] -> node
+// Every measured rank's kernels as dependency nodes, and the node of each (rank, stream, event).
+struct MeasuredNodes {
+    std::vector<std::vector<Node>> nodes;               // [rank], in start order
+    std::vector<std::vector<std::vector<int>>> nodeOf;  // [rank][stream][event] -> node
+};
+
+MeasuredNodes indexNodes(const Trace& measured) {
+    const std::size_t n = measured.ranks.size();
+    MeasuredNodes m;
+    m.nodes.resize(n);
+    m.nodeOf.resize(n);
     for (std::size_t r = 0; r < n; ++r) {
-        nodes[r] = buildNodes(measured.ranks[r]);
-        nodeOf[r].resize(measured.ranks[r].streams.size());
-        for (std::size_t s = 0; s < nodeOf[r].size(); ++s)
-            nodeOf[r][s].assign(measured.ranks[r].streams[s].events.size(), -1);
-        for (int i = 0; i < static_cast<int>(nodes[r].size()); ++i) {
-            const auto& node = nodes[r][static_cast<std::size_t>(i)];
-            nodeOf[r][node.stream][node.event] = i;
+        m.nodes[r] = buildNodes(measured.ranks[r]);
+        m.nodeOf[r].resize(measured.ranks[r].streams.size());
+        for (std::size_t s = 0; s < m.nodeOf[r].size(); ++s)
+            m.nodeOf[r][s].assign(measured.ranks[r].streams[s].events.size(), -1);
+        for (int i = 0; i < static_cast<int>(m.nodes[r].size()); ++i) {
+            const auto& node = m.nodes[r][static_cast<std::size_t>(i)];
+            m.nodeOf[r][node.stream][node.event] = i;
         }
     }
-    // A replay holds every kernel of every replay rank: a TP far above the measured ranks multiplies them.
-    double replayEvents = 0;
-    for (std::size_t i = 0; i < replayRanks; ++i) replayEvents += static_cast<double>(nodes[i % n].size());
-    if (replayEvents > kMaxReplayEvents) {
-        return makeError(ErrorCode::InvalidArgument,
-                         "replaying at TP " + std::to_string(replayRanks) + " would hold " +
-                             formatFixed(replayEvents / 1e6, 0) + " M events, more than the " +
-                             formatFixed(kMaxReplayEvents / 1e6, 0) +
-                             " M a replay may; use a smaller TP or a shorter trace",
-                         "--tp");
-    }
-    std::vector<std::uint32_t> copies(n, 0);  // replay ranks following each measured rank
-    for (std::size_t i = 0; i < replayRanks; ++i) ++copies[i % n];
+    return m;
+}
 
-    WhatIfReplay out;
+// Per matched call: how many replay ranks join it and its transfer on the new fabric; each
+// participant's node learns its call. Counts the calls re-timed and kept in `out`.
+Result<std::vector<CallState>> prepareCalls(const Trace& measured, const analysis::CollectiveMatching& matching,
+                                            const WhatIfOptions& o, std::size_t replayRanks,
+                                            const std::vector<std::uint32_t>& copies, MeasuredNodes& m,
+                                            WhatIfReplay& out) {
+    const bool tpChange = replayRanks != measured.ranks.size();
     const auto worldSize = static_cast<std::uint32_t>(analysis::metadataInt(measured, "world_size"));
     std::vector<CallState> calls(matching.calls.size());
     std::map<int, CollectiveModel> models;
@@ -180,17 +178,50 @@ Result<WhatIfReplay> replayOnFabric(const Trace& measured, const analysis::Colle
         for (std::uint32_t p = 0; p < call.participantCount; ++p) {
             const auto& part = matching.participants[call.firstParticipant + p];
             calls[c].expected += copies[part.rankIndex];
-            const int node = nodeOf[part.rankIndex][part.streamIndex][part.eventIndex];
-            if (node >= 0) nodes[part.rankIndex][static_cast<std::size_t>(node)].call = static_cast<int>(c);
+            const int node = m.nodeOf[part.rankIndex][part.streamIndex][part.eventIndex];
+            if (node >= 0) m.nodes[part.rankIndex][static_cast<std::size_t>(node)].call = static_cast<int>(c);
         }
         bool modelled = false;
         calls[c].transferNs = modelledTransfer(call, payload, static_cast<int>(group), models, o, &modelled, &status);
         if (!status) return status.error();
         ++(modelled ? out.collectivesRetimed : out.collectivesKept);
     }
+    return calls;
+}
 
-    // Replay: every rank advances until it reaches a collective not every rank has arrived at.
-    std::vector<std::vector<std::int64_t>> start(replayRanks), end(replayRanks);
+// Start and end of every node of every replay rank ([replay rank][node]).
+struct Schedule {
+    std::vector<std::vector<std::int64_t>> start, end;
+};
+
+// Every unfinished rank waits at a call another waiting rank has not reached (the streams' order
+// differs between ranks): end the waited-for call that arrived first in the measurement.
+void endFirstMeasuredWaitingCall(const std::vector<std::vector<Node>>& nodes, const std::vector<std::size_t>& cursor,
+                                 const analysis::CollectiveMatching& matching, std::vector<CallState>& calls) {
+    const std::size_t n = nodes.size();
+    int pick = -1;
+    for (std::size_t i = 0; i < cursor.size(); ++i) {
+        if (cursor[i] >= nodes[i % n].size()) continue;
+        const int c = nodes[i % n][cursor[i]].call;
+        if (pick < 0 || matching.calls[static_cast<std::size_t>(c)].lastStartNs <
+                            matching.calls[static_cast<std::size_t>(pick)].lastStartNs)
+            pick = c;
+    }
+    auto& call = calls[static_cast<std::size_t>(pick)];
+    call.endNs = call.lastArrivalNs + static_cast<std::int64_t>(call.transferNs + 0.5);
+}
+
+// Replay: every rank advances until it reaches a collective not every rank has arrived at; when
+// every unfinished rank waits, the call that arrived first in the measurement ends (counted).
+Schedule replaySchedule(const std::vector<std::vector<Node>>& nodes, std::size_t replayRanks,
+                        const analysis::CollectiveMatching& matching, const TpKernelScaling& scaling,
+                        std::vector<CallState>& calls, std::size_t& resolvedOutOfOrder) {
+    const std::size_t n = nodes.size();
+    Schedule sched;
+    auto& start = sched.start;
+    auto& end = sched.end;
+    start.resize(replayRanks);
+    end.resize(replayRanks);
     std::vector<std::size_t> cursor(replayRanks, 0);
     std::vector<bool> arrived(replayRanks, false);
     std::size_t remaining = 0;
@@ -201,8 +232,8 @@ Result<WhatIfReplay> replayOnFabric(const Trace& measured, const analysis::Colle
     }
     auto scaled = [&](const Node& node) {
         const double d = static_cast<double>(node.endNs - node.startNs);
-        if (node.kind == EventKind::Gemm) return static_cast<std::int64_t>(d * o.scaling.gemm + 0.5);
-        if (node.kind == EventKind::Attention) return static_cast<std::int64_t>(d * o.scaling.attention + 0.5);
+        if (node.kind == EventKind::Gemm) return static_cast<std::int64_t>(d * scaling.gemm + 0.5);
+        if (node.kind == EventKind::Attention) return static_cast<std::int64_t>(d * scaling.attention + 0.5);
         return node.endNs - node.startNs;
     };
     auto readyTime = [&](std::size_t i, std::size_t k) {
@@ -248,59 +279,84 @@ Result<WhatIfReplay> replayOnFabric(const Trace& measured, const analysis::Colle
             }
         }
         if (progress || remaining == 0) continue;
-        // Every unfinished rank waits at a call another waiting rank has not reached (the streams'
-        // order differs between ranks): end the call that arrived first in the measurement.
-        int pick = -1;
-        for (std::size_t i = 0; i < replayRanks; ++i) {
-            if (cursor[i] >= nodes[i % n].size()) continue;
-            const int c = nodes[i % n][cursor[i]].call;
-            if (pick < 0 || matching.calls[static_cast<std::size_t>(c)].lastStartNs <
-                                matching.calls[static_cast<std::size_t>(pick)].lastStartNs)
-                pick = c;
-        }
-        auto& call = calls[static_cast<std::size_t>(pick)];
-        call.endNs = call.lastArrivalNs + static_cast<std::int64_t>(call.transferNs + 0.5);
-        ++out.callsResolvedOutOfOrder;
+        endFirstMeasuredWaitingCall(nodes, cursor, matching, calls);
+        ++resolvedOutOfOrder;
     }
+    return sched;
+}
 
+void setMetadata(Trace& trace, const std::string& key, const std::string& value) {
+    for (auto& [k, v] : trace.metadata) {
+        if (k == key) {
+            v = value;
+            return;
+        }
+    }
+    trace.metadata.emplace_back(key, value);
+}
+
+// A range moves with the first kernel inside it (start) and the last one (end); a range with no
+// kernel inside moves with the kernel before it.
+NvtxRange movedRange(const NvtxRange& range, const std::vector<Node>& list, const std::vector<std::int64_t>& start,
+                     const std::vector<std::int64_t>& end) {
+    auto first = std::lower_bound(list.begin(), list.end(), range.startNs,
+                                  [](const Node& a, std::int64_t t) { return a.startNs < t; });
+    NvtxRange moved = range;
+    if (first != list.end() && first->startNs < range.endNs) {
+        const auto k0 = static_cast<std::size_t>(first - list.begin());
+        moved.startNs = start[k0] - (first->startNs - range.startNs);
+        std::int64_t measuredEnd = kUnset, newEnd = kUnset;
+        for (std::size_t k = k0; k < list.size() && list[k].startNs < range.endNs; ++k) {
+            measuredEnd = std::max(measuredEnd, std::min(list[k].endNs, range.endNs));
+            newEnd = std::max(newEnd, end[k]);
+        }
+        moved.endNs = std::max(moved.startNs, newEnd + (range.endNs - measuredEnd));
+    } else {
+        const auto k = static_cast<std::size_t>(first - list.begin());
+        const std::int64_t drift = k > 0 ? end[k - 1] - list[k - 1].endNs : 0;
+        moved.startNs += drift;
+        moved.endNs += drift;
+    }
+    return moved;
+}
+
+// The predicted trace: the measured one's names, payloads and metadata (marked as a prediction),
+// every replay rank's kernels at their replayed times and its ranges moved with them. At a TP
+// change a collective's payload names the new group size.
+std::shared_ptr<Trace> predictedTrace(const Trace& measured, const std::vector<std::vector<Node>>& nodes,
+                                      const Schedule& sched, const WhatIfOptions& o, const std::string& fabrics) {
+    const std::size_t n = measured.ranks.size();
+    const std::size_t replayRanks = sched.start.size();
+    const bool tpChange = replayRanks != n;
     auto trace = std::make_shared<Trace>();
     trace->names = measured.names;
     trace->payloads = measured.payloads;
     trace->origin = TraceOrigin::Predicted;
-    const std::string fabrics = o.fabric.id + (o.interFabric ? " + " + o.interFabric->id : std::string());
     trace->source = "what-if replay of " + (measured.source.empty() ? std::string("a run") : measured.source) + " on " +
                     fabrics + (tpChange ? " at TP " + std::to_string(replayRanks) : std::string()) +
                     " (model prediction)";
     trace->metadata = measured.metadata;
-    auto setMeta = [&](const std::string& key, const std::string& value) {
-        for (auto& [k, v] : trace->metadata) {
-            if (k == key) {
-                v = value;
-                return;
-            }
-        }
-        trace->metadata.emplace_back(key, value);
-    };
-    setMeta("fabric", o.fabric.id);
-    setMeta("inter_fabric", o.interFabric ? o.interFabric->id : std::string());
-    setMeta("tp", std::to_string(replayRanks));
-    setMeta("prediction", "what-if replay (model)");
-    setMeta("whatif.measured_source", measured.source);
-    setMeta("whatif.measured_origin", std::string(toString(measured.origin)));
+    setMetadata(*trace, "fabric", o.fabric.id);
+    setMetadata(*trace, "inter_fabric", o.interFabric ? o.interFabric->id : std::string());
+    setMetadata(*trace, "tp", std::to_string(replayRanks));
+    setMetadata(*trace, "prediction", "what-if replay (model)");
+    setMetadata(*trace, "whatif.measured_source", measured.source);
+    setMetadata(*trace, "whatif.measured_origin", std::string(toString(measured.origin)));
     std::map<PayloadId, PayloadId> regrouped;
     for (std::size_t i = 0; i < replayRanks; ++i) {
         const Rank& tmpl = measured.ranks[i % n];
+        const auto& list = nodes[i % n];
         Rank& r = trace->rank(tpChange ? RankId{static_cast<std::uint32_t>(i)} : tmpl.id);
         r.host = tmpl.host;
         r.deviceIndex = tmpl.deviceIndex;
         r.deviceName = tmpl.deviceName;
         r.clockOffsetNs = tmpl.clockOffsetNs;
         for (const auto& s : tmpl.streams) r.stream(s.id, s.label);
-        for (std::size_t k = 0; k < nodes[i % n].size(); ++k) {
-            const Node& node = nodes[i % n][k];
+        for (std::size_t k = 0; k < list.size(); ++k) {
+            const Node& node = list[k];
             EventRecord e = tmpl.streams[node.stream].events.at(node.event);
-            e.startNs = start[i][k];
-            e.durNs = std::max<std::int64_t>(0, end[i][k] - start[i][k]);
+            e.startNs = sched.start[i][k];
+            e.durNs = std::max<std::int64_t>(0, sched.end[i][k] - sched.start[i][k]);
             if (tpChange && e.kind == EventKind::Collective &&
                 trace->payload(e.payload).kind == PayloadKind::Collective) {
                 auto it = regrouped.find(e.payload);
@@ -313,33 +369,15 @@ Result<WhatIfReplay> replayOnFabric(const Trace& measured, const analysis::Colle
             }
             r.streams[node.stream].events.append(e);
         }
-        // Ranges move with the kernels inside them.
-        const auto& list = nodes[i % n];
-        for (const auto& range : tmpl.ranges) {
-            auto first = std::lower_bound(list.begin(), list.end(), range.startNs,
-                                          [](const Node& a, std::int64_t t) { return a.startNs < t; });
-            NvtxRange moved = range;
-            if (first != list.end() && first->startNs < range.endNs) {
-                const auto k0 = static_cast<std::size_t>(first - list.begin());
-                moved.startNs = start[i][k0] - (first->startNs - range.startNs);
-                std::int64_t measuredEnd = kUnset, newEnd = kUnset;
-                for (std::size_t k = k0; k < list.size() && list[k].startNs < range.endNs; ++k) {
-                    measuredEnd = std::max(measuredEnd, std::min(list[k].endNs, range.endNs));
-                    newEnd = std::max(newEnd, end[i][k]);
-                }
-                moved.endNs = std::max(moved.startNs, newEnd + (range.endNs - measuredEnd));
-            } else {
-                // No kernel inside: move with the kernel before it.
-                const auto k = static_cast<std::size_t>(first - list.begin());
-                const std::int64_t drift = k > 0 ? end[i][k - 1] - list[k - 1].endNs : 0;
-                moved.startNs += drift;
-                moved.endNs += drift;
-            }
-            r.ranges.push_back(moved);
-        }
+        for (const auto& range : tmpl.ranges) r.ranges.push_back(movedRange(range, list, sched.start[i], sched.end[i]));
     }
     trace->finalize();
-    out.trace = std::move(trace);
+    return trace;
+}
+
+void addAssumptions(WhatIfReplay& out, const WhatIfOptions& o, const std::string& fabrics, std::size_t measuredRanks,
+                    std::size_t replayRanks) {
+    const bool tpChange = replayRanks != measuredRanks;
     out.assumptions.push_back("compute kernels keep their measured durations" +
                               std::string(tpChange ? " (GEMM and attention scaled, see below)" : "") +
                               "; each kernel keeps its stream order and the measured gap after the kernel it followed");
@@ -351,8 +389,9 @@ Result<WhatIfReplay> replayOnFabric(const Trace& measured, const analysis::Colle
                                   "(send/recv, all-to-all, broadcast) keep their measured transfer time");
     }
     if (tpChange) {
-        out.assumptions.push_back("TP " + std::to_string(replayRanks) + " from " + std::to_string(n) +
-                                  " measured ranks: replay rank i follows measured rank i mod " + std::to_string(n));
+        out.assumptions.push_back("TP " + std::to_string(replayRanks) + " from " + std::to_string(measuredRanks) +
+                                  " measured ranks: replay rank i follows measured rank i mod " +
+                                  std::to_string(measuredRanks));
         out.assumptions.insert(out.assumptions.end(), o.scaling.assumptions.begin(), o.scaling.assumptions.end());
     }
     if (out.callsResolvedOutOfOrder > 0) {
@@ -360,6 +399,39 @@ Result<WhatIfReplay> replayOnFabric(const Trace& measured, const analysis::Colle
                                   " call(s) were ended before every rank arrived (ranks issue collectives in a "
                                   "different order)");
     }
+}
+
+}  // namespace
+
+Result<WhatIfReplay> replayOnFabric(const Trace& measured, const analysis::CollectiveMatching& matching,
+                                    const WhatIfOptions& o) {
+    const std::size_t n = measured.ranks.size();
+    if (n == 0) return makeError(ErrorCode::InvalidArgument, "the trace has no ranks to replay", measured.source);
+    if (o.tp < 0 || o.tp > 4096) return makeError(ErrorCode::InvalidArgument, "TP must be 1..4096", "--tp");
+    const std::size_t replayRanks = o.tp > 0 ? static_cast<std::size_t>(o.tp) : n;
+    MeasuredNodes m = indexNodes(measured);
+    // A replay holds every kernel of every replay rank: a TP far above the measured ranks multiplies them.
+    double replayEvents = 0;
+    for (std::size_t i = 0; i < replayRanks; ++i) replayEvents += static_cast<double>(m.nodes[i % n].size());
+    if (replayEvents > kMaxReplayEvents) {
+        return makeError(ErrorCode::InvalidArgument,
+                         "replaying at TP " + std::to_string(replayRanks) + " would hold " +
+                             formatFixed(replayEvents / 1e6, 0) + " M events, more than the " +
+                             formatFixed(kMaxReplayEvents / 1e6, 0) +
+                             " M a replay may; use a smaller TP or a shorter trace",
+                         "--tp");
+    }
+    std::vector<std::uint32_t> copies(n, 0);  // replay ranks following each measured rank
+    for (std::size_t i = 0; i < replayRanks; ++i) ++copies[i % n];
+
+    WhatIfReplay out;
+    auto calls = prepareCalls(measured, matching, o, replayRanks, copies, m, out);
+    if (!calls) return calls.error();
+    const Schedule sched =
+        replaySchedule(m.nodes, replayRanks, matching, o.scaling, *calls, out.callsResolvedOutOfOrder);
+    const std::string fabrics = o.fabric.id + (o.interFabric ? " + " + o.interFabric->id : std::string());
+    out.trace = predictedTrace(measured, m.nodes, sched, o, fabrics);
+    addAssumptions(out, o, fabrics, n, replayRanks);
     return out;
 }
 

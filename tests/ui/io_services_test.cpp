@@ -23,8 +23,7 @@ TEST(IoServices, OpeningATraceGivesOneImportedRunAndTheImportNote) {
     std::ofstream(path.toStdString()) << R"({"traceEvents": [
       {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1, "dur": 2},
       {"ph": "X", "cat": "kernel", "name": "k", "pid": 1, "tid": 7, "ts": 1, "dur": -2}]})";
-    std::atomic<bool> cancel{false};
-    auto doc = openWithIo(path, {}, cancel);
+    auto doc = openWithIo(path, {});
     ASSERT_TRUE(doc) << doc.error().describe();
     EXPECT_FALSE(doc->isWorkspace);
     ASSERT_EQ(doc->runs.size(), 1u);
@@ -52,11 +51,9 @@ TEST(IoServices, SavedRunsComeBackFromTheWorkspaceWithTheirRequests) {
     RunRecord failed;  // no trace: not saved
     failed.status = RunStatus::Failed;
     const QString path = dir.filePath(QStringLiteral("w.tpscope"));
-    std::atomic<bool> noCancel{false};
-    ASSERT_TRUE(saveWithIo(path, {sim, failed}, {}, noCancel));
+    ASSERT_TRUE(saveWithIo(path, {sim, failed}, {}));
 
-    std::atomic<bool> cancel{false};
-    auto doc = openWithIo(path, {}, cancel);
+    auto doc = openWithIo(path, {});
     ASSERT_TRUE(doc) << doc.error().describe();
     EXPECT_TRUE(doc->isWorkspace);
     ASSERT_EQ(doc->runs.size(), 1u);

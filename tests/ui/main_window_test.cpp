@@ -10,6 +10,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
+#include "core/hw/catalog.h"
+#include "core/sim/sweep.h"
+
 #include "main_window_test_support.h"
 #include "ui/error_banner.h"
 #include "ui/run_document.h"
@@ -105,9 +110,40 @@ TEST_F(MainWindowFixture, TheDefaultSweepRunsTpOneToEightAndTpOneDoesNotFit) {
     }
     // The automatic sweep is not the user's work: closing does not ask to save it.
     EXPECT_FALSE(window.isModified());
-    // The largest TP is on screen once the sweep is done.
+    // The largest TP is on screen once the sweep is done, on one whole step of its analysis.
     EXPECT_EQ(window.currentRun(), runs[3].id);
     EXPECT_EQ(window.timelinePanel()->view()->trace(), runs[3].trace.get());
+    const auto step = TimelinePanel::shownStepOf(*runs[3].analysis);
+    ASSERT_TRUE(step.has_value());
+    EXPECT_EQ(window.timelinePanel()->view()->viewStartNs(), step->startNs);
+    EXPECT_EQ(window.timelinePanel()->view()->viewEndNs(), step->endNs);
+
+    // Why TP 1 failed, in core's words: in the Status column, its tooltip and the run panel.
+    auto catalog = core::Catalog::load();
+    ASSERT_TRUE(catalog.ok());
+    const auto spec = core::sim::defaultSweepSpec(*catalog);
+    ASSERT_TRUE(spec.ok());
+    const auto tp1 = core::sim::simulate(spec->configFor(1, 1));
+    ASSERT_FALSE(tp1.ok());
+    ASSERT_EQ(tp1.error().code, core::ErrorCode::DoesNotFit);
+    const QString why = QString::fromStdString(tp1.error().describe());
+    EXPECT_TRUE(why.startsWith(QStringLiteral("does not fit: needs "))) << why.toStdString();
+    EXPECT_EQ(runs[0].error, why);
+    const auto* model = window.runsModel();
+    const int row = model->rowOf(runs[0].id);
+    EXPECT_EQ(model->data(model->index(row, RunsModel::Status), Qt::DisplayRole).toString(),
+              QStringLiteral("failed: ") + why);
+    EXPECT_EQ(model->data(model->index(row, RunsModel::Status), Qt::ToolTipRole).toString(), why);
+    window.selectRun(runs[0].id);
+    EXPECT_TRUE(window.runPanel()->shownRunHtml().contains(why.toHtmlEscaped()))
+        << window.runPanel()->shownRunHtml().toStdString();
+
+    // Efficiency only where a smaller TP of the sweep ran: TP 2 is the baseline (TP 1 failed).
+    EXPECT_TRUE(std::isnan(model->efficiency(runs[1].id)));
+    EXPECT_TRUE(model->data(model->index(model->rowOf(runs[1].id), RunsModel::Efficiency), Qt::DisplayRole)
+                    .toString()
+                    .isEmpty());
+    EXPECT_FALSE(std::isnan(model->efficiency(runs[3].id)));
 }
 
 TEST_F(MainWindowFixture, InvalidRunPanelInputIsNamedAndDoesNotStartASweep) {

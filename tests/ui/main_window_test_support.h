@@ -33,20 +33,21 @@ struct SlowRuns {
     ui::Services services() {
         ui::Services s = ui::defaultServices();
         auto index = std::make_shared<std::atomic<int>>(0);
-        s.runSweep = ui::sweepOfRuns([this, index](const ui::RunRequest& req, const ui::ProgressFn& progress,
-                                                   const ui::CancelFlag& cancel) -> core::Result<ui::RunOutcome> {
-            const int i = (*index)++;
-            const int n = req.tp == 1 || i < quickRuns ? 1 : steps;
-            for (int k = 0; k < n; ++k) {
-                if (honourCancel && cancel.load()) return core::makeError(core::ErrorCode::Cancelled, "run cancelled");
-                std::this_thread::sleep_for(std::chrono::milliseconds(2));
-                ++stepsDone;
-                progress(static_cast<double>(k + 1) / n);
-            }
-            ui::RunOutcome out;
-            out.trace = makeTrace(req.tp, {{0, 1000, core::EventKind::Gemm, "gemm"}}, {});
-            return out;
-        });
+        s.runSweep = ui::sweepOfRuns(
+            [this, index](const ui::RunRequest& req, const core::TaskControl& control) -> core::Result<ui::RunOutcome> {
+                const int i = (*index)++;
+                const int n = req.tp == 1 || i < quickRuns ? 1 : steps;
+                for (int k = 0; k < n; ++k) {
+                    if (honourCancel && control.cancelled())
+                        return core::makeError(core::ErrorCode::Cancelled, "run cancelled");
+                    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+                    ++stepsDone;
+                    control.report(static_cast<double>(k + 1) / n);
+                }
+                ui::RunOutcome out;
+                out.trace = makeTrace(req.tp, {{0, 1000, core::EventKind::Gemm, "gemm"}}, {});
+                return out;
+            });
         return s;
     }
 };
@@ -69,26 +70,25 @@ inline ui::RunRecord importedRun(const QString& source, int ranks) {
 }
 
 inline decltype(ui::Services::open) fakeOpen(std::map<QString, FakeFile> files) {
-    return
-        [files](const QString& path, const ui::ProgressFn&, const ui::CancelFlag&) -> core::Result<ui::OpenedDocument> {
-            const auto it = files.find(path.section(QLatin1Char('/'), -1));
-            const FakeFile file = it == files.end() ? FakeFile{} : it->second;
-            if (file.delayMs > 0) std::this_thread::sleep_for(std::chrono::milliseconds(file.delayMs));
-            ui::OpenedDocument doc;
-            doc.path = path;
-            if (path.endsWith(QStringLiteral(".tpscope"))) {
-                doc.isWorkspace = true;
-                for (int i = 0; i < file.runs; ++i) doc.runs.push_back(importedRun(path + QString::number(i), 2 + i));
-            } else if (path.endsWith(QStringLiteral(".json")) && it != files.end()) {
-                doc.runs.push_back(importedRun(path, 2));
-            } else if (path.endsWith(QStringLiteral("good.json"))) {
-                doc.runs.push_back(importedRun(path, 2));
-            } else {
-                return core::makeError(core::ErrorCode::WrongFormat, "not a Kineto trace: no traceEvents array");
-            }
-            for (auto& run : doc.runs) ui::deriveRunData(run);
-            return doc;
-        };
+    return [files](const QString& path, const core::TaskControl&) -> core::Result<ui::OpenedDocument> {
+        const auto it = files.find(path.section(QLatin1Char('/'), -1));
+        const FakeFile file = it == files.end() ? FakeFile{} : it->second;
+        if (file.delayMs > 0) std::this_thread::sleep_for(std::chrono::milliseconds(file.delayMs));
+        ui::OpenedDocument doc;
+        doc.path = path;
+        if (path.endsWith(QStringLiteral(".tpscope"))) {
+            doc.isWorkspace = true;
+            for (int i = 0; i < file.runs; ++i) doc.runs.push_back(importedRun(path + QString::number(i), 2 + i));
+        } else if (path.endsWith(QStringLiteral(".json")) && it != files.end()) {
+            doc.runs.push_back(importedRun(path, 2));
+        } else if (path.endsWith(QStringLiteral("good.json"))) {
+            doc.runs.push_back(importedRun(path, 2));
+        } else {
+            return core::makeError(core::ErrorCode::WrongFormat, "not a Kineto trace: no traceEvents array");
+        }
+        for (auto& run : doc.runs) ui::deriveRunData(run);
+        return doc;
+    };
 }
 
 }  // namespace tpscope::test

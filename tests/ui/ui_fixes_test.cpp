@@ -34,16 +34,14 @@ TEST_F(UiFixes, AJsonTraceWhoseOnlyKernelIsMalformedIsAnErrorNotAnEmptyRun) {
     const QString path = dir.filePath(QStringLiteral("bad.json"));
     std::ofstream(path.toStdString()) << R"({"traceEvents": [
       {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": "soon", "dur": 2}]})";
-    std::atomic<bool> cancel{false};
-    const auto doc = openWithIo(path, {}, cancel);
+    const auto doc = openWithIo(path, {});
     ASSERT_FALSE(doc.ok()) << "opened as a run with TP " << doc->runs.front().request.tp;
     EXPECT_NE(doc.error().describe().find("bad.json"), std::string::npos) << doc.error().describe();
     EXPECT_NE(doc.error().describe().find("no GPU events"), std::string::npos) << doc.error().describe();
 }
 
 TEST_F(UiFixes, ADeviceIsNamedAsOneInsteadOfAnEmptyFile) {
-    std::atomic<bool> cancel{false};
-    const auto doc = openWithIo(QStringLiteral("/dev/zero"), {}, cancel);
+    const auto doc = openWithIo(QStringLiteral("/dev/zero"), {});
     ASSERT_FALSE(doc.ok());
     EXPECT_NE(doc.error().message.find("not a regular file"), std::string::npos) << doc.error().describe();
     EXPECT_EQ(doc.error().message.find("empty"), std::string::npos) << doc.error().describe();
@@ -186,7 +184,7 @@ TEST_F(UiFixes, SavingStopsWhenCancelled) {
     run.trace = test::makeTrace(2, {{0, 1000, core::EventKind::Gemm, "g"}}, {});
     const CancelFlag cancel{true};
     const QString path = dir.filePath(QStringLiteral("w.tpscope"));
-    const auto status = saveWithIo(path, {run}, {}, cancel);
+    const auto status = saveWithIo(path, {run}, TaskControl{{}, &cancel});
     ASSERT_FALSE(status.ok());
     EXPECT_EQ(status.error().code, core::ErrorCode::Cancelled);
     EXPECT_FALSE(QFileInfo::exists(path));

@@ -72,10 +72,8 @@ core::Result<ReportRuns> loadReportRuns(const QStringList& files, const Services
     out.context.title = files.size() == 1
                             ? QStringLiteral("tpscope report: %1").arg(QFileInfo(files.front()).fileName())
                             : QStringLiteral("tpscope report: %1 files compared").arg(files.size());
-    const CancelFlag cancel{false};
     for (const auto& file : files) {
-        auto doc = services.open(
-            file, [](double) {}, cancel);
+        auto doc = services.open(file, TaskControl{});
         if (!doc) return doc.error();
         out.context.configuration << QStringLiteral("%1: %2 run(s)%3")
                                          .arg(QFileInfo(file).fileName())

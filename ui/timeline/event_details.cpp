@@ -64,6 +64,48 @@ QString matchRows(const CollectiveMatch& m) {
     return out;
 }
 
+// Microseconds with as many decimals as their size needs: "5489", "42.7", "3.14" (C locale).
+QString micros(std::int64_t ns) {
+    const double us = static_cast<double>(ns) / 1e3;
+    const double magnitude = us < 0 ? -us : us;
+    return QString::number(us, 'f', magnitude >= 1000 ? 0 : (magnitude >= 10 ? 1 : 2));
+}
+
+// Every member's arrival, wait and kernel time, transposed (one column per GPU) and in blocks of
+// kGpusPerBlock columns stacked under each other, so that 8 and 16 GPUs read without wrapping in
+// the details pane.
+QString perGpuTable(const core::Trace& trace, const EventRef& selected, const CollectiveMatch& match) {
+    constexpr std::size_t kGpusPerBlock = 8;
+    std::int64_t first = INT64_MAX;
+    for (const auto& m : match.members) first = std::min(first, m.startNs);
+    const QString label =
+        QStringLiteral("<td style='color:%2;padding-right:8px'>%1</td>").arg(QStringLiteral("%1"), muted());
+    QString out;
+    for (std::size_t begin = 0; begin < match.members.size(); begin += kGpusPerBlock) {
+        const std::size_t end = std::min(match.members.size(), begin + kGpusPerBlock);
+        QString gpus, arrivals, waits, kernels;
+        for (std::size_t i = begin; i < end; ++i) {
+            const auto& m = match.members[i];
+            const QString cell = m.event == selected
+                                     ? QStringLiteral("<td align=right style='font-weight:bold'>%1</td>")
+                                     : QStringLiteral("<td align=right>%1</td>");
+            gpus += cell.arg(trace.ranks[static_cast<std::size_t>(m.event.rank)].id.value);
+            arrivals += cell.arg(QStringLiteral("+") + micros(m.startNs - first));
+            waits += cell.arg(micros(m.waitNs));
+            kernels += cell.arg(micros(m.endNs - m.startNs));
+        }
+        out += QStringLiteral("<table cellspacing=0 cellpadding=2 style='margin-top:6px'>");
+        out += QStringLiteral("<tr>") + label.arg(nb(QStringLiteral("GPU"))) + gpus + QStringLiteral("</tr>");
+        out +=
+            QStringLiteral("<tr>") + label.arg(nb(QStringLiteral("arrival (µs)"))) + arrivals + QStringLiteral("</tr>");
+        out += QStringLiteral("<tr>") + label.arg(nb(QStringLiteral("wait (µs)"))) + waits + QStringLiteral("</tr>");
+        out +=
+            QStringLiteral("<tr>") + label.arg(nb(QStringLiteral("kernel (µs)"))) + kernels + QStringLiteral("</tr>");
+        out += QStringLiteral("</table>");
+    }
+    return out;
+}
+
 }  // namespace
 
 QString formatBandwidth(double bytesPerSec) {
@@ -166,30 +208,7 @@ QString eventDetailsHtml(const core::Trace& trace, const EventRef& event, const 
             }
         }
         call += matchRows(*match) + QStringLiteral("</table>");
-        if (match->members.size() > 1) {
-            // Transposed (one column per GPU) so that eight GPUs fit the width of the pane.
-            std::int64_t first = INT64_MAX;
-            for (const auto& m : match->members) first = std::min(first, m.startNs);
-            const auto us = [](std::int64_t ns) { return QString::number(static_cast<double>(ns) / 1e3, 'f', 2); };
-            QString gpus, arrivals, waits, kernels;
-            for (const auto& m : match->members) {
-                const QString style = m.event == event ? QStringLiteral(" style='font-weight:bold'") : QString();
-                gpus += QStringLiteral("<td align=right%1>%2</td>")
-                            .arg(style)
-                            .arg(trace.ranks[static_cast<std::size_t>(m.event.rank)].id.value);
-                arrivals += QStringLiteral("<td align=right%1>+%2</td>").arg(style, us(m.startNs - first));
-                waits += QStringLiteral("<td align=right%1>%2</td>").arg(style, us(m.waitNs));
-                kernels += QStringLiteral("<td align=right%1>%2</td>").arg(style, us(m.endNs - m.startNs));
-            }
-            const QString label =
-                QStringLiteral("<td style='color:%2;padding-right:8px'>%1</td>").arg(QStringLiteral("%1"), muted());
-            ranks = QStringLiteral("<table cellspacing=0 cellpadding=2 style='margin-top:6px'>") +
-                    QStringLiteral("<tr>") + label.arg(nb(QStringLiteral("GPU"))) + gpus + QStringLiteral("</tr>") +
-                    QStringLiteral("<tr>") + label.arg(nb(QStringLiteral("arrival (µs)"))) + arrivals +
-                    QStringLiteral("</tr>") + QStringLiteral("<tr>") + label.arg(nb(QStringLiteral("wait (µs)"))) +
-                    waits + QStringLiteral("</tr>") + QStringLiteral("<tr>") +
-                    label.arg(nb(QStringLiteral("kernel (µs)"))) + kernels + QStringLiteral("</tr></table>");
-        }
+        if (match->members.size() > 1) ranks = perGpuTable(trace, event, *match);
     }
     QString html = QStringLiteral("<b>%1</b><table cellspacing=0 cellpadding=0><tr><td valign=top>%2</td>")
                        .arg(qs(trace.name(ev.name(i))).toHtmlEscaped(), facts);

@@ -126,6 +126,20 @@ void TimelinePanel::setCurrentRun(RunId id) {
     }
     if (r->trace.get() == m_shownTrace && showsTimeline()) return;  // keep zoom and selection
     setTrace(r->trace, r->timeline, runTitle(*r));
+    // Open on one whole decode step, not the whole trace (a long run folds every kernel into a few
+    // pixels) and not a fraction of a step.
+    if (r->analysis) {
+        if (const auto step = shownStepOf(*r->analysis)) m_view->setVisibleRange(step->startNs, step->endNs);
+    }
+}
+
+std::optional<core::analysis::TimeSpan> TimelinePanel::shownStepOf(const core::analysis::RunAnalysis& analysis) {
+    const auto& steps = analysis.summary.steps;
+    if (steps.empty()) return std::nullopt;
+    // The second step is warm (no first-step effects); without one, the first.
+    const auto& step = steps[steps.size() > 1 ? 1 : 0];
+    if (step.latencyNs <= 0) return std::nullopt;
+    return core::analysis::TimeSpan{step.startNs, step.startNs + step.latencyNs};
 }
 
 void TimelinePanel::setTrace(std::shared_ptr<const core::Trace> trace, std::shared_ptr<const TimelineData> timeline,
@@ -227,7 +241,7 @@ core::Status TimelinePanel::exportTo(const ExportRequest& request) const {
     return core::makeError(core::ErrorCode::InvalidArgument, "unknown export format: use .png, .svg or .pdf", file);
 }
 
-void TimelinePanel::focusOnExample() {
+void TimelinePanel::focusOnExample(ExampleZoom zoom) {
     TimelineView* view = m_view;
     const auto* trace = view->trace();
     const auto* timeline = view->data();
@@ -250,12 +264,13 @@ void TimelinePanel::focusOnExample() {
     // Two layers wide, the call a little right of the centre so the compute that led to it shows.
     const auto& layers = nvtx[1];
     const std::int64_t width = 2 * (layers.endNs(1) - layers.startNs(1));
+    if (zoom == ExampleZoom::WholeStep) view->setVisibleRange(s0, s1);
     if (!best) {
-        view->setVisibleRange(s0, s0 + width);
+        if (zoom == ExampleZoom::TwoLayers) view->setVisibleRange(s0, s0 + width);
         return;
     }
     const std::int64_t at = best->members.front().startNs;
-    view->setVisibleRange(at - width * 6 / 10, at + width * 4 / 10);
+    if (zoom == ExampleZoom::TwoLayers) view->setVisibleRange(at - width * 6 / 10, at + width * 4 / 10);
     // Select the rank that waited longest: its kernel shows the most hatching.
     const auto waiter = std::max_element(best->members.begin(), best->members.end(),
                                          [](const auto& a, const auto& b) { return a.waitNs < b.waitNs; });

@@ -2,12 +2,15 @@
 // The Timeline tab (a ViewTab): a small tool row (title, legend), the timeline view with its
 // vertical scroll bar (always reserved, so that views stacked on one shared axis line up), and the
 // selection's details, which go to the window's details pane through detailsChanged. It shows the
-// document's current run; without a trace it says why (pending, running with its progress, failed,
-// loading a file).
+// document's current run, opened on one whole decode step of its analysis; without a trace it says
+// why (pending, running with its progress, failed, loading a file).
 
 #include <QWidget>
 
 #include <memory>
+#include <optional>
+
+#include "core/analysis/analysis.h"
 
 #include "ui/run_id.h"
 #include "ui/timeline/timeline_view.h"
@@ -49,8 +52,12 @@ class TimelinePanel : public QWidget, public ViewTab {
     QString messageHtml() const;
     QString detailsHtml() const { return m_detailsHtml; }
     void focusView();
-    // Two layers of the second step with the collective of the largest arrival skew selected.
-    void focusOnExample();
+    // The collective of the largest arrival skew in the second step selected, the view zoomed to two
+    // layers around it (the screenshots) or showing that whole step (the window at start-up).
+    enum class ExampleZoom { TwoLayers, WholeStep };
+    void focusOnExample(ExampleZoom zoom = ExampleZoom::TwoLayers);
+    // The step a run opens on: the analysis' second step (warm), else its first; nullopt without steps.
+    static std::optional<core::analysis::TimeSpan> shownStepOf(const core::analysis::RunAnalysis& analysis);
 
   Q_SIGNALS:
     void detailsChanged(const QString& html);

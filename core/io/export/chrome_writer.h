@@ -15,9 +15,9 @@
 
 #include <string>
 
-#include "core/io/progress.h"
 #include "core/trace/trace.h"
 #include "core/util/result.h"
+#include "core/util/task_control.h"
 
 namespace tpscope::core {
 

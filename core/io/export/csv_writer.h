@@ -12,9 +12,9 @@
 #include <string_view>
 #include <vector>
 
-#include "core/io/progress.h"
 #include "core/trace/trace.h"
 #include "core/util/result.h"
+#include "core/util/task_control.h"
 
 namespace tpscope::core {
 

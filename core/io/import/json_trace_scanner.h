@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "core/io/import/byte_source.h"
-#include "core/io/progress.h"
 #include "core/util/result.h"
+#include "core/util/task_control.h"
 
 namespace tpscope::core {
 

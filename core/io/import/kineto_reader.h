@@ -23,9 +23,9 @@
 #include <string_view>
 
 #include "core/io/import/trace_part.h"
-#include "core/io/progress.h"
 #include "core/trace/kernel_classifier.h"
 #include "core/util/result.h"
+#include "core/util/task_control.h"
 
 namespace tpscope::core {
 

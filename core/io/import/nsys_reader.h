@@ -21,10 +21,10 @@
 #include <string>
 
 #include "core/io/import/trace_part.h"
-#include "core/io/progress.h"
 #include "core/io/sqlite_db.h"
 #include "core/trace/kernel_classifier.h"
 #include "core/util/result.h"
+#include "core/util/task_control.h"
 
 namespace tpscope::core {
 

@@ -16,10 +16,10 @@
 #include <vector>
 
 #include "core/io/import/import_stats.h"
-#include "core/io/progress.h"
 #include "core/trace/kernel_classifier.h"
 #include "core/trace/trace.h"
 #include "core/util/result.h"
+#include "core/util/task_control.h"
 
 namespace tpscope::core {
 

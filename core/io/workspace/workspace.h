@@ -16,9 +16,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/io/progress.h"
 #include "core/trace/trace.h"
 #include "core/util/result.h"
+#include "core/util/task_control.h"
 
 namespace tpscope::core {
 

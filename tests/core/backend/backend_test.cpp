@@ -12,8 +12,7 @@ class NoDeviceBackend final : public Backend {
     Result<std::vector<LocalDevice>> devices() const override {
         return makeError(ErrorCode::DeviceError, "no CUDA device: none present");
     }
-    Result<std::shared_ptr<const Trace>> run(const LocalRunRequest&, const RunProgressFn&,
-                                             const std::atomic<bool>*) override {
+    Result<std::shared_ptr<const Trace>> run(const LocalRunRequest&, const TaskControl&) override {
         return makeError(ErrorCode::DeviceError, "no CUDA device: none present");
     }
 };

@@ -306,10 +306,32 @@ TEST(Simulator, ZeroTokensIsRejected) {
 
 TEST(Simulator, RaisedCancelFlagStopsTheRun) {
     auto c = smallConfig(2, 1, 4);
-    std::atomic<bool> cancel{true};
-    auto r = core::sim::simulate(c, &cancel);
+    core::CancelFlag cancel{true};
+    auto r = core::sim::simulate(c, {{}, &cancel});
     ASSERT_FALSE(r);
     EXPECT_EQ(r.error().code, core::ErrorCode::Cancelled);
+}
+
+TEST(Simulator, ReportsEveryDecodeStepAndStopsAtTheStepAfterACancel) {
+    const int tokens = 5;
+    auto c = smallConfig(2, 1, tokens);
+    std::vector<double> fractions;
+    ASSERT_TRUE(core::sim::simulate(c, {[&](double f) { fractions.push_back(f); }}));
+    ASSERT_EQ(fractions.size(), static_cast<std::size_t>(tokens));
+    for (int i = 0; i < tokens; ++i) EXPECT_DOUBLE_EQ(fractions[i], (i + 1.0) / tokens);
+
+    // Raised during step 2's report: step 3 never starts.
+    core::CancelFlag cancel{false};
+    fractions.clear();
+    auto r = core::sim::simulate(c, {[&](double f) {
+                                         fractions.push_back(f);
+                                         if (fractions.size() == 2) cancel.store(true);
+                                     },
+                                     &cancel});
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().code, core::ErrorCode::Cancelled);
+    EXPECT_EQ(fractions.size(), 2u);
+    EXPECT_NE(r.error().context.find("step 2"), std::string::npos) << r.error().describe();
 }
 
 }  // namespace

@@ -24,15 +24,15 @@ TEST(Sweep, RunsEveryTpAndBatchInOrderAndReportsProgress) {
     std::vector<int> done;
     std::vector<double> steps;  // per-step reports of the running configuration
     std::vector<const core::Trace*> delivered;
-    auto r = core::sim::runSweep(smallSweep(), [&](const core::sim::SweepProgress& p) {
-        EXPECT_EQ(p.total, 6);
-        if (p.run == nullptr && p.skipped == nullptr) {
-            steps.push_back(p.runFraction);
-            return;
-        }
-        done.push_back(p.done);
-        if (p.run != nullptr) delivered.push_back(p.run->trace.get());
-    });
+    auto r = core::sim::runSweep(smallSweep(), {[&](const core::sim::SweepProgress& p) {
+                                     EXPECT_EQ(p.total, 6);
+                                     if (p.run == nullptr && p.skipped == nullptr) {
+                                         steps.push_back(p.runFraction);
+                                         return;
+                                     }
+                                     done.push_back(p.done);
+                                     if (p.run != nullptr) delivered.push_back(p.run->trace.get());
+                                 }});
     ASSERT_TRUE(r) << r.error().describe();
     ASSERT_EQ(r->runs.size(), 6u);
     EXPECT_EQ(done, (std::vector<int>{1, 2, 3, 4, 5, 6}));
@@ -77,7 +77,7 @@ TEST(Sweep, BadParametersFailTheWholeSweepBeforeAnythingRuns) {
     auto spec = smallSweep();
     spec.tps = {2, 16};
     int progressCalls = 0;
-    auto r = core::sim::runSweep(spec, [&](const core::sim::SweepProgress&) { ++progressCalls; });
+    auto r = core::sim::runSweep(spec, {[&](const core::sim::SweepProgress&) { ++progressCalls; }});
     ASSERT_FALSE(r);
     EXPECT_EQ(progressCalls, 0);
     EXPECT_NE(r.error().context.find("TP 16"), std::string::npos) << r.error().describe();
@@ -86,13 +86,11 @@ TEST(Sweep, BadParametersFailTheWholeSweepBeforeAnythingRuns) {
 }
 
 TEST(Sweep, CancellingStopsPromptlyAndKeepsTheFinishedRuns) {
-    std::atomic<bool> cancel{false};
-    auto r = core::sim::runSweep(
-        smallSweep(),
-        [&](const core::sim::SweepProgress& p) {
-            if (p.done == 2) cancel.store(true);
-        },
-        &cancel);
+    core::CancelFlag cancel{false};
+    auto r = core::sim::runSweep(smallSweep(), {[&](const core::sim::SweepProgress& p) {
+                                                    if (p.done == 2) cancel.store(true);
+                                                },
+                                                &cancel});
     ASSERT_TRUE(r) << r.error().describe();
     EXPECT_TRUE(r->cancelled);
     EXPECT_EQ(r->runs.size(), 2u);
@@ -139,9 +137,9 @@ TEST(Sweep, ContextIsAnAxisAfterBatchAndLongerContextsReadMoreKv) {
     spec.contexts = {1024, 32768};
     spec.params = core::sim::SimParams::deterministic();
     std::vector<int> contexts;
-    auto r = core::sim::runSweep(spec, [&](const core::sim::SweepProgress& p) {
-        if (p.runFraction >= 1.0) contexts.push_back(p.context);
-    });
+    auto r = core::sim::runSweep(spec, {[&](const core::sim::SweepProgress& p) {
+                                     if (p.runFraction >= 1.0) contexts.push_back(p.context);
+                                 }});
     ASSERT_TRUE(r) << r.error().describe();
     ASSERT_EQ(r->runs.size(), 4u);
     EXPECT_EQ(contexts, (std::vector<int>{1024, 32768, 1024, 32768}));

@@ -1,0 +1,95 @@
+#include "ui/run_description.h"
+
+#include <QFileInfo>
+#include <QStringList>
+
+#include <map>
+#include <string>
+
+#include "core/util/units.h"
+
+namespace tpscope::ui {
+
+namespace {
+
+QString esc(const QString& text) {
+    return text.toHtmlEscaped();
+}
+
+QString esc(std::string_view text) {
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())).toHtmlEscaped();
+}
+
+QString line(const QString& key, const QString& value) {
+    return QStringLiteral("<tr><td style='padding-right:8px'>%1</td><td>%2</td></tr>").arg(key, value);
+}
+
+// "8 × NVIDIA H100 80GB HBM3" (one entry per distinct device name), or "4 ranks" without names.
+QString gpusOf(const core::Trace& trace) {
+    std::map<std::string, int> names;
+    for (const auto& rank : trace.ranks) ++names[rank.deviceName];
+    QStringList parts;
+    for (const auto& [name, count] : names) {
+        parts << (name.empty() ? QObject::tr("%n GPU(s), name not recorded", nullptr, count)
+                               : QStringLiteral("%1 × %2").arg(count).arg(esc(name)));
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
+QString requestLines(const RunRequest& r) {
+    QString html;
+    const auto dtype = core::toString(r.dtype);
+    html += line(QObject::tr("Model"),
+                 QStringLiteral("%1, %2").arg(esc(r.model.name.empty() ? r.model.id : r.model.name), esc(dtype)));
+    html += line(QObject::tr("Context"), QObject::tr("%1 tokens in the KV cache").arg(r.contextLen));
+    html += line(QObject::tr("Cluster"), esc(r.backendText()));
+    return html;
+}
+
+QString traceLines(const RunRecord& run) {
+    const core::Trace& t = *run.trace;
+    QString html;
+    html += line(QObject::tr("Origin"),
+                 esc(core::toString(t.origin)) + (t.origin == core::TraceOrigin::Synthetic
+                                                      ? QObject::tr(" (made-up events, not a measurement)")
+                                                      : QString()));
+    html += line(QObject::tr("GPUs"), gpusOf(t));
+    for (const auto& [key, label] :
+         {std::pair{"model", QObject::tr("Model")}, std::pair{"gpu", QObject::tr("GPU type")},
+          std::pair{"tp", QObject::tr("TP")}, std::pair{"batch", QObject::tr("Batch")}}) {
+        const std::string value = t.metadataValue(key);
+        if (!value.empty()) html += line(label, esc(value));
+    }
+    if (t.metadataValue("model").empty()) html += line(QObject::tr("Model"), QObject::tr("not recorded in the trace"));
+    const QString file = !run.source.isEmpty() ? run.source : QString::fromStdString(t.source);
+    if (!file.isEmpty()) html += line(QObject::tr("From"), esc(QFileInfo(file).fileName()));
+    return html;
+}
+
+}  // namespace
+
+QString runDescriptionHtml(const RunRecord& run) {
+    const bool simulated = run.request.backend == BackendKind::SimulatedCluster;
+    QString html = QStringLiteral("<b>%1</b>").arg(esc(run.label()));
+    html += QStringLiteral("<table cellspacing=0 cellpadding=0>");
+    // A simulated run is what it was asked to be; any other run is what its trace recorded.
+    if (!simulated && run.trace) {
+        html += traceLines(run);
+    } else {
+        html += requestLines(run.request);
+    }
+    QString status = esc(statusText(run.status));
+    if (run.status == RunStatus::Running)
+        status = QObject::tr("running, %1 %").arg(static_cast<int>(run.progress * 100));
+    if (run.status == RunStatus::Failed || run.status == RunStatus::Cancelled) {
+        if (!run.error.isEmpty()) status += QStringLiteral(": ") + esc(run.error);
+    }
+    html += line(QObject::tr("Status"), status);
+    html += QStringLiteral("</table>");
+    if (!simulated) {
+        html += QObject::tr("<p><i>The settings below are for a new sweep; they do not describe this run.</i></p>");
+    }
+    return html;
+}
+
+}  // namespace tpscope::ui

@@ -36,7 +36,23 @@ mkdir -p docs/report
 pdftoppm -r 80 -f 1 -l 4 -png "$work/report.pdf" "$work/page"
 for i in 1 2 3 4; do cp "$work/page-$i.png" "docs/report/report-page-$i.png"; done
 
-# 5. The Calculator, Advice and Collective calls tabs on the default sweep's TP 4 run, drawn by their
+# 5. Compare (`tpscope --screenshot OUT A B`): simulated TP 4 against TP 8, and the public 8-rank param
+#    trace (measured, PyTorch profiler) against a simulated run.
+"$cli" simulate --model llama3-70b --gpu h100-sxm --fabric nvlink4 --tp 4 --batch 1 --tokens 4 \
+  --out "$work/tp4.json" >/dev/null 2>&1
+"$cli" simulate --model llama3-70b --gpu h100-sxm --fabric nvlink4 --tp 8 --batch 1 --tokens 4 \
+  --out "$work/tp8.json" >/dev/null 2>&1
+"$gui" --screenshot "$out/compare-tp4-tp8.png" "$work/tp4.json" "$work/tp8.json" >/dev/null
+param="${TPSCOPE_SHARED_DIR:-../shared}/traces/public/param-dlrm_kineto-8rank"
+if [ -d "$param" ]; then
+  "$cli" simulate --model llama3-8b --gpu h100-sxm --fabric nvlink4 --tp 8 --batch 1 --tokens 2 \
+    --out "$work/sim-tp8.json" >/dev/null 2>&1
+  "$gui" --screenshot "$out/compare-param-vs-sim.png" "$param" "$work/sim-tp8.json" >/dev/null
+else
+  echo "make-guide-screenshots: $param not found, compare-param-vs-sim.png not refreshed" >&2
+fi
+
+# 6. The Calculator, Advice and Collective calls tabs on the default sweep's TP 4 run, drawn by their
 #    window test (it writes BUILD_DIR/screenshots/planning-*.png; needs ui_tests built).
 if [ -x "$build/tests/ui_tests" ]; then
   "$build/tests/ui_tests" --gtest_filter='PlanningTabsInWindow.*' >/dev/null

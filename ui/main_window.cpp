@@ -10,6 +10,7 @@
 #include <QTableView>
 
 #include "ui/charts/chart_tabs.h"
+#include "ui/compare/compare_controller.h"
 #include "ui/document_loader.h"
 #include "ui/error_banner.h"
 #include "ui/logging.h"
@@ -99,6 +100,7 @@ void MainWindow::connectWorkers() {
     m_chartTabs->setPricePerGpuHour(m_runPanel->pricePerGpuHour());
     connect(m_runPanel, &RunPanel::pricePerGpuHourChanged, m_chartTabs, &ChartTabs::setPricePerGpuHour);
     m_chartTabs->addExportActions(menuBar()->actions().front()->menu());
+    m_compare = new CompareController(this);
     m_planningTabs = new PlanningTabs(this);
 }
 

@@ -32,6 +32,7 @@ class QTextBrowser;
 namespace tpscope::ui {
 
 class ChartTabs;
+class CompareController;
 class PlanningTabs;
 class DocumentLoader;
 class ErrorBanner;
@@ -54,6 +55,9 @@ class MainWindow : public QMainWindow {
     bool startSweep();
     // The embedded default sweep on launch: not unsaved work, the run panel keeps its settings.
     bool startDefaultSweep();
+    // Runs a sweep built elsewhere (Compare's "Simulate this configuration") through the same path,
+    // as user work; the new runs' ids, or none (with the reason shown) when it cannot start.
+    std::vector<RunId> startSweepRequest(const SweepRequest& sweep);
     void cancelSweep();
     // True from startSweep until the window has received the sweep's end.
     bool isSweepRunning() const;
@@ -74,6 +78,7 @@ class MainWindow : public QMainWindow {
     QSortFilterProxyModel* runsProxy() const { return m_proxy; }
     TimelinePanel* timelinePanel() const { return m_timeline; }
     ChartTabs* chartTabs() const { return m_chartTabs; }
+    CompareController* compareController() const { return m_compare; }
     PlanningTabs* planningTabs() const { return m_planningTabs; }
     const core::Catalog& catalog() const { return m_catalog; }
     RunPanel* runPanel() const { return m_runPanel; }
@@ -90,6 +95,8 @@ class MainWindow : public QMainWindow {
     // that answers "is NCCL slow, or is it waiting?". Zoomed to two layers around it (screenshots) or,
     // with wholeStep, keeping that whole step on screen (the window at start-up).
     void focusTimelineOnExample(bool wholeStep = false);
+    // Shows a failure in the window (error strip and status bar) and emits errorShown.
+    void showError(const QString& message);
 
     // Replaces the Save / Discard / Cancel question (tests answer without a dialog).
     using UnsavedPrompt = std::function<QMessageBox::StandardButton(QWidget*)>;
@@ -121,7 +128,6 @@ class MainWindow : public QMainWindow {
     void connectWorkers();
     void restoreSettings();
     void saveSettings() const;
-    void showError(const QString& message);
     void clearError();
     void setModified(bool modified);
     void updateTitle();
@@ -170,6 +176,7 @@ class MainWindow : public QMainWindow {
     TimelinePanel* m_timeline = nullptr;
     QTabWidget* m_tabs = nullptr;
     ChartTabs* m_chartTabs = nullptr;
+    CompareController* m_compare = nullptr;
     PlanningTabs* m_planningTabs = nullptr;
     QTextBrowser* m_details = nullptr;
     ErrorBanner* m_banner = nullptr;

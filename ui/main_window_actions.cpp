@@ -93,8 +93,9 @@ void MainWindow::buildActions() {
             tr("<b>tpscope %1</b><p>Where did the speed-up go? A profiler for tensor-parallel LLM "
                "decode. The Timeline shows every GPU's kernels with wait vs transfer of each collective; the "
                "Layers, Scaling and Cost tabs chart per-layer time, speed-up with an Amdahl fit and "
-               "$ per million tokens. Charts export to PNG, SVG, PDF and CSV; File → Export report "
-               "writes a PDF.</p>")
+               "$ per million tokens; Compare puts 2 to 4 runs side by side, aligned by layer, with their "
+               "per-layer deltas and, for a measured run against its simulation or what-if replay, the "
+               "residual. Charts export to PNG, SVG, PDF and CSV; File → Export report writes a PDF.</p>")
                 .arg(QApplication::applicationVersion()));
     });
 

@@ -33,6 +33,11 @@ bool MainWindow::startDefaultSweep() {
     return beginSweep(defaultSweepRequest(m_catalog, RunPanel::kDefaultPricePerGpuHour), false);
 }
 
+std::vector<RunId> MainWindow::startSweepRequest(const SweepRequest& sweep) {
+    if (!beginSweep(sweep, true)) return {};
+    return m_sweepState.ids;
+}
+
 bool MainWindow::beginSweep(const core::Result<SweepRequest>& sweep, bool userStarted) {
     if (isSweepRunning()) return false;
     if (!sweep) {

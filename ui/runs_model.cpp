@@ -123,7 +123,7 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
             return r.sweep > 0 ? QVariant(QStringLiteral("#%1").arg(r.sweep)) : QVariant(tr("opened"));
         case Status:
             if (r.status == RunStatus::Running) return QStringLiteral("%1 %").arg(static_cast<int>(r.progress * 100));
-            // Why, in core's words ("does not fit: needs 141 GB per GPU of 72 GB usable on ..."); in full in
+            // Why, in core's words ("does not fit: needs 131.7 GiB per GPU of 71.7 GiB usable on ..."); in full in
             // the tooltip.
             if (r.status == RunStatus::Failed && !r.error.isEmpty()) return statusText(r.status) + ": " + r.error;
             return statusText(r.status);

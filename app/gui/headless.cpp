@@ -11,6 +11,7 @@
 #include <cstdio>
 
 #include "core/calc/cost.h"
+#include "ui/compare/compare_controller.h"
 #include "ui/main_window.h"
 #include "ui/run_document.h"
 #include "ui/run_panel.h"
@@ -124,6 +125,30 @@ QString summaryMarkdown(const ui::MainWindow& window) {
 
 }  // namespace
 
+namespace {
+
+enum class Opened { Yes, Failed, TimedOut };
+
+Opened openAndWait(ui::MainWindow& window, const QString& file) {
+    bool failed = false;
+    QEventLoop loop;
+    QObject::connect(&window, &ui::MainWindow::documentOpened, &loop, &QEventLoop::quit);
+    QObject::connect(&window, &ui::MainWindow::openFailed, &loop, [&] {
+        failed = true;
+        loop.quit();
+    });
+    QTimer::singleShot(kTimeoutMs, &loop, [&loop] { loop.exit(1); });
+    window.openPath(file);
+    if (loop.exec() != 0) {
+        std::fprintf(stderr, "tpscope: opening %s did not finish in time\n", qPrintable(file));
+        return Opened::TimedOut;
+    }
+    if (failed) std::fprintf(stderr, "tpscope: %s\n", qPrintable(window.lastError()));
+    return failed ? Opened::Failed : Opened::Yes;
+}
+
+}  // namespace
+
 int takeScreenshot(ui::MainWindow& window, const QString& out, const QString& file) {
     window.resize(1600, 1000);
     window.show();
@@ -131,25 +156,27 @@ int takeScreenshot(ui::MainWindow& window, const QString& out, const QString& fi
         if (!runDefaultSweep(window)) return 1;
         window.focusTimelineOnExample();
     } else {
-        bool failed = false;
-        QEventLoop loop;
-        QObject::connect(&window, &ui::MainWindow::documentOpened, &loop, &QEventLoop::quit);
-        QObject::connect(&window, &ui::MainWindow::openFailed, &loop, [&] {
-            failed = true;
-            loop.quit();
-        });
-        QTimer::singleShot(kTimeoutMs, &loop, [&loop] { loop.exit(1); });
-        window.openPath(file);
-        if (loop.exec() != 0) {
-            std::fprintf(stderr, "tpscope: opening %s did not finish in time\n", qPrintable(file));
-            return 1;
-        }
-        if (failed) {
-            // The screenshot still shows the window with the reason; the exit status says it failed.
-            std::fprintf(stderr, "tpscope: %s\n", qPrintable(window.lastError()));
-            return saveWidget(window, out) ? 2 : 1;
-        }
+        const Opened opened = openAndWait(window, file);
+        if (opened == Opened::TimedOut) return 1;
+        // The screenshot still shows the window with the reason; the exit status says it failed.
+        if (opened == Opened::Failed) return saveWidget(window, out) ? 2 : 1;
         window.focusTimelineOnExample();
+    }
+    return saveWidget(window, out) ? 0 : 1;
+}
+
+int takeCompareScreenshot(ui::MainWindow& window, const QString& out, const QStringList& files) {
+    window.resize(1600, 1000);
+    window.show();
+    for (const QString& file : files) {
+        const Opened opened = openAndWait(window, file);
+        if (opened == Opened::TimedOut) return 1;
+        if (opened == Opened::Failed) return saveWidget(window, out) ? 2 : 1;
+    }
+    const auto status = window.compareController()->compare(window.document()->ids());
+    if (!status) {
+        std::fprintf(stderr, "tpscope: cannot compare: %s\n", status.error().describe().c_str());
+        return saveWidget(window, out) ? 2 : 1;
     }
     return saveWidget(window, out) ? 0 : 1;
 }

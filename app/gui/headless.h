@@ -4,6 +4,7 @@
 // on the offscreen platform and wait for its worker threads through its signals.
 
 #include <QString>
+#include <QStringList>
 
 namespace tpscope::ui {
 class MainWindow;
@@ -13,6 +14,8 @@ namespace tpscope::app {
 
 // Opens `file` (or runs the embedded default sweep when empty), renders the window to `out`.
 int takeScreenshot(ui::MainWindow& window, const QString& out, const QString& file);
+// Opens 2–4 files and renders the window on the Compare tab of their runs (2–4 in all).
+int takeCompareScreenshot(ui::MainWindow& window, const QString& out, const QStringList& files);
 // Runs the embedded default sweep and writes screenshots and summary.md into `dir`.
 int writeReport(ui::MainWindow& window, const QString& dir);
 

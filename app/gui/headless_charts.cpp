@@ -7,6 +7,8 @@
 
 #include "ui/charts/chart_set.h"
 #include "ui/charts/cost_page.h"
+#include "ui/compare/compare_view.h"
+#include "ui/export/compare_report.h"
 #include "ui/export/report_runs.h"
 #include "ui/export/sweep_report.h"
 #include "ui/services.h"
@@ -35,6 +37,27 @@ bool prepare(const QStringList& files, ui::ChartSet& charts, ui::ReportRuns& run
     return true;
 }
 
+// With 2–4 runs from the files given, the report ends with their comparison side by side.
+ui::ReportPages comparisonPages(const QStringList& files, const ui::ReportRuns& runs) {
+    if (files.isEmpty() || runs.runs.size() < ui::CompareView::kMinRuns || runs.runs.size() > ui::CompareView::kMaxRuns)
+        return {};
+    std::vector<ui::CompareRun> compared;
+    std::vector<core::TraceOrigin> origins;
+    for (const auto& r : runs.runs) {
+        compared.push_back({r.id, r.label, r.trace, nullptr, r.analysis});
+        origins.push_back(r.trace->origin);
+    }
+    return [compared, residual = ui::residualPairFor(origins)](ui::ReportPdf& pdf) {
+        ui::CompareView view;
+        view.resize(1600, 1000);
+        if (const auto shown = view.setRuns(compared, residual); !shown) {
+            std::fprintf(stderr, "tpscope: no comparison pages: %s\n", shown.error().describe().c_str());
+            return;
+        }
+        ui::addComparisonPages(pdf, view);
+    };
+}
+
 }  // namespace
 
 int writeReportPdf(const QString& out, const QStringList& files) {
@@ -46,7 +69,7 @@ int writeReportPdf(const QString& out, const QStringList& files) {
         std::fprintf(stderr, "tpscope: cannot create %s\n", qPrintable(dir));
         return 1;
     }
-    const auto pages = ui::writeSweepReport(out, runs.context, charts);
+    const auto pages = ui::writeSweepReport(out, runs.context, charts, comparisonPages(files, runs));
     if (!pages) {
         std::fprintf(stderr, "tpscope: %s\n", pages.error().describe().c_str());
         return 1;

@@ -2,6 +2,7 @@
 //   tpscope                       opens on the embedded default sweep (a simulated 8-GPU H100 node)
 //   tpscope FILE                  opens a workspace, trace file or rank folder
 //   tpscope --screenshot OUT.png [FILE]   renders the main window offscreen and exits
+//   tpscope --screenshot OUT.png A B [C D]  the same on the Compare tab of the files' runs
 //   tpscope --report OUT.pdf [FILE...]    writes the multi-page PDF report (no FILE: the default sweep)
 //   tpscope --report DIR          writes the default sweep's screenshots, summary.md and report.pdf into DIR
 //   tpscope --export-charts DIR [FILE]    writes every chart as PNG/SVG/PDF and its table as CSV
@@ -66,9 +67,11 @@ int run(int argc, char** argv) {
     parser.setApplicationDescription(QStringLiteral("tpscope: where did the tensor-parallel speed-up go?"));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("Render the main window offscreen into <png> and exit."),
-                                        QStringLiteral("png"));
+    const QCommandLineOption screenshot(
+        QStringLiteral("screenshot"),
+        QStringLiteral("Render the main window offscreen into <png> and exit; with 2 to 4 files, on the "
+                       "Compare tab of their runs."),
+        QStringLiteral("png"));
     const QCommandLineOption report(
         QStringLiteral("report"),
         QStringLiteral("Write the PDF report of [file...] (default: the embedded sweep) to <out.pdf> and exit; a "
@@ -103,6 +106,7 @@ int run(int argc, char** argv) {
     }
     if (parser.isSet(screenshot)) {
         window.setUnsavedPrompt([](QWidget*) { return QMessageBox::Discard; });
+        if (files.size() >= 2) return tpscope::app::takeCompareScreenshot(window, parser.value(screenshot), files);
         return tpscope::app::takeScreenshot(window, parser.value(screenshot), file);
     }
     window.show();

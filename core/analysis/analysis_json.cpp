@@ -255,6 +255,8 @@ void writeComparisonJson(JsonWriter& w, const RunComparison& c) {
         w.field("step_latency_ns", r.stepLatencyNs).field("tokens_per_sec", r.tokensPerSec);
         w.field("exposed_comm_share", r.exposedCommShare).field("exposed_wait_share", r.exposedWaitShare);
         w.field("latency_delta_fraction", r.latencyDeltaFraction);
+        w.field("tokens_per_sec_delta_fraction", r.tokensPerSecDeltaFraction);
+        w.field("exposed_comm_share_delta", r.exposedCommShareDelta);
         writeLoss(w, r.loss);
         w.endObject();
     }

@@ -81,6 +81,7 @@ std::size_t dropOutliersAndRefit(std::vector<Observation>& obs, std::size_t call
                                  std::uint32_t ref, std::vector<double>& offset, std::vector<double>& residual) {
     if (residual.empty()) return 0;
     std::vector<double> absResidual;
+    absResidual.reserve(residual.size());
     for (const double v : residual) absResidual.push_back(std::abs(v));
     const double limit = std::max(50'000.0, 10.0 * median(absResidual));
     std::vector<bool> dropCall(calls, false);

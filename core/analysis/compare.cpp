@@ -38,8 +38,10 @@ RunComparison compareRuns(const std::vector<CompareInput>& inputs) {
     }
     const double nan = std::numeric_limits<double>::quiet_NaN();
     for (auto& col : out.runs) {
-        const double base = out.runs.front().stepLatencyNs;
-        col.latencyDeltaFraction = base > 0 ? col.stepLatencyNs / base - 1 : nan;
+        const RunColumn& first = out.runs.front();
+        col.latencyDeltaFraction = first.stepLatencyNs > 0 ? col.stepLatencyNs / first.stepLatencyNs - 1 : nan;
+        col.tokensPerSecDeltaFraction = first.tokensPerSec > 0 ? col.tokensPerSec / first.tokensPerSec - 1 : nan;
+        col.exposedCommShareDelta = col.exposedCommShare - first.exposedCommShare;
     }
     for (auto& [layer, row] : rows) {
         row.runs.resize(n);
@@ -50,6 +52,21 @@ RunComparison compareRuns(const std::vector<CompareInput>& inputs) {
             row.wallDeltaFraction.push_back(both && row.runs[0].wallNs > 0 ? delta / row.runs[0].wallNs : nan);
         }
         out.layers.push_back(std::move(row));
+    }
+    return out;
+}
+
+std::vector<LayerDelta> layerDeltas(const RunComparison& comparison, std::size_t run, std::size_t base) {
+    std::vector<LayerDelta> out;
+    const std::size_t n = comparison.runs.size();
+    if (run >= n || base >= n) return out;
+    for (const auto& row : comparison.layers) {
+        const LayerCell& m = row.runs[run];
+        const LayerCell& s = row.runs[base];
+        if (!m.present || !s.present) continue;
+        out.push_back({row.layer, m.wallNs - s.wallNs, m.computeNs - s.computeNs,
+                       m.exposedTransferNs - s.exposedTransferNs, m.exposedWaitNs - s.exposedWaitNs,
+                       m.idleNs - s.idleNs});
     }
     return out;
 }

@@ -40,7 +40,9 @@ struct RunColumn {
     double exposedCommShare = 0;
     double exposedWaitShare = 0;
     LossBreakdown loss;
-    double latencyDeltaFraction = 0;  // vs run 0
+    double latencyDeltaFraction = 0;       // vs run 0: latency / run 0's - 1
+    double tokensPerSecDeltaFraction = 0;  // vs run 0: tokens/s / run 0's - 1 (NaN when run 0 has none)
+    double exposedCommShareDelta = 0;      // vs run 0, in share points: share - run 0's share
 };
 
 struct RunComparison {
@@ -55,5 +57,22 @@ struct CompareInput {
 };
 
 RunComparison compareRuns(const std::vector<CompareInput>& inputs);
+
+// One run against another, part by part: per layer index present in both, run - base of each part
+// of the partition (means over steps and ranks, the comparison's cells). The Compare view's part
+// deltas (base = run 0), and the residual of a measured run against a model of the same
+// configuration (run = measured, base = model: positive where the measured run spends more time
+// than the model predicts). Layers missing from either run are left out. O(layers).
+struct LayerDelta {
+    int layer = 0;
+    double wallNs = 0;
+    double computeNs = 0;
+    double exposedTransferNs = 0;
+    double exposedWaitNs = 0;
+    double idleNs = 0;
+};
+
+// `run` and `base` index comparison.runs; an empty result when either is out of range.
+std::vector<LayerDelta> layerDeltas(const RunComparison& comparison, std::size_t run, std::size_t base);
 
 }  // namespace tpscope::core::analysis

@@ -182,6 +182,7 @@ std::vector<EfficientBatch> efficientBatches(const std::vector<BatchScaling>& ba
         }
     }
     std::vector<EfficientBatch> out;
+    out.reserve(eff.size());
     for (const auto& [gpus, e] : eff) out.push_back(e);
     return out;
 }

@@ -6,7 +6,7 @@ namespace tpscope::core {
 
 std::string FitReport::describe(const std::string& gpuName) const {
     // The verdict and the two sizes first: the GUI's runs table shows the start of this text in a
-    // narrow Status cell ("does not fit: needs 141 GB per GPU of 86 GB usable ...").
+    // narrow Status cell ("does not fit: needs 131.7 GiB per GPU of 71.7 GiB usable ...").
     const std::string sizes = "needs " + formatBytes(static_cast<double>(requiredBytes)) + " per GPU of " +
                               formatBytes(static_cast<double>(usableBytes)) + " usable on " + gpuName;
     if (fits) return "fits: " + sizes;

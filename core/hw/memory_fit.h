@@ -18,7 +18,8 @@ struct FitReport {
     std::uint64_t requiredBytes = 0;
     std::uint64_t usableBytes = 0;
     std::uint64_t shortfallBytes = 0;  // 0 when it fits
-    // "does not fit: needs 141 GB per GPU of 86 GB usable on H100 SXM5 (short by 55 GB)", or "fits: ...".
+    // "does not fit: needs 131.7 GiB per GPU of 71.7 GiB usable on NVIDIA H100 SXM5 80GB (short by
+    // 60.0 GiB)", or "fits: needs ...".
     std::string describe(const std::string& gpuName) const;
 };
 

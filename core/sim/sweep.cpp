@@ -83,8 +83,9 @@ Result<SweepResult> runSweep(const SweepSpec& spec, const SweepControl& control)
         TaskControl runControl{{}, control.cancel};
         if (control.progress) {
             runControl.progress = [&](double runFraction) {
-                if (runFraction < 1.0)
+                if (runFraction < 1.0) {
                     control.report(withContext({done, total, tp, batch, nullptr, nullptr, runFraction}, context));
+                }
             };
         }
         auto run = simulate(p.config, runControl);

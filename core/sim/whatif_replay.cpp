@@ -1,6 +1,7 @@
 #include "core/sim/whatif_replay.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <map>
@@ -18,6 +19,10 @@ namespace {
 constexpr std::int64_t kUnset = std::numeric_limits<std::int64_t>::min();
 // About 64 bytes of replay state per event: 100 M events is several GB, the most a replay may take.
 constexpr double kMaxReplayEvents = 100e6;
+
+std::int64_t roundedNs(double ns) {
+    return static_cast<std::int64_t>(std::llround(ns));
+}
 
 struct Node {
     std::uint32_t stream = 0;
@@ -144,8 +149,9 @@ MeasuredNodes indexNodes(const Trace& measured) {
     for (std::size_t r = 0; r < n; ++r) {
         m.nodes[r] = buildNodes(measured.ranks[r]);
         m.nodeOf[r].resize(measured.ranks[r].streams.size());
-        for (std::size_t s = 0; s < m.nodeOf[r].size(); ++s)
+        for (std::size_t s = 0; s < m.nodeOf[r].size(); ++s) {
             m.nodeOf[r][s].assign(measured.ranks[r].streams[s].events.size(), -1);
+        }
         for (int i = 0; i < static_cast<int>(m.nodes[r].size()); ++i) {
             const auto& node = m.nodes[r][static_cast<std::size_t>(i)];
             m.nodeOf[r][node.stream][node.event] = i;
@@ -204,11 +210,12 @@ void endFirstMeasuredWaitingCall(const std::vector<std::vector<Node>>& nodes, co
         if (cursor[i] >= nodes[i % n].size()) continue;
         const int c = nodes[i % n][cursor[i]].call;
         if (pick < 0 || matching.calls[static_cast<std::size_t>(c)].lastStartNs <
-                            matching.calls[static_cast<std::size_t>(pick)].lastStartNs)
+                            matching.calls[static_cast<std::size_t>(pick)].lastStartNs) {
             pick = c;
+        }
     }
     auto& call = calls[static_cast<std::size_t>(pick)];
-    call.endNs = call.lastArrivalNs + static_cast<std::int64_t>(call.transferNs + 0.5);
+    call.endNs = call.lastArrivalNs + roundedNs(call.transferNs);
 }
 
 // Replay: every rank advances until it reaches a collective not every rank has arrived at; when
@@ -232,8 +239,8 @@ Schedule replaySchedule(const std::vector<std::vector<Node>>& nodes, std::size_t
     }
     auto scaled = [&](const Node& node) {
         const double d = static_cast<double>(node.endNs - node.startNs);
-        if (node.kind == EventKind::Gemm) return static_cast<std::int64_t>(d * scaling.gemm + 0.5);
-        if (node.kind == EventKind::Attention) return static_cast<std::int64_t>(d * scaling.attention + 0.5);
+        if (node.kind == EventKind::Gemm) return roundedNs(d * scaling.gemm);
+        if (node.kind == EventKind::Attention) return roundedNs(d * scaling.attention);
         return node.endNs - node.startNs;
     };
     auto readyTime = [&](std::size_t i, std::size_t k) {
@@ -265,10 +272,10 @@ Schedule replaySchedule(const std::vector<std::vector<Node>>& nodes, std::size_t
                         call.lastArrivalNs = std::max(call.lastArrivalNs, start[i][k]);
                     }
                     if (call.endNs == kUnset && call.arrived >= call.expected) {
-                        call.endNs = call.lastArrivalNs + static_cast<std::int64_t>(call.transferNs + 0.5);
+                        call.endNs = call.lastArrivalNs + roundedNs(call.transferNs);
                     }
                     if (call.endNs == kUnset) break;
-                    end[i][k] = std::max(call.endNs, start[i][k] + static_cast<std::int64_t>(call.transferNs + 0.5));
+                    end[i][k] = std::max(call.endNs, start[i][k] + roundedNs(call.transferNs));
                     arrived[i] = false;
                 } else {
                     end[i][k] = start[i][k] + scaled(node);

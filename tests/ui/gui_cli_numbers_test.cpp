@@ -16,6 +16,7 @@
 
 #include "core/analysis/analysis_json.h"
 #include "core/util/json_writer.h"
+#include "json_numbers.h"
 #include "test_support.h"
 #include "ui/main_window.h"
 #include "ui/run_document.h"
@@ -26,34 +27,8 @@
 namespace tpscope::ui {
 namespace {
 
-QJsonObject parseJson(const std::string& text) {
-    const auto start = text.find('{');
-    if (start == std::string::npos) return {};
-    QJsonParseError error;
-    const auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(text.substr(start)), &error);
-    EXPECT_EQ(error.error, QJsonParseError::NoError) << error.errorString().toStdString() << "\n" << text;
-    return doc.object();
-}
-
-// Every number of `actual` equals `expected`'s, recursively; labels (file names) may differ.
-void expectSameNumbers(const QJsonValue& expected, const QJsonValue& actual, const std::string& where) {
-    if (expected.isObject()) {
-        ASSERT_TRUE(actual.isObject()) << where;
-        const QJsonObject e = expected.toObject(), a = actual.toObject();
-        for (auto it = e.begin(); it != e.end(); ++it) {
-            if (it.key() == QStringLiteral("label")) continue;
-            ASSERT_TRUE(a.contains(it.key())) << where << "." << it.key().toStdString();
-            expectSameNumbers(it.value(), a.value(it.key()), where + "." + it.key().toStdString());
-        }
-    } else if (expected.isArray()) {
-        ASSERT_TRUE(actual.isArray()) << where;
-        const QJsonArray e = expected.toArray(), a = actual.toArray();
-        ASSERT_EQ(e.size(), a.size()) << where;
-        for (qsizetype i = 0; i < e.size(); ++i) expectSameNumbers(e[i], a[i], where + "[" + std::to_string(i) + "]");
-    } else {
-        EXPECT_EQ(expected, actual) << where;
-    }
-}
+using test::expectSameNumbers;
+using test::parseJson;
 
 TEST(GuiCliNumbers, TheDefaultSweepInTheWindowEqualsSimulateAndScalingJson) {
     test::ensureApp();

@@ -117,6 +117,15 @@ TEST_F(MainWindowFixture, TheDefaultSweepRunsTpOneToEightAndTpOneDoesNotFit) {
     ASSERT_TRUE(step.has_value());
     EXPECT_EQ(window.timelinePanel()->view()->viewStartNs(), step->startNs);
     EXPECT_EQ(window.timelinePanel()->view()->viewEndNs(), step->endNs);
+    // At start-up the example call is selected and the whole step stays on screen; the screenshots'
+    // example zooms to two layers of it.
+    window.focusTimelineOnExample(/*wholeStep=*/true);
+    EXPECT_TRUE(window.timelinePanel()->view()->selectedMatch().has_value());
+    EXPECT_EQ(window.timelinePanel()->view()->viewStartNs(), step->startNs);
+    EXPECT_EQ(window.timelinePanel()->view()->viewEndNs(), step->endNs);
+    window.focusTimelineOnExample();
+    EXPECT_LT(window.timelinePanel()->view()->viewEndNs() - window.timelinePanel()->view()->viewStartNs(),
+              (step->endNs - step->startNs) / 4);
 
     // Why TP 1 failed, in core's words: in the Status column, its tooltip and the run panel.
     auto catalog = core::Catalog::load();

@@ -52,6 +52,16 @@ RunRecord simulatedRun() {
 
 struct RunsTableFixture : test::AppGuard, ::testing::Test {};
 
+// The window as a user has it on screen, with nothing run yet.
+struct RunsWindowFixture : RunsTableFixture {
+    MainWindow window{defaultServices()};
+    RunsWindowFixture() {
+        window.setUnsavedPrompt([](QWidget*) { return QMessageBox::Discard; });
+        window.resize(1600, 1000);
+        window.show();
+    }
+};
+
 TEST_F(RunsTableFixture, StepBreakdownRoleIsTheCoreAnalysisOfASimulatedRun) {
     RunDocument doc;
     RunsModel model(&doc);
@@ -86,11 +96,7 @@ TEST_F(RunsTableFixture, StepBreakdownRoleIsTheCoreAnalysisOfASimulatedRun) {
         model.data(model.index(model.rowOf(pending), RunsModel::StepBreakdown), RunsModel::LossRole).isValid());
 }
 
-TEST_F(RunsTableFixture, TheWindowsTablePaintsTheStepBarInProportion) {
-    MainWindow window(defaultServices());
-    window.setUnsavedPrompt([](QWidget*) { return QMessageBox::Discard; });
-    window.resize(1600, 1000);
-    window.show();
+TEST_F(RunsWindowFixture, TheWindowsTablePaintsTheStepBarInProportion) {
     const RunId id = window.document()->add(simulatedRun());
     QTableView* table = window.runsTable();
     ASSERT_NE(dynamic_cast<StepBarDelegate*>(table->itemDelegateForColumn(RunsModel::StepBreakdown)), nullptr);
@@ -120,11 +126,7 @@ TEST_F(RunsTableFixture, TheWindowsTablePaintsTheStepBarInProportion) {
     EXPECT_GE(probed, 2);
 }
 
-TEST_F(RunsTableFixture, TheRunColumnHasRoomForTheNameAndItsTooltipHoldsIt) {
-    MainWindow window(defaultServices());
-    window.setUnsavedPrompt([](QWidget*) { return QMessageBox::Discard; });
-    window.resize(1600, 1000);
-    window.show();
+TEST_F(RunsWindowFixture, TheRunColumnHasRoomForTheNameAndItsTooltipHoldsIt) {
     RunRecord imported = simulatedRun();
     imported.request.backend = BackendKind::Imported;
     imported.source = QStringLiteral("/data/traces/param-dlrm_kineto-8rank");
@@ -149,11 +151,7 @@ TEST_F(RunsTableFixture, TheRunColumnHasRoomForTheNameAndItsTooltipHoldsIt) {
     EXPECT_TRUE(tip.contains(imported.source));
 }
 
-TEST_F(RunsTableFixture, ThePanelDescribesAnOpenedTraceByWhatTheTraceSays) {
-    MainWindow window(defaultServices());
-    window.setUnsavedPrompt([](QWidget*) { return QMessageBox::Discard; });
-    window.resize(1600, 1000);
-    window.show();
+TEST_F(RunsWindowFixture, ThePanelDescribesAnOpenedTraceByWhatTheTraceSays) {
     QApplication::processEvents();  // laid out with no run shown: the box is one line high
     auto trace = std::make_shared<core::Trace>(*test::makeTrace(4, {{0, 5000, core::EventKind::Gemm, "gemm"}}, {}));
     for (auto& rank : trace->ranks) rank.deviceName = "NVIDIA A100-SXM4-40GB";
@@ -192,11 +190,7 @@ TEST_F(RunsTableFixture, ThePanelDescribesAnOpenedTraceByWhatTheTraceSays) {
     EXPECT_FALSE(simHtml.contains(QStringLiteral("do not describe")));
 }
 
-TEST_F(RunsTableFixture, ARunOpensOnOneWholeStepOfItsAnalysis) {
-    MainWindow window(defaultServices());
-    window.setUnsavedPrompt([](QWidget*) { return QMessageBox::Discard; });
-    window.resize(1600, 1000);
-    window.show();
+TEST_F(RunsWindowFixture, ARunOpensOnOneWholeStepOfItsAnalysis) {
     const RunId id = window.document()->add(simulatedRun());
     window.selectRun(id);
     const RunRecord& run = *window.document()->run(id);

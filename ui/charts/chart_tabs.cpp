@@ -11,6 +11,7 @@
 #include "ui/charts/cost_page.h"
 #include "ui/charts/layers_page.h"
 #include "ui/charts/scaling_page.h"
+#include "ui/compare/compare_controller.h"
 #include "ui/export/sweep_report.h"
 #include "ui/main_window.h"
 #include "ui/run_document.h"
@@ -75,7 +76,9 @@ void ChartTabs::addExportActions(QMenu* file) {
         if (action->isSeparator()) before = action;
     }
     auto* report = new QAction(tr("Export &report (PDF)…"), file);
-    report->setToolTip(tr("Configuration, summary, every chart, the per-layer table and the advice"));
+    report->setToolTip(
+        tr("Configuration, summary, every chart, the per-layer table and the advice; with 2 to 4 runs selected, "
+           "their comparison side by side"));
     connect(report, &QAction::triggered, this, &ChartTabs::exportReportDialog);
     file->insertAction(before, report);
 }
@@ -94,7 +97,10 @@ core::Status ChartTabs::exportReport(const QString& path) const {
         if (r.status == RunStatus::Failed) context.failedRuns << r.label() + QStringLiteral(": ") + r.error;
     }
     context.configuration << tr("Price $%1 per GPU-hour.").arg(m_charts->controller()->pricePerGpuHour(), 0, 'f', 2);
-    auto pages = writeSweepReport(path, context, *m_charts);
+    // With 2–4 runs selected, the side-by-side pages of their comparison follow.
+    const auto* compare = m_window->compareController();
+    auto pages =
+        writeSweepReport(path, context, *m_charts, compare != nullptr ? compare->reportPages() : ReportPages{});
     if (!pages) return pages.error();
     return core::Ok{};
 }

@@ -65,6 +65,17 @@ void ReportPdf::addHtml(const QString& html) {
 }
 
 void ReportPdf::addChart(const QString& heading, QCustomPlot& plot, const QString& caption) {
+    addPainted(
+        heading,
+        [this, &plot](QPainter&, QSize size) {
+            m_painter->setMode(QCPPainter::pmVectorized);
+            m_painter->setMode(QCPPainter::pmNoCaching);
+            plot.toPainter(m_painter.get(), size.width(), size.height());
+        },
+        caption);
+}
+
+void ReportPdf::addPainted(const QString& heading, const PagePainter& paint, const QString& caption) {
     if (!m_painter || !m_painter->isActive()) return;
     startPage();
     const QRectF page(QPointF(0, 0), QSizeF(m_writer->width(), m_writer->height()));
@@ -77,13 +88,11 @@ void ReportPdf::addChart(const QString& heading, QCustomPlot& plot, const QStrin
     const QRectF headingRect(body.left(), body.top(), body.width(), 32);
     m_painter->drawText(headingRect, Qt::AlignLeft | Qt::AlignVCenter, heading);
     const double captionHeight = caption.isEmpty() ? 0 : 60;
-    const QRectF chartRect(body.left(), headingRect.bottom() + 8, body.width(),
-                           body.height() - headingRect.height() - 8 - captionHeight);
+    const QRectF bodyRect(body.left(), headingRect.bottom() + 8, body.width(),
+                          body.height() - headingRect.height() - 8 - captionHeight);
     m_painter->save();
-    m_painter->translate(chartRect.topLeft());
-    m_painter->setMode(QCPPainter::pmVectorized);
-    m_painter->setMode(QCPPainter::pmNoCaching);
-    plot.toPainter(m_painter.get(), static_cast<int>(chartRect.width()), static_cast<int>(chartRect.height()));
+    m_painter->translate(bodyRect.topLeft());
+    paint(*m_painter, bodyRect.size().toSize());
     m_painter->restore();
     if (!caption.isEmpty()) {
         QFont captionFont = m_painter->font();

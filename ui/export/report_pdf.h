@@ -5,8 +5,10 @@
 // A4 landscape at 96 dpi, the resolution QCustomPlot's own PDF export uses, so fonts and pens
 // keep their on-screen proportions.
 
+#include <QSize>
 #include <QString>
 
+#include <functional>
 #include <memory>
 
 #include "core/util/result.h"
@@ -14,6 +16,7 @@
 class QCustomPlot;
 class QAbstractItemModel;
 class QCPPainter;
+class QPainter;
 class QPdfWriter;
 
 namespace tpscope::ui {
@@ -31,6 +34,9 @@ class ReportPdf {
     void addHtml(const QString& html);
     // One page: a heading, the chart at the page's width, a caption below it.
     void addChart(const QString& heading, QCustomPlot& plot, const QString& caption = {});
+    // One page like addChart, its body drawn by `paint` into (0, 0, size) (stacked timelines).
+    using PagePainter = std::function<void(QPainter& painter, QSize size)>;
+    void addPainted(const QString& heading, const PagePainter& paint, const QString& caption = {});
     // Finishes the file; the number of pages written.
     core::Result<int> finish();
 

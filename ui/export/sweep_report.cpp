@@ -83,7 +83,8 @@ QString summaryHtml(const ReportContext& context, ChartSet& charts) {
 
 }  // namespace
 
-core::Result<int> writeSweepReport(const QString& path, const ReportContext& context, ChartSet& charts) {
+core::Result<int> writeSweepReport(const QString& path, const ReportContext& context, ChartSet& charts,
+                                   const ReportPages& morePages) {
     ReportPdf pdf(path, context.title);
     TPSCOPE_TRY(pdf.begin());
     pdf.addHtml(summaryHtml(context, charts));
@@ -98,6 +99,7 @@ core::Result<int> writeSweepReport(const QString& path, const ReportContext& con
     pdf.addChart(QStringLiteral("Cost"), *charts.cost()->plot(), charts.cost()->highlightText());
     pdf.addHtml(QStringLiteral("<h2>Per-layer table: %1</h2>").arg(runName.toHtmlEscaped()) +
                 tableHtml(*charts.layers()->tableModel()));
+    if (morePages) morePages(pdf);
     return pdf.finish();
 }
 

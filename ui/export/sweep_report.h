@@ -7,11 +7,17 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
+
 #include "core/util/result.h"
 
 namespace tpscope::ui {
 
 class ChartSet;
+class ReportPdf;
+
+// More pages after the sweep's (the side-by-side pages of a comparison: ui/export/compare_report.h).
+using ReportPages = std::function<void(ReportPdf& pdf)>;
 
 struct ReportContext {
     QString title;              // "tpscope report: the embedded default sweep"
@@ -22,7 +28,8 @@ struct ReportContext {
 };
 
 // Writes the report; returns the number of pages.
-core::Result<int> writeSweepReport(const QString& path, const ReportContext& context, ChartSet& charts);
+core::Result<int> writeSweepReport(const QString& path, const ReportContext& context, ChartSet& charts,
+                                   const ReportPages& morePages = {});
 // Writes layers/scaling/cost as .png (sizePx at dpr), .svg, .pdf and their tables as .csv into dir.
 core::Result<QStringList> exportAllCharts(const QString& dir, ChartSet& charts, QSize sizePx = QSize(1600, 1000),
                                           double dpr = 1.0);

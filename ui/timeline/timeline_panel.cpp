@@ -4,14 +4,13 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
-#include <QPdfWriter>
 #include <QScrollBar>
 #include <QStackedWidget>
-#include <QSvgGenerator>
 #include <QVBoxLayout>
 
 #include <algorithm>
 
+#include "ui/export/painted_export.h"
 #include "ui/palette_colors.h"
 #include "ui/run_document.h"
 #include "ui/timeline/event_details.h"
@@ -193,52 +192,18 @@ QStringList TimelinePanel::exportFormats() const {
 }
 
 core::Status TimelinePanel::exportTo(const ExportRequest& request) const {
-    const std::string file = request.path.toStdString();
-    if (!m_view->trace()) return core::makeError(core::ErrorCode::InvalidArgument, "no timeline to export", file);
+    if (!m_view->trace()) {
+        return core::makeError(core::ErrorCode::InvalidArgument, "no timeline to export", request.path.toStdString());
+    }
     const QSize size = request.sizePx.isValid() && !request.sizePx.isEmpty() ? request.sizePx : m_view->size();
-    if (size.width() < 200 || size.height() < 60 || size.width() > 20000 || size.height() > 20000)
-        return core::makeError(core::ErrorCode::InvalidArgument, "export size must lie in 200×60 .. 20000×20000", file);
-    const double dpr = std::clamp(request.dpr, 1.0, 4.0);
     // A copy of the view's renderer: the export paints at its own size without touching the screen.
     TimelineRenderer renderer = m_view->renderer();
-    renderer.setViewport(size, dpr, m_view->font());
-    const QString suffix = QFileInfo(request.path).suffix().toLower();
-    if (suffix == QLatin1String("png")) {
-        QImage image(size * dpr, QImage::Format_RGB32);
-        image.setDevicePixelRatio(dpr);
-        QPainter p(&image);
-        renderer.paint(p, size, dpr);
-        p.end();
-        if (!image.save(request.path, "PNG"))
-            return core::makeError(core::ErrorCode::IoError, "cannot write the PNG", file);
-        return core::Ok{};
-    }
-    if (suffix == QLatin1String("svg")) {
-        QSvgGenerator svg;
-        svg.setFileName(request.path);
-        svg.setSize(size);
-        svg.setViewBox(QRect(QPoint(0, 0), size));
-        svg.setTitle(QStringLiteral("tpscope timeline"));
-        QPainter p;
-        if (!p.begin(&svg)) return core::makeError(core::ErrorCode::IoError, "cannot write the SVG", file);
-        renderer.paint(p, size, 1.0);
-        p.end();
-        return core::Ok{};
-    }
-    if (suffix == QLatin1String("pdf")) {
-        QPdfWriter pdf(request.path);
-        pdf.setResolution(96);
-        pdf.setPageSize(QPageSize(QSizeF(size), QPageSize::Point));
-        pdf.setPageMargins(QMarginsF());
-        QPainter p;
-        if (!p.begin(&pdf)) return core::makeError(core::ErrorCode::IoError, "cannot write the PDF", file);
-        const double scale = pdf.width() / static_cast<double>(size.width());
-        p.scale(scale, scale);
-        renderer.paint(p, size, 1.0);
-        p.end();
-        return core::Ok{};
-    }
-    return core::makeError(core::ErrorCode::InvalidArgument, "unknown export format: use .png, .svg or .pdf", file);
+    const QFont font = m_view->font();
+    return exportPainted(request.path, size, request.dpr, QStringLiteral("tpscope timeline"),
+                         [&](QPainter& p, QSize at, double dpr) {
+                             renderer.setViewport(at, dpr, font);
+                             renderer.paint(p, at, dpr);
+                         });
 }
 
 void TimelinePanel::focusOnExample(ExampleZoom zoom) {
@@ -248,7 +213,7 @@ void TimelinePanel::focusOnExample(ExampleZoom zoom) {
     if (trace == nullptr || timeline == nullptr || timeline->ranks().empty()) return;
     const auto& nvtx = timeline->ranks().front().nvtx;
     if (nvtx.size() < 2 || nvtx[1].size() < 3) {
-        view->fit();
+        if (zoom == ExampleZoom::TwoLayers) view->fit();
         return;
     }
     // The second step is warm (no first-step effects); without one, the first.
@@ -264,7 +229,6 @@ void TimelinePanel::focusOnExample(ExampleZoom zoom) {
     // Two layers wide, the call a little right of the centre so the compute that led to it shows.
     const auto& layers = nvtx[1];
     const std::int64_t width = 2 * (layers.endNs(1) - layers.startNs(1));
-    if (zoom == ExampleZoom::WholeStep) view->setVisibleRange(s0, s1);
     if (!best) {
         if (zoom == ExampleZoom::TwoLayers) view->setVisibleRange(s0, s0 + width);
         return;

@@ -52,8 +52,9 @@ class TimelinePanel : public QWidget, public ViewTab {
     QString messageHtml() const;
     QString detailsHtml() const { return m_detailsHtml; }
     void focusView();
-    // The collective of the largest arrival skew in the second step selected, the view zoomed to two
-    // layers around it (the screenshots) or showing that whole step (the window at start-up).
+    // Selects the collective of the largest arrival skew in the second step and zooms to two layers
+    // around it (the screenshots), or with WholeStep leaves the range as the run opened (its whole
+    // step: the window at start-up).
     enum class ExampleZoom { TwoLayers, WholeStep };
     void focusOnExample(ExampleZoom zoom = ExampleZoom::TwoLayers);
     // The step a run opens on: the analysis' second step (warm), else its first; nullopt without steps.

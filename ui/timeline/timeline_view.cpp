@@ -29,14 +29,26 @@ void TimelineView::setTimeAxis(TimeAxis* axis) {
         m_axis->setContentSpan(this, 0);
     }
     m_axis = axis;
-    if (scene().trace) m_axis->setContentSpan(this, scene().traceEndNs - scene().originNs);
+    if (scene().trace) m_axis->setContentSpan(this, contentSpanOnAxis());
     connect(m_axis, &TimeAxis::rangeChanged, this, &TimelineView::onAxisChanged);
+    onAxisChanged();
+}
+
+std::int64_t TimelineView::contentSpanOnAxis() const {
+    return scene().traceEndNs - m_anchorNs;
+}
+
+void TimelineView::setAxisAnchorNs(std::int64_t anchorNs) {
+    if (anchorNs == m_anchorNs) return;
+    m_anchorNs = anchorNs;
+    // An anchor past the trace's end leaves no content on the axis's positive side: report none then.
+    if (scene().trace) m_axis->setContentSpan(this, std::max<std::int64_t>(contentSpanOnAxis(), 0));
     onAxisChanged();
 }
 
 void TimelineView::onAxisChanged() {
     TimelineScene& s = scene();
-    const std::int64_t t0 = s.originNs + m_axis->startNs(), t1 = s.originNs + m_axis->endNs();
+    const std::int64_t t0 = m_anchorNs + m_axis->startNs(), t1 = m_anchorNs + m_axis->endNs();
     if (t0 == s.t0 && t1 == s.t1) return;
     s.t0 = t0;
     s.t1 = t1;
@@ -51,6 +63,7 @@ void TimelineView::setTrace(std::shared_ptr<const core::Trace> trace, std::share
     s.collapsed.assign(s.trace ? s.trace->ranks.size() : 0, false);
     s.originNs = s.trace ? s.trace->startNs() : 0;
     s.traceEndNs = s.trace ? std::max(s.trace->endNs(), s.originNs + TimeAxis::kMinSpanNs) : TimeAxis::kMinSpanNs;
+    m_anchorNs = s.originNs;
     s.selected = {};
     s.match.reset();
     s.rangeT0 = s.rangeT1 = 0;
@@ -58,7 +71,7 @@ void TimelineView::setTrace(std::shared_ptr<const core::Trace> trace, std::share
     s.scrollY = 0;
     m_rangeStats = {};
     qCDebug(lcTimeline) << "trace with" << (s.trace ? s.trace->eventCount() : 0) << "events";
-    m_axis->setContentSpan(this, s.trace ? s.traceEndNs - s.originNs : 0);
+    m_axis->setContentSpan(this, s.trace ? contentSpanOnAxis() : 0);
     relayout();
     fit();
     onAxisChanged();  // the origin moved even when the relative range did not
@@ -79,7 +92,7 @@ void TimelineView::emitVerticalRange() {
 }
 
 void TimelineView::setVisibleRange(std::int64_t t0, std::int64_t t1) {
-    m_axis->setRange(t0 - scene().originNs, t1 - scene().originNs);
+    m_axis->setRange(t0 - m_anchorNs, t1 - m_anchorNs);
 }
 
 void TimelineView::fit() {

@@ -42,7 +42,13 @@ class TimelineView : public QWidget {
     TimeAxis* timeAxis() const { return m_axis; }
     void setTimeAxis(TimeAxis* axis);
 
-    // Absolute (trace clock) ns; stored on the axis relative to this view's origin.
+    // The absolute time the axis's 0 stands for: the trace's start unless set (setTrace resets it).
+    // Views on one axis with anchors at the same event of each run stay aligned on that event at every
+    // zoom and pan (Compare: layer k of each run).
+    void setAxisAnchorNs(std::int64_t anchorNs);
+    std::int64_t axisAnchorNs() const { return m_anchorNs; }
+
+    // Absolute (trace clock) ns; stored on the axis relative to this view's anchor.
     std::int64_t viewStartNs() const { return scene().t0; }
     std::int64_t viewEndNs() const { return scene().t1; }
     void setVisibleRange(std::int64_t t0, std::int64_t t1);
@@ -107,6 +113,7 @@ class TimelineView : public QWidget {
     TimelineScene& scene() { return m_renderer.scene(); }
     void syncViewport() const;
     void onAxisChanged();
+    std::int64_t contentSpanOnAxis() const;
     void relayout();
     void emitVerticalRange();
     // Draws the range while dragging; the statistics wait for the release.
@@ -114,6 +121,7 @@ class TimelineView : public QWidget {
 
     TimelineRenderer m_renderer;
     TimeAxis* m_axis = nullptr;
+    std::int64_t m_anchorNs = 0;
     core::RangeStats m_rangeStats;
 
     enum class Drag { None, Pan, Range };

@@ -1,0 +1,31 @@
+#include "ui/compare/stacked_timelines.h"
+
+#include <QFontMetrics>
+#include <QPainter>
+
+namespace tpscope::ui {
+
+void paintStackedTimelines(QPainter& p, std::vector<StackedPane>& panes, QSize size, double dpr, const QFont& font) {
+    p.fillRect(QRect(QPoint(0, 0), size), Qt::white);
+    if (panes.empty()) return;
+    QFont titleFont = font;
+    titleFont.setBold(true);
+    const int titleHeight = QFontMetrics(titleFont).height() + 6;
+    const int n = static_cast<int>(panes.size());
+    const int paneHeight = std::max(40, size.height() / n - titleHeight);
+    for (int i = 0; i < n; ++i) {
+        const int top = i * (paneHeight + titleHeight);
+        p.save();
+        p.setFont(titleFont);
+        p.setPen(Qt::black);
+        p.drawText(QRect(6, top, size.width() - 12, titleHeight), Qt::AlignLeft | Qt::AlignVCenter, panes[i].title);
+        p.translate(0, top + titleHeight);
+        p.setClipRect(QRect(0, 0, size.width(), paneHeight));
+        const QSize paneSize(size.width(), paneHeight);
+        panes[i].renderer.setViewport(paneSize, dpr, font);
+        panes[i].renderer.paint(p, paneSize, dpr);
+        p.restore();
+    }
+}
+
+}  // namespace tpscope::ui

@@ -1,0 +1,57 @@
+#include "ui/export/painted_export.h"
+
+#include <QFileInfo>
+#include <QImage>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSvgGenerator>
+
+#include <algorithm>
+
+namespace tpscope::ui {
+
+core::Status exportPainted(const QString& path, QSize size, double dpr, const QString& title, const PaintFn& paint) {
+    const std::string file = path.toStdString();
+    if (size.width() < 200 || size.height() < 60 || size.width() > 20000 || size.height() > 20000)
+        return core::makeError(core::ErrorCode::InvalidArgument, "export size must lie in 200×60 .. 20000×20000", file);
+    dpr = std::clamp(dpr, 1.0, 4.0);
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("png")) {
+        QImage image(size * dpr, QImage::Format_RGB32);
+        image.setDevicePixelRatio(dpr);
+        QPainter p(&image);
+        paint(p, size, dpr);
+        p.end();
+        if (!image.save(path, "PNG")) return core::makeError(core::ErrorCode::IoError, "cannot write the PNG", file);
+        return core::Ok{};
+    }
+    if (suffix == QLatin1String("svg")) {
+        QSvgGenerator svg;
+        svg.setFileName(path);
+        svg.setSize(size);
+        svg.setViewBox(QRect(QPoint(0, 0), size));
+        svg.setTitle(title);
+        QPainter p;
+        if (!p.begin(&svg)) return core::makeError(core::ErrorCode::IoError, "cannot write the SVG", file);
+        paint(p, size, 1.0);
+        p.end();
+        return core::Ok{};
+    }
+    if (suffix == QLatin1String("pdf")) {
+        QPdfWriter pdf(path);
+        pdf.setResolution(96);
+        pdf.setPageSize(QPageSize(QSizeF(size), QPageSize::Point));
+        pdf.setPageMargins(QMarginsF());
+        pdf.setTitle(title);
+        QPainter p;
+        if (!p.begin(&pdf)) return core::makeError(core::ErrorCode::IoError, "cannot write the PDF", file);
+        const double scale = pdf.width() / static_cast<double>(size.width());
+        p.scale(scale, scale);
+        paint(p, size, 1.0);
+        p.end();
+        return core::Ok{};
+    }
+    return core::makeError(core::ErrorCode::InvalidArgument, "unknown export format: use .png, .svg or .pdf", file);
+}
+
+}  // namespace tpscope::ui

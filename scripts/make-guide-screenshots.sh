@@ -52,4 +52,11 @@ else
   echo "make-guide-screenshots: $param not found, compare-param-vs-sim.png not refreshed" >&2
 fi
 
+# 6. The Calculator, Advice and Collective calls tabs on the default sweep's TP 4 run, drawn by their
+#    window test (it writes BUILD_DIR/screenshots/planning-*.png; needs ui_tests built).
+if [ -x "$build/tests/ui_tests" ]; then
+  "$build/tests/ui_tests" --gtest_filter='PlanningTabsInWindow.*' >/dev/null
+  for tab in calculator advice collective-calls; do cp "$build/screenshots/planning-$tab.png" "$out/$tab.png"; done
+fi
+
 echo "make-guide-screenshots: wrote $(ls "$out"/*.png | tr '\n' ' ')"

@@ -9,6 +9,7 @@
 #include "core/io/sqlite_db.h"
 #include "core/io/workspace/run_info.h"
 #include "core/io/workspace/workspace_schema.h"
+#include "core/sim/allreduce_engine.h"
 #include "core/util/units.h"
 
 namespace tpscope::ui {
@@ -76,6 +77,7 @@ core::RunInfo runInfoOf(const RunRecord& run) {
                                        {"gpus_per_node", std::to_string(r.gpusPerNode)},
                                        {"overlap", r.overlap ? "1" : "0"},
                                        {"cuda_graphs", r.cudaGraphs ? "1" : "0"},
+                                       {"allreduce_engine", std::string(core::sim::toString(r.allReduceEngine))},
                                        {"price_per_gpu_hour", core::formatShortest(r.pricePerGpuHour)},
                                        {"seed", std::to_string(r.seed)},
                                        {"inter_fabric", r.interFabric ? r.interFabric->id : std::string()},
@@ -116,6 +118,10 @@ RunRecord runRecordOf(const core::Run& run, const QString& workspacePath) {
     r.gpusPerNode = specNumber<int>(info, "gpus_per_node", r.gpusPerNode);
     r.overlap = specValue(info, "overlap") == "1";
     r.cudaGraphs = specValue(info, "cuda_graphs") == "1";
+    // The GUI writes the engine into the spec; a CLI-made workspace has it in the simulated trace's metadata.
+    std::string engine = specValue(info, "allreduce_engine");
+    if (engine.empty() && run.trace) engine = run.trace->metadataValue("allreduce_engine");
+    r.allReduceEngine = core::sim::parseAllReduceEngine(engine).value_or(core::sim::AllReduceEngine::Nccl);
     r.pricePerGpuHour = specNumber<double>(info, "price_per_gpu_hour", 0.0);
     r.seed = specNumber<std::uint64_t>(info, "seed", r.seed);
     const std::string source = specValue(info, "source");

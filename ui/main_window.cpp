@@ -14,6 +14,7 @@
 #include "ui/document_loader.h"
 #include "ui/error_banner.h"
 #include "ui/logging.h"
+#include "ui/planning/planning_tabs.h"
 #include "ui/run_document.h"
 #include "ui/run_panel.h"
 #include "ui/runs_model.h"
@@ -100,6 +101,7 @@ void MainWindow::connectWorkers() {
     connect(m_runPanel, &RunPanel::pricePerGpuHourChanged, m_chartTabs, &ChartTabs::setPricePerGpuHour);
     m_chartTabs->addExportActions(menuBar()->actions().front()->menu());
     m_compare = new CompareController(this);
+    m_planningTabs = new PlanningTabs(this);
 }
 
 void MainWindow::restoreSettings() {

@@ -33,6 +33,7 @@ namespace tpscope::ui {
 
 class ChartTabs;
 class CompareController;
+class PlanningTabs;
 class DocumentLoader;
 class ErrorBanner;
 class RunDocument;
@@ -78,6 +79,7 @@ class MainWindow : public QMainWindow {
     TimelinePanel* timelinePanel() const { return m_timeline; }
     ChartTabs* chartTabs() const { return m_chartTabs; }
     CompareController* compareController() const { return m_compare; }
+    PlanningTabs* planningTabs() const { return m_planningTabs; }
     const core::Catalog& catalog() const { return m_catalog; }
     RunPanel* runPanel() const { return m_runPanel; }
     QTableView* runsTable() const { return m_runsTable; }
@@ -175,6 +177,7 @@ class MainWindow : public QMainWindow {
     QTabWidget* m_tabs = nullptr;
     ChartTabs* m_chartTabs = nullptr;
     CompareController* m_compare = nullptr;
+    PlanningTabs* m_planningTabs = nullptr;
     QTextBrowser* m_details = nullptr;
     ErrorBanner* m_banner = nullptr;
     QLabel* m_statusTrace = nullptr;

@@ -18,6 +18,7 @@
 #include <algorithm>
 
 #include "core/hw/memory_fit.h"
+#include "core/sim/allreduce_engine.h"
 #include "core/sim/sweep.h"
 #include "core/util/units.h"
 #include "core/workload/decode_plan.h"
@@ -236,6 +237,17 @@ QWidget* RunPanel::buildBackend(const LocalBackendInfo& local) {
     m_graphs = new QCheckBox(tr("CUDA graphs"), box);
     form->addRow(m_overlap);
     form->addRow(m_graphs);
+    // The serving engine's all-reduce (issue 12 §2): the same choice as `simulate --allreduce`.
+    m_engine = combo(box);
+    m_engine->setObjectName(QStringLiteral("allReduceEngine"));
+    for (const auto engine : core::sim::allReduceEngines()) {
+        const QString id = QString::fromLatin1(core::sim::toString(engine));
+        m_engine->addItem(id, id);
+    }
+    m_engine->setToolTip(
+        tr("Whose all-reduce kernels to model (tpscope-cli simulate --allreduce); where the engine "
+           "cannot run them it falls back to NCCL and the run's notes say so"));
+    form->addRow(tr("All-reduce"), m_engine);
     m_price = new QDoubleSpinBox(box);
     m_price->setRange(0, 1000);
     m_price->setDecimals(2);
@@ -277,6 +289,7 @@ void RunPanel::setDefaults() {
         m_gpusPerNode->setValue(spec->cluster.gpusPerNode);
         m_overlap->setChecked(spec->params.overlap);
         m_graphs->setChecked(spec->params.cudaGraphs);
+        pick(m_engine, std::string(core::sim::toString(spec->params.allReduceEngine)));
     }
     m_simulated->setChecked(true);
     m_interFabric->setCurrentIndex(0);
@@ -325,6 +338,8 @@ core::Result<SweepRequest> RunPanel::sweepRequest() const {
     }
     base.overlap = m_overlap->isChecked();
     base.cudaGraphs = m_graphs->isChecked();
+    base.allReduceEngine = core::sim::parseAllReduceEngine(m_engine->currentData().toString().toStdString())
+                               .value_or(core::sim::AllReduceEngine::Nccl);
     base.pricePerGpuHour = m_price->value();
     for (std::size_t i = 0; i < m_tp.size(); ++i) {
         if (m_tp[i]->isChecked()) sweep.tps.push_back(kTpChoices[i]);
@@ -407,6 +422,7 @@ void RunPanel::saveSettings(QSettings& s) const {
     s.setValue(QStringLiteral("gpusPerNode"), m_gpusPerNode->value());
     s.setValue(QStringLiteral("overlap"), m_overlap->isChecked());
     s.setValue(QStringLiteral("graphs"), m_graphs->isChecked());
+    s.setValue(QStringLiteral("allReduceEngine"), m_engine->currentData());
     s.setValue(QStringLiteral("price"), m_price->value());
     s.endGroup();
 }
@@ -432,6 +448,7 @@ void RunPanel::restoreSettings(const QSettings& s) {
     m_gpusPerNode->setValue(get("gpusPerNode").toInt());
     m_overlap->setChecked(get("overlap").toBool());
     m_graphs->setChecked(get("graphs").toBool());
+    pick(m_engine, get("allReduceEngine"));
     m_price->setValue(get("price").toDouble());
     updateCustomVisibility();
     validate();

@@ -88,6 +88,7 @@ class RunPanel : public QWidget {
     QSpinBox* m_gpusPerNode = nullptr;
     QCheckBox* m_overlap = nullptr;
     QCheckBox* m_graphs = nullptr;
+    QComboBox* m_engine = nullptr;  // SimParams::allReduceEngine
     QDoubleSpinBox* m_price = nullptr;
     QLabel* m_problem = nullptr;
     QLabel* m_fitHint = nullptr;

@@ -1,5 +1,7 @@
 #include "ui/run_request.h"
 
+#include "core/sim/allreduce_engine.h"
+
 namespace tpscope::ui {
 
 QString RunRequest::label() const {
@@ -10,12 +12,15 @@ QString RunRequest::label() const {
 QString RunRequest::backendText() const {
     switch (backend) {
         case BackendKind::SimulatedCluster:
-            return QStringLiteral("sim %1×%2 %3, %4%5")
+            return QStringLiteral("sim %1×%2 %3, %4%5%6")
                 .arg(nodes)
                 .arg(gpusPerNode)
                 .arg(QString::fromStdString(gpu.id), QString::fromStdString(fabric.id),
                      nodes > 1 && interFabric ? QStringLiteral(" + ") + QString::fromStdString(interFabric->id)
-                                              : QString());
+                                              : QString(),
+                     allReduceEngine == core::sim::AllReduceEngine::Nccl
+                         ? QString()
+                         : QStringLiteral(", ") + QString::fromLatin1(core::sim::toString(allReduceEngine)));
         case BackendKind::LocalGpus:
             return QStringLiteral("local GPUs");
         case BackendKind::Imported:

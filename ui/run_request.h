@@ -11,6 +11,7 @@
 
 #include "core/analysis/analysis.h"
 #include "core/hw/gpu_spec.h"
+#include "core/sim/sim_params.h"
 #include "core/sim/simulator.h"
 #include "core/trace/event_kind.h"
 #include "core/trace/trace.h"
@@ -38,6 +39,8 @@ struct RunRequest {
     int gpusPerNode = 8;
     bool overlap = false;     // overlap communication with the next layer's compute
     bool cudaGraphs = false;  // graph replay: graph-node gaps instead of host launches
+    // Whose all-reduce the simulator runs (SimParams::allReduceEngine, `simulate --allreduce`).
+    core::sim::AllReduceEngine allReduceEngine = core::sim::AllReduceEngine::Nccl;
     double pricePerGpuHour = 0;
     std::uint64_t seed = 1;  // one seed for the whole sweep, as `tpscope-cli simulate --seed`
 

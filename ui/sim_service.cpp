@@ -19,6 +19,7 @@ core::Result<SweepRequest> defaultSweepRequest(const core::Catalog& catalog, dou
     base.gpusPerNode = spec.cluster.gpusPerNode;
     base.overlap = spec.params.overlap;
     base.cudaGraphs = spec.params.cudaGraphs;
+    base.allReduceEngine = spec.params.allReduceEngine;
     base.seed = spec.params.seed;
     base.pricePerGpuHour = pricePerGpuHour;
     sweep.tps = spec.tps;
@@ -43,6 +44,7 @@ core::sim::SweepSpec sweepSpecOf(const SweepRequest& sweep) {
     spec.params.seed = base.seed;
     spec.params.overlap = base.overlap;
     spec.params.cudaGraphs = base.cudaGraphs;
+    spec.params.allReduceEngine = base.allReduceEngine;
     return spec;
 }
 

@@ -10,6 +10,10 @@ QString UnitTicker::getTickLabel(double tick, const QLocale& /*locale*/, QChar /
     return QString::fromStdString(m_format(tick));
 }
 
+QString LogUnitTicker::getTickLabel(double tick, const QLocale& /*locale*/, QChar /*formatChar*/, int /*precision*/) {
+    return QString::fromStdString(m_format(tick));
+}
+
 QSharedPointer<QCPAxisTicker> durationTicker() {
     return QSharedPointer<QCPAxisTicker>(new UnitTicker([](double ns) { return core::formatDurationNs(ns); }));
 }
@@ -28,6 +32,23 @@ QSharedPointer<QCPAxisTicker> siTicker() {
 
 QSharedPointer<QCPAxisTicker> speedupTicker() {
     return QSharedPointer<QCPAxisTicker>(new UnitTicker([](double v) { return core::formatSi(v, "") + "×"; }));
+}
+
+QSharedPointer<QCPAxisTicker> bandwidthTicker() {
+    return QSharedPointer<QCPAxisTicker>(new UnitTicker([](double v) { return core::formatSi(v, "B/s"); }));
+}
+
+QSharedPointer<QCPAxisTicker> bytesLogTicker() {
+    auto* ticker = new LogUnitTicker([](double b) { return core::formatBytes(b); });
+    ticker->setLogBase(2);
+    ticker->setSubTickCount(0);
+    return QSharedPointer<QCPAxisTicker>(ticker);
+}
+
+QSharedPointer<QCPAxisTicker> durationLogTicker() {
+    auto* ticker = new LogUnitTicker([](double ns) { return core::formatDurationNs(ns); });
+    ticker->setLogBase(10);
+    return QSharedPointer<QCPAxisTicker>(ticker);
 }
 
 QSharedPointer<QCPAxisTickerText> categoryTicker(const QStringList& labels) {

@@ -24,6 +24,8 @@ std::shared_ptr<const TimelineData> TimelineData::build(const core::Trace& trace
     data->m_analysis = analysis
                            ? std::move(analysis)
                            : std::make_shared<const core::analysis::RunAnalysis>(core::analysis::analyzeTrace(trace));
+    // O(k log k) in the collective kernels: cheap beside the analysis, and done here on the worker.
+    data->m_clock = core::analysis::estimateClockOffsets(trace);
     const auto stats = core::rangeStats(trace, trace.startNs(), std::max(trace.endNs(), trace.startNs() + 1));
     data->m_ranks.reserve(trace.ranks.size());
     for (std::size_t r = 0; r < trace.ranks.size(); ++r) {

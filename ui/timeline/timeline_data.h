@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/analysis/analysis.h"
+#include "core/analysis/clock_sync.h"
 #include "core/trace/event_columns.h"
 #include "core/trace/trace.h"
 
@@ -72,6 +73,9 @@ class TimelineData {
 
     const std::vector<RankTimelineData>& ranks() const { return m_ranks; }
     const core::analysis::RunAnalysis& analysis() const { return *m_analysis; }
+    // Each rank's clock offset estimated from the collectives (core::analysis::estimateClockOffsets,
+    // as `tpscope-cli info` reports it), for the rank headers.
+    const core::analysis::ClockEstimate& clock() const { return m_clock; }
     // The cross-rank match of a collective event; nullopt when the event is not a matched collective.
     std::optional<CollectiveMatch> matchCollective(const core::Trace& trace, const EventRef& event) const;
     // Exposed-communication time of rank r clipped to [t0, t1).
@@ -80,6 +84,7 @@ class TimelineData {
   private:
     std::vector<RankTimelineData> m_ranks;
     std::shared_ptr<const core::analysis::RunAnalysis> m_analysis;
+    core::analysis::ClockEstimate m_clock;
 };
 
 }  // namespace tpscope::ui

@@ -88,6 +88,10 @@ class TimelineRenderer {
     const std::vector<core::LodSpan>* spansOfRow(int row) const;
     const core::EventColumns* columnsOfRow(const TimelineRow& row) const;
 
+    // The text of a rank header's band: device, kernel counts, exposed share, and with several ranks
+    // the rank's estimated clock offset and residual (or why it has none).
+    QString rankSummaryText(int rank) const;
+
     // Paints the scene into a painter of `sizePx` logical pixels at device-pixel ratio `dpr`.
     void paint(QPainter& p, QSize sizePx, double dpr) const;
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "ui/timeline/kind_palette.h"
+#include "ui/timeline/rank_clock_text.h"
 #include "ui/timeline/time_ruler.h"
 #include "ui/timeline/timeline_renderer.h"
 
@@ -63,7 +64,14 @@ void TimelineRenderer::paintBackground(QPainter& p) const {
 
 void TimelineRenderer::paintRankSummary(QPainter& p, const TimelineRow& row, int top) const {
     if (!m_scene.trace || !m_scene.data) return;
-    const auto r = static_cast<std::size_t>(row.rank);
+    p.setPen(kMutedText);
+    p.drawText(QRect(timeAreaLeft() + 8, top, timeAreaWidth() - 16, row.height), Qt::AlignVCenter | Qt::AlignLeft,
+               rankSummaryText(row.rank));
+}
+
+QString TimelineRenderer::rankSummaryText(int rankIndex) const {
+    if (!m_scene.trace || !m_scene.data) return {};
+    const auto r = static_cast<std::size_t>(rankIndex);
     const auto& rank = m_scene.trace->ranks[r];
     const auto& rd = m_scene.data->ranks()[r];
     const double span = static_cast<double>(m_scene.traceEndNs - m_scene.originNs);
@@ -76,9 +84,10 @@ void TimelineRenderer::paintRankSummary(QPainter& p, const TimelineRow& row, int
         text += QCoreApplication::translate("TimelineRenderer", " · exposed communication %1 % of the trace")
                     .arg(100.0 * static_cast<double>(rd.exposedTotalNs) / span, 0, 'f', 1);
     }
-    p.setPen(kMutedText);
-    p.drawText(QRect(timeAreaLeft() + 8, top, timeAreaWidth() - 16, row.height), Qt::AlignVCenter | Qt::AlignLeft,
-               text);
+    if (m_scene.trace->ranks.size() > 1) {
+        text += QStringLiteral(" · ") + rankClockText(m_scene.data->clock(), r, !rd.collectives.empty());
+    }
+    return text;
 }
 
 void TimelineRenderer::paintItems(QPainter& p) const {

@@ -40,8 +40,10 @@ struct ChartTabsInWindow : test::AppGuard, ::testing::Test {
 TEST_F(ChartTabsInWindow, TheTabsAreThereAndHoldTheFinishedRuns) {
     QStringList titles;
     for (int i = 0; i < window.tabs()->count(); ++i) titles << window.tabs()->tabText(i);
-    EXPECT_EQ(titles, (QStringList{QStringLiteral("Timeline"), QStringLiteral("Layers"), QStringLiteral("Scaling"),
-                                   QStringLiteral("Cost"), QStringLiteral("Compare")}));
+    // The chart tabs and Compare follow the timeline; the planning tabs (Calculator, Advice, ...) come after.
+    EXPECT_EQ(titles.mid(0, 5),
+              (QStringList{QStringLiteral("Timeline"), QStringLiteral("Layers"), QStringLiteral("Scaling"),
+                           QStringLiteral("Cost"), QStringLiteral("Compare")}));
     // TP 1 does not fit: the charts get the three runs that finished.
     ASSERT_EQ(charts()->controller()->runs().size(), 3u);
     ASSERT_TRUE(charts()->controller()->scaling().ok());

@@ -1,0 +1,195 @@
+#include "ui/charts/call_busbw_page.h"
+
+#include <qcustomplot.h>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QStandardItemModel>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/analysis/collective_matching.h"
+#include "core/util/units.h"
+#include "ui/charts/unit_ticker.h"
+
+namespace tpscope::ui {
+
+namespace {
+
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+// Powers of two from 16x below the smallest call to 16x above the largest (8 B .. 1 TiB), so the
+// curve shows where the calls sit between the latency-bound and the bandwidth-bound regime.
+std::vector<std::uint64_t> curveSizes(std::uint64_t minBytes, std::uint64_t maxBytes) {
+    constexpr std::uint64_t kMax = 1ull << 40;
+    std::uint64_t lo = 8;
+    while (lo * 2 <= minBytes / 16 && lo < kMax) lo *= 2;
+    const std::uint64_t hi = std::min(kMax, std::max<std::uint64_t>(maxBytes, 64) * 16);
+    std::vector<std::uint64_t> sizes;
+    for (std::uint64_t b = lo; b <= hi; b *= 2) {
+        sizes.push_back(b);
+    }
+    return sizes;
+}
+
+}  // namespace
+
+CallBusbwPage::CallBusbwPage(core::Catalog catalog, QWidget* parent)
+    : ChartPage(tr("Collective calls"), parent), m_catalog(std::move(catalog)) {
+    for (const auto& f : m_catalog.fabrics()) {
+        if (f.scope == core::FabricScope::IntraNode) m_fabrics.push_back(f);
+    }
+    controls()->addWidget(new QLabel(tr("Model curve on"), this));
+    m_fabric = new QComboBox(this);
+    for (const auto& f : m_fabrics) m_fabric->addItem(qs(f.name), qs(f.id));
+    controls()->addWidget(m_fabric);
+    m_status = new QLabel(this);
+    m_status->setWordWrap(true);
+    controls()->addWidget(m_status, 1);
+    connect(m_fabric, &QComboBox::currentIndexChanged, this, &CallBusbwPage::rebuild);
+
+    auto* p = plot();
+    m_curve = p->addGraph();
+    m_curve->setPen(QPen(QColor(0x88, 0x88, 0x88), 2));
+    m_allReduce = p->addGraph();
+    m_allReduce->setLineStyle(QCPGraph::lsNone);
+    m_allReduce->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(0xe0, 0x7b, 0x39), 6));
+    m_allReduce->setName(tr("all-reduce calls (measured)"));
+    m_other = p->addGraph();
+    m_other->setLineStyle(QCPGraph::lsNone);
+    m_other->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QColor(0x5b, 0x8f, 0xd6), 6));
+    m_other->setName(tr("other collectives"));
+    p->xAxis->setScaleType(QCPAxis::stLogarithmic);
+    p->xAxis->setTicker(bytesLogTicker());
+    p->xAxis->setLabel(tr("message size per rank"));
+    p->yAxis->setTicker(bandwidthTicker());
+    p->yAxis->setLabel(tr("bus bandwidth (nccl-tests convention)"));
+    p->legend->setVisible(true);
+    addTable({tr("Step"), tr("Layer"), tr("Op"), tr("Bytes"), tr("Ranks"), tr("Transfer"), tr("algbw"), tr("busbw"),
+              tr("Model busbw"), tr("busbw ÷ model"), tr("Kernel")});
+    rebuild();
+}
+
+std::string CallBusbwPage::fabricId() const {
+    return m_fabric->currentData().toString().toStdString();
+}
+
+QString CallBusbwPage::statusText() const {
+    return m_status->text();
+}
+
+void CallBusbwPage::setRun(std::shared_ptr<const core::Trace> trace,
+                           std::shared_ptr<const core::analysis::RunAnalysis> analysis, const std::string& fabricId) {
+    m_trace = std::move(trace);
+    m_analysis = std::move(analysis);
+    const int i = m_fabric->findData(qs(fabricId));
+    if (i >= 0 && i != m_fabric->currentIndex()) {
+        m_fabric->setCurrentIndex(i);  // rebuilds
+    } else {
+        rebuild();
+    }
+}
+
+void CallBusbwPage::setFabric(const std::string& fabricId) {
+    const int i = m_fabric->findData(qs(fabricId));
+    if (i >= 0) m_fabric->setCurrentIndex(i);
+}
+
+void CallBusbwPage::rebuild() {
+    m_allReduce->data()->clear();
+    m_other->data()->clear();
+    m_curve->data()->clear();
+    m_ranks = 0;
+    tableModel()->setRowCount(0);
+    if (!m_trace || !m_analysis) {
+        m_status->setText(tr("No run selected."));
+        requestReplot();
+        return;
+    }
+    const auto& calls = m_analysis->matching.calls;
+    std::uint64_t minBytes = UINT64_MAX, maxBytes = 0;
+    std::size_t unplotted = 0;
+    for (const auto& c : calls) {
+        const double busbw = core::analysis::busBandwidth(c);
+        if (!std::isfinite(busbw)) {
+            ++unplotted;
+            continue;
+        }
+        (c.op == core::CollectiveOp::AllReduce ? m_allReduce : m_other)->addData(static_cast<double>(c.bytes), busbw);
+        minBytes = std::min(minBytes, c.bytes);
+        maxBytes = std::max(maxBytes, c.bytes);
+        if (c.op == core::CollectiveOp::AllReduce) m_ranks = std::max(m_ranks, static_cast<int>(c.groupSize));
+    }
+    QStringList status;
+    status << tr("%n collective call(s)", nullptr, static_cast<int>(calls.size()));
+    if (unplotted > 0) {
+        status << tr("%n without a size or transfer time (not plotted)", nullptr, static_cast<int>(unplotted));
+    }
+    std::optional<core::sim::CollectiveModel> model;
+    const std::size_t fabricIndex = static_cast<std::size_t>(std::max(0, m_fabric->currentIndex()));
+    if (m_ranks >= 2 && fabricIndex < m_fabrics.size()) {
+        const auto& fabric = m_fabrics[fabricIndex];
+        auto created = core::sim::CollectiveModel::create(fabric, std::nullopt, m_ranks, m_ranks);
+        if (created) {
+            model = std::move(*created);
+            for (const auto bytes : curveSizes(minBytes, maxBytes)) {
+                const double t = model->allReduce(bytes).timeNs();
+                m_curve->addData(static_cast<double>(bytes), core::sim::allReduceBusbw(bytes, t, m_ranks));
+            }
+            m_curve->setName(tr("model: all-reduce on %1, %2 GPUs").arg(qs(fabric.name)).arg(m_ranks));
+        } else {
+            status << qs(created.error().describe());
+        }
+    } else if (m_ranks < 2) {
+        status << tr("no all-reduce of two or more ranks with a size: no model curve");
+    }
+    m_curve->setVisible(model.has_value());
+    m_curve->removeFromLegend();
+    if (model) m_curve->addToLegend();
+    m_status->setText(status.join(QStringLiteral("; ")));
+    fillTable(model ? &*model : nullptr);
+    plot()->rescaleAxes();
+    auto* y = plot()->yAxis;
+    y->setRange(0, std::max(1.0, y->range().upper * 1.1));
+    requestReplot();
+}
+
+void CallBusbwPage::fillTable(const core::sim::CollectiveModel* model) {
+    auto* table = tableModel();
+    const auto& m = m_analysis->matching;
+    const auto bw = [](double v) { return std::isfinite(v) ? qs(core::formatSi(v, "B/s")) : QStringLiteral("—"); };
+    const auto num = [](double v) { return std::isfinite(v) ? QVariant(v) : QVariant(); };
+    for (const auto& c : m.calls) {
+        const double busbw = core::analysis::busBandwidth(c);
+        double modelBusbw = NAN;
+        if (model != nullptr && c.op == core::CollectiveOp::AllReduce && c.bytes > 0 &&
+            static_cast<int>(c.groupSize) == model->ranks()) {
+            modelBusbw = core::sim::allReduceBusbw(c.bytes, model->allReduce(c.bytes).timeNs(), model->ranks());
+        }
+        const double ratio = busbw / modelBusbw;
+        const auto& first = m.participants[c.firstParticipant];
+        const auto& stream = m_trace->ranks[first.rankIndex].streams[first.streamIndex];
+        table->appendRow(
+            {numberItem(c.layer >= 0 ? QString::number(c.step) : QStringLiteral("—"), static_cast<double>(c.step)),
+             numberItem(c.layer >= 0 ? QString::number(c.layer) : QStringLiteral("—"), c.layer),
+             new QStandardItem(qs(std::string(core::toString(c.op)))),
+             numberItem(qs(core::formatBytes(static_cast<double>(c.bytes))), static_cast<double>(c.bytes)),
+             numberItem(QString::number(c.groupSize), c.groupSize),
+             numberItem(qs(core::formatDurationNs(static_cast<double>(c.transferNs), core::DurationStyle::Detail)),
+                        static_cast<double>(c.transferNs)),
+             numberItem(bw(core::analysis::algBandwidth(c)), 0), numberItem(bw(busbw), 0),
+             numberItem(bw(modelBusbw), 0),
+             numberItem(std::isfinite(ratio) ? qs(core::formatPercent(ratio)) : QStringLiteral("—"), 0),
+             new QStandardItem(qs(std::string(m_trace->name(stream.events.name(first.eventIndex)))))});
+        const int row = table->rowCount() - 1;
+        table->setData(table->index(row, 6), num(core::analysis::algBandwidth(c)), Qt::UserRole);
+        table->setData(table->index(row, 7), num(busbw), Qt::UserRole);
+        table->setData(table->index(row, 8), num(modelBusbw), Qt::UserRole);
+        table->setData(table->index(row, 9), num(ratio), Qt::UserRole);
+    }
+}
+
+}  // namespace tpscope::ui

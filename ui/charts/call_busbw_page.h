@@ -1,0 +1,59 @@
+#pragma once
+// The Collective calls tab (issue 17 §1): each collective call of the current run as a point, its
+// bus bandwidth (core::analysis::busBandwidth: bytes / transfer x the nccl-tests factor, the number
+// `analyze --calls --json` prints) against its message size, over the collective model's
+// nccl-tests-style all-reduce curve (core::sim::CollectiveModel, NCCL's choice at each size, the
+// curve `tpscope-cli allreduce --fabric F --gpus N` tabulates) for a fabric picked above the chart,
+// at the calls' communicator size. The table lists every call with the model's busbw at its size.
+// Calls without a size or a transfer time have no busbw and are counted, not plotted. The page
+// plots; core computes. Cost: O(calls + curve sizes x algorithms).
+
+#include <memory>
+
+#include "core/analysis/analysis.h"
+#include "core/hw/catalog.h"
+#include "core/sim/collective_model.h"
+#include "ui/charts/chart_page.h"
+
+class QComboBox;
+class QCPGraph;
+class QLabel;
+
+namespace tpscope::ui {
+
+class CallBusbwPage : public ChartPage {
+    Q_OBJECT
+
+  public:
+    explicit CallBusbwPage(core::Catalog catalog, QWidget* parent = nullptr);
+
+    // The run's calls; the model curve on fabricId when the catalog has it (an imported run's empty
+    // id keeps the current choice).
+    void setRun(std::shared_ptr<const core::Trace> trace, std::shared_ptr<const core::analysis::RunAnalysis> analysis,
+                const std::string& fabricId);
+    void setFabric(const std::string& fabricId);
+
+    QCPGraph* allReducePoints() const { return m_allReduce; }
+    QCPGraph* otherPoints() const { return m_other; }  // all-gather, reduce-scatter, ...
+    QCPGraph* modelCurve() const { return m_curve; }
+    int curveRanks() const { return m_ranks; }  // communicator size of the curve (0: none)
+    std::string fabricId() const;
+    QString statusText() const;
+
+  private:
+    void rebuild();
+    void fillTable(const core::sim::CollectiveModel* model);
+
+    core::Catalog m_catalog;
+    std::vector<core::FabricSpec> m_fabrics;  // intra-node ones: the curve is one node's
+    std::shared_ptr<const core::Trace> m_trace;
+    std::shared_ptr<const core::analysis::RunAnalysis> m_analysis;
+    QComboBox* m_fabric = nullptr;
+    QLabel* m_status = nullptr;
+    QCPGraph* m_allReduce = nullptr;
+    QCPGraph* m_other = nullptr;
+    QCPGraph* m_curve = nullptr;
+    int m_ranks = 0;
+};
+
+}  // namespace tpscope::ui

@@ -1,0 +1,66 @@
+#include "ui/planning/planning_tabs.h"
+
+#include "ui/charts/call_busbw_page.h"
+#include "ui/main_window.h"
+#include "ui/planning/advice_page.h"
+#include "ui/planning/calculator_page.h"
+#include "ui/run_document.h"
+
+namespace tpscope::ui {
+
+PlanningTabs::PlanningTabs(MainWindow* window) : QObject(window), m_window(window) {
+    m_calculator = new CalculatorPage(window->catalog(), window);
+    m_window->addViewTab(m_calculator);
+    m_advice = new AdvicePage(window);
+    m_window->addViewTab(m_advice);
+    m_calls = new CallBusbwPage(window->catalog(), window);
+    m_window->addViewTab(m_calls);
+    connect(m_window, &MainWindow::currentRunChanged, this, &PlanningTabs::onCurrentRun);
+    auto* doc = m_window->document();
+    connect(doc, &RunDocument::runChanged, this, [this](RunId id) {
+        const RunRecord* r = m_window->document()->run(id);
+        if (r != nullptr && r->status == RunStatus::Running) return;  // progress ticks
+        if (id == m_window->currentRun()) return onCurrentRun(id);    // it finished while selected
+        refreshAdvice();
+    });
+    connect(doc, &RunDocument::runRemoved, this, &PlanningTabs::refreshAdvice);
+    connect(doc, &RunDocument::reset, this, &PlanningTabs::refreshAdvice);
+    connect(m_advice, &AdvicePage::efficiencyThresholdChanged, this, &PlanningTabs::refreshAdvice);
+    onCurrentRun(m_window->currentRun());
+}
+
+void PlanningTabs::onCurrentRun(RunId id) {
+    const RunRecord* run = m_window->document()->run(id);
+    const auto advice = showAdvice();
+    if (run == nullptr) {
+        m_calls->setRun(nullptr, nullptr, {});
+        return;
+    }
+    m_calculator->setRun(run->request);
+    m_calls->setRun(run->trace, run->analysis, run->request.fabric.id);
+    if (!advice) return;
+    // Amdahl's S from the fit of the run's own sweep and batch (core's), where there is one.
+    for (const auto& batch : advice->scaling.batches) {
+        if (batch.batch == run->request.batch && batch.fit.valid) {
+            m_calculator->setSerialFraction(batch.fit.serialFraction,
+                                            tr("from the sweep's Amdahl fit at batch %1").arg(batch.batch));
+        }
+    }
+}
+
+core::Result<SweepAdvice> PlanningTabs::showAdvice() {
+    const auto* doc = m_window->document();
+    const RunRecord* current = doc->run(m_window->currentRun());
+    auto advice =
+        current == nullptr
+            ? core::Result<SweepAdvice>(core::makeError(core::ErrorCode::InvalidArgument, "select a run of a sweep"))
+            : adviceForSweep(doc->runs(), current->sweep, m_advice->efficiencyThreshold());
+    m_advice->setAdvice(advice);
+    return advice;
+}
+
+void PlanningTabs::refreshAdvice() {
+    static_cast<void>(showAdvice());
+}
+
+}  // namespace tpscope::ui

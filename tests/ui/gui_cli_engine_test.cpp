@@ -13,7 +13,7 @@
 
 #include "core/sim/allreduce_engine.h"
 #include "test_support.h"
-#include "tests/ui/cli_json.h"
+#include "tests/ui/json_numbers.h"
 #include "ui/io_services.h"
 #include "ui/main_window.h"
 #include "ui/run_document.h"
@@ -71,9 +71,9 @@ TEST(GuiCliEngine, TheRunPanelsEngineEqualsSimulateAllreduceJson) {
 
     const auto cli = test::runCli(kCliArgs + " --allreduce " + kEngine);
     ASSERT_EQ(cli.exitCode, 0) << cli.out;
-    const auto json = test::parseCliJson(cli.out);
+    const auto json = test::parseJson(cli.out);
     EXPECT_EQ(json.value(QStringLiteral("allreduce_engine")).toString(), QString::fromLatin1(kEngine));
-    const auto nccl = test::parseCliJson(test::runCli(kCliArgs + " --allreduce nccl").out);
+    const auto nccl = test::parseJson(test::runCli(kCliArgs + " --allreduce nccl").out);
     const auto cliRuns = json.value(QStringLiteral("runs")).toArray();
     const auto ncclRuns = nccl.value(QStringLiteral("runs")).toArray();
     ASSERT_EQ(cliRuns.size(), 2);

@@ -1,10 +1,13 @@
 #pragma once
-// Comparing the GUI's numbers with a CLI command's --json: parse the command's output (from its first
-// '{'), and check that every number of one JSON value equals the other's, recursively.
+// Comparing the GUI's numbers with a CLI command's --json: parse the command's output (the JSON object
+// after any warning lines), read a field by dotted path ("alpha_beta.per_step_us"), and check that every
+// number of one JSON value equals the other's, recursively.
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QJsonValue>
+#include <QStringList>
 
 #include <gtest/gtest.h>
 
@@ -14,11 +17,24 @@ namespace tpscope::test {
 
 inline QJsonObject parseJson(const std::string& text) {
     const auto start = text.find('{');
-    if (start == std::string::npos) return {};
+    if (start == std::string::npos) {
+        ADD_FAILURE() << "no JSON object in:\n" << text;
+        return {};
+    }
     QJsonParseError error;
     const auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(text.substr(start)), &error);
     EXPECT_EQ(error.error, QJsonParseError::NoError) << error.errorString().toStdString() << "\n" << text;
     return doc.object();
+}
+
+// The value at a dotted path; Undefined when a step is missing.
+inline QJsonValue jsonAt(const QJsonObject& object, const QString& path) {
+    QJsonValue v(object);
+    for (const auto& key : path.split(QLatin1Char('.'))) {
+        if (!v.isObject()) return QJsonValue(QJsonValue::Undefined);
+        v = v.toObject().value(key);
+    }
+    return v;
 }
 
 // Every number of `expected` equals `actual`'s, recursively; labels (file names vs run names) may differ.

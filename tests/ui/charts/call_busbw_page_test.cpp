@@ -16,7 +16,7 @@
 #include "core/sim/collective_model.h"
 #include "test_support.h"
 #include "tests/ui/charts/chart_fixture.h"
-#include "tests/ui/cli_json.h"
+#include "tests/ui/json_numbers.h"
 #include "ui/charts/call_busbw_page.h"
 
 namespace tpscope::ui {
@@ -125,7 +125,7 @@ TEST_F(CallBusbwTest, OnTheParamTraceThePointsAreAnalyzeCallsJson) {
     const auto cli = test::runCli("analyze --calls --json " + path);
     ASSERT_EQ(cli.exitCode, 0) << cli.out;
     Points expected;
-    for (const auto& v : test::parseCliJson(cli.out).value(QStringLiteral("calls")).toArray()) {
+    for (const auto& v : test::parseJson(cli.out).value(QStringLiteral("calls")).toArray()) {
         const auto call = v.toObject();
         const auto busbw = call.value(QStringLiteral("busbw_bytes_per_sec"));
         if (call.value(QStringLiteral("op")).toString() != QStringLiteral("all_reduce") || !busbw.isDouble()) continue;

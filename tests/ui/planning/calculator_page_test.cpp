@@ -19,7 +19,7 @@
 #include "core/hw/catalog.h"
 #include "core/util/units.h"
 #include "test_support.h"
-#include "tests/ui/cli_json.h"
+#include "tests/ui/json_numbers.h"
 #include "tests/ui/ui_test_support.h"
 #include "ui/planning/calculator_page.h"
 
@@ -27,7 +27,7 @@ namespace tpscope::ui {
 namespace {
 
 using test::jsonAt;
-using test::parseCliJson;
+using test::parseJson;
 
 std::string planArgs(const CalculatorInputs& in) {
     std::ostringstream args;
@@ -48,7 +48,7 @@ int expectPanelEqualsCli(const CalculatorPage& page, int* carried = nullptr, con
     const std::string args = planArgs(in);
     const auto plan = test::runCli("plan " + args + " --gpu " + in.gpu.id);
     EXPECT_EQ(plan.exitCode, 0) << plan.out;
-    const QJsonObject planJson = parseCliJson(plan.out);
+    const QJsonObject planJson = parseJson(plan.out);
     int compared = 0;
     std::optional<QJsonObject> anyBounds;
 
@@ -65,7 +65,7 @@ int expectPanelEqualsCli(const CalculatorPage& page, int* carried = nullptr, con
             EXPECT_NE(bounds.out.find(why.toStdString()), std::string::npos) << id << ": " << bounds.out;
             continue;
         }
-        const QJsonObject b = parseCliJson(bounds.out);
+        const QJsonObject b = parseJson(bounds.out);
         anyBounds = b;
         if (carried != nullptr) ++*carried;
         EXPECT_EQ(jsonAt(b, QStringLiteral("fabric")).toString().toStdString(), id);
@@ -111,7 +111,7 @@ int expectPanelEqualsCli(const CalculatorPage& page, int* carried = nullptr, con
                << counts.str();
     const auto amdahl = test::runCli(amdahlArgs.str());
     EXPECT_EQ(amdahl.exitCode, 0) << amdahl.out;
-    const auto points = parseCliJson(amdahl.out).value(QStringLiteral("points")).toArray();
+    const auto points = parseJson(amdahl.out).value(QStringLiteral("points")).toArray();
     const auto& table = *page.amdahlTable();
     EXPECT_EQ(table.rowCount(), points.size());
     for (int r = 0; r < std::min<int>(table.rowCount(), static_cast<int>(points.size())); ++r) {

@@ -139,6 +139,66 @@ void sampleGroup(const EventColumns& ev, std::size_t first, std::size_t last, st
     }
 }
 
+// How far the group of events starting at i reaches: the events of one pixel column, or of several
+// columns at once inside a dense narrow run. It remembers the recent density to guess the boundary.
+struct GroupStride {
+    std::size_t lastGroupSize = 1;  // events per column lately: where to guess the next boundary
+    std::size_t jumpColumns = 1;
+
+    // Inside a dense narrow run, try to take several columns at once (doubling up to
+    // kMaxJumpColumns); keep the jump only if it holds at least 7/8 of the events the run's
+    // density predicts, which bounds what it can hide to about jump/8 pixels of gap or of wider
+    // events. Anything sparser is taken column by column.
+    std::size_t end(std::span<const std::int64_t> starts, std::size_t i, std::size_t last, const ColumnMap& columns,
+                    std::int64_t column, bool inNarrowRun) {
+        std::size_t groupEnd = 0;
+        std::size_t groupColumns = 1;
+        if (inNarrowRun && lastGroupSize >= kDenseEventsPerColumn) {
+            const std::size_t k = std::min(jumpColumns * 2, kMaxJumpColumns);
+            const std::size_t expected = k * lastGroupSize;
+            const std::size_t candidate =
+                lowerBoundNear(starts, i + 1, last, i + expected, columns.start(column + static_cast<std::int64_t>(k)));
+            if ((candidate - i) * 8 >= expected * 7) {
+                groupEnd = candidate;
+                groupColumns = k;
+            }
+        }
+        jumpColumns = groupColumns;
+        if (groupEnd == 0) groupEnd = lowerBoundNear(starts, i + 1, last, i + lastGroupSize, columns.start(column + 1));
+        lastGroupSize = std::max<std::size_t>(1, (groupEnd - i) / groupColumns);
+        return groupEnd;
+    }
+};
+
+// The next search and samples land about one group further: start loading them now. On a large
+// trace every column is a fresh cache line (and page), and the loop is otherwise one dependent memory
+// latency after another.
+void prefetchNextGroup(const EventColumns& events, std::size_t groupEnd, std::size_t groupSize, std::size_t last) {
+    if (const std::size_t ahead = groupEnd + groupSize; ahead < last) {
+        events.prefetch(ahead);
+        events.prefetch(ahead - groupSize / 2);
+    }
+}
+
+// Adds a sampled group of `count` events to the open run.
+void addGroup(LodSpan& cur, RunAccumulator& acc, const RunAccumulator& group, std::size_t count) {
+    cur.count += count;
+    cur.endNs = std::max(cur.endNs, group.maxEndNs);
+    for (std::size_t k = 0; k < acc.weightNs.size(); ++k) acc.weightNs[k] += group.weightNs[k];
+    if (group.longestNs > acc.longestNs) {
+        acc.longestNs = group.longestNs;
+        acc.longest = group.longest;
+    }
+    acc.narrowOnly = acc.narrowOnly && group.narrowOnly;
+}
+
+// The open run as a span: its dominant kind and its longest event.
+LodSpan closedRun(LodSpan cur, const RunAccumulator& acc) {
+    cur.kind = acc.dominant();
+    cur.representative = acc.longest;
+    return cur;
+}
+
 }  // namespace
 
 std::int64_t pixelColumn(std::int64_t t, std::int64_t t0, std::int64_t t1, int widthPx) {
@@ -157,64 +217,31 @@ void visibleSpans(const EventColumns& events, std::int64_t t0, std::int64_t t1, 
     const auto starts = events.starts();
     const std::int64_t spanNs = t1 - t0;
     const ColumnMap columns(t0, t1, widthPx);
+    // Within one pixel of the open run's end: gap / spanNs < 1 / widthPx.
+    const auto withinOnePixel = [&](std::int64_t startNs, std::int64_t endNs) {
+        return static_cast<Wide>(startNs - endNs) * widthPx < spanNs;
+    };
 
     LodSpan cur;
     RunAccumulator acc;
     bool open = false;
-    const auto flush = [&] {
-        cur.kind = acc.dominant();
-        cur.representative = acc.longest;
-        out.push_back(cur);
-        open = false;
-    };
-
+    GroupStride stride;
     std::size_t i = range.first;
-    std::size_t lastGroupSize = 1;  // events per column lately: where to guess the next boundary
-    std::size_t jumpColumns = 1;
     while (i < range.last) {
         if (events.endNs(i) <= t0) {  // only on streams whose events overlap
             ++i;
             continue;
         }
         const std::int64_t column = std::max<std::int64_t>(0, columns.column(starts[i]));
-        // Inside a dense narrow run, try to take several columns at once (doubling up to
-        // kMaxJumpColumns); keep the jump only if it holds at least 7/8 of the events the run's
-        // density predicts, which bounds what it can hide to about jump/8 pixels of gap or of wider
-        // events. Anything sparser is taken column by column.
-        std::size_t groupEnd = 0;
-        std::size_t groupColumns = 1;
-        if (open && acc.narrowOnly && lastGroupSize >= kDenseEventsPerColumn &&
-            static_cast<Wide>(starts[i] - cur.endNs) * widthPx < spanNs) {
-            const std::size_t k = std::min(jumpColumns * 2, kMaxJumpColumns);
-            const std::size_t expected = k * lastGroupSize;
-            const std::size_t end = lowerBoundNear(starts, i + 1, range.last, i + expected,
-                                                   columns.start(column + static_cast<std::int64_t>(k)));
-            if ((end - i) * 8 >= expected * 7) {
-                groupEnd = end;
-                groupColumns = k;
-            }
-        }
-        jumpColumns = groupColumns;
-        if (groupEnd == 0) {
-            groupEnd = lowerBoundNear(starts, i + 1, range.last, i + lastGroupSize, columns.start(column + 1));
-        }
-        lastGroupSize = std::max<std::size_t>(1, (groupEnd - i) / groupColumns);
-        // The next search and samples land about one group further: start loading them now. On a
-        // large trace every column is a fresh cache line (and page), and the loop is otherwise one
-        // dependent memory latency after another.
-        if (const std::size_t ahead = groupEnd + lastGroupSize; ahead < range.last) {
-            events.prefetch(ahead);
-            events.prefetch(ahead - lastGroupSize / 2);
-        }
+        const bool inNarrowRun = open && acc.narrowOnly && withinOnePixel(starts[i], cur.endNs);
+        const std::size_t groupEnd = stride.end(starts, i, range.last, columns, column, inNarrowRun);
+        prefetchNextGroup(events, groupEnd, stride.lastGroupSize, range.last);
         RunAccumulator group;
         sampleGroup(events, i, groupEnd, spanNs, widthPx, group);
         group.maxEndNs = std::max(group.maxEndNs, events.endNs(groupEnd - 1));
 
-        // Within one pixel of the run's end: gap / spanNs < 1 / widthPx.
-        const bool extend =
-            open && acc.narrowOnly && group.narrowOnly && static_cast<Wide>(starts[i] - cur.endNs) * widthPx < spanNs;
-        if (!extend) {
-            if (open) flush();
+        if (!(inNarrowRun && group.narrowOnly)) {
+            if (open) out.push_back(closedRun(cur, acc));
             cur = LodSpan{};
             cur.startNs = starts[i];
             cur.endNs = group.maxEndNs;
@@ -222,17 +249,10 @@ void visibleSpans(const EventColumns& events, std::int64_t t0, std::int64_t t1, 
             acc.reset();
             open = true;
         }
-        cur.count += groupEnd - i;
-        cur.endNs = std::max(cur.endNs, group.maxEndNs);
-        for (std::size_t k = 0; k < acc.weightNs.size(); ++k) acc.weightNs[k] += group.weightNs[k];
-        if (group.longestNs > acc.longestNs) {
-            acc.longestNs = group.longestNs;
-            acc.longest = group.longest;
-        }
-        acc.narrowOnly = acc.narrowOnly && group.narrowOnly;
+        addGroup(cur, acc, group, groupEnd - i);
         i = groupEnd;
     }
-    if (open) flush();
+    if (open) out.push_back(closedRun(cur, acc));
 }
 
 std::vector<LodSpan> visibleSpans(const EventColumns& events, std::int64_t t0, std::int64_t t1, int widthPx) {

@@ -6,7 +6,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSignalSpy>
 #include <QTemporaryDir>
 
 #include <gtest/gtest.h>
@@ -17,6 +16,7 @@
 #include "core/analysis/analysis_json.h"
 #include "core/util/json_writer.h"
 #include "json_numbers.h"
+#include "main_window_test_support.h"
 #include "test_support.h"
 #include "ui/main_window.h"
 #include "ui/run_document.h"
@@ -33,10 +33,7 @@ using test::parseJson;
 TEST(GuiCliNumbers, TheDefaultSweepInTheWindowEqualsSimulateAndScalingJson) {
     test::ensureApp();
     MainWindow window(defaultServices());
-    window.setUnsavedPrompt([](QWidget*) { return QMessageBox::Discard; });
-    QSignalSpy finished(&window, &MainWindow::sweepFinished);
-    ASSERT_TRUE(window.startDefaultSweep());
-    ASSERT_TRUE(finished.wait(120'000));
+    ASSERT_NO_FATAL_FAILURE(test::runDefaultSweep(window));
     const auto& runs = window.document()->runs();
     ASSERT_FALSE(runs.empty());
 

@@ -2,7 +2,11 @@
 // Fakes for driving the main window in tests: runs that take a known number of short steps and
 // honour (or ignore) the cancel flag, and an open service with canned documents.
 
+#include <QMessageBox>
+#include <QSignalSpy>
 #include <QString>
+
+#include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
@@ -17,6 +21,15 @@
 namespace tpscope::test {
 
 constexpr int kWaitMs = 20'000;  // generous: the machine is shared; a pass takes milliseconds
+
+// Runs the window's default sweep (what `./setup.sh gui` opens on) to its end; the unsaved-work prompt
+// answers Discard. Call it inside ASSERT_NO_FATAL_FAILURE.
+inline void runDefaultSweep(ui::MainWindow& window, int timeoutMs = 120'000) {
+    window.setUnsavedPrompt([](QWidget*) { return QMessageBox::Discard; });
+    QSignalSpy finished(&window, &ui::MainWindow::sweepFinished);
+    ASSERT_TRUE(window.startDefaultSweep());
+    ASSERT_TRUE(finished.wait(timeoutMs));
+}
 
 inline const ui::RunRecord& runAt(const ui::MainWindow& window, std::size_t i) {
     return window.document()->runs().at(i);

@@ -3,12 +3,12 @@
 
 #include <qcustomplot.h>
 #include <QImage>
-#include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QTabWidget>
 
 #include <gtest/gtest.h>
 
+#include "tests/ui/main_window_test_support.h"
 #include "tests/ui/ui_test_support.h"
 #include "ui/charts/call_busbw_page.h"
 #include "ui/main_window.h"
@@ -23,10 +23,7 @@ namespace {
 TEST(PlanningTabsInWindow, TheTabsFollowTheSelectedRun) {
     test::ensureApp();
     MainWindow window(defaultServices());
-    window.setUnsavedPrompt([](QWidget*) { return QMessageBox::Discard; });
-    QSignalSpy finished(&window, &MainWindow::sweepFinished);
-    ASSERT_TRUE(window.startDefaultSweep());
-    ASSERT_TRUE(finished.wait(120'000));
+    ASSERT_NO_FATAL_FAILURE(test::runDefaultSweep(window));
     QStringList titles;
     for (int i = 0; i < window.tabs()->count(); ++i) titles << window.tabs()->tabText(i);
     for (const char* t : {"Calculator", "Advice", "Collective calls"}) {

@@ -36,7 +36,7 @@ ResidualPage::ResidualPage(QWidget* parent) : ChartPage(tr("Residual"), parent) 
     controls()->addWidget(m_caption, 1);
     auto* p = plot();
     p->xAxis->setLabel(tr("Layer"));
-    p->yAxis->setLabel(tr("Measured − model per layer (mean over steps and ranks)"));
+    p->yAxis->setLabel(tr("Measured − model, mean per layer"));
     p->yAxis->setTicker(durationTicker());
     QSharedPointer<QCPAxisTickerFixed> layerTicks(new QCPAxisTickerFixed);
     layerTicks->setTickStep(1);

@@ -32,9 +32,9 @@ int metadataInt(const Trace& trace, std::string_view key) {
 
 RunAnalysis analyzeTrace(const Trace& trace, const AnalysisOptions& options) {
     RunAnalysis a;
-    a.segmentation = segmentLayers(trace, options.segmentation);
-    a.matching = matchCollectives(trace, a.segmentation, options.matching);
-    a.breakdown = computeBreakdown(trace, a.segmentation, a.matching);
+    a.segmentation = segmentLayers(trace, options.segmentation, options.threads);
+    a.matching = matchCollectives(trace, a.segmentation, options.matching, options.threads);
+    a.breakdown = computeBreakdown(trace, a.segmentation, a.matching, options.threads);
     a.summary = summarizeRun(trace, a.matching, a.breakdown, options.batch);
     a.findings = findTraceIssues(trace, a.matching, a.breakdown, a.summary, options.findings);
     a.notes = a.segmentation.notes;

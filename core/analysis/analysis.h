@@ -3,7 +3,9 @@
 // segmentation -> cross-rank matching -> per layer/step breakdown -> run summary. The GUI and the
 // CLI both render this one result, so a number in a chart is the number `--json` prints.
 // Complexity: O(n log n) in the events of the trace (sorts of collective kernels and result rows);
-// each stream is read once or twice.
+// each stream is read once or twice. Ranks are independent until collective matching: their stages
+// run one task per rank on up to AnalysisOptions::threads threads, and the result is the same for
+// any thread count.
 
 #include <string>
 #include <vector>
@@ -23,6 +25,9 @@ struct AnalysisOptions {
     MatchingOptions matching;
     int batch = 0;  // 0: trace metadata "batch", else 1
     FindingOptions findings;
+    // Threads for the per-rank stages (segmentation, gathering collectives, coverage and windows);
+    // 0: one per hardware thread, never more than the ranks. The result does not depend on it.
+    unsigned threads = 0;
 };
 
 struct RunAnalysis {

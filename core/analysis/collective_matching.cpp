@@ -5,19 +5,27 @@
 #include <limits>
 #include <map>
 
+#include "core/util/parallel_for.h"
+
 namespace tpscope::core::analysis {
 
 namespace {
 
+// 32 bytes: op, bytes and group size are read from the payload when a call is finished, not
+// copied per kernel (at 100 M events there are ~20 M collective kernels).
 struct KernelRef {
     std::int64_t startNs;
     std::int64_t endNs;
     std::uint32_t streamIndex;
     std::uint32_t eventIndex;
-    CollectiveOp op;
-    std::uint64_t bytes;
-    std::uint32_t groupSize;
+    PayloadId payload;  // kNoPayload, or one whose kind may or may not be Collective
 };
+
+// The collective payload of a kernel, or nullptr when it has none.
+const CollectivePayload* collectiveOf(const Trace& trace, PayloadId id) {
+    const Payload& p = trace.payload(id);
+    return p.kind == PayloadKind::Collective ? &p.collective : nullptr;
+}
 
 struct Channel {
     std::vector<std::vector<KernelRef>> perRank;  // per rank index, sorted by start
@@ -26,32 +34,59 @@ struct Channel {
 // keyed by communicator name id (0: unnamed)
 using Channels = std::map<std::uint32_t, Channel>;
 
-Channels gatherChannels(const Trace& trace) {
-    Channels channels;
-    const std::size_t rankCount = trace.ranks.size();
-    for (std::size_t r = 0; r < rankCount; ++r) {
-        const Rank& rank = trace.ranks[r];
-        for (std::size_t s = 0; s < rank.streams.size(); ++s) {
-            const auto& ev = rank.streams[s].events;
-            for (std::size_t i = 0; i < ev.size(); ++i) {
-                if (ev.kind(i) != EventKind::Collective) continue;
-                const Payload& p = trace.payload(ev.payload(i));
-                const bool has = p.kind == PayloadKind::Collective;
-                const std::uint32_t channel = has ? p.collective.communicator.value : 0;
-                auto& ch = channels[channel];
-                if (ch.perRank.empty()) ch.perRank.resize(rankCount);
-                if (has) ch.groupSize = std::max(ch.groupSize, p.collective.groupSize);
-                ch.perRank[r].push_back({ev.startNs(i), ev.endNs(i), static_cast<std::uint32_t>(s),
-                                         static_cast<std::uint32_t>(i), has ? p.collective.op : CollectiveOp::Unknown,
-                                         has ? p.collective.bytes : 0, has ? p.collective.groupSize : 0});
+// One rank's collective kernels per channel, each list sorted by start.
+struct RankKernels {
+    std::map<std::uint32_t, std::vector<KernelRef>> lists;
+    std::map<std::uint32_t, std::uint32_t> groupSize;  // largest a payload of this rank states
+};
+
+RankKernels gatherRank(const Trace& trace, const Rank& rank) {
+    RankKernels out;
+    std::uint32_t lastChannel = 0;
+    std::vector<KernelRef>* last = nullptr;
+    for (std::size_t s = 0; s < rank.streams.size(); ++s) {
+        const auto& ev = rank.streams[s].events;
+        const auto kinds = ev.kinds();
+        for (std::size_t i = 0; i < ev.size(); ++i) {
+            if (kinds[i] != static_cast<std::uint8_t>(EventKind::Collective)) continue;
+            const PayloadId id = ev.payload(i);
+            const CollectivePayload* c = collectiveOf(trace, id);
+            const std::uint32_t channel = c != nullptr ? c->communicator.value : 0;
+            if (last == nullptr || channel != lastChannel) {
+                last = &out.lists[channel];
+                lastChannel = channel;
+                out.groupSize.try_emplace(channel, 0);
             }
+            if (c != nullptr) {
+                auto& g = out.groupSize[channel];
+                g = std::max(g, c->groupSize);
+            }
+            last->push_back(
+                {ev.startNs(i), ev.endNs(i), static_cast<std::uint32_t>(s), static_cast<std::uint32_t>(i), id});
         }
     }
-    for (auto& [channel, ch] : channels) {
-        for (auto& list : ch.perRank) {
-            std::stable_sort(list.begin(), list.end(),
-                             [](const KernelRef& a, const KernelRef& b) { return a.startNs < b.startNs; });
+    auto byStart = [](const KernelRef& a, const KernelRef& b) { return a.startNs < b.startNs; };
+    for (auto& [channel, list] : out.lists) {
+        // One stream per channel (the usual case) is already in order: skip the sort's buffer.
+        if (!std::is_sorted(list.begin(), list.end(), byStart)) std::stable_sort(list.begin(), list.end(), byStart);
+    }
+    return out;
+}
+
+// Ranks are gathered in parallel, then their lists are moved into the channels in rank order.
+Channels gatherChannels(const Trace& trace, unsigned threads) {
+    const std::size_t rankCount = trace.ranks.size();
+    std::vector<RankKernels> perRank(rankCount);
+    parallelFor(rankCount, threads, [&](std::size_t r) { perRank[r] = gatherRank(trace, trace.ranks[r]); });
+    Channels channels;
+    for (std::size_t r = 0; r < rankCount; ++r) {
+        for (auto& [channel, list] : perRank[r].lists) {
+            auto& ch = channels[channel];
+            if (ch.perRank.empty()) ch.perRank.resize(rankCount);
+            ch.perRank[r] = std::move(list);
+            ch.groupSize = std::max(ch.groupSize, perRank[r].groupSize[channel]);
         }
+        perRank[r] = {};
     }
     return channels;
 }
@@ -74,7 +109,7 @@ struct Member {
 };
 
 // Fills timing, waits and the last arrival of one call from its members.
-void finishCall(const std::vector<Member>& members, std::uint32_t expected, std::uint32_t channel,
+void finishCall(const Trace& trace, const std::vector<Member>& members, std::uint32_t expected, std::uint32_t channel,
                 CollectiveMatching& out, std::vector<std::int64_t>& endsScratch) {
     CollectiveCall call;
     call.firstParticipant = static_cast<std::uint32_t>(out.participants.size());
@@ -91,9 +126,11 @@ void finishCall(const std::vector<Member>& members, std::uint32_t expected, std:
             call.lastRankIndex = m.rankIndex;
         }
         endsScratch.push_back(m.kernel->endNs);
-        if (call.op == CollectiveOp::Unknown) call.op = m.kernel->op;
-        call.bytes = std::max(call.bytes, m.kernel->bytes);
-        call.groupSize = std::max(call.groupSize, m.kernel->groupSize);
+        if (const CollectivePayload* c = collectiveOf(trace, m.kernel->payload)) {
+            if (call.op == CollectiveOp::Unknown) call.op = c->op;
+            call.bytes = std::max(call.bytes, c->bytes);
+            call.groupSize = std::max(call.groupSize, c->groupSize);
+        }
     }
     call.groupSize = std::max(call.groupSize, call.participantCount);
     std::sort(endsScratch.begin(), endsScratch.end());
@@ -117,7 +154,7 @@ void finishCall(const std::vector<Member>& members, std::uint32_t expected, std:
     out.calls.push_back(call);
 }
 
-void matchChannel(std::uint32_t channel, const std::vector<std::vector<KernelRef>>& perRank,
+void matchChannel(const Trace& trace, std::uint32_t channel, const std::vector<std::vector<KernelRef>>& perRank,
                   const MatchingOptions& options, CollectiveMatching& out) {
     const std::size_t rankCount = perRank.size();
     std::uint32_t expected = 0;
@@ -147,20 +184,20 @@ void matchChannel(std::uint32_t channel, const std::vector<std::vector<KernelRef
         }
         members.clear();
         for (const auto r : set) members.push_back({r, &perRank[r][head[r]++]});
-        finishCall(members, expected, channel, out, ends);
+        finishCall(trace, members, expected, channel, out, ends);
     }
 }
 
 }  // namespace
 
 CollectiveMatching matchCollectives(const Trace& trace, const Segmentation& segmentation,
-                                    const MatchingOptions& options) {
+                                    const MatchingOptions& options, unsigned threads) {
     CollectiveMatching out;
     out.ranks.resize(trace.ranks.size());
     for (std::uint32_t r = 0; r < out.ranks.size(); ++r) out.ranks[r].rankIndex = r;
-    const Channels channels = gatherChannels(trace);
+    const Channels channels = gatherChannels(trace, threads);
     for (const auto& [channel, ch] : channels) {
-        matchChannel(channel, ch.perRank, options, out);
+        matchChannel(trace, channel, ch.perRank, options, out);
         const auto present = static_cast<std::uint32_t>(
             std::count_if(ch.perRank.begin(), ch.perRank.end(), [](const auto& l) { return !l.empty(); }));
         if (ch.groupSize > present) {

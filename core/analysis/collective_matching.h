@@ -14,7 +14,8 @@
 // transfer = median_r end_r - max_r start_r, clamped at 0 (the time from the last arrival until
 // the ranks finish). algbw = bytes / transfer; busbw = algbw x the nccl-tests factor of the op
 // (2(n-1)/n for all-reduce).
-// Complexity: O(k log k) per rank for k collective kernels, O(calls x ranks) for the matching.
+// Complexity: O(k log k) per rank for k collective kernels (O(k) when a rank's kernels are already
+// in start order, the usual case), O(calls x ranks) for the matching.
 
 #include <cstdint>
 #include <string>
@@ -72,8 +73,10 @@ struct CollectiveMatching {
     std::vector<std::string> notes;
 };
 
+// Each rank's collective kernels are gathered and sorted on up to `threads` threads (0: one per
+// hardware thread); the matching itself is serial. The result does not depend on the thread count.
 CollectiveMatching matchCollectives(const Trace& trace, const Segmentation& segmentation,
-                                    const MatchingOptions& options = {});
+                                    const MatchingOptions& options = {}, unsigned threads = 0);
 
 // nccl-tests bus-bandwidth factor for an op over n ranks; NaN for an unknown op.
 double busBandwidthFactor(CollectiveOp op, std::uint32_t ranks);

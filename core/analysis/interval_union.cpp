@@ -51,9 +51,6 @@ std::int64_t totalLength(std::span<const Interval> disjoint) {
 CoverageTimeline::CoverageTimeline(std::span<const std::span<const Interval>> lists) {
     const std::size_t k = std::min<std::size_t>(lists.size(), kMaxLayers);
     std::array<std::size_t, kMaxLayers> pos{};
-    std::size_t total = 0;
-    for (std::size_t l = 0; l < k; ++l) total += lists[l].size();
-    m_segments.reserve(total * 2);
     constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::max();
     std::int64_t t = std::numeric_limits<std::int64_t>::min();
     while (true) {
@@ -82,7 +79,6 @@ CoverageTimeline::CoverageTimeline(std::span<const std::span<const Interval>> li
         }
         t = next;
     }
-    m_segments.shrink_to_fit();
 }
 
 CoverageTimeline::MaskTimes CoverageTimeline::measure(Interval window) const {

@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
+#include <queue>
 #include <span>
+#include <tuple>
 
 #include "core/analysis/interval_union.h"
+#include "core/util/parallel_for.h"
 
 namespace tpscope::core::analysis {
 
@@ -26,31 +30,44 @@ constexpr std::uint32_t kCompute = 1;
 constexpr std::uint32_t kComm = 2;
 constexpr std::uint32_t kTransfer = 4;
 
+// Appends an interval of a list sorted by start to that list's running union (what unionInPlace
+// would give, without first holding one entry per event).
+void addToUnion(std::vector<Interval>& united, Interval iv) {
+    if (iv.endNs <= iv.startNs) return;
+    if (!united.empty() && iv.startNs <= united.back().endNs) {
+        united.back().endNs = std::max(united.back().endNs, iv.endNs);
+    } else {
+        united.push_back(iv);
+    }
+}
+
 // The three coverage lists of one rank: compute, comm, and the transfer part of comm.
 CoverageTimeline rankCoverage(const Rank& rank, std::span<const CallParticipant* const> mine) {
     std::vector<Interval> compute;
     std::vector<Interval> comm;
-    std::vector<Interval> scratchCompute;
-    std::vector<Interval> scratchComm;
+    std::vector<Interval> streamCompute;
+    std::vector<Interval> streamComm;
     for (const auto& stream : rank.streams) {
         const auto& ev = stream.events;
         const auto starts = ev.starts();
         const auto kinds = ev.kinds();
-        scratchCompute.clear();
-        scratchComm.clear();
+        streamCompute.clear();
+        streamComm.clear();
+        // Each stream is sorted by start, so its union is one pass; streams then merge pairwise.
         for (std::size_t i = 0; i < ev.size(); ++i) {
             const Interval iv{starts[i], starts[i] + ev.durNs(i)};
-            if (kinds[i] == static_cast<std::uint8_t>(EventKind::Collective)) {
-                scratchComm.push_back(iv);
-            } else {
-                scratchCompute.push_back(iv);
-            }
+            addToUnion(kinds[i] == static_cast<std::uint8_t>(EventKind::Collective) ? streamComm : streamCompute, iv);
         }
-        // Each stream is sorted by start, so its union is one pass; streams then merge pairwise.
-        unionInPlace(scratchCompute);
-        unionInPlace(scratchComm);
-        compute = compute.empty() ? scratchCompute : mergeUnions(compute, scratchCompute);
-        comm = comm.empty() ? scratchComm : mergeUnions(comm, scratchComm);
+        if (compute.empty()) {
+            compute.swap(streamCompute);
+        } else {
+            compute = mergeUnions(compute, streamCompute);
+        }
+        if (comm.empty()) {
+            comm.swap(streamComm);
+        } else {
+            comm = mergeUnions(comm, streamComm);
+        }
     }
     std::vector<Interval> transfer;
     transfer.reserve(mine.size());
@@ -120,10 +137,56 @@ void aggregateLayers(LayerBreakdown& out) {
     }
 }
 
+// Where each rank's layer rows go in LayerBreakdown::rows: the order a stable sort by (step, layer,
+// rank) gives rows appended rank by rank in start order. Per rank a stable order by (step, layer)
+// (usually the start order already), then a merge of the ranks, the lower rank first on ties.
+// Knowing the slots up front lets each rank's task write its rows in place: no sort, no buffer.
+std::vector<std::vector<std::uint32_t>> rowSlots(const Segmentation& segmentation, std::size_t rankCount) {
+    const std::size_t ranks = std::min(rankCount, segmentation.ranks.size());
+    std::vector<std::vector<std::uint32_t>> order(ranks);  // per rank: layer indices in (step, layer) order
+    for (std::size_t r = 0; r < ranks; ++r) {
+        const auto& layers = segmentation.ranks[r].layers;
+        auto& o = order[r];
+        o.resize(layers.size());
+        for (std::uint32_t i = 0; i < o.size(); ++i) o[i] = i;
+        auto byKey = [&](std::uint32_t a, std::uint32_t b) {
+            const auto& x = layers[a];
+            const auto& y = layers[b];
+            return x.step != y.step ? x.step < y.step : x.layer < y.layer;
+        };
+        if (!std::is_sorted(o.begin(), o.end(), byKey)) std::stable_sort(o.begin(), o.end(), byKey);
+    }
+    struct Head {
+        std::int64_t step;
+        int layer;
+        std::uint32_t rank;
+        bool operator>(const Head& h) const { return std::tie(step, layer, rank) > std::tie(h.step, h.layer, h.rank); }
+    };
+    std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
+    std::vector<std::size_t> pos(ranks, 0);
+    auto headOf = [&](std::size_t r) {
+        const auto& l = segmentation.ranks[r].layers[order[r][pos[r]]];
+        return Head{l.step, l.layer, static_cast<std::uint32_t>(r)};
+    };
+    for (std::size_t r = 0; r < ranks; ++r) {
+        if (!order[r].empty()) heads.push(headOf(r));
+    }
+    std::vector<std::vector<std::uint32_t>> slots(ranks);
+    for (std::size_t r = 0; r < ranks; ++r) slots[r].resize(order[r].size());
+    std::uint32_t next = 0;
+    while (!heads.empty()) {
+        const std::uint32_t r = heads.top().rank;
+        heads.pop();
+        slots[r][order[r][pos[r]]] = next++;
+        if (++pos[r] < order[r].size()) heads.push(headOf(r));
+    }
+    return slots;
+}
+
 }  // namespace
 
 LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmentation,
-                                const CollectiveMatching& matching) {
+                                const CollectiveMatching& matching, unsigned threads) {
     LayerBreakdown out;
     const std::size_t rankCount = trace.ranks.size();
     out.rankTotals.resize(rankCount);
@@ -136,29 +199,34 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
         std::vector<std::size_t> fill(offsets.begin(), offsets.end() - 1);
         for (const auto& p : matching.participants) byRank[fill[p.rankIndex]++] = &p;
     }
+    const auto slots = rowSlots(segmentation, rankCount);
     std::size_t layerCount = 0;
-    for (const auto& seg : segmentation.ranks) layerCount += seg.layers.size();
-    out.rows.reserve(layerCount);
-    for (std::size_t r = 0; r < rankCount && r < segmentation.ranks.size(); ++r) {
+    for (const auto& s : slots) layerCount += s.size();
+    out.rows.resize(layerCount);
+    const std::size_t ranks = std::min(rankCount, segmentation.ranks.size());
+    std::vector<std::vector<StepRankRow>> stepsOf(ranks);
+    // Ranks are independent until here: each task builds one rank's coverage (the largest
+    // temporary, freed when the task ends) and writes only that rank's rows, steps and total.
+    parallelFor(ranks, threads, [&](std::size_t r) {
         const auto& seg = segmentation.ranks[r];
-        if (seg.layers.empty() && seg.steps.empty()) continue;
+        if (seg.layers.empty() && seg.steps.empty()) return;
         const std::span<const CallParticipant* const> mine(byRank.data() + offsets[r], offsets[r + 1] - offsets[r]);
         const CoverageTimeline coverage = rankCoverage(trace.ranks[r], mine);
         const auto rankIndex = static_cast<std::uint32_t>(r);
-        for (const auto& l : seg.layers) {
-            out.rows.push_back({l.step, l.layer, rankIndex, l.startNs, measureWindow(coverage, {l.startNs, l.endNs})});
+        for (std::size_t i = 0; i < seg.layers.size(); ++i) {
+            const auto& l = seg.layers[i];
+            out.rows[slots[r][i]] = {l.step, l.layer, rankIndex, l.startNs,
+                                     measureWindow(coverage, {l.startNs, l.endNs})};
         }
+        auto& steps = stepsOf[r];
+        steps.reserve(seg.steps.size());
         for (const auto& s : seg.steps) {
             StepRankRow row{s.key, rankIndex, s.startNs, measureWindow(coverage, {s.startNs, s.endNs})};
             out.rankTotals[r] += row.time;
-            out.steps.push_back(row);
+            steps.push_back(row);
         }
-    }
-    std::stable_sort(out.rows.begin(), out.rows.end(), [](const LayerRankRow& a, const LayerRankRow& b) {
-        if (a.step != b.step) return a.step < b.step;
-        if (a.layer != b.layer) return a.layer < b.layer;
-        return a.rankIndex < b.rankIndex;
     });
+    for (auto& steps : stepsOf) out.steps.insert(out.steps.end(), steps.begin(), steps.end());
     std::stable_sort(out.steps.begin(), out.steps.end(), [](const StepRankRow& a, const StepRankRow& b) {
         return a.step != b.step ? a.step < b.step : a.rankIndex < b.rankIndex;
     });

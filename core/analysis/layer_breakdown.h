@@ -12,8 +12,9 @@
 // inside each window, so computeOnly + overlapped + exposed + idle = wall exactly, and
 // compute + exposed + idle = wall. Load imbalance per layer = max - min compute over ranks.
 // Complexity: O(n) per stream to build unions (events are sorted by start), O(k log k) for the k
-// collective kernels of a rank, O(log s + s_w) per window over s coverage segments; rows sorted
-// once, O(L log L).
+// collective kernels of a rank, O(log s + s_w) per window over s coverage segments; rows placed by
+// a merge of the ranks' (step, layer) orders, O(L log ranks). One task per rank (util/parallel_for.h):
+// each holds one rank's coverage lists at a time.
 
 #include <cstdint>
 #include <vector>
@@ -76,7 +77,9 @@ struct LayerBreakdown {
     std::vector<TimeBreakdown> rankTotals;
 };
 
+// Ranks are measured on up to `threads` threads (0: one per hardware thread); the result does not
+// depend on the thread count.
 LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmentation,
-                                const CollectiveMatching& matching);
+                                const CollectiveMatching& matching, unsigned threads = 0);
 
 }  // namespace tpscope::core::analysis

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <limits>
 
+#include "core/util/parallel_for.h"
+
 namespace tpscope::core::analysis {
 
 std::string_view toString(SegmentationSource source) {
@@ -232,28 +234,42 @@ std::int64_t parseTrailingNumber(std::string_view name) {
     return value;
 }
 
-Segmentation segmentLayers(const Trace& trace, const SegmentationOptions& options) {
+namespace {
+
+// One rank's steps and layers; ranks are independent, so they run in parallel.
+RankSegmentation segmentRank(const Trace& trace, const Rank& rank, const SegmentationOptions& options) {
+    RankSegmentation seg;
+    seg.rank = rank.id;
+    seg.steps = nvtxSteps(trace, rank, options);
+    nvtxLayers(trace, rank, options, seg);
+    if (!seg.layers.empty()) {
+        seg.source = SegmentationSource::Nvtx;
+    } else if (rank.eventCount() > 0) {
+        seg.layers.clear();
+        patternLayers(trace, rank, options, seg);
+        seg.source = SegmentationSource::Pattern;
+    }
+    auto byStart = [](const auto& a, const auto& b) { return a.startNs < b.startNs; };
+    std::stable_sort(seg.steps.begin(), seg.steps.end(), byStart);
+    std::stable_sort(seg.layers.begin(), seg.layers.end(), byStart);
+    return seg;
+}
+
+}  // namespace
+
+Segmentation segmentLayers(const Trace& trace, const SegmentationOptions& options, unsigned threads) {
     Segmentation out;
+    out.ranks.resize(trace.ranks.size());
+    parallelFor(trace.ranks.size(), threads,
+                [&](std::size_t r) { out.ranks[r] = segmentRank(trace, trace.ranks[r], options); });
     std::size_t nvtxRanks = 0;
     std::size_t patternRanks = 0;
     std::size_t leftover = 0;
-    for (const auto& rank : trace.ranks) {
-        RankSegmentation seg;
-        seg.rank = rank.id;
-        seg.steps = nvtxSteps(trace, rank, options);
-        nvtxLayers(trace, rank, options, seg);
-        if (!seg.layers.empty()) {
-            seg.source = SegmentationSource::Nvtx;
-            ++nvtxRanks;
-        } else if (rank.eventCount() > 0) {
-            seg.layers.clear();
-            patternLayers(trace, rank, options, seg);
-            seg.source = SegmentationSource::Pattern;
-            ++patternRanks;
-        }
-        auto byStart = [](const auto& a, const auto& b) { return a.startNs < b.startNs; };
-        std::stable_sort(seg.steps.begin(), seg.steps.end(), byStart);
-        std::stable_sort(seg.layers.begin(), seg.layers.end(), byStart);
+    for (std::size_t r = 0; r < trace.ranks.size(); ++r) {
+        const Rank& rank = trace.ranks[r];
+        const RankSegmentation& seg = out.ranks[r];
+        nvtxRanks += seg.source == SegmentationSource::Nvtx ? 1 : 0;
+        patternRanks += seg.source == SegmentationSource::Pattern ? 1 : 0;
         if (seg.ignoredLayerRanges > 0) {
             out.notes.push_back("rank " + std::to_string(rank.id.value) + ": " +
                                 std::to_string(seg.ignoredLayerRanges) +
@@ -261,7 +277,6 @@ Segmentation segmentLayers(const Trace& trace, const SegmentationOptions& option
         }
         if (rank.eventCount() == 0) out.notes.push_back("rank " + std::to_string(rank.id.value) + " has no kernels");
         leftover += seg.leftoverBlocks;
-        out.ranks.push_back(std::move(seg));
     }
     if (patternRanks > 0) {
         out.notes.push_back(std::to_string(patternRanks) + " rank(s) without NVTX layer ranges: layers from the " +

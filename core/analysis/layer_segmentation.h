@@ -16,7 +16,7 @@
 // Step keys are the number in the step's name when every step of the rank has one, else the
 // ordinal; ranks are aligned by (step key, layer index).
 // Complexity: O(ranges + collectives log collectives) per rank; kernels are not visited except for
-// each stream's first start.
+// each stream's first start. Ranks are independent: one task per rank (util/parallel_for.h).
 
 #include <cstdint>
 #include <string>
@@ -65,7 +65,9 @@ struct Segmentation {
     std::vector<std::string> notes;       // what was assumed or could not be used, for the user
 };
 
-Segmentation segmentLayers(const Trace& trace, const SegmentationOptions& options = {});
+// Ranks are segmented on up to `threads` threads (0: one per hardware thread); the result does not
+// depend on the thread count.
+Segmentation segmentLayers(const Trace& trace, const SegmentationOptions& options = {}, unsigned threads = 0);
 
 // "layer 12" -> 12 for prefix "layer"; -1 when the name is not a layer range.
 int parseLayerIndex(std::string_view name, std::string_view prefix);

@@ -196,6 +196,20 @@ CollectiveMatching matchCollectives(const Trace& trace, const Segmentation& segm
     out.ranks.resize(trace.ranks.size());
     for (std::uint32_t r = 0; r < out.ranks.size(); ++r) out.ranks[r].rankIndex = r;
     const Channels channels = gatherChannels(trace, threads);
+    // Every kernel joins exactly one call, and a channel has at least as many calls as its busiest
+    // rank has kernels (exactly as many when every call is complete): reserve, not double.
+    std::size_t kernels = 0;
+    std::size_t calls = 0;
+    for (const auto& [channel, ch] : channels) {
+        std::size_t most = 0;
+        for (const auto& list : ch.perRank) {
+            kernels += list.size();
+            most = std::max(most, list.size());
+        }
+        calls += most;
+    }
+    out.participants.reserve(kernels);
+    out.calls.reserve(calls);
     for (const auto& [channel, ch] : channels) {
         matchChannel(trace, channel, ch.perRank, options, out);
         const auto present = static_cast<std::uint32_t>(

@@ -51,6 +51,9 @@ std::int64_t totalLength(std::span<const Interval> disjoint) {
 CoverageTimeline::CoverageTimeline(std::span<const std::span<const Interval>> lists) {
     const std::size_t k = std::min<std::size_t>(lists.size(), kMaxLayers);
     std::array<std::size_t, kMaxLayers> pos{};
+    std::size_t total = 0;
+    for (std::size_t l = 0; l < k; ++l) total += lists[l].size();
+    m_segments.reserve(total * 2);
     constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::max();
     std::int64_t t = std::numeric_limits<std::int64_t>::min();
     while (true) {
@@ -79,6 +82,7 @@ CoverageTimeline::CoverageTimeline(std::span<const std::span<const Interval>> li
         }
         t = next;
     }
+    m_segments.shrink_to_fit();
 }
 
 CoverageTimeline::MaskTimes CoverageTimeline::measure(Interval window) const {
@@ -94,6 +98,69 @@ CoverageTimeline::MaskTimes CoverageTimeline::measure(Interval window) const {
     }
     out[0] = window.length() - covered;
     return out;
+}
+
+namespace {
+
+// Index of the first interval ending after t in a disjoint sorted list (ends are sorted too).
+// Every interval before `hint` is known to end by t when hint's predecessor does: gallop from there.
+std::size_t firstEndingAfter(std::span<const Interval> list, std::size_t hint, std::int64_t t) {
+    auto before = [](std::int64_t v, const Interval& iv) { return v < iv.endNs; };
+    if (hint > list.size() || (hint > 0 && list[hint - 1].endNs > t)) {
+        return static_cast<std::size_t>(std::upper_bound(list.begin(), list.end(), t, before) - list.begin());
+    }
+    std::size_t lo = hint;
+    std::size_t hi = hint;
+    std::size_t step = 1;
+    while (hi < list.size() && list[hi].endNs <= t) {
+        lo = hi + 1;
+        hi = lo + step;
+        step *= 2;
+    }
+    hi = std::min(hi, list.size());
+    return static_cast<std::size_t>(std::upper_bound(list.begin() + static_cast<std::ptrdiff_t>(lo),
+                                                     list.begin() + static_cast<std::ptrdiff_t>(hi), t, before) -
+                                    list.begin());
+}
+
+}  // namespace
+
+CoverageSweep::CoverageSweep(std::span<const std::span<const Interval>> lists)
+    : m_count(std::min<std::size_t>(lists.size(), CoverageTimeline::kMaxLayers)) {
+    for (std::size_t l = 0; l < m_count; ++l) m_lists[l] = lists[l];
+}
+
+CoverageTimeline::MaskTimes CoverageSweep::measure(Interval window) {
+    CoverageTimeline::MaskTimes out{};
+    if (window.endNs <= window.startNs) return out;
+    std::array<std::size_t, CoverageTimeline::kMaxLayers> pos{};
+    for (std::size_t l = 0; l < m_count; ++l) pos[l] = firstEndingAfter(m_lists[l], m_pos[l], window.startNs);
+    m_pos = pos;
+    // The sweep of the CoverageTimeline constructor, from the window start to its end.
+    std::int64_t t = window.startNs;
+    while (t < window.endNs) {
+        std::uint32_t mask = 0;
+        std::int64_t next = window.endNs;
+        for (std::size_t l = 0; l < m_count; ++l) {
+            const auto& list = m_lists[l];
+            while (pos[l] < list.size() && list[pos[l]].endNs <= t) ++pos[l];
+            if (pos[l] == list.size()) continue;
+            const Interval& iv = list[pos[l]];
+            if (iv.startNs <= t) {
+                mask |= 1u << l;
+                next = std::min(next, iv.endNs);
+            } else {
+                next = std::min(next, iv.startNs);
+            }
+        }
+        out[mask] += next - t;
+        t = next;
+    }
+    return out;
+}
+
+CoverageTimeline::MaskTimes measureLists(std::span<const std::span<const Interval>> lists, Interval window) {
+    return CoverageSweep(lists).measure(window);
 }
 
 }  // namespace tpscope::core::analysis

@@ -42,7 +42,13 @@ void addToUnion(std::vector<Interval>& united, Interval iv) {
 }
 
 // The three coverage lists of one rank: compute, comm, and the transfer part of comm.
-CoverageTimeline rankCoverage(const Rank& rank, std::span<const CallParticipant* const> mine) {
+struct RankCoverage {
+    std::vector<Interval> compute;
+    std::vector<Interval> comm;
+    std::vector<Interval> transfer;
+};
+
+RankCoverage rankCoverage(const Rank& rank, std::span<const CallParticipant* const> mine) {
     std::vector<Interval> compute;
     std::vector<Interval> comm;
     std::vector<Interval> streamCompute;
@@ -79,11 +85,10 @@ CoverageTimeline rankCoverage(const Rank& rank, std::span<const CallParticipant*
     std::sort(transfer.begin(), transfer.end(),
               [](const Interval& a, const Interval& b) { return a.startNs < b.startNs; });
     unionInPlace(transfer);
-    const std::array<std::span<const Interval>, 3> lists{compute, comm, transfer};
-    return CoverageTimeline(lists);
+    return {std::move(compute), std::move(comm), std::move(transfer)};
 }
 
-TimeBreakdown measureWindow(const CoverageTimeline& coverage, Interval window) {
+TimeBreakdown measureWindow(CoverageSweep& coverage, Interval window) {
     const auto masks = coverage.measure(window);
     TimeBreakdown t;
     t.wallNs = window.length();
@@ -110,6 +115,11 @@ TimeBreakdown measureWindow(const CoverageTimeline& coverage, Interval window) {
 
 void aggregateLayers(LayerBreakdown& out) {
     const auto& rows = out.rows;
+    std::size_t instances = 0;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        instances += i == 0 || rows[i].step != rows[i - 1].step || rows[i].layer != rows[i - 1].layer ? 1 : 0;
+    }
+    out.layers.reserve(instances);
     for (std::size_t i = 0; i < rows.size();) {
         std::size_t j = i;
         LayerAcrossRanks agg;
@@ -211,17 +221,21 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
         const auto& seg = segmentation.ranks[r];
         if (seg.layers.empty() && seg.steps.empty()) return;
         const std::span<const CallParticipant* const> mine(byRank.data() + offsets[r], offsets[r + 1] - offsets[r]);
-        const CoverageTimeline coverage = rankCoverage(trace.ranks[r], mine);
+        const RankCoverage coverage = rankCoverage(trace.ranks[r], mine);
+        const std::array<std::span<const Interval>, 3> lists{coverage.compute, coverage.comm, coverage.transfer};
         const auto rankIndex = static_cast<std::uint32_t>(r);
+        // Layers and steps are each in start order: one sweep apiece.
+        CoverageSweep layerSweep(lists);
         for (std::size_t i = 0; i < seg.layers.size(); ++i) {
             const auto& l = seg.layers[i];
             out.rows[slots[r][i]] = {l.step, l.layer, rankIndex, l.startNs,
-                                     measureWindow(coverage, {l.startNs, l.endNs})};
+                                     measureWindow(layerSweep, {l.startNs, l.endNs})};
         }
+        CoverageSweep stepSweep(lists);
         auto& steps = stepsOf[r];
         steps.reserve(seg.steps.size());
         for (const auto& s : seg.steps) {
-            StepRankRow row{s.key, rankIndex, s.startNs, measureWindow(coverage, {s.startNs, s.endNs})};
+            StepRankRow row{s.key, rankIndex, s.startNs, measureWindow(stepSweep, {s.startNs, s.endNs})};
             out.rankTotals[r] += row.time;
             steps.push_back(row);
         }

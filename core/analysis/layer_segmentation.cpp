@@ -252,6 +252,9 @@ RankSegmentation segmentRank(const Trace& trace, const Rank& rank, const Segment
     auto byStart = [](const auto& a, const auto& b) { return a.startNs < b.startNs; };
     std::stable_sort(seg.steps.begin(), seg.steps.end(), byStart);
     std::stable_sort(seg.layers.begin(), seg.layers.end(), byStart);
+    // The lists grew by doubling: up to half their capacity unused, held for the result's lifetime.
+    seg.steps.shrink_to_fit();
+    seg.layers.shrink_to_fit();
     return seg;
 }
 

@@ -48,7 +48,9 @@ struct RankCoverage {
     std::vector<Interval> transfer;
 };
 
-RankCoverage rankCoverage(const Rank& rank, std::span<const CallParticipant* const> mine) {
+// `mine`: indices of the rank's kernels in `participants`.
+RankCoverage rankCoverage(const Rank& rank, const std::vector<CallParticipant>& participants,
+                          std::span<const std::uint32_t> mine) {
     std::vector<Interval> compute;
     std::vector<Interval> comm;
     std::vector<Interval> streamCompute;
@@ -57,8 +59,14 @@ RankCoverage rankCoverage(const Rank& rank, std::span<const CallParticipant* con
         const auto& ev = stream.events;
         const auto starts = ev.starts();
         const auto kinds = ev.kinds();
+        // Sized from the kind column (one byte an event): a union holds at most its kernels, and a
+        // list grown by doubling could hold twice that (at 100 M events, ~0.3 GB a rank).
+        const auto commKernels = static_cast<std::size_t>(
+            std::count(kinds.begin(), kinds.end(), static_cast<std::uint8_t>(EventKind::Collective)));
         streamCompute.clear();
         streamComm.clear();
+        streamCompute.reserve(ev.size() - commKernels);
+        streamComm.reserve(commKernels);
         // Each stream is sorted by start, so its union is one pass; streams then merge pairwise.
         for (std::size_t i = 0; i < ev.size(); ++i) {
             const Interval iv{starts[i], starts[i] + ev.durNs(i)};
@@ -77,10 +85,11 @@ RankCoverage rankCoverage(const Rank& rank, std::span<const CallParticipant* con
     }
     std::vector<Interval> transfer;
     transfer.reserve(mine.size());
-    for (const CallParticipant* p : mine) {
-        const auto& ev = rank.streams[p->streamIndex].events;
-        const std::int64_t start = ev.startNs(p->eventIndex);
-        transfer.push_back({start + p->waitNs, ev.endNs(p->eventIndex)});
+    for (const std::uint32_t i : mine) {
+        const CallParticipant& p = participants[i];
+        const auto& ev = rank.streams[p.streamIndex].events;
+        const std::int64_t start = ev.startNs(p.eventIndex);
+        transfer.push_back({start + p.waitNs, ev.endNs(p.eventIndex)});
     }
     std::sort(transfer.begin(), transfer.end(),
               [](const Interval& a, const Interval& b) { return a.startNs < b.startNs; });
@@ -204,10 +213,10 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
     std::vector<std::size_t> offsets(rankCount + 1, 0);
     for (const auto& p : matching.participants) ++offsets[p.rankIndex + 1];
     for (std::size_t r = 0; r < rankCount; ++r) offsets[r + 1] += offsets[r];
-    std::vector<const CallParticipant*> byRank(matching.participants.size());
+    std::vector<std::uint32_t> byRank(matching.participants.size());
     {
         std::vector<std::size_t> fill(offsets.begin(), offsets.end() - 1);
-        for (const auto& p : matching.participants) byRank[fill[p.rankIndex]++] = &p;
+        for (std::uint32_t i = 0; i < byRank.size(); ++i) byRank[fill[matching.participants[i].rankIndex]++] = i;
     }
     const auto slots = rowSlots(segmentation, rankCount);
     std::size_t layerCount = 0;
@@ -220,8 +229,8 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
     parallelFor(ranks, threads, [&](std::size_t r) {
         const auto& seg = segmentation.ranks[r];
         if (seg.layers.empty() && seg.steps.empty()) return;
-        const std::span<const CallParticipant* const> mine(byRank.data() + offsets[r], offsets[r + 1] - offsets[r]);
-        const RankCoverage coverage = rankCoverage(trace.ranks[r], mine);
+        const std::span<const std::uint32_t> mine(byRank.data() + offsets[r], offsets[r + 1] - offsets[r]);
+        const RankCoverage coverage = rankCoverage(trace.ranks[r], matching.participants, mine);
         const std::array<std::span<const Interval>, 3> lists{coverage.compute, coverage.comm, coverage.transfer};
         const auto rankIndex = static_cast<std::uint32_t>(r);
         // Layers and steps are each in start order: one sweep apiece.

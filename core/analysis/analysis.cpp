@@ -35,7 +35,7 @@ RunAnalysis analyzeTrace(const Trace& trace, const AnalysisOptions& options) {
     a.segmentation = segmentLayers(trace, options.segmentation, options.threads);
     a.matching = matchCollectives(trace, a.segmentation, options.matching, options.threads);
     a.breakdown = computeBreakdown(trace, a.segmentation, a.matching, options.threads);
-    a.summary = summarizeRun(trace, a.matching, a.breakdown, options.batch);
+    a.summary = summarizeRun(trace, a.matching, a.breakdown, options.batch, options.threads);
     a.findings = findTraceIssues(trace, a.matching, a.breakdown, a.summary, options.findings);
     a.notes = a.segmentation.notes;
     a.notes.insert(a.notes.end(), a.matching.notes.begin(), a.matching.notes.end());

@@ -228,8 +228,11 @@ CollectiveMatching matchCollectives(const Trace& trace, const Segmentation& segm
             labelLayer(segmentation.ranks[first.rankIndex], participantStartNs(trace, first), call);
         }
     }
-    std::stable_sort(out.calls.begin(), out.calls.end(),
-                     [](const CollectiveCall& a, const CollectiveCall& b) { return a.lastStartNs < b.lastStartNs; });
+    auto byLastArrival = [](const CollectiveCall& a, const CollectiveCall& b) { return a.lastStartNs < b.lastStartNs; };
+    // One channel's calls usually come out in arrival order already: skip the sort's buffer then.
+    if (!std::is_sorted(out.calls.begin(), out.calls.end(), byLastArrival)) {
+        std::stable_sort(out.calls.begin(), out.calls.end(), byLastArrival);
+    }
     if (out.incompleteCalls > 0) {
         std::string who;
         for (const auto& r : out.ranks) {

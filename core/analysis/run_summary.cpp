@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 
+#include "core/util/parallel_for.h"
 #include "core/util/statistics.h"
 
 namespace tpscope::core::analysis {
@@ -47,25 +48,33 @@ void stepLatencies(const LayerBreakdown& bd, RunSummary& s) {
     s.tokensPerSec = s.latencyMeanNs > 0 ? s.batch / (s.latencyMeanNs * 1e-9) : 0;
 }
 
-void kindShares(const Trace& trace, RunSummary& s) {
-    for (int k = 0; k < kEventKindCount; ++k) s.kinds[k].kind = static_cast<EventKind>(k);
-    std::int64_t total = 0;
-    for (const auto& rank : trace.ranks) {
-        for (const auto& stream : rank.streams) {
+// Kernel time and count per kind: one task per rank (integer sums, so the thread count cannot
+// change them), added up in rank order.
+void kindShares(const Trace& trace, RunSummary& s, unsigned threads) {
+    struct KindTotals {
+        std::array<std::int64_t, kEventKindCount> busy{};
+        std::array<std::size_t, kEventKindCount> count{};
+    };
+    std::vector<KindTotals> perRank(trace.ranks.size());
+    parallelFor(trace.ranks.size(), threads, [&](std::size_t r) {
+        auto& totals = perRank[r];
+        for (const auto& stream : trace.ranks[r].streams) {
             const auto kinds = stream.events.kinds();
-            std::array<std::int64_t, kEventKindCount> busy{};
-            std::array<std::size_t, kEventKindCount> count{};
             for (std::size_t i = 0; i < kinds.size(); ++i) {
                 const std::uint8_t k =
                     kinds[i] < kEventKindCount ? kinds[i] : static_cast<std::uint8_t>(EventKind::Other);
-                busy[k] += stream.events.durNs(i);
-                ++count[k];
+                totals.busy[k] += stream.events.durNs(i);
+                ++totals.count[k];
             }
-            for (int k = 0; k < kEventKindCount; ++k) {
-                s.kinds[k].busyNs += busy[k];
-                s.kinds[k].kernels += count[k];
-                total += busy[k];
-            }
+        }
+    });
+    for (int k = 0; k < kEventKindCount; ++k) s.kinds[k].kind = static_cast<EventKind>(k);
+    std::int64_t total = 0;
+    for (const auto& totals : perRank) {
+        for (int k = 0; k < kEventKindCount; ++k) {
+            s.kinds[k].busyNs += totals.busy[k];
+            s.kinds[k].kernels += totals.count[k];
+            total += totals.busy[k];
         }
     }
     for (auto& k : s.kinds) k.share = total > 0 ? static_cast<double>(k.busyNs) / static_cast<double>(total) : 0;
@@ -140,7 +149,7 @@ void slowest(const LayerBreakdown& bd, RunSummary& s) {
 }  // namespace
 
 RunSummary summarizeRun(const Trace& trace, const CollectiveMatching& matching, const LayerBreakdown& breakdown,
-                        int batch) {
+                        int batch, unsigned threads) {
     RunSummary s;
     s.ranks = trace.ranks.size();
     s.events = trace.eventCount();
@@ -150,7 +159,7 @@ RunSummary summarizeRun(const Trace& trace, const CollectiveMatching& matching, 
     s.collectiveCalls = matching.calls.size();
     s.incompleteCalls = matching.incompleteCalls;
     stepLatencies(breakdown, s);
-    kindShares(trace, s);
+    kindShares(trace, s, threads);
     rankSummaries(trace, matching, breakdown, s);
     lossAndShares(s);
     slowest(breakdown, s);

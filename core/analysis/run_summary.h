@@ -84,8 +84,9 @@ struct RunSummary {
 };
 
 // batch <= 0: read trace metadata "batch", else 1 (and batchKnown = false).
+// Kind shares are summed one task per rank on up to `threads` threads (0: one per hardware thread).
 RunSummary summarizeRun(const Trace& trace, const CollectiveMatching& matching, const LayerBreakdown& breakdown,
-                        int batch = 0);
+                        int batch = 0, unsigned threads = 0);
 
 // Per layer index, averaged over steps (and over ranks unless one is picked): the per-layer table.
 struct LayerIndexSummary {

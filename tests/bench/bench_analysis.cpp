@@ -4,7 +4,10 @@
 // ranks arrive at each all-reduce at different times. Target (issue 4): 10 M events in <= 2 s on
 // one core, analysis memory <= 2x the trace's own. Counters: events, trace_MB (resident),
 // result_MB (heap held by the result), peak_extra_MB (rise of the process peak RSS during the
-// analysis, measured by resetting VmHWM through /proc/self/clear_refs).
+// analysis, measured by resetting VmHWM through /proc/self/clear_refs), main_cpu_ms (CPU time of the
+// calling thread in the last iteration: serial stages plus its share of the per-rank tasks, so
+// about the wall time on idle cores, one per worker). TPSCOPE_BENCH_ANALYSIS_THREADS=N sets
+// AnalysisOptions::threads (default 0: one per hardware thread).
 //
 // CPU time is the process's (all threads), Time is wall. 100 M events (~2.5 GB of trace) only with
 // TPSCOPE_BENCH_ANALYSIS_100M=1.
@@ -15,6 +18,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -132,6 +136,13 @@ std::size_t currentRssBytes() {
     return 0;
 }
 
+// CPU time of the calling thread: the analysis's critical path when every worker has a core of its own.
+double threadCpuMs() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
 void resetPeakRss() {
     std::ofstream("/proc/self/clear_refs") << "5";
 }
@@ -140,13 +151,18 @@ void BM_AnalyzeTrace(benchmark::State& state) {
     const auto trace = makeTrace(static_cast<std::size_t>(state.range(0)));
     std::size_t resultBytes = 0;
     std::size_t peakExtra = 0;
+    double mainCpuMs = 0;
+    analysis::AnalysisOptions options;
+    if (const char* env = std::getenv("TPSCOPE_BENCH_ANALYSIS_THREADS")) options.threads = std::atoi(env);
     for (auto _ : state) {
         state.PauseTiming();
         resetPeakRss();
         const std::size_t before = currentRssBytes();
+        const double mainBefore = threadCpuMs();
         state.ResumeTiming();
-        auto a = analysis::analyzeTrace(*trace);
+        auto a = analysis::analyzeTrace(*trace, options);
         state.PauseTiming();
+        mainCpuMs = threadCpuMs() - mainBefore;
         resultBytes = a.residentBytes();
         const std::size_t peak = peakRssBytes();
         peakExtra = peak > before ? peak - before : 0;
@@ -158,6 +174,7 @@ void BM_AnalyzeTrace(benchmark::State& state) {
     state.counters["trace_MB"] = static_cast<double>(trace->residentBytes()) / 1e6;
     state.counters["result_MB"] = static_cast<double>(resultBytes) / 1e6;
     state.counters["peak_extra_MB"] = static_cast<double>(peakExtra) / 1e6;
+    state.counters["main_cpu_ms"] = mainCpuMs;
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * trace->eventCount()));
 }
 

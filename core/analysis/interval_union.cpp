@@ -25,6 +25,15 @@ void unionInPlace(std::vector<Interval>& v) {
     v.resize(w);
 }
 
+void appendToUnion(std::vector<Interval>& united, Interval iv) {
+    if (iv.endNs <= iv.startNs) return;
+    if (!united.empty() && iv.startNs <= united.back().endNs) {
+        united.back().endNs = std::max(united.back().endNs, iv.endNs);
+    } else {
+        united.push_back(iv);
+    }
+}
+
 std::vector<Interval> mergeUnions(std::span<const Interval> a, std::span<const Interval> b) {
     std::vector<Interval> out;
     out.reserve(a.size() + b.size());
@@ -32,12 +41,7 @@ std::vector<Interval> mergeUnions(std::span<const Interval> a, std::span<const I
     std::size_t j = 0;
     while (i < a.size() || j < b.size()) {
         const bool takeA = j == b.size() || (i < a.size() && a[i].startNs <= b[j].startNs);
-        const Interval iv = takeA ? a[i++] : b[j++];
-        if (!out.empty() && iv.startNs <= out.back().endNs) {
-            out.back().endNs = std::max(out.back().endNs, iv.endNs);
-        } else {
-            out.push_back(iv);
-        }
+        appendToUnion(out, takeA ? a[i++] : b[j++]);
     }
     return out;
 }
@@ -48,30 +52,45 @@ std::int64_t totalLength(std::span<const Interval> disjoint) {
     return sum;
 }
 
+namespace {
+
+using ListPositions = std::array<std::size_t, CoverageTimeline::kMaxLayers>;
+
+// One step of the sweep over k disjoint sorted lists: moves each list's position past the intervals
+// that ended by t, sets `mask` to the lists covering t, and returns the next boundary after t
+// (`limit` when none comes before it).
+std::int64_t stepAt(const std::span<const Interval>* lists, std::size_t k, ListPositions& pos, std::int64_t t,
+                    std::int64_t limit, std::uint32_t& mask) {
+    mask = 0;
+    std::int64_t next = limit;
+    for (std::size_t l = 0; l < k; ++l) {
+        const auto& list = lists[l];
+        while (pos[l] < list.size() && list[pos[l]].endNs <= t) ++pos[l];
+        if (pos[l] == list.size()) continue;
+        const Interval& iv = list[pos[l]];
+        if (iv.startNs <= t) {
+            mask |= 1u << l;
+            next = std::min(next, iv.endNs);
+        } else {
+            next = std::min(next, iv.startNs);
+        }
+    }
+    return next;
+}
+
+}  // namespace
+
 CoverageTimeline::CoverageTimeline(std::span<const std::span<const Interval>> lists) {
     const std::size_t k = std::min<std::size_t>(lists.size(), kMaxLayers);
-    std::array<std::size_t, kMaxLayers> pos{};
+    ListPositions pos{};
     std::size_t total = 0;
     for (std::size_t l = 0; l < k; ++l) total += lists[l].size();
     m_segments.reserve(total * 2);
     constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::max();
     std::int64_t t = std::numeric_limits<std::int64_t>::min();
     while (true) {
-        // The mask at time t and the next boundary after t.
         std::uint32_t mask = 0;
-        std::int64_t next = kNone;
-        for (std::size_t l = 0; l < k; ++l) {
-            const auto& list = lists[l];
-            while (pos[l] < list.size() && list[pos[l]].endNs <= t) ++pos[l];
-            if (pos[l] == list.size()) continue;
-            const Interval& iv = list[pos[l]];
-            if (iv.startNs <= t) {
-                mask |= 1u << l;
-                next = std::min(next, iv.endNs);
-            } else {
-                next = std::min(next, iv.startNs);
-            }
-        }
+        const std::int64_t next = stepAt(lists.data(), k, pos, t, kNone, mask);
         if (next == kNone) break;
         if (mask != 0) {
             if (!m_segments.empty() && m_segments.back().endNs == t && m_segments.back().mask == mask) {
@@ -133,26 +152,14 @@ CoverageSweep::CoverageSweep(std::span<const std::span<const Interval>> lists)
 CoverageTimeline::MaskTimes CoverageSweep::measure(Interval window) {
     CoverageTimeline::MaskTimes out{};
     if (window.endNs <= window.startNs) return out;
-    std::array<std::size_t, CoverageTimeline::kMaxLayers> pos{};
+    ListPositions pos{};
     for (std::size_t l = 0; l < m_count; ++l) pos[l] = firstEndingAfter(m_lists[l], m_pos[l], window.startNs);
     m_pos = pos;
     // The sweep of the CoverageTimeline constructor, from the window start to its end.
     std::int64_t t = window.startNs;
     while (t < window.endNs) {
         std::uint32_t mask = 0;
-        std::int64_t next = window.endNs;
-        for (std::size_t l = 0; l < m_count; ++l) {
-            const auto& list = m_lists[l];
-            while (pos[l] < list.size() && list[pos[l]].endNs <= t) ++pos[l];
-            if (pos[l] == list.size()) continue;
-            const Interval& iv = list[pos[l]];
-            if (iv.startNs <= t) {
-                mask |= 1u << l;
-                next = std::min(next, iv.endNs);
-            } else {
-                next = std::min(next, iv.startNs);
-            }
-        }
+        const std::int64_t next = stepAt(m_lists.data(), m_count, pos, t, window.endNs, mask);
         out[mask] += next - t;
         t = next;
     }

@@ -28,6 +28,10 @@ struct Interval {
 std::vector<Interval> unionOfSorted(std::span<const Interval> sortedByStart);
 // In-place variant: appends nothing, compacts `intervals` (sorted by start) to its union.
 void unionInPlace(std::vector<Interval>& sortedByStart);
+// Appends `iv` (starting no earlier than every interval already in `united`) to the disjoint sorted
+// union `united`: merged into the last one when they overlap or touch; empty intervals are dropped.
+// Building a union this way holds no list of every input interval.
+void appendToUnion(std::vector<Interval>& united, Interval iv);
 // Union of two disjoint sorted lists.
 std::vector<Interval> mergeUnions(std::span<const Interval> a, std::span<const Interval> b);
 std::int64_t totalLength(std::span<const Interval> disjoint);

@@ -30,17 +30,6 @@ constexpr std::uint32_t kCompute = 1;
 constexpr std::uint32_t kComm = 2;
 constexpr std::uint32_t kTransfer = 4;
 
-// Appends an interval of a list sorted by start to that list's running union (what unionInPlace
-// would give, without first holding one entry per event).
-void addToUnion(std::vector<Interval>& united, Interval iv) {
-    if (iv.endNs <= iv.startNs) return;
-    if (!united.empty() && iv.startNs <= united.back().endNs) {
-        united.back().endNs = std::max(united.back().endNs, iv.endNs);
-    } else {
-        united.push_back(iv);
-    }
-}
-
 // The three coverage lists of one rank: compute, comm, and the transfer part of comm.
 struct RankCoverage {
     std::vector<Interval> compute;
@@ -70,7 +59,8 @@ RankCoverage rankCoverage(const Rank& rank, const std::vector<CallParticipant>& 
         // Each stream is sorted by start, so its union is one pass; streams then merge pairwise.
         for (std::size_t i = 0; i < ev.size(); ++i) {
             const Interval iv{starts[i], starts[i] + ev.durNs(i)};
-            addToUnion(kinds[i] == static_cast<std::uint8_t>(EventKind::Collective) ? streamComm : streamCompute, iv);
+            appendToUnion(kinds[i] == static_cast<std::uint8_t>(EventKind::Collective) ? streamComm : streamCompute,
+                          iv);
         }
         if (compute.empty()) {
             compute.swap(streamCompute);

@@ -12,9 +12,10 @@
 // inside each window, so computeOnly + overlapped + exposed + idle = wall exactly, and
 // compute + exposed + idle = wall. Load imbalance per layer = max - min compute over ranks.
 // Complexity: O(n) per stream to build unions (events are sorted by start), O(k log k) for the k
-// collective kernels of a rank, O(log s + s_w) per window over s coverage segments; rows placed by
-// a merge of the ranks' (step, layer) orders, O(L log ranks). One task per rank (util/parallel_for.h):
-// each holds one rank's coverage lists at a time.
+// collective kernels of a rank; windows are measured by a sweep over the rank's three coverage lists
+// (CoverageSweep), so the layers cost about one pass over them and the steps another; rows placed
+// by a merge of the ranks' (step, layer) orders, O(L log ranks). One task per rank
+// (util/parallel_for.h): each holds one rank's coverage lists (16 bytes an interval) at a time.
 
 #include <cstdint>
 #include <vector>

@@ -46,15 +46,15 @@ void KinetoLinks::addCpuOp(const kineto::ArgFields& a, TracePart& part) {
     o.groupSize = a.groupSize;
     const std::string_view group = !a.processGroupDesc.empty() ? a.processGroupDesc : a.processGroupName;
     if (!group.empty()) o.communicator = part.names.intern(group);
-    m_byExternalId[a.externalId] = o;
+    m_opArgs.push_back({a.externalId, o, true});
 }
 
 void KinetoLinks::addLaunch(const kineto::RecordFields& f, const kineto::ArgFields& a, std::int64_t startNs) {
-    if (a.correlation >= 0) m_launches[a.correlation] = Launch{threadKey(f), startNs};
+    if (a.correlation >= 0) m_launches.push_back({a.correlation, Launch{threadKey(f), startNs}, true});
 }
 
 void KinetoLinks::addFlowStart(const kineto::RecordFields& f, std::int64_t correlation, std::int64_t startNs) {
-    if (correlation >= 0) m_launches.try_emplace(correlation, Launch{threadKey(f), startNs});
+    if (correlation >= 0) m_launches.push_back({correlation, Launch{threadKey(f), startNs}, false});
 }
 
 void KinetoLinks::addLauncher(const kineto::RecordFields& f, const kineto::ArgFields& a, std::int64_t startNs,
@@ -68,7 +68,7 @@ void KinetoLinks::addLauncher(const kineto::RecordFields& f, const kineto::ArgFi
     an.args.elements = a.inputElems;
     m_annotations.push_back(an);
     // A record_param_comms op with the same External id has the exact args: it wins.
-    if (a.externalId >= 0) m_byExternalId.try_emplace(a.externalId, an.args);
+    if (a.externalId >= 0) m_opArgs.push_back({a.externalId, an.args, false});
 }
 
 std::optional<CollectiveOp> launcherOp(std::string_view name) {
@@ -101,8 +101,25 @@ const KinetoLinks::Annotation* KinetoLinks::enclosing(std::int64_t thread, std::
     return nullptr;
 }
 
+namespace {
+
+template <class Value>
+void insertEntry(std::unordered_map<std::int64_t, Value>& map, std::int64_t id, const Value& v, bool replaces) {
+    if (replaces) {
+        map[id] = v;
+    } else {
+        map.try_emplace(id, v);
+    }
+}
+
+}  // namespace
+
 std::size_t KinetoLinks::resolve(TracePart& part) {
     if (m_pending.empty()) return 0;
+    std::unordered_map<std::int64_t, OpArgs> byExternalId;
+    std::unordered_map<std::int64_t, Launch> launches;
+    for (const auto& e : m_opArgs) insertEntry(byExternalId, e.externalId, e.args, e.replaces);
+    for (const auto& e : m_launches) insertEntry(launches, e.correlation, e.launch, e.replaces);
     std::sort(m_annotations.begin(), m_annotations.end(), [](const Annotation& a, const Annotation& b) {
         return a.thread != b.thread ? a.thread < b.thread : a.startNs < b.startNs;
     });
@@ -111,13 +128,13 @@ std::size_t KinetoLinks::resolve(TracePart& part) {
         EventRecord& e = part.devices[p.device].streams[p.stream].events[p.event];
         CollectivePayload c = part.payloads.get(e.payload).collective;
         const OpArgs* args = nullptr;
-        if (auto it = m_byExternalId.find(p.externalId); p.externalId >= 0 && it != m_byExternalId.end()) {
+        if (auto it = byExternalId.find(p.externalId); p.externalId >= 0 && it != byExternalId.end()) {
             args = &it->second;
         }
         // The kernel's External id may name an op that is not the launcher (or none): find the
         // launcher around the launch instead.
         if (args == nullptr || args->elements <= 0) {
-            if (auto l = m_launches.find(p.correlation); p.correlation >= 0 && l != m_launches.end()) {
+            if (auto l = launches.find(p.correlation); p.correlation >= 0 && l != launches.end()) {
                 if (const Annotation* a = enclosing(l->second.thread, l->second.startNs)) args = &a->args;
             }
         }

@@ -64,10 +64,22 @@ class KinetoLinks {
         std::int64_t endNs = 0;
         OpArgs args;
     };
+    // Kept in arrival order and put into maps only when a collective needs them (most traces' NCCL
+    // kernels carry their own args): `replaces` = a later entry for the same id wins, else the first.
+    struct OpArgsEntry {
+        std::int64_t externalId = -1;
+        OpArgs args;
+        bool replaces = false;
+    };
+    struct LaunchEntry {
+        std::int64_t correlation = -1;
+        Launch launch;
+        bool replaces = false;
+    };
     const Annotation* enclosing(std::int64_t thread, std::int64_t ns) const;
 
-    std::unordered_map<std::int64_t, OpArgs> m_byExternalId;
-    std::unordered_map<std::int64_t, Launch> m_launches;
+    std::vector<OpArgsEntry> m_opArgs;
+    std::vector<LaunchEntry> m_launches;
     std::vector<Annotation> m_annotations;
     std::vector<PendingCollective> m_pending;
 };

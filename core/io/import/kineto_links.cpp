@@ -22,14 +22,18 @@ std::int64_t elementsOf(const kineto::ArgFields& a) {
 
 }  // namespace
 
-void applyCollectiveArgs(CollectivePayload& p, const kineto::ArgFields& a, TracePart& part) {
-    if (const auto op = parseCollectiveOp(a.collectiveName)) p.op = *op;
+NameId KinetoLinks::groupName(const kineto::ArgFields& a, TracePart& part) {
+    const std::string_view group = !a.processGroupDesc.empty() ? a.processGroupDesc : a.processGroupName;
+    return group.empty() ? NameId{} : m_group(group, part);
+}
+
+void KinetoLinks::applyCollectiveArgs(CollectivePayload& p, const kineto::ArgFields& a, TracePart& part) {
+    if (const auto op = m_op(a.collectiveName)) p.op = *op;
     if (const auto algo = parseCollectiveAlgo(a.algo)) p.algo = *algo;
     if (const auto proto = parseCollectiveProto(a.proto)) p.proto = *proto;
-    if (const Dtype d = kineto::parseTorchDtype(a.dtype); d != Dtype::Unknown) p.dtype = d;
+    if (const Dtype d = m_dtype(a.dtype); d != Dtype::Unknown) p.dtype = d;
     if (a.groupSize > 0 && a.groupSize < (1LL << 31)) p.groupSize = static_cast<std::uint32_t>(a.groupSize);
-    const std::string_view group = !a.processGroupDesc.empty() ? a.processGroupDesc : a.processGroupName;
-    if (!group.empty()) p.communicator = part.names.intern(group);
+    if (const NameId group = groupName(a, part); group.value != 0) p.communicator = group;
     if (a.msgBytes >= 0) {
         p.bytes = static_cast<std::uint64_t>(a.msgBytes);
     } else if (const std::int64_t n = elementsOf(a); n > 0 && dtypeBytes(p.dtype) > 0) {
@@ -40,12 +44,11 @@ void applyCollectiveArgs(CollectivePayload& p, const kineto::ArgFields& a, Trace
 void KinetoLinks::addCpuOp(const kineto::ArgFields& a, TracePart& part) {
     if (a.externalId < 0 || a.collectiveName.empty()) return;
     OpArgs o;
-    o.op = parseCollectiveOp(a.collectiveName).value_or(CollectiveOp::Unknown);
-    o.dtype = kineto::parseTorchDtype(a.dtype);
+    o.op = m_op(a.collectiveName).value_or(CollectiveOp::Unknown);
+    o.dtype = m_dtype(a.dtype);
     o.elements = elementsOf(a);
     o.groupSize = a.groupSize;
-    const std::string_view group = !a.processGroupDesc.empty() ? a.processGroupDesc : a.processGroupName;
-    if (!group.empty()) o.communicator = part.names.intern(group);
+    o.communicator = groupName(a, part);
     m_opArgs.push_back({a.externalId, o, true});
 }
 
@@ -64,7 +67,7 @@ void KinetoLinks::addLauncher(const kineto::RecordFields& f, const kineto::ArgFi
     an.startNs = startNs;
     an.endNs = startNs + durNs;
     an.args.op = launcherOp(f.name).value_or(CollectiveOp::Unknown);
-    an.args.dtype = kineto::parseTorchDtype(a.inputType);
+    an.args.dtype = m_dtype(a.inputType);
     an.args.elements = a.inputElems;
     m_annotations.push_back(an);
     // A record_param_comms op with the same External id has the exact args: it wins.

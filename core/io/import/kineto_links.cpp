@@ -142,7 +142,10 @@ std::size_t KinetoLinks::resolve(TracePart& part) {
             }
         }
         if (args == nullptr) continue;
-        if (c.op == CollectiveOp::Unknown) c.op = args->op;
+        // NCCL runs all_to_all, scatter and gather as SendRecv kernels: the CPU side names which.
+        if (c.op == CollectiveOp::Unknown || (c.op == CollectiveOp::SendRecv && args->op != CollectiveOp::Unknown)) {
+            c.op = args->op;
+        }
         if (args->dtype != Dtype::Unknown) c.dtype = args->dtype;
         if (args->groupSize > 0 && args->groupSize < (1LL << 31))
             c.groupSize = static_cast<std::uint32_t>(args->groupSize);

@@ -117,6 +117,28 @@ TEST(KinetoReader, OldTracesTakeTheSizeFromTheEnclosingNcclAnnotation) {
     EXPECT_EQ(t.name(t.ranks[0].ranges[0].name), "nccl:all_reduce");
 }
 
+TEST(KinetoReader, SendRecvKernelsTakeTheCollectiveTheirCpuLauncherNames) {
+    // NCCL runs all_to_all as SendRecv kernels; the nccl:all_to_all annotation around the launch says
+    // which collective it is. The second SendRecv kernel has no launch record and stays send_recv.
+    const auto in = importText(R"json({"traceEvents": [
+      {"ph": "X", "cat": "user_annotation", "name": "nccl:all_to_all", "pid": 1, "tid": 2, "ts": 100, "dur": 50,
+       "args": {"External id": 5, "Input Dims": [[6144]], "Input type": ["float"]}},
+      {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 2, "ts": 120, "dur": 5,
+       "args": {"External id": 6, "correlation": 4242}},
+      {"ph": "X", "cat": "kernel", "name": "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)",
+       "pid": 0, "tid": 20, "ts": 130, "dur": 70, "args": {"device": 0, "stream": 20, "correlation": 4242}},
+      {"ph": "X", "cat": "kernel", "name": "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)",
+       "pid": 0, "tid": 20, "ts": 300, "dur": 70, "args": {"device": 0, "stream": 20, "correlation": 4343}}]})json");
+    const auto& t = *in.trace;
+    const auto& ev = onlyStream(t, 20).events;
+    ASSERT_EQ(ev.size(), 2u);
+    const auto& launched = t.payload(ev.payload(0)).collective;
+    EXPECT_EQ(launched.op, core::CollectiveOp::AllToAll);
+    EXPECT_EQ(launched.dtype, core::Dtype::Fp32);
+    EXPECT_EQ(launched.bytes, 6144u * 4u);
+    EXPECT_EQ(t.payload(ev.payload(1)).collective.op, core::CollectiveOp::SendRecv);
+}
+
 TEST(KinetoReader, GpuAnnotationsReplaceTheirCpuMirrorsAndNestIntoDepths) {
     const auto in = importText(R"({"traceEvents": [
       {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 2, "ts": 0, "dur": 1000, "args": {"External id": 1}},

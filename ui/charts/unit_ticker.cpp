@@ -15,7 +15,8 @@ QString LogUnitTicker::getTickLabel(double tick, const QLocale& /*locale*/, QCha
 }
 
 QSharedPointer<QCPAxisTicker> durationTicker() {
-    return QSharedPointer<QCPAxisTicker>(new UnitTicker([](double ns) { return core::formatDurationNs(ns); }));
+    return QSharedPointer<QCPAxisTicker>(
+        new UnitTicker([](double ns) { return core::formatDurationNs(ns, core::DurationStyle::Display); }));
 }
 
 QSharedPointer<QCPAxisTicker> dollarTicker() {
@@ -46,7 +47,8 @@ QSharedPointer<QCPAxisTicker> bytesLogTicker() {
 }
 
 QSharedPointer<QCPAxisTicker> durationLogTicker() {
-    auto* ticker = new LogUnitTicker([](double ns) { return core::formatDurationNs(ns); });
+    auto* ticker =
+        new LogUnitTicker([](double ns) { return core::formatDurationNs(ns, core::DurationStyle::Display); });
     ticker->setLogBase(10);
     return QSharedPointer<QCPAxisTicker>(ticker);
 }

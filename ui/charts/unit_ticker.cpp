@@ -6,7 +6,8 @@ namespace tpscope::ui {
 
 QString UnitTicker::getTickLabel(double tick, const QLocale& /*locale*/, QChar /*formatChar*/, int /*precision*/) {
     // Ticks are multiples of a step; values like 3e-17 are zero that floating point missed.
-    if (std::abs(tick) < 1e-12) tick = 0;
+    // Zero needs no unit, and "0 ns" under a column of "µs" ticks reads like a different scale.
+    if (std::abs(tick) < 1e-12) return QStringLiteral("0");
     return QString::fromStdString(m_format(tick));
 }
 

@@ -76,14 +76,20 @@ void KinetoLinks::addLauncher(const kineto::RecordFields& f, const kineto::ArgFi
 
 std::optional<CollectiveOp> launcherOp(std::string_view name) {
     if (name.substr(0, 5) == "nccl:") return parseCollectiveOp(name.substr(5));
-    // Custom ops are "namespace::op": the op after the last "::", lowercased, without '_'.
+    // Custom ops are "namespace::op": the op after the last "::", lowercased, without '_'. Only its
+    // end is compared, so only the last kTail such characters are kept (no allocation: every aten::
+    // op of a trace comes through here).
     const auto colon = name.rfind("::");
     if (colon == std::string_view::npos) return std::nullopt;
-    std::string op;
-    for (const char c : name.substr(colon + 2)) {
-        if (c != '_') op.push_back(static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c));
+    constexpr std::size_t kTail = 24;  // >= the longest suffix below
+    char tail[kTail];
+    std::size_t n = 0;
+    for (std::size_t i = name.size(); i > colon + 2 && n < kTail; --i) {
+        const char c = name[i - 1];
+        if (c != '_') tail[kTail - ++n] = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
     }
-    auto ends = [&](std::string_view suffix) { return op.size() >= suffix.size() && op.ends_with(suffix); };
+    const std::string_view op(tail + kTail - n, n);
+    auto ends = [&](std::string_view suffix) { return op.ends_with(suffix); };
     if (ends("allreduce")) return CollectiveOp::AllReduce;
     if (ends("allgather") || ends("allgatherintotensor")) return CollectiveOp::AllGather;
     if (ends("reducescatter") || ends("reducescattertensor")) return CollectiveOp::ReduceScatter;

@@ -32,12 +32,16 @@ std::shared_ptr<const TimelineData> TimelineData::build(const core::Trace& trace
         const auto& rank = trace.ranks[r];
         RankTimelineData& out = data->m_ranks.emplace_back();
         out.nvtx = core::nvtxDepthColumns(rank, 2);
-        for (const auto& [start, end] : core::analysis::exposedCommIntervals(rank)) {
+        const auto exposed = core::analysis::exposedCommIntervals(rank);
+        out.exposed.reserve(exposed.size());
+        for (const auto& [start, end] : exposed) {
             out.exposed.append({start, end - start, core::NameId{}, core::EventKind::Collective, 0, core::kNoPayload});
             out.exposedTotalNs += end - start;
         }
         out.exposed.finalize();
         if (r < stats.ranks.size()) out.kindCount = stats.ranks[r].kindCount;
+        // Allocated once at its size (grown by push_back it would hold up to twice the bytes).
+        out.collectives.reserve(out.kindCount[static_cast<std::size_t>(core::EventKind::Collective)]);
         for (std::size_t s = 0; s < rank.streams.size(); ++s) {
             const auto& ev = rank.streams[s].events;
             for (std::size_t i = 0; i < ev.size(); ++i) {

@@ -8,7 +8,7 @@
 // 100 M figure: ~2.5 GB resident, about a minute to build; CI keeps 1 M and 10 M).
 //
 //   build/dev/tests/bench/bench_timeline --benchmark_min_time=0.5
-//   TPSCOPE_BENCH_TIMELINE_EVENTS=100000000 build/dev/tests/bench/bench_timeline --benchmark_filter=/100000000/
+//   TPSCOPE_BENCH_TIMELINE_EVENTS=100000000 build/dev/tests/bench/bench_timeline --benchmark_filter=events:100000000/
 
 #include <QApplication>
 #include <QImage>

@@ -184,8 +184,10 @@ std::string formatDurationNs(double ns, DurationStyle style) {
         if (a < 1e9) return formatFixed(ns / 1e6, 3) + " ms";
         return formatFixed(ns / 1e9, 4) + " s";
     }
+    // Compact and Display share their digits; only the microsecond unit is spelled differently.
+    const char* micro = style == DurationStyle::Display ? " \u00b5s" : " us";
     if (a < 1e3) return formatFixed(ns, 0) + " ns";
-    if (a < 1e6) return formatFixed(ns / 1e3, a < 1e4 ? 2 : 1) + " us";
+    if (a < 1e6) return formatFixed(ns / 1e3, a < 1e4 ? 2 : 1) + micro;
     if (a < 1e9) return formatFixed(ns / 1e6, a < 1e7 ? 2 : 1) + " ms";
     return formatFixed(ns / 1e9, 2) + " s";
 }

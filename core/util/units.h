@@ -21,7 +21,9 @@ std::string formatBytes(double bytes);  // "24.0 KiB", "35.3 GB" style: binary u
 // CSV-adjacent text, anything that must stay ASCII): "812 ns", "12.4 us", "15.2 ms", "1.20 s".
 // Detail: fixed decimals per unit with "µs" (the GUI's tooltips, tables and event details):
 // "812 ns", "12.41 µs", "15.203 ms", "1.2000 s".
-enum class DurationStyle { Compact, Detail };
+// Display: Compact's digits with "µs" (the GUI's chart axes, chart tables and report pages, where
+// the text is read by people and need not stay ASCII): "812 ns", "12.4 µs", "15.2 ms", "1.20 s".
+enum class DurationStyle { Compact, Detail, Display };
 std::string formatDurationNs(double ns, DurationStyle style = DurationStyle::Compact);
 // Locale-proof number text for files and settings: the shortest text that reads back to the same
 // double, and a parse of a whole string (surrounding spaces allowed; nothing else; finite only).

@@ -156,7 +156,8 @@ void CostPage::setCost(const core::analysis::ScalingReport& report, std::vector<
         QList<QStandardItem*> row;
         row << numberItem(QString::number(c.batch), c.batch) << numberItem(QString::number(c.gpus), c.gpus)
             << numberItem(qs(core::formatSi(c.tokensPerSec, "")), c.tokensPerSec)
-            << numberItem(qs(core::formatDurationNs(c.stepLatencyMs * 1e6)), c.stepLatencyMs)
+            << numberItem(qs(core::formatDurationNs(c.stepLatencyMs * 1e6, core::DurationStyle::Display)),
+                          c.stepLatencyMs)
             << numberItem(qs(core::formatDollars(c.dollarsPerMillionTokens)), c.dollarsPerMillionTokens)
             << numberItem(premiumText(premium, baseline), premium)
             << new QStandardItem(c.stepLatencyMs <= latencyTargetMs()

@@ -39,7 +39,7 @@ double partNs(const LayerIndexSummary& l, BreakdownPart part) {
 }
 
 QString duration(double ns) {
-    return QString::fromStdString(core::formatDurationNs(ns));
+    return QString::fromStdString(core::formatDurationNs(ns, core::DurationStyle::Display));
 }
 
 }  // namespace

@@ -143,7 +143,9 @@ void ScalingPage::setReport(const core::analysis::ScalingReport& report) {
             QList<QStandardItem*> row;
             row << numberItem(QString::number(b.batch), b.batch) << numberItem(QString::number(r.gpus), r.gpus)
                 << numberItem(QString::fromStdString(core::formatSi(r.tokensPerSec, "")), r.tokensPerSec)
-                << numberItem(QString::fromStdString(core::formatDurationNs(r.stepLatencyNs)), r.stepLatencyNs)
+                << numberItem(
+                       QString::fromStdString(core::formatDurationNs(r.stepLatencyNs, core::DurationStyle::Display)),
+                       r.stepLatencyNs)
                 << numberItem(QString::fromStdString(core::formatFixed(r.speedup, 2)) + QStringLiteral("×"), r.speedup);
             if (r.gpus > b.baselineGpus) {
                 row << numberItem(QString::fromStdString(core::formatPercent(r.efficiency)), r.efficiency);

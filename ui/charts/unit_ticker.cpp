@@ -6,7 +6,8 @@ namespace tpscope::ui {
 
 QString UnitTicker::getTickLabel(double tick, const QLocale& /*locale*/, QChar /*formatChar*/, int /*precision*/) {
     // Ticks are multiples of a step; values like 3e-17 are zero that floating point missed.
-    if (std::abs(tick) < 1e-12) tick = 0;
+    // Zero needs no unit, and "0 ns" under a column of "µs" ticks reads like a different scale.
+    if (std::abs(tick) < 1e-12) return QStringLiteral("0");
     return QString::fromStdString(m_format(tick));
 }
 
@@ -15,7 +16,8 @@ QString LogUnitTicker::getTickLabel(double tick, const QLocale& /*locale*/, QCha
 }
 
 QSharedPointer<QCPAxisTicker> durationTicker() {
-    return QSharedPointer<QCPAxisTicker>(new UnitTicker([](double ns) { return core::formatDurationNs(ns); }));
+    return QSharedPointer<QCPAxisTicker>(
+        new UnitTicker([](double ns) { return core::formatDurationNs(ns, core::DurationStyle::Display); }));
 }
 
 QSharedPointer<QCPAxisTicker> dollarTicker() {
@@ -46,7 +48,8 @@ QSharedPointer<QCPAxisTicker> bytesLogTicker() {
 }
 
 QSharedPointer<QCPAxisTicker> durationLogTicker() {
-    auto* ticker = new LogUnitTicker([](double ns) { return core::formatDurationNs(ns); });
+    auto* ticker =
+        new LogUnitTicker([](double ns) { return core::formatDurationNs(ns, core::DurationStyle::Display); });
     ticker->setLogBase(10);
     return QSharedPointer<QCPAxisTicker>(ticker);
 }

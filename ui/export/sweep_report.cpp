@@ -35,7 +35,8 @@ QString runsTableHtml(const core::analysis::ScalingReport& report) {
                         .arg(qs(r.label))
                         .arg(r.gpus)
                         .arg(b.batch)
-                        .arg(qs(core::formatDurationNs(r.stepLatencyNs)), qs(core::formatFixed(r.tokensPerSec, 1)),
+                        .arg(qs(core::formatDurationNs(r.stepLatencyNs, core::DurationStyle::Display)),
+                             qs(core::formatFixed(r.tokensPerSec, 1)),
                              qs(core::formatFixed(r.speedup, 2)) + QStringLiteral("×"),
                              baseline ? QStringLiteral("baseline") : qs(core::formatPercent(r.efficiency)),
                              qs(core::formatPercent(r.exposedCommShare)),

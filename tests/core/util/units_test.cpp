@@ -54,6 +54,12 @@ TEST(Units, FormattingPicksReadableUnits) {
     EXPECT_EQ(formatDurationNs(12'410, DurationStyle::Detail), "12.41 \xC2\xB5s");
     EXPECT_EQ(formatDurationNs(15'203'000, DurationStyle::Detail), "15.203 ms");
     EXPECT_EQ(formatDurationNs(1'200'000'000, DurationStyle::Detail), "1.2000 s");
+    // The GUI's axes and chart tables: Compact's digits, the micro sign instead of ASCII "us".
+    EXPECT_EQ(formatDurationNs(812, DurationStyle::Display), "812 ns");
+    EXPECT_EQ(formatDurationNs(12'400, DurationStyle::Display), "12.4 \xC2\xB5s");
+    EXPECT_EQ(formatDurationNs(-3'250, DurationStyle::Display), "-3.25 \xC2\xB5s");
+    EXPECT_EQ(formatDurationNs(15'200'000, DurationStyle::Display), "15.2 ms");
+    EXPECT_EQ(formatDurationNs(1'200'000'000, DurationStyle::Display), "1.20 s");
 }
 
 // The GUI runs under the user's locale (QApplication calls setlocale): a comma-decimal locale must

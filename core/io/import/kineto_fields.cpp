@@ -20,20 +20,28 @@ std::optional<std::int64_t> microsFromDouble(double us) {
 
 }  // namespace
 
+// One look at the element's type (each get_* would look again).
 std::optional<std::int64_t> integer(simdjson::dom::element e) {
-    std::int64_t i = 0;
-    if (e.get_int64().get(i) == simdjson::SUCCESS) return i;
-    double d = 0;
-    if (e.get_double().get(d) == simdjson::SUCCESS && std::isfinite(d) && std::fabs(d) < 9.0e18) {
-        return static_cast<std::int64_t>(d);
+    switch (e.type()) {
+        case simdjson::dom::element_type::INT64:
+            return e.get_int64().value_unsafe();
+        case simdjson::dom::element_type::UINT64:  // above INT64_MAX, so beyond the 9e18 below
+            return std::nullopt;
+        case simdjson::dom::element_type::DOUBLE: {
+            const double d = e.get_double().value_unsafe();
+            if (std::isfinite(d) && std::fabs(d) < 9.0e18) return static_cast<std::int64_t>(d);
+            return std::nullopt;
+        }
+        case simdjson::dom::element_type::STRING: {
+            const std::string_view s = e.get_string().value_unsafe();
+            std::int64_t v = 0;
+            const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+            if (r.ec == std::errc() && r.ptr == s.data() + s.size()) return v;
+            return std::nullopt;
+        }
+        default:
+            return std::nullopt;
     }
-    std::string_view s;
-    if (e.get_string().get(s) == simdjson::SUCCESS) {
-        std::int64_t v = 0;
-        const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-        if (r.ec == std::errc() && r.ptr == s.data() + s.size()) return v;
-    }
-    return std::nullopt;
 }
 
 std::optional<std::int64_t> microsToNs(simdjson::dom::element e) {

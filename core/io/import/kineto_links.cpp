@@ -22,14 +22,18 @@ std::int64_t elementsOf(const kineto::ArgFields& a) {
 
 }  // namespace
 
-void applyCollectiveArgs(CollectivePayload& p, const kineto::ArgFields& a, TracePart& part) {
-    if (const auto op = parseCollectiveOp(a.collectiveName)) p.op = *op;
+NameId KinetoLinks::groupName(const kineto::ArgFields& a, TracePart& part) {
+    const std::string_view group = !a.processGroupDesc.empty() ? a.processGroupDesc : a.processGroupName;
+    return group.empty() ? NameId{} : m_group(group, part);
+}
+
+void KinetoLinks::applyCollectiveArgs(CollectivePayload& p, const kineto::ArgFields& a, TracePart& part) {
+    if (const auto op = m_op(a.collectiveName)) p.op = *op;
     if (const auto algo = parseCollectiveAlgo(a.algo)) p.algo = *algo;
     if (const auto proto = parseCollectiveProto(a.proto)) p.proto = *proto;
-    if (const Dtype d = kineto::parseTorchDtype(a.dtype); d != Dtype::Unknown) p.dtype = d;
+    if (const Dtype d = m_dtype(a.dtype); d != Dtype::Unknown) p.dtype = d;
     if (a.groupSize > 0 && a.groupSize < (1LL << 31)) p.groupSize = static_cast<std::uint32_t>(a.groupSize);
-    const std::string_view group = !a.processGroupDesc.empty() ? a.processGroupDesc : a.processGroupName;
-    if (!group.empty()) p.communicator = part.names.intern(group);
+    if (const NameId group = groupName(a, part); group.value != 0) p.communicator = group;
     if (a.msgBytes >= 0) {
         p.bytes = static_cast<std::uint64_t>(a.msgBytes);
     } else if (const std::int64_t n = elementsOf(a); n > 0 && dtypeBytes(p.dtype) > 0) {
@@ -40,21 +44,20 @@ void applyCollectiveArgs(CollectivePayload& p, const kineto::ArgFields& a, Trace
 void KinetoLinks::addCpuOp(const kineto::ArgFields& a, TracePart& part) {
     if (a.externalId < 0 || a.collectiveName.empty()) return;
     OpArgs o;
-    o.op = parseCollectiveOp(a.collectiveName).value_or(CollectiveOp::Unknown);
-    o.dtype = kineto::parseTorchDtype(a.dtype);
+    o.op = m_op(a.collectiveName).value_or(CollectiveOp::Unknown);
+    o.dtype = m_dtype(a.dtype);
     o.elements = elementsOf(a);
     o.groupSize = a.groupSize;
-    const std::string_view group = !a.processGroupDesc.empty() ? a.processGroupDesc : a.processGroupName;
-    if (!group.empty()) o.communicator = part.names.intern(group);
-    m_byExternalId[a.externalId] = o;
+    o.communicator = groupName(a, part);
+    m_opArgs.push_back({a.externalId, o, true});
 }
 
 void KinetoLinks::addLaunch(const kineto::RecordFields& f, const kineto::ArgFields& a, std::int64_t startNs) {
-    if (a.correlation >= 0) m_launches[a.correlation] = Launch{threadKey(f), startNs};
+    if (a.correlation >= 0) m_launches.push_back({a.correlation, Launch{threadKey(f), startNs}, true});
 }
 
 void KinetoLinks::addFlowStart(const kineto::RecordFields& f, std::int64_t correlation, std::int64_t startNs) {
-    if (correlation >= 0) m_launches.try_emplace(correlation, Launch{threadKey(f), startNs});
+    if (correlation >= 0) m_launches.push_back({correlation, Launch{threadKey(f), startNs}, false});
 }
 
 void KinetoLinks::addLauncher(const kineto::RecordFields& f, const kineto::ArgFields& a, std::int64_t startNs,
@@ -64,23 +67,29 @@ void KinetoLinks::addLauncher(const kineto::RecordFields& f, const kineto::ArgFi
     an.startNs = startNs;
     an.endNs = startNs + durNs;
     an.args.op = launcherOp(f.name).value_or(CollectiveOp::Unknown);
-    an.args.dtype = kineto::parseTorchDtype(a.inputType);
+    an.args.dtype = m_dtype(a.inputType);
     an.args.elements = a.inputElems;
     m_annotations.push_back(an);
     // A record_param_comms op with the same External id has the exact args: it wins.
-    if (a.externalId >= 0) m_byExternalId.try_emplace(a.externalId, an.args);
+    if (a.externalId >= 0) m_opArgs.push_back({a.externalId, an.args, false});
 }
 
 std::optional<CollectiveOp> launcherOp(std::string_view name) {
     if (name.substr(0, 5) == "nccl:") return parseCollectiveOp(name.substr(5));
-    // Custom ops are "namespace::op": the op after the last "::", lowercased, without '_'.
+    // Custom ops are "namespace::op": the op after the last "::", lowercased, without '_'. Only its
+    // end is compared, so only the last kTail such characters are kept (no allocation: every aten::
+    // op of a trace comes through here).
     const auto colon = name.rfind("::");
     if (colon == std::string_view::npos) return std::nullopt;
-    std::string op;
-    for (const char c : name.substr(colon + 2)) {
-        if (c != '_') op.push_back(static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c));
+    constexpr std::size_t kTail = 24;  // >= the longest suffix below
+    char tail[kTail];
+    std::size_t n = 0;
+    for (std::size_t i = name.size(); i > colon + 2 && n < kTail; --i) {
+        const char c = name[i - 1];
+        if (c != '_') tail[kTail - ++n] = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
     }
-    auto ends = [&](std::string_view suffix) { return op.size() >= suffix.size() && op.ends_with(suffix); };
+    const std::string_view op(tail + kTail - n, n);
+    auto ends = [&](std::string_view suffix) { return op.ends_with(suffix); };
     if (ends("allreduce")) return CollectiveOp::AllReduce;
     if (ends("allgather") || ends("allgatherintotensor")) return CollectiveOp::AllGather;
     if (ends("reducescatter") || ends("reducescattertensor")) return CollectiveOp::ReduceScatter;
@@ -101,8 +110,25 @@ const KinetoLinks::Annotation* KinetoLinks::enclosing(std::int64_t thread, std::
     return nullptr;
 }
 
+namespace {
+
+template <class Value>
+void insertEntry(std::unordered_map<std::int64_t, Value>& map, std::int64_t id, const Value& v, bool replaces) {
+    if (replaces) {
+        map[id] = v;
+    } else {
+        map.try_emplace(id, v);
+    }
+}
+
+}  // namespace
+
 std::size_t KinetoLinks::resolve(TracePart& part) {
     if (m_pending.empty()) return 0;
+    std::unordered_map<std::int64_t, OpArgs> byExternalId;
+    std::unordered_map<std::int64_t, Launch> launches;
+    for (const auto& e : m_opArgs) insertEntry(byExternalId, e.externalId, e.args, e.replaces);
+    for (const auto& e : m_launches) insertEntry(launches, e.correlation, e.launch, e.replaces);
     std::sort(m_annotations.begin(), m_annotations.end(), [](const Annotation& a, const Annotation& b) {
         return a.thread != b.thread ? a.thread < b.thread : a.startNs < b.startNs;
     });
@@ -111,18 +137,21 @@ std::size_t KinetoLinks::resolve(TracePart& part) {
         EventRecord& e = part.devices[p.device].streams[p.stream].events[p.event];
         CollectivePayload c = part.payloads.get(e.payload).collective;
         const OpArgs* args = nullptr;
-        if (auto it = m_byExternalId.find(p.externalId); p.externalId >= 0 && it != m_byExternalId.end()) {
+        if (auto it = byExternalId.find(p.externalId); p.externalId >= 0 && it != byExternalId.end()) {
             args = &it->second;
         }
         // The kernel's External id may name an op that is not the launcher (or none): find the
         // launcher around the launch instead.
         if (args == nullptr || args->elements <= 0) {
-            if (auto l = m_launches.find(p.correlation); p.correlation >= 0 && l != m_launches.end()) {
+            if (auto l = launches.find(p.correlation); p.correlation >= 0 && l != launches.end()) {
                 if (const Annotation* a = enclosing(l->second.thread, l->second.startNs)) args = &a->args;
             }
         }
         if (args == nullptr) continue;
-        if (c.op == CollectiveOp::Unknown) c.op = args->op;
+        // NCCL runs all_to_all, scatter and gather as SendRecv kernels: the CPU side names which.
+        if (c.op == CollectiveOp::Unknown || (c.op == CollectiveOp::SendRecv && args->op != CollectiveOp::Unknown)) {
+            c.op = args->op;
+        }
         if (args->dtype != Dtype::Unknown) c.dtype = args->dtype;
         if (args->groupSize > 0 && args->groupSize < (1LL << 31))
             c.groupSize = static_cast<std::uint32_t>(args->groupSize);

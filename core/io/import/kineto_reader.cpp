@@ -424,7 +424,7 @@ void KinetoParser::gpuEvent(const RecordFields& f, Category cat, std::int64_t st
         if (!a.collectiveName.empty()) e.kind = EventKind::Collective;
         if (e.kind == EventKind::Collective) {
             CollectivePayload p = cls.collective;
-            applyCollectiveArgs(p, a, m_part);
+            m_links.applyCollectiveArgs(p, a, m_part);
             if (p.bytes > 0) {
                 ++m_stats.collectivesWithArgs;
             } else {

@@ -8,7 +8,8 @@
 //     kernel's args ("Collective name", "In/Out msg nelems", "dtype", "Group size", "Process Group
 //     Name/Description"). A collective without size args takes it from its CPU op: by "External id"
 //     (record_param_comms args) or, in older traces, from the nccl:* user_annotation enclosing the
-//     cudaLaunchKernel with the same correlation id ("Input Dims" x "Input type").
+//     cudaLaunchKernel with the same correlation id ("Input Dims" x "Input type"). That CPU side
+//     also names the collective of a SendRecv kernel (NCCL's all_to_all, scatter, gather).
 //     Collective bytes = max(in, out) elements x dtype size (nccl-tests "size").
 //   cat gpu_user_annotation -> ranges of that device; user_annotation (CPU) -> ranges on every rank
 //     of the file, except those mirrored on the GPU (same External id), which the GPU copy replaces.

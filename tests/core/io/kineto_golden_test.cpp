@@ -155,7 +155,7 @@ TEST(KinetoGolden, EightParamRanksMergeOntoOneTimelineWithTheLateRanksVisible) {
         EXPECT_EQ(rank.id.value, r);
         EXPECT_EQ(rank.deviceIndex, static_cast<int>(r));  // GPU pid = device index = rank
         EXPECT_EQ(rank.deviceName, "Tesla V100-SXM2-32GB");
-        std::size_t kernels = 0, nccl = 0;
+        std::size_t kernels = 0, nccl = 0, sendRecvKernels = 0, allToAll = 0;
         std::vector<std::pair<std::int64_t, std::pair<std::int64_t, core::PayloadId>>> allReduces;
         for (const auto& s : rank.streams) {
             for (std::size_t i = 0; i < s.events.size(); ++i) {
@@ -163,6 +163,11 @@ TEST(KinetoGolden, EightParamRanksMergeOntoOneTimelineWithTheLateRanksVisible) {
                 ++kernels;
                 const auto name = t.name(s.events.name(i));
                 nccl += referenceNccl(name) ? 1 : 0;
+                if (name.find("SendRecv") != std::string_view::npos) {
+                    ++sendRecvKernels;
+                    // Launched inside nccl:all_to_all annotations: all_to_all, not send_recv.
+                    if (t.payload(s.events.payload(i)).collective.op == core::CollectiveOp::AllToAll) ++allToAll;
+                }
                 if (referenceAllReduce(name))
                     allReduces.push_back({s.events.startNs(i), {s.events.durNs(i), s.events.payload(i)}});
             }
@@ -170,6 +175,12 @@ TEST(KinetoGolden, EightParamRanksMergeOntoOneTimelineWithTheLateRanksVisible) {
         const auto& rawKernels = raw.at(static_cast<int>(r));
         EXPECT_EQ(kernels, rawKernels.size()) << "rank " << r;
         EXPECT_EQ(nccl, 8u) << "rank " << r;
+        const auto rawSendRecv = std::count_if(rawKernels.begin(), rawKernels.end(), [](const RawKernel& k) {
+            return k.name.find("SendRecv") != std::string::npos;
+        });
+        EXPECT_EQ(sendRecvKernels, static_cast<std::size_t>(rawSendRecv)) << "rank " << r;
+        EXPECT_GT(sendRecvKernels, 0u) << "rank " << r;
+        EXPECT_EQ(allToAll, sendRecvKernels) << "rank " << r;
         ASSERT_EQ(allReduces.size(), 3u) << "rank " << r;
         std::sort(allReduces.begin(), allReduces.end());
         const auto& second = allReduces[1];

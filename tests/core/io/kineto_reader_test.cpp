@@ -117,6 +117,69 @@ TEST(KinetoReader, OldTracesTakeTheSizeFromTheEnclosingNcclAnnotation) {
     EXPECT_EQ(t.name(t.ranks[0].ranges[0].name), "nccl:all_reduce");
 }
 
+// Links are collected in file order and resolved at the end: the exact record wins in either order.
+TEST(KinetoReader, RecordParamCommsArgsWinOverALauncherWithTheSameExternalIdInEitherOrder) {
+    const std::string launcher = R"json(
+      {"ph": "X", "cat": "user_annotation", "name": "nccl:all_reduce", "pid": 1, "tid": 2, "ts": 100, "dur": 50,
+       "args": {"External id": 77, "Input Dims": [[10]], "Input type": ["float"]}})json";
+    const std::string comms = R"json(
+      {"ph": "X", "cat": "cpu_op", "name": "record_param_comms", "pid": 1, "tid": 2, "ts": 101, "dur": 9,
+       "args": {"External id": 77, "Collective name": "allreduce", "In msg nelems": 100, "dtype": "Float"}})json";
+    const std::string k = kernel("ncclDevKernel_Generic", "130", "5", R"(, "External id": 77)", 20);
+    for (const auto& records : {launcher + "," + comms, comms + "," + launcher}) {
+        const auto in = importText(R"({"traceEvents": [)" + records + "," + k + "]}");
+        const auto& t = *in.trace;
+        const auto& c = t.payload(onlyStream(t, 20).events.payload(0)).collective;
+        EXPECT_EQ(c.bytes, 100u * 4u) << records;
+    }
+}
+
+TEST(KinetoReader, ARuntimeLaunchWinsOverAFlowStartWithTheSameCorrelationInEitherOrder) {
+    // The launch on thread 2 lies in an all_reduce of 4 x 28 floats; the flow start names thread 3,
+    // inside an all_gather of 8 floats. The runtime record is the launch itself: it wins.
+    const std::string annotations = R"json(
+      {"ph": "X", "cat": "user_annotation", "name": "nccl:all_reduce", "pid": 1, "tid": 2, "ts": 100, "dur": 50,
+       "args": {"External id": 5, "Input Dims": [[4, 28]], "Input type": ["float"]}},
+      {"ph": "X", "cat": "user_annotation", "name": "nccl:all_gather", "pid": 1, "tid": 3, "ts": 100, "dur": 50,
+       "args": {"External id": 6, "Input Dims": [[8]], "Input type": ["float"]}},)json";
+    const std::string launch = R"json(
+      {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 2, "ts": 120, "dur": 5,
+       "args": {"correlation": 4242}})json";
+    const std::string flow = R"json(
+      {"ph": "s", "cat": "ac2g", "name": "ac2g", "id": 4242, "pid": 1, "tid": 3, "ts": 121})json";
+    const std::string k = R"json(
+      {"ph": "X", "cat": "kernel", "name": "ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)", "pid": 0, "tid": 20,
+       "ts": 130, "dur": 70, "args": {"device": 0, "stream": 20, "correlation": 4242}})json";
+    for (const auto& records : {launch + "," + flow, flow + "," + launch}) {
+        const auto in = importText(R"({"traceEvents": [)" + annotations + records + "," + k + "]}");
+        const auto& t = *in.trace;
+        const auto& c = t.payload(onlyStream(t, 20).events.payload(0)).collective;
+        EXPECT_EQ(c.bytes, 4u * 28u * 4u) << records;
+    }
+}
+
+TEST(KinetoReader, SendRecvKernelsTakeTheCollectiveTheirCpuLauncherNames) {
+    // NCCL runs all_to_all as SendRecv kernels; the nccl:all_to_all annotation around the launch says
+    // which collective it is. The second SendRecv kernel has no launch record and stays send_recv.
+    const auto in = importText(R"json({"traceEvents": [
+      {"ph": "X", "cat": "user_annotation", "name": "nccl:all_to_all", "pid": 1, "tid": 2, "ts": 100, "dur": 50,
+       "args": {"External id": 5, "Input Dims": [[6144]], "Input type": ["float"]}},
+      {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 2, "ts": 120, "dur": 5,
+       "args": {"External id": 6, "correlation": 4242}},
+      {"ph": "X", "cat": "kernel", "name": "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)",
+       "pid": 0, "tid": 20, "ts": 130, "dur": 70, "args": {"device": 0, "stream": 20, "correlation": 4242}},
+      {"ph": "X", "cat": "kernel", "name": "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)",
+       "pid": 0, "tid": 20, "ts": 300, "dur": 70, "args": {"device": 0, "stream": 20, "correlation": 4343}}]})json");
+    const auto& t = *in.trace;
+    const auto& ev = onlyStream(t, 20).events;
+    ASSERT_EQ(ev.size(), 2u);
+    const auto& launched = t.payload(ev.payload(0)).collective;
+    EXPECT_EQ(launched.op, core::CollectiveOp::AllToAll);
+    EXPECT_EQ(launched.dtype, core::Dtype::Fp32);
+    EXPECT_EQ(launched.bytes, 6144u * 4u);
+    EXPECT_EQ(t.payload(ev.payload(1)).collective.op, core::CollectiveOp::SendRecv);
+}
+
 TEST(KinetoReader, GpuAnnotationsReplaceTheirCpuMirrorsAndNestIntoDepths) {
     const auto in = importText(R"({"traceEvents": [
       {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 2, "ts": 0, "dur": 1000, "args": {"External id": 1}},

@@ -262,10 +262,18 @@ std::vector<LodSpan> visibleSpans(const EventColumns& events, std::int64_t t0, s
 }
 
 std::vector<EventColumns> nvtxDepthColumns(const Rank& rank, int maxDepth) {
-    std::vector<EventColumns> rows;
+    // Counted first so that each row is allocated once at its size: grown by appending, a row held up
+    // to twice its bytes and finalize's shrink copied it again (1.2 GB at 100 M events, 8 ranks).
+    std::vector<std::size_t> counts;
     for (const auto& r : rank.ranges) {
         if (r.depth > maxDepth) continue;
-        if (rows.size() <= r.depth) rows.resize(r.depth + 1u);
+        if (counts.size() <= r.depth) counts.resize(r.depth + 1u);
+        ++counts[r.depth];
+    }
+    std::vector<EventColumns> rows(counts.size());
+    for (std::size_t d = 0; d < rows.size(); ++d) rows[d].reserve(counts[d]);
+    for (const auto& r : rank.ranges) {
+        if (r.depth > maxDepth) continue;
         rows[r.depth].append(EventRecord{r.startNs, std::max<std::int64_t>(0, r.endNs - r.startNs), r.name,
                                          EventKind::Other, 0, kNoPayload});
     }

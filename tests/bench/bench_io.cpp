@@ -13,6 +13,7 @@
 
 #include "core/io/import/trace_reader.h"
 #include "core/io/workspace/workspace.h"
+#include "tests/bench/bench_env.h"
 #include "tests/synthetic_trace.h"
 
 namespace {
@@ -20,10 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 using namespace tpscope;
 
-std::uint64_t envNumber(const char* name, std::uint64_t fallback) {
-    const char* v = std::getenv(name);
-    return v != nullptr && *v != '\0' ? std::strtoull(v, nullptr, 10) : fallback;
-}
+using bench::envNumber;
 
 // The generated trace folder (created on first use) and its total size in bytes.
 std::pair<std::string, std::uint64_t> kinetoInput() {

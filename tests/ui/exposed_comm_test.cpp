@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "ui/timeline/timeline_data.h"
 #include "ui_test_support.h"
 
 namespace tpscope::ui {
@@ -28,6 +29,38 @@ TEST(ExposedComm, CollectiveTimeOverlappedByComputeIsNotExposed) {
                                        {{15, 30, core::EventKind::Collective, "nccl"}});
     EXPECT_EQ(core::analysis::exposedCommIntervals(trace->ranks[0]),
               (std::vector<core::analysis::TimeInterval>{{20, 40}}));
+}
+
+// TimelineData::exposedNs sums the exposed time of a window from per-block sums: it must equal the
+// plain sum of each interval clipped to the window, for windows that cut intervals, cover them
+// whole, fall in gaps, and span many blocks.
+TEST(ExposedComm, ExposedTimeOfAWindowIsTheClippedSumOfItsIntervals) {
+    std::vector<test::KernelSpec> comm;
+    std::int64_t t = 1'000;
+    for (int i = 0; i < 5 * static_cast<int>(kExposedBlock) + 7; ++i) {
+        const std::int64_t dur = 100 + (i * 37) % 400;
+        comm.push_back({t, dur, core::EventKind::Collective, "nccl"});
+        t += dur + 50 + (i * 13) % 200;
+    }
+    const auto trace = test::makeTrace(1, {}, comm);  // no compute: every collective is exposed
+    const auto data = TimelineData::build(*trace);
+    ASSERT_EQ(data->ranks()[0].exposed.size(), comm.size());
+    ASSERT_FALSE(data->ranks()[0].exposedBlockSum.empty());
+    const auto expected = [&](std::int64_t t0, std::int64_t t1) {
+        std::int64_t sum = 0;
+        for (const auto& k : comm)
+            sum += std::max<std::int64_t>(0, std::min(k.startNs + k.durNs, t1) - std::max(k.startNs, t0));
+        return sum;
+    };
+    const std::int64_t end = t + 1'000;
+    for (std::int64_t t0 = 0; t0 < end; t0 += 997) {
+        for (std::int64_t len : {std::int64_t{1}, std::int64_t{75}, std::int64_t{460}, std::int64_t{9'001}, end}) {
+            EXPECT_EQ(data->exposedNs(0, t0, t0 + len), expected(t0, t0 + len)) << t0 << " +" << len;
+        }
+    }
+    EXPECT_EQ(data->exposedNs(0, 0, end), expected(0, end));
+    EXPECT_EQ(data->exposedNs(0, comm[3].startNs, comm[3].startNs + comm[3].durNs), comm[3].durNs);
+    EXPECT_EQ(data->exposedNs(0, 500, 400), 0);  // an empty window
 }
 
 }  // namespace

@@ -49,7 +49,7 @@ CallBusbwPage::CallBusbwPage(core::Catalog catalog, QWidget* parent)
     m_status = new QLabel(this);
     m_status->setWordWrap(true);
     controls()->addWidget(m_status, 1);
-    connect(m_fabric, &QComboBox::currentIndexChanged, this, &CallBusbwPage::rebuild);
+    connect(m_fabric, &QComboBox::currentIndexChanged, this, &CallBusbwPage::invalidate);
 
     auto* p = plot();
     m_curve = p->addGraph();
@@ -70,15 +70,63 @@ CallBusbwPage::CallBusbwPage(core::Catalog catalog, QWidget* parent)
     p->legend->setVisible(true);
     addTable({tr("Step"), tr("Layer"), tr("Op"), tr("Bytes"), tr("Ranks"), tr("Transfer"), tr("algbw"), tr("busbw"),
               tr("Model busbw"), tr("busbw ÷ model"), tr("Kernel")});
-    rebuild();
+    invalidate();
 }
 
 std::string CallBusbwPage::fabricId() const {
     return m_fabric->currentData().toString().toStdString();
 }
 
-QString CallBusbwPage::statusText() const {
+QString CallBusbwPage::statusText() {
+    ensureBuilt();
     return m_status->text();
+}
+
+QCPGraph* CallBusbwPage::allReducePoints() {
+    ensureBuilt();
+    return m_allReduce;
+}
+
+QCPGraph* CallBusbwPage::otherPoints() {
+    ensureBuilt();
+    return m_other;
+}
+
+QCPGraph* CallBusbwPage::modelCurve() {
+    ensureBuilt();
+    return m_curve;
+}
+
+int CallBusbwPage::curveRanks() {
+    ensureBuilt();
+    return m_ranks;
+}
+
+QStandardItemModel* CallBusbwPage::tableModel() {
+    ensureBuilt();
+    return ChartPage::tableModel();
+}
+
+core::Status CallBusbwPage::exportTo(const ExportRequest& request) const {
+    // Exporting reads the page as shown: build it first (the page's state, not the run, changes).
+    const_cast<CallBusbwPage*>(this)->ensureBuilt();
+    return ChartPage::exportTo(request);
+}
+
+void CallBusbwPage::showEvent(QShowEvent* event) {
+    ensureBuilt();
+    ChartPage::showEvent(event);
+}
+
+void CallBusbwPage::invalidate() {
+    m_stale = true;
+    if (isVisible()) ensureBuilt();
+}
+
+void CallBusbwPage::ensureBuilt() {
+    if (!m_stale) return;
+    m_stale = false;
+    rebuild();
 }
 
 void CallBusbwPage::setRun(std::shared_ptr<const core::Trace> trace,
@@ -87,9 +135,9 @@ void CallBusbwPage::setRun(std::shared_ptr<const core::Trace> trace,
     m_analysis = std::move(analysis);
     const int i = m_fabric->findData(qs(fabricId));
     if (i >= 0 && i != m_fabric->currentIndex()) {
-        m_fabric->setCurrentIndex(i);  // rebuilds
+        m_fabric->setCurrentIndex(i);  // invalidates
     } else {
-        rebuild();
+        invalidate();
     }
 }
 
@@ -103,7 +151,7 @@ void CallBusbwPage::rebuild() {
     m_other->data()->clear();
     m_curve->data()->clear();
     m_ranks = 0;
-    tableModel()->setRowCount(0);
+    ChartPage::tableModel()->setRowCount(0);
     if (!m_trace || !m_analysis) {
         m_status->setText(tr("No run selected."));
         requestReplot();
@@ -158,10 +206,12 @@ void CallBusbwPage::rebuild() {
 }
 
 void CallBusbwPage::fillTable(const core::sim::CollectiveModel* model) {
-    auto* table = tableModel();
+    auto* table = ChartPage::tableModel();
     const auto& m = m_analysis->matching;
     const auto bw = [](double v) { return std::isfinite(v) ? qs(core::formatSi(v, "B/s")) : QStringLiteral("—"); };
     const auto num = [](double v) { return std::isfinite(v) ? QVariant(v) : QVariant(); };
+    beginTableFill();
+    table->setRowCount(0);
     for (const auto& c : m.calls) {
         const double busbw = core::analysis::busBandwidth(c);
         double modelBusbw = NAN;
@@ -190,6 +240,7 @@ void CallBusbwPage::fillTable(const core::sim::CollectiveModel* model) {
         table->setData(table->index(row, 8), num(modelBusbw), Qt::UserRole);
         table->setData(table->index(row, 9), num(ratio), Qt::UserRole);
     }
+    endTableFill();
 }
 
 }  // namespace tpscope::ui

@@ -33,14 +33,22 @@ class CallBusbwPage : public ChartPage {
                 const std::string& fabricId);
     void setFabric(const std::string& fabricId);
 
-    QCPGraph* allReducePoints() const { return m_allReduce; }
-    QCPGraph* otherPoints() const { return m_other; }  // all-gather, reduce-scatter, ...
-    QCPGraph* modelCurve() const { return m_curve; }
-    int curveRanks() const { return m_ranks; }  // communicator size of the curve (0: none)
+    // Each read first builds the page if the run or the fabric changed since.
+    QCPGraph* allReducePoints();
+    QCPGraph* otherPoints();  // all-gather, reduce-scatter, ...
+    QCPGraph* modelCurve();
+    int curveRanks();  // communicator size of the curve (0: none)
     std::string fabricId() const;
-    QString statusText() const;
+    QString statusText();
+    QStandardItemModel* tableModel();
+    core::Status exportTo(const ExportRequest& request) const override;
+
+  protected:
+    void showEvent(QShowEvent* event) override;
 
   private:
+    void invalidate();  // rebuilds now when shown, else when next shown or read
+    void ensureBuilt();
     void rebuild();
     void fillTable(const core::sim::CollectiveModel* model);
 
@@ -54,6 +62,7 @@ class CallBusbwPage : public ChartPage {
     QCPGraph* m_other = nullptr;
     QCPGraph* m_curve = nullptr;
     int m_ranks = 0;
+    bool m_stale = true;
 };
 
 }  // namespace tpscope::ui

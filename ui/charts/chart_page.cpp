@@ -118,6 +118,14 @@ QStandardItem* ChartPage::numberItem(const QString& text, double raw) {
     return item;
 }
 
+void ChartPage::beginTableFill() {
+    if (m_sorted != nullptr) m_sorted->setSourceModel(nullptr);
+}
+
+void ChartPage::endTableFill() {
+    if (m_sorted != nullptr) m_sorted->setSourceModel(m_table);
+}
+
 void ChartPage::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange) {

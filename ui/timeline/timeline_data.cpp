@@ -18,6 +18,32 @@ std::size_t RankTimelineData::kernelCount() const {
     return n;
 }
 
+namespace {
+
+// Sums before each block of kExposedBlock intervals; empty unless the intervals are disjoint and in
+// order (exposedCommIntervals gives a union, so they are; the check keeps exposedNs exact regardless).
+std::vector<std::int64_t> exposedBlockSums(const core::EventColumns& ex) {
+    std::vector<std::int64_t> sums;
+    sums.reserve(ex.size() / kExposedBlock + 1);
+    std::int64_t total = 0;
+    for (std::size_t i = 0; i < ex.size(); ++i) {
+        if (i > 0 && ex.startNs(i) < ex.endNs(i - 1)) return {};
+        if (i % kExposedBlock == 0) sums.push_back(total);
+        total += ex.durNs(i);
+    }
+    return sums;
+}
+
+// Exposed time of the intervals [0, i).
+std::int64_t exposedBefore(const RankTimelineData& rank, std::size_t i) {
+    const std::size_t block = i / kExposedBlock;
+    std::int64_t total = block < rank.exposedBlockSum.size() ? rank.exposedBlockSum[block] : 0;
+    for (std::size_t j = block * kExposedBlock; j < i; ++j) total += rank.exposed.durNs(j);
+    return total;
+}
+
+}  // namespace
+
 std::shared_ptr<const TimelineData> TimelineData::build(const core::Trace& trace,
                                                         std::shared_ptr<const core::analysis::RunAnalysis> analysis) {
     auto data = std::make_shared<TimelineData>();
@@ -32,12 +58,17 @@ std::shared_ptr<const TimelineData> TimelineData::build(const core::Trace& trace
         const auto& rank = trace.ranks[r];
         RankTimelineData& out = data->m_ranks.emplace_back();
         out.nvtx = core::nvtxDepthColumns(rank, 2);
-        for (const auto& [start, end] : core::analysis::exposedCommIntervals(rank)) {
+        const auto exposed = core::analysis::exposedCommIntervals(rank);
+        out.exposed.reserve(exposed.size());
+        for (const auto& [start, end] : exposed) {
             out.exposed.append({start, end - start, core::NameId{}, core::EventKind::Collective, 0, core::kNoPayload});
             out.exposedTotalNs += end - start;
         }
         out.exposed.finalize();
+        out.exposedBlockSum = exposedBlockSums(out.exposed);
         if (r < stats.ranks.size()) out.kindCount = stats.ranks[r].kindCount;
+        // Allocated once at its size (grown by push_back it would hold up to twice the bytes).
+        out.collectives.reserve(out.kindCount[static_cast<std::size_t>(core::EventKind::Collective)]);
         for (std::size_t s = 0; s < rank.streams.size(); ++s) {
             const auto& ev = rank.streams[s].events;
             for (std::size_t i = 0; i < ev.size(); ++i) {
@@ -112,6 +143,13 @@ std::int64_t TimelineData::exposedNs(std::size_t rank, std::int64_t t0, std::int
     if (rank >= m_ranks.size()) return 0;
     const auto& ex = m_ranks[rank].exposed;
     const auto r = ex.visibleRange(t0, t1);
+    if (r.first >= r.last) return 0;
+    if (!m_ranks[rank].exposedBlockSum.empty()) {
+        // Disjoint and in order: only the first interval can start before t0, only the last end after t1.
+        const std::int64_t whole = exposedBefore(m_ranks[rank], r.last) - exposedBefore(m_ranks[rank], r.first);
+        return whole - std::max<std::int64_t>(0, t0 - ex.startNs(r.first)) -
+               std::max<std::int64_t>(0, ex.endNs(r.last - 1) - t1);
+    }
     std::int64_t total = 0;
     for (std::size_t i = r.first; i < r.last; ++i) {
         total += std::max<std::int64_t>(0, std::min(ex.endNs(i), t1) - std::max(ex.startNs(i), t0));

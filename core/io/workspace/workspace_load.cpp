@@ -1,8 +1,12 @@
 // Loading a workspace: the file is opened read-only (immutable), its schema version checked, then
 // each run's tables are read and its event chunks inflated and decoded, one stream per task on
-// worker threads. Every count and id is validated (codec/event_codec.h), so a damaged file is an error.
+// worker threads, each stream as soon as its chunks are read (reading and decoding overlap, and the
+// compressed bytes of a stream are freed once it is decoded). Every count and id is validated (codec/event_codec.h), so
+// a damaged file is an error.
 
-#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
 #include <thread>
 
 #include "core/io/codec/event_codec.h"
@@ -177,6 +181,53 @@ Status decodeStream(const std::vector<ChunkRow>& chunks, std::size_t expected, c
     return Ok{};
 }
 
+// Streams whose chunk rows have all been read, waiting for a decoder thread. Closed when the reader
+// has read every row (or stopped on an error); pop() then drains what is left and returns false.
+class ReadyStreams {
+  public:
+    void push(std::size_t task) {
+        {
+            std::lock_guard lock(m_mutex);
+            m_ready.push_back(task);
+        }
+        m_cv.notify_one();
+    }
+    void close() {
+        {
+            std::lock_guard lock(m_mutex);
+            m_closed = true;
+        }
+        m_cv.notify_all();
+    }
+    bool pop(std::size_t& task) {
+        std::unique_lock lock(m_mutex);
+        m_cv.wait(lock, [this] { return m_closed || !m_ready.empty(); });
+        if (m_ready.empty()) return false;
+        task = m_ready.front();
+        m_ready.pop_front();
+        return true;
+    }
+
+  private:
+    std::mutex m_mutex;
+    std::condition_variable m_cv;
+    std::deque<std::size_t> m_ready;
+    bool m_closed = false;
+};
+
+// One (rank, stream): its compressed chunks as read, and what the reader has counted of them. The
+// reader thread owns `rows` and `events` until the stream is handed over; a decoder owns `chunks`
+// from then on and frees them once decoded.
+struct StreamLoad {
+    std::size_t rank = 0, stream = 0;
+    std::size_t expected = 0;  // events, from the streams table
+    std::size_t rows = 0;      // chunk rows read
+    std::size_t events = 0;    // events in them
+    bool handedOver = false;
+    std::vector<ChunkRow> chunks;
+    Status result = Ok{};
+};
+
 Result<std::shared_ptr<Trace>> readTrace(SqliteDb& db, const RunRow& run, const WorkspaceOptions& opt) {
     auto trace = std::make_shared<Trace>();
     trace->origin = run.origin;
@@ -185,9 +236,60 @@ Result<std::shared_ptr<Trace>> readTrace(SqliteDb& db, const RunRow& run, const 
     std::vector<std::vector<std::size_t>> counts;
     TPSCOPE_TRY(readLayout(db, run.id, *trace, counts));
 
-    // Chunks come in (rank, stream, chunk) order; each stream's list is decoded by one task.
-    std::vector<std::vector<std::vector<ChunkRow>>> chunks(trace->ranks.size());
-    for (std::size_t r = 0; r < counts.size(); ++r) chunks[r].resize(counts[r].size());
+    // Each stream is decoded by one task as soon as its last chunk row is read (a stream is complete
+    // when its rows hold the event count of the streams table), and its compressed bytes are freed
+    // once decoded: reading and decoding overlap, and the file's blobs are never all held at once.
+    std::vector<StreamLoad> loads;
+    std::vector<std::vector<std::size_t>> taskOf(trace->ranks.size());
+    for (std::size_t r = 0; r < counts.size(); ++r) {
+        for (std::size_t s = 0; s < counts[r].size(); ++s) {
+            taskOf[r].push_back(loads.size());
+            StreamLoad& load = loads.emplace_back();
+            load.rank = r;
+            load.stream = s;
+            load.expected = counts[r][s];
+        }
+    }
+    ReadyStreams ready;
+    auto decoder = [&] {
+        std::size_t i = 0;
+        while (ready.pop(i)) {
+            StreamLoad& load = loads[i];
+            if (opt.control.cancelled()) {
+                load.result = makeError(ErrorCode::Cancelled, "load cancelled");
+            } else {
+                // A worker thread must not let bad_alloc escape (std::terminate): it becomes this task's error.
+                load.result = withAllocationErrors(
+                    [&] {
+                        return decodeStream(load.chunks, load.expected, *trace,
+                                            trace->ranks[load.rank].streams[load.stream], db.path());
+                    },
+                    db.path());
+            }
+            std::vector<ChunkRow>().swap(load.chunks);
+        }
+    };
+    unsigned threads = opt.threads != 0 ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
+    threads = static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(threads, loads.size())));
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(decoder);
+    // The decoders are joined on every way out of the reading below.
+    struct Joiner {
+        ReadyStreams& ready;
+        std::vector<std::thread>& pool;
+        ~Joiner() {
+            ready.close();
+            for (auto& t : pool) t.join();
+        }
+    } joiner{ready, pool};
+    auto handOver = [&](StreamLoad& load) {
+        load.handedOver = true;
+        ready.push(static_cast<std::size_t>(&load - loads.data()));
+    };
+    for (auto& load : loads) {
+        if (load.expected == 0) handOver(load);
+    }
+
     auto stmt = db.prepare(
         "SELECT rank_position, stream_position, chunk, event_count, raw_bytes, data FROM event_chunks "
         "WHERE run_id = ?1 ORDER BY rowid");
@@ -196,46 +298,35 @@ Result<std::shared_ptr<Trace>> readTrace(SqliteDb& db, const RunRow& run, const 
     int rc = 0;
     while ((rc = stmt->step()) == SQLITE_ROW) {
         const std::int64_t r = stmt->int64(0), s = stmt->int64(1);
-        if (r < 0 || static_cast<std::size_t>(r) >= chunks.size() || s < 0 ||
-            static_cast<std::size_t>(s) >= chunks[r].size() ||
-            stmt->int64(2) != static_cast<std::int64_t>(chunks[r][s].size()) || stmt->int64(3) <= 0 ||
-            stmt->int64(3) > static_cast<std::int64_t>(codec::kChunkEvents) || stmt->int64(4) < 0) {
+        if (r < 0 || static_cast<std::size_t>(r) >= taskOf.size() || s < 0 ||
+            static_cast<std::size_t>(s) >= taskOf[r].size()) {
             return damaged(db.path(), "event chunk index");
         }
+        StreamLoad& load = loads[taskOf[r][s]];
+        const std::int64_t n = stmt->int64(3);
+        if (load.handedOver || stmt->int64(2) != static_cast<std::int64_t>(load.rows) || n <= 0 ||
+            n > static_cast<std::int64_t>(codec::kChunkEvents) || stmt->int64(4) < 0) {
+            return damaged(db.path(), "event chunk index");
+        }
+        if (load.events + static_cast<std::size_t>(n) > load.expected)
+            return damaged(db.path(), "event count of a stream");
         const auto blob = stmt->blob(5);
-        chunks[r][s].push_back({static_cast<std::size_t>(stmt->int64(3)), static_cast<std::uint64_t>(stmt->int64(4)),
-                                std::vector<unsigned char>(blob.begin(), blob.end())});
+        load.chunks.push_back({static_cast<std::size_t>(n), static_cast<std::uint64_t>(stmt->int64(4)),
+                               std::vector<unsigned char>(blob.begin(), blob.end())});
+        ++load.rows;
+        load.events += static_cast<std::size_t>(n);
+        if (load.events == load.expected) handOver(load);
     }
     if (rc != SQLITE_DONE) return db.error("cannot read event chunks");
-    opt.control.report(0.3);
-
-    std::vector<std::pair<std::size_t, std::size_t>> tasks;
-    for (std::size_t r = 0; r < chunks.size(); ++r) {
-        for (std::size_t s = 0; s < chunks[r].size(); ++s) tasks.emplace_back(r, s);
+    for (const auto& load : loads) {
+        if (!load.handedOver) return damaged(db.path(), "event count of a stream");
     }
-    std::vector<Status> results(tasks.size(), Status(Ok{}));
-    std::atomic<std::size_t> next{0};
-    auto worker = [&] {
-        for (std::size_t i = next++; i < tasks.size(); i = next++) {
-            if (opt.control.cancelled()) {
-                results[i] = makeError(ErrorCode::Cancelled, "load cancelled");
-                continue;
-            }
-            const std::size_t r = tasks[i].first, s = tasks[i].second;  // lambdas cannot capture bindings (clang)
-            // A worker thread must not let bad_alloc escape (std::terminate): it becomes this task's error.
-            results[i] = withAllocationErrors(
-                [&] { return decodeStream(chunks[r][s], counts[r][s], *trace, trace->ranks[r].streams[s], db.path()); },
-                db.path());
-        }
-    };
-    unsigned threads = opt.threads != 0 ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
-    threads = static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(threads, tasks.size())));
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
-    worker();
+    opt.control.report(0.3);
+    ready.close();
     for (auto& t : pool) t.join();
-    for (auto& res : results) {
-        if (!res) return res.error();
+    pool.clear();
+    for (const auto& load : loads) {
+        if (!load.result) return load.result.error();
     }
     trace->finalize();
     return trace;

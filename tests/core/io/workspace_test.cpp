@@ -73,6 +73,38 @@ TEST(Workspace, StreamsLongerThanOneChunkRoundTrip) {
     EXPECT_LE(bytesPerEvent, 16.0);
 }
 
+// The loader decodes each stream as soon as its chunk rows are all read (by event count, not by row
+// order): chunk rows of different streams interleaved in the file load the same trace.
+TEST(Workspace, InterleavedChunkRowsOfDifferentStreamsLoadTheSameTrace) {
+    TempDir dir;
+    const auto path = (dir / "interleaved.tpscope").string();
+    core::Workspace ws;
+    ws.runs.push_back(core::Run{{"long"}, makeSyntheticTrace({2, 1, 9000, 5}), std::nullopt});
+    ASSERT_GT(ws.runs[0].trace->ranks[1].streams[0].events.size(), 65536u);  // more than one chunk
+    ASSERT_TRUE(core::saveWorkspace(ws, path));
+    execSql(path,
+            "CREATE TABLE reordered AS SELECT * FROM event_chunks ORDER BY chunk, rank_position, stream_position; "
+            "DELETE FROM event_chunks; INSERT INTO event_chunks SELECT * FROM reordered; DROP TABLE reordered;");
+    auto loaded = core::loadWorkspace(path);
+    ASSERT_TRUE(loaded) << loaded.error().describe();
+    expectSameTrace(*ws.runs[0].trace, *loaded->runs[0].trace);
+}
+
+// A stream whose last chunk row is missing is never complete: an error naming the stream's count,
+// with the decoders of the other streams wound down (no hang, no crash).
+TEST(Workspace, AMissingChunkRowIsAnErrorNotAHang) {
+    TempDir dir;
+    const auto path = (dir / "short.tpscope").string();
+    core::Workspace ws;
+    ws.runs.push_back(core::Run{{"long"}, makeSyntheticTrace({2, 1, 9000, 5}), std::nullopt});
+    ASSERT_TRUE(core::saveWorkspace(ws, path));
+    execSql(path, "DELETE FROM event_chunks WHERE rowid = (SELECT max(rowid) FROM event_chunks)");
+    auto loaded = core::loadWorkspace(path);
+    ASSERT_FALSE(loaded);
+    EXPECT_EQ(loaded.error().code, core::ErrorCode::ParseError);
+    EXPECT_NE(loaded.error().message.find("event count of a stream"), std::string::npos) << loaded.error().message;
+}
+
 TEST(Workspace, SavingReplacesTheFileAndLeavesNoTemporaryFiles) {
     TempDir dir;
     const auto path = (dir / "w.tpscope").string();

@@ -3,8 +3,10 @@
 // (core::sim::CollectiveModel) for the chosen fabric (issue 17 §1). Read back from the graphs.
 
 #include <qcustomplot.h>
+#include <QHeaderView>
 #include <QJsonArray>
 #include <QStandardItemModel>
+#include <QTableView>
 
 #include <gtest/gtest.h>
 
@@ -100,6 +102,26 @@ TEST_F(CallBusbwTest, AnotherFabricRedrawsTheCurveNotThePoints) {
         EXPECT_EQ(busbw, core::sim::allReduceBusbw(b, model->allReduce(b).timeNs(), 2));
     }
     EXPECT_NE(pcie.back().second, nvlink.back().second);
+}
+
+// The table is refilled with its sorted view detached (one sort at the end): the order the user
+// chose still holds for the next run's rows.
+TEST_F(CallBusbwTest, TheSortTheUserChoseHoldsForTheNextRunsRows) {
+    page.setRun(runWithGpus(2, 1).trace, runWithGpus(2, 1).analysis, "nvlink4");
+    constexpr int kBusbw = 7;
+    page.tableView()->sortByColumn(kBusbw, Qt::DescendingOrder);
+    const auto& run = runWithGpus(4, 8);
+    page.setRun(run.trace, run.analysis, "nvlink4");
+    ASSERT_EQ(static_cast<std::size_t>(page.tableModel()->rowCount()), run.analysis->matching.calls.size());
+    const auto* sorted = page.tableView()->model();
+    ASSERT_EQ(sorted->rowCount(), page.tableModel()->rowCount());
+    std::vector<double> shown, expected;
+    for (int r = 0; r < sorted->rowCount(); ++r)
+        shown.push_back(sorted->index(r, kBusbw).data(Qt::UserRole).toDouble());
+    for (const auto& c : run.analysis->matching.calls) expected.push_back(core::analysis::busBandwidth(c));
+    std::sort(expected.begin(), expected.end(), std::greater<>());
+    EXPECT_EQ(shown, expected);
+    EXPECT_NE(expected.front(), expected.back());  // the order is not trivially true
 }
 
 TEST_F(CallBusbwTest, ARunWithoutCollectivesSaysSoAndDrawsNoCurve) {

@@ -1,11 +1,9 @@
 #include "core/io/import/trace_reader.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cctype>
 #include <filesystem>
 #include <mutex>
-#include <thread>
 
 #include "core/io/import/file_format.h"
 #include "core/io/import/kineto_reader.h"
@@ -15,6 +13,7 @@
 #include "core/io/workspace/workspace.h"
 #include "core/io/workspace/workspace_schema.h"
 #include "core/util/out_of_memory.h"
+#include "core/util/parallel_for.h"
 
 namespace tpscope::core {
 
@@ -161,21 +160,9 @@ Result<std::shared_ptr<Trace>> readTraceFiles(const std::vector<std::string>& pa
     }
 
     std::vector<std::optional<Result<TracePart>>> results(paths.size());
-    std::atomic<std::size_t> next{0};
-    auto worker = [&] {
-        for (std::size_t i = next++; i < paths.size(); i = next++) {
-            results[i] = withAllocationErrors([&] { return readOne(paths[i], classifier, controls[i]); }, paths[i]);
-        }
-    };
-    unsigned threads = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-    threads = static_cast<unsigned>(std::min<std::size_t>(threads, paths.size()));
-    if (threads <= 1) {
-        worker();
-    } else {
-        std::vector<std::thread> pool;
-        for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
-        for (auto& t : pool) t.join();
-    }
+    parallelFor(paths.size(), options.threads, [&](std::size_t i) {
+        results[i] = withAllocationErrors([&] { return readOne(paths[i], classifier, controls[i]); }, paths[i]);
+    });
 
     std::vector<TracePart> parts;
     parts.reserve(paths.size());

@@ -14,6 +14,7 @@
 #include "core/io/workspace/workspace.h"
 #include "core/io/workspace/workspace_schema.h"
 #include "core/util/out_of_memory.h"
+#include "core/util/parallel_for.h"
 
 namespace tpscope::core {
 
@@ -269,8 +270,7 @@ Result<std::shared_ptr<Trace>> readTrace(SqliteDb& db, const RunRow& run, const 
             std::vector<ChunkRow>().swap(load.chunks);
         }
     };
-    unsigned threads = opt.threads != 0 ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
-    threads = static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(threads, loads.size())));
+    const unsigned threads = resolveThreadCount(opt.threads, loads.size());
     std::vector<std::thread> pool;
     for (unsigned t = 0; t < threads; ++t) pool.emplace_back(decoder);
     // The decoders are joined on every way out of the reading below.

@@ -16,6 +16,7 @@
 #include "core/io/sqlite_db.h"
 #include "core/io/workspace/workspace.h"
 #include "core/io/workspace/workspace_schema.h"
+#include "core/util/parallel_for.h"
 
 namespace tpscope::core {
 
@@ -102,8 +103,7 @@ Status compressChunks(const Workspace& ws, std::vector<ChunkJob>& jobs, const Wo
             ++done;
         }
     };
-    unsigned threads = opt.threads != 0 ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
-    threads = static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(threads, jobs.size())));
+    const unsigned threads = resolveThreadCount(opt.threads, jobs.size());
     std::vector<std::thread> pool;
     for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
     worker();

@@ -176,7 +176,7 @@ ClockEstimate estimateClockOffsets(const Trace& trace) {
     return out;
 }
 
-Result<ClockSyncResult> synchronizeClocks(Trace& trace, const ClockSyncOptions& options) {
+Result<ClockSyncResult> planClockSync(const Trace& trace, const ClockSyncOptions& options) {
     ClockSyncResult out;
     const std::size_t n = trace.ranks.size();
     out.appliedNs.assign(n, 0);
@@ -215,8 +215,23 @@ Result<ClockSyncResult> synchronizeClocks(Trace& trace, const ClockSyncOptions& 
             "'s clock: offsets estimated from " + std::to_string(out.estimate.callsUsed) +
             " matched collective calls (largest " + formatDurationNs(static_cast<double>(maxOffset)) + ")");
     }
-    for (std::size_t r = 0; r < n; ++r) shiftRank(trace.ranks[r], out.appliedNs[r]);
     return out;
+}
+
+bool ClockSyncResult::shiftsAnyRank() const {
+    return std::any_of(appliedNs.begin(), appliedNs.end(), [](std::int64_t v) { return v != 0; });
+}
+
+void applyClockSync(Trace& trace, const ClockSyncResult& plan) {
+    for (std::size_t r = 0; r < trace.ranks.size() && r < plan.appliedNs.size(); ++r) {
+        shiftRank(trace.ranks[r], plan.appliedNs[r]);
+    }
+}
+
+Result<ClockSyncResult> synchronizeClocks(Trace& trace, const ClockSyncOptions& options) {
+    auto plan = planClockSync(trace, options);
+    if (plan) applyClockSync(trace, *plan);
+    return plan;
 }
 
 Result<ClockOverride> parseClockOverride(std::string_view text) {

@@ -72,10 +72,17 @@ struct ClockSyncResult {
     std::vector<std::int64_t> appliedNs;  // per rank index: the shift made now
     std::vector<bool> overridden;         // per rank index: the shift came from an override
     std::vector<std::string> notes;       // for the user
+
+    bool shiftsAnyRank() const;  // some appliedNs != 0
 };
 
-// Estimates, then shifts the ranks of `trace` as the options say. An override naming a rank the
-// trace does not have is an InvalidArgument error (nothing is shifted then).
+// Estimates, and decides the shift of every rank as the options say, without touching the trace.
+// An override naming a rank the trace does not have is an InvalidArgument error.
+Result<ClockSyncResult> planClockSync(const Trace& trace, const ClockSyncOptions& options);
+// Shifts the ranks of `trace` by plan.appliedNs (plan from planClockSync on this trace).
+void applyClockSync(Trace& trace, const ClockSyncResult& plan);
+// planClockSync, then applyClockSync when it succeeds (nothing is shifted on an error). A caller
+// holding a shared, immutable trace plans first and copies the trace only when shiftsAnyRank().
 Result<ClockSyncResult> synchronizeClocks(Trace& trace, const ClockSyncOptions& options);
 
 // "3=-1500000" -> rank 3, -1.5 ms.

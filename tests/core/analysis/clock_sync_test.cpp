@@ -121,6 +121,34 @@ TEST(ClockSync, OverrideWinsOverTheEstimateAndOffKeepsTheRest) {
     EXPECT_EQ(t.ranks[1].streams.front().events.startNs(0), 1'000'000);
 }
 
+// The CLI plans on a shared trace and copies it only when a rank moves: the plan must leave the
+// trace alone, say whether anything moves, and applied later give what synchronizeClocks gives.
+TEST(ClockSync, APlanLeavesTheTraceAloneAndAppliedEqualsSynchronize) {
+    const Trace original = threeRanks();
+    auto plan = planClockSync(original, {});
+    ASSERT_TRUE(plan.ok());
+    EXPECT_TRUE(plan->shiftsAnyRank());
+    EXPECT_TRUE(original.sameEvents(threeRanks()));
+    Trace planned = original;
+    applyClockSync(planned, *plan);
+    Trace synchronized = original;
+    auto direct = synchronizeClocks(synchronized, {});
+    ASSERT_TRUE(direct.ok());
+    EXPECT_EQ(direct->appliedNs, plan->appliedNs);
+    EXPECT_EQ(direct->notes, plan->notes);
+    EXPECT_TRUE(planned.sameEvents(synchronized));
+    EXPECT_FALSE(planned.sameEvents(original));
+    for (std::size_t r = 0; r < planned.ranks.size(); ++r) {
+        EXPECT_EQ(planned.ranks[r].clockOffsetNs, synchronized.ranks[r].clockOffsetNs) << "rank " << r;
+    }
+
+    ClockSyncOptions off;
+    off.mode = ClockSyncMode::Off;
+    auto still = planClockSync(original, off);
+    ASSERT_TRUE(still.ok());
+    EXPECT_FALSE(still->shiftsAnyRank());
+}
+
 TEST(ClockSync, OverrideOfAMissingRankIsAnError) {
     Trace t = threeRanks();
     ClockSyncOptions o;

@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <array>
 #include <functional>
 
 namespace tpscope::core {
@@ -82,13 +83,13 @@ std::optional<CollectiveOp> launcherOp(std::string_view name) {
     const auto colon = name.rfind("::");
     if (colon == std::string_view::npos) return std::nullopt;
     constexpr std::size_t kTail = 24;  // >= the longest suffix below
-    char tail[kTail];
+    std::array<char, kTail> tail{};
     std::size_t n = 0;
     for (std::size_t i = name.size(); i > colon + 2 && n < kTail; --i) {
         const char c = name[i - 1];
         if (c != '_') tail[kTail - ++n] = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
     }
-    const std::string_view op(tail + kTail - n, n);
+    const std::string_view op(tail.data() + kTail - n, n);
     auto ends = [&](std::string_view suffix) { return op.ends_with(suffix); };
     if (ends("allreduce")) return CollectiveOp::AllReduce;
     if (ends("allgather") || ends("allgatherintotensor")) return CollectiveOp::AllGather;

@@ -308,8 +308,9 @@ Result<std::shared_ptr<Trace>> readTrace(SqliteDb& db, const RunRow& run, const 
             n > static_cast<std::int64_t>(codec::kChunkEvents) || stmt->int64(4) < 0) {
             return damaged(db.path(), "event chunk index");
         }
-        if (load.events + static_cast<std::size_t>(n) > load.expected)
+        if (load.events + static_cast<std::size_t>(n) > load.expected) {
             return damaged(db.path(), "event count of a stream");
+        }
         const auto blob = stmt->blob(5);
         load.chunks.push_back({static_cast<std::size_t>(n), static_cast<std::uint64_t>(stmt->int64(4)),
                                std::vector<unsigned char>(blob.begin(), blob.end())});

@@ -327,28 +327,23 @@ void CompareController::onWhatIfDone(RunId measured, const WhatIfOutcome& outcom
 }
 
 void CompareController::simulateDialog() {
-    const RunId id = singleSelectedRun();
-    const RunRecord* r = m_window->document()->run(id);
-    if (!isFinished(r)) return;
-    QString note;
-    const RunConfigChoice prefill = prefillFromRun(*r, m_window->catalog(), &note);
-    RunConfigDialog dialog(m_window->catalog(), RunConfigDialog::Mode::Simulate, prefill, r->label(), note, m_window);
-    if (dialog.exec() != QDialog::Accepted) return;
-    if (auto status = simulateConfiguration(id, dialog.choice()); !status) {
-        fail(tr("Cannot simulate: %1").arg(QString::fromStdString(status.error().describe())));
-    }
+    runConfigDialog(RunConfigDialog::Mode::Simulate, &CompareController::simulateConfiguration, tr("Cannot simulate"));
 }
 
 void CompareController::whatIfDialog() {
+    runConfigDialog(RunConfigDialog::Mode::WhatIf, &CompareController::whatIf, tr("Cannot replay"));
+}
+
+void CompareController::runConfigDialog(RunConfigDialog::Mode mode, RunAction action, const QString& failure) {
     const RunId id = singleSelectedRun();
     const RunRecord* r = m_window->document()->run(id);
     if (!isFinished(r)) return;
     QString note;
     const RunConfigChoice prefill = prefillFromRun(*r, m_window->catalog(), &note);
-    RunConfigDialog dialog(m_window->catalog(), RunConfigDialog::Mode::WhatIf, prefill, r->label(), note, m_window);
+    RunConfigDialog dialog(m_window->catalog(), mode, prefill, r->label(), note, m_window);
     if (dialog.exec() != QDialog::Accepted) return;
-    if (auto status = whatIf(id, dialog.choice()); !status) {
-        fail(tr("Cannot replay: %1").arg(QString::fromStdString(status.error().describe())));
+    if (auto status = (this->*action)(id, dialog.choice()); !status) {
+        fail(QStringLiteral("%1: %2").arg(failure, QString::fromStdString(status.error().describe())));
     }
 }
 

@@ -76,6 +76,9 @@ class CompareController : public QObject {
     void compareSelected();
     void simulateDialog();
     void whatIfDialog();
+    // Both dialogs: prefilled from the one selected finished run, the choice handed to `action`.
+    using RunAction = core::Status (CompareController::*)(RunId, const RunConfigChoice&);
+    void runConfigDialog(RunConfigDialog::Mode mode, RunAction action, const QString& failure);
     void updateActions();
     void fail(const QString& message);
     RunId singleSelectedRun() const;

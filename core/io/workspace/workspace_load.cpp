@@ -179,6 +179,9 @@ Status decodeStream(const std::vector<ChunkRow>& chunks, std::size_t expected, c
         TPSCOPE_TRY_ASSIGN(raw, codec::decompress(c.blob, c.rawBytes, "event chunk"));
         TPSCOPE_TRY(codec::decodeEvents(raw, c.count, trace.names.size(), trace.payloads.size(), stream.events));
     }
+    // Here, on the decoder thread, rather than in Trace::finalize on the reading thread afterwards:
+    // the streams narrow in parallel, and each one's wide correlation ids are freed as it ends.
+    stream.events.finalize();
     return Ok{};
 }
 

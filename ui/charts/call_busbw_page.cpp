@@ -4,13 +4,12 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QStandardItemModel>
 
 #include <algorithm>
 #include <cmath>
 
 #include "core/analysis/collective_matching.h"
-#include "core/util/units.h"
+#include "ui/charts/collective_calls_model.h"
 #include "ui/charts/unit_ticker.h"
 
 namespace tpscope::ui {
@@ -68,8 +67,8 @@ CallBusbwPage::CallBusbwPage(core::Catalog catalog, QWidget* parent)
     p->yAxis->setTicker(bandwidthTicker());
     p->yAxis->setLabel(tr("bus bandwidth (nccl-tests convention)"));
     p->legend->setVisible(true);
-    addTable({tr("Step"), tr("Layer"), tr("Op"), tr("Bytes"), tr("Ranks"), tr("Transfer"), tr("algbw"), tr("busbw"),
-              tr("Model busbw"), tr("busbw ÷ model"), tr("Kernel")});
+    m_calls = new CollectiveCallsModel(this);
+    setTableModel(m_calls);
     invalidate();
 }
 
@@ -102,9 +101,9 @@ int CallBusbwPage::curveRanks() {
     return m_ranks;
 }
 
-QStandardItemModel* CallBusbwPage::tableModel() {
+CollectiveCallsModel* CallBusbwPage::tableModel() {
     ensureBuilt();
-    return ChartPage::tableModel();
+    return m_calls;
 }
 
 core::Status CallBusbwPage::exportTo(const ExportRequest& request) const {
@@ -151,8 +150,8 @@ void CallBusbwPage::rebuild() {
     m_other->data()->clear();
     m_curve->data()->clear();
     m_ranks = 0;
-    ChartPage::tableModel()->setRowCount(0);
     if (!m_trace || !m_analysis) {
+        m_calls->setRun(nullptr, nullptr, std::nullopt);
         m_status->setText(tr("No run selected."));
         requestReplot();
         return;
@@ -198,49 +197,11 @@ void CallBusbwPage::rebuild() {
     m_curve->removeFromLegend();
     if (model) m_curve->addToLegend();
     m_status->setText(status.join(QStringLiteral("; ")));
-    fillTable(model ? &*model : nullptr);
+    m_calls->setRun(m_trace, m_analysis, std::move(model));
     plot()->rescaleAxes();
     auto* y = plot()->yAxis;
     y->setRange(0, std::max(1.0, y->range().upper * 1.1));
     requestReplot();
-}
-
-void CallBusbwPage::fillTable(const core::sim::CollectiveModel* model) {
-    auto* table = ChartPage::tableModel();
-    const auto& m = m_analysis->matching;
-    const auto bw = [](double v) { return std::isfinite(v) ? qs(core::formatSi(v, "B/s")) : QStringLiteral("—"); };
-    const auto num = [](double v) { return std::isfinite(v) ? QVariant(v) : QVariant(); };
-    beginTableFill();
-    table->setRowCount(0);
-    for (const auto& c : m.calls) {
-        const double busbw = core::analysis::busBandwidth(c);
-        double modelBusbw = NAN;
-        if (model != nullptr && c.op == core::CollectiveOp::AllReduce && c.bytes > 0 &&
-            static_cast<int>(c.groupSize) == model->ranks()) {
-            modelBusbw = core::sim::allReduceBusbw(c.bytes, model->allReduce(c.bytes).timeNs(), model->ranks());
-        }
-        const double ratio = busbw / modelBusbw;
-        const auto& first = m.participants[c.firstParticipant];
-        const auto& stream = m_trace->ranks[first.rankIndex].streams[first.streamIndex];
-        table->appendRow(
-            {numberItem(c.layer >= 0 ? QString::number(c.step) : QStringLiteral("—"), static_cast<double>(c.step)),
-             numberItem(c.layer >= 0 ? QString::number(c.layer) : QStringLiteral("—"), c.layer),
-             new QStandardItem(qs(std::string(core::toString(c.op)))),
-             numberItem(qs(core::formatBytes(static_cast<double>(c.bytes))), static_cast<double>(c.bytes)),
-             numberItem(QString::number(c.groupSize), c.groupSize),
-             numberItem(qs(core::formatDurationNs(static_cast<double>(c.transferNs), core::DurationStyle::Detail)),
-                        static_cast<double>(c.transferNs)),
-             numberItem(bw(core::analysis::algBandwidth(c)), 0), numberItem(bw(busbw), 0),
-             numberItem(bw(modelBusbw), 0),
-             numberItem(std::isfinite(ratio) ? qs(core::formatPercent(ratio)) : QStringLiteral("—"), 0),
-             new QStandardItem(qs(std::string(m_trace->name(stream.events.name(first.eventIndex)))))});
-        const int row = table->rowCount() - 1;
-        table->setData(table->index(row, 6), num(core::analysis::algBandwidth(c)), Qt::UserRole);
-        table->setData(table->index(row, 7), num(busbw), Qt::UserRole);
-        table->setData(table->index(row, 8), num(modelBusbw), Qt::UserRole);
-        table->setData(table->index(row, 9), num(ratio), Qt::UserRole);
-    }
-    endTableFill();
 }
 
 }  // namespace tpscope::ui

@@ -4,7 +4,9 @@
 // `analyze --calls --json` prints) against its message size, over the collective model's
 // nccl-tests-style all-reduce curve (core::sim::CollectiveModel, NCCL's choice at each size, the
 // curve `tpscope-cli allreduce --fabric F --gpus N` tabulates) for a fabric picked above the chart,
-// at the calls' communicator size. The table lists every call with the model's busbw at its size.
+// at the calls' communicator size. The table lists every call with the model's busbw at its size,
+// read from core as shown (CollectiveCallsModel: no item per cell, so a 10 M-event run's 250 k calls
+// fill it in milliseconds, not seconds and a gigabyte of items; tests/bench/bench_charts).
 // Calls without a size or a transfer time have no busbw and are counted, not plotted. The page
 // plots; core computes. Cost: O(calls + curve sizes x algorithms).
 
@@ -14,6 +16,7 @@
 #include "core/hw/catalog.h"
 #include "core/sim/collective_model.h"
 #include "ui/charts/chart_page.h"
+#include "ui/charts/collective_calls_model.h"
 
 class QComboBox;
 class QCPGraph;
@@ -40,7 +43,8 @@ class CallBusbwPage : public ChartPage {
     int curveRanks();  // communicator size of the curve (0: none)
     std::string fabricId() const;
     QString statusText();
-    QStandardItemModel* tableModel();
+    // One row per call, in the order the table shows (call order until a header is clicked).
+    CollectiveCallsModel* tableModel();
     core::Status exportTo(const ExportRequest& request) const override;
 
   protected:
@@ -50,7 +54,6 @@ class CallBusbwPage : public ChartPage {
     void invalidate();  // rebuilds now when shown, else when next shown or read
     void ensureBuilt();
     void rebuild();
-    void fillTable(const core::sim::CollectiveModel* model);
 
     core::Catalog m_catalog;
     std::vector<core::FabricSpec> m_fabrics;  // intra-node ones: the curve is one node's
@@ -58,6 +61,7 @@ class CallBusbwPage : public ChartPage {
     std::shared_ptr<const core::analysis::RunAnalysis> m_analysis;
     QComboBox* m_fabric = nullptr;
     QLabel* m_status = nullptr;
+    CollectiveCallsModel* m_calls = nullptr;
     QCPGraph* m_allReduce = nullptr;
     QCPGraph* m_other = nullptr;
     QCPGraph* m_curve = nullptr;

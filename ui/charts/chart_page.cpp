@@ -77,17 +77,17 @@ void ChartPage::zoomOut() {
 
 QStringList ChartPage::exportFormats() const {
     QStringList formats{QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")};
-    if (m_table != nullptr) formats << QStringLiteral("csv");
+    if (m_tableSource != nullptr) formats << QStringLiteral("csv");
     return formats;
 }
 
 core::Status ChartPage::exportTo(const ExportRequest& request) const {
     if (exportSuffix(request.path) == QLatin1String("csv")) {
-        if (m_table == nullptr) {
+        if (m_tableSource == nullptr) {
             return core::makeError(core::ErrorCode::InvalidArgument, "this page has no table to export as CSV",
                                    request.path.toStdString());
         }
-        return exportTableCsv(*m_table, request.path);
+        return exportTableCsv(*m_tableSource, request.path);
     }
     return exportPlot(*m_plot, request);
 }
@@ -98,8 +98,22 @@ QStandardItemModel* ChartPage::addTable(const QStringList& header) {
     m_sorted = new QSortFilterProxyModel(this);
     m_sorted->setSourceModel(m_table);
     m_sorted->setSortRole(Qt::UserRole);
+    m_tableSource = m_table;
+    addTableView(m_sorted);
+    return m_table;
+}
+
+void ChartPage::setTableModel(QAbstractItemModel* model) {
+    m_tableSource = model;
+    addTableView(model);
+    // Enabling sorting applied Qt's default indicator (first column, descending); a model of its own
+    // starts in its own row order, which tableModel() readers rely on, until a header is clicked.
+    m_tableView->sortByColumn(-1, Qt::AscendingOrder);
+}
+
+void ChartPage::addTableView(QAbstractItemModel* shown) {
     m_tableView = new QTableView(m_splitter);
-    m_tableView->setModel(m_sorted);
+    m_tableView->setModel(shown);
     m_tableView->setSortingEnabled(true);
     m_tableView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_tableView->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -108,7 +122,6 @@ QStandardItemModel* ChartPage::addTable(const QStringList& header) {
     m_splitter->addWidget(m_tableView);
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
-    return m_table;
 }
 
 QStandardItem* ChartPage::numberItem(const QString& text, double raw) {

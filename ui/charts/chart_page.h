@@ -8,6 +8,7 @@
 
 #include "ui/view_tab.h"
 
+class QAbstractItemModel;
 class QCustomPlot;
 class QHBoxLayout;
 class QSortFilterProxyModel;
@@ -26,7 +27,8 @@ class ChartPage : public QWidget, public ViewTab {
     ~ChartPage() override;
 
     QCustomPlot* plot() const { return m_plot; }
-    // The table of the page's numbers (null when the page has none); rows in insertion order.
+    // The table of the page's numbers as items (addTable; null when the page has none or its own
+    // model, setTableModel); rows in insertion order.
     QStandardItemModel* tableModel() const { return m_table; }
     QTableView* tableView() const { return m_tableView; }
 
@@ -46,6 +48,10 @@ class ChartPage : public QWidget, public ViewTab {
     QHBoxLayout* controls() const { return m_controls; }
     // Adds the table below the chart, sorted by each cell's Qt::UserRole value (the raw number).
     QStandardItemModel* addTable(const QStringList& header);
+    // Adds the table below the chart showing the page's own model (one too large for items), which
+    // sorts itself (QAbstractItemModel::sort; unsorted until a header is clicked) and is exported as
+    // CSV in its current order.
+    void setTableModel(QAbstractItemModel* model);
     // A table cell: display text and, for sorting and CSV, the raw number.
     static QStandardItem* numberItem(const QString& text, double raw);
     // Around filling many rows: the sorted view is detached meanwhile and sorts once at the end
@@ -62,13 +68,15 @@ class ChartPage : public QWidget, public ViewTab {
 
   private:
     void zoom(double factor);
+    void addTableView(QAbstractItemModel* shown);
 
     QString m_title;
     QHBoxLayout* m_controls = nullptr;
     QSplitter* m_splitter = nullptr;
     QCustomPlot* m_plot = nullptr;
+    QAbstractItemModel* m_tableSource = nullptr;  // what CSV exports: m_table or the page's own model
     QStandardItemModel* m_table = nullptr;
-    QSortFilterProxyModel* m_sorted = nullptr;
+    QSortFilterProxyModel* m_sorted = nullptr;  // over m_table
     QTableView* m_tableView = nullptr;
 };
 

@@ -6,10 +6,14 @@ namespace tpscope::ui {
 
 DocumentLoader::DocumentLoader(OpenFn open, QObject* parent) : QObject(parent), m_open(std::move(open)) {
     qRegisterMetaType<tpscope::ui::OpenedDocument>();
+    qRegisterMetaType<tpscope::ui::RunRecord>();
     // Two threads: a new load starts at once while a cancelled one finishes its current chunk.
     m_pool.setMaxThreadCount(2);
     connect(this, &DocumentLoader::workerProgress, this, [this](quint64 generation, double f) {
         if (m_current && generation == m_current->generation) Q_EMIT progress(f);
+    });
+    connect(this, &DocumentLoader::workerPreview, this, [this](quint64 generation, RunRecord run) {
+        if (m_current && generation == m_current->generation) Q_EMIT preview(std::move(run));
     });
     connect(this, &DocumentLoader::workerDone, this, &DocumentLoader::onWorkerDone);
 }
@@ -28,7 +32,10 @@ void DocumentLoader::start(const QString& path) {
     m_pool.start([this, job, path] {
         const TaskControl control{[this, &job](double f) { Q_EMIT workerProgress(job->generation, f, {}); },
                                   &job->cancel};
-        auto result = m_open(path, control);
+        const OpenPreviewFn preview = [this, &job](const RunRecord& run) {
+            Q_EMIT workerPreview(job->generation, run, {});
+        };
+        auto result = m_open(path, control, preview);
         if (result) {
             Q_EMIT workerDone(job->generation, path, std::move(*result), QString(), {});
         } else {

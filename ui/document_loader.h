@@ -1,7 +1,9 @@
 #pragma once
 // Opens a file (workspace, Kineto JSON, rank folder, nsys SQLite) on a worker thread through
 // Services::open and emits the result as a value: loaded(OpenedDocument) or failed(path, message).
-// Each run's timeline data and analysis are derived on the same thread.
+// Each run's timeline data and analysis are derived on the same thread; before that, preview(run)
+// hands over the first run with its trace and timeline rows (TimelineData::buildRows), so that a
+// large file paints while it is analysed.
 //
 // A new load cancels the previous one without waiting for it: the superseded worker winds down on
 // the loader's own thread pool while the new one starts, so the GUI thread never blocks. Every
@@ -36,10 +38,12 @@ class DocumentLoader : public QObject {
 
   Q_SIGNALS:
     void progress(double fraction);
+    void preview(tpscope::ui::RunRecord firstRun);
     void loaded(tpscope::ui::OpenedDocument document);
     void failed(QString path, QString message);
     // Worker -> GUI thread; checked against the current generation there.
     void workerProgress(quint64 generation, double fraction, QPrivateSignal);
+    void workerPreview(quint64 generation, tpscope::ui::RunRecord firstRun, QPrivateSignal);
     void workerDone(quint64 generation, QString path, tpscope::ui::OpenedDocument document, QString error,
                     QPrivateSignal);
 

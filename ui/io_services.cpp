@@ -132,7 +132,7 @@ RunRecord runRecordOf(const core::Run& run, const QString& workspacePath) {
     return rec;
 }
 
-core::Result<OpenedDocument> openWithIo(const QString& path, const TaskControl& control) {
+core::Result<OpenedDocument> openWithIo(const QString& path, const TaskControl& control, const OpenPreviewFn& preview) {
     const std::string p = path.toStdString();
     const QFileInfo info(path);
     // A device such as /dev/zero reads as an endless or empty stream: name what it is instead.
@@ -140,24 +140,28 @@ core::Result<OpenedDocument> openWithIo(const QString& path, const TaskControl& 
         return core::makeError(core::ErrorCode::WrongFormat, "not a regular file or folder (a device, socket or pipe)",
                                p);
     }
+    // Reading is [0, 0.5] of the bar, the analyses (as long again at 100 M events) the rest.
+    TaskControl reading{nullptr, control.cancel};
+    if (control.progress) reading.progress = [&control](double f) { control.report(f / 2); };
     if (isWorkspaceFile(p)) {
         core::WorkspaceOptions options;
-        options.control = control;
+        options.control = reading;
         core::Workspace ws;
         TPSCOPE_TRY_ASSIGN(ws, core::loadWorkspace(p, options));
         OpenedDocument doc;
         doc.path = path;
         doc.isWorkspace = true;
-        for (const auto& run : ws.runs) {
+        for (const auto& run : ws.runs) doc.runs.push_back(runRecordOf(run, path));
+        if (!doc.runs.empty()) previewRun(doc.runs.front(), preview);
+        for (std::size_t i = 0; i < doc.runs.size(); ++i) {
             if (control.cancelled()) return core::makeError(core::ErrorCode::Cancelled, "opening cancelled", p);
-            RunRecord record = runRecordOf(run, path);
-            deriveRunData(record);
-            doc.runs.push_back(std::move(record));
+            deriveRunData(doc.runs[i]);
+            control.report(0.5 + 0.5 * static_cast<double>(i + 1) / static_cast<double>(doc.runs.size()));
         }
         return doc;
     }
     core::ReadOptions options;
-    options.control = control;
+    options.control = reading;
     core::ImportStats stats;
     std::shared_ptr<core::Trace> trace;
     TPSCOPE_TRY_ASSIGN(trace, core::readTrace(p, options, &stats));
@@ -168,7 +172,8 @@ core::Result<OpenedDocument> openWithIo(const QString& path, const TaskControl& 
             core::ErrorCode::WrongFormat,
             "no GPU events in the trace" + (note.isEmpty() ? std::string() : " (" + note.toStdString() + ")"), p);
     }
-    OpenedDocument doc = importedTraceDocument(path, std::move(trace));
+    OpenedDocument doc = importedTraceDocument(path, std::move(trace), preview);
+    control.report(1);
     doc.note = importNote(stats);
     return doc;
 }

@@ -15,7 +15,10 @@
 
 namespace tpscope::ui {
 
-core::Result<OpenedDocument> openWithIo(const QString& path, const TaskControl& control);
+// Reading is the first half of the progress, the runs' analyses the second; preview (may be empty)
+// gets the first run as soon as it is read.
+core::Result<OpenedDocument> openWithIo(const QString& path, const TaskControl& control,
+                                        const OpenPreviewFn& preview = {});
 core::Status saveWithIo(const QString& path, const std::vector<RunRecord>& runs, const TaskControl& control);
 
 // The mapping between a GUI run and a workspace run (exposed for tests).

@@ -71,6 +71,7 @@ void MainWindow::connectWorkers() {
     connect(m_runPanel, &RunPanel::cancelRequested, this, &MainWindow::cancelSweep);
 
     m_loader = new DocumentLoader(m_services.open, this);
+    connect(m_loader, &DocumentLoader::preview, this, &MainWindow::onDocumentPreview);
     connect(m_loader, &DocumentLoader::loaded, this, &MainWindow::onDocumentLoaded);
     connect(m_loader, &DocumentLoader::failed, this, &MainWindow::onDocumentFailed);
     connect(m_loader, &DocumentLoader::progress, this, [this](double f) {

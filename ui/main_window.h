@@ -150,6 +150,7 @@ class MainWindow : public QMainWindow {
     bool save();
     bool saveAsDialog();
     bool maybeSave();
+    void onDocumentPreview(const RunRecord& firstRun);
     void onDocumentLoaded(OpenedDocument document);
     void onDocumentFailed(const QString& path, const QString& message);
     void addRecentFile(const QString& path);

@@ -66,6 +66,14 @@ bool MainWindow::isLoading() const {
     return m_loader != nullptr && m_loader->isLoading();
 }
 
+void MainWindow::onDocumentPreview(const RunRecord& firstRun) {
+    // Only where the timeline shows nothing yet: the document itself changes on loaded alone (after
+    // the unsaved-changes prompt), and a run the user is looking at is not taken away before that.
+    if (m_current != RunId::None) return;
+    m_timeline->showPreview(firstRun);
+    statusBar()->showMessage(tr("Read %1; analysing…").arg(firstRun.source));
+}
+
 void MainWindow::onDocumentLoaded(OpenedDocument document) {
     updateStatusProgress();
     if (document.isWorkspace) {

@@ -24,7 +24,9 @@ void deriveRunData(RunOutcome& outcome, int batch) {
         outcome.analysis =
             std::make_shared<const core::analysis::RunAnalysis>(core::analysis::analyzeTrace(*outcome.trace, options));
     }
-    if (!outcome.timeline) outcome.timeline = TimelineData::build(*outcome.trace, outcome.analysis);
+    if (!outcome.timeline || !outcome.timeline->hasAnalysis()) {
+        outcome.timeline = TimelineData::build(*outcome.trace, outcome.analysis, outcome.timeline.get());
+    }
     outcome.metrics = metricsOf(*outcome.analysis);
 }
 
@@ -58,7 +60,14 @@ SweepFn sweepOfRuns(RunFn runOne) {
     };
 }
 
-OpenedDocument importedTraceDocument(const QString& path, std::shared_ptr<const core::Trace> trace) {
+void previewRun(RunRecord& run, const OpenPreviewFn& preview) {
+    if (!preview || !run.trace || run.timeline) return;
+    run.timeline = TimelineData::buildRows(*run.trace);
+    preview(run);
+}
+
+OpenedDocument importedTraceDocument(const QString& path, std::shared_ptr<const core::Trace> trace,
+                                     const OpenPreviewFn& preview) {
     OpenedDocument doc;
     doc.path = path;
     RunRecord run;
@@ -69,6 +78,7 @@ OpenedDocument importedTraceDocument(const QString& path, std::shared_ptr<const 
     run.progress = 1;
     run.source = path;
     run.trace = std::move(trace);
+    previewRun(run, preview);
     deriveRunData(run);
     doc.runs.push_back(std::move(run));
     return doc;

@@ -54,6 +54,11 @@ struct LocalBackendInfo {
     QStringList devices;
 };
 
+// A first look at a file being opened, sent from the worker at most once: its first run with the
+// trace and the timeline's rows (TimelineData::buildRows), before the analysis. A 100 M-event
+// workspace takes longer to analyse than to read, and the timeline can paint meanwhile.
+using OpenPreviewFn = std::function<void(const RunRecord& firstRun)>;
+
 using RunFn = std::function<core::Result<RunOutcome>(const RunRequest&, const TaskControl&)>;
 // Runs every run of the sweep in expand() order; an error return stops the sweep (a Cancelled
 // error when the flag stopped it). A run that fails alone is reported through failed().
@@ -61,7 +66,9 @@ using SweepFn = std::function<core::Status(const SweepRequest&, const SweepCallb
 
 struct Services {
     SweepFn runSweep;
-    std::function<core::Result<OpenedDocument>(const QString& path, const TaskControl&)> open;
+    // preview may be empty.
+    std::function<core::Result<OpenedDocument>(const QString& path, const TaskControl&, const OpenPreviewFn& preview)>
+        open;
     std::function<core::Status(const QString& path, const std::vector<RunRecord>& runs, const TaskControl&)>
         saveWorkspace;
     std::function<LocalBackendInfo()> localBackend;
@@ -73,13 +80,18 @@ Services defaultServices();
 SweepFn sweepOfRuns(RunFn runOne);
 
 // Derives what the views need from a finished trace, on the calling (worker) thread: timeline data
-// and the run's analysis with its metrics. batch <= 0 reads the trace metadata.
+// and the run's analysis with its metrics. batch <= 0 reads the trace metadata. A timeline of rows
+// alone (buildRows) is completed, its rows shared.
 void deriveRunData(RunOutcome& outcome, int batch);
 void deriveRunData(RunRecord& record);
 
 // A document of one imported trace (a Kineto file, a rank folder, an nsys export): one run, its
 // TP = the number of ranks, step latency from the NVTX steps when there are any. For the io seam.
-OpenedDocument importedTraceDocument(const QString& path, std::shared_ptr<const core::Trace> trace);
+// preview (may be empty) gets the run before its analysis.
+OpenedDocument importedTraceDocument(const QString& path, std::shared_ptr<const core::Trace> trace,
+                                     const OpenPreviewFn& preview = {});
+// Gives `run` the timeline's rows alone and hands it to preview (nothing when preview is empty).
+void previewRun(RunRecord& run, const OpenPreviewFn& preview);
 
 }  // namespace tpscope::ui
 

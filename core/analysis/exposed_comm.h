@@ -4,8 +4,8 @@
 // (layer_breakdown.h) sums the same quantity per window.
 //
 // Input: one rank's streams (each sorted by start). Unions the compute kernels and the collective
-// kernels across streams (memcpy/memset count as neither), then subtracts. O(n log n) for n events
-// on several streams, O(n) when each kind sits on one stream.
+// kernels of each stream as they come (memcpy/memset count as neither), merges the streams' unions,
+// then subtracts. O(n x s) for n events on s streams (O(n) on one), holding only the unions.
 
 #include <vector>
 

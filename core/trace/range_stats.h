@@ -29,5 +29,7 @@ struct RangeStats {
 };
 
 RangeStats rangeStats(const Trace& trace, std::int64_t t0, std::int64_t t1);
+// One rank's part of rangeStats (for work split by rank).
+RankRangeStats rankRangeStats(const Rank& rank, std::int64_t t0, std::int64_t t1);
 
 }  // namespace tpscope::core

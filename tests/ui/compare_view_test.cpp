@@ -120,7 +120,7 @@ TEST_F(Compare, AMeasuredTraceOnItsOwnClockAndASimulatedRunAlignOnTheirLayerZero
     TPSCOPE_REQUIRE_PUBLIC("param-dlrm_kineto-8rank");
     // The public 8-rank PyTorch-profiler trace (epoch-microsecond clock) beside a simulated run (starts at 0).
     auto opened = defaultServices().open(
-        QString::fromStdString((test::publicTraces() / "param-dlrm_kineto-8rank").string()), TaskControl{});
+        QString::fromStdString((test::publicTraces() / "param-dlrm_kineto-8rank").string()), TaskControl{}, {});
     ASSERT_TRUE(opened.ok()) << opened.error().describe();
     ASSERT_EQ(opened->runs.size(), 1u);
     const RunRecord& measured = opened->runs.front();

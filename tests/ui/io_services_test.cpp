@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <clocale>
 #include <cstdio>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include "core/io/workspace/workspace.h"
 #include "tests/synthetic_trace.h"
 #include "ui/io_services.h"
+#include "ui/timeline/timeline_data.h"
 #include "ui_test_support.h"
 
 namespace tpscope::ui {
@@ -30,6 +32,40 @@ TEST(IoServices, OpeningATraceGivesOneImportedRunAndTheImportNote) {
     EXPECT_EQ(doc->runs[0].request.backend, BackendKind::Imported);
     EXPECT_EQ(doc->runs[0].request.tp, 2);  // two GPUs in the file
     EXPECT_TRUE(doc->note.contains(QStringLiteral("negative durations"))) << doc->note.toStdString();
+}
+
+// Issue 18: the first run is previewed once, as soon as it is read (rows alone, no analysis), and
+// the document's run is the same trace with the preview's rows completed, not derived again. The
+// progress rises to 1 and reading stops at half of it.
+TEST(IoServices, AWorkspaceIsPreviewedBeforeItsAnalysisAndTheRowsAreKept) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("w.tpscope"));
+    RunRecord run;
+    run.status = RunStatus::Done;
+    run.trace = test::makeSyntheticTrace({4, 3, 2, 5});
+    RunRecord second = run;
+    second.trace = test::makeSyntheticTrace({2, 2, 2, 2});
+    ASSERT_TRUE(saveWithIo(path, {run, second}, {}));
+
+    std::vector<RunRecord> previews;
+    std::vector<double> progress;
+    const TaskControl control{[&progress](double f) { progress.push_back(f); }, nullptr};
+    auto doc = openWithIo(path, control, [&previews](const RunRecord& r) { previews.push_back(r); });
+    ASSERT_TRUE(doc) << doc.error().describe();
+    ASSERT_EQ(previews.size(), 1u);
+    ASSERT_EQ(doc->runs.size(), 2u);
+    const RunRecord& first = doc->runs.front();
+    ASSERT_TRUE(previews[0].timeline);
+    EXPECT_FALSE(previews[0].timeline->hasAnalysis());
+    EXPECT_FALSE(previews[0].analysis);
+    EXPECT_EQ(previews[0].trace, first.trace);
+    ASSERT_TRUE(first.timeline && first.analysis);
+    EXPECT_TRUE(first.timeline->hasAnalysis());
+    EXPECT_EQ(&first.timeline->ranks(), &previews[0].timeline->ranks());
+    ASSERT_FALSE(progress.empty());
+    EXPECT_DOUBLE_EQ(progress.back(), 1.0);
+    EXPECT_TRUE(std::is_sorted(progress.begin(), progress.end()));
+    EXPECT_TRUE(std::any_of(progress.begin(), progress.end(), [](double f) { return f > 0.49 && f <= 0.5; }));
 }
 
 TEST(IoServices, SavedRunsComeBackFromTheWorkspaceWithTheirRequests) {

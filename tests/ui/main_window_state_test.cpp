@@ -71,6 +71,43 @@ TEST_F(WindowState, OpeningALargerWorkspaceDuringASweepKeepsItsRunsTheirOwnTrace
     openWorkspaceDuringSweep(6);
 }
 
+// Issue 18: a file's first run paints from its trace alone while the analysis runs; the document
+// changes only when the load is done, and the view then keeps the trace and gains the analysis'
+// part. A run already on screen is not replaced by a preview.
+TEST_F(WindowState, AFilePaintsBeforeItsAnalysisAndIsCompletedInPlace) {
+    Services services = defaultServices();
+    services.open = test::fakeOpen({{QStringLiteral("big.tpscope"), FakeFile{2, 0, 600}},
+                                    {QStringLiteral("good.json"), FakeFile{1, 0, 0}},
+                                    {QStringLiteral("late.json"), FakeFile{1, 0, 600}}});
+    MainWindow window(services);
+    window.show();
+    QSignalSpy opened(&window, &MainWindow::documentOpened);
+    TimelineView* view = window.timelinePanel()->view();
+    window.openPath(QStringLiteral("/data/big.tpscope"));
+    QElapsedTimer timer;
+    timer.start();
+    while (view->trace() == nullptr && timer.elapsed() < kWaitMs) QTest::qWait(10);
+    ASSERT_NE(view->trace(), nullptr) << "no preview";
+    EXPECT_TRUE(window.timelinePanel()->showsTimeline());
+    EXPECT_FALSE(view->data()->hasAnalysis());
+    EXPECT_EQ(window.document()->size(), 0u);
+    EXPECT_EQ(opened.count(), 0);
+    const core::Trace* previewed = view->trace();
+    ASSERT_TRUE(opened.wait(kWaitMs));
+    ASSERT_EQ(window.document()->size(), 2u);
+    EXPECT_EQ(view->trace(), previewed);
+    EXPECT_TRUE(view->data()->hasAnalysis());
+    EXPECT_EQ(window.document()->run(window.currentRun())->trace.get(), previewed);
+
+    // A run is shown: the next file's preview leaves it there.
+    window.setUnsavedPrompt([](QWidget*) { return QMessageBox::Discard; });
+    opened.clear();
+    window.openPath(QStringLiteral("/data/late.json"));
+    QTest::qWait(300);  // the preview has been sent; the analysis is still running
+    EXPECT_EQ(view->trace(), previewed);
+    ASSERT_TRUE(opened.wait(kWaitMs));
+}
+
 // Bug: start() joined the previous worker on the GUI thread, so opening a second file while the
 // first was still being read froze the window until the first finished.
 TEST_F(WindowState, OpeningASecondFileDoesNotWaitForTheFirst) {

@@ -69,7 +69,8 @@ struct SlowRuns {
 // one imported run; anything else fails like a file that is not a trace.
 struct FakeFile {
     int runs = 1;
-    int delayMs = 0;
+    int delayMs = 0;    // reading
+    int analyseMs = 0;  // between the preview of the first run and the end
 };
 
 inline ui::RunRecord importedRun(const QString& source, int ranks) {
@@ -83,7 +84,8 @@ inline ui::RunRecord importedRun(const QString& source, int ranks) {
 }
 
 inline decltype(ui::Services::open) fakeOpen(std::map<QString, FakeFile> files) {
-    return [files](const QString& path, const core::TaskControl&) -> core::Result<ui::OpenedDocument> {
+    return [files](const QString& path, const core::TaskControl&,
+                   const ui::OpenPreviewFn& preview) -> core::Result<ui::OpenedDocument> {
         const auto it = files.find(path.section(QLatin1Char('/'), -1));
         const FakeFile file = it == files.end() ? FakeFile{} : it->second;
         if (file.delayMs > 0) std::this_thread::sleep_for(std::chrono::milliseconds(file.delayMs));
@@ -99,6 +101,8 @@ inline decltype(ui::Services::open) fakeOpen(std::map<QString, FakeFile> files) 
         } else {
             return core::makeError(core::ErrorCode::WrongFormat, "not a Kineto trace: no traceEvents array");
         }
+        if (!doc.runs.empty()) ui::previewRun(doc.runs.front(), preview);
+        if (file.analyseMs > 0) std::this_thread::sleep_for(std::chrono::milliseconds(file.analyseMs));
         for (auto& run : doc.runs) ui::deriveRunData(run);
         return doc;
     };

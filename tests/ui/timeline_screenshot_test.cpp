@@ -42,9 +42,9 @@ TEST(TimelineScreenshot, WritesZoomedOutAndLayerViews) {
     const auto& layers = data.ranks()[0].nvtx.at(1);
     ASSERT_GT(layers.size(), 3u);
     view.setVisibleRange(layers.startNs(1) - 2'000, layers.endNs(2) + 2'000);
-    const auto& calls = data.ranks()[1].collectives;
+    const auto calls = data.collectivesIn(*view.trace(), 1, view.trace()->startNs(), view.trace()->endNs());
     ASSERT_GT(calls.size(), 3u);
-    view.selectEvent(EventRef{1, static_cast<int>(calls[3].stream), calls[3].index});
+    view.selectEvent(calls[3]);
     ASSERT_TRUE(view.selectedMatch().has_value());
     view.renderTo(image);
     EXPECT_TRUE(image.save(test::screenshotDir() + "/timeline-layers.png"));

@@ -73,7 +73,7 @@ core::Result<ReportRuns> loadReportRuns(const QStringList& files, const Services
                             ? QStringLiteral("tpscope report: %1").arg(QFileInfo(files.front()).fileName())
                             : QStringLiteral("tpscope report: %1 files compared").arg(files.size());
     for (const auto& file : files) {
-        auto doc = services.open(file, TaskControl{});
+        auto doc = services.open(file, TaskControl{}, {});
         if (!doc) return doc.error();
         out.context.configuration << QStringLiteral("%1: %2 run(s)%3")
                                          .arg(QFileInfo(file).fileName())

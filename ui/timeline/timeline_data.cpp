@@ -1,7 +1,11 @@
 #include "ui/timeline/timeline_data.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <future>
+#include <limits>
+#include <thread>
 
 #include "core/analysis/exposed_comm.h"
 #include "core/trace/level_of_detail.h"
@@ -42,84 +46,150 @@ std::int64_t exposedBefore(const RankTimelineData& rank, std::size_t i) {
     return total;
 }
 
+RankTimelineData rowsOf(const core::Rank& rank, std::int64_t t0, std::int64_t t1) {
+    RankTimelineData out;
+    out.nvtx = core::nvtxDepthColumns(rank, 2);
+    const auto exposed = core::analysis::exposedCommIntervals(rank);
+    out.exposed.reserve(exposed.size());
+    for (const auto& [start, end] : exposed) {
+        out.exposed.append({start, end - start, core::NameId{}, core::EventKind::Collective, 0, core::kNoPayload});
+        out.exposedTotalNs += end - start;
+    }
+    out.exposed.finalize();
+    out.exposedBlockSum = exposedBlockSums(out.exposed);
+    out.kindCount = core::rankRangeStats(rank, t0, t1).kindCount;
+    return out;
+}
+
+// Ranks are independent here, so they are built a few at a time (at 100 M events one rank takes about
+// a second). Not more than four: each holds its exposed-communication unions while it works.
+std::shared_ptr<const std::vector<RankTimelineData>> rowsOfRanks(const core::Trace& trace) {
+    auto rows = std::make_shared<std::vector<RankTimelineData>>(trace.ranks.size());
+    const std::int64_t t0 = trace.startNs();
+    const std::int64_t t1 = std::max(trace.endNs(), t0 + 1);
+    std::atomic<std::size_t> next{0};
+    const auto work = [&] {
+        for (std::size_t r = next++; r < rows->size(); r = next++) (*rows)[r] = rowsOf(trace.ranks[r], t0, t1);
+    };
+    const auto threads = std::min<std::size_t>({rows->size(), 4, std::max(1u, std::thread::hardware_concurrency())});
+    std::vector<std::future<void>> helpers;
+    for (std::size_t t = 1; t < threads; ++t) helpers.push_back(std::async(std::launch::async, work));
+    work();
+    for (auto& h : helpers) h.get();  // rethrows a helper's exception (bad_alloc) here
+    return rows;
+}
+
+// A rank's collective kernels, each stream's in index order. Call indices and event indices are
+// 32-bit: a stream of over 4 G events would be 100+ GB of trace; past that, kernels stay unindexed.
+RankCollectives collectivesOf(const core::Rank& rank, std::size_t count) {
+    RankCollectives out;
+    out.streamFirst.reserve(rank.streams.size() + 1);
+    out.refs.reserve(count);  // allocated once at its size: grown by push_back it could hold twice the bytes
+    for (const auto& stream : rank.streams) {
+        out.streamFirst.push_back(out.refs.size());
+        const auto& ev = stream.events;
+        const std::size_t n = std::min<std::size_t>(ev.size(), std::numeric_limits<std::uint32_t>::max());
+        for (std::size_t i = 0; i < n; ++i) {
+            if (ev.kind(i) == core::EventKind::Collective) out.refs.push_back({static_cast<std::uint32_t>(i), -1});
+        }
+    }
+    out.streamFirst.push_back(out.refs.size());
+    return out;
+}
+
+using RefIt = std::vector<RankCollectives::Ref>::const_iterator;
+
+// The refs of one stream and where `index` sits among them.
+std::pair<RefIt, RefIt> streamRefs(const RankCollectives& rc, std::size_t stream) {
+    if (stream + 1 >= rc.streamFirst.size()) return {rc.refs.end(), rc.refs.end()};
+    const auto base = rc.refs.begin();
+    return {base + static_cast<std::ptrdiff_t>(rc.streamFirst[stream]),
+            base + static_cast<std::ptrdiff_t>(rc.streamFirst[stream + 1])};
+}
+
+RefIt findRef(const RankCollectives& rc, std::size_t stream, std::size_t index) {
+    const auto [first, last] = streamRefs(rc, stream);
+    const auto it = std::lower_bound(first, last, index,
+                                     [](const RankCollectives::Ref& ref, std::size_t i) { return ref.index < i; });
+    return it != last && it->index == index ? it : rc.refs.end();
+}
+
+// Position of the kernel at `at` (stream `stream`) among its rank's collective kernels ordered by
+// start, ties by stream then index: counted per stream by binary search, no sorted copy kept.
+std::size_t ordinalOf(const core::Rank& rank, const RankCollectives& rc, std::size_t stream, RefIt at) {
+    const std::int64_t start = rank.streams[stream].events.startNs(at->index);
+    std::size_t n = 0;
+    for (std::size_t s = 0; s < rank.streams.size(); ++s) {
+        const auto [first, last] = streamRefs(rc, s);
+        if (s == stream) {
+            n += static_cast<std::size_t>(at - first);
+            continue;
+        }
+        const auto& ev = rank.streams[s].events;
+        const auto before = [&](const RankCollectives::Ref& ref) {
+            return s < stream ? ev.startNs(ref.index) <= start : ev.startNs(ref.index) < start;
+        };
+        n += static_cast<std::size_t>(std::partition_point(first, last, before) - first);
+    }
+    return n;
+}
+
 }  // namespace
 
-std::shared_ptr<const TimelineData> TimelineData::build(const core::Trace& trace,
-                                                        std::shared_ptr<const core::analysis::RunAnalysis> analysis) {
+std::shared_ptr<const TimelineData> TimelineData::buildRows(const core::Trace& trace) {
     auto data = std::make_shared<TimelineData>();
+    data->m_ranks = rowsOfRanks(trace);
+    return data;
+}
+
+std::shared_ptr<const TimelineData> TimelineData::build(const core::Trace& trace,
+                                                        std::shared_ptr<const core::analysis::RunAnalysis> analysis,
+                                                        const TimelineData* rows) {
+    auto data = std::make_shared<TimelineData>();
+    data->m_ranks = rows && rows->m_ranks->size() == trace.ranks.size() ? rows->m_ranks : rowsOfRanks(trace);
     data->m_analysis = analysis
                            ? std::move(analysis)
                            : std::make_shared<const core::analysis::RunAnalysis>(core::analysis::analyzeTrace(trace));
     // O(k log k) in the collective kernels: cheap beside the analysis, and done here on the worker.
     data->m_clock = core::analysis::estimateClockOffsets(trace);
-    const auto stats = core::rangeStats(trace, trace.startNs(), std::max(trace.endNs(), trace.startNs() + 1));
-    data->m_ranks.reserve(trace.ranks.size());
+    data->m_collectives.reserve(trace.ranks.size());
     for (std::size_t r = 0; r < trace.ranks.size(); ++r) {
-        const auto& rank = trace.ranks[r];
-        RankTimelineData& out = data->m_ranks.emplace_back();
-        out.nvtx = core::nvtxDepthColumns(rank, 2);
-        const auto exposed = core::analysis::exposedCommIntervals(rank);
-        out.exposed.reserve(exposed.size());
-        for (const auto& [start, end] : exposed) {
-            out.exposed.append({start, end - start, core::NameId{}, core::EventKind::Collective, 0, core::kNoPayload});
-            out.exposedTotalNs += end - start;
-        }
-        out.exposed.finalize();
-        out.exposedBlockSum = exposedBlockSums(out.exposed);
-        if (r < stats.ranks.size()) out.kindCount = stats.ranks[r].kindCount;
-        // Allocated once at its size (grown by push_back it would hold up to twice the bytes).
-        out.collectives.reserve(out.kindCount[static_cast<std::size_t>(core::EventKind::Collective)]);
-        for (std::size_t s = 0; s < rank.streams.size(); ++s) {
-            const auto& ev = rank.streams[s].events;
-            for (std::size_t i = 0; i < ev.size(); ++i) {
-                if (ev.kind(i) == core::EventKind::Collective) {
-                    out.collectives.push_back({ev.startNs(i), static_cast<std::uint32_t>(s), i, -1});
-                }
-            }
-        }
-        std::stable_sort(out.collectives.begin(), out.collectives.end(),
-                         [](const CollectiveRef& a, const CollectiveRef& b) { return a.startNs < b.startNs; });
+        const auto count = data->ranks()[r].kindCount[static_cast<std::size_t>(core::EventKind::Collective)];
+        data->m_collectives.push_back(collectivesOf(trace.ranks[r], count));
     }
     // Each participant of core's matching points back to its kernel: tag the kernel with its call.
     const auto& matching = data->m_analysis->matching;
-    for (std::size_t c = 0; c < matching.calls.size(); ++c) {
+    const std::size_t calls = std::min<std::size_t>(matching.calls.size(), std::numeric_limits<std::int32_t>::max());
+    for (std::size_t c = 0; c < calls; ++c) {
         const auto& call = matching.calls[c];
         for (std::uint32_t i = 0; i < call.participantCount; ++i) {
             const auto& p = matching.participants[call.firstParticipant + i];
-            if (p.rankIndex >= data->m_ranks.size()) continue;
-            auto& refs = data->m_ranks[p.rankIndex].collectives;
-            const std::int64_t start = core::analysis::participantStartNs(trace, p);
-            auto it = std::lower_bound(refs.begin(), refs.end(), start,
-                                       [](const CollectiveRef& ref, std::int64_t t) { return ref.startNs < t; });
-            for (; it != refs.end() && it->startNs == start; ++it) {
-                if (it->stream == p.streamIndex && it->index == p.eventIndex) {
-                    it->call = static_cast<std::int64_t>(c);
-                    break;
-                }
-            }
+            if (p.rankIndex >= data->m_collectives.size()) continue;
+            auto& rc = data->m_collectives[p.rankIndex];
+            const auto it = findRef(rc, p.streamIndex, p.eventIndex);
+            if (it != rc.refs.end())
+                rc.refs[static_cast<std::size_t>(it - rc.refs.begin())].call = static_cast<std::int32_t>(c);
         }
     }
     return data;
 }
 
 std::optional<CollectiveMatch> TimelineData::matchCollective(const core::Trace& trace, const EventRef& event) const {
-    if (!event.valid() || static_cast<std::size_t>(event.rank) >= m_ranks.size()) return std::nullopt;
+    if (!event.valid() || static_cast<std::size_t>(event.rank) >= m_collectives.size()) return std::nullopt;
     const auto& rank = trace.ranks[static_cast<std::size_t>(event.rank)];
-    if (static_cast<std::size_t>(event.stream) >= rank.streams.size()) return std::nullopt;
-    const auto& ev = rank.streams[static_cast<std::size_t>(event.stream)].events;
+    const auto stream = static_cast<std::size_t>(event.stream);
+    if (stream >= rank.streams.size()) return std::nullopt;
+    const auto& ev = rank.streams[stream].events;
     if (event.index >= ev.size() || ev.kind(event.index) != core::EventKind::Collective) return std::nullopt;
 
-    const auto& mine = m_ranks[static_cast<std::size_t>(event.rank)].collectives;
-    auto it = std::lower_bound(mine.begin(), mine.end(), ev.startNs(event.index),
-                               [](const CollectiveRef& c, std::int64_t t) { return c.startNs < t; });
-    while (it != mine.end() && !(it->stream == static_cast<std::uint32_t>(event.stream) && it->index == event.index))
-        ++it;
-    if (it == mine.end() || it->call < 0) return std::nullopt;
+    const auto& mine = m_collectives[static_cast<std::size_t>(event.rank)];
+    const auto it = findRef(mine, stream, event.index);
+    if (it == mine.refs.end() || it->call < 0) return std::nullopt;
 
     const auto& matching = m_analysis->matching;
     const auto& call = matching.calls[static_cast<std::size_t>(it->call)];
     CollectiveMatch match;
-    match.ordinal = static_cast<std::size_t>(it - mine.begin());
+    match.ordinal = ordinalOf(rank, mine, stream, it);
     for (std::uint32_t i = 0; i < call.participantCount; ++i) {
         const auto& p = matching.participants[call.firstParticipant + i];
         CollectiveMember m;
@@ -139,14 +209,35 @@ std::optional<CollectiveMatch> TimelineData::matchCollective(const core::Trace& 
     return match;
 }
 
+std::vector<EventRef> TimelineData::collectivesIn(const core::Trace& trace, std::size_t rank, std::int64_t t0,
+                                                  std::int64_t t1) const {
+    std::vector<std::pair<std::int64_t, EventRef>> found;
+    if (rank >= m_collectives.size() || rank >= trace.ranks.size()) return {};
+    const auto& rc = m_collectives[rank];
+    for (std::size_t s = 0; s < trace.ranks[rank].streams.size(); ++s) {
+        const auto& ev = trace.ranks[rank].streams[s].events;
+        const auto [first, last] = streamRefs(rc, s);
+        auto it =
+            std::partition_point(first, last, [&](const RankCollectives::Ref& r) { return ev.startNs(r.index) < t0; });
+        for (; it != last && ev.startNs(it->index) < t1; ++it) {
+            found.emplace_back(ev.startNs(it->index), EventRef{static_cast<int>(rank), static_cast<int>(s), it->index});
+        }
+    }
+    std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<EventRef> out;
+    out.reserve(found.size());
+    for (const auto& f : found) out.push_back(f.second);
+    return out;
+}
+
 std::int64_t TimelineData::exposedNs(std::size_t rank, std::int64_t t0, std::int64_t t1) const {
-    if (rank >= m_ranks.size()) return 0;
-    const auto& ex = m_ranks[rank].exposed;
+    if (rank >= ranks().size()) return 0;
+    const auto& ex = ranks()[rank].exposed;
     const auto r = ex.visibleRange(t0, t1);
     if (r.first >= r.last) return 0;
-    if (!m_ranks[rank].exposedBlockSum.empty()) {
+    if (!ranks()[rank].exposedBlockSum.empty()) {
         // Disjoint and in order: only the first interval can start before t0, only the last end after t1.
-        const std::int64_t whole = exposedBefore(m_ranks[rank], r.last) - exposedBefore(m_ranks[rank], r.first);
+        const std::int64_t whole = exposedBefore(ranks()[rank], r.last) - exposedBefore(ranks()[rank], r.first);
         return whole - std::max<std::int64_t>(0, t0 - ex.startNs(r.first)) -
                std::max<std::int64_t>(0, ex.endNs(r.last - 1) - t1);
     }

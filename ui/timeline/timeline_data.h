@@ -4,10 +4,17 @@
 // each collective kernel to its call in core's cross-rank matching, so that drawing, hit-testing and
 // the Selection panel never scan the whole trace.
 //
+// Two stages, so that a large trace paints before its analysis is done (issue 18: a 100 M-event
+// workspace): buildRows() needs the trace alone (the rows, exposed communication, kernel counts);
+// build() adds the analysis' part (the collective index, the clock estimate) and shares the rows of
+// an earlier buildRows() instead of deriving them again. A view shows either.
+//
 // Collective matching is core's (core::analysis::matchCollectives, DESIGN.md §5: per communicator,
 // checked in time, wait capped at the kernel), read from the run's RunAnalysis, so the wait, skew,
 // transfer and busbw the Selection panel shows are the numbers `tpscope-cli analyze --json` prints.
-// Build O(n log n) per rank; a lookup is O(log c) for c collective kernels of the rank.
+// Rows: O(n) per rank, the ranks two at a time. Collective index: O(c) per rank for c collective
+// kernels plus O(log c) per matched participant, 8 bytes per kernel; a lookup is O(s log c) for s
+// streams.
 
 #include <array>
 #include <cstdint>
@@ -31,11 +38,15 @@ struct EventRef {
     bool operator==(const EventRef&) const = default;
 };
 
-struct CollectiveRef {
-    std::int64_t startNs = 0;
-    std::uint32_t stream = 0;
-    std::size_t index = 0;
-    std::int64_t call = -1;  // index into the matching's calls, -1 when unmatched
+// A rank's collective kernels, stream by stream and in each stream in index (= start) order, each
+// with its call in core's matching. 8 bytes a kernel (20 M kernels at 100 M events).
+struct RankCollectives {
+    struct Ref {
+        std::uint32_t index = 0;  // into the stream's columns
+        std::int32_t call = -1;   // into the matching's calls, -1 when unmatched
+    };
+    std::vector<std::size_t> streamFirst;  // refs of stream s: [streamFirst[s], streamFirst[s + 1])
+    std::vector<Ref> refs;
 };
 
 struct CollectiveMember {
@@ -66,33 +77,45 @@ struct RankTimelineData {
     // 100 M events, zoomed out: the timeline's exposed strip asks once per item and frame). Empty
     // when the intervals are not disjoint and sorted (then exposedNs loops).
     std::vector<std::int64_t> exposedBlockSum;
-    std::vector<CollectiveRef> collectives;  // by start
     std::int64_t exposedTotalNs = 0;
     std::array<std::size_t, core::kEventKindCount> kindCount{};  // events per kind (core::rangeStats)
     std::size_t kernelCount() const;                             // kernels only: memcpy and memset are not kernels
+    bool hasCollectives() const { return kindCount[static_cast<std::size_t>(core::EventKind::Collective)] > 0; }
 };
 
 class TimelineData {
   public:
-    // analysis: the run's analysis (shared, not copied); computed here when null (tests, a bare view).
+    // The trace's part alone: rows, exposed communication and kernel counts; no analysis yet.
+    static std::shared_ptr<const TimelineData> buildRows(const core::Trace& trace);
+    // Everything. analysis: the run's analysis (shared, not copied); computed here when null (tests, a
+    // bare view). rows: an earlier buildRows() of the same trace, whose rows are shared, not rebuilt.
     static std::shared_ptr<const TimelineData> build(const core::Trace& trace,
-                                                     std::shared_ptr<const core::analysis::RunAnalysis> analysis = {});
+                                                     std::shared_ptr<const core::analysis::RunAnalysis> analysis = {},
+                                                     const TimelineData* rows = nullptr);
 
-    const std::vector<RankTimelineData>& ranks() const { return m_ranks; }
+    const std::vector<RankTimelineData>& ranks() const { return *m_ranks; }
+    // False for buildRows(): no matching, no clock estimate yet.
+    bool hasAnalysis() const { return m_analysis != nullptr; }
     const core::analysis::RunAnalysis& analysis() const { return *m_analysis; }
     // Each rank's clock offset estimated from the collectives (core::analysis::estimateClockOffsets,
-    // as `tpscope-cli info` reports it), for the rank headers.
+    // as `tpscope-cli info` reports it), for the rank headers. Empty without the analysis.
     const core::analysis::ClockEstimate& clock() const { return m_clock; }
-    // The cross-rank match of a collective event; nullopt when the event is not a matched collective.
+    // The cross-rank match of a collective event; nullopt when the event is not a matched collective
+    // or the analysis is not there yet.
     std::optional<CollectiveMatch> matchCollective(const core::Trace& trace, const EventRef& event) const;
+    // The collective kernels of `rank` that start in [t0, t1), by start (ties: stream, then index).
+    // Empty without the analysis.
+    std::vector<EventRef> collectivesIn(const core::Trace& trace, std::size_t rank, std::int64_t t0,
+                                        std::int64_t t1) const;
     // Exposed-communication time of rank r clipped to [t0, t1).
     // O(log n + kExposedBlock) for r's n intervals.
     std::int64_t exposedNs(std::size_t rank, std::int64_t t0, std::int64_t t1) const;
 
   private:
-    std::vector<RankTimelineData> m_ranks;
+    std::shared_ptr<const std::vector<RankTimelineData>> m_ranks = std::make_shared<std::vector<RankTimelineData>>();
     std::shared_ptr<const core::analysis::RunAnalysis> m_analysis;
     core::analysis::ClockEstimate m_clock;
+    std::vector<RankCollectives> m_collectives;  // per rank; empty without the analysis
 };
 
 }  // namespace tpscope::ui

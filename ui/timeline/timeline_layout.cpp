@@ -22,7 +22,7 @@ void TimelineLayout::rebuild(const core::Trace& trace, const TimelineData& data,
             for (std::size_t s = 0; s < trace.ranks[r].streams.size(); ++s) {
                 add(RowKind::Stream, rank, static_cast<int>(s), m_heights.stream);
             }
-            if (!rd.collectives.empty()) add(RowKind::Exposed, rank, 0, m_heights.exposed);
+            if (rd.hasCollectives()) add(RowKind::Exposed, rank, 0, m_heights.exposed);
         } else if (!trace.ranks[r].streams.empty()) {
             const auto& streams = trace.ranks[r].streams;
             const auto busiest = std::max_element(streams.begin(), streams.end(), [](const auto& a, const auto& b) {

@@ -123,7 +123,18 @@ void TimelinePanel::setCurrentRun(RunId id) {
         showMessage(tr("<h3>%1: %2</h3><p>%3</p>").arg(r->label().toHtmlEscaped(), state, why));
         return;
     }
-    if (r->trace.get() == m_shownTrace && showsTimeline()) return;  // keep zoom and selection
+    if (r->trace.get() == m_shownTrace && showsTimeline()) {
+        // The same trace: keep zoom and selection. A preview gets the analysis' part, and the step the
+        // analysis opens on when the user has not moved since.
+        if (r->timeline && r->timeline.get() != m_view->data()) {
+            const bool moved = std::pair{m_view->viewStartNs(), m_view->viewEndNs()} != m_previewRange;
+            m_view->setData(r->timeline);
+            m_title->setText(QStringLiteral("<b>%1</b>").arg(runTitle(*r).toHtmlEscaped()));
+            const auto step = r->analysis ? shownStepOf(*r->analysis) : std::nullopt;
+            if (!moved && step) m_view->setVisibleRange(step->startNs, step->endNs);
+        }
+        return;
+    }
     setTrace(r->trace, r->timeline, runTitle(*r));
     // Open on one whole decode step, not the whole trace (a long run folds every kernel into a few
     // pixels) and not a fraction of a step.
@@ -158,6 +169,20 @@ void TimelinePanel::showMessage(const QString& html) {
 void TimelinePanel::showLoading(const QString& path) {
     showMessage(tr("<h3>Opening %1…</h3><p>The progress is in the status bar.</p>")
                     .arg(QFileInfo(path).fileName().toHtmlEscaped()));
+}
+
+void TimelinePanel::showPreview(const RunRecord& run) {
+    if (!run.trace || !run.timeline) return;
+    m_run = RunId::None;
+    setTrace(run.trace, run.timeline, tr("%1 (analysing…)").arg(runTitle(run)));
+    // The analysis' steps come from the NVTX step ranges; before it, rank 0's own are the best guess.
+    const auto& ranks = run.timeline->ranks();
+    if (!ranks.empty() && !ranks.front().nvtx.empty() && !ranks.front().nvtx.front().empty()) {
+        const auto& steps = ranks.front().nvtx.front();
+        const std::size_t step = steps.size() > 1 ? 1 : 0;
+        if (steps.endNs(step) > steps.startNs(step)) m_view->setVisibleRange(steps.startNs(step), steps.endNs(step));
+    }
+    m_previewRange = {m_view->viewStartNs(), m_view->viewEndNs()};
 }
 
 bool TimelinePanel::showsTimeline() const {
@@ -221,9 +246,8 @@ void TimelinePanel::focusOnExample(ExampleZoom zoom) {
     const std::size_t step = steps.size() > 1 ? 1 : 0;
     const std::int64_t s0 = steps.startNs(step), s1 = steps.endNs(step);
     std::optional<CollectiveMatch> best;
-    for (const auto& call : timeline->ranks().front().collectives) {
-        if (call.startNs < s0 || call.startNs >= s1) continue;
-        auto match = timeline->matchCollective(*trace, EventRef{0, static_cast<int>(call.stream), call.index});
+    for (const EventRef& call : timeline->collectivesIn(*trace, 0, s0, s1)) {
+        auto match = timeline->matchCollective(*trace, call);
         if (match && (!best || match->skewNs > best->skewNs)) best = std::move(match);
     }
     // Two layers wide, the call a little right of the centre so the compute that led to it shows.

@@ -13,6 +13,7 @@
 #include "core/analysis/analysis.h"
 
 #include "ui/run_id.h"
+#include "ui/run_request.h"
 #include "ui/timeline/timeline_view.h"
 #include "ui/view_tab.h"
 
@@ -48,6 +49,10 @@ class TimelinePanel : public QWidget, public ViewTab {
     // Shown instead of the timeline when there is no trace (why a run has none, what to do).
     void showMessage(const QString& html);
     void showLoading(const QString& path);
+    // A file's first run while it is still being analysed (DocumentLoader::preview): its trace and
+    // timeline rows, on rank 0's second NVTX step. setCurrentRun of the same trace later completes it
+    // and keeps the range unless the user moved it.
+    void showPreview(const RunRecord& run);
     bool showsTimeline() const;
     QString messageHtml() const;
     QString detailsHtml() const { return m_detailsHtml; }
@@ -69,6 +74,7 @@ class TimelinePanel : public QWidget, public ViewTab {
     const RunDocument* m_document = nullptr;
     RunId m_run = RunId::None;
     const core::Trace* m_shownTrace = nullptr;
+    std::pair<std::int64_t, std::int64_t> m_previewRange{0, 0};  // where showPreview opened
     TimelineView* m_view = nullptr;
     QScrollBar* m_scroll = nullptr;
     QStackedWidget* m_stack = nullptr;

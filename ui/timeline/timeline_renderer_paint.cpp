@@ -80,12 +80,16 @@ QString TimelineRenderer::rankSummaryText(int rankIndex) const {
                                rd.kindCount[static_cast<std::size_t>(core::EventKind::Memset)];
     QString text = QStringLiteral("%1 · %2 kernels").arg(QString::fromStdString(rank.deviceName)).arg(rd.kernelCount());
     if (copies > 0) text += QCoreApplication::translate("TimelineRenderer", " · %1 memcpy/memset").arg(copies);
-    if (!rd.collectives.empty() && span > 0) {
+    if (rd.hasCollectives() && span > 0) {
         text += QCoreApplication::translate("TimelineRenderer", " · exposed communication %1 % of the trace")
                     .arg(100.0 * static_cast<double>(rd.exposedTotalNs) / span, 0, 'f', 1);
     }
     if (m_scene.trace->ranks.size() > 1) {
-        text += QStringLiteral(" · ") + rankClockText(m_scene.data->clock(), r, !rd.collectives.empty());
+        // Before the analysis is done (a large trace paints first) the estimate is still to come.
+        text +=
+            QStringLiteral(" · ") + (m_scene.data->hasAnalysis() || !rd.hasCollectives()
+                                         ? rankClockText(m_scene.data->clock(), r, rd.hasCollectives())
+                                         : QCoreApplication::translate("TimelineRenderer", "clock offset: analysing…"));
     }
     return text;
 }

@@ -79,6 +79,15 @@ void TimelineView::setTrace(std::shared_ptr<const core::Trace> trace, std::share
     Q_EMIT rangeSelectionChanged();
 }
 
+void TimelineView::setData(std::shared_ptr<const TimelineData> data) {
+    TimelineScene& s = scene();
+    if (!s.trace || !data) return;
+    s.data = std::move(data);
+    s.match = s.selected.valid() ? s.data->matchCollective(*s.trace, s.selected) : std::nullopt;
+    relayout();
+    Q_EMIT selectionChanged();
+}
+
 void TimelineView::relayout() {
     m_renderer.relayout();
     setVerticalOffset(scene().scrollY);
@@ -238,6 +247,14 @@ void TimelineView::paintEvent(QPaintEvent*) {
     syncViewport();
     QPainter p(this);
     m_renderer.paint(p, size(), devicePixelRatioF());
+    // How long a large file takes to show, with what memory (issue 18): with QT_LOGGING_RULES=
+    // "tpscope.timeline=true" and %{time process} in QT_MESSAGE_PATTERN.
+    if (scene().trace && scene().data.get() != m_loggedFrameOf) {
+        m_loggedFrameOf = scene().data.get();
+        qCInfo(lcTimeline).noquote() << "first frame of" << scene().trace->eventCount() << "events"
+                                     << (scene().data->hasAnalysis() ? "with" : "before") << "the analysis,"
+                                     << memoryUseText();
+    }
 }
 
 void TimelineView::resizeEvent(QResizeEvent* event) {

@@ -33,6 +33,8 @@ class TimelineView : public QWidget {
     ~TimelineView() override;
 
     void setTrace(std::shared_ptr<const core::Trace> trace, std::shared_ptr<const TimelineData> data = {});
+    // Another TimelineData of the trace shown (its analysis' part arrived): keeps range and selection.
+    void setData(std::shared_ptr<const TimelineData> data);
     const core::Trace* trace() const { return scene().trace.get(); }
     const TimelineData* data() const { return scene().data.get(); }
     std::int64_t originNs() const { return scene().originNs; }
@@ -122,6 +124,7 @@ class TimelineView : public QWidget {
     TimelineRenderer m_renderer;
     TimeAxis* m_axis = nullptr;
     std::int64_t m_anchorNs = 0;
+    const TimelineData* m_loggedFrameOf = nullptr;  // the data whose first frame was logged
     core::RangeStats m_rangeStats;
 
     enum class Drag { None, Pan, Range };

@@ -1,0 +1,116 @@
+// TimelineData's two stages (issue 18): the rows need the trace alone; the collective index keeps
+// each stream's kernels in index order and derives the start order on demand, which must be the
+// order a stable sort of every collective kernel by start gives (ties: stream, then index).
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <tuple>
+
+#include "core/analysis/exposed_comm.h"
+#include "ui/timeline/timeline_data.h"
+#include "ui_test_support.h"
+
+namespace tpscope::ui {
+namespace {
+
+// Two ranks, collectives on both streams of each, some starting at the same time on both streams.
+std::shared_ptr<const core::Trace> twoStreamCollectives() {
+    std::vector<test::KernelSpec> onCompute, onNccl;
+    for (int i = 0; i < 40; ++i) {
+        const std::int64_t t = 10'000 * i;
+        onCompute.push_back({t, 3'000, i % 3 == 0 ? core::EventKind::Collective : core::EventKind::Gemm, "k"});
+        if (i % 2 == 0) onNccl.push_back({t + (i % 4 == 0 ? 0 : 1'500), 4'000, core::EventKind::Collective, "nccl"});
+    }
+    return test::makeTrace(2, onCompute, onNccl);
+}
+
+// Every collective kernel of a rank as (start, stream, index), in the stable start order.
+std::vector<std::tuple<std::int64_t, int, std::size_t>> byStart(const core::Rank& rank) {
+    std::vector<std::tuple<std::int64_t, int, std::size_t>> all;
+    for (std::size_t s = 0; s < rank.streams.size(); ++s) {
+        const auto& ev = rank.streams[s].events;
+        for (std::size_t i = 0; i < ev.size(); ++i) {
+            if (ev.kind(i) == core::EventKind::Collective) all.emplace_back(ev.startNs(i), static_cast<int>(s), i);
+        }
+    }
+    std::sort(all.begin(), all.end());  // (start, stream, index): the stable order of the old sorted index
+    return all;
+}
+
+TEST(TimelineData, RowsAloneHaveNoAnalysisAndTheSameRowsAsTheFullBuild) {
+    const auto trace = twoStreamCollectives();
+    const auto rows = TimelineData::buildRows(*trace);
+    const auto full = TimelineData::build(*trace, {}, rows.get());
+    EXPECT_FALSE(rows->hasAnalysis());
+    EXPECT_TRUE(full->hasAnalysis());
+    EXPECT_EQ(&rows->ranks(), &full->ranks());  // shared, not rebuilt
+    ASSERT_EQ(rows->ranks().size(), 2u);
+    EXPECT_TRUE(rows->ranks()[0].hasCollectives());
+    EXPECT_EQ(rows->ranks()[0].kindCount[static_cast<std::size_t>(core::EventKind::Collective)],
+              byStart(trace->ranks[0]).size());
+    const EventRef first{0, 0, 0};
+    EXPECT_FALSE(rows->matchCollective(*trace, first).has_value());
+    EXPECT_TRUE(rows->collectivesIn(*trace, 0, trace->startNs(), trace->endNs()).empty());
+    const auto fresh = TimelineData::build(*trace);
+    EXPECT_EQ(fresh->ranks()[1].exposedTotalNs, full->ranks()[1].exposedTotalNs);
+}
+
+TEST(TimelineData, OrdinalAndWindowFollowTheStartOrderAcrossStreams) {
+    const auto trace = twoStreamCollectives();
+    const auto data = TimelineData::build(*trace);
+    for (int r = 0; r < 2; ++r) {
+        const auto expected = byStart(trace->ranks[static_cast<std::size_t>(r)]);
+        ASSERT_GT(expected.size(), 20u);
+        std::size_t matched = 0;
+        for (std::size_t k = 0; k < expected.size(); ++k) {
+            const auto& [start, stream, index] = expected[k];
+            const auto m = data->matchCollective(*trace, EventRef{r, stream, index});
+            if (!m) continue;
+            ++matched;
+            EXPECT_EQ(m->ordinal, k) << "rank " << r << " stream " << stream << " index " << index;
+        }
+        EXPECT_GT(matched, expected.size() / 2);
+        // Windows: whole trace, and ones that cut between and at equal starts.
+        for (const auto [t0, t1] : {std::pair<std::int64_t, std::int64_t>{trace->startNs(), trace->endNs()},
+                                    {20'000, 120'000},
+                                    {21'500, 41'500},
+                                    {0, 0}}) {
+            std::vector<EventRef> want;
+            for (const auto& [start, stream, index] : expected) {
+                if (start >= t0 && start < t1) want.push_back(EventRef{r, stream, index});
+            }
+            EXPECT_EQ(data->collectivesIn(*trace, static_cast<std::size_t>(r), t0, t1), want) << t0 << ".." << t1;
+        }
+    }
+}
+
+// The union is built stream by stream, as the kernels come: it must be the union of every kernel.
+TEST(TimelineData, ExposedCommunicationOverSeveralStreamsIsTheUnionOfEveryKernel) {
+    auto t = std::make_shared<core::Trace>();
+    auto& rank = t->rank(core::RankId{0});
+    std::vector<core::analysis::TimeInterval> comm, compute;
+    std::uint32_t seed = 12345;
+    const auto next = [&seed](std::uint32_t mod) {
+        seed = seed * 1664525u + 1013904223u;
+        return static_cast<std::int64_t>((seed >> 8) % mod);
+    };
+    for (std::uint32_t s = 0; s < 3; ++s) {
+        rank.stream(core::StreamId{s}, "s");
+        for (int i = 0; i < 400; ++i) {
+            const std::int64_t start = next(1'000'000), dur = next(5'000);
+            const auto kind = next(3) == 0 ? core::EventKind::Collective
+                                           : (next(5) == 0 ? core::EventKind::Memcpy : core::EventKind::Gemm);
+            rank.streams[s].events.append({start, dur, core::NameId{}, kind, 0, core::kNoPayload});
+            if (kind == core::EventKind::Collective) comm.push_back({start, start + dur});
+            if (kind == core::EventKind::Gemm) compute.push_back({start, start + dur});
+        }
+    }
+    t->finalize();
+    const auto want = core::analysis::subtract(core::analysis::unionOf(comm), core::analysis::unionOf(compute));
+    ASSERT_GT(want.size(), 10u);
+    EXPECT_EQ(core::analysis::exposedCommIntervals(t->ranks[0]), want);
+}
+
+}  // namespace
+}  // namespace tpscope::ui

@@ -32,43 +32,98 @@ std::vector<TimeInterval> subtract(const std::vector<TimeInterval>& a, const std
 
 namespace {
 
-struct CommAndCompute {
-    std::vector<TimeInterval> comm;     // union of collective kernels
-    std::vector<TimeInterval> compute;  // union of compute kernels
-};
+bool isCompute(core::EventKind kind) {
+    return kind != core::EventKind::Collective && kind != core::EventKind::Memcpy && kind != core::EventKind::Memset;
+}
 
-// Each stream is sorted by start, so its unions grow by appending (no copy of every kernel, no sort:
-// at 100 M events that copy and sort were most of the timeline's preparation); the streams' unions
-// are then merged. A rank rarely has more than a few streams.
-CommAndCompute unionsOf(const core::Rank& rank) {
-    CommAndCompute all;
+// Union of the rank's collective kernels: each stream's (sorted by start) grows by appending, then
+// the streams' unions are merged. A rank rarely has more than a few streams.
+std::vector<TimeInterval> commUnionOf(const core::Rank& rank) {
+    std::vector<TimeInterval> all;
     for (const auto& stream : rank.streams) {
-        CommAndCompute one;
+        std::vector<TimeInterval> one;
         const auto& ev = stream.events;
         for (std::size_t i = 0; i < ev.size(); ++i) {
-            const auto kind = ev.kind(i);
-            if (kind == core::EventKind::Collective) {
-                appendToUnion(one.comm, {ev.startNs(i), ev.endNs(i)});
-            } else if (kind != core::EventKind::Memcpy && kind != core::EventKind::Memset) {
-                appendToUnion(one.compute, {ev.startNs(i), ev.endNs(i)});
-            }
+            if (ev.kind(i) == core::EventKind::Collective) appendToUnion(one, {ev.startNs(i), ev.endNs(i)});
         }
-        all.comm = all.comm.empty() ? std::move(one.comm) : mergeUnions(all.comm, one.comm);
-        all.compute = all.compute.empty() ? std::move(one.compute) : mergeUnions(all.compute, one.compute);
+        all = all.empty() ? std::move(one) : mergeUnions(all, one);
     }
     return all;
+}
+
+// The union of the rank's compute kernels over all its streams, one disjoint interval at a time in
+// order, without a list of them: compute is most of a trace, and at 100 M events that list was
+// 1.3 GB of fresh pages for the timeline to fill and drop.
+class ComputeUnion {
+  public:
+    explicit ComputeUnion(const core::Rank& rank) : m_rank(rank), m_pos(rank.streams.size(), 0) {
+        m_pending = nextKernel(m_next);
+    }
+
+    bool next(TimeInterval& out) {
+        if (!m_pending) return false;
+        out = m_next;
+        while ((m_pending = nextKernel(m_next)) && m_next.startNs <= out.endNs) {
+            out.endNs = std::max(out.endNs, m_next.endNs);
+        }
+        return true;
+    }
+
+  private:
+    // The next non-empty compute kernel by start over every stream (the earliest of the streams' next).
+    bool nextKernel(TimeInterval& out) {
+        std::size_t best = m_pos.size();
+        for (std::size_t s = 0; s < m_pos.size(); ++s) {
+            const auto& ev = m_rank.streams[s].events;
+            std::size_t& i = m_pos[s];
+            while (i < ev.size() && (!isCompute(ev.kind(i)) || ev.durNs(i) <= 0)) ++i;
+            if (i < ev.size() && (best == m_pos.size() ||
+                                  ev.startNs(i) < m_rank.streams[best].events.startNs(m_pos[best]))) {
+                best = s;
+            }
+        }
+        if (best == m_pos.size()) return false;
+        const auto& ev = m_rank.streams[best].events;
+        out = {ev.startNs(m_pos[best]), ev.endNs(m_pos[best])};
+        ++m_pos[best];
+        return true;
+    }
+
+    const core::Rank& m_rank;
+    std::vector<std::size_t> m_pos;  // per stream: the next event to look at
+    TimeInterval m_next;
+    bool m_pending = false;
+};
+
+// subtract(comm, compute union) with the compute union streamed.
+std::vector<TimeInterval> exposedPart(const std::vector<TimeInterval>& comm, const core::Rank& rank) {
+    std::vector<TimeInterval> out;
+    ComputeUnion compute(rank);
+    TimeInterval c;
+    bool have = compute.next(c);
+    for (const auto& iv : comm) {
+        std::int64_t cursor = iv.startNs;
+        while (have && c.endNs <= cursor) have = compute.next(c);
+        while (have && c.startNs < iv.endNs) {
+            if (c.startNs > cursor) out.push_back({cursor, c.startNs});
+            cursor = std::max(cursor, c.endNs);
+            if (c.endNs > iv.endNs) break;  // reaches into the next collective: keep it
+            have = compute.next(c);
+        }
+        if (cursor < iv.endNs) out.push_back({cursor, iv.endNs});
+    }
+    return out;
 }
 
 }  // namespace
 
 std::vector<TimeInterval> exposedCommIntervals(const core::Rank& rank) {
-    const CommAndCompute u = unionsOf(rank);
-    return subtract(u.comm, u.compute);
+    return exposedPart(commUnionOf(rank), rank);
 }
 
 CommSummary summarizeComm(const core::Rank& rank) {
-    const CommAndCompute u = unionsOf(rank);
-    return {static_cast<double>(totalLength(u.comm)), static_cast<double>(totalLength(subtract(u.comm, u.compute)))};
+    const std::vector<TimeInterval> comm = commUnionOf(rank);
+    return {static_cast<double>(totalLength(comm)), static_cast<double>(totalLength(exposedPart(comm, rank)))};
 }
 
 CommSummary summarizeComm(const core::Trace& trace) {

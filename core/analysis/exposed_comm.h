@@ -3,9 +3,10 @@
 // kernels while no compute kernel runs on it. The timeline draws them; the per-layer breakdown
 // (layer_breakdown.h) sums the same quantity per window.
 //
-// Input: one rank's streams (each sorted by start). Unions the compute kernels and the collective
-// kernels of each stream as they come (memcpy/memset count as neither), merges the streams' unions,
-// then subtracts. O(n x s) for n events on s streams (O(n) on one), holding only the unions.
+// Input: one rank's streams (each sorted by start). Unions the collective kernels (each stream's as
+// they come, then merged), and subtracts the union of the compute kernels (memcpy/memset count as
+// neither), which is streamed across the streams in start order rather than held. O(n x s) for n
+// events on s streams (O(n) on one); holds the collectives' union and the result.
 
 #include <vector>
 

@@ -8,6 +8,7 @@
 // 100 M figure: ~2.5 GB resident, about a minute to build; CI keeps 1 M and 10 M).
 //
 //   build/dev/tests/bench/bench_timeline --benchmark_min_time=0.5
+//   build/dev/tests/bench/bench_timeline --benchmark_filter=Timeline   (rows, then the analysis' part)
 //   TPSCOPE_BENCH_TIMELINE_EVENTS=100000000 build/dev/tests/bench/bench_timeline --benchmark_filter=events:100000000/
 
 #include <QApplication>
@@ -147,6 +148,26 @@ void zooms(benchmark::internal::Benchmark* b) {
 
 BENCHMARK(BM_PaintCold)->Apply(zooms);
 BENCHMARK(BM_PaintWarm)->Apply(zooms);
+
+// What a file waits for before its first frame (issue 18): the timeline's rows from the trace alone
+// (TimelineData::buildRows), and after the analysis the part that needs it (the collective index and
+// the clock estimate, sharing the rows). The analysis itself is BM_AnalyzeTrace's.
+void BM_TimelineRows(benchmark::State& state) {
+    const Fixture& f = fixture(static_cast<std::size_t>(state.range(0)));
+    for (auto _ : state) benchmark::DoNotOptimize(ui::TimelineData::buildRows(*f.trace));
+    state.counters["events"] = static_cast<double>(f.trace->eventCount());
+}
+void BM_TimelineAnalysisPart(benchmark::State& state) {
+    const Fixture& f = fixture(static_cast<std::size_t>(state.range(0)));
+    const auto analysis = std::shared_ptr<const core::analysis::RunAnalysis>(f.data, &f.data->analysis());
+    for (auto _ : state) benchmark::DoNotOptimize(ui::TimelineData::build(*f.trace, analysis, f.data.get()));
+    state.counters["events"] = static_cast<double>(f.trace->eventCount());
+}
+void sizes(benchmark::internal::Benchmark* b) {
+    b->Arg(1'000'000L)->Arg(10'000'000L)->ArgName("events")->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+BENCHMARK(BM_TimelineRows)->Apply(sizes);
+BENCHMARK(BM_TimelineAnalysisPart)->Apply(sizes);
 
 }  // namespace
 

@@ -15,6 +15,8 @@
 // convention). A rank without a collective linked to the reference rank gets no estimate: it is
 // reported as unknown, never guessed.
 // Complexity: O(k log k) for the matching of k collective kernels, O(iterations x k) for the fit.
+// Memory: the matching's while it runs (about 40 bytes per kernel and 96 per call), then, the matching
+// released, 12 bytes per matched kernel (20 during the outlier check) and 12 per call for the fit.
 
 #include <cstdint>
 #include <string>

@@ -11,15 +11,18 @@ namespace tpscope::core::analysis {
 
 namespace {
 
-// 32 bytes: op, bytes and group size are read from the payload when a call is finished, not
-// copied per kernel (at 100 M events there are ~20 M collective kernels).
+// 16 bytes: the end and the payload (op, bytes, group size) are read from the trace's columns when
+// a call is finished, not copied per kernel. At 100 M events there are ~20 M collective kernels,
+// and these lists are held together with the whole result: 32 bytes each made them 0.6 GB.
 struct KernelRef {
     std::int64_t startNs;
-    std::int64_t endNs;
     std::uint32_t streamIndex;
     std::uint32_t eventIndex;
-    PayloadId payload;  // kNoPayload, or one whose kind may or may not be Collective
 };
+
+const EventColumns& eventsOf(const Trace& trace, std::uint32_t rankIndex, const KernelRef& k) {
+    return trace.ranks[rankIndex].streams[k.streamIndex].events;
+}
 
 // The collective payload of a kernel, or nullptr when it has none.
 const CollectivePayload* collectiveOf(const Trace& trace, PayloadId id) {
@@ -61,8 +64,7 @@ RankKernels gatherRank(const Trace& trace, const Rank& rank) {
                 auto& g = out.groupSize[channel];
                 g = std::max(g, c->groupSize);
             }
-            last->push_back(
-                {ev.startNs(i), ev.endNs(i), static_cast<std::uint32_t>(s), static_cast<std::uint32_t>(i), id});
+            last->push_back({ev.startNs(i), static_cast<std::uint32_t>(s), static_cast<std::uint32_t>(i)});
         }
     }
     auto byStart = [](const KernelRef& a, const KernelRef& b) { return a.startNs < b.startNs; };
@@ -125,8 +127,9 @@ void finishCall(const Trace& trace, const std::vector<Member>& members, std::uin
             call.lastStartNs = m.kernel->startNs;
             call.lastRankIndex = m.rankIndex;
         }
-        endsScratch.push_back(m.kernel->endNs);
-        if (const CollectivePayload* c = collectiveOf(trace, m.kernel->payload)) {
+        const EventColumns& ev = eventsOf(trace, m.rankIndex, *m.kernel);
+        endsScratch.push_back(ev.endNs(m.kernel->eventIndex));
+        if (const CollectivePayload* c = collectiveOf(trace, ev.payload(m.kernel->eventIndex))) {
             if (call.op == CollectiveOp::Unknown) call.op = c->op;
             call.bytes = std::max(call.bytes, c->bytes);
             call.groupSize = std::max(call.groupSize, c->groupSize);
@@ -140,7 +143,7 @@ void finishCall(const Trace& trace, const std::vector<Member>& members, std::uin
         n % 2 == 1 ? endsScratch[n / 2] : endsScratch[n / 2 - 1] + (endsScratch[n / 2] - endsScratch[n / 2 - 1]) / 2;
     call.transferNs = std::max<std::int64_t>(0, call.medianEndNs - call.lastStartNs);
     for (const auto& m : members) {
-        const std::int64_t dur = m.kernel->endNs - m.kernel->startNs;
+        const std::int64_t dur = eventsOf(trace, m.rankIndex, *m.kernel).durNs(m.kernel->eventIndex);
         const std::int64_t wait = std::clamp<std::int64_t>(call.lastStartNs - m.kernel->startNs, 0, dur);
         out.participants.push_back({m.rankIndex, m.kernel->streamIndex, m.kernel->eventIndex, wait});
         auto& stats = out.ranks[m.rankIndex];
@@ -177,7 +180,8 @@ void matchChannel(const Trace& trace, std::uint32_t channel, const std::vector<s
             for (const auto r : set) maxStart = std::max(maxStart, perRank[r][head[r]].startNs);
             stale.clear();
             for (const auto r : set) {
-                if (perRank[r][head[r]].endNs + options.toleranceNs < maxStart) stale.push_back(r);
+                const KernelRef& k = perRank[r][head[r]];
+                if (eventsOf(trace, r, k).endNs(k.eventIndex) + options.toleranceNs < maxStart) stale.push_back(r);
             }
             if (stale.empty()) break;
             set.swap(stale);

@@ -15,7 +15,8 @@
 // the ranks finish). algbw = bytes / transfer; busbw = algbw x the nccl-tests factor of the op
 // (2(n-1)/n for all-reduce).
 // Complexity: O(k log k) per rank for k collective kernels (O(k) when a rank's kernels are already
-// in start order, the usual case), O(calls x ranks) for the matching.
+// in start order, the usual case), O(calls x ranks) for the matching. Memory: the result (24 bytes
+// per kernel, 96 per call) and, while matching, 16 bytes per kernel.
 
 #include <cstdint>
 #include <string>

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+
 namespace tpscope::core {
 namespace {
 
@@ -17,6 +20,28 @@ TEST(Percentile, InterpolatesBetweenOrderStatistics) {
 TEST(Median, OfAnEvenCountIsTheMeanOfTheTwoMiddleValues) {
     EXPECT_DOUBLE_EQ(median({10, 40, 20, 30}), (20.0 + 30.0) / 2);
     EXPECT_DOUBLE_EQ(median({5, 1, 3}), 3);
+}
+
+// The selection must give exactly what the sorted sample's interpolation gives (clock sync relies
+// on it to reproduce its outlier limit bit for bit).
+TEST(Percentile, InPlaceSelectionEqualsInterpolationOnTheSortedSample) {
+    std::mt19937 rng(18);
+    std::uniform_real_distribution<double> value(-1e6, 1e6);
+    for (const std::size_t n : {1u, 2u, 3u, 10u, 101u, 1000u}) {
+        std::vector<double> v(n);
+        for (auto& x : v) x = n == 101 ? std::floor(value(rng) / 1e5) : value(rng);  // ties at n = 101
+        std::vector<double> sorted = v;
+        std::sort(sorted.begin(), sorted.end());
+        for (const double p : {0.0, 0.1, 0.5, 0.9, 0.99, 1.0}) {
+            const double pos = p * static_cast<double>(n - 1);
+            const auto lo = static_cast<std::size_t>(std::floor(pos));
+            const auto hi = std::min(lo + 1, n - 1);
+            const double expected = sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - static_cast<double>(lo));
+            std::vector<double> copy = v;
+            EXPECT_EQ(percentileInPlace(copy, p), expected) << "n " << n << " p " << p;
+            EXPECT_EQ(percentile(v, p), expected) << "n " << n << " p " << p;
+        }
+    }
 }
 
 }  // namespace

@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev
-  libsimdjson-dev libsqlite3-dev zlib1g-dev libcli11-dev
+  libsimdjson-dev libsqlite3-dev zlib1g-dev libdeflate-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libopenmpi-dev openmpi-bin
   patchelf python3

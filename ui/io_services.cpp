@@ -11,6 +11,7 @@
 #include "core/io/workspace/workspace_schema.h"
 #include "core/sim/allreduce_engine.h"
 #include "core/util/units.h"
+#include "ui/logging.h"
 
 namespace tpscope::ui {
 
@@ -152,10 +153,13 @@ core::Result<OpenedDocument> openWithIo(const QString& path, const TaskControl& 
         doc.path = path;
         doc.isWorkspace = true;
         for (const auto& run : ws.runs) doc.runs.push_back(runRecordOf(run, path));
+        qCInfo(lcDocument).noquote() << "read" << doc.runs.size() << "runs;" << memoryUseText();
         if (!doc.runs.empty()) previewRun(doc.runs.front(), preview);
         for (std::size_t i = 0; i < doc.runs.size(); ++i) {
             if (control.cancelled()) return core::makeError(core::ErrorCode::Cancelled, "opening cancelled", p);
             deriveRunData(doc.runs[i]);
+            qCInfo(lcDocument).noquote() << "analysed run" << i + 1 << "of" << doc.runs.size() << ";"
+                                         << memoryUseText();
             control.report(0.5 + 0.5 * static_cast<double>(i + 1) / static_cast<double>(doc.runs.size()));
         }
         return doc;

@@ -1,5 +1,6 @@
 #include "ui/services.h"
 
+#include "ui/logging.h"
 #include "ui/timeline/timeline_data.h"
 
 namespace tpscope::ui {
@@ -63,6 +64,7 @@ SweepFn sweepOfRuns(RunFn runOne) {
 void previewRun(RunRecord& run, const OpenPreviewFn& preview) {
     if (!preview || !run.trace || run.timeline) return;
     run.timeline = TimelineData::buildRows(*run.trace);
+    qCInfo(lcDocument).noquote() << "timeline rows of" << run.trace->eventCount() << "events;" << memoryUseText();
     preview(run);
 }
 

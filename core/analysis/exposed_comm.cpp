@@ -77,8 +77,8 @@ class ComputeUnion {
             const auto& ev = m_rank.streams[s].events;
             std::size_t& i = m_pos[s];
             while (i < ev.size() && (!isCompute(ev.kind(i)) || ev.durNs(i) <= 0)) ++i;
-            if (i < ev.size() && (best == m_pos.size() ||
-                                  ev.startNs(i) < m_rank.streams[best].events.startNs(m_pos[best]))) {
+            if (i < ev.size() &&
+                (best == m_pos.size() || ev.startNs(i) < m_rank.streams[best].events.startNs(m_pos[best]))) {
                 best = s;
             }
         }

@@ -1,8 +1,10 @@
 #include "core/io/codec/zlib.h"
 
+#include <libdeflate.h>
 #include <zlib.h>
 
 #include <limits>
+#include <memory>
 
 namespace tpscope::core::codec {
 
@@ -48,12 +50,15 @@ Result<std::string> decompress(std::span<const unsigned char> blob, std::uint64_
         return makeError(ErrorCode::ParseError, "corrupt workspace data (" + what + ": " + why + ")");
     };
     if (rawBytes > maxRawBytes) return corrupt("implausible size " + std::to_string(rawBytes));
+    // One decompressor per thread (the workspace decodes streams on several), made on first use.
+    thread_local const std::unique_ptr<libdeflate_decompressor, void (*)(libdeflate_decompressor*)> inflater(
+        libdeflate_alloc_decompressor(), libdeflate_free_decompressor);
+    if (!inflater) return makeError(ErrorCode::Internal, "libdeflate: out of memory for a decompressor");
     std::string out(rawBytes, '\0');
-    auto size = static_cast<uLongf>(rawBytes);
-    const int rc =
-        uncompress(reinterpret_cast<Bytef*>(out.data()), &size, blob.data(), static_cast<uLong>(blob.size()));
-    if (rc == Z_MEM_ERROR) return zlibError("uncompress", rc);
-    if (rc != Z_OK || size != rawBytes) return corrupt("bad compressed block");
+    // No actual-size argument: anything but exactly rawBytes is an error (LIBDEFLATE_SHORT_OUTPUT).
+    const libdeflate_result rc =
+        libdeflate_zlib_decompress(inflater.get(), blob.data(), blob.size(), out.data(), out.size(), nullptr);
+    if (rc != LIBDEFLATE_SUCCESS) return corrupt("bad compressed block");
     return out;
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 // The one zlib helper of tpscope: deflate to a zlib or gzip stream, and inflate a zlib stream of a
 // known size. Every zlib return code is checked, so a failure (out of memory, a bad level) is an
-// error instead of a silently short or empty blob. Streaming gzip input and output (large traces)
+// error instead of a silently short or empty blob. The inflate of a whole block is libdeflate's
+// (the same zlib format, checksum checked, about twice zlib's speed: it was 40 % of a 100 M-event
+// workspace's load). Streaming gzip input and output (large traces)
 // live in byte_source.h and output_file.h, which keep one block in memory at a time.
 // Cost: O(bytes); the output is allocated once at deflateBound / the declared size.
 

@@ -72,7 +72,7 @@ TEST(TimelineData, OrdinalAndWindowFollowTheStartOrderAcrossStreams) {
         }
         EXPECT_GT(matched, expected.size() / 2);
         // Windows: whole trace, and ones that cut between and at equal starts.
-        for (const auto [t0, t1] : {std::pair<std::int64_t, std::int64_t>{trace->startNs(), trace->endNs()},
+        for (const auto& [t0, t1] : {std::pair<std::int64_t, std::int64_t>{trace->startNs(), trace->endNs()},
                                     {20'000, 120'000},
                                     {21'500, 41'500},
                                     {0, 0}}) {

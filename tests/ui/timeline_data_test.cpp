@@ -73,9 +73,9 @@ TEST(TimelineData, OrdinalAndWindowFollowTheStartOrderAcrossStreams) {
         EXPECT_GT(matched, expected.size() / 2);
         // Windows: whole trace, and ones that cut between and at equal starts.
         for (const auto& [t0, t1] : {std::pair<std::int64_t, std::int64_t>{trace->startNs(), trace->endNs()},
-                                    {20'000, 120'000},
-                                    {21'500, 41'500},
-                                    {0, 0}}) {
+                                     {20'000, 120'000},
+                                     {21'500, 41'500},
+                                     {0, 0}}) {
             std::vector<EventRef> want;
             for (const auto& [start, stream, index] : expected) {
                 if (start >= t0 && start < t1) want.push_back(EventRef{r, stream, index});

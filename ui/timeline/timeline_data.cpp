@@ -167,8 +167,9 @@ std::shared_ptr<const TimelineData> TimelineData::build(const core::Trace& trace
             if (p.rankIndex >= data->m_collectives.size()) continue;
             auto& rc = data->m_collectives[p.rankIndex];
             const auto it = findRef(rc, p.streamIndex, p.eventIndex);
-            if (it != rc.refs.end())
+            if (it != rc.refs.end()) {
                 rc.refs[static_cast<std::size_t>(it - rc.refs.begin())].call = static_cast<std::int32_t>(c);
+            }
         }
     }
     return data;

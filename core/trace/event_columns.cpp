@@ -9,6 +9,7 @@ namespace {
 
 template <typename T>
 void permute(std::vector<T>& column, const std::vector<std::size_t>& order) {
+    if (column.empty()) return;  // a column left out (payloads: none on the stream)
     std::vector<T> sorted(column.size());
     for (std::size_t i = 0; i < order.size(); ++i) sorted[i] = column[order[i]];
     column = std::move(sorted);
@@ -54,12 +55,13 @@ void EventColumns::append(const EventRecord& e) {
     m_nameId.push_back(e.name.value);
     m_kind.push_back(static_cast<std::uint8_t>(e.kind));
     m_correlationId.push_back(e.correlationId);
+    if (m_payloadId.size() + 1 < m_startNs.size()) m_payloadId.resize(m_startNs.size() - 1, kNoPayload);
     m_payloadId.push_back(e.payload);
     m_finalized = false;
 }
 
 EventRecord EventColumns::at(std::size_t i) const {
-    return EventRecord{m_startNs[i], durNs(i), NameId{m_nameId[i]}, kind(i), correlationId(i), m_payloadId[i]};
+    return EventRecord{m_startNs[i], durNs(i), NameId{m_nameId[i]}, kind(i), correlationId(i), payload(i)};
 }
 
 void EventColumns::narrowCorrelations() {
@@ -119,6 +121,9 @@ void EventColumns::finalize() {
         if ((i + 1) % kBlock == 0 || i + 1 == size()) m_blockMaxEnd.push_back(runningMax);
     }
     narrowCorrelations();
+    if (std::all_of(m_payloadId.begin(), m_payloadId.end(), [](PayloadId p) { return p == kNoPayload; })) {
+        std::vector<PayloadId>().swap(m_payloadId);
+    }
     m_startNs.shrink_to_fit();
     m_durNs.shrink_to_fit();
     m_longDurNs.shrink_to_fit();
@@ -168,11 +173,11 @@ std::size_t EventColumns::residentBytes() const {
 
 bool EventColumns::operator==(const EventColumns& other) const {
     if (m_startNs != other.m_startNs || m_nameId != other.m_nameId || m_kind != other.m_kind ||
-        m_payloadId != other.m_payloadId || m_longDurNs != other.m_longDurNs || m_durNs != other.m_durNs) {
+        m_longDurNs != other.m_longDurNs || m_durNs != other.m_durNs) {
         return false;
     }
     for (std::size_t i = 0; i < size(); ++i) {
-        if (correlationId(i) != other.correlationId(i)) return false;
+        if (correlationId(i) != other.correlationId(i) || payload(i) != other.payload(i)) return false;
     }
     return true;
 }

@@ -7,6 +7,9 @@
 //   correlation ids: after finalize(), per block of kBlock events a 32-bit base and 16-bit offsets
 //              (ids grow by small steps along a stream); a stream where they do not fit keeps all
 //              32 bits. Appending after finalize() widens them again.
+//   payload ids: after finalize(), no column at all on a stream where no event has a payload
+//              (compute streams, NVTX and exposed-time rows: 4 bytes an event saved); appending
+//              one brings the column back.
 // Every accessor returns the exact value that was appended.
 //
 // visibleRange(t0, t1) is two binary searches: events are sorted by start, and a prefix maximum of
@@ -66,7 +69,7 @@ class EventColumns {
     std::uint32_t correlationId(std::size_t i) const {
         return m_correlationId.empty() ? m_correlationBase[i / kBlock] + m_correlationOffset[i] : m_correlationId[i];
     }
-    PayloadId payload(std::size_t i) const { return m_payloadId[i]; }
+    PayloadId payload(std::size_t i) const { return m_payloadId.empty() ? kNoPayload : m_payloadId[i]; }
     EventRecord at(std::size_t i) const;
 
     std::span<const std::int64_t> starts() const { return m_startNs; }
@@ -107,7 +110,7 @@ class EventColumns {
     std::vector<std::uint32_t> m_correlationId;      // all 32 bits; empty when narrowed into the two below
     std::vector<std::uint32_t> m_correlationBase;    // per block: the smallest id
     std::vector<std::uint16_t> m_correlationOffset;  // id - its block's base
-    std::vector<PayloadId> m_payloadId;
+    std::vector<PayloadId> m_payloadId;              // empty: every event has kNoPayload
     // m_blockMaxEnd[b] = max end over events [0, (b + 1) * kBlock): non-decreasing.
     std::vector<std::int64_t> m_blockMaxEnd;
     bool m_finalized = true;

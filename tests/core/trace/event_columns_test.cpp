@@ -122,6 +122,7 @@ TEST(EventColumns, ResidentBytesPerEventStaysWithinBudget) {
     for (int i = 0; i < kEvents; ++i) {
         EventRecord e = ev(i * 10, 5);
         e.correlationId = 1000 + 3 * static_cast<std::uint32_t>(i);  // ids grow by small steps
+        e.payload = i % 5 == 0 ? PayloadId{7} : kNoPayload;          // a collective now and then
         c.append(e);
     }
     c.finalize();
@@ -131,6 +132,19 @@ TEST(EventColumns, ResidentBytesPerEventStaysWithinBudget) {
     const double expected = 8 + 4 + 4 + 1 + 2 + 4 + (8.0 + 4.0) / EventColumns::kBlock;
     EXPECT_NEAR(perEvent, expected, 1e-9) << "more: a column is wider than planned; less: one went missing";
     EXPECT_LE(perEvent, 24.0);
+
+    // A stream where no event has a payload (compute, NVTX rows) keeps no payload column, and an
+    // event appended later brings it back with every earlier event's none.
+    EventColumns none;
+    for (int i = 0; i < kEvents; ++i) none.append(ev(i * 10, 5));
+    none.finalize();
+    EXPECT_NEAR(static_cast<double>(none.residentBytes()) / kEvents, expected - 4, 1e-9);
+    EventRecord late = ev(kEvents * 10, 5);
+    late.payload = PayloadId{9};
+    none.append(late);
+    none.finalize();
+    EXPECT_EQ(none.payload(0), kNoPayload);
+    EXPECT_EQ(none.payload(static_cast<std::size_t>(kEvents)), PayloadId{9});
 }
 
 TEST(EventColumns, DurationsOutside32BitsAreKeptExactly) {

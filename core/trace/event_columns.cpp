@@ -55,8 +55,40 @@ void EventColumns::append(const EventRecord& e) {
     m_nameId.push_back(e.name.value);
     m_kind.push_back(static_cast<std::uint8_t>(e.kind));
     m_correlationId.push_back(e.correlationId);
-    if (m_payloadId.size() + 1 < m_startNs.size()) m_payloadId.resize(m_startNs.size() - 1, kNoPayload);
-    m_payloadId.push_back(e.payload);
+    if (e.payload != kNoPayload || !m_payloadId.empty()) {
+        m_payloadId.resize(m_startNs.size() - 1, kNoPayload);
+        m_payloadId.push_back(e.payload);
+    }
+    m_finalized = false;
+}
+
+void EventColumns::append(const EventBatch& batch) {
+    const std::size_t n = batch.size();
+    if (n == 0) return;
+    widenCorrelations();
+    const std::size_t first = size();
+    m_startNs.insert(m_startNs.end(), batch.startNs.begin(), batch.startNs.end());
+    m_durNs.resize(first + n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::int64_t d = batch.durNs[i];
+        if (d >= 0 && d < kLongDuration) {
+            m_durNs[first + i] = static_cast<std::uint32_t>(d);
+        } else {
+            m_longDurNs.emplace_back(first + i, d);
+            m_durNs[first + i] = kLongDuration;
+        }
+    }
+    m_nameId.insert(m_nameId.end(), batch.nameIds.begin(), batch.nameIds.end());
+    m_kind.insert(m_kind.end(), batch.kinds.begin(), batch.kinds.end());
+    m_correlationId.insert(m_correlationId.end(), batch.correlationIds.begin(), batch.correlationIds.end());
+    if (!batch.payloads.empty() || !m_payloadId.empty()) {
+        m_payloadId.resize(first, kNoPayload);
+        if (batch.payloads.empty()) {
+            m_payloadId.resize(first + n, kNoPayload);
+        } else {
+            m_payloadId.insert(m_payloadId.end(), batch.payloads.begin(), batch.payloads.end());
+        }
+    }
     m_finalized = false;
 }
 

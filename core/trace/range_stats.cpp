@@ -13,11 +13,32 @@ std::size_t RankRangeStats::totalCount() const {
     return std::accumulate(kindCount.begin(), kindCount.end(), std::size_t{0});
 }
 
+namespace {
+
+// A stream that lies wholly inside [t0, t1) (the whole trace: what the timeline counts on open): no
+// clipping, and only the kind and duration columns read, several times faster at 100 M events. The
+// same result as the general loop, which leaves out, as visibleRange does, the leading events that
+// end by t0 (here: zero-length events at exactly t0).
+bool addWholeStream(const EventColumns& ev, std::int64_t t0, std::int64_t t1, RankRangeStats& out) {
+    if (ev.empty() || ev.firstStartNs() < t0 || ev.lastEndNs() > t1 || ev.startNs(ev.size() - 1) >= t1) return false;
+    std::size_t i = 0;
+    while (i < ev.size() && ev.endNs(i) <= t0) ++i;
+    for (; i < ev.size(); ++i) {
+        const auto k = static_cast<std::size_t>(ev.kind(i));
+        out.kindNs[k] += ev.durNs(i);
+        ++out.kindCount[k];
+    }
+    return true;
+}
+
+}  // namespace
+
 RankRangeStats rankRangeStats(const Rank& rank, std::int64_t t0, std::int64_t t1) {
     RankRangeStats out;
     out.rank = rank.id;
     for (const auto& stream : rank.streams) {
         const auto& ev = stream.events;
+        if (addWholeStream(ev, t0, t1, out)) continue;
         const IndexRange r = ev.visibleRange(t0, t1);
         for (std::size_t i = r.first; i < r.last; ++i) {
             const std::int64_t clipped = std::min(ev.endNs(i), t1) - std::max(ev.startNs(i), t0);

@@ -41,47 +41,65 @@ std::string encodeEvents(const EventColumns& ev, std::size_t first, std::size_t 
 }
 
 Status decodeEvents(std::string_view raw, std::size_t expectedCount, std::size_t nameCount, std::size_t payloadCount,
-                    EventColumns& out) {
+                    EventColumns& out, EventChunkScratch& scratch) {
     Reader r(raw);
     std::uint64_t n = 0;
     if (!r.varint(n) || n != expectedCount || n > kChunkEvents) return corrupt("event count");
-    std::vector<EventRecord> rec(n);
+    auto& starts = scratch.startNs;
+    auto& durs = scratch.durNs;
+    auto& names = scratch.nameIds;
+    auto& kinds = scratch.kinds;
+    auto& correlations = scratch.correlationIds;
+    auto& payloads = scratch.payloads;
+    starts.resize(n);
+    durs.resize(n);
+    names.resize(n);
+    kinds.resize(n);
+    correlations.resize(n);
+    payloads.resize(n);
     std::int64_t prev = 0;
-    for (auto& e : rec) {
+    for (std::size_t i = 0; i < n; ++i) {
         std::int64_t d = 0;
         if (!r.zigzag(d)) return corrupt("start column");
-        e.startNs = wrapAdd(prev, d);
-        prev = e.startNs;
+        prev = wrapAdd(prev, d);
+        starts[i] = prev;
     }
-    for (auto& e : rec) {
+    for (std::size_t i = 0; i < n; ++i) {
         // Valid traces have 0 <= duration and start + duration representable.
-        if (!r.zigzag(e.durNs) || e.durNs < 0 || e.startNs > INT64_MAX - e.durNs) return corrupt("duration column");
+        if (!r.zigzag(durs[i]) || durs[i] < 0 || starts[i] > INT64_MAX - durs[i]) return corrupt("duration column");
     }
-    for (auto& e : rec) {
+    for (std::size_t i = 0; i < n; ++i) {
         std::uint64_t v = 0;
         if (!r.varint(v) || v >= nameCount) return corrupt("name column");
-        e.name = NameId{static_cast<std::uint32_t>(v)};
+        names[i] = static_cast<std::uint32_t>(v);
     }
-    for (auto& e : rec) {
-        std::uint8_t k = 0;
-        if (!r.u8(k) || k >= kEventKindCount) return corrupt("kind column");
-        e.kind = static_cast<EventKind>(k);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!r.u8(kinds[i]) || kinds[i] >= kEventKindCount) return corrupt("kind column");
     }
     std::int64_t prevCorrelation = 0;
-    for (auto& e : rec) {
+    for (std::size_t i = 0; i < n; ++i) {
         std::int64_t d = 0;
         if (!r.zigzag(d)) return corrupt("correlation column");
         prevCorrelation = wrapAdd(prevCorrelation, d);
-        e.correlationId = static_cast<std::uint32_t>(prevCorrelation);
+        correlations[i] = static_cast<std::uint32_t>(prevCorrelation);
     }
-    for (auto& e : rec) {
+    bool anyPayload = false;
+    for (std::size_t i = 0; i < n; ++i) {
         std::uint64_t v = 0;
         if (!r.varint(v) || v >= payloadCount) return corrupt("payload column");
-        e.payload = static_cast<PayloadId>(v);
+        payloads[i] = static_cast<PayloadId>(v);
+        anyPayload = anyPayload || v != kNoPayload;
     }
     if (!r.atEnd()) return corrupt("trailing bytes in an event chunk");
-    for (const auto& e : rec) out.append(e);
+    out.append(EventBatch{starts, durs, names, kinds, correlations,
+                          anyPayload ? std::span<const PayloadId>(payloads) : std::span<const PayloadId>()});
     return Ok{};
+}
+
+Status decodeEvents(std::string_view raw, std::size_t expectedCount, std::size_t nameCount, std::size_t payloadCount,
+                    EventColumns& out) {
+    EventChunkScratch scratch;
+    return decodeEvents(raw, expectedCount, nameCount, payloadCount, out, scratch);
 }
 
 std::string encodeNames(const StringTable& names) {

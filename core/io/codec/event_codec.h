@@ -94,10 +94,27 @@ inline Result<std::string> decompress(std::span<const unsigned char> blob, std::
                                       const std::string& what) {
     return decompress(blob, rawBytes, kMaxRawBytes, what);
 }
+inline Status decompressInto(std::span<const unsigned char> blob, std::uint64_t rawBytes, const std::string& what,
+                             std::string& out) {
+    return decompressInto(blob, rawBytes, kMaxRawBytes, what, out);
+}
 
 // Events [first, last) of one stream.
 std::string encodeEvents(const EventColumns& events, std::size_t first, std::size_t last);
-// Decodes and appends to out; ids are checked against the table sizes.
+
+// One decoding thread's buffers, reused from chunk to chunk: a chunk's columns are decoded here and
+// appended to the stream column by column (EventBatch). Reused, they cost no fresh pages per chunk.
+struct EventChunkScratch {
+    std::string raw;  // the inflated chunk, for callers that inflate into it
+    std::vector<std::int64_t> startNs, durNs;
+    std::vector<std::uint32_t> nameIds, correlationIds;
+    std::vector<std::uint8_t> kinds;
+    std::vector<PayloadId> payloads;
+};
+
+// Decodes and appends to out; ids are checked against the table sizes. On an error, out is unchanged.
+Status decodeEvents(std::string_view raw, std::size_t expectedCount, std::size_t nameCount, std::size_t payloadCount,
+                    EventColumns& out, EventChunkScratch& scratch);
 Status decodeEvents(std::string_view raw, std::size_t expectedCount, std::size_t nameCount, std::size_t payloadCount,
                     EventColumns& out);
 

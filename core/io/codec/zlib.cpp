@@ -44,8 +44,8 @@ Result<std::string> gzip(std::string_view raw, int level) {
     return compress(raw, level, false, ZlibWrapper::Gzip);
 }
 
-Result<std::string> decompress(std::span<const unsigned char> blob, std::uint64_t rawBytes, std::uint64_t maxRawBytes,
-                               const std::string& what) {
+Status decompressInto(std::span<const unsigned char> blob, std::uint64_t rawBytes, std::uint64_t maxRawBytes,
+                      const std::string& what, std::string& out) {
     auto corrupt = [&](const std::string& why) {
         return makeError(ErrorCode::ParseError, "corrupt workspace data (" + what + ": " + why + ")");
     };
@@ -54,11 +54,18 @@ Result<std::string> decompress(std::span<const unsigned char> blob, std::uint64_
     thread_local const std::unique_ptr<libdeflate_decompressor, void (*)(libdeflate_decompressor*)> inflater(
         libdeflate_alloc_decompressor(), libdeflate_free_decompressor);
     if (!inflater) return makeError(ErrorCode::Internal, "libdeflate: out of memory for a decompressor");
-    std::string out(rawBytes, '\0');
+    out.resize(rawBytes);
     // No actual-size argument: anything but exactly rawBytes is an error (LIBDEFLATE_SHORT_OUTPUT).
     const libdeflate_result rc =
         libdeflate_zlib_decompress(inflater.get(), blob.data(), blob.size(), out.data(), out.size(), nullptr);
     if (rc != LIBDEFLATE_SUCCESS) return corrupt("bad compressed block");
+    return Ok{};
+}
+
+Result<std::string> decompress(std::span<const unsigned char> blob, std::uint64_t rawBytes, std::uint64_t maxRawBytes,
+                               const std::string& what) {
+    std::string out;
+    TPSCOPE_TRY(decompressInto(blob, rawBytes, maxRawBytes, what, out));
     return out;
 }
 

@@ -27,5 +27,8 @@ Result<std::string> gzip(std::string_view raw, int level = 6);
 // A zlib stream that must inflate to exactly rawBytes (at most maxRawBytes); anything else is corrupt.
 Result<std::string> decompress(std::span<const unsigned char> blob, std::uint64_t rawBytes, std::uint64_t maxRawBytes,
                                const std::string& what);
+// The same into `out`, whose capacity is reused (one buffer for many blocks: no fresh pages each time).
+Status decompressInto(std::span<const unsigned char> blob, std::uint64_t rawBytes, std::uint64_t maxRawBytes,
+                      const std::string& what, std::string& out);
 
 }  // namespace tpscope::core::codec

@@ -1,9 +1,10 @@
 // Loading a workspace: the file is opened read-only (immutable), its schema version checked, then
 // each run's tables are read and its event chunks inflated and decoded, one stream per task on
 // worker threads, each stream as soon as its chunks are read (reading and decoding overlap, and the
-// compressed bytes of a stream are freed once it is decoded). Every count and id is validated (codec/event_codec.h), so
-// a damaged file is an error.
+// compressed bytes of a stream are freed once it is decoded); each rank's NVTX ranges are a task too.
+// Every count and id is validated (codec/event_codec.h), so a damaged file is an error.
 
+#include <algorithm>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -124,30 +125,54 @@ Status readTables(SqliteDb& db, std::int64_t runId, Trace& trace) {
     return Ok{};
 }
 
-// Ranks and streams (empty), and the expected event count of every stream.
-Status readLayout(SqliteDb& db, std::int64_t runId, Trace& trace, std::vector<std::vector<std::size_t>>& counts) {
-    auto ranks = db.prepare(
-        "SELECT rank_id, host, device_index, device_name, clock_offset_ns, range_count, ranges, ranges_raw_bytes "
-        "FROM ranks WHERE run_id = ?1 ORDER BY position");
-    if (!ranks) return ranks.error();
-    ranks->bind(1, runId);
-    while (ranks->step() == SQLITE_ROW) {
-        const std::int64_t id = ranks->int64(0);
-        if (id < 0 || id > UINT32_MAX || (!trace.ranks.empty() && trace.ranks.back().id.value >= id)) {
+// A rank's NVTX ranges as stored: decoded on a worker thread with the event chunks.
+struct RangeBlob {
+    std::size_t count = 0;
+    std::uint64_t rawBytes = 0;
+    std::vector<unsigned char> blob;
+};
+
+// Ranks (their ranges still compressed, in `ranges`) and streams (empty), and the expected event count
+// of every stream. The ranks are read in storage order and placed by position: ordered by SQL, their
+// range blobs (a quarter of a 100 M-event workspace) went through SQLite's sorter and a temporary file.
+Status readLayout(SqliteDb& db, std::int64_t runId, Trace& trace, std::vector<RangeBlob>& ranges,
+                  std::vector<std::vector<std::size_t>>& counts) {
+    auto rows = db.prepare(
+        "SELECT position, rank_id, host, device_index, device_name, clock_offset_ns, range_count, ranges, "
+        "ranges_raw_bytes FROM ranks WHERE run_id = ?1");
+    if (!rows) return rows.error();
+    rows->bind(1, runId);
+    std::vector<std::pair<std::int64_t, std::size_t>> byPosition;  // (position, index read)
+    std::vector<Rank> read;
+    int rc = 0;
+    while ((rc = rows->step()) == SQLITE_ROW) {
+        const std::int64_t id = rows->int64(1), count = rows->int64(6), rawBytes = rows->int64(8);
+        if (id < 0 || id > UINT32_MAX) return damaged(db.path(), "bad rank id");
+        if (count < 0 || rawBytes < 0) return damaged(db.path(), "range count");
+        byPosition.emplace_back(rows->int64(0), read.size());
+        Rank& rank = read.emplace_back();
+        rank.id = RankId{static_cast<std::uint32_t>(id)};
+        rank.host = std::string(rows->text(2));
+        rank.deviceIndex = static_cast<int>(rows->int64(3));
+        rank.deviceName = std::string(rows->text(4));
+        rank.clockOffsetNs = rows->int64(5);
+        const auto blob = rows->blob(7);
+        ranges.push_back({static_cast<std::size_t>(count), static_cast<std::uint64_t>(rawBytes),
+                          std::vector<unsigned char>(blob.begin(), blob.end())});
+    }
+    if (rc != SQLITE_DONE) return db.error("cannot read ranks");
+    std::sort(byPosition.begin(), byPosition.end());
+    std::vector<RangeBlob> rangesByPosition;
+    for (const auto& [position, index] : byPosition) {
+        // Positions 0, 1, 2, ... and rank ids increasing with them, as written.
+        if (position != static_cast<std::int64_t>(trace.ranks.size())) return damaged(db.path(), "rank positions");
+        if (!trace.ranks.empty() && trace.ranks.back().id.value >= read[index].id.value) {
             return damaged(db.path(), "bad rank id");
         }
-        Rank rank;
-        rank.id = RankId{static_cast<std::uint32_t>(id)};
-        rank.host = std::string(ranks->text(1));
-        rank.deviceIndex = static_cast<int>(ranks->int64(2));
-        rank.deviceName = std::string(ranks->text(3));
-        rank.clockOffsetNs = ranks->int64(4);
-        std::string raw;
-        TPSCOPE_TRY_ASSIGN(raw, inflateColumn(*ranks, 6, 7, "ranges"));
-        TPSCOPE_TRY(codec::decodeRanges(raw, trace.names.size(), rank.ranges));
-        if (rank.ranges.size() != static_cast<std::size_t>(ranks->int64(5))) return damaged(db.path(), "range count");
-        trace.ranks.push_back(std::move(rank));
+        trace.ranks.push_back(std::move(read[index]));
+        rangesByPosition.push_back(std::move(ranges[index]));
     }
+    ranges = std::move(rangesByPosition);
     counts.assign(trace.ranks.size(), {});
     auto streams = db.prepare(
         "SELECT rank_position, position, stream_id, label, event_count FROM streams WHERE run_id = ?1 "
@@ -168,16 +193,24 @@ Status readLayout(SqliteDb& db, std::int64_t runId, Trace& trace, std::vector<st
     return Ok{};
 }
 
+Status decodeRankRanges(const RangeBlob& stored, const Trace& trace, Rank& rank, codec::EventChunkScratch& scratch,
+                        const std::string& path) {
+    TPSCOPE_TRY(codec::decompressInto(stored.blob, stored.rawBytes, "ranges", scratch.raw));
+    TPSCOPE_TRY(codec::decodeRanges(scratch.raw, trace.names.size(), rank.ranges));
+    if (rank.ranges.size() != stored.count) return damaged(path, "range count");
+    return Ok{};
+}
+
 Status decodeStream(const std::vector<ChunkRow>& chunks, std::size_t expected, const Trace& trace, Stream& stream,
-                    const std::string& path) {
+                    codec::EventChunkScratch& scratch, const std::string& path) {
     std::size_t total = 0;
     for (const auto& c : chunks) total += c.count;
     if (total != expected) return damaged(path, "event count of a stream");
     stream.events.reserve(total);
     for (const auto& c : chunks) {
-        std::string raw;
-        TPSCOPE_TRY_ASSIGN(raw, codec::decompress(c.blob, c.rawBytes, "event chunk"));
-        TPSCOPE_TRY(codec::decodeEvents(raw, c.count, trace.names.size(), trace.payloads.size(), stream.events));
+        TPSCOPE_TRY(codec::decompressInto(c.blob, c.rawBytes, "event chunk", scratch.raw));
+        TPSCOPE_TRY(
+            codec::decodeEvents(scratch.raw, c.count, trace.names.size(), trace.payloads.size(), stream.events, scratch));
     }
     // Here, on the decoder thread, rather than in Trace::finalize on the reading thread afterwards:
     // the streams narrow in parallel, and each one's wide correlation ids are freed as it ends.
@@ -185,9 +218,10 @@ Status decodeStream(const std::vector<ChunkRow>& chunks, std::size_t expected, c
     return Ok{};
 }
 
-// Streams whose chunk rows have all been read, waiting for a decoder thread. Closed when the reader
-// has read every row (or stopped on an error); pop() then drains what is left and returns false.
-class ReadyStreams {
+// Tasks ready for a decoder thread: a rank's ranges, or a stream whose chunk rows have all been read.
+// Closed when the reader has read every row (or stopped on an error); pop() then drains what is left
+// and returns false.
+class ReadyTasks {
   public:
     void push(std::size_t task) {
         {
@@ -238,11 +272,13 @@ Result<std::shared_ptr<Trace>> readTrace(SqliteDb& db, const RunRow& run, const 
     trace->source = run.source;
     TPSCOPE_TRY(readTables(db, run.id, *trace));
     std::vector<std::vector<std::size_t>> counts;
-    TPSCOPE_TRY(readLayout(db, run.id, *trace, counts));
+    std::vector<RangeBlob> rangeBlobs;
+    TPSCOPE_TRY(readLayout(db, run.id, *trace, rangeBlobs, counts));
 
     // Each stream is decoded by one task as soon as its last chunk row is read (a stream is complete
     // when its rows hold the event count of the streams table), and its compressed bytes are freed
     // once decoded: reading and decoding overlap, and the file's blobs are never all held at once.
+    // Each rank's ranges are one task more, queued first: tasks [0, streams) are streams, the rest ranks.
     std::vector<StreamLoad> loads;
     std::vector<std::vector<std::size_t>> taskOf(trace->ranks.size());
     for (std::size_t r = 0; r < counts.size(); ++r) {
@@ -254,23 +290,36 @@ Result<std::shared_ptr<Trace>> readTrace(SqliteDb& db, const RunRow& run, const 
             load.expected = counts[r][s];
         }
     }
-    ReadyStreams ready;
+    std::vector<Status> rangeResults(rangeBlobs.size(), Ok{});
+    ReadyTasks ready;
     auto decoder = [&] {
+        codec::EventChunkScratch scratch;
         std::size_t i = 0;
         while (ready.pop(i)) {
-            StreamLoad& load = loads[i];
+            const bool isStream = i < loads.size();
+            Status& result = isStream ? loads[i].result : rangeResults[i - loads.size()];
             if (opt.control.cancelled()) {
-                load.result = makeError(ErrorCode::Cancelled, "load cancelled");
-            } else {
+                result = makeError(ErrorCode::Cancelled, "load cancelled");
+            } else if (isStream) {
+                StreamLoad& load = loads[i];
                 // A worker thread must not let bad_alloc escape (std::terminate): it becomes this task's error.
-                load.result = withAllocationErrors(
+                result = withAllocationErrors(
                     [&] {
                         return decodeStream(load.chunks, load.expected, *trace,
-                                            trace->ranks[load.rank].streams[load.stream], db.path());
+                                            trace->ranks[load.rank].streams[load.stream], scratch, db.path());
                     },
                     db.path());
+            } else {
+                const std::size_t r = i - loads.size();
+                result = withAllocationErrors(
+                    [&] { return decodeRankRanges(rangeBlobs[r], *trace, trace->ranks[r], scratch, db.path()); },
+                    db.path());
             }
-            std::vector<ChunkRow>().swap(load.chunks);
+            if (isStream) {
+                std::vector<ChunkRow>().swap(loads[i].chunks);
+            } else {
+                std::vector<unsigned char>().swap(rangeBlobs[i - loads.size()].blob);
+            }
         }
     };
     const unsigned threads = resolveThreadCount(opt.threads, loads.size());
@@ -278,7 +327,7 @@ Result<std::shared_ptr<Trace>> readTrace(SqliteDb& db, const RunRow& run, const 
     for (unsigned t = 0; t < threads; ++t) pool.emplace_back(decoder);
     // The decoders are joined on every way out of the reading below.
     struct Joiner {
-        ReadyStreams& ready;
+        ReadyTasks& ready;
         std::vector<std::thread>& pool;
         ~Joiner() {
             ready.close();
@@ -289,6 +338,7 @@ Result<std::shared_ptr<Trace>> readTrace(SqliteDb& db, const RunRow& run, const 
         load.handedOver = true;
         ready.push(static_cast<std::size_t>(&load - loads.data()));
     };
+    for (std::size_t r = 0; r < rangeBlobs.size(); ++r) ready.push(loads.size() + r);
     for (auto& load : loads) {
         if (load.expected == 0) handOver(load);
     }
@@ -331,6 +381,9 @@ Result<std::shared_ptr<Trace>> readTrace(SqliteDb& db, const RunRow& run, const 
     pool.clear();
     for (const auto& load : loads) {
         if (!load.result) return load.result.error();
+    }
+    for (const auto& result : rangeResults) {
+        if (!result) return result.error();
     }
     trace->finalize();
     return trace;

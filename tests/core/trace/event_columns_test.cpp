@@ -198,5 +198,51 @@ TEST(EventColumns, CorrelationIdsAreExactNarrowedOrNot) {
     EXPECT_EQ(narrow, build([&](int i) { return i < n ? small(i) : 17u; }, n + 1));
 }
 
+// Random events (some out of order, durations past 32 bits or negative, payloads on some batches only,
+// ids that narrow or not), appended event by event and batch by batch, before and after finalize().
+TEST(EventColumns, BatchAppendEqualsEventByEventAppend) {
+    std::mt19937_64 rng(11);
+    std::uniform_int_distribution<int> pick(0, 99);
+    EventColumns byEvent, byBatch;
+    std::int64_t t = 0;
+    for (int round = 0; round < 3; ++round) {
+        for (int batch = 0; batch < 20; ++batch) {
+            const std::size_t n = static_cast<std::size_t>(pick(rng)) * 3;  // 0 included
+            const bool payloads = batch % 3 == 1;
+            std::vector<std::int64_t> starts, durs;
+            std::vector<std::uint32_t> names, correlations;
+            std::vector<std::uint8_t> kinds;
+            std::vector<PayloadId> payloadIds;
+            for (std::size_t i = 0; i < n; ++i) {
+                t += pick(rng) < 5 ? -50 : pick(rng);
+                const int d = pick(rng);
+                const std::int64_t dur = d == 0 ? std::int64_t{UINT32_MAX} + d : (d == 1 ? -7 : d * 13);
+                EventRecord e{t, dur, NameId{static_cast<std::uint32_t>(pick(rng))},
+                              static_cast<EventKind>(pick(rng) % kEventKindCount),
+                              static_cast<std::uint32_t>(round == 1 ? pick(rng) * 70'000 : t + 1000),
+                              payloads ? static_cast<PayloadId>(pick(rng) % 4) : kNoPayload};
+                byEvent.append(e);
+                starts.push_back(e.startNs);
+                durs.push_back(e.durNs);
+                names.push_back(e.name.value);
+                kinds.push_back(static_cast<std::uint8_t>(e.kind));
+                correlations.push_back(e.correlationId);
+                payloadIds.push_back(e.payload);
+            }
+            byBatch.append(EventBatch{starts, durs, names, kinds, correlations,
+                                      payloads ? std::span<const PayloadId>(payloadIds) : std::span<const PayloadId>()});
+            ASSERT_EQ(byBatch.size(), byEvent.size());
+        }
+        byEvent.finalize();
+        byBatch.finalize();
+        ASSERT_EQ(byBatch, byEvent) << "round " << round;
+        EXPECT_EQ(byBatch.residentBytes(), byEvent.residentBytes()) << "round " << round;
+        for (std::size_t i = 0; i < byEvent.size(); ++i) {
+            ASSERT_EQ(byBatch.durNs(i), byEvent.durNs(i)) << i;
+            ASSERT_EQ(byBatch.payload(i), byEvent.payload(i)) << i;
+        }
+    }
+}
+
 }  // namespace
 }  // namespace tpscope::core

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 namespace tpscope::core {
 namespace {
 
@@ -48,6 +50,62 @@ TEST(RangeStats, EventsTouchingTheRangeEdgesAreOutside) {
     const auto stats = rangeStats(t, 100, 300);
     EXPECT_EQ(stats.ranks[0].kindCount[static_cast<std::size_t>(EventKind::Gemm)], 0u);
     EXPECT_EQ(stats.ranks[0].kindNs[static_cast<std::size_t>(EventKind::Collective)], 200);
+}
+
+// The header's definition, event by event: each event clipped to [t0, t1); one that overlaps counts,
+// a zero-length one counts where it starts inside, except (as visibleRange) at the head of the
+// stream, where events that end by t0 are outside.
+RankRangeStats byDefinition(const Rank& rank, std::int64_t t0, std::int64_t t1) {
+    RankRangeStats out;
+    for (const auto& stream : rank.streams) {
+        const auto& ev = stream.events;
+        std::size_t i = 0;
+        for (std::int64_t maxEnd = INT64_MIN; i < ev.size(); ++i) {
+            maxEnd = std::max(maxEnd, ev.endNs(i));
+            if (maxEnd > t0) break;
+        }
+        for (; i < ev.size(); ++i) {
+            const std::int64_t clipped = std::min(ev.endNs(i), t1) - std::max(ev.startNs(i), t0);
+            const bool inside = clipped > 0 || (ev.durNs(i) == 0 && ev.startNs(i) >= t0 && ev.startNs(i) < t1);
+            if (!inside) continue;
+            const auto k = static_cast<std::size_t>(ev.kind(i));
+            out.kindNs[k] += std::max<std::int64_t>(0, clipped);
+            ++out.kindCount[k];
+        }
+    }
+    return out;
+}
+
+// Random streams with overlapping and zero-length events, some at the trace's first instant:
+// the whole trace (each stream wholly inside, a faster path) and random sub-ranges alike.
+TEST(RangeStats, MatchesTheDefinitionOnRandomStreamsWholeAndClipped) {
+    std::mt19937_64 rng(5);
+    std::uniform_int_distribution<int> pick(0, 99);
+    for (int trial = 0; trial < 40; ++trial) {
+        Trace t;
+        auto& rank = t.rank(RankId{0});
+        for (std::uint64_t s = 0; s < 3; ++s) rank.stream(StreamId{s}, "s");
+        const NameId name = t.intern("k");
+        for (auto& stream : rank.streams) {
+            std::int64_t start = trial % 2 == 0 ? 0 : pick(rng);
+            for (int i = 0; i < 200; ++i) {
+                const std::int64_t dur = pick(rng) < 20 ? 0 : pick(rng) * 3;
+                stream.events.append({start, dur, name, static_cast<EventKind>(pick(rng) % kEventKindCount), 0,
+                                      kNoPayload});
+                if (pick(rng) >= 15) start += pick(rng);  // else the next starts at the same instant
+            }
+        }
+        t.finalize();
+        const std::int64_t t0 = t.startNs(), t1 = t.endNs();
+        const std::pair<std::int64_t, std::int64_t> windows[] = {
+            {t0, t1}, {t0 - 5, t1 + 5}, {t0 + pick(rng), t1 - pick(rng)}, {t0 + pick(rng), t0 + 100 + pick(rng)}};
+        for (const auto& [a, b] : windows) {
+            const auto got = rankRangeStats(rank, a, b);
+            const auto want = byDefinition(rank, a, b);
+            EXPECT_EQ(got.kindCount, want.kindCount) << "trial " << trial << " [" << a << ", " << b << ")";
+            EXPECT_EQ(got.kindNs, want.kindNs) << "trial " << trial << " [" << a << ", " << b << ")";
+        }
+    }
 }
 
 }  // namespace

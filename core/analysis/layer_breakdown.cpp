@@ -46,7 +46,6 @@ RankCoverage rankCoverage(const Rank& rank, const std::vector<CallParticipant>& 
     std::vector<Interval> streamComm;
     for (const auto& stream : rank.streams) {
         const auto& ev = stream.events;
-        const auto starts = ev.starts();
         const auto kinds = ev.kinds();
         // Sized from the kind column (one byte an event): a union holds at most its kernels, and a
         // list grown by doubling could hold twice that (at 100 M events, ~0.3 GB a rank).
@@ -58,7 +57,7 @@ RankCoverage rankCoverage(const Rank& rank, const std::vector<CallParticipant>& 
         streamComm.reserve(commKernels);
         // Each stream is sorted by start, so its union is one pass; streams then merge pairwise.
         for (std::size_t i = 0; i < ev.size(); ++i) {
-            const Interval iv{starts[i], starts[i] + ev.durNs(i)};
+            const Interval iv{ev.startNs(i), ev.endNs(i)};
             appendToUnion(kinds[i] == static_cast<std::uint8_t>(EventKind::Collective) ? streamComm : streamCompute,
                           iv);
         }

@@ -23,7 +23,7 @@ std::size_t capacityBytes(const std::vector<T>& v) {
 }  // namespace
 
 void EventColumns::reserve(std::size_t n) {
-    widenCorrelations();
+    widen();
     m_startNs.reserve(n);
     m_durNs.reserve(n);
     m_nameId.reserve(n);
@@ -41,6 +41,13 @@ void EventColumns::appendDuration(std::int64_t durNs) {
     }
 }
 
+std::int64_t EventColumns::farStartNs(std::size_t i) const {
+    const auto it =
+        std::lower_bound(m_farStartNs.begin(), m_farStartNs.end(), i,
+                         [](const std::pair<std::size_t, std::int64_t>& e, std::size_t k) { return e.first < k; });
+    return it->second;  // every escaped index has its entry
+}
+
 std::int64_t EventColumns::longDurNs(std::size_t i) const {
     const auto it =
         std::lower_bound(m_longDurNs.begin(), m_longDurNs.end(), i,
@@ -49,7 +56,7 @@ std::int64_t EventColumns::longDurNs(std::size_t i) const {
 }
 
 void EventColumns::append(const EventRecord& e) {
-    widenCorrelations();
+    widen();
     m_startNs.push_back(e.startNs);
     appendDuration(e.durNs);
     m_nameId.push_back(e.name.value);
@@ -65,7 +72,7 @@ void EventColumns::append(const EventRecord& e) {
 void EventColumns::append(const EventBatch& batch) {
     const std::size_t n = batch.size();
     if (n == 0) return;
-    widenCorrelations();
+    widen();
     const std::size_t first = size();
     m_startNs.insert(m_startNs.end(), batch.startNs.begin(), batch.startNs.end());
     m_durNs.resize(first + n);
@@ -93,7 +100,7 @@ void EventColumns::append(const EventBatch& batch) {
 }
 
 EventRecord EventColumns::at(std::size_t i) const {
-    return EventRecord{m_startNs[i], durNs(i), NameId{m_nameId[i]}, kind(i), correlationId(i), payload(i)};
+    return EventRecord{startNs(i), durNs(i), NameId{m_nameId[i]}, kind(i), correlationId(i), payload(i)};
 }
 
 void EventColumns::narrowCorrelations() {
@@ -117,8 +124,8 @@ void EventColumns::narrowCorrelations() {
 }
 
 void EventColumns::widenCorrelations() {
-    if (m_correlationId.size() == m_startNs.size()) return;
-    m_correlationId.resize(m_startNs.size());
+    if (m_correlationId.size() == size()) return;
+    m_correlationId.resize(size());
     for (std::size_t i = 0; i < m_correlationId.size(); ++i) {
         m_correlationId[i] = m_correlationBase[i / kBlock] + m_correlationOffset[i];
     }
@@ -126,8 +133,50 @@ void EventColumns::widenCorrelations() {
     std::vector<std::uint16_t>().swap(m_correlationOffset);
 }
 
-void EventColumns::finalize() {
+void EventColumns::narrowStarts() {
+    const std::size_t n = m_startNs.size();
+    if (n == 0) return;
+    // Sorted by start, so each block's first start is its smallest and every offset is >= 0.
+    std::vector<std::int64_t> base((n + kBlock - 1) / kBlock);
+    std::vector<std::uint32_t> offset(n);
+    std::vector<std::pair<std::size_t, std::int64_t>> far;
+    for (std::size_t b = 0; b < base.size(); ++b) {
+        const std::size_t first = b * kBlock, last = std::min(n, first + kBlock);
+        base[b] = m_startNs[first];
+        for (std::size_t i = first; i < last; ++i) {
+            const auto d = static_cast<std::uint64_t>(m_startNs[i]) - static_cast<std::uint64_t>(base[b]);
+            if (d < kFarStart) {
+                offset[i] = static_cast<std::uint32_t>(d);
+            } else {
+                offset[i] = kFarStart;
+                far.emplace_back(i, m_startNs[i]);
+            }
+        }
+    }
+    m_startBase = std::move(base);
+    m_startOffset = std::move(offset);
+    m_farStartNs = std::move(far);
+    std::vector<std::int64_t>().swap(m_startNs);
+}
+
+void EventColumns::widenStarts() {
+    if (m_startOffset.empty()) return;
+    std::vector<std::int64_t> wide(m_startOffset.size());
+    for (std::size_t i = 0; i < wide.size(); ++i) wide[i] = startNs(i);
+    m_startNs = std::move(wide);
+    std::vector<std::int64_t>().swap(m_startBase);
+    std::vector<std::uint32_t>().swap(m_startOffset);
+    std::vector<std::pair<std::size_t, std::int64_t>>().swap(m_farStartNs);
+}
+
+// Back to the columns appends write: every start and correlation id at full width.
+void EventColumns::widen() {
+    widenStarts();
     widenCorrelations();
+}
+
+void EventColumns::finalize() {
+    widen();
     if (!std::is_sorted(m_startNs.begin(), m_startNs.end())) {
         std::vector<std::size_t> order(m_startNs.size());
         std::iota(order.begin(), order.end(), std::size_t{0});
@@ -153,10 +202,12 @@ void EventColumns::finalize() {
         if ((i + 1) % kBlock == 0 || i + 1 == size()) m_blockMaxEnd.push_back(runningMax);
     }
     narrowCorrelations();
+    narrowStarts();
     if (std::all_of(m_payloadId.begin(), m_payloadId.end(), [](PayloadId p) { return p == kNoPayload; })) {
         std::vector<PayloadId>().swap(m_payloadId);
     }
     m_startNs.shrink_to_fit();
+    m_farStartNs.shrink_to_fit();
     m_durNs.shrink_to_fit();
     m_longDurNs.shrink_to_fit();
     m_nameId.shrink_to_fit();
@@ -167,10 +218,32 @@ void EventColumns::finalize() {
     m_finalized = true;
 }
 
+std::size_t EventColumns::lowerBoundStart(std::int64_t t, std::size_t first, std::size_t last) const {
+    if (m_startNs.empty() && first < last) {
+        // Narrowed: the block bases first (each its block's smallest start), then the one block.
+        const std::size_t firstBlock = first / kBlock, lastBlock = (last - 1) / kBlock + 1;
+        const auto block = static_cast<std::size_t>(
+            std::lower_bound(m_startBase.begin() + static_cast<std::ptrdiff_t>(firstBlock),
+                             m_startBase.begin() + static_cast<std::ptrdiff_t>(lastBlock), t) -
+            m_startBase.begin());
+        // Every event of blocks from `block` on starts at or after t; the answer is in block - 1.
+        if (block > firstBlock) first = std::max(first, (block - 1) * kBlock);
+        last = std::min(last, block * kBlock);
+    }
+    while (first < last) {
+        const std::size_t mid = first + (last - first) / 2;
+        if (startNs(mid) < t) {
+            first = mid + 1;
+        } else {
+            last = mid;
+        }
+    }
+    return first;
+}
+
 IndexRange EventColumns::visibleRange(std::int64_t t0, std::int64_t t1) const {
     if (empty() || t1 <= t0) return {};
-    const auto last =
-        static_cast<std::size_t>(std::lower_bound(m_startNs.begin(), m_startNs.end(), t1) - m_startNs.begin());
+    const std::size_t last = lowerBoundStart(t1, 0, size());
     // First block whose prefix max end passes t0: every event before it has ended by t0.
     const auto block = static_cast<std::size_t>(std::upper_bound(m_blockMaxEnd.begin(), m_blockMaxEnd.end(), t0) -
                                                 m_blockMaxEnd.begin());
@@ -191,25 +264,29 @@ std::size_t EventColumns::countOverlaps() const {
     std::size_t overlaps = 0;
     std::int64_t runningMax = INT64_MIN;
     for (std::size_t i = 0; i < size(); ++i) {
-        if (m_startNs[i] < runningMax) ++overlaps;
+        if (startNs(i) < runningMax) ++overlaps;
         runningMax = std::max(runningMax, endNs(i));
     }
     return overlaps;
 }
 
 std::size_t EventColumns::residentBytes() const {
-    return capacityBytes(m_startNs) + capacityBytes(m_durNs) + capacityBytes(m_longDurNs) + capacityBytes(m_nameId) +
+    return capacityBytes(m_startNs) + capacityBytes(m_startBase) + capacityBytes(m_startOffset) +
+           capacityBytes(m_farStartNs) + capacityBytes(m_durNs) + capacityBytes(m_longDurNs) + capacityBytes(m_nameId) +
            capacityBytes(m_kind) + capacityBytes(m_correlationId) + capacityBytes(m_correlationBase) +
            capacityBytes(m_correlationOffset) + capacityBytes(m_payloadId) + capacityBytes(m_blockMaxEnd);
 }
 
 bool EventColumns::operator==(const EventColumns& other) const {
-    if (m_startNs != other.m_startNs || m_nameId != other.m_nameId || m_kind != other.m_kind ||
-        m_longDurNs != other.m_longDurNs || m_durNs != other.m_durNs) {
+    if (m_nameId != other.m_nameId || m_kind != other.m_kind || m_longDurNs != other.m_longDurNs ||
+        m_durNs != other.m_durNs) {
         return false;
     }
     for (std::size_t i = 0; i < size(); ++i) {
-        if (correlationId(i) != other.correlationId(i) || payload(i) != other.payload(i)) return false;
+        if (startNs(i) != other.startNs(i) || correlationId(i) != other.correlationId(i) ||
+            payload(i) != other.payload(i)) {
+            return false;
+        }
     }
     return true;
 }

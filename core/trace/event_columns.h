@@ -1,15 +1,19 @@
 #pragma once
 // Columnar storage of one stream's events (DESIGN.md §2). One vector per field; a kernel event costs
-// about 23 bytes resident: 8 start + 4 duration + 4 name + 1 kind + 2 correlation + 4 payload, plus
-// 8 bytes per block of kBlock events for the visible-range index and 4 for the correlation base.
+// about 19 bytes resident: 4 start + 4 duration + 4 name + 1 kind + 2 correlation + 4 payload, plus
+// 12 bytes per block of kBlock events for the start base and the visible-range index and 4 for the
+// correlation base.
+//   starts:    after finalize(), per block of kBlock events a 64-bit base (the block's first start)
+//              and 32-bit offsets from it; the rare start 4.3 s or more past its block's first (a
+//              long idle gap inside a block) is kept exactly in a side list, sorted by index (an
+//              escape). Before finalize() and after a later append: all 64 bits.
 //   durations: 32 bits; the rare duration outside [0, 2^32 - 1) ns (4.3 s) is kept exactly in a
 //              side list, sorted by index (an escape).
 //   correlation ids: after finalize(), per block of kBlock events a 32-bit base and 16-bit offsets
 //              (ids grow by small steps along a stream); a stream where they do not fit keeps all
 //              32 bits. Appending after finalize() widens them again.
-//   payload ids: after finalize(), no column at all on a stream where no event has a payload
-//              (compute streams, NVTX and exposed-time rows: 4 bytes an event saved); appending
-//              one brings the column back.
+//   payload ids: no column at all on a stream where no event has a payload (compute streams, NVTX
+//              and exposed-time rows: 4 bytes an event saved); appending one brings the column back.
 // Every accessor returns the exact value that was appended.
 //
 // visibleRange(t0, t1) is two binary searches: events are sorted by start, and a prefix maximum of
@@ -69,15 +73,19 @@ class EventColumns {
     void finalize();
     bool finalized() const { return m_finalized; }
 
-    std::size_t size() const { return m_startNs.size(); }
-    bool empty() const { return m_startNs.empty(); }
+    std::size_t size() const { return m_kind.size(); }
+    bool empty() const { return m_kind.empty(); }
 
-    std::int64_t startNs(std::size_t i) const { return m_startNs[i]; }
+    std::int64_t startNs(std::size_t i) const {
+        if (!m_startNs.empty()) return m_startNs[i];
+        const std::uint32_t offset = m_startOffset[i];
+        return offset != kFarStart ? m_startBase[i / kBlock] + offset : farStartNs(i);
+    }
     std::int64_t durNs(std::size_t i) const {
         const std::uint32_t d = m_durNs[i];
         return d != kLongDuration ? std::int64_t{d} : longDurNs(i);
     }
-    std::int64_t endNs(std::size_t i) const { return m_startNs[i] + durNs(i); }
+    std::int64_t endNs(std::size_t i) const { return startNs(i) + durNs(i); }
     NameId name(std::size_t i) const { return NameId{m_nameId[i]}; }
     EventKind kind(std::size_t i) const { return static_cast<EventKind>(m_kind[i]); }
     std::uint32_t correlationId(std::size_t i) const {
@@ -86,21 +94,22 @@ class EventColumns {
     PayloadId payload(std::size_t i) const { return m_payloadId.empty() ? kNoPayload : m_payloadId[i]; }
     EventRecord at(std::size_t i) const;
 
-    std::span<const std::int64_t> starts() const { return m_startNs; }
     std::span<const std::uint8_t> kinds() const { return m_kind; }
     // Starts loading event i's start, duration and kind (level of detail: the next column's events).
     void prefetch(std::size_t i) const {
-        __builtin_prefetch(&m_startNs[i]);
+        __builtin_prefetch(m_startNs.empty() ? static_cast<const void*>(&m_startOffset[i]) : &m_startNs[i]);
         __builtin_prefetch(&m_durNs[i]);
         __builtin_prefetch(&m_kind[i]);
     }
+    // First index in [first, last) whose start is >= t (last when none): a binary search.
+    std::size_t lowerBoundStart(std::int64_t t, std::size_t first, std::size_t last) const;
 
     // Indices [first, last) of every event that overlaps [t0, t1); half-open on both sides: an
     // event ending exactly at t0 or starting exactly at t1 is outside. On a stream whose events
     // overlap, the range may also hold events that ended before t0 (callers test endNs).
     IndexRange visibleRange(std::int64_t t0, std::int64_t t1) const;
 
-    std::int64_t firstStartNs() const { return m_startNs.empty() ? 0 : m_startNs.front(); }
+    std::int64_t firstStartNs() const { return empty() ? 0 : startNs(0); }
     std::int64_t lastEndNs() const { return m_blockMaxEnd.empty() ? 0 : m_blockMaxEnd.back(); }
     // Number of events that start before the previous event on this stream has ended.
     std::size_t countOverlaps() const;
@@ -110,13 +119,21 @@ class EventColumns {
 
   private:
     static constexpr std::uint32_t kLongDuration = UINT32_MAX;  // the duration is in m_longDurNs
+    static constexpr std::uint32_t kFarStart = UINT32_MAX;      // the start is in m_farStartNs
 
     std::int64_t longDurNs(std::size_t i) const;
+    std::int64_t farStartNs(std::size_t i) const;
     void appendDuration(std::int64_t durNs);
     void narrowCorrelations();
     void widenCorrelations();
+    void narrowStarts();
+    void widenStarts();
+    void widen();
 
-    std::vector<std::int64_t> m_startNs;
+    std::vector<std::int64_t> m_startNs;                    // all 64 bits; empty when narrowed into the three below
+    std::vector<std::int64_t> m_startBase;                  // per block: its first start
+    std::vector<std::uint32_t> m_startOffset;               // start - its block's base, or kFarStart
+    std::vector<std::pair<std::size_t, std::int64_t>> m_farStartNs;  // (index, start), by index
     std::vector<std::uint32_t> m_durNs;
     std::vector<std::pair<std::size_t, std::int64_t>> m_longDurNs;  // (index, duration), by index
     std::vector<std::uint32_t> m_nameId;

@@ -19,41 +19,41 @@ Wide floorDiv(Wide a, Wide b) {
 
 // std::lower_bound over [lo, hi) without data-dependent branches (a conditional move per step):
 // event boundaries are random, so a branching search mispredicts about every other step.
-std::size_t branchlessLowerBound(std::span<const std::int64_t> starts, std::size_t lo, std::size_t hi, std::int64_t t) {
+std::size_t branchlessLowerBound(const EventColumns& events, std::size_t lo, std::size_t hi, std::int64_t t) {
     if (lo >= hi) return lo;
-    const std::int64_t* base = starts.data() + lo;
+    std::size_t base = lo;
     std::size_t len = hi - lo;
     while (len > 1) {
         const std::size_t half = len / 2;
-        base = base[half - 1] < t ? base + half : base;
+        base = events.startNs(base + half - 1) < t ? base + half : base;
         len -= half;
     }
-    return static_cast<std::size_t>(base - starts.data()) + (*base < t ? 1 : 0);
+    return base + (events.startNs(base) < t ? 1 : 0);
 }
 
 // First index in [lo, hi) whose start is >= t (hi when none), searched outwards from `guess` with
 // doubling steps: the cost grows with the log of the guess's error, and the probes stay on the few
 // cache lines around the guess instead of spreading over the stream.
-std::size_t lowerBoundNear(std::span<const std::int64_t> starts, std::size_t lo, std::size_t hi, std::size_t guess,
+std::size_t lowerBoundNear(const EventColumns& events, std::size_t lo, std::size_t hi, std::size_t guess,
                            std::int64_t t) {
     if (lo >= hi) return lo;
     guess = std::clamp(guess, lo, hi - 1);
-    if (starts[guess] < t) {
-        std::size_t below = guess;  // starts[below] < t
+    if (events.startNs(guess) < t) {
+        std::size_t below = guess;  // start of `below` < t
         std::size_t step = 1;
         std::size_t probe = guess + 1;
-        while (probe < hi && starts[probe] < t) {
+        while (probe < hi && events.startNs(probe) < t) {
             below = probe;
             step *= 2;
             probe = below + step;
         }
-        return branchlessLowerBound(starts, below + 1, std::min(probe, hi), t);
+        return branchlessLowerBound(events, below + 1, std::min(probe, hi), t);
     }
-    std::size_t above = guess;  // starts[above] >= t
+    std::size_t above = guess;  // start of `above` >= t
     std::size_t step = 1;
     while (above > lo) {
         const std::size_t probe = above - std::min(step, above - lo);
-        if (starts[probe] < t) return branchlessLowerBound(starts, probe + 1, above, t);
+        if (events.startNs(probe) < t) return branchlessLowerBound(events, probe + 1, above, t);
         above = probe;
         step *= 2;
     }
@@ -149,7 +149,7 @@ struct GroupStride {
     // kMaxJumpColumns); keep the jump only if it holds at least 7/8 of the events the run's
     // density predicts, which bounds what it can hide to about jump/8 pixels of gap or of wider
     // events. Anything sparser is taken column by column.
-    std::size_t end(std::span<const std::int64_t> starts, std::size_t i, std::size_t last, const ColumnMap& columns,
+    std::size_t end(const EventColumns& events, std::size_t i, std::size_t last, const ColumnMap& columns,
                     std::int64_t column, bool inNarrowRun) {
         std::size_t groupEnd = 0;
         std::size_t groupColumns = 1;
@@ -157,14 +157,14 @@ struct GroupStride {
             const std::size_t k = std::min(jumpColumns * 2, kMaxJumpColumns);
             const std::size_t expected = k * lastGroupSize;
             const std::size_t candidate =
-                lowerBoundNear(starts, i + 1, last, i + expected, columns.start(column + static_cast<std::int64_t>(k)));
+                lowerBoundNear(events, i + 1, last, i + expected, columns.start(column + static_cast<std::int64_t>(k)));
             if ((candidate - i) * 8 >= expected * 7) {
                 groupEnd = candidate;
                 groupColumns = k;
             }
         }
         jumpColumns = groupColumns;
-        if (groupEnd == 0) groupEnd = lowerBoundNear(starts, i + 1, last, i + lastGroupSize, columns.start(column + 1));
+        if (groupEnd == 0) groupEnd = lowerBoundNear(events, i + 1, last, i + lastGroupSize, columns.start(column + 1));
         lastGroupSize = std::max<std::size_t>(1, (groupEnd - i) / groupColumns);
         return groupEnd;
     }
@@ -214,7 +214,6 @@ void visibleSpans(const EventColumns& events, std::int64_t t0, std::int64_t t1, 
     out.clear();
     if (widthPx <= 0 || t1 <= t0 || events.empty()) return;
     const IndexRange range = events.visibleRange(t0, t1);
-    const auto starts = events.starts();
     const std::int64_t spanNs = t1 - t0;
     const ColumnMap columns(t0, t1, widthPx);
     // Within one pixel of the open run's end: gap / spanNs < 1 / widthPx.
@@ -232,9 +231,10 @@ void visibleSpans(const EventColumns& events, std::int64_t t0, std::int64_t t1, 
             ++i;
             continue;
         }
-        const std::int64_t column = std::max<std::int64_t>(0, columns.column(starts[i]));
-        const bool inNarrowRun = open && acc.narrowOnly && withinOnePixel(starts[i], cur.endNs);
-        const std::size_t groupEnd = stride.end(starts, i, range.last, columns, column, inNarrowRun);
+        const std::int64_t startNs = events.startNs(i);
+        const std::int64_t column = std::max<std::int64_t>(0, columns.column(startNs));
+        const bool inNarrowRun = open && acc.narrowOnly && withinOnePixel(startNs, cur.endNs);
+        const std::size_t groupEnd = stride.end(events, i, range.last, columns, column, inNarrowRun);
         prefetchNextGroup(events, groupEnd, stride.lastGroupSize, range.last);
         RunAccumulator group;
         sampleGroup(events, i, groupEnd, spanNs, widthPx, group);
@@ -243,7 +243,7 @@ void visibleSpans(const EventColumns& events, std::int64_t t0, std::int64_t t1, 
         if (!(inNarrowRun && group.narrowOnly)) {
             if (open) out.push_back(closedRun(cur, acc));
             cur = LodSpan{};
-            cur.startNs = starts[i];
+            cur.startNs = startNs;
             cur.endNs = group.maxEndNs;
             cur.firstIndex = i;
             acc.reset();

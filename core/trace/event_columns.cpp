@@ -222,10 +222,10 @@ std::size_t EventColumns::lowerBoundStart(std::int64_t t, std::size_t first, std
     if (m_startNs.empty() && first < last) {
         // Narrowed: the block bases first (each its block's smallest start), then the one block.
         const std::size_t firstBlock = first / kBlock, lastBlock = (last - 1) / kBlock + 1;
-        const auto block = static_cast<std::size_t>(
-            std::lower_bound(m_startBase.begin() + static_cast<std::ptrdiff_t>(firstBlock),
-                             m_startBase.begin() + static_cast<std::ptrdiff_t>(lastBlock), t) -
-            m_startBase.begin());
+        const auto block =
+            static_cast<std::size_t>(std::lower_bound(m_startBase.begin() + static_cast<std::ptrdiff_t>(firstBlock),
+                                                      m_startBase.begin() + static_cast<std::ptrdiff_t>(lastBlock), t) -
+                                     m_startBase.begin());
         // Every event of blocks from `block` on starts at or after t; the answer is in block - 1.
         if (block > firstBlock) first = std::max(first, (block - 1) * kBlock);
         last = std::min(last, block * kBlock);

@@ -130,9 +130,9 @@ class EventColumns {
     void widenStarts();
     void widen();
 
-    std::vector<std::int64_t> m_startNs;                    // all 64 bits; empty when narrowed into the three below
-    std::vector<std::int64_t> m_startBase;                  // per block: its first start
-    std::vector<std::uint32_t> m_startOffset;               // start - its block's base, or kFarStart
+    std::vector<std::int64_t> m_startNs;       // all 64 bits; empty when narrowed into the three below
+    std::vector<std::int64_t> m_startBase;     // per block: its first start
+    std::vector<std::uint32_t> m_startOffset;  // start - its block's base, or kFarStart
     std::vector<std::pair<std::size_t, std::int64_t>> m_farStartNs;  // (index, start), by index
     std::vector<std::uint32_t> m_durNs;
     std::vector<std::pair<std::size_t, std::int64_t>> m_longDurNs;  // (index, duration), by index

@@ -209,8 +209,8 @@ Status decodeStream(const std::vector<ChunkRow>& chunks, std::size_t expected, c
     stream.events.reserve(total);
     for (const auto& c : chunks) {
         TPSCOPE_TRY(codec::decompressInto(c.blob, c.rawBytes, "event chunk", scratch.raw));
-        TPSCOPE_TRY(
-            codec::decodeEvents(scratch.raw, c.count, trace.names.size(), trace.payloads.size(), stream.events, scratch));
+        TPSCOPE_TRY(codec::decodeEvents(scratch.raw, c.count, trace.names.size(), trace.payloads.size(), stream.events,
+                                        scratch));
     }
     // Here, on the decoder thread, rather than in Trace::finalize on the reading thread afterwards:
     // the streams narrow in parallel, and each one's wide correlation ids are freed as it ends.

@@ -218,7 +218,9 @@ TEST(EventColumns, BatchAppendEqualsEventByEventAppend) {
                 t += pick(rng) < 5 ? -50 : pick(rng);
                 const int d = pick(rng);
                 const std::int64_t dur = d == 0 ? std::int64_t{UINT32_MAX} + d : (d == 1 ? -7 : d * 13);
-                EventRecord e{t, dur, NameId{static_cast<std::uint32_t>(pick(rng))},
+                EventRecord e{t,
+                              dur,
+                              NameId{static_cast<std::uint32_t>(pick(rng))},
                               static_cast<EventKind>(pick(rng) % kEventKindCount),
                               static_cast<std::uint32_t>(round == 1 ? pick(rng) * 70'000 : t + 1000),
                               payloads ? static_cast<PayloadId>(pick(rng) % 4) : kNoPayload};
@@ -230,8 +232,9 @@ TEST(EventColumns, BatchAppendEqualsEventByEventAppend) {
                 correlations.push_back(e.correlationId);
                 payloadIds.push_back(e.payload);
             }
-            byBatch.append(EventBatch{starts, durs, names, kinds, correlations,
-                                      payloads ? std::span<const PayloadId>(payloadIds) : std::span<const PayloadId>()});
+            byBatch.append(
+                EventBatch{starts, durs, names, kinds, correlations,
+                           payloads ? std::span<const PayloadId>(payloadIds) : std::span<const PayloadId>()});
             ASSERT_EQ(byBatch.size(), byEvent.size());
         }
         byEvent.finalize();
@@ -272,8 +275,8 @@ TEST(EventColumns, StartsFarFromTheirBlockAreKeptExactly) {
         ASSERT_EQ(c.lowerBoundStart(at, 0, c.size()), want) << at;
         const std::size_t lo = static_cast<std::size_t>(pick(rng)), hi = lo + static_cast<std::size_t>(pick(rng)) * 4;
         const auto clamped = std::clamp(want, lo, std::max(lo, std::min(hi, c.size())));
-        ASSERT_EQ(c.lowerBoundStart(at, lo, std::min(hi, c.size())), std::max(lo, clamped)) << at << " in [" << lo
-                                                                                              << ", " << hi << ")";
+        ASSERT_EQ(c.lowerBoundStart(at, lo, std::min(hi, c.size())), std::max(lo, clamped))
+            << at << " in [" << lo << ", " << hi << ")";
         const std::int64_t t1 = at + 1 + std::int64_t{pick(rng)} * 10'000'000;
         const auto expected = overlapping(c, at, t1);
         const auto range = c.visibleRange(at, t1);

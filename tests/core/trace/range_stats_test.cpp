@@ -90,8 +90,8 @@ TEST(RangeStats, MatchesTheDefinitionOnRandomStreamsWholeAndClipped) {
             std::int64_t start = trial % 2 == 0 ? 0 : pick(rng);
             for (int i = 0; i < 200; ++i) {
                 const std::int64_t dur = pick(rng) < 20 ? 0 : pick(rng) * 3;
-                stream.events.append({start, dur, name, static_cast<EventKind>(pick(rng) % kEventKindCount), 0,
-                                      kNoPayload});
+                stream.events.append(
+                    {start, dur, name, static_cast<EventKind>(pick(rng) % kEventKindCount), 0, kNoPayload});
                 if (pick(rng) >= 15) start += pick(rng);  // else the next starts at the same instant
             }
         }

@@ -15,6 +15,14 @@ void permute(std::vector<T>& column, const std::vector<std::size_t>& order) {
     column = std::move(sorted);
 }
 
+// The value kept for index i in an escape side list ((index, value) sorted by index).
+std::int64_t escapedValue(const std::vector<std::pair<std::size_t, std::int64_t>>& escapes, std::size_t i) {
+    const auto it =
+        std::lower_bound(escapes.begin(), escapes.end(), i,
+                         [](const std::pair<std::size_t, std::int64_t>& e, std::size_t k) { return e.first < k; });
+    return it->second;  // every escaped index has its entry
+}
+
 template <typename T>
 std::size_t capacityBytes(const std::vector<T>& v) {
     return v.capacity() * sizeof(T);
@@ -42,17 +50,11 @@ void EventColumns::appendDuration(std::int64_t durNs) {
 }
 
 std::int64_t EventColumns::farStartNs(std::size_t i) const {
-    const auto it =
-        std::lower_bound(m_farStartNs.begin(), m_farStartNs.end(), i,
-                         [](const std::pair<std::size_t, std::int64_t>& e, std::size_t k) { return e.first < k; });
-    return it->second;  // every escaped index has its entry
+    return escapedValue(m_farStartNs, i);
 }
 
 std::int64_t EventColumns::longDurNs(std::size_t i) const {
-    const auto it =
-        std::lower_bound(m_longDurNs.begin(), m_longDurNs.end(), i,
-                         [](const std::pair<std::size_t, std::int64_t>& e, std::size_t k) { return e.first < k; });
-    return it->second;  // every escaped index has its entry
+    return escapedValue(m_longDurNs, i);
 }
 
 void EventColumns::append(const EventRecord& e) {
@@ -75,16 +77,7 @@ void EventColumns::append(const EventBatch& batch) {
     widen();
     const std::size_t first = size();
     m_startNs.insert(m_startNs.end(), batch.startNs.begin(), batch.startNs.end());
-    m_durNs.resize(first + n);
-    for (std::size_t i = 0; i < n; ++i) {
-        const std::int64_t d = batch.durNs[i];
-        if (d >= 0 && d < kLongDuration) {
-            m_durNs[first + i] = static_cast<std::uint32_t>(d);
-        } else {
-            m_longDurNs.emplace_back(first + i, d);
-            m_durNs[first + i] = kLongDuration;
-        }
-    }
+    for (const std::int64_t d : batch.durNs) appendDuration(d);
     m_nameId.insert(m_nameId.end(), batch.nameIds.begin(), batch.nameIds.end());
     m_kind.insert(m_kind.end(), batch.kinds.begin(), batch.kinds.end());
     m_correlationId.insert(m_correlationId.end(), batch.correlationIds.begin(), batch.correlationIds.end());

@@ -3,17 +3,23 @@
 # everything is already there, otherwise runs 'apt-get update' once and installs what is missing.
 set -euo pipefail
 
+# Every tool a test, a benchmark or a script calls is listed here, next to what calls it: installs use
+# --no-install-recommends, so nothing arrives by accident (scripts/fresh-root-check.sh proves the list
+# on an empty Debian 12 root).
 packages=(
-  build-essential cmake ninja-build pkg-config git
+  build-essential cmake ninja-build pkg-config git   # the build; binutils' objdump: gpu_check.bundle
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev
   libsimdjson-dev libsqlite3-dev zlib1g-dev libdeflate-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libopenmpi-dev openmpi-bin
-  patchelf python3
-  xvfb xauth fonts-dejavu-core
-  poppler-utils locales
-  clang-format clang-tidy
-  help2man
+  libopenmpi-dev openmpi-bin                          # mpirun: gpu_host_tests (MPI launch)
+  patchelf python3                                    # gpu-check --bundle; bench_io's trace generator
+  xvfb xauth fonts-dejavu-core                        # the GUI without a display; text in screenshots
+  poppler-utils locales                               # pdfinfo/pdftotext: report tests; de_DE: locale tests
+  clang-format clang-tidy                             # scripts/check-style.sh
+  help2man                                            # the man pages (package)
+  file lintian appstream desktop-file-utils           # package_install/_lintian: CPack's DEB generator
+                                                      # runs dpkg-shlibdeps through file; the package's
+                                                      # metainfo and desktop entry are validated
 )
 
 # A comma-decimal locale, so the tests that check locale-proof number I/O run instead of skipping.

@@ -15,11 +15,13 @@ mode="${4:-install}"
 skip() { echo "SKIPPED: $*"; exit 77; }
 fail() { echo "FAILED: $*" >&2; exit 1; }
 
+# scripts/install-deps.sh installs all of these; a machine set up another way skips with the reason.
 for tool in dpkg-deb dpkg-shlibdeps cpack; do
   command -v "$tool" >/dev/null || skip "$tool not installed (apt-get install dpkg-dev cmake)"
 done
-[ "$mode" != lintian ] || command -v lintian >/dev/null ||
-  skip "lintian not installed (apt-get install lintian; not in scripts/install-deps.sh: it pulls in ~100 MB of Perl)"
+# CPack's DEB generator refuses to compute Depends without file(1) ("file utility is not available").
+command -v file >/dev/null || skip "file not installed (apt-get install file; CPack's DEB generator needs it)"
+[ "$mode" != lintian ] || command -v lintian >/dev/null || skip "lintian not installed (apt-get install lintian)"
 
 out="$build/test-output/package-$mode"
 rm -rf "$out"
@@ -64,9 +66,13 @@ for f in ./usr/bin/tpscope-cli ./usr/share/man/man1/tpscope-cli.1.gz ./usr/share
 done
 if command -v appstreamcli >/dev/null; then
   appstreamcli validate --no-net "$root/usr/share/metainfo/io.github.tpscope.metainfo.xml" || fail "AppStream"
+else
+  echo "note: appstreamcli not installed (apt-get install appstream): metainfo not validated"
 fi
 if command -v desktop-file-validate >/dev/null; then
   desktop-file-validate "$root/usr/share/applications/io.github.tpscope.desktop" || fail "desktop entry"
+else
+  echo "note: desktop-file-validate not installed (apt-get install desktop-file-utils): desktop entry not validated"
 fi
 
 export LD_LIBRARY_PATH="$root/usr/lib:$root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"

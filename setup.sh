@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright (C) 2026 The tpscope authors
 # tpscope set-up in one command on a fresh Debian 12 machine.
 #   ./setup.sh gui    install dependencies, build only the GUI and the CLI, open the GUI on the
 #                     embedded default sweep (no display: say so and write the report instead)

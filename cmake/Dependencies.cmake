@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright (C) 2026 The tpscope authors
 # Every dependency is a Debian package (see scripts/install-deps.sh). The required ones are looked
 # for all at once, so a machine without them (a GPU box with only CUDA) gets one message naming every
 # missing package and the way around it, instead of failing at the first.

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright (C) 2026 The tpscope authors
 # One place for warning flags so every target reads the same.
 add_library(tpscope_warnings INTERFACE)
 target_compile_options(tpscope_warnings INTERFACE

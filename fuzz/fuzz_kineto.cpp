@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // libFuzzer target: the Kineto / Chrome JSON reader (plain and gzip) and the rank merge, on bytes in
 // memory. Any input must give a Trace or an Error; crashes, leaks, UB and hangs are findings.
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // libFuzzer target: the Nsight Systems SQLite reader on a database image in memory (SQLite's own
 // corruption checks plus ours: schema variants, NULLs, absurd values).
 

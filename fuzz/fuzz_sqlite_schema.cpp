@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // libFuzzer target: the SQLite readers (nsys export, workspace) on databases whose *schema* is
 // fuzzed, not only their contents. The input is a small program: each step creates a table (columns
 // and types drawn from the names the readers look up), a view or a recursive view in place of a

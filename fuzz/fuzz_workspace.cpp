@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // libFuzzer target: the workspace loader. A whole workspace image is loaded from a file on tmpfs
 // (SQLite + our blob decoders); inputs starting with 'D' instead feed the blob decoders directly
 // (byte 1 picks names / payloads / ranges / events), which reaches them far more often.

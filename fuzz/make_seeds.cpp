@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Writes small seed inputs for the fuzzers: fuzz_make_seeds OUT_DIR creates OUT_DIR/{kineto,nsys,
 // workspace}/ with Kineto JSON (object and array format, gzip, B/E pairs, old and new collective
 // args), an nsys-shaped SQLite export, and a workspace plus raw blob encodings for the decoders.

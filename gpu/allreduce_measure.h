@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Measured all-reduce sweep on local GPUs (the `allreduce --measure` path): real NCCL
 // all-reduces, one communicator per GPU from ncclCommInitAll driven by one thread with group

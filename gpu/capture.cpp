@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // runCapture: join the launch (alone, or as one of the processes of mpirun/srun), agree on the
 // GPUs, share the NCCL id (only at TP >= 2), agree on the clocks, capture this process's ranks,
 // gather everything on process 0 and merge it onto one timeline.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // A capture: the decode plan run on this machine's GPUs (or, under mpirun/srun, on every
 // process's GPUs), recorded by CUPTI and merged onto one timeline on process 0 (DESIGN.md §7).

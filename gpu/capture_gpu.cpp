@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // captureLocalGpus: one thread per local GPU runs the decode steps; the main thread turns CUPTI
 // on between warm-up and the measured steps, off again as soon as the last step has finished (so
 // NCCL's finalize and the frees of the teardown are not recorded), and turns the records into the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // cuBLAS is loaded on first use (dlopen), not linked. Linking it costs every process that starts,
 // GPU or not, ~210 MB resident and ~0.1 s: libcublasLt's static initialisers touch its tables

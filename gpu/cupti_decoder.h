@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // CUPTI activity records -> core::Trace (DESIGN.md §7), separate from the live session so it is
 // tested on hand-filled records without a GPU or libcupti (only the CUPTI headers are needed).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // CuptiDecoder::finish: events per (rank, stream), NVTX ranges paired, nested and projected onto
 // the GPU, graph-replayed kernels given layer/block ranges, statistics into the metadata.
 

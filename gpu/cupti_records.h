@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The CUPTI activity record structs this build decodes. CUPTI writes the newest struct version its
 // library knows for each kind, so these must match the runtime library: the live session refuses

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The live CUPTI collector (DESIGN.md §7): Activity API buffers handed to CUPTI and decoded by
 // CuptiDecoder as they complete. Start it before the first CUDA or NVTX call of the process:

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Which libcupti may fill the record structs this build reads (cupti_records.h). Pure arithmetic on
 // CUPTI_API_VERSION values, so it is tested without a GPU or libcupti.

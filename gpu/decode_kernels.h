@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The small CUDA kernels of a decode step (the GEMMs are cuBLAS, the collectives NCCL): weight and
 // KV-cache fill, embedding gather, fused residual-add + RMSNorm, SiLU(gate) * up, and decode

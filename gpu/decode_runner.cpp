@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // DecodeRunner set-up and teardown: shard sizes, memory check, arenas carved into per-layer
 // weights and KV cache, activations, streams and events, weights filled on the device, cuBLAS, and
 // the blocking NCCL communicator watched by a HangWatchdog (nccl_setup.h).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // One GPU's share of the TP decode plan (DESIGN.md §3, §7): weights, KV cache and activations of
 // its shard allocated and filled with random values on the device; the plan's ops executed in

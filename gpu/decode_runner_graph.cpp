@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // DecodeRunner's CUDA graph mode: one eager step, then the step captured once (thread-local stream
 // capture) with every op's nodes tagged for CUPTI, instantiated and uploaded; step() replays it.
 

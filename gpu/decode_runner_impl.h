@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // DecodeRunner's device state, shared by decode_runner.cpp (set-up, teardown) and
 // decode_runner_step.cpp (ops, graphs, waiting). Not part of the gpu module's interface.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // DecodeRunner: one decode step as the plan's ops (eager, or replayed from the CUDA graph of
 // decode_runner_graph.cpp), NVTX ranges and CUPTI op tags around them, and the watched wait for
 // the step.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Local CUDA devices, through the CUDA runtime. Without a driver or a device every call returns
 // one clear error ("no CUDA device: ...") instead of failing at load time.

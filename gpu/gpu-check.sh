@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright (C) 2026 The tpscope authors
 # gpu/gpu-check.sh: the device check of the GPU backend (gpu/README.md).
 #
 #   gpu/gpu-check.sh --bundle DIR [--from BUILD]   here (CPU machine with the CUDA toolkit and the

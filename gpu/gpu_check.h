@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // One checking macro for every CUDA runtime, cuBLAS, NCCL and CUPTI call: a failure becomes a
 // core::Error (DeviceError) naming the library's message, the call, the file and the line.

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright (C) 2026 The tpscope authors
 """summary.md and summary.json of gpu/gpu-check.sh from the captures' --json outputs in OUT.
 
 HBM floor reached = (weight bytes / peak HBM bandwidth) / median step, without CUPTI (1 = at the floor).

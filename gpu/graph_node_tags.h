@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Which graph nodes an op added while a CUDA graph was being captured. cudaGraphGetNodes does not
 // promise creation order, so "the nodes past the count seen before" could tag another op's nodes:

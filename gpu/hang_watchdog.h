@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // A watchdog for blocking calls (NCCL on a blocking communicator): while a watched call runs, a
 // background thread checks every pollMs whether it has passed its deadline or whether another

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // How the backend sets NCCL up, in one place so it is tested without a GPU (only nccl.h is needed):
 //

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The cpu-test part of a capture: the events each local rank would record for `steps` decode
 // steps of the plan, with fixed synthetic durations (not a performance model: only the shape of
 // a capture matters here), so the launch and merge code runs without a GPU.

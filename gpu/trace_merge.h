@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Merges the traces of several processes (one MPI rank each, possibly on several hosts) onto one
 // timeline. Input: per process its trace (ranks with global ids), the clock offset of its host

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Binary wire form of a core::Trace, for sending one process's captured ranks to rank 0 of an
 // MPI launch. Not a file format (the workspace format is io's): both ends are the same build.

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright (C) 2026 The tpscope authors
 # Debian package: `cpack -G DEB` in a build folder writes tpscope_<version>_<arch>.deb holding both
 # executables, their man pages, the desktop entry, the icon, the AppStream metainfo and the MIME type
 # of .tpscope workspaces. Runtime dependencies come from dpkg-shlibdeps (Debian 12's Qt 6,

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright (C) 2026 The tpscope authors
 # Writes OUT (NAME.1.gz) from the executable's own --help with help2man, so the man page never drifts
 # from the code. For tpscope-cli every command's --help becomes a section of its own.
 # cmake -DHELP2MAN=... -DEXE=path -DNAME=tpscope-cli -DVERSION=x.y.z -DOUT=path.1.gz -P man.cmake

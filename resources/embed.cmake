@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright (C) 2026 The tpscope authors
 # Writes OUTPUT: a C++ file defining tpscope::core::embeddedResource(name) over the INPUTS files.
 set(body "#include <string_view>\n\nnamespace tpscope::core {\n\nstd::string_view embeddedResource(std::string_view name) {\n")
 string(REPLACE "|" ";" INPUTS "${INPUTS}")

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright (C) 2026 The tpscope authors
 # The style gates CI runs (.ci/run), on the lines a change touches: clang-format (the repo's
 # .clang-format) and clang-tidy (the repo's .clang-tidy; any warning fails). Both read the diff from
 # BASE: by default the merge-base with main (origin/main in a CI clone), or the previous commit when

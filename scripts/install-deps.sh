@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright (C) 2026 The tpscope authors
 # Installs the Debian 12 packages tpscope builds with. Idempotent and quiet: does nothing when
 # everything is already there, otherwise runs 'apt-get update' once and installs what is missing.
 set -euo pipefail

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright (C) 2026 The tpscope authors
 # Regenerates the screenshots of docs/guide.md with the GUI's headless modes (no display needed):
 #   scripts/make-guide-screenshots.sh [BUILD_DIR]     (default build/dev; needs tpscope and tpscope-cli built)
 # `tpscope --report DIR` writes the default sweep's report (and `--report OUT.pdf` the PDF alone); `tpscope --screenshot OUT FILE` renders

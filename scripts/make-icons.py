@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright (C) 2026 The tpscope authors
 """Writes packaging/icons/tpscope.svg and the PNG sizes the package installs, from one list of
 rounded rectangles (four GPU lanes: compute, then the all-reduce where the early ranks wait for the
 last one). Python's standard library only; the PNGs are rasterised with 4x4 supersampling.

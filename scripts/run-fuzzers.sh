@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright (C) 2026 The tpscope authors
 # Builds the libFuzzer targets (clang, ASan+UBSan, preset "fuzz") and runs each for SECONDS seconds,
 # one after the other, at low priority. Seeds come from fuzz_make_seeds; corpora and findings stay
 # in build/fuzz/corpus/<target> and build/fuzz/findings/<target>. Exit status 1 on any finding.

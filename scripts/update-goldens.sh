@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright (C) 2026 The tpscope authors
 # Rewrites tests/golden/expected from the current build in one command: builds tpscope-cli and the
 # CLI tests, then runs the golden test in write mode (TPSCOPE_UPDATE_GOLDENS=1), so the files come
 # from exactly the commands the test checks (tests/golden/cases.txt). Review `git diff tests/golden`

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright (C) 2026 The tpscope authors
 # The weekly sanitizer run (AddressSanitizer + UBSan, preset "asan"): a second full Debug build plus
 # every test, which does not fit the per-change CI time on 2 cores. Run it from cron, e.g.
 #   0 3 * * 0  cd /path/to/tpscope && git pull -q && scripts/weekly-asan.sh > asan.log 2>&1

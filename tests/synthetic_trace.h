@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // A deterministic, simulator-shaped decode trace for io tests, benchmarks and fuzz seeds: per rank a
 // compute stream, an NCCL stream and a copy stream; per step and layer the Megatron TP op sequence

@@ -1,16 +1,23 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Helpers shared by the test suites: where the public traces are, and running tpscope-cli.
 
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
 namespace tpscope::test {
 
+// The public real traces (scripts/fetch-public-traces.sh downloads and verifies them): the folder the
+// environment's TPSCOPE_PUBLIC_TRACES names, else the one configured in CMake's cache variable of that
+// name (default ../shared/traces/public beside the checkout).
 inline std::filesystem::path publicTraces() {
-    return std::filesystem::path(TPSCOPE_SHARED_DIR) / "traces" / "public";
+    if (const char* env = std::getenv("TPSCOPE_PUBLIC_TRACES"); env != nullptr && *env != '\0') return env;
+    return TPSCOPE_PUBLIC_TRACES;
 }
 
 // Skips the calling test with a clear message when the public trace folder (or a file in it) is absent.
@@ -18,7 +25,7 @@ inline std::filesystem::path publicTraces() {
     do {                                                                                                           \
         if (!std::filesystem::exists(::tpscope::test::publicTraces() / (relpath))) {                               \
             GTEST_SKIP() << "public trace " << (relpath) << " not found under " << ::tpscope::test::publicTraces() \
-                         << " (shared/ folder absent)";                                                            \
+                         << " (set TPSCOPE_PUBLIC_TRACES to the folder scripts/fetch-public-traces.sh fills)";                                                            \
         }                                                                                                          \
     } while (0)
 

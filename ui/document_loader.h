@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Opens a file (workspace, Kineto JSON, rank folder, nsys SQLite) on a worker thread through
 // Services::open and emits the result as a value: loaded(OpenedDocument) or failed(path, message).

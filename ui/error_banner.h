@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // An inline message strip above the views (KDE's KMessageWidget idea): errors stay visible in the
 // window with their reason until dismissed or until a later success, without a modal dialog that

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The GUI's file seam backed by core/io: open any trace (Kineto/Chrome JSON, .json.gz, a folder of
 // ranks, an Nsight Systems SQLite export) or a .tpscope workspace, and save the runs as a workspace.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The main window (DESIGN.md §8): run panel on the left; on the right the view tabs (Timeline; the
 // chart tabs join through addViewTab) with an error strip above them, and below them the runs table

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // MainWindow: menus, tool bar and the recent-files list.
 
 #include <QAction>
@@ -10,6 +12,7 @@
 #include <QTableView>
 #include <QToolBar>
 
+#include "core/util/build_info.h"
 #include "ui/main_window.h"
 #include "ui/run_panel.h"
 #include "ui/timeline/timeline_panel.h"
@@ -95,8 +98,13 @@ void MainWindow::buildActions() {
                "Layers, Scaling and Cost tabs chart per-layer time, speed-up with an Amdahl fit and "
                "$ per million tokens; Compare puts 2 to 4 runs side by side, aligned by layer, with their "
                "per-layer deltas and, for a measured run against its simulation or what-if replay, the "
-               "residual. Charts export to PNG, SVG, PDF and CSV; File → Export report writes a PDF.</p>")
-                .arg(QApplication::applicationVersion()));
+               "residual. Charts export to PNG, SVG, PDF and CSV; File → Export report writes a PDF.</p>"
+               "<p>Built from %2. Licence: %3, the GNU General Public License version 3 or later. This is free "
+               "software: you are free to change and redistribute it. There is NO WARRANTY, to the extent "
+               "permitted by law.</p>")
+                .arg(QApplication::applicationVersion(),
+                     QString::fromUtf8(core::buildCommit().data(), static_cast<qsizetype>(core::buildCommit().size())),
+                     QString::fromUtf8(core::kLicenceSpdx.data(), static_cast<qsizetype>(core::kLicenceSpdx.size()))));
     });
 
     auto* bar = addToolBar(tr("Main"));

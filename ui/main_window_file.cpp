@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // MainWindow: opening (dialog, rank folder, recent files, drag-and-drop), saving (on a worker thread
 // with progress and Cancel), exporting the current view, and the unsaved-changes prompt.
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // MainWindow: sweeps on the worker thread, the runs table and the current run. Worker results carry
 // the sweep's job id and the run's index in the sweep; both are checked here, on the GUI thread, and
 // mapped to a RunId, so a result of an old sweep or of a run that is gone is dropped.

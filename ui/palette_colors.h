@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Text colours that follow the palette (light or dark theme) instead of hard-coded greys and reds:
 // each is chosen for contrast against the palette's window/base colour.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Paints a progress bar in a table cell while RunsModel::ProgressRole holds a fraction (>= 0).
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // What the run panel says about the run on screen, so the form below it (the next sweep's settings)
 // is never read as describing it. A simulated run is described by its request (model, dtype, TP,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The workspace document on the GUI thread (DESIGN.md §8 "One document"): it owns the runs, gives
 // each a stable RunId, and says what changed by id. The runs table (RunsModel), the views and the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The stable identity of a run in the document (DESIGN.md §8): assigned once when the run is added,
 // never reused, never a row. Views, models and workers refer to runs by it, so a row that moved or a

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The run panel: what to run (model preset or custom dimensions, dtype, TP degrees, batch sizes,
 // tokens, context), where (a simulated cluster of a GPU preset and fabric, nodes × GPUs, or the

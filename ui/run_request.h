@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // What the run panel asks for and what a finished run holds: plain value types that cross from the
 // worker threads to the GUI thread in signals.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The scaling of a sweep as core computes it (core::analysis::analyzeScaling over runPointOf of each
 // finished run), for the runs table's efficiency column and the chart tabs. The ui formats these

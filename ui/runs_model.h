@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The document's runs as a table (an adapter over RunDocument, ready for a QSortFilterProxyModel):
 // name, sweep, the step's loss breakdown (an inline bar, StepBarDelegate), status (with progress

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The seams between the GUI and the computing modules. Every long call runs on a worker thread
 // (SweepRunner, DocumentLoader), reports progress and honours a cancel flag through core's one

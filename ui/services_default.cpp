@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Today's wiring of the GUI seams (services.h):
 //   runSweep      the simulated cluster through core::sim::runSweep (sim_service.h), or the local
 //                 GPUs run by run through core::Backend; each run analysed by core::analysis

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The GUI's bridge to core::sim: a sweep of the simulated cluster runs through core::sim::runSweep,
 // the function `tpscope-cli simulate` calls, with the SweepSpec built field by field from the run

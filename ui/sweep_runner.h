@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Runs a sweep on a worker thread through Services::runSweep (the hotspot pattern: a QObject adapter
 // that emits plain value types). Every signal carries the job id that start() returned, so the

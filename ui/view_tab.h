@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The interface every tab of the main window implements (Timeline now; Layers, Scaling, Cost and
 // Compare later). The window routes the View menu's fit / zoom / export to the current tab through

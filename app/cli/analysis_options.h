@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Command-line options shared by analyze, scaling and compare: how layers are found in traces
 // without NVTX ranges, the matching tolerance, and the batch size when the trace does not say.

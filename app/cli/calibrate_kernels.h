@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // tpscope-cli calibrate --from-trace TRACE --kernels: fits the simulator's kernel-efficiency factors
 // and launch gap to a measured run (core::sim::calibrateKernels) and, with --predict-tp, simulates

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // What every tpscope-cli subcommand shares: the catalog (built-ins plus --catalog files), model
 // selection by preset or custom dimensions, the exit-code table, and one way to report errors.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // tpscope-cli allreduce: the collective model's prediction for one all-reduce per message size,
 // in nccl-tests' columns (size, count, type, time, algbw, busbw) so it can be held against a real
 // all_reduce_perf run on the same fabric.

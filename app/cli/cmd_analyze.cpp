@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // tpscope-cli analyze | compare: the per-layer breakdown and run summary of one trace, and runs side
 // by side aligned by layer. The numbers are core::analysis results, rendered as the GUI's Layers
 // and Compare tabs show them; --json prints the same numbers (docs/cli.md).

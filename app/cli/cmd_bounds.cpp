@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // tpscope-cli bounds: the floors of a decode step (core/sim/step_floors.h): the bandwidth-only and
 // the alpha-beta communication floor on a fabric, which term dominates, and with --gpu the step's
 // HBM floor, the ratio communication floor / memory floor, and the roofline.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // tpscope-cli amdahl | cost: the calculators shared with the GUI's calculator panel.
 
 #include <charconv>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // tpscope-cli calibrate: fits a fabric's collective-model parameters to measured all-reduce times
 // (Vidur all_reduce.csv, nccl-tests all_reduce_perf text or -J JSON, or the matched all-reduces of a
 // trace with --from-trace) and writes a fabric entry that --catalog (or TPSCOPE_CATALOG) loads; with

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // tpscope-cli capture: run the TP decode plan on this machine's GPUs and record it with CUPTI
 // (DESIGN.md §7); under `mpirun -np N` / `srun` every process drives its share of the GPUs and
 // process 0 writes the merged trace. --cpu-test (hidden: a test hook, not a user feature) runs the

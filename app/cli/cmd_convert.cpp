@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // tpscope-cli convert IN OUT: any trace format tpscope reads -> workspace, Chrome JSON (Perfetto),
 // CSV or a row-per-event SQLite database (format from OUT's extension or --to).
 // tpscope-cli info FILE: ranks, streams, event counts per kind, time span and import statistics.

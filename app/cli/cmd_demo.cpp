@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // tpscope-cli demo: the embedded default the GUI opens on (core::sim::defaultSweepSpec: llama3-70b
 // decode on one 8-GPU H100 SXM node over NVLink 4, TP 1/2/4/8, batch 1), simulated by
 // core::sim::runSweep and summarised without a screen as a table or --json. TP 1 does not fit one

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // tpscope-cli plan: the TP decode plan of one configuration (ops, bytes, FLOPs, collectives, memory).
 
 #include <iostream>

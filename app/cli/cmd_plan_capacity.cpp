@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // tpscope-cli plan-capacity: which TP x batch x replicas configurations meet an inter-token latency
 // target, and the cheapest that also meets a throughput demand (core/sim/capacity_plan.h computes;
 // this file parses and prints). The first line of the text output is the answer.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // tpscope-cli scaling: speedup, efficiency, Amdahl fit, cost and TP advice over the runs of a sweep,
 // one trace file per run (GPUs and batch from trace metadata "tp"/"batch" or --tp/--batch).
 

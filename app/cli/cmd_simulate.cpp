@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // tpscope-cli simulate: a sweep of simulated TP decode runs (one per TP x batch) on a virtual
 // cluster; prints per run step latency, tokens/s, all-reduce count and time, exposed comm share;
 // saves the traces (--out). Ctrl-C stops the sweep at the next step and keeps the finished runs.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // tpscope-cli whatif TRACE --fabric F: replays a measured (or simulated) run on another fabric,
 // optionally at another TP degree, and prints the predicted step latency, per-layer exposed
 // communication and sync wait next to the measured ones (core::sim::runWhatIf). The prediction is a

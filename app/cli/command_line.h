@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Command-line errors in one place, so every subcommand (also ones added later) reports them alike:
 // one line on stderr, "tpscope-cli: [COMMAND: ]<what>", exit code 2 (kExitBadInput).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Loading a trace file for any subcommand (convert, info, analyze): every format core/io reads, and
 // the runs of a workspace one by one.
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // tpscope-cli: the headless face of tpscope. Every number it prints is the one the GUI shows;
 // --json output, the exit codes and the error format are documented in docs/cli.md.
 
@@ -8,13 +10,16 @@
 #include <new>
 
 #include "cli_context.h"
+#include "core/util/build_info.h"
 #include "command_line.h"
 
 int main(int argc, char** argv) {
     using namespace tpscope::cli;
     CLI::App app{"tpscope-cli: tensor-parallel decode profiler (plans, calculators, simulation, analysis)",
                  "tpscope-cli"};
-    app.set_version_flag("--version", std::string("tpscope-cli ") + TPSCOPE_VERSION);
+    std::string version = tpscope::core::versionText("tpscope-cli");
+    version.pop_back();  // CLI11 ends the text with its own newline
+    app.set_version_flag("--version", version);
     app.require_subcommand(1);
     app.footer(
         "Exit codes: 0 success, 1 the work failed (file, device, nothing ran), 2 the command line was wrong.\n"

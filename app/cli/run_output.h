@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Where the CLI writes runs (simulate --out, capture --out): a .tpscope workspace holding every run
 // (what the GUI opens, runs and their settings restored), or Chrome trace JSON (.json / .json.gz:

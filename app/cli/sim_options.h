@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Command-line options shared by the simulator commands (simulate, plan-capacity, allreduce,
 // calibrate): which GPU, which fabrics, how many nodes, the simulator tunables, and the sweep a

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // A plain aligned text table for the CLI's human-readable output: the first column left-aligned,
 // the rest right-aligned (they are numbers).

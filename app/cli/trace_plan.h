@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The decode plan and GPU a trace was recorded with, for commands that model a measured run
 // (whatif --tp, calibrate --kernels): each field from the command line when given, else from the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // What tpscope does without a screen: render the main window to a PNG (--screenshot) and write the
 // default sweep's report (--report): screenshots and a Markdown summary. Both run the real window

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The chart side of the headless modes: `--report OUT.pdf [FILE...]` writes the multi-page PDF
 // report and `--export-charts DIR [FILE]` writes every chart as PNG/SVG/PDF and its table as CSV.

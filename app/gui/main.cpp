@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // tpscope: the desktop GUI.
 //   tpscope                       opens on the embedded default sweep (a simulated 8-GPU H100 node)
 //   tpscope FILE                  opens a workspace, trace file or rank folder
@@ -9,6 +11,7 @@
 // The --screenshot, --report and --export-charts modes need no display.
 
 #include "core/backend/backend.h"
+#include "core/util/build_info.h"
 #ifdef TPSCOPE_HAVE_CUDA
 #include "gpu/local_backend.h"
 #endif
@@ -66,7 +69,10 @@ int run(int argc, char** argv) {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("tpscope: where did the tensor-parallel speed-up go?"));
     parser.addHelpOption();
-    parser.addVersionOption();
+    // Not addVersionOption(): --version also names the commit and the licence (core::versionText).
+    const QCommandLineOption version({QStringLiteral("v"), QStringLiteral("version")},
+                                     QStringLiteral("Displays version, commit and licence information."));
+    parser.addOption(version);
     const QCommandLineOption screenshot(
         QStringLiteral("screenshot"),
         QStringLiteral("Render the main window offscreen into <png> and exit; with 2 to 4 files, on the "
@@ -90,6 +96,10 @@ int run(int argc, char** argv) {
         QStringLiteral("Workspace (.tpscope), Kineto JSON (.json, .json.gz), rank folder or nsys SQLite."),
         QStringLiteral("[file...]"));
     parser.process(app);
+    if (parser.isSet(version)) {
+        std::fputs(tpscope::core::versionText("tpscope").c_str(), stdout);
+        return 0;
+    }
     const QStringList files = parser.positionalArguments();
     const QString file = files.value(0);
     if (parser.isSet(report) && parser.value(report).endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive)) {

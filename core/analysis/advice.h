@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // TP advice from measured (or simulated) runs (DESIGN.md §5), each item with its measured reason.
 //

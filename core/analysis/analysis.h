@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The whole analysis of one trace (DESIGN.md §5), in the order each step needs the previous:
 // segmentation -> cross-rank matching -> per layer/step breakdown -> run summary. The GUI and the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // JSON renderings of analysis results for `tpscope-cli analyze | scaling | compare --json` and
 // for exports; field names and units are documented in docs/cli.md. Times are ns, shares and

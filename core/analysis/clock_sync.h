@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // One clock for ranks from several hosts (DESIGN.md §2): each rank's clock offset estimated from the
 // collectives themselves, applied, or overridden by the user.

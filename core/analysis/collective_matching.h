@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Cross-rank matching of collective calls, and the sync-wait / transfer split (DESIGN.md §5).
 //

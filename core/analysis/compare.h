@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Runs side by side, aligned by layer index (DESIGN.md §8 Compare, USERS.md 4).
 //

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Exposed-communication intervals of one rank (DESIGN.md §5): time a rank spends in collective
 // kernels while no compute kernel runs on it. The timeline draws them; the per-layer breakdown

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Layer segmentation (DESIGN.md §5): per rank, the decode steps and the decoder layers in them.
 //

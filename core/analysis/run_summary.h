@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Step and run summary (DESIGN.md §5): the few numbers that explain a decode step.
 //

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // What a trace says about itself (DESIGN.md §5, advice), for traces users bring:
 // - launch- or CPU-bound steps: a step whose GPUs idle most of its wall time (idle = no kernel at

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // core::Backend: how the GUI (and anything else without CUDA headers) runs the decode workload on
 // local GPUs. The GPU module implements it (gpu/local_backend.h); an executable built with CUDA

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Lower bound of the time the decode step's collectives spend moving bytes on a fabric:
 // wire bytes per GPU / bandwidth, per call and per step (no latency, no synchronisation: the floor

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Amdahl's law: speedup(N) = 1 / (S + (1 - S) / N) for a serial fraction S; the limit is 1 / S.
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Roofline of a decode step on a GPU: arithmetic intensity (FLOP per byte of HBM traffic), the
 // GPU's crossover (peak FLOP/s / HBM bytes/s) and the lower-bound step time

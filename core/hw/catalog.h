@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The preset catalog: models, GPUs and fabrics. Built-ins come from resources/*.json compiled into
 // the library; users add files of the same shape (any of the keys "models", "gpus", "fabrics"), and

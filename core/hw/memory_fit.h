@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Does a decode plan's per-GPU memory fit a GPU? Only a fraction of device memory is usable for
 // weights, KV cache and activations: the CUDA context, NCCL buffers, cuBLAS workspaces and

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Thin RAII over the SQLite3 C API for the readers and writers of core/io: open (read-only files are
 // opened immutable, so a file on a read-only disk or being read by another process is safe), prepared

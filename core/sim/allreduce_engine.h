@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Which all-reduce a serving engine runs for a message, on top of the collective model
 // (core/sim/collective_model.h). Input: the communicator's model, the message size per rank and the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Calibration of a fabric's collective-model parameters against measured all-reduce times
 // (core/sim/calibration_data.h), and the error report of any fabric against such measurements.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Measured all-reduce times that a fabric is calibrated against, read from three formats:
 //  - Vidur's network profiling CSV (data/profiling/network/<system>/all_reduce.csv): one row per

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The capacity planner (`tpscope-cli plan-capacity`, the GUI Cost tab's latency-target highlight):
 // which serving configuration meets an inter-token latency target, and which of those is cheapest

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Cost model of one collective on a simulated cluster (DESIGN.md §4): the time from the last rank's
 // arrival until every rank's kernel ends (the "transfer" of DESIGN.md §5; waiting for late ranks is

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // HBM contention in overlap mode: while a collective moves bytes it takes a share of the rank's HBM
 // bandwidth, so a memory-bound kernel that overlaps it runs at (1 - share) of its speed for the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Roofline cost of one plan op's kernel on a GPU (DESIGN.md §4), and the kernel name a real
 // capture would show for it on that GPU's architecture.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Derivative-free minimisation (Nelder-Mead downhill simplex, standard coefficients: reflection 1,
 // expansion 2, contraction 1/2, shrink 1/2) for the calibration fits, whose objectives are

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Tunables of the simulated cluster that are not hardware presets. Every default says where its
 // value comes from; docs/simulator.md lists them with the same sources.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // A small, fast, portable random source for the simulator: xoshiro256** seeded through splitmix64.
 // std::normal_distribution differs between standard libraries; this does not, so a seed gives the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Discrete-event simulator of TP decode on virtual GPUs (DESIGN.md §4): the decode plan runs for
 // `tokens` steps on every rank of one TP group, and the result is a core::Trace shaped like a

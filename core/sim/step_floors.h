@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The floors of one decode step that a user can quote (issue 12, `tpscope-cli bounds`):
 //  - bandwidth-only communication floor: every collective's wire bytes per GPU / bus bandwidth

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The instructions of one simulated decode step, built once per run and replayed every step: each
 // plan op with its stream, its dependencies, its modelled time and its interned name and payload.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // A sweep of simulated runs: one run per (TP, batch, context) of one model on one cluster, in
 // TP-major, then batch, then context order.

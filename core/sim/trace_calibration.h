@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Calibration from what the user has: a captured or imported trace.
 // - Fabric: every matched all-reduce call with a message size gives one sample (bytes, communicator

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // What-if replay of a measured run on another fabric (and optionally another TP degree): "what
 // would this exact run do on PCIe, on NVLS, at TP 4". The answer is a model prediction, and the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The what-if answer as a user reads it: the measured run and its replay on another fabric, both
 // analysed the one way (core::analysis), side by side: step latency and its delta, per layer the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Columnar storage of one stream's events (DESIGN.md §2). One vector per field; a kernel event costs
 // about 19 bytes resident: 4 start + 4 duration + 4 name + 1 kind + 2 correlation + 4 payload, plus

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Kinds of GPU activity and the payload enums shared by the simulator, the importers, the CUPTI
 // collector and the analysis. Values are stored in files: append, never renumber.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Kernel classification by name: which EventKind a GPU kernel is, and for collectives what the
 // name tells about op, algorithm, protocol and dtype. Rules live in resources/kernel_rules.json

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The mix of event kinds inside one level-of-detail item, by time: what a folded bar is made of, so
 // that the timeline can draw it as stacked shares (as Perfetto and Nsight do) instead of in the

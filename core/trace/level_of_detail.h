@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Level of detail for drawing one timeline row (STYLE.md "Timeline rendering", after Tracy and the
 // Qt Creator tracing library): the events of one EventColumns that overlap [t0, t1), reduced to at

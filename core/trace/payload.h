@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Per-kind event payload: what a collective moved and how, a GEMM's shape, a copy's size.
 // Payloads repeat (every layer's all-reduce has the same op and bytes), so they are interned in a

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Statistics of a time range of a trace, per rank: time and event count per kind, each event clipped
 // to [t0, t1). Kernels that run concurrently on different streams each count their own time, so the

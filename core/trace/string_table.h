@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Interned strings: kernel names repeat millions of times in a decode trace (the same ~20 kernels
 // per layer), so events store a 4-byte NameId and the text lives here once.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The event model every source produces and every view reads (DESIGN.md §2): ranks (one GPU
 // each), their streams of columnar events, their NVTX ranges, interned names and payloads.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Typed field access over simdjson DOM objects with errors that name the entry and the field, for
 // the catalog files users write by hand.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Streaming JSON writer for the CLI's --json output and the Chrome-trace exporter. simdjson (our
 // reader) does not write JSON and core has no Qt, so this small writer produces RFC 8259 text:

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Allocation failure as an error: importers read files from other people, and a file that needs
 // more memory than the machine has must end in one clear message, not std::terminate. Used at the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Runs body(i) for every i in [0, count) on up to `threads` threads (the calling thread is one of
 // them), each index exactly once, in no fixed order across threads. Used where the items are

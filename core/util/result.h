@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Result<T>: a value or an Error. core and gpu return these across module boundaries instead of
 // throwing, so the GUI and the CLI can show one clear message for every failure.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Order statistics of a sample, one definition for every report (run summary latencies, captured
 // step times, measured all-reduce times): linear interpolation between the closest ranks, the

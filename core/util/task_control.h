@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Progress and cancellation for every long call (file import and export, a simulated run or sweep,
 // a run on local GPUs), so that the GUI can run it on a worker thread and the CLI can print a

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Parsing and printing of sizes, durations and lists as users type them on the command line.
 // Sizes follow nccl-tests: K/M/G/T are powers of 1024 ("8,1K,1M" -> 8, 1024, 1048576).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The Megatron tensor-parallel decode plan (DESIGN.md §3): the ordered ops of one decode step on
 // one rank (every rank runs the same ops on its shard), with shapes, FLOPs, bytes and the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The optional MPI side of a capture launched with `mpirun -np N` or `srun`: process rank, host,
 // broadcast of the NCCL unique id, per-host clock offsets, and gathering bytes on rank 0.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Full analysis (segmentation, matching, breakdown, summary) of a decode-like trace built in
 // memory: 8 ranks, per layer 10 kernels (norm, QKV, attention, O-proj, all-reduce, norm, gate/up,
 // SiLU, down, all-reduce) with NVTX step > layer > block ranges and seeded per-rank jitter, so

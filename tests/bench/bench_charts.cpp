@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Replotting every chart (issue 11): a 64-run simulated sweep (Llama-3 8B on 8 H100s over NVLink 4,
 // TP 1/2/4/8 × 16 batch sizes, two tokens each), analysed once in setup as the document does. One
 // iteration hands the runs to the chart controller (core's scaling report, cost candidates and

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Sizes the benchmarks take from the environment, so that a large run (1 GB of JSON, 100 M events)
 // can be asked for on demand while CI keeps the small defaults.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // File I/O speed (docs/PERFORMANCE.md, "core/io"):
 //   BM_KinetoImport    JSON import on one thread, MB/s of uncompressed JSON, all event fields kept.
 //                      Input: a multi-rank Kineto trace from shared/tools/gen_kineto.py, generated

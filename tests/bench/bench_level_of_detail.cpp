@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // core::visibleSpans on one row of 1 M and 10 M events: the level-of-detail cost of one timeline
 // row per frame, fully zoomed out and at a mid zoom, for a 1920-pixel row.
 //

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Simulator throughput: events (kernels) produced per second on one core for Llama-3 70B decode at
 // TP 8 on an H100 NVLink node, with and without overlap. Target (issue 3): >= 5 M events/s.
 // The counter "events/s" is what docs/PERFORMANCE.md records.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Timeline paint time (issue 7): a 1920x1080 frame of the TimelineView over 1 M and 10 M kernel
 // events (8 GPUs x compute + nccl streams, NVTX step/layer/block rows), zoomed fully out, to a
 // mid zoom (1/1000 of the trace) and deep (about 40 us on screen). "cold" pans by one pixel before

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Event-model benchmark: builds a decode-shaped trace of N kernel events (default 10 M, 8 ranks)
 // and reports resident bytes per event and the time of a visible-range query.
 //   build/dev/tests/bench/bench_trace --benchmark_counters_tabular=true

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // tpscope-cli analyze | scaling | compare: argument handling and errors. The numbers themselves
 // are tested in tests/core/analysis (the commands print core::analysis results).
 

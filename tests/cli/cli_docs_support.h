@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Reading docs/cli.md the way the tests check it: the commands it lists, its error table and its
 // example commands, so the documentation and the program cannot drift apart.

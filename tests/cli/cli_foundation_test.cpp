@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Runs the built tpscope-cli as a user would and checks its JSON against the formulas.
 
 #include <gtest/gtest.h>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The promises docs/cli.md makes about every command, checked against the built tpscope-cli:
 // every command has --help and --json, every documented error is one line with the documented
 // exit code, every example command of the reference runs.
@@ -51,7 +53,17 @@ TEST(CliPromises, VersionComesFromTheProject) {
     const std::string cmake = readSourceFile("CMakeLists.txt");
     std::smatch m;
     ASSERT_TRUE(std::regex_search(cmake, m, std::regex(R"(project\(tpscope VERSION ([0-9.]+))")));
-    EXPECT_EQ(r.out, "tpscope-cli " + m[1].str() + "\n");
+    const std::string firstLine = r.out.substr(0, r.out.find('\n'));
+    // "tpscope-cli 0.1.0 (commit 1a2b3c4d5e6f)", or "(release)" when built from a tarball.
+    EXPECT_TRUE(std::regex_match(firstLine, std::regex("tpscope-cli " + m[1].str() + R"( \((commit [0-9a-f]{7,40}(-modified)?|release)\))")))
+        << firstLine;
+}
+
+TEST(CliPromises, VersionNamesTheLicence) {
+    const auto r = runCli("--version");
+    EXPECT_EQ(r.exitCode, 0);
+    EXPECT_NE(r.out.find("GPL-3.0-or-later"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("NO WARRANTY"), std::string::npos) << r.out;
 }
 
 // Each row of the error table in docs/cli.md: `tpscope-cli ARGS` | exit code | words of the message.

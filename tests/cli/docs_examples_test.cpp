@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Every example command of docs/cli.md runs (in document order, in one folder, so later examples
 // read what earlier ones wrote), and the SQL example queries of docs/formats.md's workspace section
 // run against a workspace the CLI wrote.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The documented output fields (docs/cli.md field tables, docs/formats.md CSV columns) against the
 // goldens: every field a table names in its first column exists in the command's golden output, and
 // no key of the golden output is missing from the table (names in either column count, so nested

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The golden cases of tests/golden/cases.txt and a work folder holding a fresh copy of the fixtures
 // (with nsys_cut.sqlite built from its SQL), shared by the golden tests.

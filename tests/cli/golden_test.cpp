@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Golden outputs (tests/golden): the CLI's analyze --json, analyze --calls --json, events CSV,
 // Chrome export, scaling --json and plan --json on small fixtures, compared byte for byte with the
 // checked-in expectations. Round trips cannot catch a bug the writer and the reader share; these can.

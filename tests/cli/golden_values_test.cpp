@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Every kind of number in the goldens (tests/golden/expected) checked once independently: by a formula
 // from the fixture's construction (fixtures/kineto_2rank: per rank and step, 2 layers of GEMM1 20 µs
 // on rank 0 / 24 µs on rank 1, all-reduce until layer start + 35 µs, GEMM2 30 µs, all-reduce 8 µs;

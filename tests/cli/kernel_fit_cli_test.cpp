@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // tpscope-cli simulate --kernel-fit FILE: the kernel efficiencies that `calibrate --from-trace T
 // --kernels --json` fits, loaded back into the simulator.
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Message size, op and count of every collective in `analyze --calls --json`, for each launcher
 // kind: hand-written Kineto fixtures (tests/data/kineto_launchers, written from the public trace
 // format, not copied from a real trace). Expected sizes are the fixture's element counts times the

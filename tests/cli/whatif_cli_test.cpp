@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // tpscope-cli whatif and calibrate --from-trace end to end: a simulated run replayed on another
 // fabric (prediction labelled as such), a fabric fitted to a trace written as a catalog file that
 // --catalog loads (round trip), and bad input.

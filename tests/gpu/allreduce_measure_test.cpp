@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The measured all-reduce sweep on the local GPUs (needs a CUDA device).
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Device tests skip, with the reason, where there is no CUDA device (ctest label "gpu").
 

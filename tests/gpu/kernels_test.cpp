@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The decode kernels against a CPU reference on small shapes (needs a CUDA device).
 
 #include <cuda_fp16.h>

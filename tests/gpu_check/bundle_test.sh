@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright (C) 2026 The tpscope authors
 # The device check's bundle, proved without a GPU (ctest label "bundle"): gpu-check.sh --bundle
 # from this build's binaries, copied into a fresh folder, run with LD_LIBRARY_PATH cleared.
 #   bundle_test.sh REPO BUILD_DIR HAVE_CUDA

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright (C) 2026 The tpscope authors
 # Configuring on a machine without the Debian dev packages (a bare GPU box): one message naming every
 # missing package and the --bundle way around it; without GoogleTest the project still configures.
 #   configure_test.sh REPO

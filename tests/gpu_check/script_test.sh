@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright (C) 2026 The tpscope authors
 # gpu/gpu-check.sh's verdict, without a GPU: --prebuilt with stand-in binaries that answer as a
 # passing machine would, or fail one capture, or leave kernels without their op tag.
 #   script_test.sh REPO

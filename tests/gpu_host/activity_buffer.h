@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // A synthetic CUPTI activity buffer for the decoder tests: records filled by hand, packed back to
 // back at CUPTI's 8-byte record alignment, walked the way the live session walks a completed

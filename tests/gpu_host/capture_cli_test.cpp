@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // tpscope-cli capture/devices without a GPU: the single-process cpu-test capture, its trace
 // file, and the "no CUDA device" messages.
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The launch decisions of a capture that need no GPU: which GPUs a process drives, and that a TP 1
 // capture makes no NCCL call. ncclGetUniqueId is replaced in this test binary by a counting spy
 // (a definition in the executable takes precedence over libnccl's).

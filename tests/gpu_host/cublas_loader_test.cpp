@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // cuBLAS is loaded at run time (gpu/cublas_loader.h), not linked: the loader must find the toolkit's
 // library, and the entry points tpscope defines must reach it. No GPU needed.
 

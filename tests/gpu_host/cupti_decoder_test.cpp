@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The CUPTI record decoder on synthetic activity buffers: runs without a GPU or libcupti.
 
 #include <gtest/gtest.h>

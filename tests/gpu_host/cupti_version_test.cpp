@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Which CUPTI library may serve the headers this build was compiled with (no libcupti needed).
 
 #include <gtest/gtest.h>

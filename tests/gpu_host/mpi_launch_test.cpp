@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The multi-process launch under mpirun, without a GPU: `capture --cpu-test` runs the real
 // launch code (NCCL id broadcast, per-host clock offsets, gather, merge on process 0) with
 // synthetic events in place of GPU work.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // How NCCL is set up (nccl_setup.h), the watchdog that ends hung blocking calls, and the graph
 // node tagging by set difference: all checked without a GPU.
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The wire form between MPI processes and the merge onto process 0's timeline.
 
 #include <gtest/gtest.h>

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright (C) 2026 The tpscope authors
 # Package install test (ctest label `package`): builds the Debian package with CPack from the build
 # folder, installs it into a throwaway root with `dpkg -x` (not a chroot: debootstrap needs a network
 # and minutes; the installed files run against this machine's libraries, located through
@@ -78,7 +80,8 @@ fi
 export LD_LIBRARY_PATH="$root/usr/lib:$root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 cli="$root/usr/bin/tpscope-cli"
 got=$("$cli" --version)
-[ "$got" = "tpscope-cli $version" ] || fail "tpscope-cli --version printed '$got'"
+[[ "$(head -1 <<<"$got")" == "tpscope-cli $version ("* ]] || fail "tpscope-cli --version printed '$got'"
+grep -q "GPL-3.0-or-later" <<<"$got" || fail "tpscope-cli --version does not name the licence: '$got'"
 "$cli" simulate --model llama3-8b --tp 1,2 --tokens 2 --out "$out/sweep.tpscope" >"$out/simulate.txt" 2>&1 ||
   { cat "$out/simulate.txt"; fail "installed tpscope-cli simulate"; }
 grep -q "wrote $out/sweep.tpscope" "$out/simulate.txt" || fail "simulate did not write its workspace"

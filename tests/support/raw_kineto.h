@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // GPU kernels of a folder of Kineto files (worker<rank>_*.json), read with a few lines of simdjson
 // (ph "X", cat "kernel" only) so that tests can compute expected values independently of core/io.

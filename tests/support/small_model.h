@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // One builder for the small custom models the tests decode, capture and simulate: the ModelSpec and
 // the matching `--model custom ...` flags of tpscope-cli, so a test that runs the CLI and computes

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // One definition of "the same trace" for round-trip tests (workspace, Chrome JSON, simulated runs):
 // every event of every stream, the origin, source and metadata, and the rank/stream layout with labels.

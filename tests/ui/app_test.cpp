@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The tpscope executable's headless modes, run as a user (or ./setup.sh gui without a display)
 // would: no DISPLAY, no QT_QPA_PLATFORM.
 

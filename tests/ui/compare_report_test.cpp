@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The comparison pages of the PDF report (issue 13): headless `tpscope --report OUT.pdf A B` and
 // File → Export report with two runs selected end with the runs side by side (stacked timelines, the
 // delta tables and, for a measured run against its model, the residual).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Shared by the Compare tests: small simulated runs (llama3-8b, two decode steps) as trace files and
 // as window runs, and a "measured" copy of a simulated trace for the measured-vs-model flows.

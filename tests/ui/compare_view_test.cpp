@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The Compare tab (issue 13, part 1): panes on one shared axis centred on layer k of each run at every
 // zoom and pan, and the delta tables equal `tpscope-cli compare --json` on the same trace files.
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The Selection pane's per-GPU table of a collective (arrival, wait, kernel per GPU) reads at 8 and
 // at 16 GPUs: laid out in the pane's width, no number broken over two lines, every GPU present.
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The run panel's all-reduce engine reaches the simulator through the same core path as the CLI
 // (issue 12 §2): a sweep run in the window with the engine chosen in the panel equals
 // `tpscope-cli simulate --json --allreduce ENGINE` run by run, and differs from NCCL's (so the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The GUI and the CLI print the same numbers (DESIGN.md §1, issue 10 part 2): the embedded default
 // sweep run through the real window equals `tpscope-cli simulate --json` run by run, field by field,
 // and the window's scaling (the runs table's efficiency) equals `tpscope-cli scaling --json` on the

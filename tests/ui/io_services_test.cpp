@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The GUI's file seam on core/io: opening traces and workspaces, saving runs as a workspace.
 
 #include <gtest/gtest.h>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Comparing the GUI's numbers with a CLI command's --json: parse the command's output (the JSON object
 // after any warning lines), read a field by dotted path ("alpha_beta.per_step_us"), and check that every

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The GUI's local-GPU path (services_default.cpp) hands core::Backend the one TaskControl: a
 // backend's per-step progress reaches the sweep's per-run callback, and the GUI's cancel flag
 // reaches the backend. A stand-in backend is registered, as app/gui registers the CUDA one.

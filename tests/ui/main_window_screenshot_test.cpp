@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Screenshots of the whole window a person can look at (<build>/screenshots/): the embedded default
 // sweep on two layers and zoomed out, and a real public Kineto trace of 8 ranks when the shared
 // traces exist. Each asserts what the picture must show: the collective colour in the first GPU's

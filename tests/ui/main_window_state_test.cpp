@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Regressions of the window's state handling (issue 10, part 1), each driven through the real window:
 // results are addressed by run id and job id, never by row, so opening a workspace during a sweep,
 // a superseded load or an old sweep's late signal can neither crash the window nor mislabel a run.

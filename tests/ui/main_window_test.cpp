@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The main window driven as a user would, headless: sweeps, cancel, open, save, the unsaved prompt.
 // More state regressions (opening during a sweep, stale results, counters) in main_window_state_test.cpp.
 

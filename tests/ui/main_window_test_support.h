@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Fakes for driving the main window in tests: runs that take a known number of short steps and
 // honour (or ignore) the cancel flag, and an open service with canned documents.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Measured against a model in Compare (issue 13 part 2, issue 17 part 3): the residual chart plots
 // measured - model per layer; "Simulate this configuration" runs the run's configuration through the
 // window's sweep path and "What if on…" through core::sim::runWhatIf, and each opens Compare.

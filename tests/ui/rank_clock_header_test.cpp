@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The timeline's rank headers state each rank's clock offset as core estimates it from the
 // collectives (issue 17 §2, as `tpscope-cli info`): offsets injected into a 4-rank trace come back
 // in the headers with their residual, and a rank without collectives says it was not estimated.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The runs table and the run panel as a user sees them (issue 11 §1.4 and §5): the inline step bar
 // carries core's loss breakdown and paints it in proportion, the Run column has room for the name,
 // and the panel says which run is on screen: an opened trace by what the trace says.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // TimelineData's two stages (issue 18): the rows need the trace alone; the collective index keeps
 // each stream's kernels in index order and derives the start order on demand, which must be the
 // order a stable sort of every collective kernel by start gives (ties: stream, then index).

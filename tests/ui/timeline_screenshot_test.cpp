@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Screenshots a person can look at: the timeline on a simulated TP-4 decode, zoomed out and on
 // two layers with one all-reduce selected. Written to <build>/screenshots/.
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The timeline as a reusable piece (issue 10, part 3): views that share one TimeAxis stay aligned,
 // the widget-free renderer exports the visible range to PNG (device-pixel ratio respected) and SVG,
 // and the overview shows the mix of kinds rather than the dominant one.

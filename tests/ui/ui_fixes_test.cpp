@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Smaller correctness items of issue 10: bad files get one clear error, numbers keep their digits,
 // text is escaped and readable on a dark palette, the run panel keeps its input, progress per step.
 

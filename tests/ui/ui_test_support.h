@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Shared by the headless widget tests: one QApplication on the offscreen platform, small traces
 // with known events, and where screenshots go.

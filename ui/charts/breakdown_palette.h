@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Colours of the time-breakdown parts (compute, overlapped comm, exposed transfer, sync wait,
 // imbalance, idle) and of chart series. Built on the timeline's kind palette

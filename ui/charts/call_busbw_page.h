@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The Collective calls tab (issue 17 §1): each collective call of the current run as a point, its
 // bus bandwidth (core::analysis::busBandwidth: bytes / transfer x the nccl-tests factor, the number

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The base of every chart tab (Layers, Scaling, Cost; Compare reuses it): a row of controls, one
 // QCustomPlot and, optionally, a sortable table of the same numbers below it. A page is fed core

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The chart tabs of one document: Layers, Scaling and Cost pages and the controller that feeds them
 // from core. The main window adds the pages as tabs; the headless report and chart export use the

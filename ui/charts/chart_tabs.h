@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Puts the Layers, Scaling and Cost tabs into the main window (addViewTab) and keeps them fed from
 // the document: every finished run of the current run's sweep (or every opened run) with the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #include "ui/charts/charts_controller.h"
 
 #include "ui/charts/cost_page.h"

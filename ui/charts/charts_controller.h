@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Feeds the chart pages from core. Holds the analysed runs of the document and, when they, the
 // price per GPU-hour or the latency target change, asks core for the scaling report

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The Collective calls table (issue 17 §1, made virtual for issue 18): one row per collective call
 // of a run, each cell read from core in data(): the call (core::analysis::CollectiveMatching), its

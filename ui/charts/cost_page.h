@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The Cost tab: $ per million tokens (bars) and throughput (line, second axis) against GPUs for one
 // batch size, the premium over the batch's smallest configuration above each bar, and the cheapest

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The Layers tab: per layer index, stacked bars of the analysis partition of its wall time (compute,
 // overlapped comm, exposed transfer, sync wait, idle; they sum to the wall), for one rank, the mean

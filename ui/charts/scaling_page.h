@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The Scaling tab: speed-up against GPUs, one line per batch size, with the ideal line and the
 // fitted Amdahl curve (its serial fraction in the legend); efficiency on a second axis, only where

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // A small stacked bar of one run's decode step in a table cell: compute, exposed transfer, sync wait,
 // imbalance and idle as shares of step time (core::analysis::LossBreakdown, which sums to 1), in the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Axis tickers whose labels carry units, formatted by core's own unit formatter (core/util/units),
 // so µs/ms, $/Mtok, tokens/s and % read the same on every chart, in the GUI and in exports.

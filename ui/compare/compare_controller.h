@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Puts the Compare tab into the main window (addViewTab) and the actions that fill it:
 // - Compare (tool bar, Run menu, runs table context menu): the 2–4 runs selected in the runs table;

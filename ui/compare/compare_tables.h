@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The Compare view's tables, filled from core's comparison (core::analysis::compareRuns, the result
 // `tpscope-cli compare --json` prints) and its part deltas (layerDeltas): the per-layer delta table,

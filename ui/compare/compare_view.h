@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The Compare tab (DESIGN.md §8): 2–4 runs side by side. Their timelines stack, one pane per run, on
 // one shared TimeAxis, so a zoom or pan in any pane moves all of them; "Align on layer k" anchors each

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Measured against the model of the same configuration: per layer index, the residual measured -
 // model of the wall time (bars) and of each part of the partition (compute, exposed transfer, sync

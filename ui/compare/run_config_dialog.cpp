@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #include "ui/compare/run_config_dialog.h"
 
 #include <QComboBox>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The small dialog behind "Simulate this configuration" and "What if on…": model, GPU, fabric, TP,
 // batch, context and decode steps, prefilled from what the run's trace says (metadata model, gpu,

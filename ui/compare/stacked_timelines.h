@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Timelines one above the other in one picture (the Compare view's export and the comparison
 // report): each pane is a title line and a copy of a view's renderer (its scene: trace, range,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The side-by-side pages of a comparison in the PDF report (File → Export report with 2–4 runs
 // selected, and `tpscope --report OUT.pdf A B [C D]`): the stacked timelines aligned on one layer,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Export of anything painted through a QPainter (the timeline, Compare's stacked timelines) to
 // PNG (size × dpr pixels), SVG (vector, viewBox = size) or PDF (one page of size points), by the

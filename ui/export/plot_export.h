@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The one export path for charts and tables (Layers, Scaling, Cost, and Compare later):
 // - PNG: request.sizePx logical pixels at request.dpr, so the image is sizePx × dpr pixels and the

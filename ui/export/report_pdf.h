@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // A multi-page PDF report (STYLE.md "Charts and reports"): QPdfWriter + one QPainter; text and
 // tables are QTextDocument HTML paginated over as many pages as they need, each chart gets a page

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The runs a headless report or chart export is made of, analysed once: the embedded default sweep
 // (core::sim::defaultSweepSpec, simulated) or files opened through the GUI's own io seam

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The report of a sweep or a comparison of runs: a multi-page PDF (configuration, summary table,
 // advice, the Layers / Scaling / Cost charts, the per-layer table) and the same charts exported one

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The Advice tab (issue 13 §1.4): core::analysis::adviseTp's items for the current run's sweep, one
 // row each, with the measured numbers behind it (speed-up, efficiency, change in $/Mtok, the largest

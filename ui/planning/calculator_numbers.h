@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The calculator's numbers for one plan (issue 13 §1.3): the decode plan's all-reduce bytes, the
 // floors of the step on every catalog fabric, the roofline on the GPU, and Amdahl's table. Nothing

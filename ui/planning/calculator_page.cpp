@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // CalculatorPage: the inputs and the recompute on every edit (the tables: calculator_page_fill.cpp).
 
 #include "ui/planning/calculator_page.h"

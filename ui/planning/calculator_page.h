@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The Calculator tab (DESIGN.md §8, issue 13 §1.3): for one plan (model, GPU, TP, batch, context,
 // dtype; prefilled from the current run and editable, updated on every edit) it shows

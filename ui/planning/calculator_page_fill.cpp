@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // CalculatorPage: the plan, fabric and Amdahl tables and the floors chart, filled from core's numbers.
 
 #include <qcustomplot.h>

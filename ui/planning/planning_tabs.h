@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Puts the Calculator, Advice and Collective calls tabs into the main window (addViewTab) and keeps
 // them on the current run: the calculator prefills its plan from the run's request, the advice

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The TP advice of one sweep, as `tpscope-cli scaling` gives it (core::analysis::analyzeScaling, then
 // core::analysis::adviseTp with the smallest TP that fits from core::minimumTpThatFits on the sweep's

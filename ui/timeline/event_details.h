@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Rich-text descriptions for the timeline: the hover tooltip of an item, the details pane of a
 // selected event (with the cross-rank wait/transfer of a collective) and the statistics table of

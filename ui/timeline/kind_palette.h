@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Colours of the timeline, one per event kind plus the overlays, chosen to stay apart for the
 // common colour-vision deficiencies (Tableau 10 hues) and to print well.

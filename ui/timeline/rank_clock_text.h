@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // How a rank header states its clock (issue 17 §2): the offset core estimated from the collectives
 // (the correction added to the rank's timestamps, core::analysis::estimateClockOffsets) with the RMS

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The time axis that one or several timeline views share (DESIGN.md §8): the visible range in
 // trace-relative nanoseconds (0 = each view's own trace origin), so that two runs shown one above

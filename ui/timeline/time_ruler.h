@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The adaptive time ruler: tick spacing from the 1-2-5 series so that labels sit at least
 // minSpacingPx apart, and labels in the unit that suits the spacing (ns, µs, ms, s), relative to

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // What the timeline derives once per trace (on the worker thread that produced or loaded it): NVTX
 // depth rows, exposed-communication intervals, the kernels per kind of each rank, and an index from

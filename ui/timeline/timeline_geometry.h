@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The timeline's draw list for one (t0, t1, size, scroll, rows, device-pixel ratio) key: level-of-detail items per row
 // on screen, their rectangles batched by colour, and the few labels wide enough to read. Rebuilt only when the key

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The rows of the timeline, top to bottom: per rank a header (click to collapse), its NVTX rows
 // (step, layer, block), one lane per stream, and a thin exposed-communication strip. Positions

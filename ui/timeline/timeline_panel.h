@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The Timeline tab (a ViewTab): a small tool row (title, legend), the timeline view with its
 // vertical scroll bar (always reserved, so that views stacked on one shared axis line up), and the

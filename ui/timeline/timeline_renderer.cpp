@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // TimelineRenderer: coordinates and the cached draw list (level of detail in device pixels).
 
 #include "ui/timeline/timeline_renderer.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The timeline without a widget (DESIGN.md §8): everything one frame needs (the scene) and the code
 // that turns it into pixels through any QPainter (the widget's paintEvent, and PNG / SVG / PDF export

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The timeline widget: input on top of a TimelineRenderer (which paints) and a TimeAxis (which holds
 // the visible range, trace-relative, and may be shared with other views so that they stay aligned).

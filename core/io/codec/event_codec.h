@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Byte encodings of the workspace: varints, zlib blobs (codec/zlib.h), and the columnar event chunk.
 //

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The one zlib helper of tpscope: deflate to a zlib or gzip stream, and inflate a zlib stream of a
 // known size. Every zlib return code is checked, so a failure (out of memory, a bad level) is an

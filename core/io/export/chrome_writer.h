@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Chrome trace JSON (Object Format) that Perfetto and chrome://tracing open, and that tpscope reads
 // back losslessly.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // CSV (RFC 4180: comma separated, CRLF-free "\n" lines, fields with , " or newlines quoted, quotes
 // doubled) of a trace's events and ranges, and of any table (the analysis tables use CsvTable).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Output files for the exporters: plain or gzip (chosen by a ".gz" suffix), written through a
 // temporary file in the same folder and renamed into place on success, so a failed export (full

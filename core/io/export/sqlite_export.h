@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // A row-per-event SQLite database for people who query traces with SQL (tables documented in
 // docs/formats.md):

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Sequential reading of a file in blocks, inflating gzip on the fly (any number of concatenated
 // members), so an importer holds one block of text at a time instead of the whole file and never

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // What a file is, decided by its first bytes (gzip magic, '{' / '[', the SQLite header), not by its
 // name, so a PNG renamed .json or a workspace renamed .sqlite gets the right message. SQLite files are

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // What an import saw and what it had to skip or repair. Bad records never abort an import: they are
 // counted here and shown by the CLI (`tpscope-cli info`) and the GUI (import report), the way

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // JsonTraceScanner's buffer and batches: refilling the buffer, handing the exact scan's batches over,
 // and the fast path (a batch's end guessed at "}, {" and checked by the handler's parser).
 // See json_trace_scanner.h.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Field extraction for one Kineto / Chrome trace record (a simdjson DOM object): one pass over the
 // record's members and, when asked, one over its "args". Views point into the parser's DOM and are

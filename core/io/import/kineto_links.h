@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Links between a Kineto trace's GPU collectives and the CPU side that launched them, used to find
 // a collective's message size when the kernel record itself does not carry it:

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Kineto (PyTorch profiler) and Chrome trace JSON, .json or .json.gz: one file -> one TracePart.
 //

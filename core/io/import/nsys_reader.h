@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Nsight Systems SQLite export (`nsys export --type sqlite`): one file -> one TracePart.
 //

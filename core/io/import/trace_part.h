@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // What one input file contributes before the ranks of a job are numbered, and the merge of several
 // such parts onto one timeline.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The one entry point for reading traces: a file or a folder, any supported format, decided by the
 // content (gzip magic, '{' / '[', the SQLite header and then its tables), not by the file name.

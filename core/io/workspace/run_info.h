@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The description stored with each run of a workspace (RunInfo), built one way for every writer:
 // the CLI (simulate, capture) and the GUI write the same keys, so a workspace written by one opens

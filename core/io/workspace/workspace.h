@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // The .tpscope workspace: one SQLite file holding many runs, each with its RunSpec-like description,
 // its trace and an optional analysis cache. Format and tables: docs/formats.md.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Loading a workspace: the file is opened read-only (immutable), its schema version checked, then
 // each run's tables are read and its event chunks inflated and decoded, one stream per task on
 // worker threads, each stream as soon as its chunks are read (reading and decoding overlap, and the

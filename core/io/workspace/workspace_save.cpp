@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Saving a workspace: chunks are encoded and compressed on worker threads, then written into a
 // temporary SQLite file in the target's folder in one transaction, fsynced, and renamed over the
 // target. The rename is the commit point: until it happens the previous file is untouched.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Tables of the .tpscope workspace, schema version kWorkspaceSchemaVersion (docs/formats.md has the
 // full description). Versioning rule: a reader accepts any schema_version <= its own and refuses a

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The per-rank stages run on worker threads (AnalysisOptions::threads): the result must be the
 // serial one, field for field, whatever the thread count.
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Clock offsets from the collectives themselves: injected offsets recovered on the real 8-rank
 // param trace (read from ../shared/traces/public, skipped when absent), a rank without collectives
 // reported unknown, overrides and bad input.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // layerDeltas (run - base per layer index and part, from the comparison's cells: the Compare view's
 // part deltas and the measured - model residual) and the summary deltas of compareRuns.
 

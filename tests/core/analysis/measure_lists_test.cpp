@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // measureLists (the breakdown's per-window sweep) against CoverageTimeline's segment table, on
 // random disjoint lists and windows: the same time per mask, to the nanosecond.
 

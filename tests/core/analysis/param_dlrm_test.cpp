@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Acceptance on a real capture: the 8 Kineto files of one param/DLRM step (V100, NCCL 2.1x,
 // shared/traces/public/param-dlrm_kineto-8rank, see SOURCES.md there). The kernels are read here
 // with a few lines of simdjson (support/raw_kineto.h: ph "X", cat "kernel") so this test does not wait

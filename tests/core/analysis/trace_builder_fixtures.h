@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Hand-built traces for the analysis tests: a few kernels per rank with exact timestamps, so every
 // expected number can be derived by hand from the fixture.

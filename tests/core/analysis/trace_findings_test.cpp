@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // What a trace shows: launch-bound steps named with their idle share, and a single-rank trace's
 // all-reduce share and bus bandwidth against the fabric's bound. Expected values from the fixture.
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // cheapestMeeting at its limits (cheapest_meeting_test.cpp has the basic choice and ties): inclusive
 // latency limit, throughput floor, nothing meeting, non-finite input.
 #include <gtest/gtest.h>

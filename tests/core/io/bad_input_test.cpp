@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Files that are not traces, or are broken ones: each gives one clear error naming the file, never
 // a crash, a hang or unbounded memory.
 

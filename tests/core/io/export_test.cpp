@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // CSV and row-per-event SQLite exports of a trace.
 
 #include <gtest/gtest.h>

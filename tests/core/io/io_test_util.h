@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Counting helpers for the io tests: the reference rules of shared/traces/public/SOURCES.md applied
 // to an imported Trace's kernel names, independent of tpscope's KernelClassifier.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // JsonTraceScanner on its own: the fast path (batch ends guessed at "}, {" and checked by the parser)
 // and the exact scan must hand over the same elements, once each, in order.
 

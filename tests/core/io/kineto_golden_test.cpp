@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Golden tests on the public real traces (shared/traces/public, see SOURCES.md there): kernel,
 // NCCL, all-reduce and GEMM counts and summed durations must equal the reference values computed
 // there with a plain Python json parse and the name rules in io_test_util.h. Skipped when absent.

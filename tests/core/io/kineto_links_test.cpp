@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // launcherOp: which collective a CPU op's name launches (kineto_links.h), including names longer than
 // the characters it keeps for the comparison.
 

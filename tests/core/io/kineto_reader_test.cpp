@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The Kineto / Chrome JSON reader on small inline fixtures: every mapping rule of kineto_reader.h
 // and every counted problem of ImportStats.
 

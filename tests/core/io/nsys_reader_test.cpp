@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The Nsight Systems SQLite reader: the two public exports (SOURCES.md reference values), and
 // hand-made databases for schema variations across nsys versions.
 

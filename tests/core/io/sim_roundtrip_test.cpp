@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Round trips of a trace made by the real simulator (core/sim): workspace and Chrome JSON keep it
 // event for event, with every range and payload field.
 

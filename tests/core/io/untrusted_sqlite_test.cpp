@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // SQLite files are untrusted (nsys exports and workspaces come from other people): a view or virtual
 // table in place of an expected table is an error naming it, the work of a read is bounded relative
 // to the file's size, SQLite's heap is capped, and allocation failures are errors.

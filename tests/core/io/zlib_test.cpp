@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The one zlib helper (core/io/codec/zlib.h): zlib and gzip output that the readers inflate, and
 // every zlib failure an error instead of a short or empty blob.
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Each serving engine's all-reduce dispatch follows its source's rule (cited at each test), and
 // falls back to NCCL, with a reason, where the engine cannot run its kernels.
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The capacity planner's answer, checked by hand from the sweep's own numbers: a second,
 // independent pass over runSweep's runs applies the rule (latency target, throughput demand,
 // replicas, $/Mtok, ties to fewer GPUs) and must land on the same configuration.

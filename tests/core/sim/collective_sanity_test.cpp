@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Physical sanity of every shipped intra-node fabric preset at 2-8 GPUs (issue 12): the properties a
 // user checks first, over every message size from 8 B to 1 GiB.
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // HBM contention in overlap mode (core/sim/hbm_contention.h). Expected ends are worked out by hand
 // in each comment: outside a window a kernel runs at full speed, inside one at (1 - share).
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // A kernel fit (the JSON of `calibrate --from-trace T --kernels --json`) read back into the
 // simulator: what it changes, by how much, and the errors of a bad or mismatched file.
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The behaviour the seed articles describe, checked as it falls out of the simulator with the
 // shipped (calibrated) presets: nothing here is fed into the model.
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Shared set-up of the simulator tests: presets from the built-in catalog and small configurations
 // that simulate in milliseconds.

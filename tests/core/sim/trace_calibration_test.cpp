@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Calibration from a trace: all-reduce samples come from the matched calls with the transfer the
 // analysis measures; kernel efficiencies fitted to a run simulated with other ("true") parameters
 // reproduce its step time within 10 % and find its memory efficiency.

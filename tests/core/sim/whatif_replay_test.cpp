@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // What-if replay: a simulated run replayed on its own fabric reproduces its step times (self-check,
 // 2 %); replayed on another fabric it lands near a direct simulation there; a hand-built trace gives
 // the exact last-arrival arithmetic; the result says it is a prediction.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Kernel classification by name (resources/kernel_rules.json). Names are taken verbatim from the
 // public traces in shared/traces/public (Kineto dumps of A100/V100/H100 runs) and from the kernel
 // symbols of NCCL, vLLM, TensorRT-LLM and PyTorch symmetric memory.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // A trace's origin as text (workspace, Chrome JSON): every origin reads back as itself.
 
 #include <gtest/gtest.h>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // fp8 weights and fp8 KV cache (Hopper/Blackwell serving): the plan's bytes, memory and collective
 // sizes follow the dtype of what each op reads, and the all-reduces stay in the activation dtype.
 

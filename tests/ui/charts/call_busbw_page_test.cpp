@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The Collective calls tab plots each call's busbw (core::analysis::busBandwidth, as
 // `analyze --calls --json`) against its size, over the collective model's all-reduce curve
 // (core::sim::CollectiveModel) for the chosen fabric (issue 17 §1). Read back from the graphs.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Exports are valid: PNGs have the size asked for, SVGs parse, PDFs have the right page count,
 // CSVs hold the table's raw numbers, and the report's pages are what it says it wrote.
 #include <QFile>

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // A small simulated sweep (Llama-3 8B, TP 1/2/4, batch 1 and 8, two tokens) analysed once and fed
 // to a window-less ChartSet, shared by the chart tests. Expected numbers are asked of core directly.

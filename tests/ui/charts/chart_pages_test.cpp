@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Each chart's plotted values, read back from the QCustomPlot graphs and bars, equal core's numbers
 // for a simulated sweep (STYLE.md: headless tests read graph->data()).
 #include <qcustomplot.h>

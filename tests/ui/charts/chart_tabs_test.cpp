@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The chart tabs inside the main window: fed from the runs table once a sweep finishes, following
 // the selected run, the run panel's price, and a layer click moving the timeline.
 #include <qcustomplot.h>

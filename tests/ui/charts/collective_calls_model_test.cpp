@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The Collective calls table is a virtual model (issue 18): every cell is read from core as shown.
 // Checked against core's numbers computed here, against the QStandardItemModel + sorting proxy it
 // replaced (the same rows in the same order for every column and direction), under

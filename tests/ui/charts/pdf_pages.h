@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 #pragma once
 // Page count of a PDF by its page objects ("/Type /Page", not "/Pages"); Qt's writer keeps the page
 // dictionaries uncompressed. -1 when the file is missing or not a PDF.

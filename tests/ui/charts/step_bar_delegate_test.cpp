@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The runs table's inline step bar: each part's width is its share of step time, in the chart colour.
 #include <QImage>
 #include <QPainter>

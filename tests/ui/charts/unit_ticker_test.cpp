@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // Chart axes label their ticks through core's formatters: the GUI's duration spelling ("µs"), and a
 // bare "0" at zero, whatever the unit (a "0 ns" tick under "µs" ticks reads like another scale).
 #include <qcustomplot.h>

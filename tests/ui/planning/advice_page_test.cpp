@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The Advice tab shows core::analysis::adviseTp's items for a simulated sweep, row for row, with the
 // numbers behind each (issue 13 acceptance: "panel content equals adviseTp output"). The expected
 // items are asked of core directly, from the runs' own analyses.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The Calculator tab shows the numbers of `tpscope-cli plan --json`, `bounds --json` (on every
 // catalog fabric) and `amdahl --json` for the same inputs, field by field: each plan row and fabric
 // column names its CLI field, each cell keeps its raw number (issue 13 acceptance). Also: it follows

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
 // The Calculator, Advice and Collective calls tabs inside the main window: after the default sweep
 // they follow the selected run (its plan, its sweep's advice, its calls).
 

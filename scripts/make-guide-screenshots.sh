@@ -45,13 +45,15 @@ for i in 1 2 3 4; do cp "$work/page-$i.png" "docs/report/report-page-$i.png"; do
 "$cli" simulate --model llama3-70b --gpu h100-sxm --fabric nvlink4 --tp 8 --batch 1 --tokens 4 \
   --out "$work/tp8.json" >/dev/null 2>&1
 "$gui" --screenshot "$out/compare-tp4-tp8.png" "$work/tp4.json" "$work/tp8.json" >/dev/null
-param="${TPSCOPE_SHARED_DIR:-../shared}/traces/public/param-dlrm_kineto-8rank"
+traces="${TPSCOPE_PUBLIC_TRACES:-public-traces}"   # filled by scripts/fetch-public-traces.sh
+[ -d "$traces" ] || [ ! -d ../shared/traces/public ] || traces=../shared/traces/public   # as the tests' default
+param="$traces/param-dlrm_kineto-8rank"
 if [ -d "$param" ]; then
   "$cli" simulate --model llama3-8b --gpu h100-sxm --fabric nvlink4 --tp 8 --batch 1 --tokens 2 \
     --out "$work/sim-tp8.json" >/dev/null 2>&1
   "$gui" --screenshot "$out/compare-param-vs-sim.png" "$param" "$work/sim-tp8.json" >/dev/null
 else
-  echo "make-guide-screenshots: $param not found, compare-param-vs-sim.png not refreshed" >&2
+  echo "make-guide-screenshots: $param not found (scripts/fetch-public-traces.sh), compare-param-vs-sim.png not refreshed" >&2
 fi
 
 # 6. The Calculator, Advice and Collective calls tabs on the default sweep's TP 4 run, drawn by their

@@ -25,7 +25,7 @@ inline std::filesystem::path publicTraces() {
     do {                                                                                                           \
         if (!std::filesystem::exists(::tpscope::test::publicTraces() / (relpath))) {                               \
             GTEST_SKIP() << "public trace " << (relpath) << " not found under " << ::tpscope::test::publicTraces() \
-                         << " (set TPSCOPE_PUBLIC_TRACES to the folder scripts/fetch-public-traces.sh fills)";                                                            \
+                         << " (set TPSCOPE_PUBLIC_TRACES to the folder scripts/fetch-public-traces.sh fills)";     \
         }                                                                                                          \
     } while (0)
 

@@ -10,8 +10,8 @@
 #include <new>
 
 #include "cli_context.h"
-#include "core/util/build_info.h"
 #include "command_line.h"
+#include "core/util/build_info.h"
 
 int main(int argc, char** argv) {
     using namespace tpscope::cli;

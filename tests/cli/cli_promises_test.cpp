@@ -55,7 +55,8 @@ TEST(CliPromises, VersionComesFromTheProject) {
     ASSERT_TRUE(std::regex_search(cmake, m, std::regex(R"(project\(tpscope VERSION ([0-9.]+))")));
     const std::string firstLine = r.out.substr(0, r.out.find('\n'));
     // "tpscope-cli 0.1.0 (commit 1a2b3c4d5e6f)", or "(release)" when built from a tarball.
-    EXPECT_TRUE(std::regex_match(firstLine, std::regex("tpscope-cli " + m[1].str() + R"( \((commit [0-9a-f]{7,40}(-modified)?|release)\))")))
+    EXPECT_TRUE(std::regex_match(
+        firstLine, std::regex("tpscope-cli " + m[1].str() + R"( \((commit [0-9a-f]{7,40}(-modified)?|release)\))")))
         << firstLine;
 }
 

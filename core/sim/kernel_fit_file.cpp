@@ -70,6 +70,12 @@ Result<KernelFit> parseKernelFit(std::string_view text, const std::string& sourc
         return makeError(ErrorCode::ParseError,
                          "launch_gap_ns must lie in 0..1e9, got " + formatShortest(fit.launchGapNs), source);
     }
+    // Written since the host timeline (issue 26); older fits have only the launch gap.
+    fit.hostPerLaunchNs = json::optionalNumber(obj, "host_per_launch_ns", 0);
+    fit.stepHostNs = json::optionalNumber(obj, "step_host_ns", 0);
+    if (!(fit.hostPerLaunchNs >= 0 && fit.hostPerLaunchNs <= 1e9) || !(fit.stepHostNs >= 0 && fit.stepHostNs <= 1e10)) {
+        return makeError(ErrorCode::ParseError, "host_per_launch_ns and step_host_ns must be non-negative", source);
+    }
     for (auto e : classes) {
         KernelFitClass c;
         TPSCOPE_TRY_ASSIGN(c, parseClass(e, source));
@@ -108,8 +114,13 @@ Status applyKernelFit(const KernelFit& fit, const std::string& gpuId, SimParams&
                          fit.source);
     }
     for (const auto& c : fit.classes) params.efficiency(c.kind) = c.efficiency;
-    params.launchGapNs = fit.launchGapNs;
-    params.graphNodeGapNs = fit.launchGapNs;
+    // The runtime's profile with the measured machine's numbers: the gap between kernels, the host
+    // time per launch and the host work between steps.
+    HostCosts host = params.host();
+    host.deviceGapNs = fit.launchGapNs;
+    host.hostPerLaunchNs = host.graphs ? 0.0 : fit.hostPerLaunchNs;
+    host.stepHostNs = fit.stepHostNs;
+    params.hostCosts = host;
     return Ok{};
 }
 

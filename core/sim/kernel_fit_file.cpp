@@ -72,8 +72,9 @@ Result<KernelFit> parseKernelFit(std::string_view text, const std::string& sourc
     }
     // Written since the host timeline (issue 26); older fits have only the launch gap.
     fit.hostPerLaunchNs = json::optionalNumber(obj, "host_per_launch_ns", 0);
-    fit.stepHostNs = json::optionalNumber(obj, "step_host_ns", 0);
-    if (!(fit.hostPerLaunchNs >= 0 && fit.hostPerLaunchNs <= 1e9) || !(fit.stepHostNs >= 0 && fit.stepHostNs <= 1e10)) {
+    const double stepHost = json::optionalNumber(obj, "step_host_ns", -1);
+    if (stepHost != -1) fit.stepHostNs = stepHost;
+    if (!(fit.hostPerLaunchNs >= 0 && fit.hostPerLaunchNs <= 1e9) || !(stepHost == -1 || (stepHost >= 0 && stepHost <= 1e10))) {
         return makeError(ErrorCode::ParseError, "host_per_launch_ns and step_host_ns must be non-negative", source);
     }
     for (auto e : classes) {
@@ -119,7 +120,7 @@ Status applyKernelFit(const KernelFit& fit, const std::string& gpuId, SimParams&
     HostCosts host = params.host();
     host.deviceGapNs = fit.launchGapNs;
     host.hostPerLaunchNs = host.graphs ? 0.0 : fit.hostPerLaunchNs;
-    host.stepHostNs = fit.stepHostNs;
+    if (fit.stepHostNs) host.stepHostNs = *fit.stepHostNs;
     params.hostCosts = host;
     return Ok{};
 }

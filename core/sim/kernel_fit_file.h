@@ -13,6 +13,7 @@
 // one GPU, so applying it to a simulation of another GPU is an error.
 // Cost: O(file size); files over 1 MiB are refused (a fit is a few hundred bytes).
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,7 +35,7 @@ struct KernelFit {
     std::string modelId;
     double launchGapNs = 0;      // the device gap between kernels (graphs: node to node)
     double hostPerLaunchNs = 0;  // eager host time per launch; 0 in fits written before issue 26
-    double stepHostNs = 0;       // host work between steps
+    std::optional<double> stepHostNs;  // host work between steps; unset: the runtime profile's
     std::vector<KernelFitClass> classes;
 };
 

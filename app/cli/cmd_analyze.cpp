@@ -68,8 +68,8 @@ void printSummary(const core::Trace& trace, const core::analysis::RunAnalysis& a
     if (const auto host = core::analysis::attributeIdleToHost(trace); host.hostRows) {
         std::cout << "  idle cause      " << percentText(host.launchWaitShare())
                   << " of the idle gaps wait for the kernel's launch call (host rows: "
-                  << countText(static_cast<std::int64_t>(host.launchBoundKernels), "kernel") << " of "
-                  << host.kernels << " launched after the GPU was free)\n";
+                  << countText(static_cast<std::int64_t>(host.launchBoundKernels), "kernel") << " of " << host.kernels
+                  << " launched after the GPU was free)\n";
     }
     if (s.slowestRankIndex >= 0) {
         std::cout << "  slowest rank    " << trace.ranks[static_cast<std::size_t>(s.slowestRankIndex)].id.value << " ("

@@ -17,10 +17,10 @@
 namespace tpscope::core::analysis {
 
 struct HostIdle {
-    bool hostRows = false;             // the trace has host threads with events
-    std::int64_t gapNs = 0;            // idle gaps before kernels, summed over streams and ranks
-    std::int64_t launchWaitNs = 0;     // of which the kernel's launch came after the stream was free
-    std::size_t kernels = 0;           // kernels with a matched launch call
+    bool hostRows = false;          // the trace has host threads with events
+    std::int64_t gapNs = 0;         // idle gaps before kernels, summed over streams and ranks
+    std::int64_t launchWaitNs = 0;  // of which the kernel's launch came after the stream was free
+    std::size_t kernels = 0;        // kernels with a matched launch call
     std::size_t launchBoundKernels = 0;
     double launchWaitShare() const {
         return gapNs > 0 ? static_cast<double>(launchWaitNs) / static_cast<double>(gapNs) : 0.0;

@@ -54,9 +54,8 @@ std::optional<TraceFinding> launchBound(const Trace& trace, const LayerBreakdown
     // With host rows the cause is measured, not inferred: the gaps whose kernel was launched late.
     if (const HostIdle host = attributeIdleToHost(trace); host.hostRows && host.gapNs > 0) {
         f.text += "; the host rows show " + percent(host.launchWaitShare()) +
-                  " of the idle gaps waiting for the kernel's launch call (" +
-                  std::to_string(host.launchBoundKernels) + " of " + std::to_string(host.kernels) +
-                  " kernels launched after the GPU was free)";
+                  " of the idle gaps waiting for the kernel's launch call (" + std::to_string(host.launchBoundKernels) +
+                  " of " + std::to_string(host.kernels) + " kernels launched after the GPU was free)";
     }
     return f;
 }

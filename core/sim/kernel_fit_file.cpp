@@ -74,7 +74,8 @@ Result<KernelFit> parseKernelFit(std::string_view text, const std::string& sourc
     fit.hostPerLaunchNs = json::optionalNumber(obj, "host_per_launch_ns", 0);
     const double stepHost = json::optionalNumber(obj, "step_host_ns", -1);
     if (stepHost != -1) fit.stepHostNs = stepHost;
-    if (!(fit.hostPerLaunchNs >= 0 && fit.hostPerLaunchNs <= 1e9) || !(stepHost == -1 || (stepHost >= 0 && stepHost <= 1e10))) {
+    if (!(fit.hostPerLaunchNs >= 0 && fit.hostPerLaunchNs <= 1e9) ||
+        !(stepHost == -1 || (stepHost >= 0 && stepHost <= 1e10))) {
         return makeError(ErrorCode::ParseError, "host_per_launch_ns and step_host_ns must be non-negative", source);
     }
     for (auto e : classes) {

@@ -33,8 +33,8 @@ struct KernelFit {
     std::string source;  // the file, for messages
     std::string gpuId;
     std::string modelId;
-    double launchGapNs = 0;      // the device gap between kernels (graphs: node to node)
-    double hostPerLaunchNs = 0;  // eager host time per launch; 0 in fits written before issue 26
+    double launchGapNs = 0;            // the device gap between kernels (graphs: node to node)
+    double hostPerLaunchNs = 0;        // eager host time per launch; 0 in fits written before issue 26
     std::optional<double> stepHostNs;  // host work between steps; unset: the runtime profile's
     std::vector<KernelFitClass> classes;
 };

@@ -20,7 +20,7 @@ namespace {
 
 struct NumberField {
     const char* key;
-    double HostCosts::* target;
+    double HostCosts::*target;
 };
 constexpr std::array<NumberField, 5> kFields{{{"host_per_launch_ns", &HostCosts::hostPerLaunchNs},
                                               {"launch_call_ns", &HostCosts::launchCallNs},

@@ -25,7 +25,7 @@ struct RankState {
     double hostFree = 0;  // the launching thread's clock: when it can start the next op's host work
     std::uint32_t correlation = 0;
     EventColumns* host = nullptr;  // the launch thread's row
-    HbmWindows windows;  // the last collectives, for HBM contention in overlap mode
+    HbmWindows windows;            // the last collectives, for HBM contention in overlap mode
     EventColumns* compute = nullptr;
     EventColumns* comm = nullptr;
     std::vector<NvtxRange>* ranges = nullptr;
@@ -268,8 +268,7 @@ Result<SimStats> Engine::run(const TaskControl& control) {
         if (m_host.stepHostNs > 0) {
             const auto a = std::llround(lastEnd);
             for (auto& s : m_state)
-                s.host->append(
-                    EventRecord{a, std::llround(next) - a, m_stepHostName, EventKind::Other, 0, kNoPayload});
+                s.host->append(EventRecord{a, std::llround(next) - a, m_stepHostName, EventKind::Other, 0, kNoPayload});
         }
         appendRanges(step, stepStart, next);
         stepStart = next;
@@ -285,7 +284,8 @@ Result<SimStats> Engine::run(const TaskControl& control) {
     st.allreduceWaitNsPerStep = m_allreduceWaitNs / perRankStep;
     st.allreduceTransferNsPerStep = m_allreduceTransferNs / m_c.tokens;
     st.collectiveKernelNsPerStep = m_collectiveKernelNs / perRankStep;
-    st.launchBoundShare = m_kernels > 0 ? static_cast<double>(m_launchBoundKernels) / static_cast<double>(m_kernels) : 0;
+    st.launchBoundShare =
+        m_kernels > 0 ? static_cast<double>(m_launchBoundKernels) / static_cast<double>(m_kernels) : 0;
     st.launchWaitNsPerStep = m_launchWaitNs / perRankStep;
     st.stepHostNs = m_host.stepHostNs;
     return st;

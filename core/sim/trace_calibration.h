@@ -10,8 +10,9 @@
 //   step and rank: scale = sum of roofline times / (measured busy - kernels x fixed overhead), both
 //   efficiencies multiplied by it (capped at 1); the device gap becomes the measured idle time per
 //   step and rank / kernels per step (at most the runtime profile's), and an eager runtime's host
-//   time per launch the measured step / kernels per step (the host cost per op of that machine). The fitted parameters are checked by simulating the same
-//   configuration and analysing it the same way.
+//   time per launch the value in [0, step / kernels] whose simulation has the measured step (the
+//   host cost per op of that machine, by bisection). The fitted parameters are checked by
+//   simulating the same configuration and analysing it the same way.
 // Cost: O(calls) for the samples; one simulation of `tokens` steps for the kernel check.
 
 #include <string>

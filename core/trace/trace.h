@@ -55,14 +55,14 @@ struct Rank {
     std::string deviceName;
     std::int64_t clockOffsetNs = 0;  // added to this rank's native clock to reach the common timeline
     std::vector<Stream> streams;
-    std::vector<NvtxRange> ranges;  // sorted by start, then by depth
+    std::vector<NvtxRange> ranges;        // sorted by start, then by depth
     std::vector<HostThread> hostThreads;  // CPU side; empty for traces without host rows
 
     Stream& stream(StreamId id, std::string_view label = {});  // find or create
     const Stream* findStream(StreamId id) const;
     HostThread& hostThread(std::uint64_t threadId, std::string_view label = {});  // find or create
-    std::size_t eventCount() const;      // GPU events (streams) only
-    std::size_t hostEventCount() const;  // host-thread events
+    std::size_t eventCount() const;                                               // GPU events (streams) only
+    std::size_t hostEventCount() const;                                           // host-thread events
     // Indices [first, last) of NVTX ranges overlapping [t0, t1); ranges are few (tens per step), so a
     // linear bound on the end side is fine. O(log n) for the start, O(k) for the result.
     IndexRange visibleRanges(std::int64_t t0, std::int64_t t1) const;

@@ -26,8 +26,7 @@ sim::SimConfig config(int tokens, bool overlap, int batch, sim::Runtime runtime)
     return c;
 }
 
-void runBench(benchmark::State& state, bool overlap, int batch,
-              sim::Runtime runtime = sim::Runtime::PytorchEager) {
+void runBench(benchmark::State& state, bool overlap, int batch, sim::Runtime runtime = sim::Runtime::PytorchEager) {
     const auto c = config(static_cast<int>(state.range(0)), overlap, batch, runtime);
     std::size_t events = 0;
     std::size_t kernels = 0;

@@ -7,10 +7,10 @@
 #include <filesystem>
 #include <fstream>
 
+#include "cli_docs_support.h"
 #include "core/hw/catalog.h"
 #include "core/sim/kernel_model.h"
 #include "core/util/units.h"
-#include "cli_docs_support.h"
 #include "test_support.h"
 
 namespace tpscope::test {
@@ -98,8 +98,11 @@ TEST(CliKernelFit, CalibratesOutputLoadsAndAMismatchedOrBadFileIsOneError) {
     ASSERT_EQ(parser.load(fit).get(fitted), simdjson::SUCCESS);
     const double measured = double(fitted["measured_step_ns"]);
     EXPECT_GT(double(fitted["host_per_launch_ns"]), 0.0);
-    const auto again = runSplit(std::string(TPSCOPE_CLI_PATH) + " simulate --model llama3-8b --tp 2 --tokens 2 --json "
-                                "--kernel-fit " + fit, dir);
+    const auto again = runSplit(std::string(TPSCOPE_CLI_PATH) +
+                                    " simulate --model llama3-8b --tp 2 --tokens 2 --json "
+                                    "--kernel-fit " +
+                                    fit,
+                                dir);
     ASSERT_EQ(again.exitCode, 0) << again.err;
     EXPECT_NEAR(stepLatencyNs(again.out) / measured, 1.0, 0.10);
 

@@ -125,11 +125,10 @@ TEST(Validation, EveryPublishedDecodeMeasurementStaysWithinItsDocumentedErrorBan
                     fixed(100 * (predictedSpeedup / measuredSpeedup - 1), 0) + " %)";
         }
         if (print) {
-            std::cout << "| " << m.framework << " | " << m.model << " | " << m.gpu << " | " << m.tp << " | "
-                      << m.batch << " | " << m.input << " / " << m.output << " | " << fixed(m.measuredNs() / 1e6, 2)
-                      << " | " << m.runtime << " | " << fixed(predicted / 1e6, 2) << " | "
-                      << fixed(100 * error, 0) << " % | " << ratio << " | " << m.source << " |  " << m.id << " "
-                      << fixed(error, 3) << "\n";
+            std::cout << "| " << m.framework << " | " << m.model << " | " << m.gpu << " | " << m.tp << " | " << m.batch
+                      << " | " << m.input << " / " << m.output << " | " << fixed(m.measuredNs() / 1e6, 2) << " | "
+                      << m.runtime << " | " << fixed(predicted / 1e6, 2) << " | " << fixed(100 * error, 0) << " % | "
+                      << ratio << " | " << m.source << " |  " << m.id << " " << fixed(error, 3) << "\n";
         }
     }
     std::sort(errors.begin(), errors.end());

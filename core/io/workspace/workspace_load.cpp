@@ -227,8 +227,8 @@ Status decodeRankRanges(const RangeBlob& stored, const Trace& trace, Rank& rank,
     return Ok{};
 }
 
-Status decodeStream(const std::vector<ChunkRow>& chunks, std::size_t expected, const Trace& trace,
-                    EventColumns& events, codec::EventChunkScratch& scratch, const std::string& path) {
+Status decodeStream(const std::vector<ChunkRow>& chunks, std::size_t expected, const Trace& trace, EventColumns& events,
+                    codec::EventChunkScratch& scratch, const std::string& path) {
     std::size_t total = 0;
     for (const auto& c : chunks) total += c.count;
     if (total != expected) return damaged(path, "event count of a stream");

@@ -121,19 +121,21 @@ void printText(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
     std::vector<std::string> header{"TP", "batch"};
     if (contextAxis) header.emplace_back("context");
     for (const char* h : {"step", "tokens/s", "all-reduces", "all-reduce/step", "wait/step", "exposed comm",
-                          "launch-bound", "algorithm"})
+                          "launch-bound", "algorithm"}) {
         header.emplace_back(h);
+    }
     TextTable t(header);
     for (const auto& run : r.runs) {
         const auto& s = run.stats;
         std::vector<std::string> row{std::to_string(run.config.plan.tp), std::to_string(run.config.plan.batch)};
         if (contextAxis) row.push_back(std::to_string(run.config.plan.contextLen));
-        for (auto cell :
+        for (const auto& cell :
              {core::formatDurationNs(s.meanStepNs), core::formatFixed(s.tokensPerSec, 1),
               std::to_string(s.allreducesPerStep), core::formatDurationNs(s.allreduceKernelNsPerStep),
               core::formatDurationNs(s.allreduceWaitNsPerStep), core::formatFixed(100 * s.exposedCommShare, 1) + " %",
-              core::formatFixed(100 * s.launchBoundShare, 1) + " %", algoText(s.layerAllReduce)})
+              core::formatFixed(100 * s.launchBoundShare, 1) + " %", algoText(s.layerAllReduce)}) {
             row.push_back(cell);
+        }
         t.addRow(row);
     }
     t.print(std::cout);

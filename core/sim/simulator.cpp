@@ -267,8 +267,9 @@ Result<SimStats> Engine::run(const TaskControl& control) {
         const double next = lastEnd + m_host.stepHostNs;
         if (m_host.stepHostNs > 0) {
             const auto a = std::llround(lastEnd);
-            for (auto& s : m_state)
+            for (auto& s : m_state) {
                 s.host->append(EventRecord{a, std::llround(next) - a, m_stepHostName, EventKind::Other, 0, kNoPayload});
+            }
         }
         appendRanges(step, stepStart, next);
         stepStart = next;

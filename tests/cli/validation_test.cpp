@@ -23,15 +23,21 @@ namespace tpscope::test {
 namespace {
 
 struct Measurement {
-    std::string id, source, framework, model, gpu, fabric, allreduce, runtime;
+    std::string id, source, framework, model, gpu, fabric, allreduce, runtime, precision;
     int tp = 0, batch = 0, input = 0, output = 0;
     double measured = 0;
     std::string unit;
     double error = 0, band = 0;
 
-    // Measured per-token latency: 1 / decode tokens/s, or a request's latency over its output tokens
-    // (prefill included: an overestimate of the inter-token latency).
-    double measuredNs() const { return unit == "tok_s" ? 1e9 / measured : measured * 1e6 / output; }
+    // Measured per-token latency (one decode step): 1 / decode tokens/s of a sequence, a request's
+    // latency over its output tokens (prefill included: an overestimate), or the batch over the
+    // batch's output tokens/s (of the TP group, or per GPU times the TP degree).
+    double measuredNs() const {
+        if (unit == "tok_s") return 1e9 / measured;
+        if (unit == "out_tok_s") return batch * 1e9 / measured;
+        if (unit == "out_tok_s_gpu") return batch * 1e9 / (measured * tp);
+        return measured * 1e6 / output;
+    }
     // Mean KV-cache length over the generated tokens.
     int context() const { return input + output / 2; }
 };
@@ -53,19 +59,19 @@ std::vector<Measurement> measurements() {
             continue;
         }
         const auto c = split(line);
-        if (c.size() != 16) {
+        if (c.size() != 17) {
             ADD_FAILURE() << "bad row: " << line;
             continue;
         }
-        Measurement m{c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]};
-        m.tp = std::stoi(c[8]);
-        m.batch = std::stoi(c[9]);
-        m.input = std::stoi(c[10]);
-        m.output = std::stoi(c[11]);
-        m.measured = std::stod(c[12]);
-        m.unit = c[13];
-        m.error = std::stod(c[14]);
-        m.band = std::stod(c[15]);
+        Measurement m{c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]};
+        m.tp = std::stoi(c[9]);
+        m.batch = std::stoi(c[10]);
+        m.input = std::stoi(c[11]);
+        m.output = std::stoi(c[12]);
+        m.measured = std::stod(c[13]);
+        m.unit = c[14];
+        m.error = std::stod(c[15]);
+        m.band = std::stod(c[16]);
         out.push_back(m);
     }
     return out;
@@ -76,7 +82,8 @@ double predictedNs(const Measurement& m, const std::filesystem::path& dir) {
     const std::string args = " simulate --model " + m.model + " --gpu " + m.gpu + " --fabric " + m.fabric +
                              " --allreduce " + m.allreduce + " --runtime " + m.runtime + " --tp " +
                              std::to_string(m.tp) + " --batch " + std::to_string(m.batch) + " --context " +
-                             std::to_string(m.context()) + " --tokens 8 --ignore-memory --json";
+                             std::to_string(m.context()) + " --tokens 8 --ignore-memory --json" +
+                             (m.precision == "fp8" ? " --weights fp8 --kv-cache fp8" : " --dtype " + m.precision);
     const auto r = runSplit(std::string(TPSCOPE_CLI_PATH) + args, dir);
     EXPECT_EQ(r.exitCode, 0) << args << "\n" << r.err;
     simdjson::dom::parser parser;
@@ -125,10 +132,11 @@ TEST(Validation, EveryPublishedDecodeMeasurementStaysWithinItsDocumentedErrorBan
                     fixed(100 * (predictedSpeedup / measuredSpeedup - 1), 0) + " %)";
         }
         if (print) {
-            std::cout << "| " << m.framework << " | " << m.model << " | " << m.gpu << " | " << m.tp << " | " << m.batch
-                      << " | " << m.input << " / " << m.output << " | " << fixed(m.measuredNs() / 1e6, 2) << " | "
-                      << m.runtime << " | " << fixed(predicted / 1e6, 2) << " | " << fixed(100 * error, 0) << " % | "
-                      << ratio << " | " << m.source << " |  " << m.id << " " << fixed(error, 3) << "\n";
+            std::cout << "| " << m.framework << " | " << m.model << " | " << m.gpu << " " << m.precision << " | "
+                      << m.tp << " | " << m.batch << " | " << m.input << " / " << m.output << " | "
+                      << fixed(m.measuredNs() / 1e6, 2) << " | " << m.runtime << " | " << fixed(predicted / 1e6, 2)
+                      << " | " << fixed(100 * error, 0) << " % | " << ratio << " | " << m.source << " |  " << m.id
+                      << " " << fixed(error, 3) << "\n";
         }
     }
     std::sort(errors.begin(), errors.end());

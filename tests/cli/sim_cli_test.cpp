@@ -188,6 +188,9 @@ TEST(CliDemo, SimulatesTheDefaultAndReportsTp1Shortfall) {
     EXPECT_NE(r.out.find("TP 1 skipped"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("short by"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("tokens/s"), std::string::npos) << r.out;
+    // The embedded default names its runtime profile in its first line.
+    const std::string first = r.out.substr(0, r.out.find('\n'));
+    EXPECT_NE(first.find("runtime cuda-graphs"), std::string::npos) << first;
 }
 
 TEST(CliSimulate, AllReduceEngineIsChosenAndItsFallBacksAreNoted) {

@@ -63,7 +63,10 @@ int runKernelCalibration(const KernelCalibrationRequest& r, const core::Catalog&
             .field("gpu", config->cluster.gpu.id);
         w.field("tp", config->plan.tp).field("batch", config->plan.batch);
         w.field("measured_step_ns", fit->measuredStepNs).field("predicted_step_ns", fit->predictedStepNs);
-        w.field("launch_gap_ns", fit->params.launchGapNs);
+        const core::sim::HostCosts host = fit->params.host();
+        w.field("runtime", core::sim::toString(fit->params.effectiveRuntime()));
+        w.field("launch_gap_ns", host.deviceGapNs).field("host_per_launch_ns", host.hostPerLaunchNs);
+        w.field("step_host_ns", host.stepHostNs);
         w.key("classes").beginArray();
         for (const auto& c : fit->classes) {
             w.beginObject().field("kind", core::toString(c.kind)).field("measured_ns_per_step", c.measuredNsPerStep);

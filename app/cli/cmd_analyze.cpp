@@ -12,6 +12,7 @@
 #include "analysis_options.h"
 #include "cli_context.h"
 #include "core/analysis/analysis_json.h"
+#include "core/analysis/host_idle.h"
 #include "core/util/units.h"
 #include "text_table.h"
 
@@ -66,6 +67,12 @@ void printSummary(const core::Trace& trace, const core::analysis::RunAnalysis& a
               << percentText(s.loss.syncWait) << ", imbalance " << percentText(s.loss.imbalance) << ", idle "
               << percentText(s.loss.idle) << " (compute " << percentText(s.loss.compute)
               << "; exposed wait = sync wait + imbalance)\n";
+    if (const auto host = core::analysis::attributeIdleToHost(trace); host.hostRows) {
+        std::cout << "  idle cause      " << percentText(host.launchWaitShare())
+                  << " of the idle gaps wait for the kernel's launch call (host rows: "
+                  << countText(static_cast<std::int64_t>(host.launchBoundKernels), "kernel") << " of " << host.kernels
+                  << " launched after the GPU was free)\n";
+    }
     if (s.slowestRankIndex >= 0) {
         std::cout << "  slowest rank    " << trace.ranks[static_cast<std::size_t>(s.slowestRankIndex)].id.value << " ("
                   << s.slowestRankReason << ")\n";

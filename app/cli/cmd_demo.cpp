@@ -22,6 +22,7 @@ void printJson(const core::sim::SweepSpec& spec, const core::sim::SweepResult& s
     w.beginObject().field("model", spec.model.id).field("gpu", spec.cluster.gpu.id);
     w.field("fabric", spec.cluster.intraFabric.id).field("gpus_per_node", spec.cluster.gpusPerNode);
     w.field("tokens", spec.tokens).field("dtype", core::toString(spec.dtype)).field("simulated", true);
+    w.field("runtime", core::sim::toString(spec.params.effectiveRuntime()));
     const double base = sweep.runs.empty() ? 0 : sweep.runs.front().stats.tokensPerSec;
     w.key("runs").beginArray();
     for (const auto& run : sweep.runs) {
@@ -55,7 +56,8 @@ int runDemo(const CliContext& ctx, bool json) {
     const auto& cl = spec->cluster;
     std::cout << "tpscope demo: " << spec->model.name << " decode on " << cl.gpusPerNode << "x " << cl.gpu.name
               << " over " << cl.intraFabric.name << ", batch 1, " << countText(spec->tokens, "token") << ", "
-              << core::toString(spec->dtype) << " (simulated)\n\n";
+              << core::toString(spec->dtype) << ", runtime " << core::sim::toString(spec->params.effectiveRuntime())
+              << " (simulated)\n\n";
     const std::string first = sweep->runs.empty() ? "-" : std::to_string(sweep->runs.front().config.plan.tp);
     TextTable t(
         {"TP", "step", "tokens/s", "speed-up vs TP " + first, "all-reduces/step", "all-reduce/step", "exposed comm"});

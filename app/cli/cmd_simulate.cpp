@@ -55,7 +55,8 @@ void printJson(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
     for (int c : spec.contextAxis()) w.value(c);
     w.endArray();
     w.field("seed", spec.params.seed).field("overlap", spec.params.overlap).field("cancelled", r.cancelled);
-    w.field("cuda_graphs", spec.params.cudaGraphs)
+    w.field("runtime", core::sim::toString(spec.params.effectiveRuntime()))
+        .field("cuda_graphs", spec.params.effectiveRuntime() == core::sim::Runtime::CudaGraphs)
         .field("allreduce_engine", core::sim::toString(spec.params.allReduceEngine));
     if (kernelFit.empty()) {
         w.key("kernel_fit").null();
@@ -73,6 +74,8 @@ void printJson(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
         w.field("allreduce_transfer_ns_per_step", s.allreduceTransferNsPerStep);
         w.field("allreduce_wait_ns_per_step", s.allreduceWaitNsPerStep);
         w.field("exposed_comm_ns_per_step", s.exposedCommNsPerStep).field("exposed_comm_share", s.exposedCommShare);
+        w.field("launch_bound_share", s.launchBoundShare).field("launch_wait_ns_per_step", s.launchWaitNsPerStep);
+        w.field("step_host_ns", s.stepHostNs);
         w.field("events", s.events).field("fits_memory", run.fit.fits);
         w.key("layer_allreduce").beginObject();
         w.field("algo", core::toString(s.layerAllReduce.algo)).field("proto", core::toString(s.layerAllReduce.proto));
@@ -111,26 +114,30 @@ void printText(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
               << core::toString(spec.dtype)
               << (spec.weightDtype ? ", weights " + std::string(core::toString(*spec.weightDtype)) : std::string())
               << (spec.kvDtype ? ", KV cache " + std::string(core::toString(*spec.kvDtype)) : std::string())
-              << (spec.params.overlap ? ", overlap" : "") << (spec.params.cudaGraphs ? ", CUDA graphs" : "")
-              << ", all-reduce by " << core::sim::toString(spec.params.allReduceEngine) << ", seed " << spec.params.seed
+              << (spec.params.overlap ? ", overlap" : "") << ", runtime "
+              << core::sim::toString(spec.params.effectiveRuntime()) << ", all-reduce by "
+              << core::sim::toString(spec.params.allReduceEngine) << ", seed " << spec.params.seed
               << (kernelFit.empty() ? std::string() : ", kernel fit " + kernelFit) << "\n\n";
     // The context column appears when context is a sweep axis.
     const bool contextAxis = spec.contextAxis().size() > 1;
     std::vector<std::string> header{"TP", "batch"};
     if (contextAxis) header.emplace_back("context");
-    for (const char* h :
-         {"step", "tokens/s", "all-reduces", "all-reduce/step", "wait/step", "exposed comm", "algorithm"})
+    for (const char* h : {"step", "tokens/s", "all-reduces", "all-reduce/step", "wait/step", "exposed comm",
+                          "launch-bound", "algorithm"}) {
         header.emplace_back(h);
+    }
     TextTable t(header);
     for (const auto& run : r.runs) {
         const auto& s = run.stats;
         std::vector<std::string> row{std::to_string(run.config.plan.tp), std::to_string(run.config.plan.batch)};
         if (contextAxis) row.push_back(std::to_string(run.config.plan.contextLen));
-        for (auto cell : {core::formatDurationNs(s.meanStepNs), core::formatFixed(s.tokensPerSec, 1),
-                          std::to_string(s.allreducesPerStep), core::formatDurationNs(s.allreduceKernelNsPerStep),
-                          core::formatDurationNs(s.allreduceWaitNsPerStep),
-                          core::formatFixed(100 * s.exposedCommShare, 1) + " %", algoText(s.layerAllReduce)})
+        for (const auto& cell :
+             {core::formatDurationNs(s.meanStepNs), core::formatFixed(s.tokensPerSec, 1),
+              std::to_string(s.allreducesPerStep), core::formatDurationNs(s.allreduceKernelNsPerStep),
+              core::formatDurationNs(s.allreduceWaitNsPerStep), core::formatFixed(100 * s.exposedCommShare, 1) + " %",
+              core::formatFixed(100 * s.launchBoundShare, 1) + " %", algoText(s.layerAllReduce)}) {
             row.push_back(cell);
+        }
         t.addRow(row);
     }
     t.print(std::cout);

@@ -20,6 +20,8 @@ core::RunInfo runInfoOf(const core::sim::SweepRun& run) {
     info.spec.emplace_back("nodes", std::to_string(c.cluster.nodes));
     info.spec.emplace_back("gpus_per_node", std::to_string(c.cluster.gpusPerNode));
     info.spec.emplace_back("overlap", c.params.overlap ? "1" : "0");
+    info.spec.emplace_back("runtime", std::string(core::sim::toString(c.params.effectiveRuntime())));
+    info.spec.emplace_back("cuda_graphs", c.params.effectiveRuntime() == core::sim::Runtime::CudaGraphs ? "1" : "0");
     info.spec.emplace_back("seed", std::to_string(c.params.seed));
     if (c.cluster.interFabric) info.spec.emplace_back("inter_fabric", c.cluster.interFabric->id);
     return info;

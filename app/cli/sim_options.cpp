@@ -49,10 +49,14 @@ void addSimTunables(CLI::App& cmd, SimTunables& opts) {
     cmd.add_option("--seed", opts.seed, "Random seed of jitter and load imbalance")->capture_default_str();
     cmd.add_option("--jitter", opts.jitter, "Relative std dev of each kernel's duration (default 0.03)");
     cmd.add_option("--imbalance", opts.imbalance, "Relative std dev of each rank's speed (default 0.01)");
-    cmd.add_option("--step-gap-us", opts.stepGapUs, "Host time between decode steps in us (default 20)");
+    cmd.add_option("--step-gap-us", opts.stepGapUs,
+                   "Host time between decode steps in us (default: the runtime profile's)");
     cmd.add_flag("--overlap", opts.overlap, "Async all-reduce on a second stream, batch split in two halves");
+    cmd.add_option("--runtime", opts.runtime,
+                   "Host runtime launching the kernels: pytorch-eager (default), cpp-runtime or cuda-graphs "
+                   "(resources/runtime_profiles.json)");
     cmd.add_flag("--cuda-graphs", opts.cudaGraphs,
-                 "Replay each step as a CUDA graph: node-to-node gaps, no host launches");
+                 "Alias of --runtime cuda-graphs: one graph launch per step, node-to-node gaps");
     cmd.add_option("--allreduce", opts.allReduceEngine,
                    "Who runs the all-reduces: nccl, vllm-custom-ar, trtllm or symm-mem (docs/simulator.md)")
         ->capture_default_str();
@@ -75,10 +79,24 @@ core::Result<core::sim::SimParams> resolveSimParams(const SimTunables& o) {
     TPSCOPE_TRY(check(o.stepGapUs, 1e6, "--step-gap-us"));
     if (o.jitter) p.jitter = *o.jitter;
     if (o.imbalance) p.loadImbalance = *o.imbalance;
-    if (o.stepGapUs) p.stepGapNs = *o.stepGapUs * 1e3;
+    if (o.stepGapUs) p.stepHostNs = *o.stepGapUs * 1e3;
     p.seed = o.seed;
     p.overlap = o.overlap;
-    p.cudaGraphs = o.cudaGraphs;
+    if (!o.runtime.empty()) {
+        const auto runtime = core::sim::parseRuntime(o.runtime);
+        if (!runtime) {
+            return core::makeError(core::ErrorCode::InvalidArgument,
+                                   "unknown runtime '" + o.runtime + "': pytorch-eager, cpp-runtime or cuda-graphs",
+                                   "--runtime");
+        }
+        if (o.cudaGraphs && *runtime != core::sim::Runtime::CudaGraphs) {
+            return core::makeError(core::ErrorCode::InvalidArgument,
+                                   "--cuda-graphs is --runtime cuda-graphs; it contradicts --runtime " + o.runtime,
+                                   "--cuda-graphs");
+        }
+        p.setRuntime(*runtime);
+    }
+    if (o.cudaGraphs) p.setRuntime(core::sim::Runtime::CudaGraphs);
     const auto engine = core::sim::parseAllReduceEngine(o.allReduceEngine);
     if (!engine) {
         return core::makeError(core::ErrorCode::InvalidArgument,

@@ -39,7 +39,8 @@ struct SimTunables {
     std::optional<double> imbalance;
     std::optional<double> stepGapUs;
     bool overlap = false;
-    bool cudaGraphs = false;
+    bool cudaGraphs = false;  // --cuda-graphs: alias of --runtime cuda-graphs
+    std::string runtime;      // "" : the simulator's default (pytorch-eager)
     std::string allReduceEngine = "nccl";
     bool deterministic = false;
 };

@@ -90,7 +90,13 @@ QString summaryMarkdown(const ui::MainWindow& window) {
     QString md;
     QTextStream s(&md);
     const auto& rows = window.document()->runs();
-    s << "# tpscope report: the embedded default sweep\n\n";
+    // The runtime profile sets the host's share of each step: it belongs in the first line.
+    std::string runtime;
+    for (const auto& row : rows) {
+        if (row.trace && runtime.empty()) runtime = row.trace->metadataValue("runtime");
+    }
+    s << "# tpscope report: the embedded default sweep"
+      << (runtime.empty() ? QString() : QStringLiteral(", runtime ") + QString::fromStdString(runtime)) << "\n\n";
     if (!rows.empty()) {
         const auto& r = rows.front().request;
         s << "Model **" << QString::fromStdString(r.model.name) << "**, "

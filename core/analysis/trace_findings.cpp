@@ -7,6 +7,7 @@
 #include <map>
 
 #include "core/analysis/analysis.h"
+#include "core/analysis/host_idle.h"
 #include "core/util/statistics.h"
 #include "core/util/units.h"
 
@@ -28,7 +29,7 @@ std::string percent(double fraction) {
     return formatFixed(fraction * 100.0, 0) + " %";
 }
 
-std::optional<TraceFinding> launchBound(const LayerBreakdown& breakdown, const FindingOptions& o) {
+std::optional<TraceFinding> launchBound(const Trace& trace, const LayerBreakdown& breakdown, const FindingOptions& o) {
     std::map<std::int64_t, TimeBreakdown> perStep;
     for (const auto& row : breakdown.steps) perStep[row.step] += row.time;
     TraceFinding f;
@@ -52,6 +53,12 @@ std::optional<TraceFinding> launchBound(const LayerBreakdown& breakdown, const F
              percent(sumExposed / sumWall) +
              "): launch- or CPU-bound, the host limits them more than communication; capture the step in a CUDA "
              "graph or run larger batches before tuning the fabric";
+    // With host rows the cause is measured, not inferred: the gaps whose kernel was launched late.
+    if (const HostIdle host = attributeIdleToHost(trace); host.hostRows && host.gapNs > 0) {
+        f.text += "; the host rows show " + percent(host.launchWaitShare()) +
+                  " of the idle gaps waiting for the kernel's launch call (" + std::to_string(host.launchBoundKernels) +
+                  " of " + std::to_string(host.kernels) + " kernels launched after the GPU was free)";
+    }
     return f;
 }
 
@@ -103,7 +110,7 @@ std::vector<TraceFinding> findTraceIssues(const Trace& trace, const CollectiveMa
                                           const LayerBreakdown& breakdown, const RunSummary& summary,
                                           const FindingOptions& options) {
     std::vector<TraceFinding> out;
-    if (auto f = launchBound(breakdown, options)) out.push_back(std::move(*f));
+    if (auto f = launchBound(trace, breakdown, options)) out.push_back(std::move(*f));
     if (auto f = singleRank(trace, matching, summary, options)) out.push_back(std::move(*f));
     return out;
 }

@@ -5,6 +5,8 @@
 // - launch- or CPU-bound steps: a step whose GPUs idle most of its wall time (idle = no kernel at
 //   all, summed over ranks / summed wall) is limited by the host launching kernels, not by
 //   communication; the finding gives the idle share and points at CUDA graphs or larger batches.
+//   When the trace has host rows (core/analysis/host_idle.h) it also names the share of the idle
+//   gaps that waited for the kernel's launch call: the host as the measured cause.
 // - a single-rank trace of a multi-rank job: the wait cannot be split from the transfer, so the
 //   finding gives the all-reduces' share of kernel time and their bus bandwidth (whole kernel time,
 //   wait included: a lower bound) against the fabric's bound when the fabric is known.

@@ -72,6 +72,14 @@ Result<KernelFit> parseKernelFit(std::string_view text, const std::string& sourc
         return makeError(ErrorCode::ParseError,
                          "launch_gap_ns must lie in 0..1e9, got " + formatShortest(fit.launchGapNs), source);
     }
+    // Written since the host timeline (issue 26); older fits have only the launch gap.
+    fit.hostPerLaunchNs = json::optionalNumber(obj, "host_per_launch_ns", 0);
+    const double stepHost = json::optionalNumber(obj, "step_host_ns", -1);
+    if (stepHost != -1) fit.stepHostNs = stepHost;
+    if (!(fit.hostPerLaunchNs >= 0 && fit.hostPerLaunchNs <= 1e9) ||
+        !(stepHost == -1 || (stepHost >= 0 && stepHost <= 1e10))) {
+        return makeError(ErrorCode::ParseError, "host_per_launch_ns and step_host_ns must be non-negative", source);
+    }
     for (auto e : classes) {
         KernelFitClass c;
         TPSCOPE_TRY_ASSIGN(c, parseClass(e, source));
@@ -110,8 +118,13 @@ Status applyKernelFit(const KernelFit& fit, const std::string& gpuId, SimParams&
                          fit.source);
     }
     for (const auto& c : fit.classes) params.efficiency(c.kind) = c.efficiency;
-    params.launchGapNs = fit.launchGapNs;
-    params.graphNodeGapNs = fit.launchGapNs;
+    // The runtime's profile with the measured machine's numbers: the gap between kernels, the host
+    // time per launch and the host work between steps.
+    HostCosts host = params.host();
+    host.deviceGapNs = fit.launchGapNs;
+    host.hostPerLaunchNs = host.graphs ? 0.0 : fit.hostPerLaunchNs;
+    if (fit.stepHostNs) host.stepHostNs = *fit.stepHostNs;
+    params.hostCosts = host;
     return Ok{};
 }
 

@@ -8,11 +8,14 @@
 // `kind` (gemm, attention, elementwise, other), `compute_efficiency` and `memory_efficiency` in
 // (0, 1]. Other fields of that output are ignored.
 // Mapping: each class's two efficiencies replace SimParams' for that class (core/sim/kernel_model.h:
-// a kernel's roofline time scales with 1 / efficiency), and the launch gap replaces both the eager
-// launch gap and the CUDA-graph node gap, exactly as calibrateKernels fitted them. The fit describes
+// a kernel's roofline time scales with 1 / efficiency); `launch_gap_ns` becomes the device gap
+// between kernels, `host_per_launch_ns` (optional) the eager host time per launch and
+// `step_host_ns` (optional) the host work between steps, replacing the runtime profile's numbers
+// (SimParams::hostCosts) exactly as calibrateKernels fitted them. The fit describes
 // one GPU, so applying it to a simulation of another GPU is an error.
 // Cost: O(file size); files over 1 MiB are refused (a fit is a few hundred bytes).
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,7 +35,9 @@ struct KernelFit {
     std::string source;  // the file, for messages
     std::string gpuId;
     std::string modelId;
-    double launchGapNs = 0;
+    double launchGapNs = 0;            // the device gap between kernels (graphs: node to node)
+    double hostPerLaunchNs = 0;        // eager host time per launch; 0 in fits written before issue 26
+    std::optional<double> stepHostNs;  // host work between steps; unset: the runtime profile's
     std::vector<KernelFitClass> classes;
 };
 

@@ -5,7 +5,9 @@
 // value comes from; docs/simulator.md lists them with the same sources.
 
 #include <cstdint>
+#include <optional>
 
+#include "core/sim/runtime_profile.h"
 #include "core/trace/event_kind.h"
 
 namespace tpscope::core::sim {
@@ -33,27 +35,31 @@ struct SimParams {
     // Fixed time of any kernel, however small: the shortest kernels in the public TraceLens H100
     // trace (traces/public/tracelens-h100-qwen: 1-element rsqrt/add kernels) last 1.5-1.6 us.
     double kernelOverheadNs = 1500;
-    // Gap between consecutive kernels of one stream: median 1.73 us (p10 0.96 us) between kernels on
-    // the compute stream of the same TraceLens H100 trace (eager PyTorch, launch-bound decode).
-    double launchGapNs = 1700;
-    // CUDA-graph replay: the host no longer launches each kernel, so the gap between two kernels is
-    // the GPU front end scheduling the next graph node, and the host's launch jitter disappears.
-    // Serving engines (vLLM, SGLang, TRT-LLM) decode this way. 600 ns per node: a replayed chain of
-    // no-op kernels costs ~0.58 us per node (ahrefs/ocannl#488, RTX 5070 Ti, CUDA 13), NVIDIA's
-    // "Getting Started with CUDA Graphs" blog measures ~0.5 us per node over the kernel (3.4 us per
-    // 2.9 us kernel, V100), and a graph-captured 1 KiB NCCL all-reduce repeats every ~0.5 us on H800
-    // (NVIDIA/nccl#1984). No public Hopper trace of a decode graph gave the 1-2 us the issue quoted.
+    // The host that launches each rank's kernels: a runtime profile (resources/runtime_profiles.json,
+    // each number with its source; core/sim/runtime_profile.h). `cudaGraphs` is the older switch and
+    // the --cuda-graphs alias: when set it selects the cuda-graphs profile whatever `runtime` says.
+    Runtime runtime = Runtime::PytorchEager;
     bool cudaGraphs = false;
-    double graphNodeGapNs = 600;
+    // A measured machine's host costs (calibrate --kernels, then simulate --kernel-fit) replace the
+    // profile's numbers; stepHostNs (--step-gap-us) replaces only the host work between steps.
+    std::optional<HostCosts> hostCosts;
+    std::optional<double> stepHostNs;
     AllReduceEngine allReduceEngine = AllReduceEngine::Nccl;
-    // Host work between two decode steps (sampling, scheduler, detokenisation, input preparation),
-    // during which the GPUs idle. Order of vLLM's per-step CPU overhead without async output
-    // processing; an assumption, set it to 0 to see GPU time only.
-    double stepGapNs = 20000;
+
+    Runtime effectiveRuntime() const { return cudaGraphs ? Runtime::CudaGraphs : runtime; }
+    void setRuntime(Runtime r) {
+        runtime = r;
+        cudaGraphs = r == Runtime::CudaGraphs;
+    }
+    HostCosts host() const {
+        HostCosts c = hostCosts ? *hostCosts : builtinRuntimeProfile(effectiveRuntime()).costs;
+        if (stepHostNs) c.stepHostNs = *stepHostNs;
+        return c;
+    }
 
     // Variability (all seeded): relative standard deviation of every kernel's duration, of each
     // rank's speed (drawn once per rank: clocks, thermal state, placement), and the mean of an
-    // exponential extra delay added to each launch gap (host scheduling noise).
+    // exponential extra delay added to each eager launch's host time (host scheduling noise).
     double jitter = 0.03;
     double loadImbalance = 0.01;
     double launchJitterNs = 300;

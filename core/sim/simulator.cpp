@@ -24,8 +24,10 @@ struct RankState {
     double speed = 1;  // load imbalance: multiplies every kernel time of this rank
     double computeFree = 0;
     double commFree = 0;
+    double hostFree = 0;  // the launching thread's clock: when it can start the next op's host work
     std::uint32_t correlation = 0;
-    HbmWindows windows;  // the last collectives, for HBM contention in overlap mode
+    EventColumns* host = nullptr;  // the launch thread's row
+    HbmWindows windows;            // the last collectives, for HBM contention in overlap mode
     EventColumns* compute = nullptr;
     EventColumns* comm = nullptr;
     std::vector<NvtxRange>* ranges = nullptr;
@@ -38,6 +40,7 @@ class Engine {
           m_p(program),
           m_trace(trace),
           m_params(config.params),
+          m_host(config.params.host()),
           m_ranks(config.plan.tp),
           m_layers(static_cast<int>(config.plan.model.layers)) {}
 
@@ -49,10 +52,8 @@ class Engine {
     void computeInstr(std::size_t i, const StepInstr& in);
     void collectiveInstr(std::size_t i, const StepInstr& in);
     void appendRanges(int step, double stepStart, double stepEnd);
-    double gap(RankState& r) {
-        if (m_params.cudaGraphs) return m_params.graphNodeGapNs;
-        return m_params.launchGapNs + r.rng.exponential(m_params.launchJitterNs);
-    }
+    void beginStep(double stepStart);
+    double kernelStart(RankState& s, double readyNs);
     double noise(SimRng& rng) {
         return m_params.jitter > 0 ? std::max(0.2, 1.0 + m_params.jitter * rng.normal()) : 1.0;
     }
@@ -62,6 +63,7 @@ class Engine {
     const StepProgram& m_p;
     Trace& m_trace;
     const SimParams& m_params;
+    const HostCosts m_host;
     int m_ranks;
     int m_layers;
     std::vector<RankState> m_state;
@@ -71,8 +73,57 @@ class Engine {
     std::vector<double> m_markers;  // per rank: layer starts [0, L), mlp starts [L, 2L), epilogue 2L
     std::vector<NameId> m_layerNames;
     NameId m_attentionName{}, m_mlpName{};
+    NameId m_launchName{}, m_graphLaunchName{}, m_stepHostName{};
     double m_allreduceKernelNs = 0, m_allreduceTransferNs = 0, m_allreduceWaitNs = 0, m_collectiveKernelNs = 0;
+    std::uint64_t m_kernels = 0, m_launchBoundKernels = 0;
+    double m_launchWaitNs = 0;  // device time spent waiting for launches beyond the device gap
 };
+
+// The host timeline (DESIGN.md §4): eager runtimes spend host time per kernel and launch it at the
+// end of that time; a kernel then starts at the later of (launch + launch latency) and (ready +
+// device gap). Under CUDA graphs one graph launch at the step's start releases the whole step and
+// only the first kernel waits for it. The launch call goes on the rank's host row with the kernel's
+// correlation id (the id ++s.correlation gives the kernel next).
+double Engine::kernelStart(RankState& s, double readyNs) {
+    const double deviceReady = readyNs + m_host.deviceGapNs;
+    double launchReady = 0;
+    if (!m_host.graphs) {
+        const double jitter = m_params.launchJitterNs > 0 ? s.rng.exponential(m_params.launchJitterNs) : 0.0;
+        const double hostWork = m_host.hostPerLaunchNs + jitter;
+        const double call = std::min(m_host.launchCallNs, hostWork);
+        const double callStart = s.hostFree + hostWork - call;
+        s.hostFree += hostWork;
+        const auto callStartNs = std::llround(callStart);
+        s.host->append(EventRecord{callStartNs, std::llround(callStart + call) - callStartNs, m_launchName,
+                                   EventKind::Other, s.correlation + 1, kNoPayload});
+        launchReady = callStart + m_host.launchLatencyNs;
+    } else {
+        launchReady = s.hostFree;  // the graph launch's release time, set by beginStep
+    }
+    ++m_kernels;
+    if (launchReady > deviceReady) {
+        ++m_launchBoundKernels;
+        m_launchWaitNs += launchReady - deviceReady;
+        return launchReady;
+    }
+    return deviceReady;
+}
+
+void Engine::beginStep(double stepStart) {
+    for (auto& s : m_state) {
+        s.computeFree = s.commFree = stepStart;
+        // The device gap applies between kernels; the step's first kernel waits only for its launch.
+        s.computeFree -= m_host.deviceGapNs;
+        s.commFree -= m_host.deviceGapNs;
+        s.hostFree = stepStart;
+        if (m_host.graphs) {
+            const auto startNs = std::llround(stepStart);
+            s.host->append(EventRecord{startNs, std::llround(stepStart + m_host.launchCallNs) - startNs,
+                                       m_graphLaunchName, EventKind::Other, s.correlation + 1, kNoPayload});
+            s.hostFree = stepStart + m_host.launchLatencyNs;
+        }
+    }
+}
 
 void Engine::setupRanks() {
     const auto& cl = m_c.cluster;
@@ -92,6 +143,8 @@ void Engine::setupRanks() {
             nccl.events.reserve(steps * m_p.commInstrs);
         }
         rank.ranges.reserve(steps * (1 + 3 * static_cast<std::size_t>(m_layers)));
+        HostThread& host = rank.hostThread(kLaunchThread, "launch thread");
+        host.events.reserve(steps * (m_host.graphs ? 2 : m_p.instrs.size() + 1));
     }
     for (int r = 0; r < m_ranks; ++r) {
         Rank& rank = m_trace.ranks[static_cast<std::size_t>(r)];
@@ -101,7 +154,11 @@ void Engine::setupRanks() {
         s.compute = &rank.stream(kComputeStream).events;
         s.comm = m_params.overlap ? &rank.stream(kNcclStream).events : s.compute;
         s.ranges = &rank.ranges;
+        s.host = &rank.hostThread(kLaunchThread).events;
     }
+    m_launchName = m_trace.intern("cudaLaunchKernel");
+    m_graphLaunchName = m_trace.intern("cudaGraphLaunch");
+    m_stepHostName = m_trace.intern("host step work (schedule, sample, prepare inputs)");
     m_clusterRng = SimRng(m_params.seed, 0);
     m_end.assign(m_p.instrs.size() * static_cast<std::size_t>(m_ranks), 0.0);
     m_arrival.assign(static_cast<std::size_t>(m_ranks), 0.0);
@@ -119,7 +176,7 @@ void Engine::computeInstr(std::size_t i, const StepInstr& in) {
         for (const int w : in.waitFor) {
             if (w >= 0) ready = std::max(ready, endOf(static_cast<std::size_t>(w), r));
         }
-        const double start = ready + gap(s);
+        const double start = kernelStart(s, ready);
         const double work = in.baseNs * s.speed * noise(s.rng);
         const double end = m_params.overlap && in.memoryBound ? s.windows.stretchedEnd(start, work) : start + work;
         const auto startNs = std::llround(start);
@@ -141,7 +198,7 @@ void Engine::collectiveInstr(std::size_t i, const StepInstr& in) {
         double ready = s.computeFree;
         if (in.onComm)
             ready = std::max(s.commFree, in.dataDep >= 0 ? endOf(static_cast<std::size_t>(in.dataDep), r) : ready);
-        m_arrival[static_cast<std::size_t>(r)] = ready + gap(s);
+        m_arrival[static_cast<std::size_t>(r)] = kernelStart(s, ready);
         last = std::max(last, m_arrival[static_cast<std::size_t>(r)]);
     }
     // The transfer is one event shared by all ranks: one draw from the cluster's random stream.
@@ -204,11 +261,18 @@ Result<SimStats> Engine::run(const TaskControl& control) {
         if (control.cancelled()) {
             return makeError(ErrorCode::Cancelled, "simulation cancelled", "step " + std::to_string(step));
         }
-        for (auto& s : m_state) s.computeFree = s.commFree = stepStart;
+        beginStep(stepStart);
         runStep();
         double lastEnd = stepStart;
-        for (const auto& s : m_state) lastEnd = std::max({lastEnd, s.computeFree, s.commFree});
-        const double next = lastEnd + m_params.stepGapNs;
+        for (const auto& s : m_state) lastEnd = std::max({lastEnd, s.computeFree, s.commFree, s.hostFree});
+        // The host's work between steps needs the step's tokens: it starts when the last GPU is done.
+        const double next = lastEnd + m_host.stepHostNs;
+        if (m_host.stepHostNs > 0) {
+            const auto a = std::llround(lastEnd);
+            for (auto& s : m_state) {
+                s.host->append(EventRecord{a, std::llround(next) - a, m_stepHostName, EventKind::Other, 0, kNoPayload});
+            }
+        }
         appendRanges(step, stepStart, next);
         stepStart = next;
         control.report(static_cast<double>(step + 1) / m_c.tokens);
@@ -223,6 +287,10 @@ Result<SimStats> Engine::run(const TaskControl& control) {
     st.allreduceWaitNsPerStep = m_allreduceWaitNs / perRankStep;
     st.allreduceTransferNsPerStep = m_allreduceTransferNs / m_c.tokens;
     st.collectiveKernelNsPerStep = m_collectiveKernelNs / perRankStep;
+    st.launchBoundShare =
+        m_kernels > 0 ? static_cast<double>(m_launchBoundKernels) / static_cast<double>(m_kernels) : 0;
+    st.launchWaitNsPerStep = m_launchWaitNs / perRankStep;
+    st.stepHostNs = m_host.stepHostNs;
     return st;
 }
 
@@ -269,8 +337,10 @@ Status validateConfig(const SimConfig& c) {
                                                         std::to_string(c.plan.batch));
         }
     }
-    const double events = static_cast<double>(c.tokens) * c.plan.tp * static_cast<double>(plan->ops.size()) *
-                          (c.params.overlap ? 2.0 : 1.0);
+    // Kernels (twice with overlap: half batches), plus the host rows' launch calls.
+    const double kernels = static_cast<double>(c.tokens) * c.plan.tp * static_cast<double>(plan->ops.size()) *
+                           (c.params.overlap ? 2.0 : 1.0);
+    const double events = kernels + (c.params.host().graphs ? 2.0 * c.tokens * c.plan.tp : kernels);
     if (events > kMaxEvents) {
         return makeError(ErrorCode::InvalidArgument,
                          "this run would produce " + formatFixed(events / 1e6, 0) +
@@ -321,11 +391,12 @@ Result<SimResult> simulate(const SimConfig& c, const TaskControl& control) {
                        {"kv_dtype", std::string(toString(p.kvCacheDtype()))},
                        {"seed", std::to_string(c.params.seed)},
                        {"overlap", c.params.overlap ? "true" : "false"},
-                       {"cuda_graphs", c.params.cudaGraphs ? "true" : "false"},
+                       {"runtime", std::string(toString(c.params.effectiveRuntime()))},
+                       {"cuda_graphs", c.params.effectiveRuntime() == Runtime::CudaGraphs ? "true" : "false"},
                        {"allreduce_engine", std::string(toString(c.params.allReduceEngine))},
                        {"jitter", formatFixed(c.params.jitter, 4)},
                        {"load_imbalance", formatFixed(c.params.loadImbalance, 4)},
-                       {"step_gap_ns", formatFixed(c.params.stepGapNs, 0)},
+                       {"step_gap_ns", formatFixed(c.params.host().stepHostNs, 0)},
                        {"fits_memory", result.fit.fits ? "true" : "false"}};
     trace->finalize();
     result.stats.events = trace->eventCount();

@@ -9,11 +9,14 @@
 // "layer i" > "attention" / "mlp" (prologue and epilogue ops inside the step, outside layers).
 //
 // Events: every rank issues the same sequence of kernels, so the event queue reduces to walking the
-// step's instructions in issue order: a compute kernel starts when its stream is free (plus a
-// launch gap) and any collective it depends on has ended; a collective's kernel starts on each rank
+// step's instructions in issue order: a compute kernel starts when its stream is free (plus the
+// device gap), any collective it depends on has ended and its launch has reached the GPU (the
+// host timeline of the runtime profile, core/sim/runtime_profile.h); a collective's kernel starts on each rank
 // when that rank arrives, and all ranks' kernels end together at max(arrival) + transfer time, so
 // early ranks wait inside the kernel as they do in real traces. Jitter and load imbalance are
-// seeded per rank (reproducible). Cost: O(tokens x ops x ranks) time, no allocation per event.
+// seeded per rank (reproducible). Each rank also has a host row ("launch thread") with its launch
+// calls, correlated to the kernels, and the host work between steps.
+// Cost: O(tokens x ops x ranks) time, no allocation per event.
 
 #include <cstdint>
 #include <memory>
@@ -34,6 +37,7 @@ namespace tpscope::core::sim {
 
 inline constexpr StreamId kComputeStream{7};
 inline constexpr StreamId kNcclStream{13};
+inline constexpr std::uint64_t kLaunchThread = 1;  // the host thread id of each rank's launch row
 
 struct ClusterSpec {
     GpuSpec gpu;
@@ -66,6 +70,12 @@ struct SimStats {
     double collectiveKernelNsPerStep = 0;   // every collective, mean over ranks
     double exposedCommNsPerStep = 0;        // collective time with no compute kernel running, mean over ranks
     double exposedCommShare = 0;            // exposed comm / step
+    // The host (runtime profile): the share of kernels whose start was set by their launch rather
+    // than by the GPU (launch-bound kernels), the device time per step and rank spent waiting for
+    // launches beyond the device gap, and the host work between steps.
+    double launchBoundShare = 0;
+    double launchWaitNsPerStep = 0;
+    double stepHostNs = 0;
     std::uint64_t events = 0;
     CollectiveEstimate layerAllReduce;  // the model's choice for the per-layer all-reduce
     std::vector<std::string> notes;     // what the run could not do as asked (engine fall-backs)

@@ -117,6 +117,8 @@ Result<SweepSpec> defaultSweepSpec(const Catalog& catalog) {
     spec.tokens = 4;
     spec.contextLen = 1024;
     spec.dtype = Dtype::Fp16;
+    // Serving engines decode a 70B model under CUDA graphs (vLLM, SGLang, TensorRT-LLM).
+    spec.params.setRuntime(Runtime::CudaGraphs);
     return spec;
 }
 

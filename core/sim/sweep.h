@@ -80,7 +80,8 @@ using SweepControl = TaskControlOf<SweepProgress>;
 Result<SweepResult> runSweep(const SweepSpec& spec, const SweepControl& control = {});
 
 // The embedded default the GUI opens on and `tpscope-cli demo` prints: llama3-70b decode on one
-// 8-GPU H100 SXM node over NVLink 4, TP 1/2/4/8, batch 1, a few tokens (TP 1 does not fit).
+// 8-GPU H100 SXM node over NVLink 4, TP 1/2/4/8, batch 1, a few tokens (TP 1 does not fit), under
+// the cuda-graphs runtime profile.
 Result<SweepSpec> defaultSweepSpec(const Catalog& catalog);
 
 }  // namespace tpscope::core::sim

@@ -93,24 +93,59 @@ Result<KernelCalibration> calibrateKernels(const Trace& trace, const analysis::R
         }
         out.classes.push_back(fit);
     }
-    // Launch gaps: the idle time inside the steps, spread over the kernels of a step.
+    // The host: the idle time inside the steps spread over the kernels of a step becomes the device
+    // gap (at most the profile's under an eager runtime: a larger gap is the host's doing). An eager
+    // runtime's host time per launch is then solved for: the value in [0, step / kernels] whose
+    // simulation has the measured step (the step grows monotonically with it), by bisection.
     std::int64_t idle = 0;
     for (const auto& r : analysis.breakdown.rankTotals) idle += r.idleNs;
-    if (kernelsPerStep > 0) {
-        out.params.launchGapNs =
-            std::max(0.0, static_cast<double>(idle) / perStepRank / static_cast<double>(kernelsPerStep));
-        out.params.graphNodeGapNs = out.params.launchGapNs;
+    HostCosts host = config.params.host();
+    host.stepHostNs = 0;  // the measured step holds whatever the host did between steps
+    const double idlePerKernel =
+        kernelsPerStep > 0
+            ? std::max(0.0, static_cast<double>(idle) / perStepRank / static_cast<double>(kernelsPerStep))
+            : 0.0;
+    if (host.graphs) {
+        host.deviceGapNs = idlePerKernel;
+    } else {
+        host.deviceGapNs = std::min(host.deviceGapNs, idlePerKernel);
     }
     out.measuredStepNs = s.latencyMeanNs;
     SimConfig check = config;
-    check.params = out.params;
     check.tokens = std::clamp(static_cast<int>(s.steps.size()), 2, 16);
     check.ignoreMemory = true;
-    auto sim = simulate(check);
-    if (!sim) return sim.error();
-    out.predictedStepNs = analysis::analyzeTrace(*sim->trace).summary.latencyMeanNs;
-    out.notes.push_back("launch gap fitted to " + formatDurationNs(out.params.launchGapNs) +
-                        " (idle time inside the steps / " + std::to_string(kernelsPerStep) + " kernels per step)");
+    auto predict = [&](double hostPerLaunchNs) -> Result<double> {
+        HostCosts h = host;
+        h.hostPerLaunchNs = hostPerLaunchNs;
+        check.params = out.params;
+        check.params.hostCosts = h;
+        auto sim = simulate(check);
+        if (!sim) return sim.error();
+        return analysis::analyzeTrace(*sim->trace).summary.latencyMeanNs;
+    };
+    if (!host.graphs && kernelsPerStep > 0) {
+        double lo = 0, hi = s.latencyMeanNs / static_cast<double>(kernelsPerStep);
+        double atLo = 0;
+        TPSCOPE_TRY_ASSIGN(atLo, predict(lo));
+        if (atLo >= s.latencyMeanNs) {
+            hi = lo;  // the GPU alone is as slow as the measurement: the host never binds
+        } else {
+            for (int i = 0; i < 24 && hi - lo > 1.0; ++i) {
+                const double mid = 0.5 * (lo + hi);
+                double at = 0;
+                TPSCOPE_TRY_ASSIGN(at, predict(mid));
+                (at < s.latencyMeanNs ? lo : hi) = mid;
+            }
+        }
+        host.hostPerLaunchNs = hi;
+    }
+    out.params.hostCosts = host;
+    TPSCOPE_TRY_ASSIGN(out.predictedStepNs, predict(host.hostPerLaunchNs));
+    out.notes.push_back("device gap fitted to " + formatDurationNs(host.deviceGapNs) +
+                        " (idle time inside the steps / " + std::to_string(kernelsPerStep) + " kernels per step)" +
+                        (host.graphs ? std::string()
+                                     : ", host time per launch to " + formatDurationNs(host.hostPerLaunchNs) +
+                                           " (the value whose simulation has the measured step)"));
     return out;
 }
 

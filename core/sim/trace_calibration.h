@@ -10,9 +10,11 @@
 // - Kernels: per kernel class (GEMM, attention, elementwise, other) the efficiency factors of the
 //   roofline model are scaled so that the decode plan's kernels take the measured busy time per
 //   step and rank: scale = sum of roofline times / (measured busy - kernels x fixed overhead), both
-//   efficiencies multiplied by it (capped at 1); the launch gap becomes the measured idle time per
-//   step and rank / kernels per step. The fitted parameters are checked by simulating the same
-//   configuration and analysing it the same way.
+//   efficiencies multiplied by it (capped at 1); the device gap becomes the measured idle time per
+//   step and rank / kernels per step (at most the runtime profile's), and an eager runtime's host
+//   time per launch the value in [0, step / kernels] whose simulation has the measured step (the
+//   host cost per op of that machine, by bisection). The fitted parameters are checked by
+//   simulating the same configuration and analysing it the same way.
 // Cost: O(calls) for the samples; one simulation of `tokens` steps for the kernel check.
 
 #include <string>
@@ -44,7 +46,7 @@ struct KernelClassFit {
 };
 
 struct KernelCalibration {
-    SimParams params;  // the starting parameters with the fitted efficiencies and launch gap
+    SimParams params;  // the starting parameters with the fitted efficiencies and host costs
     std::vector<KernelClassFit> classes;
     double measuredStepNs = 0;   // mean step latency of the trace
     double predictedStepNs = 0;  // of the simulation with the fitted parameters

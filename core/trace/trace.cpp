@@ -25,19 +25,26 @@ std::string_view toString(TraceOrigin origin) {
     return "unknown";
 }
 
+namespace {
+
+void shiftColumns(EventColumns& events, std::int64_t deltaNs) {
+    EventColumns shifted;
+    shifted.reserve(events.size());
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        EventRecord e = events.at(i);
+        e.startNs += deltaNs;
+        shifted.append(e);
+    }
+    shifted.finalize();
+    events = std::move(shifted);
+}
+
+}  // namespace
+
 void shiftRank(Rank& rank, std::int64_t deltaNs) {
     if (deltaNs == 0) return;
-    for (auto& s : rank.streams) {
-        EventColumns shifted;
-        shifted.reserve(s.events.size());
-        for (std::size_t i = 0; i < s.events.size(); ++i) {
-            EventRecord e = s.events.at(i);
-            e.startNs += deltaNs;
-            shifted.append(e);
-        }
-        shifted.finalize();
-        s.events = std::move(shifted);
-    }
+    for (auto& s : rank.streams) shiftColumns(s.events, deltaNs);
+    for (auto& h : rank.hostThreads) shiftColumns(h.events, deltaNs);
     for (auto& r : rank.ranges) {
         r.startNs += deltaNs;
         r.endNs += deltaNs;
@@ -70,9 +77,25 @@ const Stream* Rank::findStream(StreamId streamId) const {
     return nullptr;
 }
 
+HostThread& Rank::hostThread(std::uint64_t threadId, std::string_view label) {
+    for (auto& h : hostThreads) {
+        if (h.threadId == threadId) return h;
+    }
+    auto& h = hostThreads.emplace_back();
+    h.threadId = threadId;
+    h.label = label.empty() ? "thread " + std::to_string(threadId) : std::string(label);
+    return h;
+}
+
 std::size_t Rank::eventCount() const {
     std::size_t n = 0;
     for (const auto& s : streams) n += s.events.size();
+    return n;
+}
+
+std::size_t Rank::hostEventCount() const {
+    std::size_t n = 0;
+    for (const auto& h : hostThreads) n += h.events.size();
     return n;
 }
 
@@ -111,6 +134,9 @@ void Trace::finalize() {
             if (!s.events.finalized()) s.events.finalize();
         }
         std::sort(r.streams.begin(), r.streams.end(), [](const Stream& a, const Stream& b) { return a.id < b.id; });
+        for (auto& h : r.hostThreads) {
+            if (!h.events.finalized()) h.events.finalize();
+        }
         // Ranges read back from a workspace are in order already: a stable sort would still move every
         // range log n times (30 M ranges at 100 M events: seconds), the check reads them once.
         if (!std::is_sorted(r.ranges.begin(), r.ranges.end(), rangeOrder)) {
@@ -126,11 +152,20 @@ std::size_t Trace::eventCount() const {
     return n;
 }
 
+std::size_t Trace::hostEventCount() const {
+    std::size_t n = 0;
+    for (const auto& r : ranks) n += r.hostEventCount();
+    return n;
+}
+
 std::int64_t Trace::startNs() const {
     std::int64_t t = std::numeric_limits<std::int64_t>::max();
     for (const auto& r : ranks) {
         for (const auto& s : r.streams) {
             if (!s.events.empty()) t = std::min(t, s.events.firstStartNs());
+        }
+        for (const auto& h : r.hostThreads) {
+            if (!h.events.empty()) t = std::min(t, h.events.firstStartNs());
         }
         if (!r.ranges.empty()) t = std::min(t, r.ranges.front().startNs);
     }
@@ -143,6 +178,9 @@ std::int64_t Trace::endNs() const {
         for (const auto& s : r.streams) {
             if (!s.events.empty()) t = std::max(t, s.events.lastEndNs());
         }
+        for (const auto& h : r.hostThreads) {
+            if (!h.events.empty()) t = std::max(t, h.events.lastEndNs());
+        }
         for (const auto& range : r.ranges) t = std::max(t, range.endNs);
     }
     return t == std::numeric_limits<std::int64_t>::min() ? 0 : t;
@@ -153,6 +191,7 @@ std::size_t Trace::residentBytes() const {
     for (const auto& r : ranks) {
         bytes += sizeof(Rank) + r.ranges.capacity() * sizeof(NvtxRange);
         for (const auto& s : r.streams) bytes += sizeof(Stream) + s.events.residentBytes();
+        for (const auto& h : r.hostThreads) bytes += sizeof(HostThread) + h.events.residentBytes();
     }
     return bytes;
 }
@@ -204,6 +243,27 @@ bool Trace::sameEvents(const Trace& other) const {
             const auto& ea = ra.streams[s].events;
             const auto& eb = rb.streams[s].events;
             if (ra.streams[s].id != rb.streams[s].id || ea.size() != eb.size()) return false;
+            for (std::size_t i = 0; i < ea.size(); ++i) {
+                if (!sameEvent(*this, ea.at(i), other, eb.at(i))) return false;
+            }
+        }
+    }
+    return true;
+}
+
+bool Trace::sameHostEvents(const Trace& other) const {
+    if (ranks.size() != other.ranks.size()) return false;
+    for (std::size_t r = 0; r < ranks.size(); ++r) {
+        const Rank& ra = ranks[r];
+        const Rank& rb = other.ranks[r];
+        if (ra.hostThreads.size() != rb.hostThreads.size()) return false;
+        for (std::size_t h = 0; h < ra.hostThreads.size(); ++h) {
+            const auto& ea = ra.hostThreads[h].events;
+            const auto& eb = rb.hostThreads[h].events;
+            if (ra.hostThreads[h].threadId != rb.hostThreads[h].threadId ||
+                ra.hostThreads[h].label != rb.hostThreads[h].label || ea.size() != eb.size()) {
+                return false;
+            }
             for (std::size_t i = 0; i < ea.size(); ++i) {
                 if (!sameEvent(*this, ea.at(i), other, eb.at(i))) return false;
             }

@@ -36,6 +36,20 @@ struct Stream {
     bool operator==(const Stream&) const = default;
 };
 
+// A CPU thread of the process that drives a rank's GPU: the runtime calls that launch its kernels
+// (cudaLaunchKernel, cudaGraphLaunch) and the host work between decode steps, as a simulated run's
+// host timeline (DESIGN.md §4) or, later, an importer's `cuda_runtime` events. Each launch call
+// carries the correlation id of the kernel it launched (a graph launch: the first kernel of its
+// graph); 0 = none. Host events are kept apart from `streams` on purpose: every GPU analysis
+// (compute / comm / idle unions, kernel counts, collective matching, exports' kernel tables) reads
+// streams only, so a host row never counts as a kernel. Their kind is EventKind::Other.
+struct HostThread {
+    std::uint64_t threadId = 0;
+    std::string label;  // "launch thread", "python 25286"
+    EventColumns events;
+    bool operator==(const HostThread&) const = default;
+};
+
 struct Rank {
     RankId id{};
     std::string host;
@@ -43,18 +57,21 @@ struct Rank {
     std::string deviceName;
     std::int64_t clockOffsetNs = 0;  // added to this rank's native clock to reach the common timeline
     std::vector<Stream> streams;
-    std::vector<NvtxRange> ranges;  // sorted by start, then by depth
+    std::vector<NvtxRange> ranges;        // sorted by start, then by depth
+    std::vector<HostThread> hostThreads;  // CPU side; empty for traces without host rows
 
     Stream& stream(StreamId id, std::string_view label = {});  // find or create
     const Stream* findStream(StreamId id) const;
-    std::size_t eventCount() const;
+    HostThread& hostThread(std::uint64_t threadId, std::string_view label = {});  // find or create
+    std::size_t eventCount() const;                                               // GPU events (streams) only
+    std::size_t hostEventCount() const;                                           // host-thread events
     // Indices [first, last) of NVTX ranges overlapping [t0, t1); ranges are few (tens per step), so a
     // linear bound on the end side is fine. O(log n) for the start, O(k) for the result.
     IndexRange visibleRanges(std::int64_t t0, std::int64_t t1) const;
     bool operator==(const Rank&) const = default;
 };
 
-// Moves every event and range of the rank by deltaNs and records it in clockOffsetNs (a clock
+// Moves every event (host rows included) and range of the rank by deltaNs and records it in clockOffsetNs (a clock
 // correction after the fact). O(events) time, events stay sorted.
 void shiftRank(Rank& rank, std::int64_t deltaNs);
 
@@ -86,15 +103,19 @@ class Trace {
     // Sorts every stream and range track; call after building, before reading.
     void finalize();
 
-    std::size_t eventCount() const;
-    std::int64_t startNs() const;  // earliest event or range start; 0 when empty
-    std::int64_t endNs() const;    // latest end
+    std::size_t eventCount() const;      // GPU events (kernels, copies); host rows are not counted
+    std::size_t hostEventCount() const;  // events on host threads
+    std::int64_t startNs() const;        // earliest event (GPU or host) or range start; 0 when empty
+    std::int64_t endNs() const;          // latest end
     std::size_t residentBytes() const;
     std::string metadataValue(std::string_view key) const;
 
     // Names and payloads are compared by content, so two traces built in different orders compare
     // equal when they describe the same events.
+    // GPU side only (streams and ranges): a format that does not carry host rows (Chrome JSON) still
+    // round-trips; sameHostEvents compares the host threads the same way.
     bool sameEvents(const Trace& other) const;
+    bool sameHostEvents(const Trace& other) const;
 };
 
 }  // namespace tpscope::core

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "cli_docs_support.h"
 #include "core/hw/catalog.h"
 #include "core/sim/kernel_model.h"
 #include "core/util/units.h"
@@ -34,9 +35,10 @@ double stepLatencyNs(const std::string& json) {
 
 // The GEMM efficiencies halved, everything else as the simulator's defaults.
 std::string halvedGemmFit(const std::string& gpu) {
-    const core::sim::SimParams p;
+    core::sim::SimParams p;
+    p.setRuntime(core::sim::Runtime::CudaGraphs);
     return R"({"model": "llama3-8b", "gpu": ")" + gpu + R"(", "launch_gap_ns": )" +
-           core::formatShortest(p.launchGapNs) + R"(, "classes": [{"kind": "gemm", "compute_efficiency": )" +
+           core::formatShortest(p.host().deviceGapNs) + R"(, "classes": [{"kind": "gemm", "compute_efficiency": )" +
            core::formatShortest(p.gemm.compute / 2) + R"(, "memory_efficiency": )" +
            core::formatShortest(p.gemm.memory / 2) + "}]}";
 }
@@ -45,7 +47,9 @@ TEST(CliKernelFit, HalvedGemmEfficienciesLengthenTheStepByTheGemmsRooflineTime) 
     const auto dir = freshFolder("formula");
     const auto fit = dir / "fit.json";
     std::ofstream(fit) << halvedGemmFit("h100-sxm");
-    const std::string run = "simulate --model llama3-8b --gpu h100-sxm --tp 1 --tokens 1 --deterministic --json";
+    // Graph replay: no host time per launch, so the step is the kernels' and gaps' sum.
+    const std::string run =
+        "simulate --model llama3-8b --gpu h100-sxm --tp 1 --tokens 1 --deterministic --runtime cuda-graphs --json";
     const auto base = runCli(run);
     const auto fitted = runCli(run + " --kernel-fit " + fit.string());
     ASSERT_EQ(base.exitCode, 0) << base.out;
@@ -89,6 +93,20 @@ TEST(CliKernelFit, CalibratesOutputLoadsAndAMismatchedOrBadFileIsOneError) {
     const auto ok = runCli("simulate --model llama3-8b --tp 1,2,4 --tokens 2 --kernel-fit " + fit);
     EXPECT_EQ(ok.exitCode, 0) << ok.out;
     EXPECT_NE(ok.out.find("kernel fit " + fit), std::string::npos) << ok.out;
+    // The fit reproduces the measured run's step (an eager, launch-bound run: the host time per
+    // launch is part of the fit) within 10 %.
+    simdjson::dom::parser parser;
+    simdjson::dom::element fitted;
+    ASSERT_EQ(parser.load(fit).get(fitted), simdjson::SUCCESS);
+    const double measured = double(fitted["measured_step_ns"]);
+    EXPECT_GT(double(fitted["host_per_launch_ns"]), 0.0);
+    const auto again = runSplit(std::string(TPSCOPE_CLI_PATH) +
+                                    " simulate --model llama3-8b --tp 2 --tokens 2 --json "
+                                    "--kernel-fit " +
+                                    fit,
+                                dir);
+    ASSERT_EQ(again.exitCode, 0) << again.err;
+    EXPECT_NEAR(stepLatencyNs(again.out) / measured, 1.0, 0.10);
 
     const auto otherGpu =
         runCli("simulate --model llama3-8b --gpu a100-sxm --fabric nvlink3 --tp 2 --tokens 1 --kernel-fit " + fit);

@@ -85,6 +85,28 @@ TEST(CliSimulate, BadParametersAreOneClearError) {
     EXPECT_NE(r.out.find(".tpscope"), std::string::npos) << r.out;
 }
 
+// --runtime picks the host profile and the first line names it; --cuda-graphs is its alias.
+TEST(CliSimulate, RuntimeIsNamedInTheFirstLineAndItsAliasAgrees) {
+    const auto eager = runCli("simulate --model llama3-8b --tp 2 --tokens 1 --deterministic --json");
+    const auto alias = runCli("simulate --model llama3-8b --tp 2 --tokens 1 --deterministic --cuda-graphs --json");
+    const auto named =
+        runCli("simulate --model llama3-8b --tp 2 --tokens 1 --deterministic --runtime cuda-graphs --json");
+    ASSERT_EQ(eager.exitCode, 0) << eager.out;
+    ASSERT_EQ(alias.exitCode, 0) << alias.out;
+    EXPECT_NE(eager.out.find("\"runtime\": \"pytorch-eager\""), std::string::npos) << eager.out;
+    EXPECT_NE(alias.out.find("\"runtime\": \"cuda-graphs\""), std::string::npos) << alias.out;
+    EXPECT_EQ(alias.out, named.out);
+    const auto text = runCli("simulate --model llama3-8b --tp 2 --tokens 1 --runtime cpp-runtime");
+    EXPECT_EQ(text.exitCode, 0) << text.out;
+    EXPECT_NE(text.out.find("runtime cpp-runtime"), std::string::npos) << text.out;
+    auto r = runCli("simulate --model llama3-8b --tp 2 --tokens 1 --runtime jax");
+    EXPECT_EQ(r.exitCode, 2) << r.out;
+    EXPECT_NE(r.out.find("unknown runtime 'jax'"), std::string::npos) << r.out;
+    r = runCli("simulate --model llama3-8b --tp 2 --tokens 1 --runtime cpp-runtime --cuda-graphs");
+    EXPECT_EQ(r.exitCode, 2) << r.out;
+    EXPECT_NE(r.out.find("contradicts --runtime cpp-runtime"), std::string::npos) << r.out;
+}
+
 TEST(CliAllReduce, RowsFollowNcclTestsColumnsAndConventions) {
     const auto r = runCli("allreduce --fabric nvlink4 --gpus 8 --sizes 1K,1M,64M --json");
     ASSERT_EQ(r.exitCode, 0) << r.out;
@@ -168,6 +190,9 @@ TEST(CliDemo, SimulatesTheDefaultAndReportsTp1Shortfall) {
     EXPECT_NE(r.out.find("TP 1 skipped"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("short by"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("tokens/s"), std::string::npos) << r.out;
+    // The embedded default names its runtime profile in its first line.
+    const std::string first = r.out.substr(0, r.out.find('\n'));
+    EXPECT_NE(first.find("runtime cuda-graphs"), std::string::npos) << first;
 }
 
 TEST(CliSimulate, AllReduceEngineIsChosenAndItsFallBacksAreNoted) {

@@ -4,7 +4,7 @@
 // The .tpscope workspace: one SQLite file holding many runs, each with its RunSpec-like description,
 // its trace and an optional analysis cache. Format and tables: docs/formats.md.
 //
-// Events are stored per (rank, stream) in compressed columnar chunks of up to 65536 events
+// Events are stored per (rank, stream or host thread) in compressed columnar chunks of up to 65536 events
 // (codec/event_codec.h): ~3-6 bytes per kernel event on disk. Saving writes a temporary file in the target
 // folder and renames it over the target only after a successful commit and fsync, so a crash or a
 // full disk mid-save leaves the previous file intact. Loading opens the file read-only (immutable),
@@ -24,7 +24,8 @@
 
 namespace tpscope::core {
 
-inline constexpr int kWorkspaceSchemaVersion = 1;
+// 2: host threads (Rank::hostThreads) in `host_threads`, their chunks after the rank's streams.
+inline constexpr int kWorkspaceSchemaVersion = 2;
 
 struct RunInfo {
     std::string name;

@@ -64,6 +64,7 @@ Result<SqliteDb> openWorkspace(const std::string& path) {
                          path);
     }
     if (version < 1) return damaged(path, "invalid schema_version");
+    if (version >= 2) TPSCOPE_TRY(db->requireRealTables({"host_threads"}));
     return db;
 }
 
@@ -192,7 +193,32 @@ Status readLayout(SqliteDb& db, std::int64_t runId, Trace& trace, std::vector<Ra
         s.label = std::string(streams->text(3));
         counts[r].push_back(static_cast<std::size_t>(streams->int64(4)));
     }
+    // Version 1 files have no host threads.
+    if (!db.hasTable("host_threads")) return Ok{};
+    auto threads = db.prepare(
+        "SELECT rank_position, position, thread_id, label, event_count FROM host_threads WHERE run_id = ?1 "
+        "ORDER BY rank_position, position");
+    if (!threads) return threads.error();
+    threads->bind(1, runId);
+    while (threads->step() == SQLITE_ROW) {
+        const std::int64_t r = threads->int64(0);
+        if (r < 0 || static_cast<std::size_t>(r) >= trace.ranks.size() ||
+            threads->int64(1) != static_cast<std::int64_t>(trace.ranks[r].hostThreads.size()) ||
+            threads->int64(4) < 0) {
+            return damaged(db.path(), "host thread layout");
+        }
+        HostThread& h = trace.ranks[r].hostThreads.emplace_back();
+        h.threadId = static_cast<std::uint64_t>(threads->int64(2));
+        h.label = std::string(threads->text(3));
+        counts[r].push_back(static_cast<std::size_t>(threads->int64(4)));
+    }
     return Ok{};
+}
+
+// The events of slot `position` of a rank as it is being filled (streams, then host threads).
+EventColumns& slotColumns(Rank& rank, std::size_t position) {
+    return position < rank.streams.size() ? rank.streams[position].events
+                                          : rank.hostThreads[position - rank.streams.size()].events;
 }
 
 Status decodeRankRanges(const RangeBlob& stored, const Trace& trace, Rank& rank, codec::EventChunkScratch& scratch,
@@ -203,20 +229,20 @@ Status decodeRankRanges(const RangeBlob& stored, const Trace& trace, Rank& rank,
     return Ok{};
 }
 
-Status decodeStream(const std::vector<ChunkRow>& chunks, std::size_t expected, const Trace& trace, Stream& stream,
+Status decodeStream(const std::vector<ChunkRow>& chunks, std::size_t expected, const Trace& trace, EventColumns& events,
                     codec::EventChunkScratch& scratch, const std::string& path) {
     std::size_t total = 0;
     for (const auto& c : chunks) total += c.count;
     if (total != expected) return damaged(path, "event count of a stream");
-    stream.events.reserve(total);
+    events.reserve(total);
     for (const auto& c : chunks) {
         TPSCOPE_TRY(codec::decompressInto(c.blob, c.rawBytes, "event chunk", scratch.raw));
-        TPSCOPE_TRY(codec::decodeEvents(scratch.raw, c.count, trace.names.size(), trace.payloads.size(), stream.events,
-                                        scratch));
+        TPSCOPE_TRY(
+            codec::decodeEvents(scratch.raw, c.count, trace.names.size(), trace.payloads.size(), events, scratch));
     }
     // Here, on the decoder thread, rather than in Trace::finalize on the reading thread afterwards:
     // the streams narrow in parallel, and each one's wide correlation ids are freed as it ends.
-    stream.events.finalize();
+    events.finalize();
     return Ok{};
 }
 
@@ -308,7 +334,7 @@ Result<std::shared_ptr<Trace>> readTrace(SqliteDb& db, const RunRow& run, const 
                 result = withAllocationErrors(
                     [&] {
                         return decodeStream(load.chunks, load.expected, *trace,
-                                            trace->ranks[load.rank].streams[load.stream], scratch, db.path());
+                                            slotColumns(trace->ranks[load.rank], load.stream), scratch, db.path());
                     },
                     db.path());
             } else {

@@ -66,8 +66,8 @@ std::vector<ChunkJob> planChunks(const Workspace& ws) {
         if (!ws.runs[run].trace) continue;
         const auto& ranks = ws.runs[run].trace->ranks;
         for (std::size_t r = 0; r < ranks.size(); ++r) {
-            for (std::size_t s = 0; s < ranks[r].streams.size(); ++s) {
-                const std::size_t n = ranks[r].streams[s].events.size();
+            for (std::size_t s = 0; s < slotCount(ranks[r]); ++s) {
+                const std::size_t n = slotEvents(ranks[r], s).size();
                 for (std::size_t first = 0, c = 0; first < n; first += codec::kChunkEvents, ++c) {
                     jobs.push_back({run, r, s, c, first, std::min(n, first + codec::kChunkEvents), 0, {}});
                 }
@@ -91,7 +91,7 @@ Status compressChunks(const Workspace& ws, std::vector<ChunkJob>& jobs, const Wo
                 return;
             }
             auto& j = jobs[i];
-            const auto& events = ws.runs[j.run].trace->ranks[j.rank].streams[j.stream].events;
+            const auto& events = slotEvents(ws.runs[j.run].trace->ranks[j.rank], j.stream);
             const std::string raw = codec::encodeEvents(events, j.first, j.last);
             j.rawBytes = raw.size();
             auto blob = codec::compress(raw, opt.compressionLevel, opt.runLengthOnly);
@@ -186,12 +186,15 @@ Status writeTraceTables(SqliteDb& db, const Trace& trace, std::int64_t runId) {
     return insertBlob(db, *tables, "name and payload tables");
 }
 
-// One row per rank (with its compressed ranges) and per stream (its layout; events go in chunks).
+// One row per rank (with its compressed ranges), per stream and per host thread (their layout;
+// events go in chunks).
 Status writeRanksAndStreams(SqliteDb& db, const Trace& trace, std::int64_t runId, const WorkspaceOptions& opt) {
     auto ranks = db.prepare("INSERT INTO ranks VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)");
     auto streams = db.prepare("INSERT INTO streams VALUES(?1,?2,?3,?4,?5,?6)");
+    auto threads = db.prepare("INSERT INTO host_threads VALUES(?1,?2,?3,?4,?5,?6)");
     if (!ranks) return ranks.error();
     if (!streams) return streams.error();
+    if (!threads) return threads.error();
     for (std::size_t r = 0; r < trace.ranks.size(); ++r) {
         const Rank& rank = trace.ranks[r];
         const std::string ranges = codec::encodeRanges(rank.ranges);
@@ -216,6 +219,15 @@ Status writeRanksAndStreams(SqliteDb& db, const Trace& trace, std::int64_t runId
             streams->bind(5, rank.streams[s].label);
             streams->bind(6, static_cast<std::int64_t>(rank.streams[s].events.size()));
             TPSCOPE_TRY(insertBlob(db, *streams, "stream"));
+        }
+        for (std::size_t h = 0; h < rank.hostThreads.size(); ++h) {
+            threads->bind(1, runId);
+            threads->bind(2, static_cast<std::int64_t>(r));
+            threads->bind(3, static_cast<std::int64_t>(h));
+            threads->bind(4, static_cast<std::int64_t>(rank.hostThreads[h].threadId));  // bit pattern of the uint64
+            threads->bind(5, rank.hostThreads[h].label);
+            threads->bind(6, static_cast<std::int64_t>(rank.hostThreads[h].events.size()));
+            TPSCOPE_TRY(insertBlob(db, *threads, "host thread"));
         }
     }
     return Ok{};

@@ -4,9 +4,11 @@
 // Tables of the .tpscope workspace, schema version kWorkspaceSchemaVersion (docs/formats.md has the
 // full description). Versioning rule: a reader accepts any schema_version <= its own and refuses a
 // newer one with a clear message; new optional columns/tables bump the version. Chunks are inserted
-// in (rank, stream, chunk) order and read back in rowid order.
+// in (rank, stream, chunk) order and read back in rowid order. A rank's host threads (version 2)
+// take the stream positions after its streams: host thread h of a rank with S streams is S + h.
 
 #include "core/io/sqlite_db.h"
+#include "core/trace/trace.h"
 
 namespace tpscope::core {
 
@@ -27,10 +29,21 @@ CREATE TABLE ranks(run_id INTEGER NOT NULL, position INTEGER NOT NULL, rank_id I
   range_count INTEGER NOT NULL, ranges BLOB NOT NULL, ranges_raw_bytes INTEGER NOT NULL);
 CREATE TABLE streams(run_id INTEGER NOT NULL, rank_position INTEGER NOT NULL, position INTEGER NOT NULL,
   stream_id INTEGER NOT NULL, label TEXT NOT NULL, event_count INTEGER NOT NULL);
+CREATE TABLE host_threads(run_id INTEGER NOT NULL, rank_position INTEGER NOT NULL, position INTEGER NOT NULL,
+  thread_id INTEGER NOT NULL, label TEXT NOT NULL, event_count INTEGER NOT NULL);
 CREATE TABLE event_chunks(run_id INTEGER NOT NULL, rank_position INTEGER NOT NULL, stream_position INTEGER NOT NULL,
   chunk INTEGER NOT NULL, event_count INTEGER NOT NULL, raw_bytes INTEGER NOT NULL, data BLOB NOT NULL);
 CREATE INDEX event_chunks_by_run ON event_chunks(run_id);
 )sql";
+
+// The events of slot `position` of a rank: its streams first, then its host threads.
+inline const EventColumns& slotEvents(const Rank& rank, std::size_t position) {
+    return position < rank.streams.size() ? rank.streams[position].events
+                                          : rank.hostThreads[position - rank.streams.size()].events;
+}
+inline std::size_t slotCount(const Rank& rank) {
+    return rank.streams.size() + rank.hostThreads.size();
+}
 
 // True when db has the tpscope_meta table naming the workspace format (any version).
 bool isWorkspaceDatabase(SqliteDb& db);

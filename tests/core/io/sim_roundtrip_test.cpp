@@ -42,7 +42,12 @@ TEST(SimulatedRoundTrip, WorkspaceAndChromeJsonKeepTheSimulatorsTrace) {
     auto loaded = core::loadWorkspace(wsPath);
     ASSERT_TRUE(loaded) << loaded.error().describe();
     expectSameTrace(*trace, *loaded->runs.at(0).trace);
+    // The host rows (one launch thread per rank) come back event for event too.
+    ASSERT_GT(trace->hostEventCount(), 0u);
+    EXPECT_TRUE(trace->sameHostEvents(*loaded->runs.at(0).trace));
+    EXPECT_EQ(loaded->runs.at(0).trace->hostEventCount(), trace->hostEventCount());
 
+    // Chrome JSON carries the GPU side only (no importer reads host rows back yet).
     const auto jsonPath = (dir / "sim.json.gz").string();
     ASSERT_TRUE(core::writeChromeJson(*trace, jsonPath));
     core::ImportStats stats;

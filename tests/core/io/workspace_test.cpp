@@ -174,6 +174,30 @@ TEST(Workspace, ANewerSchemaIsAClearError) {
     EXPECT_NE(loaded.error().message.find("99"), std::string::npos);
 }
 
+// A workspace written before host rows existed (schema 1: no host_threads table) still opens.
+TEST(Workspace, SchemaOneFilesWithoutHostThreadsStillLoad) {
+    TempDir dir;
+    const auto path = (dir / "old.tpscope").string();
+    const core::Workspace ws = twoRuns();
+    ASSERT_TRUE(core::saveWorkspace(ws, path));
+    execSql(path, "DROP TABLE host_threads; UPDATE tpscope_meta SET value = '1' WHERE key = 'schema_version'");
+    auto loaded = core::loadWorkspace(path);
+    ASSERT_TRUE(loaded) << loaded.error().describe();
+    ASSERT_EQ(loaded->runs.size(), 2u);
+    expectSameTrace(*ws.runs[0].trace, *loaded->runs[0].trace);
+    EXPECT_EQ(loaded->runs[0].trace->hostEventCount(), 0u);
+}
+
+// A schema-2 file must have its host_threads table: a view in its place is refused.
+TEST(Workspace, SchemaTwoWithoutAHostThreadsTableIsAClearError) {
+    TempDir dir;
+    const auto path = (dir / "bad2.tpscope").string();
+    ASSERT_TRUE(core::saveWorkspace(twoRuns(), path));
+    execSql(path, "DROP TABLE host_threads; CREATE VIEW host_threads AS SELECT * FROM streams");
+    auto loaded = core::loadWorkspace(path);
+    ASSERT_FALSE(loaded);
+}
+
 TEST(Workspace, DamagedEventDataIsAnErrorNotACrash) {
     TempDir dir;
     const auto path = (dir / "bad.tpscope").string();

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright (C) 2026 The tpscope authors
-// CUDA-graph replay removes the host's per-kernel launch gaps: at TP 8, batch 1 the idle share of
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
+// CUDA-graph replay removes the host's per-kernel launches: at TP 8, batch 1 the idle share of
 // the step (core::analysis's loss breakdown, measured on the simulated trace) drops.
 
 #include <gtest/gtest.h>
@@ -26,8 +30,9 @@ TEST(CudaGraphs, LowerTheIdleShareAtTp8Batch1) {
     const double eager = idleShare(false);
     const double graphs = idleShare(true);
     EXPECT_GT(eager, 0.05);
-    // The launch gap falls from 1.7 us to the 0.6 us graph node gap (SimParams): idle falls by
-    // more than half of its eager share.
+    // Eager launches each kernel after the runtime profile's host time per launch; a graph is one
+    // launch per step with 0.6 us node gaps (resources/runtime_profiles.json): idle falls by more
+    // than half of its eager share.
     EXPECT_LT(graphs, eager * 0.6);
     EXPECT_GT(graphs, 0.0);
 }

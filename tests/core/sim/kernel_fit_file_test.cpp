@@ -42,11 +42,13 @@ TEST(KernelFitFile, HalvedGemmEfficienciesDoubleEachGemmsRooflineTimeAndLeaveThe
     auto c = simConfig("llama3-8b", "h100-sxm", "nvlink4", 2, 1);
     c.plan.model = smallModel();
     c.params = core::sim::SimParams::deterministic();
+    // Graph replay: no host time per launch, so the step follows the kernels the fit slows down.
+    c.params.setRuntime(core::sim::Runtime::CudaGraphs);
     const core::sim::SimParams base = c.params;
     // Half of each starting efficiency: a kernel's time is max(F / (peak e_c), B / (bw e_m)) +
     // overhead, so with both halved its roofline part (time - overhead) doubles exactly.
     auto fit = core::sim::parseKernelFit(
-        fitJson("h100-sxm", base.gemm.compute / 2, base.gemm.memory / 2, base.launchGapNs), "fit.json");
+        fitJson("h100-sxm", base.gemm.compute / 2, base.gemm.memory / 2, base.host().deviceGapNs), "fit.json");
     ASSERT_TRUE(fit) << fit.error().describe();
     auto fitted = c;
     ASSERT_TRUE(core::sim::applyKernelFit(*fit, "h100-sxm", fitted.params));
@@ -78,13 +80,18 @@ TEST(KernelFitFile, HalvedGemmEfficienciesDoubleEachGemmsRooflineTimeAndLeaveThe
     EXPECT_GT(after->stats.meanStepNs, before->stats.meanStepNs);
 }
 
-TEST(KernelFitFile, TheLaunchGapReplacesBothTheEagerAndTheGraphGap) {
+TEST(KernelFitFile, TheLaunchGapBecomesTheDeviceGapOfEitherRuntime) {
     auto fit = core::sim::parseKernelFit(fitJson("a100-sxm", 0.5, 0.5, 4321), "fit.json");
     ASSERT_TRUE(fit) << fit.error().describe();
-    core::sim::SimParams p;
-    ASSERT_TRUE(core::sim::applyKernelFit(*fit, "a100-sxm", p));
-    EXPECT_DOUBLE_EQ(p.launchGapNs, 4321);
-    EXPECT_DOUBLE_EQ(p.graphNodeGapNs, 4321);
+    for (const auto runtime : core::sim::kRuntimes) {
+        core::sim::SimParams p;
+        p.setRuntime(runtime);
+        ASSERT_TRUE(core::sim::applyKernelFit(*fit, "a100-sxm", p));
+        EXPECT_DOUBLE_EQ(p.host().deviceGapNs, 4321) << core::sim::toString(runtime);
+        // A fit written before the host timeline has no host time per launch: none is invented.
+        EXPECT_DOUBLE_EQ(p.host().hostPerLaunchNs, 0) << core::sim::toString(runtime);
+        EXPECT_EQ(p.host().graphs, runtime == core::sim::Runtime::CudaGraphs);
+    }
 }
 
 TEST(KernelFitFile, AFitFromAnotherGpuIsRefusedNamingBoth) {

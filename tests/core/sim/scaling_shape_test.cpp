@@ -23,6 +23,9 @@ std::map<int, double> throughput(const std::string& gpu, const std::string& fabr
     spec.tps = {1, 2, 4, 8};
     spec.batches = {batch};
     spec.tokens = 2;
+    // The GPU side the seed articles describe: graph replay, as serving engines decode (an eager
+    // host would hide it; tests/core/sim/host_timeline_test.cpp covers that regime).
+    spec.params.setRuntime(core::sim::Runtime::CudaGraphs);
     auto r = core::sim::runSweep(spec);
     EXPECT_TRUE(r) << r.error().describe();
     std::map<int, double> out;

@@ -55,15 +55,21 @@ TEST(Simulator, AllReducesPerStepAreTwoPerLayerPlusTheEmbeddingOne) {
 TEST(Simulator, WithoutJitterStepTimeIsTheSumOfModelledKernelAndCollectiveTimes) {
     auto c = smallConfig(4, 8, 3);
     c.params = SimParams::deterministic();
+    // A host that is always ahead (no host time per launch, no launch latency): the GPU sets the pace.
+    core::sim::HostCosts host;
+    host.deviceGapNs = 1700;
+    host.stepHostNs = 20000;
+    c.params.hostCosts = host;
     auto r = core::sim::simulate(c);
     ASSERT_TRUE(r) << r.error().describe();
 
     auto plan = core::buildDecodePlan(c.plan);
     auto model = core::sim::CollectiveModel::create(c.cluster.intraFabric, std::nullopt, 4, 8);
     ASSERT_TRUE(plan && model);
-    double expected = c.params.stepGapNs;
+    // The device gap separates consecutive kernels: ops - 1 of them per step.
+    double expected = host.stepHostNs - host.deviceGapNs;
     for (const auto& op : plan->ops) {
-        expected += c.params.launchGapNs;
+        expected += host.deviceGapNs;
         if (!op.isCollective()) {
             expected += core::sim::kernelCost(op, c.cluster.gpu, c.plan.dtype, c.params).timeNs();
         } else if (op.collective == core::CollectiveOp::AllGather) {
@@ -217,6 +223,7 @@ TEST(Simulator, EveryKernelNameClassifiesToTheKindTheSimulatorGaveIt) {
 TEST(Simulator, OverlapRunsCollectivesOnTheNcclStreamBesideComputeOfTheOtherHalfBatch) {
     auto c = smallConfig(4, 8, 2);
     c.params.overlap = true;
+    c.params.setRuntime(core::sim::Runtime::CudaGraphs);  // a host that keeps up: overlap is the GPU's
     auto r = core::sim::simulate(c);
     ASSERT_TRUE(r) << r.error().describe();
     const auto& rank = r->trace->ranks[0];
@@ -255,6 +262,7 @@ TEST(Simulator, OverlapSlowsMemoryBoundKernelsOnlyWhileACollectiveMovesBytes) {
     auto c = smallConfig(4, 8, 2);
     c.params = SimParams::deterministic();
     c.params.overlap = true;
+    c.params.setRuntime(core::sim::Runtime::CudaGraphs);  // a host that keeps up: overlap is the GPU's
     auto contended = core::sim::simulate(c);
     c.params.ncclHbmBytesPerWireByte = 0;  // collectives take no HBM: the same program, unslowed
     auto free = core::sim::simulate(c);

@@ -138,6 +138,7 @@ TEST(Sweep, ContextIsAnAxisAfterBatchAndLongerContextsReadMoreKv) {
     spec.batches = {1, 8};
     spec.contexts = {1024, 32768};
     spec.params = core::sim::SimParams::deterministic();
+    spec.params.setRuntime(core::sim::Runtime::CudaGraphs);  // GPU-bound: the KV reads show in the step
     std::vector<int> contexts;
     auto r = core::sim::runSweep(spec, {[&](const core::sim::SweepProgress& p) {
                                      if (p.runFraction >= 1.0) contexts.push_back(p.context);

@@ -46,7 +46,9 @@ TEST(TraceCalibration, KernelFitReproducesTheStepTimeOfARunWithOtherEfficiencies
     SimConfig truth = smallRun(2, 8);
     truth.params.gemm = {0.45, 0.55};
     truth.params.attention = {0.30, 0.40};
-    truth.params.launchGapNs = 3000;
+    HostCosts host = truth.params.host();
+    host.deviceGapNs = 3000;
+    truth.params.hostCosts = host;
     auto measured = simulate(truth);
     ASSERT_TRUE(measured.ok());
     const auto a = analysis::analyzeTrace(*measured->trace);

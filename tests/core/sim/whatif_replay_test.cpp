@@ -15,6 +15,9 @@ namespace {
 SimConfig smallRun(const std::string& fabric, int tp, int batch = 8) {
     SimConfig c = test::simConfig("llama3-8b", "h100-sxm", fabric, tp, batch, 4);
     c.plan.model = test::smallModel();
+    // The replay keeps measured gaps: it describes a GPU-bound run (a launch-bound run's gaps would
+    // absorb a slower collective, which the replay does not model).
+    c.params.setRuntime(Runtime::CudaGraphs);
     return c;
 }
 

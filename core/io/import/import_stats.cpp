@@ -19,6 +19,7 @@ void ImportStats::merge(const ImportStats& o) {
     collectivesWithArgs += o.collectivesWithArgs;
     cpuRecordsSkipped += o.cpuRecordsSkipped;
     mirroredAnnotations += o.mirroredAnnotations;
+    kernelsClassedByOp += o.kernelsClassedByOp;
     unknownPhases += o.unknownPhases;
     unmatchedBegins += o.unmatchedBegins;
     unmatchedEnds += o.unmatchedEnds;
@@ -41,6 +42,7 @@ std::vector<ImportStats::Counter> ImportStats::counters() const {
         {"collectives_with_args", "collectives with size from args", collectivesWithArgs, false},
         {"cpu_records_skipped", "CPU-side records not imported", cpuRecordsSkipped, false},
         {"mirrored_annotations", "CPU annotations replaced by their GPU copy", mirroredAnnotations, false},
+        {"kernels_classed_by_op", "kernels classed by their launching CPU op", kernelsClassedByOp, false},
         {"unknown_phases", "records with an unknown phase", unknownPhases, true},
         {"unmatched_begins", "begin records without an end", unmatchedBegins, true},
         {"unmatched_ends", "end records without a begin", unmatchedEnds, true},

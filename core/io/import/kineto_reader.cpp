@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <functional>
 #include <map>
 #include <unordered_map>
 #include <unordered_set>
@@ -106,6 +107,10 @@ class KinetoParser final : public JsonTraceScanner::Handler {
     void beginEnd(const RecordFields& f, simdjson::dom::object obj);
     StagedDevice& deviceOf(const RecordFields& f, std::size_t* index);
     const KernelClass& classify(NameId name);
+    void cpuOp(const RecordFields& f);
+    const std::optional<EventKind>& opClass(std::string_view opName);
+    void applyOpClass(EventRecord& e, EventKind opKind);
+    void resolveLateOpClasses();
     Status parseOneByOne(std::string_view elements);
     Status applyTpscopeMeta();
 
@@ -126,6 +131,24 @@ class KinetoParser final : public JsonTraceScanner::Handler {
     std::vector<std::pair<StagedRange, std::int64_t>> m_cpuRanges;  // with External id
     std::string m_tpscopeMeta;
     KinetoLinks m_links;
+
+    // Kernel class from the launching CPU op: a kernel's "External id" is that of the innermost op
+    // around its launch. Ops precede their kernels in every Kineto file seen; kernels that came
+    // before any op wait in m_lateKernels for the end.
+    struct StringHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
+    struct LateKernel {
+        std::size_t device = 0;
+        std::size_t stream = 0;
+        std::size_t event = 0;
+        std::int64_t externalId = -1;
+    };
+    std::unordered_map<std::string, std::optional<EventKind>, StringHash, std::equal_to<>> m_opNameClasses;
+    std::unordered_map<std::int64_t, EventKind> m_opClasses;  // External id -> class, classifying ops only
+    std::vector<LateKernel> m_lateKernels;
+    bool m_cpuOpSeen = false;
 };
 
 std::string pidTidKey(std::string_view pid, simdjson::dom::element tid, bool hasTid) {
@@ -373,6 +396,7 @@ void KinetoParser::complete(const RecordFields& f, std::int64_t startNs, std::in
             return;
         }
         case Category::CpuOp:
+            cpuOp(f);
             if (f.hasArgs &&
                 (f.name == "record_param_comms" || f.name.substr(0, 4) == "c10d" || f.name.substr(0, 5) == "nccl:")) {
                 m_links.addCpuOp(kineto::readArgs(f.args), m_part);
@@ -414,14 +438,21 @@ void KinetoParser::gpuEvent(const RecordFields& f, Category cat, std::int64_t st
     e.name = m_part.names.intern(f.name);
     e.correlationId = static_cast<std::uint32_t>(a.correlation >= 0 ? a.correlation : 0);
     bool needsLink = false;
+    bool lateKernel = false;
     if (!a.kind.empty()) {
         exactEvent(e, a);
     } else if (cat == Category::Kernel) {
         ++m_stats.kernels;
         const KernelClass& cls = classify(e.name);
         e.kind = cls.kind;
-        if (const auto k = parseEventKind(a.kind)) e.kind = *k;
         if (!a.collectiveName.empty()) e.kind = EventKind::Collective;
+        if (a.externalId >= 0 && e.kind != EventKind::Collective) {
+            if (auto it = m_opClasses.find(a.externalId); it != m_opClasses.end()) {
+                applyOpClass(e, it->second);
+            } else if (!m_cpuOpSeen) {
+                lateKernel = true;
+            }
+        }
         if (e.kind == EventKind::Collective) {
             CollectivePayload p = cls.collective;
             m_links.applyCollectiveArgs(p, a, m_part);
@@ -447,9 +478,48 @@ void KinetoParser::gpuEvent(const RecordFields& f, Category cat, std::int64_t st
     }
     StagedStream& s = dev.stream(streamId);
     s.events.push_back(e);
+    if (lateKernel)
+        m_lateKernels.push_back(
+            {devIndex, static_cast<std::size_t>(&s - dev.streams.data()), s.events.size() - 1, a.externalId});
     if (needsLink) {
         m_links.addPending({devIndex, static_cast<std::size_t>(&s - dev.streams.data()), s.events.size() - 1,
                             a.externalId, a.correlation});
+    }
+}
+
+const std::optional<EventKind>& KinetoParser::opClass(std::string_view opName) {
+    auto it = m_opNameClasses.find(opName);
+    if (it == m_opNameClasses.end()) {
+        it = m_opNameClasses.emplace(std::string(opName), m_classifier.classifyCpuOp(opName)).first;
+    }
+    return it->second;
+}
+
+// Only ops that give a class are kept; their args are read only then (most ops are not).
+void KinetoParser::cpuOp(const RecordFields& f) {
+    m_cpuOpSeen = true;
+    if (!f.hasArgs) return;
+    const auto& kind = opClass(f.name);
+    if (!kind) return;
+    const ArgFields a = kineto::readArgs(f.args);
+    if (a.externalId >= 0) m_opClasses[a.externalId] = *kind;
+}
+
+// A collective by its op but not by its name (a custom all-reduce kernel nobody wrote a rule for)
+// gets an empty collective payload: its size may still come from the launcher's args (kineto_links).
+void KinetoParser::applyOpClass(EventRecord& e, EventKind opKind) {
+    const EventKind kind = kernelClassWithOp(e.kind, opKind);
+    if (kind == e.kind) return;
+    ++m_stats.kernelsClassedByOp;
+    e.kind = kind;
+    e.payload = kind == EventKind::Collective ? m_part.payloads.intern(Payload::of(CollectivePayload{})) : kNoPayload;
+}
+
+void KinetoParser::resolveLateOpClasses() {
+    for (const auto& k : m_lateKernels) {
+        auto it = m_opClasses.find(k.externalId);
+        if (it == m_opClasses.end()) continue;
+        applyOpClass(m_part.devices[k.device].streams[k.stream].events[k.event], it->second);
     }
 }
 
@@ -481,6 +551,7 @@ void KinetoParser::exactEvent(EventRecord& e, const ArgFields& a) {
 
 Status KinetoParser::finish() {
     TPSCOPE_TRY(applyTpscopeMeta());
+    resolveLateOpClasses();
     for (auto& dev : m_part.devices) {
         if (dev.deviceName.empty()) {
             if (auto it = m_gpuNames.find(dev.deviceIndex); it != m_gpuNames.end()) dev.deviceName = it->second;

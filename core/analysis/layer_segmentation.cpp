@@ -82,17 +82,33 @@ std::int64_t lastEventEnd(const Rank& rank) {
 
 std::vector<StepWindow> nvtxSteps(const Trace& trace, const Rank& rank, const SegmentationOptions& o) {
     std::vector<StepWindow> steps;
-    bool allNumbered = true;
+    std::vector<bool> fromEngine;
     for (const auto& r : rank.ranges) {
         if (r.depth != 0) continue;
         const auto name = trace.name(r.name);
-        const bool isStep = std::any_of(o.stepPrefixes.begin(), o.stepPrefixes.end(),
-                                        [&](const std::string& p) { return startsWithNoCase(name, p); });
+        const auto annotation = parseStepAnnotation(name);
+        const bool isStep = annotation || std::any_of(o.stepPrefixes.begin(), o.stepPrefixes.end(),
+                                                      [&](const std::string& p) { return startsWithNoCase(name, p); });
         if (!isStep) continue;
-        const std::int64_t number = parseTrailingNumber(name);
-        allNumbered = allNumbered && number >= 0;
-        steps.push_back({number, r.startNs, r.endNs});
+        StepWindow w{parseTrailingNumber(name), r.startNs, r.endNs};
+        if (annotation) {
+            if (annotation->number >= 0) w.key = annotation->number;
+            w.phase = annotation->phase;
+            w.batch = annotation->batch;
+        }
+        steps.push_back(w);
+        fromEngine.push_back(annotation && annotation->engine != StepEngine::PyTorch);
     }
+    // An engine's steps inside a profiler step: the engine's are the model steps.
+    if (std::find(fromEngine.begin(), fromEngine.end(), true) != fromEngine.end()) {
+        std::size_t kept = 0;
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            if (fromEngine[i]) steps[kept++] = steps[i];
+        }
+        steps.resize(kept);
+    }
+    bool allNumbered = true;
+    for (const auto& s : steps) allNumbered = allNumbered && s.key >= 0;
     std::int64_t ordinal = 0;
     for (auto& s : steps) {
         if (!allNumbered) s.key = ordinal;

@@ -2,11 +2,12 @@
 // Layer segmentation (DESIGN.md §5): per rank, the decode steps and the decoder layers in them.
 //
 // Input: a finalized Trace. Mapping, per rank:
-// - NVTX: depth-0 ranges whose name starts with a step prefix ("step 3", "ProfilerStep#12") are
-//   steps; ranges named "layer <i>" (also "layer_3", "layers.3"; not "LayerNorm") are layers, in
-//   the step that holds their start; of nested layer ranges ("layers.3" > "layers.3.mlp") only the
-//   shallowest depth counts. Layer ranges without step ranges: a new step starts whenever the
-//   layer index does not increase.
+// - NVTX: depth-0 ranges whose name starts with a step prefix ("step 3", "ProfilerStep#12") or is
+//   a serving engine's step annotation (step_annotation.h: vLLM, SGLang, TensorRT-LLM; these win
+//   over ProfilerStep ranges around them, and give each step its phase and batch) are steps; ranges named "layer <i>"
+//   (also "layer_3", "layers.3"; not "LayerNorm") are layers, in the step that holds their start; of nested layer
+//   ranges ("layers.3" > "layers.3.mlp") only the shallowest depth counts. Layer ranges without step ranges: a new step
+//   starts whenever the layer index does not increase.
 // - Pattern rule, for ranks without layer ranges (foreign traces): each closing collective kernel
 //   (all-reduce or a collective of unknown op; optionally every collective) ends a block that
 //   began where the previous one ended; the first `leadingBlocks` blocks of a step are prologue,
@@ -28,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "core/trace/step_annotation.h"
 #include "core/trace/trace.h"
 
 namespace tpscope::core::analysis {
@@ -51,6 +53,8 @@ struct StepWindow {
     std::int64_t key = 0;
     std::int64_t startNs = 0;
     std::int64_t endNs = 0;
+    StepPhase phase = StepPhase::Unknown;  // from an engine's step annotation
+    int batch = 0;                         // sequences decoding, from the annotation; 0 unknown
 };
 
 struct LayerWindow {

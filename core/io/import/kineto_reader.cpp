@@ -12,6 +12,8 @@
 #include "core/io/import/json_trace_scanner.h"
 #include "core/io/import/kineto_fields.h"
 #include "core/io/import/kineto_links.h"
+#include "core/io/import/step_projection.h"
+#include "core/trace/step_annotation.h"
 
 namespace tpscope::core {
 
@@ -149,6 +151,10 @@ class KinetoParser final : public JsonTraceScanner::Handler {
     std::unordered_map<std::int64_t, EventKind> m_opClasses;  // External id -> class, classifying ops only
     std::vector<LateKernel> m_lateKernels;
     bool m_cpuOpSeen = false;
+
+    // Step annotations on the CPU (index into m_cpuRanges): projected onto their GPU work at the end.
+    std::vector<CpuStepRange> m_cpuSteps;
+    std::vector<std::size_t> m_cpuStepRangeIndex;
 };
 
 std::string pidTidKey(std::string_view pid, simdjson::dom::element tid, bool hasTid) {
@@ -392,6 +398,10 @@ void KinetoParser::complete(const RecordFields& f, std::int64_t startNs, std::in
             const ArgFields a = f.hasArgs ? kineto::readArgs(f.args) : ArgFields{};
             StagedRange r{startNs, startNs + durNs, m_part.names.intern(f.name), static_cast<int>(a.depth)};
             m_cpuRanges.emplace_back(r, a.externalId);
+            if (f.hasTid && parseStepAnnotation(f.name)) {
+                m_cpuSteps.push_back({kinetoThreadKey(f), r.startNs, r.endNs, r.name});
+                m_cpuStepRangeIndex.push_back(m_cpuRanges.size() - 1);
+            }
             if (f.hasTid && launcherOp(f.name)) m_links.addLauncher(f, a, startNs, durNs);
             return;
         }
@@ -562,10 +572,31 @@ Status KinetoParser::finish() {
             s.label = it != m_threadNames.end() ? it->second : "stream " + std::to_string(s.id);
         }
     }
-    for (const auto& [range, externalId] : m_cpuRanges) {
+    // A step annotation with a GPU copy is already in GPU time; the others move onto the GPU work they
+    // launched, and their CPU range is not kept (it would sit above kernels it did not bound).
+    std::vector<bool> keepCpu(m_cpuRanges.size(), true);
+    std::vector<CpuStepRange> toProject;
+    std::vector<std::size_t> toProjectIndex;
+    for (std::size_t i = 0; i < m_cpuSteps.size(); ++i) {
+        const auto externalId = m_cpuRanges[m_cpuStepRangeIndex[i]].second;
+        if (externalId >= 0 && m_gpuAnnotationIds.count(externalId) != 0) continue;
+        toProject.push_back(m_cpuSteps[i]);
+        toProjectIndex.push_back(m_cpuStepRangeIndex[i]);
+    }
+    if (!toProject.empty()) {
+        const auto projected = projectSteps(toProject, m_links.launchRecords(), m_part);
+        for (std::size_t i = 0; i < projected.size(); ++i) {
+            if (projected[i]) {
+                keepCpu[toProjectIndex[i]] = false;
+                ++m_stats.projectedSteps;
+            }
+        }
+    }
+    for (std::size_t i = 0; i < m_cpuRanges.size(); ++i) {
+        const auto& [range, externalId] = m_cpuRanges[i];
         if (externalId >= 0 && m_gpuAnnotationIds.count(externalId) != 0) {
             ++m_stats.mirroredAnnotations;
-        } else {
+        } else if (keepCpu[i]) {
             m_part.processRanges.push_back(range);
         }
     }

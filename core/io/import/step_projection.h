@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
+#pragma once
+// Step annotations (core/trace/step_annotation.h) are CPU ranges: the host's time for the step, which
+// ends long before the GPU runs the kernels it queued. Each is projected onto the GPU work it
+// launched: the kernels, copies and sets whose correlation is that of a launch on the annotation's
+// thread inside its range (a cudaGraphLaunch's correlation is shared by every kernel it replays).
+// The step in GPU time runs from the first such event's start to the last one's end, on each device
+// that ran one, as a depth-0 range named like the annotation.
+//
+// Input: the staged part after reading (events carry correlation ids), the annotations, and the
+// launches sorted by thread then start (KinetoLinks::launchRecords). No CPU event enters the trace.
+// Cost: O(events) for the correlation index, plus O(log launches + launches inside) per annotation.
+
+#include <cstdint>
+#include <vector>
+
+#include "core/io/import/kineto_links.h"
+#include "core/io/import/trace_part.h"
+
+namespace tpscope::core {
+
+struct CpuStepRange {
+    std::int64_t thread = 0;
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;
+    NameId name{};
+};
+
+// Adds the GPU-time ranges to `part`; returns, per annotation, whether it launched GPU work (the
+// ones that did not keep their CPU range).
+std::vector<bool> projectSteps(const std::vector<CpuStepRange>& steps,
+                               const std::vector<KinetoLinks::LaunchRecord>& launches, TracePart& part);
+
+}  // namespace tpscope::core

@@ -19,9 +19,10 @@ std::vector<KinetoLinks::LaunchRecord> KinetoLinks::launchRecords() const {
     std::vector<LaunchRecord> out;
     out.reserve(m_launches.size());
     for (const auto& e : m_launches) out.push_back({e.launch.thread, e.launch.startNs, e.correlation});
-    std::sort(out.begin(), out.end(), [](const LaunchRecord& a, const LaunchRecord& b) {
+    auto before = [](const LaunchRecord& a, const LaunchRecord& b) {
         return a.thread != b.thread ? a.thread < b.thread : a.startNs < b.startNs;
-    });
+    };
+    if (!std::is_sorted(out.begin(), out.end(), before)) std::sort(out.begin(), out.end(), before);
     return out;
 }
 

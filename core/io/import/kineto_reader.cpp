@@ -89,6 +89,36 @@ std::string_view idKey(simdjson::dom::element e, bool present, char (&buf)[24]) 
     return "?";
 }
 
+// External id -> class of the op that has it. Kineto numbers External ids from 1 upwards, so a byte
+// per id in a vector is the fast path; ids beyond kDenseIds go to a map.
+class OpClassTable {
+  public:
+    void set(std::int64_t id, EventKind kind) {
+        if (id < kDenseIds) {
+            const auto i = static_cast<std::size_t>(id);
+            if (i >= m_dense.size()) m_dense.resize(std::max(i + 1, 2 * m_dense.size()), kNone);
+            m_dense[i] = static_cast<std::uint8_t>(kind);
+        } else {
+            m_sparse[id] = kind;
+        }
+    }
+    std::optional<EventKind> find(std::int64_t id) const {
+        if (id < kDenseIds) {
+            const auto i = static_cast<std::size_t>(id);
+            if (i >= m_dense.size() || m_dense[i] == kNone) return std::nullopt;
+            return static_cast<EventKind>(m_dense[i]);
+        }
+        const auto it = m_sparse.find(id);
+        return it == m_sparse.end() ? std::nullopt : std::optional<EventKind>(it->second);
+    }
+
+  private:
+    static constexpr std::int64_t kDenseIds = std::int64_t{1} << 24;
+    static constexpr std::uint8_t kNone = 0xFF;
+    std::vector<std::uint8_t> m_dense;
+    std::unordered_map<std::int64_t, EventKind> m_sparse;
+};
+
 class KinetoParser final : public JsonTraceScanner::Handler {
   public:
     KinetoParser(TracePart& part, const KernelClassifier& classifier)
@@ -109,7 +139,6 @@ class KinetoParser final : public JsonTraceScanner::Handler {
     void beginEnd(const RecordFields& f, simdjson::dom::object obj);
     StagedDevice& deviceOf(const RecordFields& f, std::size_t* index);
     const KernelClass& classify(NameId name);
-    void cpuOp(const RecordFields& f);
     const std::optional<EventKind>& opClass(std::string_view opName);
     void applyOpClass(EventRecord& e, EventKind opKind);
     void resolveLateOpClasses();
@@ -148,7 +177,7 @@ class KinetoParser final : public JsonTraceScanner::Handler {
         std::int64_t externalId = -1;
     };
     std::unordered_map<std::string, std::optional<EventKind>, StringHash, std::equal_to<>> m_opNameClasses;
-    std::unordered_map<std::int64_t, EventKind> m_opClasses;  // External id -> class, classifying ops only
+    OpClassTable m_opClasses;  // classifying ops only
     std::vector<LateKernel> m_lateKernels;
     bool m_cpuOpSeen = false;
 
@@ -405,17 +434,22 @@ void KinetoParser::complete(const RecordFields& f, std::int64_t startNs, std::in
             if (f.hasTid && launcherOp(f.name)) m_links.addLauncher(f, a, startNs, durNs);
             return;
         }
-        case Category::CpuOp:
-            cpuOp(f);
-            if (f.hasArgs &&
-                (f.name == "record_param_comms" || f.name.substr(0, 4) == "c10d" || f.name.substr(0, 5) == "nccl:")) {
-                m_links.addCpuOp(kineto::readArgs(f.args), m_part);
-            }
-            if (f.hasArgs && f.hasTid && launcherOp(f.name)) {
-                m_links.addLauncher(f, kineto::readArgs(f.args), startNs, durNs);
-            }
+        case Category::CpuOp: {
+            m_cpuOpSeen = true;
             ++m_stats.cpuRecordsSkipped;
+            if (!f.hasArgs) return;
+            // The args are read once, and only for the ops that need them (most ops do not).
+            const auto& opKind = opClass(f.name);
+            const bool comms =
+                f.name == "record_param_comms" || f.name.substr(0, 4) == "c10d" || f.name.substr(0, 5) == "nccl:";
+            const bool launcher = f.hasTid && launcherOp(f.name);
+            if (!opKind && !comms && !launcher) return;
+            const ArgFields a = kineto::readArgs(f.args);
+            if (opKind && a.externalId >= 0) m_opClasses.set(a.externalId, *opKind);
+            if (comms) m_links.addCpuOp(a, m_part);
+            if (launcher) m_links.addLauncher(f, a, startNs, durNs);
             return;
+        }
         case Category::Runtime:
             if (f.hasArgs && f.hasTid && f.name.find("Launch") != std::string_view::npos) {
                 m_links.addLaunch(f, kineto::readArgs(f.args), startNs);
@@ -457,8 +491,8 @@ void KinetoParser::gpuEvent(const RecordFields& f, Category cat, std::int64_t st
         e.kind = cls.kind;
         if (!a.collectiveName.empty()) e.kind = EventKind::Collective;
         if (a.externalId >= 0 && e.kind != EventKind::Collective) {
-            if (auto it = m_opClasses.find(a.externalId); it != m_opClasses.end()) {
-                applyOpClass(e, it->second);
+            if (const auto opKind = m_opClasses.find(a.externalId)) {
+                applyOpClass(e, *opKind);
             } else if (!m_cpuOpSeen) {
                 lateKernel = true;
             }
@@ -505,16 +539,6 @@ const std::optional<EventKind>& KinetoParser::opClass(std::string_view opName) {
     return it->second;
 }
 
-// Only ops that give a class are kept; their args are read only then (most ops are not).
-void KinetoParser::cpuOp(const RecordFields& f) {
-    m_cpuOpSeen = true;
-    if (!f.hasArgs) return;
-    const auto& kind = opClass(f.name);
-    if (!kind) return;
-    const ArgFields a = kineto::readArgs(f.args);
-    if (a.externalId >= 0) m_opClasses[a.externalId] = *kind;
-}
-
 // A collective by its op but not by its name (a custom all-reduce kernel nobody wrote a rule for)
 // gets an empty collective payload: its size may still come from the launcher's args (kineto_links).
 void KinetoParser::applyOpClass(EventRecord& e, EventKind opKind) {
@@ -527,9 +551,9 @@ void KinetoParser::applyOpClass(EventRecord& e, EventKind opKind) {
 
 void KinetoParser::resolveLateOpClasses() {
     for (const auto& k : m_lateKernels) {
-        auto it = m_opClasses.find(k.externalId);
-        if (it == m_opClasses.end()) continue;
-        applyOpClass(m_part.devices[k.device].streams[k.stream].events[k.event], it->second);
+        if (const auto opKind = m_opClasses.find(k.externalId)) {
+            applyOpClass(m_part.devices[k.device].streams[k.stream].events[k.event], *opKind);
+        }
     }
 }
 

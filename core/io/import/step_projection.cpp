@@ -26,22 +26,11 @@ std::vector<bool> projectSteps(const std::vector<CpuStepRange>& steps,
                                const std::vector<KinetoLinks::LaunchRecord>& launches, TracePart& part) {
     std::vector<bool> projected(steps.size(), false);
     if (steps.empty() || launches.empty()) return projected;
-    // correlation -> (device, GPU span of its events); a graph launch's kernels share one correlation.
-    std::unordered_map<std::uint32_t, std::vector<std::pair<std::size_t, GpuSpan>>> byCorrelation;
-    for (std::size_t d = 0; d < part.devices.size(); ++d) {
-        for (const auto& stream : part.devices[d].streams) {
-            for (const auto& e : stream.events) {
-                if (e.correlationId == 0) continue;
-                auto& spans = byCorrelation[e.correlationId];
-                auto it = std::find_if(spans.begin(), spans.end(), [d](const auto& s) { return s.first == d; });
-                if (it == spans.end()) it = spans.insert(spans.end(), {d, GpuSpan{}});
-                it->second.add(e.startNs, e.endNs());
-            }
-        }
-    }
+    // Which step launched each correlation: dense when the ids are (CUPTI numbers them from 1).
+    std::vector<std::pair<std::uint32_t, std::int32_t>> launched;  // correlation, step
+    std::uint32_t maxCorrelation = 0;
     for (std::size_t i = 0; i < steps.size(); ++i) {
         const CpuStepRange& step = steps[i];
-        std::vector<GpuSpan> perDevice(part.devices.size());
         auto it =
             std::lower_bound(launches.begin(), launches.end(), std::pair{step.thread, step.startNs},
                              [](const KinetoLinks::LaunchRecord& l, const std::pair<std::int64_t, std::int64_t>& v) {
@@ -49,13 +38,46 @@ std::vector<bool> projectSteps(const std::vector<CpuStepRange>& steps,
                              });
         for (; it != launches.end() && it->thread == step.thread && it->startNs < step.endNs; ++it) {
             if (it->correlation <= 0 || it->correlation > std::numeric_limits<std::uint32_t>::max()) continue;
-            const auto found = byCorrelation.find(static_cast<std::uint32_t>(it->correlation));
-            if (found == byCorrelation.end()) continue;
-            for (const auto& [device, span] : found->second) perDevice[device].add(span.startNs, span.endNs);
+            const auto c = static_cast<std::uint32_t>(it->correlation);
+            launched.emplace_back(c, static_cast<std::int32_t>(i));
+            maxCorrelation = std::max(maxCorrelation, c);
         }
-        for (std::size_t d = 0; d < perDevice.size(); ++d) {
-            if (perDevice[d].empty()) continue;
-            part.devices[d].ranges.push_back({perDevice[d].startNs, perDevice[d].endNs, step.name, 0});
+    }
+    if (launched.empty()) return projected;
+    std::size_t events = 0;
+    for (const auto& d : part.devices) {
+        for (const auto& s : d.streams) events += s.events.size();
+    }
+    const bool dense = maxCorrelation <= 4 * (events + launched.size()) + 1024;
+    std::vector<std::int32_t> denseStep(dense ? maxCorrelation + 1 : 0, -1);
+    std::unordered_map<std::uint32_t, std::int32_t> sparseStep;
+    for (const auto& [c, step] : launched) {
+        if (dense) {
+            denseStep[c] = step;
+        } else {
+            sparseStep[c] = step;
+        }
+    }
+    const std::size_t devices = part.devices.size();
+    std::vector<GpuSpan> spans(steps.size() * devices);
+    for (std::size_t d = 0; d < devices; ++d) {
+        for (const auto& stream : part.devices[d].streams) {
+            for (const auto& e : stream.events) {
+                std::int32_t step = -1;
+                if (dense) {
+                    if (e.correlationId <= maxCorrelation) step = denseStep[e.correlationId];
+                } else if (const auto it = sparseStep.find(e.correlationId); it != sparseStep.end()) {
+                    step = it->second;
+                }
+                if (step >= 0) spans[static_cast<std::size_t>(step) * devices + d].add(e.startNs, e.endNs());
+            }
+        }
+    }
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        for (std::size_t d = 0; d < devices; ++d) {
+            const GpuSpan& span = spans[i * devices + d];
+            if (span.empty()) continue;
+            part.devices[d].ranges.push_back({span.startNs, span.endNs, steps[i].name, 0});
             projected[i] = true;
         }
     }

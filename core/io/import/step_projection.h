@@ -10,7 +10,8 @@
 //
 // Input: the staged part after reading (events carry correlation ids), the annotations, and the
 // launches sorted by thread then start (KinetoLinks::launchRecords). No CPU event enters the trace.
-// Cost: O(events) for the correlation index, plus O(log launches + launches inside) per annotation.
+// Cost: O(log launches + launches inside) per annotation, then one pass over the events with a
+// direct-indexed (or hashed, when correlation ids are sparse) step per correlation.
 
 #include <cstdint>
 #include <vector>

@@ -16,19 +16,16 @@ bool heavy(EventKind k) {
     return k == EventKind::Gemm || k == EventKind::Collective;
 }
 
-struct Coverage {
-    std::size_t covered = 0;             // kernels inside runs of >= 2 periods
-    std::size_t firstRegion = SIZE_MAX;  // start of the first such run
+struct Region {
+    std::size_t begin = 0;  // kernels [begin, end) repeat with the period
+    std::size_t end = 0;
 };
 
-Coverage coverage(std::span<const RepeatKernel> s, std::size_t p) {
-    Coverage c;
+std::vector<Region> regions(std::span<const RepeatKernel> s, std::size_t p) {
+    std::vector<Region> out;
     std::size_t run = 0;
-    auto close = [&](std::size_t end) {
-        if (run >= p) {
-            c.covered += run + p;
-            c.firstRegion = std::min(c.firstRegion, end - run);
-        }
+    auto close = [&](std::size_t i) {
+        if (run >= p) out.push_back({i - run, i + p});
         run = 0;
     };
     for (std::size_t i = 0; i + p < s.size(); ++i) {
@@ -39,6 +36,20 @@ Coverage coverage(std::span<const RepeatKernel> s, std::size_t p) {
         }
     }
     close(s.size() > p ? s.size() - p : 0);
+    return out;
+}
+
+struct Coverage {
+    std::size_t covered = 0;             // kernels inside runs of >= 2 periods
+    std::size_t firstRegion = SIZE_MAX;  // start of the first such run
+};
+
+Coverage coverage(std::span<const RepeatKernel> s, std::size_t p) {
+    Coverage c;
+    for (const Region& r : regions(s, p)) {
+        c.covered += r.end - r.begin;
+        c.firstRegion = std::min(c.firstRegion, r.begin);
+    }
     return c;
 }
 
@@ -67,6 +78,8 @@ std::size_t findPeriod(std::span<const RepeatKernel> kernels, std::size_t hint) 
     for (std::size_t p = kMinPeriod; p <= maxPeriod; ++p) {
         cov[p] = coverage(scan, p);
         best = std::max(best, cov[p].covered);
+        // Most of the window repeats with this period: no longer one can do better (O(m x p) then).
+        if (cov[p].covered * 5 >= m * 4 && acceptable(scan, p, cov[p], m)) return p;
     }
     for (std::size_t p = kMinPeriod; p <= maxPeriod; ++p) {
         if (cov[p].covered * 5 >= best * 4 && acceptable(scan, p, cov[p], m)) return p;
@@ -98,29 +111,6 @@ std::size_t layerPhase(std::span<const RepeatKernel> s, std::size_t a, std::size
     std::size_t k = prev(j);
     while (!heavy(kind(k)) && ++steps < p) k = prev(k);  // the input norm
     return (k + 1) % p;
-}
-
-struct Region {
-    std::size_t begin = 0;  // kernels [begin, end) repeat with the period
-    std::size_t end = 0;
-};
-
-std::vector<Region> regions(std::span<const RepeatKernel> s, std::size_t p) {
-    std::vector<Region> out;
-    std::size_t run = 0;
-    auto close = [&](std::size_t i) {
-        if (run >= p) out.push_back({i - run, i + p});
-        run = 0;
-    };
-    for (std::size_t i = 0; i + p < s.size(); ++i) {
-        if (s[i].token == s[i + p].token) {
-            ++run;
-        } else {
-            close(i);
-        }
-    }
-    close(s.size() > p ? s.size() - p : 0);
-    return out;
 }
 
 }  // namespace

@@ -9,8 +9,9 @@
 // parameters do not break the repeat) and its kind.
 // Mapping:
 //   1. period p: the smallest p (4 <= p <= kMaxPeriod) whose runs of s[i] == s[i+p] that span at least
-//      two periods cover >= 80 % of the best coverage of any p and >= 50 % of the kernels, and whose
-//      unit holds at least two GEMMs (every decoder layer has its projections);
+//      two periods cover >= 80 % of the kernels; failing that, >= 80 % of the best coverage of any p
+//      and >= 50 % of the kernels; either way its unit holds at least two GEMMs (every decoder layer
+//      has its projections);
 //   2. passes: the maximal periodic regions; a gap shorter than p (an occasional extra kernel, an MoE
 //      routing kernel) joins two regions into one pass, a longer one (embedding, LM head, sampling)
 //      starts the next pass;
@@ -22,8 +23,8 @@
 //   4. layers: whole periods from the phase to the region's end. In a window that holds several
 //      passes, a first pass that starts at the window's start without a prologue is the tail of a
 //      pass cut by the profiler: its layers are numbered from the end, like the window's longest pass.
-// Complexity: O(m x min(m/2, kMaxPeriod)) for the period over the first m <= kMaxScan kernels (skipped
-// when `hintPeriod` still covers them), then O(n) for the passes.
+// Complexity: O(m x p) for the period over the first m <= kMaxScan kernels, O(m x min(m/2, kMaxPeriod))
+// when no period covers 80 % (skipped when `hintPeriod` still covers them), then O(n) for the passes.
 
 #include <cstddef>
 #include <cstdint>

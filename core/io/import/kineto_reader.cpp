@@ -427,7 +427,7 @@ void KinetoParser::complete(const RecordFields& f, std::int64_t startNs, std::in
             const ArgFields a = f.hasArgs ? kineto::readArgs(f.args) : ArgFields{};
             StagedRange r{startNs, startNs + durNs, m_part.names.intern(f.name), static_cast<int>(a.depth)};
             m_cpuRanges.emplace_back(r, a.externalId);
-            if (f.hasTid && parseStepAnnotation(f.name)) {
+            if (f.hasTid && projectedStep(f.name)) {
                 m_cpuSteps.push_back({kinetoThreadKey(f), r.startNs, r.endNs, r.name});
                 m_cpuStepRangeIndex.push_back(m_cpuRanges.size() - 1);
             }

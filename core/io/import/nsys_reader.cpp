@@ -293,7 +293,7 @@ Status NsysReader::readNvtx() {
             ++m_part.stats.negativeDurations;
             endNs = startNs;
         }
-        if (!stmt->isNull(5) && parseStepAnnotation(m_part.names.view(name))) {
+        if (!stmt->isNull(5) && projectedStep(m_part.names.view(name))) {
             steps.push_back({stmt->int64(5), startNs, endNs, name});
             stepProcess.push_back(process);
             continue;

@@ -6,6 +6,8 @@
 #include <limits>
 #include <unordered_map>
 
+#include "core/trace/step_annotation.h"
+
 namespace tpscope::core {
 
 namespace {
@@ -21,6 +23,11 @@ struct GpuSpan {
 };
 
 }  // namespace
+
+bool projectedStep(std::string_view name) {
+    const auto annotation = parseStepAnnotation(name);
+    return annotation && annotation->engine != StepEngine::PyTorch;
+}
 
 std::vector<bool> projectSteps(const std::vector<CpuStepRange>& steps,
                                const std::vector<KinetoLinks::LaunchRecord>& launches, TracePart& part) {

@@ -14,6 +14,7 @@
 // direct-indexed (or hashed, when correlation ids are sparse) step per correlation.
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "core/io/import/kineto_links.h"
@@ -27,6 +28,11 @@ struct CpuStepRange {
     std::int64_t endNs = 0;
     NameId name{};
 };
+
+// The annotations that are projected: the serving engines' steps. A CPU-only ProfilerStep#N stays
+// where it is: the other CPU annotations nested in it (forward, backward, optimizer) stay in CPU time
+// too, and moving the step alone would break their nesting.
+bool projectedStep(std::string_view name);
 
 // Adds the GPU-time ranges to `part`; returns, per annotation, whether it launched GPU work (the
 // ones that did not keep their CPU range).

@@ -118,15 +118,23 @@ INSTANTIATE_TEST_SUITE_P(Engines, EngineFixture,
                                                     8,
                                                     {{100, 131 + 10, StepPhase::Prefill},
                                                      {300, 316 + 6, StepPhase::Decode},
-                                                     {500, 516 + 7, StepPhase::Decode}}},
-                                           Expected{"profiler_step.json",
-                                                    0,
-                                                    {{100, 131 + 10, StepPhase::Unknown},
-                                                     {300, 331 + 12, StepPhase::Unknown}}}),
+                                                     {500, 516 + 7, StepPhase::Decode}}}),
                          [](const ::testing::TestParamInfo<Expected>& p) {
                              std::string name = p.param.file;
                              return name.substr(0, name.find('.'));
                          });
+
+TEST(StepAnnotation, CpuOnlyProfilerStepsStayWhereTheyAre) {
+    // Their nested CPU annotations (forward, backward) stay in CPU time, so the step does too.
+    core::ImportStats stats;
+    auto trace = core::readTrace(fixture("profiler_step.json"), {}, &stats);
+    ASSERT_TRUE(trace) << trace.error().describe();
+    EXPECT_EQ(stats.projectedSteps, 0u);
+    const auto& ranges = (*trace)->ranks.at(0).ranges;
+    ASSERT_EQ(ranges.size(), 2u);
+    EXPECT_EQ(ranges[0].startNs, 10'000);  // the CPU range, as written
+    EXPECT_EQ(ranges[1].startNs, 200'000);
+}
 
 TEST(StepAnnotation, EngineStepsWinOverTheProfilerStepAroundThem) {
     core::Trace t;

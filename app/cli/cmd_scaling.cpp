@@ -155,6 +155,7 @@ int runScaling(const CliContext& ctx, const ScalingCliOptions& o) {
         return reportError(core::makeError(core::ErrorCode::InvalidArgument, "no run with a trace in the given files"));
     }
     std::vector<core::analysis::MeasuredRun> measured;
+    measured.reserve(analysed.size());
     for (const auto& a : analysed) measured.push_back({a.trace.get(), &a.analysis, a.label, a.tp, a.batch});
     auto input = core::analysis::buildScalingInput(measured);
     if (!input) return reportError(input.error());

@@ -99,7 +99,7 @@ Result<ScalingInput> buildScalingInput(const std::vector<MeasuredRun>& runs) {
     }
     in.notes.push_back("TP per run: " + sources);
     if (std::all_of(models.begin(), models.end(), [](const std::string& m) { return m.empty(); }) && runs.size() > 1) {
-        in.notes.push_back("no trace names its model: the runs are assumed to be of one model");
+        in.notes.emplace_back("no trace names its model: the runs are assumed to be of one model");
     }
     if (batches.size() > 1) {
         in.notes.push_back("the runs differ in batch (" + std::to_string(batches.size()) +

@@ -112,7 +112,11 @@ Result<KernelClassifier::RuleSets> KernelClassifier::parseRules(std::string_view
         std::vector<Rule> out;
         std::size_t index = 0;
         for (auto item : rules) {
-            const std::string where = context + " " + what + " " + std::to_string(index++);
+            std::string where = context;
+            where += ' ';
+            where += what;
+            where += ' ';
+            where += std::to_string(index++);
             simdjson::dom::object obj;
             if (item.get_object().get(obj) != simdjson::SUCCESS) {
                 return makeError(ErrorCode::ParseError, "a rule must be an object", where);
@@ -134,8 +138,9 @@ Result<KernelClassifier::RuleSets> KernelClassifier::parseRules(std::string_view
                 return makeError(ErrorCode::InvalidArgument, "a rule needs 'prefix' or 'contains' patterns", where);
             }
             std::string_view s;
-            if (obj["op"].get_string().get(s) == simdjson::SUCCESS)
+            if (obj["op"].get_string().get(s) == simdjson::SUCCESS) {
                 rule.op = parseCollectiveOp(s).value_or(CollectiveOp::Unknown);
+            }
             if (obj["algo"].get_string().get(s) == simdjson::SUCCESS) {
                 rule.algo = parseCollectiveAlgo(s).value_or(CollectiveAlgo::Unknown);
             }

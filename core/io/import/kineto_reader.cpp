@@ -522,9 +522,10 @@ void KinetoParser::gpuEvent(const RecordFields& f, Category cat, std::int64_t st
     }
     StagedStream& s = dev.stream(streamId);
     s.events.push_back(e);
-    if (lateKernel)
+    if (lateKernel) {
         m_lateKernels.push_back(
             {devIndex, static_cast<std::size_t>(&s - dev.streams.data()), s.events.size() - 1, a.externalId});
+    }
     if (needsLink) {
         m_links.addPending({devIndex, static_cast<std::size_t>(&s - dev.streams.data()), s.events.size() - 1,
                             a.externalId, a.correlation});

@@ -15,6 +15,7 @@ core::analysis::AnalysisOptions AnalysisCliOptions::toCore() const {
     o.segmentation.leadingBlocks = leadingBlocks;
     o.segmentation.layersPerStep = layersPerStep;
     o.segmentation.allCollectivesCloseBlocks = allCollectivesCloseBlocks;
+    o.segmentation.patternOnly = blocksPerLayerGiven;
     o.matching.toleranceNs = matchToleranceNs;
     o.batch = batch;
     return o;
@@ -22,10 +23,16 @@ core::analysis::AnalysisOptions AnalysisCliOptions::toCore() const {
 
 void addAnalysisOptions(CLI::App& cmd, AnalysisCliOptions& o, bool withBatch) {
     if (withBatch) cmd.add_option("--batch", o.batch, "Batch size (default: trace metadata 'batch', else 1)");
-    cmd.add_option("--blocks-per-layer", o.blocksPerLayer,
-                   "Traces without NVTX layer ranges: collective-closed blocks per layer")
+    cmd.add_option_function<int>(
+           "--blocks-per-layer",
+           [&o](const int& blocks) {
+               o.blocksPerLayer = blocks;
+               o.blocksPerLayerGiven = true;
+           },
+           "Traces without NVTX layer ranges: collective-closed blocks per layer (given: the pattern rule, not "
+           "the repeating kernel sequence)")
         ->check(positiveNumber())
-        ->capture_default_str();
+        ->default_str(std::to_string(o.blocksPerLayer));
     cmd.add_option("--leading-blocks", o.leadingBlocks,
                    "Traces without NVTX layer ranges: blocks before layer 0 in each step (e.g. 1 for an embedding "
                    "all-reduce)")

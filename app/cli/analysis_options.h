@@ -19,6 +19,7 @@ namespace tpscope::cli {
 
 struct AnalysisCliOptions {
     int blocksPerLayer = 2;
+    bool blocksPerLayerGiven = false;  // chooses the pattern rule over the repeating kernel sequence
     int leadingBlocks = 0;
     int layersPerStep = 0;
     bool allCollectivesCloseBlocks = false;

@@ -15,6 +15,7 @@
 #include "core/io/export/csv_writer.h"
 #include "core/io/export/sqlite_export.h"
 #include "core/io/workspace/workspace.h"
+#include "core/trace/kernel_time.h"
 #include "core/util/json_writer.h"
 #include "core/util/units.h"
 #include "text_table.h"
@@ -112,6 +113,8 @@ int runConvert(const ConvertOptions& o) {
     return kExitOk;
 }
 
+constexpr std::size_t kTopUnclassified = 10;
+
 std::map<core::EventKind, std::size_t> countByKind(const core::Trace& t) {
     std::map<core::EventKind, std::size_t> n;
     for (int k = 0; k < core::kEventKindCount; ++k) n[static_cast<core::EventKind>(k)] = 0;
@@ -139,6 +142,18 @@ void printInfoJson(core::JsonWriter& w, const core::Trace& t, const core::Import
     w.key("events_by_kind").beginObject();
     for (const auto& [kind, n] : countByKind(t)) w.field(core::toString(kind), static_cast<std::uint64_t>(n));
     w.endObject();
+    const core::KernelTime time = core::kernelTime(t);
+    w.key("kernel_time_by_kind").beginObject();
+    for (int k = 0; k < core::kEventKindCount; ++k) {
+        w.field(core::toString(static_cast<core::EventKind>(k)), time.nsByKind[static_cast<std::size_t>(k)]);
+    }
+    w.endObject();
+    w.field("kernel_time_ns", time.kernelNs).field("other_share", time.share(core::EventKind::Other));
+    w.key("top_unclassified").beginArray();
+    for (const auto& n : core::topKernelNames(t, core::EventKind::Other, kTopUnclassified)) {
+        w.beginObject().field("name", n.name).field("time_ns", n.ns).field("count", n.count).endObject();
+    }
+    w.endArray();
     w.key("ranks").beginArray();
     for (const auto& r : t.ranks) {
         w.beginObject();
@@ -216,9 +231,26 @@ void printInfoText(const core::Trace& t, const core::ImportStats& stats, const s
     }
     streams.print(std::cout);
     std::cout << '\n';
-    TextTable kinds({"kind", "events"});
-    for (const auto& [kind, n] : countByKind(t)) kinds.addRow({std::string(core::toString(kind)), std::to_string(n)});
+    const core::KernelTime time = core::kernelTime(t);
+    TextTable kinds({"kind", "events", "time", "share of kernel time"});
+    for (const auto& [kind, n] : countByKind(t)) {
+        const auto ns = static_cast<double>(time.nsByKind[static_cast<std::size_t>(kind)]);
+        const bool copy = kind == core::EventKind::Memcpy || kind == core::EventKind::Memset;
+        kinds.addRow({std::string(core::toString(kind)), std::to_string(n), core::formatDurationNs(ns),
+                      copy ? "-" : core::formatPercent(time.share(kind))});
+    }
     kinds.print(std::cout);
+    // What the classifier could not place, by time: the names a user would write a --kernel-rules rule for.
+    const auto unclassified = core::topKernelNames(t, core::EventKind::Other, kTopUnclassified);
+    if (!unclassified.empty()) {
+        std::cout << "\ntop unclassified kernels (" << core::formatPercent(time.share(core::EventKind::Other))
+                  << " of kernel time; classify them with --kernel-rules)\n";
+        TextTable names({"time", "count", "name"});
+        for (const auto& n : unclassified) {
+            names.addRow({core::formatDurationNs(static_cast<double>(n.ns)), std::to_string(n.count), n.name});
+        }
+        names.print(std::cout);
+    }
     std::cout << "\nimport statistics\n";
     TextTable counters({"counter", "value"});
     for (const auto& c : stats.counters()) {

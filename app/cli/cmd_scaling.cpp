@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright (C) 2026 The tpscope authors
 // tpscope-cli scaling: speedup, efficiency, Amdahl fit, cost and TP advice over the runs of a sweep,
-// one trace file per run (GPUs and batch from trace metadata "tp"/"batch" or --tp/--batch).
+// one trace file per run (measured or simulated): TP and batch from --tp/--batch, else from the trace
+// (core/analysis/scaling_input.h: metadata, communicator size, world_size, ranks; step annotations).
 
 #include <algorithm>
 #include <cmath>
@@ -11,6 +12,7 @@
 #include "analysis_options.h"
 #include "cli_context.h"
 #include "core/analysis/analysis_json.h"
+#include "core/analysis/scaling_input.h"
 #include "core/hw/memory_fit.h"
 #include "core/io/workspace/workspace.h"
 #include "core/util/units.h"
@@ -117,13 +119,20 @@ int runScaling(const CliContext& ctx, const ScalingCliOptions& o) {
     if (!batches) return reportError(batches.error());
     auto classifier = classifierFor(o.analysis.kernelRules);
     if (!classifier) return reportError(classifier.error());
-    std::vector<core::analysis::RunPoint> runs;
+    struct Analysed {
+        std::shared_ptr<const core::Trace> trace;
+        core::analysis::RunAnalysis analysis;
+        std::string label;
+        int tp = 0;
+        int batch = 0;
+    };
+    std::vector<Analysed> analysed;
     std::shared_ptr<const core::Trace> first;
-    auto addRun = [&](const core::Trace& trace, const std::string& label, int tp, int batch) {
+    auto addRun = [&](std::shared_ptr<const core::Trace> trace, const std::string& label, int tp, int batch) {
         auto options = o.analysis.toCore();
         options.batch = batch;
-        const auto a = core::analysis::analyzeTrace(trace, options);
-        runs.push_back(core::analysis::runPointOf(trace, a, label, tp, batch));
+        auto a = core::analysis::analyzeTrace(*trace, options);
+        analysed.push_back({std::move(trace), std::move(a), label, tp, batch});
     };
     for (std::size_t i = 0; i < o.files.size(); ++i) {
         // A workspace holds a whole sweep: every run in it counts, with its own TP and batch.
@@ -132,7 +141,7 @@ int runScaling(const CliContext& ctx, const ScalingCliOptions& o) {
             if (!ws) return reportError(fileError(ws.error()));
             for (const auto& run : ws->runs) {
                 if (!run.trace) continue;
-                addRun(*run.trace, o.files[i] + ": " + run.info.name, (*tps)[i] > 0 ? (*tps)[i] : run.info.tp,
+                addRun(run.trace, o.files[i] + ": " + run.info.name, (*tps)[i] > 0 ? (*tps)[i] : run.info.tp,
                        (*batches)[i] > 0 ? (*batches)[i] : run.info.batch);
                 if (!first) first = run.trace;
             }
@@ -141,15 +150,22 @@ int runScaling(const CliContext& ctx, const ScalingCliOptions& o) {
         auto trace = loadSyncedTrace(o.files[i], o.analysis.clockSync, o.analysis.clockOffsets, nullptr, nullptr,
                                      *classifier ? &**classifier : nullptr);
         if (!trace) return reportError(trace.error());
-        addRun(**trace, o.files[i], (*tps)[i], (*batches)[i]);
+        addRun(*trace, o.files[i], (*tps)[i], (*batches)[i]);
         if (!first) first = *trace;
     }
     if (!first) {
         return reportError(core::makeError(core::ErrorCode::InvalidArgument, "no run with a trace in the given files"));
     }
+    std::vector<core::analysis::MeasuredRun> measured;
+    measured.reserve(analysed.size());
+    for (const auto& a : analysed) measured.push_back({a.trace.get(), &a.analysis, a.label, a.tp, a.batch});
+    auto input = core::analysis::buildScalingInput(measured);
+    if (!input) return reportError(input.error());
+    const auto& runs = input->runs;
     auto report =
         core::analysis::analyzeScaling(runs, {.pricePerGpuHour = o.price, .efficiencyThreshold = o.threshold});
     if (!report) return reportError(report.error());
+    report->notes.insert(report->notes.begin(), input->notes.begin(), input->notes.end());
     core::analysis::AdviceOptions adviceOptions;
     adviceOptions.efficiencyThreshold = o.threshold;
     int largestBatch = 1;

@@ -37,12 +37,19 @@ RunAnalysis analyzeTrace(const Trace& trace, const AnalysisOptions& options) {
     a.segmentation = segmentLayers(trace, options.segmentation, options.threads);
     a.matching = matchCollectives(trace, a.segmentation, options.matching, options.threads);
     a.breakdown = computeBreakdown(trace, a.segmentation, a.matching, options.threads);
-    a.summary = summarizeRun(trace, a.matching, a.breakdown, options.batch, options.threads);
+    a.summary = summarizeRun(trace, a.matching, a.breakdown, options.batch, options.threads, &a.segmentation);
     a.findings = findTraceIssues(trace, a.matching, a.breakdown, a.summary, options.findings);
     a.notes = a.segmentation.notes;
     a.notes.insert(a.notes.end(), a.matching.notes.begin(), a.matching.notes.end());
     if (!a.summary.batchKnown) {
         a.notes.push_back("batch size unknown (no --batch, no 'batch' in the trace metadata): tokens/s assume batch 1");
+    } else if (a.summary.batchSource == "step annotations") {
+        a.notes.push_back("batch " + std::to_string(a.summary.batch) +
+                          " from the serving engine's step annotations (sequences decoding per step)");
+    }
+    if (a.summary.prefillSteps > 0) {
+        a.notes.push_back(std::to_string(a.summary.prefillSteps) +
+                          " prefill step(s) left out of token latency and tokens/s (not a decode rate)");
     }
     if (a.summary.steps.empty()) a.notes.push_back("no decode step found: no latency or throughput");
     std::size_t emptyLayers = 0;

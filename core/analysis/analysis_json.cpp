@@ -115,7 +115,7 @@ void writeAnalysisJson(JsonWriter& w, const Trace& trace, const RunAnalysis& a, 
     w.beginObject();
     w.field("source", trace.source).field("origin", toString(trace.origin));
     w.field("ranks", static_cast<std::uint64_t>(s.ranks)).field("events", static_cast<std::uint64_t>(s.events));
-    w.field("batch", s.batch).field("batch_known", s.batchKnown);
+    w.field("batch", s.batch).field("batch_known", s.batchKnown).field("batch_source", s.batchSource);
     w.key("layer_table_rank");
     if (o.rankIndex >= 0) {
         w.value(trace.ranks[static_cast<std::size_t>(o.rankIndex)].id.value);
@@ -159,6 +159,7 @@ void writeAnalysisJson(JsonWriter& w, const Trace& trace, const RunAnalysis& a, 
     w.key("steps").beginArray();
     for (const auto& st : s.steps) {
         w.beginObject().field("step", st.step).field("start_ns", st.startNs).field("latency_ns", st.latencyNs);
+        w.field("phase", toString(st.phase)).field("batch", st.batch);
         w.field("ranks", st.ranks).endObject();
     }
     w.endArray();

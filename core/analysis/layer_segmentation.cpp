@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cctype>
 #include <limits>
+#include <span>
 
+#include "core/analysis/repeat_layers.h"
 #include "core/util/parallel_for.h"
 
 namespace tpscope::core::analysis {
@@ -16,6 +18,8 @@ std::string_view toString(SegmentationSource source) {
             return "nvtx";
         case SegmentationSource::Pattern:
             return "pattern";
+        case SegmentationSource::Repeat:
+            return "repeat";
         case SegmentationSource::None:
             break;
     }
@@ -80,17 +84,33 @@ std::int64_t lastEventEnd(const Rank& rank) {
 
 std::vector<StepWindow> nvtxSteps(const Trace& trace, const Rank& rank, const SegmentationOptions& o) {
     std::vector<StepWindow> steps;
-    bool allNumbered = true;
+    std::vector<bool> fromEngine;
     for (const auto& r : rank.ranges) {
         if (r.depth != 0) continue;
         const auto name = trace.name(r.name);
-        const bool isStep = std::any_of(o.stepPrefixes.begin(), o.stepPrefixes.end(),
-                                        [&](const std::string& p) { return startsWithNoCase(name, p); });
+        const auto annotation = parseStepAnnotation(name);
+        const bool isStep = annotation || std::any_of(o.stepPrefixes.begin(), o.stepPrefixes.end(),
+                                                      [&](const std::string& p) { return startsWithNoCase(name, p); });
         if (!isStep) continue;
-        const std::int64_t number = parseTrailingNumber(name);
-        allNumbered = allNumbered && number >= 0;
-        steps.push_back({number, r.startNs, r.endNs});
+        StepWindow w{parseTrailingNumber(name), r.startNs, r.endNs};
+        if (annotation) {
+            if (annotation->number >= 0) w.key = annotation->number;
+            w.phase = annotation->phase;
+            w.batch = annotation->batch;
+        }
+        steps.push_back(w);
+        fromEngine.push_back(annotation && annotation->engine != StepEngine::PyTorch);
     }
+    // An engine's steps inside a profiler step: the engine's are the model steps.
+    if (std::find(fromEngine.begin(), fromEngine.end(), true) != fromEngine.end()) {
+        std::size_t kept = 0;
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            if (fromEngine[i]) steps[kept++] = steps[i];
+        }
+        steps.resize(kept);
+    }
+    bool allNumbered = true;
+    for (const auto& s : steps) allNumbered = allNumbered && s.key >= 0;
     std::int64_t ordinal = 0;
     for (auto& s : steps) {
         if (!allNumbered) s.key = ordinal;
@@ -203,6 +223,72 @@ void patternLayers(const Trace& trace, const Rank& rank, const SegmentationOptio
     seg.leftoverBlocks += cl.size() % perStep;
 }
 
+// Layer windows of one window's repeat result: a layer runs from its first kernel's start to the
+// next layer's (the kernel after it), as NVTX ranges pushed before each layer's first launch would.
+void appendRepeatLayers(std::span<const RepeatKernel> k, const RepeatResult& r, std::int64_t stepKey, bool passIsStep,
+                        RankSegmentation& seg) {
+    for (const auto& l : r.layers) {
+        std::int64_t end = 0;
+        if (l.last < k.size()) {
+            end = k[l.last].startNs;
+        } else {
+            for (std::size_t i = l.first; i < l.last; ++i) end = std::max(end, k[i].endNs);
+        }
+        const std::int64_t step = passIsStep ? static_cast<std::int64_t>(l.pass) : stepKey;
+        seg.layers.push_back({step, l.index, k[l.first].startNs, end});
+    }
+}
+
+// Steps from the passes of a rank without step ranges: a pass ends at the longest gap between its
+// last layer and the next pass's first, where the host prepared the next step.
+void stepsFromPasses(std::span<const RepeatKernel> k, const RepeatResult& r, RankSegmentation& seg) {
+    std::int64_t stepStart = k.front().startNs;
+    for (std::size_t i = 1; i < r.layers.size(); ++i) {
+        if (r.layers[i].pass == r.layers[i - 1].pass) continue;
+        std::size_t cut = r.layers[i].first;
+        std::int64_t longest = -1;
+        for (std::size_t j = r.layers[i - 1].last; j <= r.layers[i].first && j > 0; ++j) {
+            const std::int64_t gap = k[j].startNs - k[j - 1].endNs;
+            if (gap > longest) {
+                longest = gap;
+                cut = j;
+            }
+        }
+        seg.steps.push_back({static_cast<std::int64_t>(r.layers[i - 1].pass), stepStart, k[cut].startNs});
+        stepStart = k[cut].startNs;
+    }
+    std::int64_t end = stepStart;
+    for (const auto& kernel : k) end = std::max(end, kernel.endNs);
+    seg.steps.push_back({static_cast<std::int64_t>(r.layers.back().pass), stepStart, end});
+}
+
+void repeatLayers(const Trace& trace, const Rank& rank, RankSegmentation& seg) {
+    const auto kernels = repeatKernels(trace, rank);
+    if (kernels.empty()) return;
+    const std::span<const RepeatKernel> all(kernels);
+    if (seg.steps.empty()) {
+        const RepeatResult r = findRepeatLayers(all);
+        seg.repeatPeriod = r.period;
+        if (r.layers.empty()) return;
+        appendRepeatLayers(all, r, 0, true, seg);
+        stepsFromPasses(all, r, seg);
+        return;
+    }
+    std::size_t hint = 0;
+    for (const auto& step : seg.steps) {
+        auto byStart = [](const RepeatKernel& a, std::int64_t t) { return a.startNs < t; };
+        const auto first = std::lower_bound(kernels.begin(), kernels.end(), step.startNs, byStart);
+        const auto last = std::lower_bound(first, kernels.end(), step.endNs, byStart);
+        const auto window =
+            all.subspan(static_cast<std::size_t>(first - kernels.begin()), static_cast<std::size_t>(last - first));
+        const RepeatResult r = findRepeatLayers(window, hint);
+        if (r.period == 0) continue;
+        hint = r.period;
+        seg.repeatPeriod = seg.repeatPeriod == 0 ? r.period : seg.repeatPeriod;
+        appendRepeatLayers(window, r, step.key, false, seg);
+    }
+}
+
 }  // namespace
 
 int parseLayerIndex(std::string_view name, std::string_view prefix) {
@@ -238,6 +324,11 @@ std::int64_t parseTrailingNumber(std::string_view name) {
 
 namespace {
 
+// Settings only the pattern rule has, given explicitly: the user chose it.
+bool patternOnly(const SegmentationOptions& o) {
+    return o.patternOnly || o.layersPerStep > 0 || o.leadingBlocks > 0;
+}
+
 // One rank's steps and layers; ranks are independent, so they run in parallel.
 RankSegmentation segmentRank(const Trace& trace, const Rank& rank, const SegmentationOptions& options) {
     RankSegmentation seg;
@@ -247,9 +338,23 @@ RankSegmentation segmentRank(const Trace& trace, const Rank& rank, const Segment
     if (!seg.layers.empty()) {
         seg.source = SegmentationSource::Nvtx;
     } else if (rank.eventCount() > 0) {
-        seg.layers.clear();
+        RankSegmentation repeat = seg;
         patternLayers(trace, rank, options, seg);
         seg.source = SegmentationSource::Pattern;
+        seg.patternLayerCount = seg.layers.size();
+        if (!patternOnly(options)) {
+            repeatLayers(trace, rank, repeat);
+            seg.repeatPeriod = repeat.repeatPeriod;
+            seg.repeatLayerCount = repeat.layers.size();
+            // The pattern rule's blocks end at collectives, which the analysis of TP needs: kept when the
+            // repeat agrees with it (or found nothing to check it with).
+            if (!repeat.layers.empty() && repeat.layers.size() != seg.layers.size()) {
+                repeat.source = SegmentationSource::Repeat;
+                repeat.patternLayerCount = seg.patternLayerCount;
+                repeat.repeatLayerCount = repeat.layers.size();
+                seg = std::move(repeat);
+            }
+        }
     }
     auto byStart = [](const auto& a, const auto& b) { return a.startNs < b.startNs; };
     std::stable_sort(seg.steps.begin(), seg.steps.end(), byStart);
@@ -269,12 +374,20 @@ Segmentation segmentLayers(const Trace& trace, const SegmentationOptions& option
                 [&](std::size_t r) { out.ranks[r] = segmentRank(trace, trace.ranks[r], options); });
     std::size_t nvtxRanks = 0;
     std::size_t patternRanks = 0;
+    std::size_t repeatRanks = 0;
+    std::size_t agreeing = 0;  // pattern ranks whose repeating sequence gave as many layers
+    const RankSegmentation* firstRepeat = nullptr;
     std::size_t leftover = 0;
     for (std::size_t r = 0; r < trace.ranks.size(); ++r) {
         const Rank& rank = trace.ranks[r];
         const RankSegmentation& seg = out.ranks[r];
         nvtxRanks += seg.source == SegmentationSource::Nvtx ? 1 : 0;
         patternRanks += seg.source == SegmentationSource::Pattern ? 1 : 0;
+        agreeing += seg.source == SegmentationSource::Pattern && seg.repeatLayerCount > 0 ? 1 : 0;
+        if (seg.source == SegmentationSource::Repeat) {
+            ++repeatRanks;
+            if (firstRepeat == nullptr) firstRepeat = &seg;
+        }
         if (seg.ignoredLayerRanges > 0) {
             out.notes.push_back("rank " + std::to_string(rank.id.value) + ": " +
                                 std::to_string(seg.ignoredLayerRanges) +
@@ -284,15 +397,31 @@ Segmentation segmentLayers(const Trace& trace, const SegmentationOptions& option
         leftover += seg.leftoverBlocks;
     }
     if (patternRanks > 0) {
-        out.notes.push_back(std::to_string(patternRanks) + " rank(s) without NVTX layer ranges: layers from the " +
-                            "pattern rule (" + std::to_string(options.blocksPerLayer) +
-                            " collective-closed blocks per layer, " + std::to_string(options.leadingBlocks) +
-                            " leading block(s) per step)");
+        out.notes.push_back(
+            std::to_string(patternRanks) + " rank(s) without NVTX layer ranges: layers from the " + "pattern rule (" +
+            std::to_string(options.blocksPerLayer) + " collective-closed blocks per layer, " +
+            std::to_string(options.leadingBlocks) + " leading block(s) per step)" +
+            (patternOnly(options)       ? std::string(", as set")
+             : agreeing == patternRanks ? std::string(": the repeating kernel sequence gives as many layers")
+             : agreeing == 0
+                 ? std::string(": no repeating kernel sequence found to check it")
+                 : ": " + std::to_string(agreeing) + " of them checked against the repeating kernel sequence"));
+    }
+    if (firstRepeat != nullptr) {
+        const std::string why = firstRepeat->patternLayerCount == 0
+                                    ? "no collective closes a block"
+                                    : "the pattern rule found " + std::to_string(firstRepeat->patternLayerCount) +
+                                          " layer(s) on rank " + std::to_string(firstRepeat->rank.value) +
+                                          ", the repeating sequence " + std::to_string(firstRepeat->repeatLayerCount);
+        out.notes.push_back(std::to_string(repeatRanks) +
+                            " rank(s) without NVTX layer ranges: layers from the repeating kernel sequence (" +
+                            std::to_string(firstRepeat->repeatPeriod) + " kernels per layer on rank " +
+                            std::to_string(firstRepeat->rank.value) + "), because " + why);
     }
     if (leftover > 0) {
         out.notes.push_back(std::to_string(leftover) + " block(s) at step ends did not complete a layer");
     }
-    if (nvtxRanks > 0 && patternRanks > 0) {
+    if (nvtxRanks > 0 && patternRanks + repeatRanks > 0) {
         out.notes.push_back("ranks disagree on segmentation: some have NVTX layer ranges, others do not");
     }
     return out;

@@ -4,17 +4,24 @@
 // Layer segmentation (DESIGN.md §5): per rank, the decode steps and the decoder layers in them.
 //
 // Input: a finalized Trace. Mapping, per rank:
-// - NVTX: depth-0 ranges whose name starts with a step prefix ("step 3", "ProfilerStep#12") are
-//   steps; ranges named "layer <i>" (also "layer_3", "layers.3"; not "LayerNorm") are layers, in
-//   the step that holds their start; of nested layer ranges ("layers.3" > "layers.3.mlp") only the
-//   shallowest depth counts. Layer ranges without step ranges: a new step starts whenever the
-//   layer index does not increase.
+// - NVTX: depth-0 ranges whose name starts with a step prefix ("step 3", "ProfilerStep#12") or is
+//   a serving engine's step annotation (step_annotation.h: vLLM, SGLang, TensorRT-LLM; these win
+//   over ProfilerStep ranges around them, and give each step its phase and batch) are steps; ranges named "layer <i>"
+//   (also "layer_3", "layers.3"; not "LayerNorm") are layers, in the step that holds their start; of nested layer
+//   ranges ("layers.3" > "layers.3.mlp") only the shallowest depth counts. Layer ranges without step ranges: a new step
+//   starts whenever the layer index does not increase.
 // - Pattern rule, for ranks without layer ranges (foreign traces): each closing collective kernel
 //   (all-reduce or a collective of unknown op; optionally every collective) ends a block that
 //   began where the previous one ended; the first `leadingBlocks` blocks of a step are prologue,
 //   then every `blocksPerLayer` blocks form one layer. Leftover blocks at a step's end are counted,
 //   not turned into a layer. Steps: NVTX step ranges when present, else `layersPerStep` layers
 //   each, else the whole rank is one step.
+// - Repeat rule (repeat_layers.h), for the same ranks: the decoder layer as the repeating kernel
+//   sequence of each step (TP 1 baselines, CUDA-graph replays: no collective closes a block). Without
+//   step ranges each forward pass found is a step, split from the next at the longest kernel gap.
+//   Order: the pattern rule when it finds as many layers as the repeat rule, else the repeat rule
+//   when it finds any, else the pattern rule; `patternOnly` (the user set the pattern rule's
+//   parameters) skips the repeat rule. Notes say which was used and why.
 // Step keys are the number in the step's name when every step of the rank has one, else the
 // ordinal; ranks are aligned by (step key, layer index).
 // Complexity: O(ranges + collectives log collectives) per rank; kernels are not visited except for
@@ -24,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "core/trace/step_annotation.h"
 #include "core/trace/trace.h"
 
 namespace tpscope::core::analysis {
@@ -35,15 +43,20 @@ struct SegmentationOptions {
     int leadingBlocks = 0;                   // blocks before layer 0 in a step (1 for an embedding all-reduce)
     int layersPerStep = 0;                   // pattern rule without step ranges; 0 = one step per rank
     bool allCollectivesCloseBlocks = false;  // false: only all-reduce and unknown-op collectives
+    // The user chose the pattern rule (--blocks-per-layer): no repeat rule. layersPerStep > 0 or
+    // leadingBlocks > 0 choose it too.
+    bool patternOnly = false;
 };
 
-enum class SegmentationSource : std::uint8_t { None = 0, Nvtx, Pattern };
+enum class SegmentationSource : std::uint8_t { None = 0, Nvtx, Pattern, Repeat };
 std::string_view toString(SegmentationSource source);
 
 struct StepWindow {
     std::int64_t key = 0;
     std::int64_t startNs = 0;
     std::int64_t endNs = 0;
+    StepPhase phase = StepPhase::Unknown;  // from an engine's step annotation
+    int batch = 0;                         // sequences decoding, from the annotation; 0 unknown
 };
 
 struct LayerWindow {
@@ -60,6 +73,9 @@ struct RankSegmentation {
     std::vector<LayerWindow> layers;     // sorted by start
     std::size_t leftoverBlocks = 0;      // pattern rule: blocks that did not complete a layer
     std::size_t ignoredLayerRanges = 0;  // NVTX layer ranges outside every step range
+    std::size_t repeatPeriod = 0;        // kernels per layer of the repeating sequence; 0 when none was found
+    std::size_t patternLayerCount = 0;   // layers the pattern rule found (also when the repeat rule won)
+    std::size_t repeatLayerCount = 0;    // layers the repeat rule found (also when the pattern rule won)
 };
 
 struct Segmentation {

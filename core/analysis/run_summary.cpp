@@ -22,7 +22,38 @@ int metadataBatch(const Trace& trace) {
     return ec == std::errc() && ptr == text.data() + text.size() && value > 0 ? value : 0;
 }
 
-void stepLatencies(const LayerBreakdown& bd, RunSummary& s) {
+// Phase and batch per step key, from the first rank whose steps carry an engine annotation.
+std::map<std::int64_t, std::pair<StepPhase, int>> annotatedSteps(const Segmentation* seg) {
+    std::map<std::int64_t, std::pair<StepPhase, int>> out;
+    if (seg == nullptr) return out;
+    for (const auto& r : seg->ranks) {
+        for (const auto& st : r.steps) {
+            if (st.phase != StepPhase::Unknown || st.batch > 0) out.emplace(st.key, std::pair{st.phase, st.batch});
+        }
+        if (!out.empty()) break;
+    }
+    return out;
+}
+
+// The most common positive batch of the decode steps; 0 when none says.
+int annotatedBatch(const std::vector<StepLatency>& steps) {
+    std::map<int, std::size_t> count;
+    for (const auto& st : steps) {
+        if (!st.prefill && st.batch > 0) ++count[st.batch];
+    }
+    int best = 0;
+    std::size_t bestCount = 0;
+    for (const auto& [b, n] : count) {
+        if (n > bestCount) {
+            best = b;
+            bestCount = n;
+        }
+    }
+    return best;
+}
+
+void stepLatencies(const LayerBreakdown& bd, const std::map<std::int64_t, std::pair<StepPhase, int>>& annotated,
+                   RunSummary& s) {
     for (std::size_t i = 0; i < bd.steps.size();) {
         std::size_t j = i;
         StepLatency step{bd.steps[i].step, bd.steps[i].startNs, 0, 0};
@@ -33,21 +64,41 @@ void stepLatencies(const LayerBreakdown& bd, RunSummary& s) {
             ++step.ranks;
         }
         step.latencyNs = end - step.startNs;
+        if (const auto it = annotated.find(step.step); it != annotated.end()) {
+            step.phase = it->second.first;
+            step.prefill = step.phase == StepPhase::Prefill;
+            step.batch = it->second.second;
+        }
+        s.prefillSteps += step.prefill ? 1 : 0;
         s.steps.push_back(step);
         i = j;
     }
+    if (!s.batchKnown) {
+        if (const int b = annotatedBatch(s.steps); b > 0) {
+            s.batch = b;
+            s.batchKnown = true;
+            s.batchSource = "step annotations";
+        }
+    }
     std::vector<double> latencies;
     double sum = 0;
+    double tokens = 0;
+    bool perStepBatch = false;
     for (const auto& st : s.steps) {
+        if (st.prefill) continue;
         latencies.push_back(static_cast<double>(st.latencyNs));
         sum += static_cast<double>(st.latencyNs);
+        tokens += st.batch > 0 ? st.batch : s.batch;
+        perStepBatch = perStepBatch || (st.batch > 0 && st.batch != s.batch);
     }
     if (latencies.empty()) return;
     s.latencyMeanNs = sum / static_cast<double>(latencies.size());
     s.latencyP50Ns = percentile(latencies, 0.5);
     s.latencyP90Ns = percentile(latencies, 0.9);
     s.latencyMaxNs = *std::max_element(latencies.begin(), latencies.end());
-    s.tokensPerSec = s.latencyMeanNs > 0 ? s.batch / (s.latencyMeanNs * 1e-9) : 0;
+    // Steps of different batches: the tokens they decoded over the time they took.
+    s.tokensPerSec = perStepBatch ? (sum > 0 ? tokens / (sum * 1e-9) : 0)
+                                  : (s.latencyMeanNs > 0 ? s.batch / (s.latencyMeanNs * 1e-9) : 0);
 }
 
 // Kernel time and count per kind: one task per rank (integer sums, so the thread count cannot
@@ -151,16 +202,17 @@ void slowest(const LayerBreakdown& bd, RunSummary& s) {
 }  // namespace
 
 RunSummary summarizeRun(const Trace& trace, const CollectiveMatching& matching, const LayerBreakdown& breakdown,
-                        int batch, unsigned threads) {
+                        int batch, unsigned threads, const Segmentation* segmentation) {
     RunSummary s;
     s.ranks = trace.ranks.size();
     s.events = trace.eventCount();
     const int fromMetadata = metadataBatch(trace);
     s.batch = batch > 0 ? batch : fromMetadata > 0 ? fromMetadata : 1;
     s.batchKnown = batch > 0 || fromMetadata > 0;
+    s.batchSource = batch > 0 ? "option" : fromMetadata > 0 ? "metadata" : "";
     s.collectiveCalls = matching.calls.size();
     s.incompleteCalls = matching.incompleteCalls;
-    stepLatencies(breakdown, s);
+    stepLatencies(breakdown, annotatedSteps(segmentation), s);
     kindShares(trace, s, threads);
     rankSummaries(trace, matching, breakdown, s);
     lossAndShares(s);

@@ -24,6 +24,7 @@
 
 #include "core/analysis/collective_matching.h"
 #include "core/analysis/layer_breakdown.h"
+#include "core/analysis/layer_segmentation.h"
 #include "core/trace/trace.h"
 
 namespace tpscope::core::analysis {
@@ -33,6 +34,9 @@ struct StepLatency {
     std::int64_t startNs = 0;
     std::int64_t latencyNs = 0;
     std::uint32_t ranks = 0;
+    StepPhase phase = StepPhase::Unknown;  // from an engine's step annotation
+    bool prefill = false;  // an engine's prefill (or mixed) step: not in the decode latency and tokens/s
+    int batch = 0;         // from the engine's step annotation; 0 unknown
 };
 
 struct KindShare {
@@ -65,7 +69,9 @@ struct RunSummary {
     std::size_t ranks = 0;
     std::size_t events = 0;
     int batch = 1;
-    bool batchKnown = false;  // from options or trace metadata "batch"
+    bool batchKnown = false;  // from options, trace metadata "batch" or the engine's step annotations
+    std::string batchSource;  // "option", "metadata", "step annotations"; empty when unknown
+    std::size_t prefillSteps = 0;
     std::vector<StepLatency> steps;
     double latencyMeanNs = 0;
     double latencyP50Ns = 0;
@@ -87,8 +93,11 @@ struct RunSummary {
 
 // batch <= 0: read trace metadata "batch", else 1 (and batchKnown = false).
 // Kind shares are summed one task per rank on up to `threads` threads (0: one per hardware thread).
+// With `segmentation`, its steps' phase and batch (engine step annotations) apply: prefill steps are
+// left out of the latency and tokens/s, and the decode steps' batch is used when neither option nor
+// metadata gives one (tokens/s = summed batch / summed latency over decode steps).
 RunSummary summarizeRun(const Trace& trace, const CollectiveMatching& matching, const LayerBreakdown& breakdown,
-                        int batch = 0, unsigned threads = 0);
+                        int batch = 0, unsigned threads = 0, const Segmentation* segmentation = nullptr);
 
 // Per layer index, averaged over steps (and over ranks unless one is picked): the per-layer table.
 struct LayerIndexSummary {

@@ -99,49 +99,68 @@ bool KernelClassifier::Rule::matches(std::string_view name) const {
     return true;
 }
 
-Result<std::vector<KernelClassifier::Rule>> KernelClassifier::parseRules(std::string_view text,
-                                                                         const std::string& context) {
+Result<KernelClassifier::RuleSets> KernelClassifier::parseRules(std::string_view text, const std::string& context) {
     simdjson::dom::parser parser;
     simdjson::dom::element root;
     if (const auto err = parser.parse(text.data(), text.size()).get(root); err != simdjson::SUCCESS) {
         return makeError(ErrorCode::ParseError, std::string("not valid JSON: ") + simdjson::error_message(err),
                          context);
     }
-    simdjson::dom::array rules;
-    if (root["rules"].get_array().get(rules) != simdjson::SUCCESS) {
+    simdjson::dom::array names;
+    if (root["rules"].get_array().get(names) != simdjson::SUCCESS) {
         return makeError(ErrorCode::WrongFormat, "expected an object with a 'rules' array", context);
     }
-    std::vector<Rule> out;
-    std::size_t index = 0;
-    for (auto item : rules) {
-        const std::string where = context + " rule " + std::to_string(index++);
-        simdjson::dom::object obj;
-        if (item.get_object().get(obj) != simdjson::SUCCESS) {
-            return makeError(ErrorCode::ParseError, "a rule must be an object", where);
+    auto parseArray = [&](simdjson::dom::array rules, const std::string& what) -> Result<std::vector<Rule>> {
+        std::vector<Rule> out;
+        std::size_t index = 0;
+        for (auto item : rules) {
+            std::string where = context;
+            where += ' ';
+            where += what;
+            where += ' ';
+            where += std::to_string(index++);
+            simdjson::dom::object obj;
+            if (item.get_object().get(obj) != simdjson::SUCCESS) {
+                return makeError(ErrorCode::ParseError, "a rule must be an object", where);
+            }
+            std::string_view kindText;
+            if (obj["kind"].get_string().get(kindText) != simdjson::SUCCESS) {
+                return makeError(ErrorCode::ParseError, "missing 'kind'", where);
+            }
+            Rule rule;
+            const auto kind = parseEventKind(kindText);
+            if (!kind) {
+                return makeError(ErrorCode::InvalidArgument, "unknown kind '" + std::string(kindText) + "'", where);
+            }
+            rule.kind = *kind;
+            rule.prefixes = stringList(obj, "prefix");
+            rule.contains = stringList(obj, "contains");
+            rule.except = stringList(obj, "except");
+            if (rule.prefixes.empty() && rule.contains.empty()) {
+                return makeError(ErrorCode::InvalidArgument, "a rule needs 'prefix' or 'contains' patterns", where);
+            }
+            std::string_view s;
+            if (obj["op"].get_string().get(s) == simdjson::SUCCESS) {
+                rule.op = parseCollectiveOp(s).value_or(CollectiveOp::Unknown);
+            }
+            if (obj["algo"].get_string().get(s) == simdjson::SUCCESS) {
+                rule.algo = parseCollectiveAlgo(s).value_or(CollectiveAlgo::Unknown);
+            }
+            out.push_back(std::move(rule));
         }
-        std::string_view kindText;
-        if (obj["kind"].get_string().get(kindText) != simdjson::SUCCESS) {
-            return makeError(ErrorCode::ParseError, "missing 'kind'", where);
+        return out;
+    };
+    RuleSets sets;
+    TPSCOPE_TRY_ASSIGN(sets.names, parseArray(names, "rule"));
+    simdjson::dom::element opRules;
+    if (root["cpu_op_rules"].get(opRules) == simdjson::SUCCESS) {
+        simdjson::dom::array ops;
+        if (opRules.get_array().get(ops) != simdjson::SUCCESS) {
+            return makeError(ErrorCode::WrongFormat, "'cpu_op_rules' must be an array", context);
         }
-        Rule rule;
-        const auto kind = parseEventKind(kindText);
-        if (!kind) return makeError(ErrorCode::InvalidArgument, "unknown kind '" + std::string(kindText) + "'", where);
-        rule.kind = *kind;
-        rule.prefixes = stringList(obj, "prefix");
-        rule.contains = stringList(obj, "contains");
-        rule.except = stringList(obj, "except");
-        if (rule.prefixes.empty() && rule.contains.empty()) {
-            return makeError(ErrorCode::InvalidArgument, "a rule needs 'prefix' or 'contains' patterns", where);
-        }
-        std::string_view s;
-        if (obj["op"].get_string().get(s) == simdjson::SUCCESS)
-            rule.op = parseCollectiveOp(s).value_or(CollectiveOp::Unknown);
-        if (obj["algo"].get_string().get(s) == simdjson::SUCCESS) {
-            rule.algo = parseCollectiveAlgo(s).value_or(CollectiveAlgo::Unknown);
-        }
-        out.push_back(std::move(rule));
+        TPSCOPE_TRY_ASSIGN(sets.ops, parseArray(ops, "cpu_op rule"));
     }
-    return out;
+    return sets;
 }
 
 const KernelClassifier& KernelClassifier::builtin() {
@@ -153,15 +172,19 @@ const KernelClassifier& KernelClassifier::builtin() {
 }
 
 Result<KernelClassifier> KernelClassifier::fromJson(std::string_view text, const std::string& context) {
+    RuleSets sets;
+    TPSCOPE_TRY_ASSIGN(sets, parseRules(text, context));
     KernelClassifier c;
-    TPSCOPE_TRY_ASSIGN(c.m_rules, parseRules(text, context));
+    c.m_rules = std::move(sets.names);
+    c.m_opRules = std::move(sets.ops);
     return c;
 }
 
 Status KernelClassifier::addRulesJson(std::string_view text, const std::string& context) {
-    std::vector<Rule> rules;
-    TPSCOPE_TRY_ASSIGN(rules, parseRules(text, context));
-    m_rules.insert(m_rules.begin(), rules.begin(), rules.end());
+    RuleSets sets;
+    TPSCOPE_TRY_ASSIGN(sets, parseRules(text, context));
+    m_rules.insert(m_rules.begin(), sets.names.begin(), sets.names.end());
+    m_opRules.insert(m_opRules.begin(), sets.ops.begin(), sets.ops.end());
     return Ok{};
 }
 
@@ -186,6 +209,24 @@ KernelClass KernelClassifier::classify(std::string_view kernelName) const {
         return result;
     }
     return result;
+}
+
+std::optional<EventKind> KernelClassifier::classifyCpuOp(std::string_view opName) const {
+    for (const auto& rule : m_opRules) {
+        if (rule.matches(opName)) return rule.kind;
+    }
+    return std::nullopt;
+}
+
+EventKind kernelClassWithOp(EventKind nameKind, EventKind opKind) {
+    switch (nameKind) {
+        case EventKind::Collective:
+        case EventKind::Memcpy:
+        case EventKind::Memset:
+            return nameKind;
+        default:
+            return opKind;
+    }
 }
 
 }  // namespace tpscope::core

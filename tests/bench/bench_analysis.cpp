@@ -179,6 +179,28 @@ void BM_AnalyzeTrace(benchmark::State& state) {
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * trace->eventCount()));
 }
 
+// The same trace without its NVTX ranges, as an imported trace comes: the pattern rule and the
+// repeating kernel sequence (issue 27) both segment each rank, and the pattern rule is kept when they agree.
+void BM_AnalyzeTraceWithoutNvtx(benchmark::State& state) {
+    Trace trace = *makeTrace(static_cast<std::size_t>(state.range(0)));
+    for (auto& rank : trace.ranks) rank.ranges.clear();
+    std::string source;
+    for (auto _ : state) {
+        auto a = analysis::analyzeTrace(trace);
+        source = std::string(analysis::toString(a.segmentation.ranks.at(0).source));
+        benchmark::DoNotOptimize(a.summary.tokensPerSec);
+    }
+    state.SetLabel(source);
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * trace.eventCount()));
+}
+BENCHMARK(BM_AnalyzeTraceWithoutNvtx)
+    ->Name("AnalyzeTraceWithoutNvtx/1M")
+    ->Arg(1'000'000)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
+
 // CPU time is the whole process's (the analysis runs on worker threads); Time is wall.
 BENCHMARK(BM_AnalyzeTrace)
     ->Name("AnalyzeTrace/1M")

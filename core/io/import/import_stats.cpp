@@ -21,6 +21,8 @@ void ImportStats::merge(const ImportStats& o) {
     collectivesWithArgs += o.collectivesWithArgs;
     cpuRecordsSkipped += o.cpuRecordsSkipped;
     mirroredAnnotations += o.mirroredAnnotations;
+    kernelsClassedByOp += o.kernelsClassedByOp;
+    projectedSteps += o.projectedSteps;
     unknownPhases += o.unknownPhases;
     unmatchedBegins += o.unmatchedBegins;
     unmatchedEnds += o.unmatchedEnds;
@@ -43,6 +45,8 @@ std::vector<ImportStats::Counter> ImportStats::counters() const {
         {"collectives_with_args", "collectives with size from args", collectivesWithArgs, false},
         {"cpu_records_skipped", "CPU-side records not imported", cpuRecordsSkipped, false},
         {"mirrored_annotations", "CPU annotations replaced by their GPU copy", mirroredAnnotations, false},
+        {"kernels_classed_by_op", "kernels classed by their launching CPU op", kernelsClassedByOp, false},
+        {"projected_steps", "step annotations moved onto the GPU work they launched", projectedSteps, false},
         {"unknown_phases", "records with an unknown phase", unknownPhases, true},
         {"unmatched_begins", "begin records without an end", unmatchedBegins, true},
         {"unmatched_ends", "end records without a begin", unmatchedEnds, true},

@@ -25,6 +25,8 @@ struct ImportStats {
     std::uint64_t collectivesWithArgs = 0;  // collective payload taken from kernel or CPU-op args
     std::uint64_t cpuRecordsSkipped = 0;    // CPU ops, runtime calls, python frames (not in the GPU model)
     std::uint64_t mirroredAnnotations = 0;  // CPU user_annotation dropped because its GPU copy exists
+    std::uint64_t kernelsClassedByOp = 0;   // kernel class taken from the launching CPU op (cpu_op_rules)
+    std::uint64_t projectedSteps = 0;       // CPU step annotations moved onto the GPU work they launched
     // Problems: each is a record that was repaired or dropped.
     std::uint64_t unknownPhases = 0;
     std::uint64_t unmatchedBegins = 0;

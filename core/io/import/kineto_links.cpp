@@ -10,14 +10,25 @@
 
 namespace tpscope::core {
 
-namespace {
-
-std::int64_t threadKey(const kineto::RecordFields& f) {
+std::int64_t kinetoThreadKey(const kineto::RecordFields& f) {
     if (const auto n = kineto::integer(f.tid)) return *n;
     std::string_view s;
     kineto::ignoreError(f.tid.get_string().get(s));
     return static_cast<std::int64_t>(std::hash<std::string_view>{}(s));
 }
+
+std::vector<KinetoLinks::LaunchRecord> KinetoLinks::launchRecords() const {
+    std::vector<LaunchRecord> out;
+    out.reserve(m_launches.size());
+    for (const auto& e : m_launches) out.push_back({e.launch.thread, e.launch.startNs, e.correlation});
+    auto before = [](const LaunchRecord& a, const LaunchRecord& b) {
+        return a.thread != b.thread ? a.thread < b.thread : a.startNs < b.startNs;
+    };
+    if (!std::is_sorted(out.begin(), out.end(), before)) std::sort(out.begin(), out.end(), before);
+    return out;
+}
+
+namespace {
 
 std::int64_t elementsOf(const kineto::ArgFields& a) {
     return std::max(a.inNelems, a.outNelems);
@@ -56,17 +67,17 @@ void KinetoLinks::addCpuOp(const kineto::ArgFields& a, TracePart& part) {
 }
 
 void KinetoLinks::addLaunch(const kineto::RecordFields& f, const kineto::ArgFields& a, std::int64_t startNs) {
-    if (a.correlation >= 0) m_launches.push_back({a.correlation, Launch{threadKey(f), startNs}, true});
+    if (a.correlation >= 0) m_launches.push_back({a.correlation, Launch{kinetoThreadKey(f), startNs}, true});
 }
 
 void KinetoLinks::addFlowStart(const kineto::RecordFields& f, std::int64_t correlation, std::int64_t startNs) {
-    if (correlation >= 0) m_launches.push_back({correlation, Launch{threadKey(f), startNs}, false});
+    if (correlation >= 0) m_launches.push_back({correlation, Launch{kinetoThreadKey(f), startNs}, false});
 }
 
 void KinetoLinks::addLauncher(const kineto::RecordFields& f, const kineto::ArgFields& a, std::int64_t startNs,
                               std::int64_t durNs) {
     Annotation an;
-    an.thread = threadKey(f);
+    an.thread = kinetoThreadKey(f);
     an.startNs = startNs;
     an.endNs = startNs + durNs;
     an.args.op = launcherOp(f.name).value_or(CollectiveOp::Unknown);

@@ -75,6 +75,14 @@ class KinetoLinks {
     // Fills in the payloads of pending collectives; returns how many got a message size.
     std::size_t resolve(TracePart& part);
 
+    struct LaunchRecord {
+        std::int64_t thread = 0;
+        std::int64_t startNs = 0;
+        std::int64_t correlation = -1;
+    };
+    // Every launch seen (kernel, copy and graph launches, flow starts), sorted by thread then start.
+    std::vector<LaunchRecord> launchRecords() const;
+
   private:
     struct OpArgs {
         CollectiveOp op = CollectiveOp::Unknown;
@@ -120,6 +128,9 @@ class KinetoLinks {
     std::vector<Annotation> m_annotations;
     std::vector<PendingCollective> m_pending;
 };
+
+// The CPU thread of a record, as launches and annotations are keyed by it.
+std::int64_t kinetoThreadKey(const kineto::RecordFields& f);
 
 // The collective a CPU op name launches: nccl:all_reduce, vllm::all_reduce, _C_custom_ar::all_reduce,
 // symm_mem::multimem_all_reduce_, trtllm::allreduce, ...; nullopt for any other op.

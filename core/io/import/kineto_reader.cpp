@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <functional>
 #include <map>
 #include <unordered_map>
 #include <unordered_set>
@@ -13,6 +14,8 @@
 #include "core/io/import/json_trace_scanner.h"
 #include "core/io/import/kineto_fields.h"
 #include "core/io/import/kineto_links.h"
+#include "core/io/import/step_projection.h"
+#include "core/trace/step_annotation.h"
 
 namespace tpscope::core {
 
@@ -88,6 +91,36 @@ std::string_view idKey(simdjson::dom::element e, bool present, char (&buf)[24]) 
     return "?";
 }
 
+// External id -> class of the op that has it. Kineto numbers External ids from 1 upwards, so a byte
+// per id in a vector is the fast path; ids beyond kDenseIds go to a map.
+class OpClassTable {
+  public:
+    void set(std::int64_t id, EventKind kind) {
+        if (id < kDenseIds) {
+            const auto i = static_cast<std::size_t>(id);
+            if (i >= m_dense.size()) m_dense.resize(std::max(i + 1, 2 * m_dense.size()), kNone);
+            m_dense[i] = static_cast<std::uint8_t>(kind);
+        } else {
+            m_sparse[id] = kind;
+        }
+    }
+    std::optional<EventKind> find(std::int64_t id) const {
+        if (id < kDenseIds) {
+            const auto i = static_cast<std::size_t>(id);
+            if (i >= m_dense.size() || m_dense[i] == kNone) return std::nullopt;
+            return static_cast<EventKind>(m_dense[i]);
+        }
+        const auto it = m_sparse.find(id);
+        return it == m_sparse.end() ? std::nullopt : std::optional<EventKind>(it->second);
+    }
+
+  private:
+    static constexpr std::int64_t kDenseIds = std::int64_t{1} << 24;
+    static constexpr std::uint8_t kNone = 0xFF;
+    std::vector<std::uint8_t> m_dense;
+    std::unordered_map<std::int64_t, EventKind> m_sparse;
+};
+
 class KinetoParser final : public JsonTraceScanner::Handler {
   public:
     KinetoParser(TracePart& part, const KernelClassifier& classifier)
@@ -108,6 +141,9 @@ class KinetoParser final : public JsonTraceScanner::Handler {
     void beginEnd(const RecordFields& f, simdjson::dom::object obj);
     StagedDevice& deviceOf(const RecordFields& f, std::size_t* index);
     const KernelClass& classify(NameId name);
+    const std::optional<EventKind>& opClass(std::string_view opName);
+    void applyOpClass(EventRecord& e, EventKind opKind);
+    void resolveLateOpClasses();
     Status parseOneByOne(std::string_view elements);
     Status applyTpscopeMeta();
 
@@ -128,6 +164,28 @@ class KinetoParser final : public JsonTraceScanner::Handler {
     std::vector<std::pair<StagedRange, std::int64_t>> m_cpuRanges;  // with External id
     std::string m_tpscopeMeta;
     KinetoLinks m_links;
+
+    // Kernel class from the launching CPU op: a kernel's "External id" is that of the innermost op
+    // around its launch. Ops precede their kernels in every Kineto file seen; kernels that came
+    // before any op wait in m_lateKernels for the end.
+    struct StringHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
+    struct LateKernel {
+        std::size_t device = 0;
+        std::size_t stream = 0;
+        std::size_t event = 0;
+        std::int64_t externalId = -1;
+    };
+    std::unordered_map<std::string, std::optional<EventKind>, StringHash, std::equal_to<>> m_opNameClasses;
+    OpClassTable m_opClasses;  // classifying ops only
+    std::vector<LateKernel> m_lateKernels;
+    bool m_cpuOpSeen = false;
+
+    // Step annotations on the CPU (index into m_cpuRanges): projected onto their GPU work at the end.
+    std::vector<CpuStepRange> m_cpuSteps;
+    std::vector<std::size_t> m_cpuStepRangeIndex;
 };
 
 std::string pidTidKey(std::string_view pid, simdjson::dom::element tid, bool hasTid) {
@@ -371,19 +429,29 @@ void KinetoParser::complete(const RecordFields& f, std::int64_t startNs, std::in
             const ArgFields a = f.hasArgs ? kineto::readArgs(f.args) : ArgFields{};
             StagedRange r{startNs, startNs + durNs, m_part.names.intern(f.name), static_cast<int>(a.depth)};
             m_cpuRanges.emplace_back(r, a.externalId);
+            if (f.hasTid && projectedStep(f.name)) {
+                m_cpuSteps.push_back({kinetoThreadKey(f), r.startNs, r.endNs, r.name});
+                m_cpuStepRangeIndex.push_back(m_cpuRanges.size() - 1);
+            }
             if (f.hasTid && launcherOp(f.name)) m_links.addLauncher(f, a, startNs, durNs);
             return;
         }
-        case Category::CpuOp:
-            if (f.hasArgs &&
-                (f.name == "record_param_comms" || f.name.substr(0, 4) == "c10d" || f.name.substr(0, 5) == "nccl:")) {
-                m_links.addCpuOp(kineto::readArgs(f.args), m_part);
-            }
-            if (f.hasArgs && f.hasTid && launcherOp(f.name)) {
-                m_links.addLauncher(f, kineto::readArgs(f.args), startNs, durNs);
-            }
+        case Category::CpuOp: {
+            m_cpuOpSeen = true;
             ++m_stats.cpuRecordsSkipped;
+            if (!f.hasArgs) return;
+            // The args are read once, and only for the ops that need them (most ops do not).
+            const auto& opKind = opClass(f.name);
+            const bool comms =
+                f.name == "record_param_comms" || f.name.substr(0, 4) == "c10d" || f.name.substr(0, 5) == "nccl:";
+            const bool launcher = f.hasTid && launcherOp(f.name);
+            if (!opKind && !comms && !launcher) return;
+            const ArgFields a = kineto::readArgs(f.args);
+            if (opKind && a.externalId >= 0) m_opClasses.set(a.externalId, *opKind);
+            if (comms) m_links.addCpuOp(a, m_part);
+            if (launcher) m_links.addLauncher(f, a, startNs, durNs);
             return;
+        }
         case Category::Runtime:
             if (f.hasArgs && f.hasTid && f.name.find("Launch") != std::string_view::npos) {
                 m_links.addLaunch(f, kineto::readArgs(f.args), startNs);
@@ -416,14 +484,21 @@ void KinetoParser::gpuEvent(const RecordFields& f, Category cat, std::int64_t st
     e.name = m_part.names.intern(f.name);
     e.correlationId = static_cast<std::uint32_t>(a.correlation >= 0 ? a.correlation : 0);
     bool needsLink = false;
+    bool lateKernel = false;
     if (!a.kind.empty()) {
         exactEvent(e, a);
     } else if (cat == Category::Kernel) {
         ++m_stats.kernels;
         const KernelClass& cls = classify(e.name);
         e.kind = cls.kind;
-        if (const auto k = parseEventKind(a.kind)) e.kind = *k;
         if (!a.collectiveName.empty()) e.kind = EventKind::Collective;
+        if (a.externalId >= 0 && e.kind != EventKind::Collective) {
+            if (const auto opKind = m_opClasses.find(a.externalId)) {
+                applyOpClass(e, *opKind);
+            } else if (!m_cpuOpSeen) {
+                lateKernel = true;
+            }
+        }
         if (e.kind == EventKind::Collective) {
             CollectivePayload p = cls.collective;
             m_links.applyCollectiveArgs(p, a, m_part);
@@ -449,9 +524,39 @@ void KinetoParser::gpuEvent(const RecordFields& f, Category cat, std::int64_t st
     }
     StagedStream& s = dev.stream(streamId);
     s.events.push_back(e);
+    if (lateKernel) {
+        m_lateKernels.push_back(
+            {devIndex, static_cast<std::size_t>(&s - dev.streams.data()), s.events.size() - 1, a.externalId});
+    }
     if (needsLink) {
         m_links.addPending({devIndex, static_cast<std::size_t>(&s - dev.streams.data()), s.events.size() - 1,
                             a.externalId, a.correlation});
+    }
+}
+
+const std::optional<EventKind>& KinetoParser::opClass(std::string_view opName) {
+    auto it = m_opNameClasses.find(opName);
+    if (it == m_opNameClasses.end()) {
+        it = m_opNameClasses.emplace(std::string(opName), m_classifier.classifyCpuOp(opName)).first;
+    }
+    return it->second;
+}
+
+// A collective by its op but not by its name (a custom all-reduce kernel nobody wrote a rule for)
+// gets an empty collective payload: its size may still come from the launcher's args (kineto_links).
+void KinetoParser::applyOpClass(EventRecord& e, EventKind opKind) {
+    const EventKind kind = kernelClassWithOp(e.kind, opKind);
+    if (kind == e.kind) return;
+    ++m_stats.kernelsClassedByOp;
+    e.kind = kind;
+    e.payload = kind == EventKind::Collective ? m_part.payloads.intern(Payload::of(CollectivePayload{})) : kNoPayload;
+}
+
+void KinetoParser::resolveLateOpClasses() {
+    for (const auto& k : m_lateKernels) {
+        if (const auto opKind = m_opClasses.find(k.externalId)) {
+            applyOpClass(m_part.devices[k.device].streams[k.stream].events[k.event], *opKind);
+        }
     }
 }
 
@@ -483,6 +588,7 @@ void KinetoParser::exactEvent(EventRecord& e, const ArgFields& a) {
 
 Status KinetoParser::finish() {
     TPSCOPE_TRY(applyTpscopeMeta());
+    resolveLateOpClasses();
     for (auto& dev : m_part.devices) {
         if (dev.deviceName.empty()) {
             if (auto it = m_gpuNames.find(dev.deviceIndex); it != m_gpuNames.end()) dev.deviceName = it->second;
@@ -493,10 +599,31 @@ Status KinetoParser::finish() {
             s.label = it != m_threadNames.end() ? it->second : "stream " + std::to_string(s.id);
         }
     }
-    for (const auto& [range, externalId] : m_cpuRanges) {
+    // A step annotation with a GPU copy is already in GPU time; the others move onto the GPU work they
+    // launched, and their CPU range is not kept (it would sit above kernels it did not bound).
+    std::vector<bool> keepCpu(m_cpuRanges.size(), true);
+    std::vector<CpuStepRange> toProject;
+    std::vector<std::size_t> toProjectIndex;
+    for (std::size_t i = 0; i < m_cpuSteps.size(); ++i) {
+        const auto externalId = m_cpuRanges[m_cpuStepRangeIndex[i]].second;
+        if (externalId >= 0 && m_gpuAnnotationIds.count(externalId) != 0) continue;
+        toProject.push_back(m_cpuSteps[i]);
+        toProjectIndex.push_back(m_cpuStepRangeIndex[i]);
+    }
+    if (!toProject.empty()) {
+        const auto projected = projectSteps(toProject, m_links.launchRecords(), m_part);
+        for (std::size_t i = 0; i < projected.size(); ++i) {
+            if (projected[i]) {
+                keepCpu[toProjectIndex[i]] = false;
+                ++m_stats.projectedSteps;
+            }
+        }
+    }
+    for (std::size_t i = 0; i < m_cpuRanges.size(); ++i) {
+        const auto& [range, externalId] = m_cpuRanges[i];
         if (externalId >= 0 && m_gpuAnnotationIds.count(externalId) != 0) {
             ++m_stats.mirroredAnnotations;
-        } else {
+        } else if (keepCpu[i]) {
             m_part.processRanges.push_back(range);
         }
     }

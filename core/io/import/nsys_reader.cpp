@@ -2,10 +2,14 @@
 // Copyright (C) 2026 The tpscope authors
 #include "core/io/import/nsys_reader.h"
 
+#include <algorithm>
 #include <charconv>
 #include <map>
 #include <set>
 #include <unordered_map>
+
+#include "core/io/import/step_projection.h"
+#include "core/trace/step_annotation.h"
 
 namespace tpscope::core {
 
@@ -73,6 +77,7 @@ class NsysReader {
     Status readCopies(bool memset);
     Status readNvtx();
     void countRuntime();
+    std::vector<KinetoLinks::LaunchRecord> runtimeLaunches();
     Status checkCancel() const;
     StagedDevice& device(std::int64_t deviceId, std::int64_t globalPid);
     NameId nameOf(const SqliteStmt& row, int col);
@@ -255,6 +260,9 @@ Status NsysReader::readNvtx() {
     auto stmt = m_db.prepare(sql);
     if (!stmt) return stmt.error();
     std::map<std::int64_t, std::vector<StagedRange>> rangesOfProcess;
+    // Step annotations (TensorRT-LLM's _forward_step, ...) are CPU ranges: moved onto their GPU work below.
+    std::vector<CpuStepRange> steps;
+    std::vector<std::int64_t> stepProcess;
     std::map<std::int64_t, std::uint32_t> mpiRankOfProcess;
     int rc = 0;
     while ((rc = stmt->step()) == SQLITE_ROW) {
@@ -287,9 +295,24 @@ Status NsysReader::readNvtx() {
             ++m_part.stats.negativeDurations;
             endNs = startNs;
         }
+        if (!stmt->isNull(5) && projectedStep(m_part.names.view(name))) {
+            steps.push_back({stmt->int64(5), startNs, endNs, name});
+            stepProcess.push_back(process);
+            continue;
+        }
         rangesOfProcess[process].push_back({startNs, endNs, name, -1});
     }
     if (rc != SQLITE_DONE) return m_db.error("cannot read NVTX_EVENTS");
+    if (!steps.empty()) {
+        const auto projected = projectSteps(steps, runtimeLaunches(), m_part);
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            if (projected[i]) {
+                ++m_part.stats.projectedSteps;
+            } else {
+                rangesOfProcess[stepProcess[i]].push_back({steps[i].startNs, steps[i].endNs, steps[i].name, -1});
+            }
+        }
+    }
     for (auto& [process, ranges] : rangesOfProcess) {
         auto devs = m_devicesOfProcess.find(process);
         if (devs == m_devicesOfProcess.end() || m_devicesOfProcess.size() == 1) {
@@ -313,6 +336,23 @@ Status NsysReader::readNvtx() {
         }
     }
     return Ok{};
+}
+
+// Launch records (any runtime call with a correlation: kernel, copy and graph launches) by thread.
+std::vector<KinetoLinks::LaunchRecord> NsysReader::runtimeLaunches() {
+    std::vector<KinetoLinks::LaunchRecord> out;
+    const auto cols = m_db.columns("CUPTI_ACTIVITY_KIND_RUNTIME");
+    if (cols.count("start") == 0 || cols.count("correlationId") == 0 || cols.count("globalTid") == 0) return out;
+    auto stmt = m_db.prepare("SELECT start, correlationId, globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME");
+    if (!stmt) return out;
+    while (stmt->step() == SQLITE_ROW) {
+        if (stmt->isNull(0) || stmt->isNull(1) || stmt->isNull(2)) continue;
+        out.push_back({stmt->int64(2), stmt->int64(0), stmt->int64(1)});
+    }
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+        return a.thread != b.thread ? a.thread < b.thread : a.startNs < b.startNs;
+    });
+    return out;
 }
 
 void NsysReader::countRuntime() {

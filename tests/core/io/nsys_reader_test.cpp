@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include "core/analysis/analysis.h"
 #include "core/io/import/trace_reader.h"
 #include "io_test_util.h"
 #include "test_support.h"
@@ -104,6 +105,45 @@ TEST(NsysReader, NvtxRangesOfSeveralProcessesGoToTheirOwnGpus) {
     ASSERT_EQ(t.ranks[1].ranges.size(), 1u);
     EXPECT_EQ(t.name(t.ranks[1].ranges[0].name), "step a");
     EXPECT_EQ(stats.unmatchedBegins, 1u);  // the range that never ended
+}
+
+TEST(NsysReader, TensorRtLlmForwardStepsMoveOntoTheKernelsTheyLaunched) {
+    // Hand-written from TensorRT-LLM's public NVTX step name ("[Executor] _forward_step <i>: <C> ctx reqs,
+    // <G> gen reqs"): a prefill step launching two kernels, then a decode step replaying one CUDA graph
+    // (both kernels carry the cudaGraphLaunch's correlation 3). Thread (10 << 24) + 5 launches all.
+    TempDir dir;
+    const auto path = makeDb(dir, "trtllm.sqlite", R"sql(
+      CREATE TABLE StringIds(id INTEGER, value TEXT);
+      INSERT INTO StringIds VALUES(1, 'sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x64x64');
+      CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(start INTEGER, end INTEGER, deviceId INTEGER, streamId INTEGER,
+                                              correlationId INTEGER, globalPid INTEGER, demangledName INTEGER);
+      INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES(5000, 5400, 0, 7, 1, 10 << 24, 1), (5410, 5900, 0, 7, 2, 10 << 24, 1),
+                                                   (9000, 9100, 0, 7, 3, 10 << 24, 1), (9120, 9300, 0, 7, 3, 10 << 24, 1);
+      CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start INTEGER, end INTEGER, correlationId INTEGER, globalTid INTEGER);
+      INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES(110, 120, 1, (10 << 24) + 5), (130, 140, 2, (10 << 24) + 5),
+                                                    (2100, 2110, 3, (10 << 24) + 5);
+      CREATE TABLE NVTX_EVENTS(start INTEGER, end INTEGER, eventType INTEGER, text TEXT, globalTid INTEGER);
+      INSERT INTO NVTX_EVENTS VALUES
+        (100, 200, 59, '[Executor] _forward_step 7: 1 ctx reqs, 1 gen reqs', (10 << 24) + 5),
+        (2000, 2200, 59, '[Executor] _forward_step 8: 0 ctx reqs, 2 gen reqs', (10 << 24) + 5);)sql");
+    core::ImportStats stats;
+    auto trace = core::readTrace(path.string(), {}, &stats);
+    ASSERT_TRUE(trace) << trace.error().describe();
+    EXPECT_EQ(stats.projectedSteps, 2u);
+    const auto& ranges = (*trace)->ranks.at(0).ranges;
+    ASSERT_EQ(ranges.size(), 2u);
+    EXPECT_EQ(ranges[0].startNs, 5000);  // first kernel of correlations 1 and 2
+    EXPECT_EQ(ranges[0].endNs, 5900);
+    EXPECT_EQ(ranges[1].startNs, 9000);  // the graph's kernels
+    EXPECT_EQ(ranges[1].endNs, 9300);
+    const auto a = core::analysis::analyzeTrace(**trace);
+    ASSERT_EQ(a.summary.steps.size(), 2u);
+    EXPECT_EQ(a.summary.steps[0].step, 7);
+    EXPECT_TRUE(a.summary.steps[0].prefill);
+    EXPECT_EQ(a.summary.steps[1].phase, core::StepPhase::Decode);
+    EXPECT_EQ(a.summary.batch, 2);
+    EXPECT_TRUE(a.summary.batchKnown);
+    EXPECT_DOUBLE_EQ(a.summary.latencyMeanNs, 9300.0 - 9000.0);
 }
 
 }  // namespace

@@ -30,6 +30,9 @@ TEST(KernelClassifier, BuiltinRulesAreEveryRuleOfTheResourceFile) {
     simdjson::dom::array rules;
     ASSERT_EQ(root["rules"].get_array().get(rules), simdjson::SUCCESS);
     EXPECT_EQ(KernelClassifier::builtin().ruleCount(), rules.size());
+    simdjson::dom::array opRules;
+    ASSERT_EQ(root["cpu_op_rules"].get_array().get(opRules), simdjson::SUCCESS);
+    EXPECT_EQ(KernelClassifier::builtin().cpuOpRuleCount(), opRules.size());
     // The first rule wins first: a name with its first prefix gets its kind.
     std::string_view kind, prefix;
     ASSERT_EQ(rules.at(0)["kind"].get_string().get(kind), simdjson::SUCCESS);
@@ -219,8 +222,9 @@ TEST(KernelClassifier, ProfilerMemcpyAndMemsetRecordsAreClassifiedByName) {
 }
 
 TEST(KernelClassifier, UnknownKernelsAreOther) {
-    EXPECT_EQ(kindOf("void cudnn::bn_fw_tr_1C11_kernel_NCHW<float, float, int, 512, true, 1>()"), EventKind::Other);
-    EXPECT_EQ(kindOf("par_ranged2d_kernel"), EventKind::Other);
+    // (cuDNN batch norm and CloverLeaf's par_ranged2d_kernel used to be here: issue 27 classes them.)
+    EXPECT_EQ(kindOf("void hydro::advect_cells<double>(double*, int)"), EventKind::Other);
+    EXPECT_EQ(kindOf("my_vendor_kernel_a"), EventKind::Other);
     EXPECT_EQ(kindOf(""), EventKind::Other);
 }
 
@@ -272,6 +276,58 @@ TEST(KernelClassifier, BadRuleFilesGiveOneClearError) {
     EXPECT_FALSE(c.addRulesFile("/nonexistent/kernel_rules.json").ok());
     // A failed add leaves the classifier as it was.
     EXPECT_EQ(c.ruleCount(), KernelClassifier::builtin().ruleCount());
+}
+
+TEST(KernelClassifier, NameFamiliesOfOtherVendorsAndGeneratorsAreClassed) {
+    // ROCm hipBLASLt/Tensile, composable kernel, Triton (MoE GEMM, inductor templates and pointwise),
+    // cuBLAS nvjet, vLLM Triton unified attention, PyTorch's generic kernels, cub sorts.
+    EXPECT_EQ(kindOf("Cijk_Alik_Bljk_BBS_BH_MT128x128x64_MI16x16x16x1_SN_1LDSB0_AFC1_AG0"), EventKind::Gemm);
+    EXPECT_EQ(kindOf("void ck::kernel_gemm_xdl_cshuffle_v3<ck::GridwiseGemm_xdl_cshuffle_v3<> >"), EventKind::Gemm);
+    EXPECT_EQ(kindOf("_matmul_ogs_NNT_bf16xbf16xmxfp4_128x256x128x1_swiglu"), EventKind::Gemm);
+    EXPECT_EQ(kindOf("triton_tem_fused_mm_0"), EventKind::Gemm);
+    EXPECT_EQ(kindOf("nvjet_tst_128x64_64x8_1x1_v_bz_TNN"), EventKind::Gemm);
+    EXPECT_EQ(kindOf("kernel_unified_attention_2d"), EventKind::Attention);
+    EXPECT_EQ(kindOf("void vllm::paged_attention_v1_kernel<__nv_bfloat16, 128, 16>"), EventKind::Attention);
+    EXPECT_EQ(kindOf("void vllm::reshape_and_cache_flash_kernel<__nv_bfloat16>"), EventKind::Attention);
+    EXPECT_EQ(kindOf("triton_poi_fused_add_mul_0"), EventKind::Elementwise);
+    EXPECT_EQ(kindOf("void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl_nocast<> >"),
+              EventKind::Elementwise);
+    EXPECT_EQ(kindOf("void at::native::(anonymous namespace)::CatArrayBatchedCopy<at::native::OpaqueType<2> >"),
+              EventKind::Elementwise);
+    EXPECT_EQ(kindOf("void at::native::(anonymous namespace)::cunn_SoftMaxForward<8, float>"), EventKind::Elementwise);
+    EXPECT_EQ(kindOf("void cub::DeviceRadixSortOnesweepKernel<cub::DeviceRadixSortPolicy<long, int, int> >"),
+              EventKind::Elementwise);
+    EXPECT_EQ(kindOf("void cudnn::bn_fw_tr_1C11_kernel_NCHW<float, float, int, 128, true, 1, true>"),
+              EventKind::Elementwise);
+    // fbgemm's embedding kernels are not GEMMs.
+    EXPECT_NE(kindOf("void fbgemm_gpu::permute_2D_data_kernel<false, int, int>"), EventKind::Gemm);
+}
+
+TEST(KernelClassifier, CpuOpRulesClassGemmAttentionAndCollectiveOps) {
+    const auto& c = KernelClassifier::builtin();
+    for (const char* gemm : {"aten::mm", "aten::addmm", "aten::bmm", "aten::linear", "aten::_scaled_mm",
+                             "_C::cutlass_scaled_mm", "_C::marlin_gemm"}) {
+        EXPECT_EQ(c.classifyCpuOp(gemm), EventKind::Gemm) << gemm;
+    }
+    for (const char* attention : {"aten::_flash_attention_forward", "aten::_scaled_dot_product_efficient_attention",
+                                  "vllm::unified_attention_with_output", "_C::paged_attention_v1"}) {
+        EXPECT_EQ(c.classifyCpuOp(attention), EventKind::Attention) << attention;
+    }
+    for (const char* collective : {"c10d::allreduce_", "nccl:all_reduce", "record_param_comms", "vllm::all_reduce",
+                                   "_C_custom_ar::all_reduce", "symm_mem::one_shot_all_reduce"}) {
+        EXPECT_EQ(c.classifyCpuOp(collective), EventKind::Collective) << collective;
+    }
+    for (const char* none : {"aten::mul", "aten::copy_", "aten::add", "aten::mean"}) {
+        EXPECT_EQ(c.classifyCpuOp(none), std::nullopt) << none;
+    }
+}
+
+TEST(KernelClassWithOp, OpWinsExceptOverCollectiveAndCopyNames) {
+    EXPECT_EQ(kernelClassWithOp(EventKind::Elementwise, EventKind::Gemm), EventKind::Gemm);
+    EXPECT_EQ(kernelClassWithOp(EventKind::Other, EventKind::Attention), EventKind::Attention);
+    EXPECT_EQ(kernelClassWithOp(EventKind::Collective, EventKind::Gemm), EventKind::Collective);
+    EXPECT_EQ(kernelClassWithOp(EventKind::Memcpy, EventKind::Collective), EventKind::Memcpy);
+    EXPECT_EQ(kernelClassWithOp(EventKind::Memset, EventKind::Gemm), EventKind::Memset);
 }
 
 TEST(ParseNcclKernelName, FieldsItCannotTellStayUnknown) {

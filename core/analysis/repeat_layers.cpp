@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
+#include "core/analysis/repeat_layers.h"
+
+#include <algorithm>
+#include <string>
+#include <unordered_map>
+
+namespace tpscope::core::analysis {
+
+namespace {
+
+constexpr std::size_t kMinPeriod = 4;
+
+bool heavy(EventKind k) {
+    return k == EventKind::Gemm || k == EventKind::Collective;
+}
+
+struct Region {
+    std::size_t begin = 0;  // kernels [begin, end) repeat with the period
+    std::size_t end = 0;
+};
+
+std::vector<Region> regions(std::span<const RepeatKernel> s, std::size_t p) {
+    std::vector<Region> out;
+    std::size_t run = 0;
+    auto close = [&](std::size_t i) {
+        if (run >= p) out.push_back({i - run, i + p});
+        run = 0;
+    };
+    for (std::size_t i = 0; i + p < s.size(); ++i) {
+        if (s[i].token == s[i + p].token) {
+            ++run;
+        } else {
+            close(i);
+        }
+    }
+    close(s.size() > p ? s.size() - p : 0);
+    return out;
+}
+
+struct Coverage {
+    std::size_t covered = 0;             // kernels inside runs of >= 2 periods
+    std::size_t firstRegion = SIZE_MAX;  // start of the first such run
+};
+
+Coverage coverage(std::span<const RepeatKernel> s, std::size_t p) {
+    Coverage c;
+    for (const Region& r : regions(s, p)) {
+        c.covered += r.end - r.begin;
+        c.firstRegion = std::min(c.firstRegion, r.begin);
+    }
+    return c;
+}
+
+std::size_t gemmsIn(std::span<const RepeatKernel> s, std::size_t from, std::size_t p) {
+    std::size_t n = 0;
+    for (std::size_t i = from; i < from + p && i < s.size(); ++i) n += s[i].kind == EventKind::Gemm ? 1 : 0;
+    return n;
+}
+
+bool acceptable(std::span<const RepeatKernel> s, std::size_t p, const Coverage& c, std::size_t scanned) {
+    return c.covered * 2 >= scanned && c.firstRegion != SIZE_MAX && gemmsIn(s, c.firstRegion, p) >= 2;
+}
+
+std::size_t findPeriod(std::span<const RepeatKernel> kernels, std::size_t hint) {
+    const auto scan = kernels.first(std::min(kernels.size(), kMaxScan));
+    const std::size_t m = scan.size();
+    if (hint >= kMinPeriod && 2 * hint <= m) {
+        // The previous step's period still covering most of this one: steps look alike.
+        const Coverage c = coverage(scan, hint);
+        if (c.covered * 5 >= m * 4 && acceptable(scan, hint, c, m)) return hint;
+    }
+    const std::size_t maxPeriod = std::min(m / 2, kMaxPeriod);
+    if (maxPeriod < kMinPeriod) return 0;
+    std::vector<Coverage> cov(maxPeriod + 1);
+    std::size_t best = 0;
+    for (std::size_t p = kMinPeriod; p <= maxPeriod; ++p) {
+        cov[p] = coverage(scan, p);
+        best = std::max(best, cov[p].covered);
+        // Most of the window repeats with this period: no longer one can do better (O(m x p) then).
+        if (cov[p].covered * 5 >= m * 4 && acceptable(scan, p, cov[p], m)) return p;
+    }
+    for (std::size_t p = kMinPeriod; p <= maxPeriod; ++p) {
+        if (cov[p].covered * 5 >= best * 4 && acceptable(scan, p, cov[p], m)) return p;
+    }
+    return 0;
+}
+
+// Offset in the unit s[a, a+p) where a layer starts (see the header, step 3).
+std::size_t layerPhase(std::span<const RepeatKernel> s, std::size_t a, std::size_t p) {
+    auto kind = [&](std::size_t u) { return s[a + u % p].kind; };
+    auto prev = [&](std::size_t u) { return (u + p - 1) % p; };
+    std::size_t attention = p;
+    for (std::size_t u = 0; u < p; ++u) {
+        if (kind(u) == EventKind::Attention) {
+            attention = u;
+            break;
+        }
+    }
+    if (attention == p) {
+        for (std::size_t u = 0; u < p; ++u) {
+            if (!heavy(kind(u)) && heavy(kind(prev(u)))) return u;
+        }
+        return 0;
+    }
+    std::size_t j = prev(attention);
+    std::size_t steps = 0;
+    while (!heavy(kind(j)) && ++steps < p) j = prev(j);                   // rope, cache writes
+    while (kind(prev(j)) == EventKind::Gemm && ++steps < p) j = prev(j);  // the QKV GEMMs
+    std::size_t k = prev(j);
+    while (!heavy(kind(k)) && ++steps < p) k = prev(k);  // the input norm
+    return (k + 1) % p;
+}
+
+}  // namespace
+
+std::vector<RepeatKernel> repeatKernels(const Trace& trace, const Rank& rank) {
+    std::unordered_map<std::uint32_t, std::uint32_t> tokenOfName;
+    std::unordered_map<std::string, std::uint32_t> tokenOfFamily;
+    auto token = [&](NameId name) {
+        const auto it = tokenOfName.find(name.value);
+        if (it != tokenOfName.end()) return it->second;
+        std::string_view text = trace.name(name);
+        if (const auto paren = text.find('('); paren != std::string_view::npos) text = text.substr(0, paren);
+        std::string family;
+        family.reserve(text.size());
+        for (const char c : text) {
+            if (c < '0' || c > '9') family += c;
+        }
+        const auto t =
+            tokenOfFamily.emplace(std::move(family), static_cast<std::uint32_t>(tokenOfFamily.size())).first->second;
+        tokenOfName.emplace(name.value, t);
+        return t;
+    };
+    std::vector<RepeatKernel> out;
+    out.reserve(rank.eventCount());
+    for (const auto& stream : rank.streams) {
+        const auto& ev = stream.events;
+        for (std::size_t i = 0; i < ev.size(); ++i) {
+            const EventKind kind = ev.kind(i);
+            if (kind == EventKind::Memcpy || kind == EventKind::Memset) continue;
+            out.push_back({ev.startNs(i), ev.endNs(i), token(ev.name(i)), kind});
+        }
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const RepeatKernel& a, const RepeatKernel& b) { return a.startNs < b.startNs; });
+    return out;
+}
+
+RepeatResult findRepeatLayers(std::span<const RepeatKernel> kernels, std::size_t hintPeriod) {
+    RepeatResult result;
+    const std::size_t p = findPeriod(kernels, hintPeriod);
+    if (p == 0) return result;
+    const auto regs = regions(kernels, p);
+    std::size_t layersEnd = 0;  // where the last layer found ends: nothing before it is taken again
+    std::size_t pass = 0;
+    std::size_t passLayers = 0;
+    std::vector<std::size_t> layersPerPass;
+    bool started = false;
+    for (const Region& reg : regs) {
+        const std::size_t d = layerPhase(kernels, reg.begin, p);
+        std::size_t layerStart = reg.begin + d;
+        std::size_t next = layerStart + p;
+        // A few extra (or missing) kernels broke the repeat inside a layer when the region's first
+        // boundary at least half a period on is about one period after the last layer: they belong to
+        // the layer they interrupt. A longer stretch (LM head, sampling, embedding) starts a new pass.
+        bool continues = false;
+        if (started && reg.begin < layersEnd + p) {
+            std::size_t boundary = reg.begin + d;
+            while (boundary < layersEnd + (p + 1) / 2) boundary += p;
+            const std::size_t span = boundary - layersEnd;
+            const std::size_t slack = std::max<std::size_t>(2, p / 8);
+            continues = span + slack >= p && span <= p + slack;
+            if (continues) next = boundary;
+        }
+        if (continues) {
+            layerStart = layersEnd;
+        } else {
+            // Layer 0 differs from the others at its start (no residual input) when the region starts
+            // late in it; otherwise the kernels before the region that repeat are the prologue's.
+            if (d > 0 && p - d < d && reg.begin + d >= layersEnd + p) {
+                layerStart = reg.begin + d - p;
+                next = reg.begin + d;
+            }
+            while (layerStart < layersEnd) {
+                layerStart += p;
+                next = layerStart + p;
+            }
+        }
+        const bool newPass = started && !continues;
+        if (newPass && next <= reg.end) {
+            layersPerPass.push_back(passLayers);
+            ++pass;
+            passLayers = 0;
+        }
+        while (next <= reg.end) {
+            result.layers.push_back({layerStart, next, pass, static_cast<int>(passLayers++)});
+            layerStart = next;
+            next += p;
+        }
+        if (passLayers > 0) {
+            layersEnd = result.layers.back().last;
+            started = true;
+        }
+    }
+    if (!started) return result;
+    layersPerPass.push_back(passLayers);
+    result.period = p;
+    result.passes = pass + 1;
+    // A first pass cut by the profiler (no prologue before it) holds the last layers of its pass.
+    const std::size_t longest = *std::max_element(layersPerPass.begin(), layersPerPass.end());
+    if (result.passes > 1 && layersPerPass[0] < longest && result.layers.front().first < p) {
+        const auto shift = static_cast<int>(longest - layersPerPass[0]);
+        for (auto& l : result.layers) {
+            if (l.pass == 0) l.index += shift;
+        }
+    }
+    return result;
+}
+
+}  // namespace tpscope::core::analysis

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
+#pragma once
+// Decoder layers as the repeating kernel sequence (DESIGN.md §5, issue 27 §1): what segments a trace
+// that has neither NVTX layer ranges nor an all-reduce per block (TP 1 baselines, CUDA-graph replays).
+//
+// Input: one window's kernels (a step, or a whole rank), in start order, each with a token (its name
+// family: template arguments, argument lists and digits dropped, so that tile sizes and template
+// parameters do not break the repeat) and its kind.
+// Mapping:
+//   1. period p: the smallest p (4 <= p <= kMaxPeriod) whose runs of s[i] == s[i+p] that span at least
+//      two periods cover >= 80 % of the kernels; failing that, >= 80 % of the best coverage of any p
+//      and >= 50 % of the kernels; either way its unit holds at least two GEMMs (every decoder layer
+//      has its projections);
+//   2. passes: the maximal periodic regions; a gap shorter than p (an occasional extra kernel, an MoE
+//      routing kernel) joins two regions into one pass, a longer one (embedding, LM head, sampling)
+//      starts the next pass;
+//   3. phase: the layer starts where the attention block's input norm starts: walking back from the
+//      unit's attention kernel over light kernels (rope, cache writes), the QKV GEMMs, and the light
+//      kernels before them (the norm) to the previous block's last GEMM or collective. Without an
+//      attention kernel, at the first light kernel after a heavy one. The first layer of a pass takes
+//      the kernels before the periodic region that belong to it (layer 0 differs: no residual input);
+//   4. layers: whole periods from the phase to the region's end. In a window that holds several
+//      passes, a first pass that starts at the window's start without a prologue is the tail of a
+//      pass cut by the profiler: its layers are numbered from the end, like the window's longest pass.
+// Complexity: O(m x p) for the period over the first m <= kMaxScan kernels, O(m x min(m/2, kMaxPeriod))
+// when no period covers 80 % (skipped when `hintPeriod` still covers them), then O(n) for the passes.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/trace/event_kind.h"
+#include "core/trace/trace.h"
+
+namespace tpscope::core::analysis {
+
+struct RepeatKernel {
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;
+    std::uint32_t token = 0;
+    EventKind kind = EventKind::Other;
+};
+
+struct RepeatLayer {
+    std::size_t first = 0;  // kernel indices [first, last) in the window
+    std::size_t last = 0;
+    std::size_t pass = 0;  // forward pass within the window, 0-based
+    int index = 0;         // layer index within its pass
+};
+
+struct RepeatResult {
+    std::size_t period = 0;  // 0: no repeating sequence found
+    std::size_t passes = 0;
+    std::vector<RepeatLayer> layers;
+};
+
+inline constexpr std::size_t kMaxPeriod = 2048;
+inline constexpr std::size_t kMaxScan = 16384;
+
+// A rank's kernels (every stream, no copies or sets) in start order, tokenised by name family:
+// the name up to its argument list, without digits. O(n log n).
+std::vector<RepeatKernel> repeatKernels(const Trace& trace, const Rank& rank);
+
+RepeatResult findRepeatLayers(std::span<const RepeatKernel> kernels, std::size_t hintPeriod = 0);
+
+}  // namespace tpscope::core::analysis

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
+// findRepeatLayers on hand-made kernel sequences (repeat_layers.h): period, phase, the first layer
+// that differs, an extra kernel inside a layer, several passes and a pass cut by the profiler.
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "core/analysis/repeat_layers.h"
+
+namespace tpscope::core::analysis {
+namespace {
+
+// One letter per kernel: n norm, g GEMM, a attention, s SiLU, e embedding, x extra, h LM head GEMM.
+std::vector<RepeatKernel> kernels(const std::string& letters) {
+    std::vector<RepeatKernel> out;
+    std::int64_t t = 0;
+    for (const char c : letters) {
+        const EventKind kind = c == 'g' || c == 'h' ? EventKind::Gemm
+                               : c == 'a'           ? EventKind::Attention
+                                                    : EventKind::Elementwise;
+        out.push_back({t, t + 5, static_cast<std::uint32_t>(c), kind});
+        t += 10;
+    }
+    return out;
+}
+
+const std::string kLayer = "fgagfgsg";  // f: fused add + norm (every layer but the first)
+
+TEST(RepeatLayers, FindsEveryLayerWithTheFirstOneDifferingAtItsStart) {
+    std::string seq = "e" + std::string("ngagfgsg");
+    for (int i = 1; i < 6; ++i) seq += kLayer;
+    seq += "fhx";
+    const auto k = kernels(seq);
+    const auto r = findRepeatLayers(k);
+    EXPECT_EQ(r.period, kLayer.size());
+    ASSERT_EQ(r.layers.size(), 6u);
+    for (std::size_t i = 0; i < r.layers.size(); ++i) {
+        EXPECT_EQ(r.layers[i].first, 1 + i * kLayer.size());  // after the embedding
+        EXPECT_EQ(r.layers[i].last, 1 + (i + 1) * kLayer.size());
+        EXPECT_EQ(r.layers[i].index, static_cast<int>(i));
+    }
+}
+
+TEST(RepeatLayers, AnExtraKernelStaysInTheLayerItInterrupts) {
+    std::string seq = "e";
+    for (int i = 0; i < 6; ++i) seq += i == 3 ? "fgagxfgsg" : kLayer;
+    seq += "fhx";
+    const auto r = findRepeatLayers(kernels(seq));
+    ASSERT_EQ(r.layers.size(), 6u);
+    EXPECT_EQ(r.passes, 1u);
+    EXPECT_EQ(r.layers[3].last - r.layers[3].first, kLayer.size() + 1);
+    EXPECT_EQ(r.layers[4].first, r.layers[3].last);
+    EXPECT_EQ(r.layers[5].index, 5);
+}
+
+TEST(RepeatLayers, PassesRestartTheLayerIndexAndACutFirstPassCountsFromTheEnd) {
+    std::string seq;
+    for (int i = 0; i < 2; ++i) seq += kLayer;  // the last 2 layers of a pass the profiler cut
+    seq +=
+        "fhx"
+        "e";
+    for (int pass = 0; pass < 2; ++pass) {
+        seq += "ngagfgsg";
+        for (int i = 1; i < 5; ++i) seq += kLayer;
+        seq +=
+            "fhx"
+            "e";
+    }
+    const auto r = findRepeatLayers(kernels(seq));
+    EXPECT_EQ(r.passes, 3u);
+    ASSERT_EQ(r.layers.size(), 2u + 5u + 5u);
+    EXPECT_EQ(r.layers[0].index, 3);  // layers 3 and 4 of 5
+    EXPECT_EQ(r.layers[1].index, 4);
+    EXPECT_EQ(r.layers[2].index, 0);
+    EXPECT_EQ(r.layers[2].pass, 1u);
+    EXPECT_EQ(r.layers[11].index, 4);
+}
+
+TEST(RepeatLayers, NoRepeatWithoutGemmsOrWithoutTwoPeriods) {
+    EXPECT_EQ(findRepeatLayers(kernels("nsnsnsnsnsnsnsnsnsnsnsns")).period, 0u);  // no GEMM in the unit
+    EXPECT_EQ(findRepeatLayers(kernels("efgagfgsgfhx")).period, 0u);              // one layer only
+    EXPECT_TRUE(findRepeatLayers({}).layers.empty());
+}
+
+}  // namespace
+}  // namespace tpscope::core::analysis

@@ -4,6 +4,8 @@
 
 #include <charconv>
 
+#include "core/analysis/scaling_input.h"
+
 namespace tpscope::core::analysis {
 
 namespace {
@@ -63,9 +65,9 @@ RunAnalysis analyzeTrace(const Trace& trace, const AnalysisOptions& options) {
 RunPoint runPointOf(const Trace& trace, const RunAnalysis& analysis, std::string label, int gpus, int batch) {
     RunPoint p;
     p.label = std::move(label);
-    p.gpus = gpus > 0                       ? gpus
-             : metadataInt(trace, "tp") > 0 ? metadataInt(trace, "tp")
-                                            : static_cast<int>(trace.ranks.size());
+    // Without a given TP, the one rule of the scaling input (traceTp: metadata, communicator size,
+    // world_size, ranks), so the GUI's runs table and charts read an imported trace as the CLI does.
+    p.gpus = gpus > 0 ? gpus : traceTp(trace).tp;
     p.batch = batch > 0 ? batch : analysis.summary.batch;
     const double latency = analysis.summary.latencyMeanNs;
     p.stepLatencyNs = latency;

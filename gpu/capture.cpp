@@ -18,10 +18,13 @@
 #include "gpu/decode_runner.h"
 #include "gpu/device_query.h"
 #include "gpu/gpu_check.h"
+#include "gpu/launch_env.h"
 #include "gpu/trace_merge.h"
 #include "gpu/trace_wire.h"
 #if TPSCOPE_HAVE_MPI
 #include "gpu/mpi/mpi_context.h"
+#else
+#define TPSCOPE_HAVE_MPI 0
 #endif
 
 namespace tpscope::gpu {
@@ -61,8 +64,12 @@ struct Launch {
 
 core::Result<Launch> joinLaunch(const CaptureOptions& o) {
     Launch launch;
+    const EnvLookup env = [](const char* name) -> const char* { return std::getenv(name); };
+    if (auto refused = unusableLaunch(env, TPSCOPE_HAVE_MPI != 0)) {
+        return core::makeError(core::ErrorCode::Unsupported, *refused, "capture");
+    }
 #if TPSCOPE_HAVE_MPI
-    if (MpiContext::launchedByLauncher()) {
+    if (hasProcessManager(env)) {
         TPSCOPE_TRY_ASSIGN(launch.mpi, MpiContext::init());
         launch.processes = launch.mpi->size();
         launch.processRank = launch.mpi->rank();
@@ -74,16 +81,6 @@ core::Result<Launch> joinLaunch(const CaptureOptions& o) {
     }
 #else
     (void)o;
-    // Several processes of a build without MPI would each drive the same GPUs and write one file.
-    for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}) {
-        const char* size = std::getenv(var);
-        if (size != nullptr && std::atoi(size) > 1) {
-            return core::makeError(core::ErrorCode::Unsupported,
-                                   "launched as one of several processes, but this tpscope-cli was built without MPI; "
-                                   "run one process (it drives all --tp GPUs of this host)",
-                                   "capture");
-        }
-    }
 #endif
     return launch;
 }
@@ -274,8 +271,20 @@ core::Result<CaptureReport> runCapture(const CaptureOptions& o) {
     std::vector<std::int64_t> offsets;
     TPSCOPE_TRY_ASSIGN(offsets, agreeOnClocks(launch, clockNs));
 
+    LaunchLink link;
+#if TPSCOPE_HAVE_MPI
+    if (launch.mpi) {
+        MpiContext* mpi = launch.mpi.get();
+        link.everyone = [mpi](bool mine) {
+            auto all = mpi->allTrue(mine);
+            return all && *all;
+        };
+        link.announceFailure = [mpi] { mpi->announceFailure(); };
+        link.peerFailed = [mpi] { return mpi->peerFailed(); };
+    }
+#endif
     LocalCapture part =
-        o.cpuTest ? synthesizeLocalRanks(plan, local, o.tokens, clockNs()) : captureLocalGpus(o, plan, local, id);
+        o.cpuTest ? synthesizeLocalRanks(plan, local, o.tokens, clockNs()) : captureLocalGpus(o, plan, local, id, link);
     report.stepNs = part.stepNs;
     for (core::Rank& r : part.trace.ranks) r.host = launch.host;
     ProcessTrace mine{launch.processRank, launch.host, offsets[static_cast<std::size_t>(launch.processRank)],

@@ -235,20 +235,14 @@ core::Status DecodeRunner::waitForStep() {
         const cudaError_t state = cudaEventQuery(m_impl->stepEnd);
         if (state == cudaSuccess) return core::Ok{};
         if (state != cudaErrorNotReady) TPSCOPE_GPU_CHECK(state);
-        if (m_impl->comm != nullptr && !m_impl->commAborted.load()) {
-            ncclResult_t async = ncclSuccess;
-            TPSCOPE_GPU_CHECK(ncclCommGetAsyncError(m_impl->comm, &async));
-            if (async != ncclSuccess && async != ncclInProgress) {
-                abortComm();
-                return gpuError(*failureText(async), "decode step", __FILE__, __LINE__);
-            }
-        }
-        if (m_config.abort != nullptr && m_config.abort->load()) {
-            abortComm();
+        if (m_impl->owned) {
+            // NCCL's asynchronous error or another rank's failure: the owner (this thread) aborts.
+            TPSCOPE_TRY(m_impl->owned->poll("decode step"));
+        } else if (m_config.abort != nullptr && m_config.abort->load()) {
             return core::makeError(core::ErrorCode::Cancelled, "stopped because another rank failed", "decode step");
         }
         if (std::chrono::steady_clock::now() > deadline) {
-            abortComm();
+            if (m_impl->owned) m_impl->owned->abort();
             return core::makeError(core::ErrorCode::DeviceError,
                                    "a decode step did not finish within " + std::to_string(m_config.hangTimeoutMs) +
                                        " ms (NCCL hang?); communicator aborted",

@@ -39,7 +39,8 @@ struct CuptiDecodeStats {
     std::uint64_t runtimeCalls = 0;
     std::uint64_t externalCorrelations = 0;
     std::uint64_t otherRecords = 0;         // kinds the decoder does not use
-    std::uint64_t droppedRecords = 0;       // reported lost by CUPTI (buffers full)
+    std::uint64_t droppedRecords = 0;       // reported lost by CUPTI (buffers full), both queues
+    std::uint64_t incompleteRecords = 0;    // buffers whose walk stopped at an incomplete record (the rest unread)
     std::uint64_t invalidTimestamps = 0;    // GPU records with start 0 or end < start, skipped
     std::uint64_t unmatchedMarkers = 0;     // a start without an end or an end without a start
     std::uint64_t foreignMarkers = 0;       // NVTX markers of another domain (NCCL's own ranges), skipped
@@ -77,6 +78,7 @@ class CuptiDecoder {
 
     void addRecord(const CUpti_Activity& record);
     void addDroppedRecords(std::uint64_t count) { m_stats.droppedRecords += count; }
+    void addIncompleteRecords(std::uint64_t count) { m_stats.incompleteRecords += count; }
 
     // Counts so far; after finish() they also hold the unmatched markers and attributed events.
     const CuptiDecodeStats& stats() const { return m_stats; }

@@ -172,6 +172,7 @@ void CuptiDecoder::writeStats(core::Trace& out) const {
     put("cupti.external_correlations", m_stats.externalCorrelations);
     put("cupti.other_records", m_stats.otherRecords);
     put("cupti.dropped_records", m_stats.droppedRecords);
+    put("cupti.incomplete_records", m_stats.incompleteRecords);
     put("cupti.invalid_timestamps", m_stats.invalidTimestamps);
     put("cupti.unmatched_markers", m_stats.unmatchedMarkers);
     put("cupti.foreign_markers", m_stats.foreignMarkers);

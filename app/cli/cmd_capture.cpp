@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 
@@ -98,6 +99,21 @@ Bandwidth bandwidth(const core::Catalog& catalog, const CaptureCliOptions& o, co
     return b;
 }
 
+// A CUPTI count summed over the merged trace's processes (each process writes its own entry).
+std::uint64_t countOf(const core::Trace& t, std::string_view key) {
+    std::uint64_t sum = 0;
+    for (const auto& [k, v] : t.metadata)
+        if (k == key) sum += std::strtoull(v.c_str(), nullptr, 10);
+    return sum;
+}
+
+// Records the trace lacks: dropped by CUPTI (both queues), cut off after an incomplete record, with
+// an invalid timestamp, or never written because a buffer was refused. gpu-check fails on any.
+std::uint64_t recordsLost(const core::Trace& t) {
+    return countOf(t, "cupti.dropped_records") + countOf(t, "cupti.incomplete_records") +
+           countOf(t, "cupti.invalid_timestamps") + countOf(t, "cupti.buffers_refused");
+}
+
 void printSummary(const CaptureCliOptions& o, const gpu::CaptureReport& rep, const Bandwidth& bw, bool json) {
     const core::Trace& t = rep.trace;
     const double median = medianNs(rep.stepNs);
@@ -118,6 +134,10 @@ void printSummary(const CaptureCliOptions& o, const gpu::CaptureReport& rep, con
         w.field("fraction_of_hbm_floor", bw.fractionOfFloor);
         w.field("origin", core::toString(t.origin));
         w.field("dropped_records", t.metadataValue("cupti.dropped_records"));
+        w.field("incomplete_records", countOf(t, "cupti.incomplete_records"));
+        w.field("invalid_timestamps", countOf(t, "cupti.invalid_timestamps"));
+        w.field("buffers_refused", countOf(t, "cupti.buffers_refused"));
+        w.field("records_lost", recordsLost(t));
         w.field("unattributed_kernels", t.metadataValue("cupti.unattributed_kernels"));
         w.field("id_agreed", t.metadataValue("launch.id_agreed")).field("failure", rep.failure);
         w.key("ranks").beginArray();
@@ -145,8 +165,12 @@ void printSummary(const CaptureCliOptions& o, const gpu::CaptureReport& rep, con
                   << " % of the measured step";
     }
     std::cout << '\n';
-    const std::string dropped = t.metadataValue("cupti.dropped_records");
-    if (!dropped.empty() && dropped != "0") std::cout << "warning: CUPTI dropped " << dropped << " records\n";
+    if (const std::uint64_t lost = recordsLost(t); lost > 0) {
+        std::cout << "warning: the trace lacks records: " << countOf(t, "cupti.dropped_records") << " dropped, "
+                  << countOf(t, "cupti.incomplete_records") << " buffers cut at an incomplete record, "
+                  << countOf(t, "cupti.invalid_timestamps") << " with invalid timestamps, "
+                  << countOf(t, "cupti.buffers_refused") << " buffers refused\n";
+    }
     const std::string untagged = t.metadataValue("cupti.unattributed_kernels");
     if (!untagged.empty() && untagged != "0") std::cout << "warning: " << untagged << " kernels lack their op tag\n";
     if (!o.noCupti || o.cpuTest) std::cout << "trace written to " << o.out << '\n';

@@ -8,6 +8,7 @@
 
 #include "activity_buffer.h"
 #include "core/workload/decode_plan.h"
+#include "gpu/cupti_session.h"
 #include "support/small_model.h"
 
 namespace tpscope::gpu {
@@ -303,6 +304,33 @@ TEST(CuptiDecoder, DroppedRecordsAreCountedInTheMetadata) {
     EXPECT_EQ(decoder.stats().droppedRecords, 20u);
     EXPECT_EQ(t.metadataValue("cupti.dropped_records"), "20");
     EXPECT_EQ(t.metadataValue("cupti.kernels"), "1");
+}
+
+TEST(CuptiBufferWalk, AnIncompleteRecordEndsTheWalkAndIsCountedNotDropped) {
+    CUpti_Activity records[4] = {};
+    int at = 0;
+    // Three records, then CUPTI cannot step past the fourth (incomplete): the walk reports it.
+    const BufferWalk cut = walkActivityBuffer([&](CUpti_Activity** r) {
+        if (at == 3) return CUPTI_ERROR_INVALID_KIND;
+        *r = &records[at++];
+        return CUPTI_SUCCESS;
+    });
+    EXPECT_EQ(cut.records.size(), 3u);
+    EXPECT_TRUE(cut.incomplete);
+    at = 0;
+    const BufferWalk whole = walkActivityBuffer([&](CUpti_Activity** r) {
+        if (at == 4) return CUPTI_ERROR_MAX_LIMIT_REACHED;  // the buffer's normal end
+        *r = &records[at++];
+        return CUPTI_SUCCESS;
+    });
+    EXPECT_EQ(whole.records.size(), 4u);
+    EXPECT_FALSE(whole.incomplete);
+
+    CuptiDecoder decoder;
+    decoder.addIncompleteRecords(cut.incomplete ? 1 : 0);
+    decoder.addIncompleteRecords(whole.incomplete ? 1 : 0);
+    const core::Trace t = decoder.finish();
+    EXPECT_EQ(t.metadataValue("cupti.incomplete_records"), "1");
 }
 
 TEST(CuptiDecoder, RecordsWithoutValidTimestampsAreSkippedAndCounted) {

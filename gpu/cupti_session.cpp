@@ -52,12 +52,12 @@ core::Status CuptiSession::checkVersion() {
     std::uint32_t library = 0;
     TPSCOPE_GPU_CHECK(cuptiGetVersion(&library));
     const std::uint32_t header = CUPTI_API_VERSION;
-    if (!cuptiLibraryCompatible(header, library)) {
+    const CuptiLibraryCheck check = checkCuptiLibrary(header, library);
+    if (!check.accepted) {
         return core::makeError(core::ErrorCode::Unsupported,
-                               "the CUPTI library loaded (" + describeCuptiVersion(library) +
-                                   ") cannot fill the records of the headers tpscope was built with (" +
-                                   describeCuptiVersion(header) +
-                                   "); point LD_LIBRARY_PATH at a CUPTI of the same major release and at least that "
+                               "the CUPTI library loaded (" + describeCuptiVersion(library) + ") is " + check.reason +
+                                   "; tpscope was built with the CUPTI headers " + describeCuptiVersion(header) +
+                                   ". Point LD_LIBRARY_PATH at a CUPTI of the same major release and at least that "
                                    "minor (the bundle of gpu-check.sh --bundle carries one)",
                                "CUPTI version check");
     }

@@ -22,6 +22,7 @@
 #include "gpu/cupti_session.h"
 #include "gpu/decode_runner.h"
 #include "gpu/gpu_check.h"
+#include "gpu/nccl_setup.h"
 
 namespace tpscope::gpu {
 
@@ -276,6 +277,8 @@ LocalCapture captureLocalGpus(const CaptureOptions& o, const core::DecodePlan& p
         }
         session = std::move(*started);
     }
+    // Every process, before its first NCCL call (process 0 also did when it made the id).
+    if (plan.config.tp > 1) prepareNcclEnvironment();
     CaptureRun run(o, plan, local, ncclId, session.get(), link);
     std::vector<std::thread> threads;
     for (std::size_t i = 0; i < run.ranks; ++i) threads.emplace_back(runRank, std::ref(run), i);

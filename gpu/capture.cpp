@@ -14,6 +14,7 @@
 #include <memory>
 #include <random>
 
+#include "gpu/cupti_decoder.h"
 #include "gpu/cupti_session.h"
 #include "gpu/decode_runner.h"
 #include "gpu/device_query.h"
@@ -203,6 +204,11 @@ core::Status validate(const CaptureOptions& o) {
     TPSCOPE_TRY(positive(o.tokens, "--tokens"));
     TPSCOPE_TRY(positive(o.contextLen, "--context"));
     if (o.warmupSteps < 0) return core::makeError(core::ErrorCode::InvalidArgument, "must not be negative", "--warmup");
+    if (o.overlap && o.batch > 2 * static_cast<int>(kMaxTaggedRows)) {  // a half's rows ride in its op tag
+        return core::makeError(core::ErrorCode::InvalidArgument,
+                               "--overlap takes at most " + std::to_string(2 * kMaxTaggedRows) + " sequences",
+                               "--batch");
+    }
     if (o.dtype != core::Dtype::Fp16 && o.dtype != core::Dtype::Bf16) {
         return core::makeError(core::ErrorCode::Unsupported, "the GPU runner computes in fp16 or bf16", "--dtype");
     }

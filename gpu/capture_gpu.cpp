@@ -73,7 +73,9 @@ RunnerHooks hooksFor(CuptiSession* session, bool graph) {
         hooks.pushOpTag = [session](std::uint64_t tag) { session->pushOpTag(tag); };
         hooks.popOpTag = [session] { session->popOpTag(); };
     }
-    hooks.tagGraphNode = [session](cudaGraphNode_t node, std::uint32_t op) { session->tagGraphNode(node, op); };
+    hooks.tagGraphNode = [session](cudaGraphNode_t node, std::uint32_t op, std::uint32_t rows) {
+        session->tagGraphNode(node, op, rows);
+    };
     return hooks;
 }
 

@@ -149,10 +149,10 @@ void CuptiSession::popOpTag() {
     cuptiActivityPopExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &last);
 }
 
-void CuptiSession::tagGraphNode(cudaGraphNode_t node, std::uint32_t opIndex) {
+void CuptiSession::tagGraphNode(cudaGraphNode_t node, std::uint32_t opIndex, std::uint32_t rows) {
     std::uint64_t id = 0;
     if (cuptiGetGraphNodeId(node, &id) != CUPTI_SUCCESS) return;
-    withDecoder([&](CuptiDecoder& d) { d.tagGraphNode(id, opIndex); });
+    withDecoder([&](CuptiDecoder& d) { d.tagGraphNode(id, opIndex, rows); });
 }
 
 core::Result<std::uint32_t> CuptiSession::streamId(cudaStream_t stream) const {

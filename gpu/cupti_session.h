@@ -68,7 +68,7 @@ class CuptiSession {
     }
     void pushOpTag(std::uint64_t tag);
     void popOpTag();
-    void tagGraphNode(cudaGraphNode_t node, std::uint32_t opIndex);
+    void tagGraphNode(cudaGraphNode_t node, std::uint32_t opIndex, std::uint32_t rows);
     // CUPTI's id of a stream, as activity records name it.
     core::Result<std::uint32_t> streamId(cudaStream_t stream) const;
 

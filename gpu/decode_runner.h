@@ -37,7 +37,8 @@ namespace tpscope::gpu {
 struct RunnerHooks {
     std::function<void(std::uint64_t tag)> pushOpTag;  // around each op's launches (eager steps)
     std::function<void()> popOpTag;
-    std::function<void(cudaGraphNode_t node, std::uint32_t opIndex)> tagGraphNode;  // while capturing
+    // While capturing; rows: an overlap half's rows of the batch (0: the whole op).
+    std::function<void(cudaGraphNode_t node, std::uint32_t opIndex, std::uint32_t rows)> tagGraphNode;
 };
 
 struct RunnerConfig {
@@ -99,12 +100,13 @@ class DecodeRunner {
     core::Status synchronizeStreams(int timeoutMs);
     core::Status enqueueStep(int index, bool annotate, bool capturing);
     core::Status enqueueOp(std::size_t opIndex, int step, bool annotate, bool capturing);
+    // rows: an overlap half's rows of the batch, carried by its tag (0: the whole op).
     core::Status launchTagged(std::size_t opIndex, int step, bool annotate, bool capturing,
-                              const std::function<core::Status()>& launch);
+                              const std::function<core::Status()>& launch, int rows = 0);
     core::Status gemm(const void* weight, const void* in, void* out, int rows, int n, int k);
     core::Status allReduce(void* data, std::size_t count, cudaStream_t stream);
     core::Status rowParallelWithAllReduce(std::size_t gemmIndex, int step, bool annotate, bool capturing);
-    core::Status tagNewGraphNodes(std::size_t opIndex);
+    core::Status tagNewGraphNodes(std::size_t opIndex, int rows);
     core::Status captureGraph(int index);
     core::Status waitForStep();
 

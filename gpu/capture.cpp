@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <memory>
 #include <random>
+#include <thread>
 
 #include "gpu/cupti_decoder.h"
 #include "gpu/cupti_session.h"
@@ -193,6 +194,21 @@ void addLaunchMetadata(core::Trace& t, const CaptureOptions& o) {
                " batch" + std::to_string(o.batch);
 }
 
+// The cpu test of failure propagation: the failing process announces its failure as a GPU capture's
+// main thread does, and every other process polls for it as that thread does while its GPUs run.
+std::string cpuTestFailure(const CaptureOptions& o, int processRank, const LaunchLink& link) {
+    if (processRank == o.cpuTestFailProcess) {
+        if (link.announceFailure) link.announceFailure();
+        return "cpu test: injected failure";
+    }
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(o.hangTimeoutMs);
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (link.peerFailed && link.peerFailed()) return "stopped because another rank failed (another process)";
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return "no failure announcement arrived within " + std::to_string(o.hangTimeoutMs) + " ms";
+}
+
 core::Status validate(const CaptureOptions& o) {
     const auto positive = [](int v, const char* what) -> core::Status {
         if (v <= 0)
@@ -291,6 +307,7 @@ core::Result<CaptureReport> runCapture(const CaptureOptions& o) {
 #endif
     LocalCapture part =
         o.cpuTest ? synthesizeLocalRanks(plan, local, o.tokens, clockNs()) : captureLocalGpus(o, plan, local, id, link);
+    if (o.cpuTest && o.cpuTestFailProcess >= 0) part.error = cpuTestFailure(o, launch.processRank, link);
     report.stepNs = part.stepNs;
     for (core::Rank& r : part.trace.ranks) r.host = launch.host;
     ProcessTrace mine{launch.processRank, launch.host, offsets[static_cast<std::size_t>(launch.processRank)],

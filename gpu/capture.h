@@ -44,6 +44,7 @@ struct CaptureOptions {
     bool cpuTest = false;
     std::int64_t cpuTestSkewNs = 0;      // cpu test: process p's clock runs p x this ahead
     bool cpuTestHostPerProcess = false;  // cpu test: each process claims its own host name
+    int cpuTestFailProcess = -1;         // cpu test: this process fails; the others must hear of it (LaunchLink)
     core::TaskControl control;           // progress: decode steps done / tokens; cancel: checked before each step
 };
 

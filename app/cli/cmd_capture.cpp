@@ -40,6 +40,7 @@ struct CaptureCliOptions {
     bool cpuTest = false;
     bool hostPerProcess = false;
     std::int64_t skewNs = 0;
+    int failProcess = -1;
     std::string out;
     std::string gpu;  // preset for the bandwidth comparison; matched from the device name when empty
     bool json = false;
@@ -197,6 +198,7 @@ int runCaptureCommand(const CliContext& ctx, const CaptureCliOptions& o) {
     c.cpuTest = o.cpuTest;
     c.cpuTestSkewNs = o.skewNs;
     c.cpuTestHostPerProcess = o.hostPerProcess;
+    c.cpuTestFailProcess = o.failProcess;
     if (auto writable = checkOutputPath(o.out); !writable) return reportError(writable.error());
     auto report = gpu::runCapture(c);
     if (!report) return reportError(report.error());
@@ -251,6 +253,9 @@ void addCaptureCommand(CLI::App& app, CliContext& ctx) {
         ->group("");
     cmd->add_option("--cpu-test-skew-ns", opts->skewNs, "CPU test: process p's clock runs p x this ahead")->group("");
     cmd->add_flag("--cpu-test-host-per-process", opts->hostPerProcess, "CPU test: each process is its own host")
+        ->group("");
+    cmd->add_option("--cpu-test-fail-process", opts->failProcess,
+                    "CPU test: this process fails and announces it; the others wait for the announcement")
         ->group("");
     cmd->callback([&ctx, opts] {
 #if TPSCOPE_HAVE_CUDA

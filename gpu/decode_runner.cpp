@@ -71,12 +71,13 @@ core::Status DecodeRunner::computeShardSizes() {
     d.layers = static_cast<int>(c.model.layers);
     d.attention = {c.batch, static_cast<int>(s.headsPerRank), static_cast<int>(s.kvHeadsPerRank),
                    static_cast<int>(c.model.headDim), c.contextLen};
-    if (d.attention.headDim > 256 || c.contextLen > kernels::decodeAttentionMaxContext(d.attention.headDim)) {
+    if (d.attention.headDim > 256 || c.contextLen > kernels::decodeAttentionMaxContext(d.attention)) {
         return core::makeError(core::ErrorCode::Unsupported,
                                "the decode attention kernel handles head_dim <= 256 and context <= " +
-                                   std::to_string(kernels::decodeAttentionMaxContext(d.attention.headDim)),
+                                   std::to_string(kernels::decodeAttentionMaxContext(d.attention)),
                                "--context");
     }
+    d.attentionWorkspaceBytes = kernels::decodeAttentionWorkspaceBytes(d.attention);
     const auto h = static_cast<std::size_t>(d.hidden);
     const auto qkv = static_cast<std::size_t>(d.qkvOut), attn = static_cast<std::size_t>(d.attnOut);
     const auto ffn = static_cast<std::size_t>(d.ffn), vocab = static_cast<std::size_t>(d.vocab);
@@ -95,6 +96,7 @@ core::Status DecodeRunner::checkDeviceMemory() {
     std::size_t freeBytes = 0, totalBytes = 0;
     TPSCOPE_GPU_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
     const std::size_t need = (d.weightElems + d.kvElems + d.actElems) * d.elementBytes() + d.workspaceBytes +
+                             d.attentionWorkspaceBytes +
                              static_cast<std::size_t>(deviceHeadroomBytes(m_plan.config.tp));
     if (need <= freeBytes) return core::Ok{};
     return core::makeError(
@@ -163,6 +165,7 @@ core::Status DecodeRunner::allocateActivations() {
     void* tokens = nullptr;
     TPSCOPE_TRY(deviceAlloc(b * sizeof(int), &tokens));
     d.tokens = static_cast<int*>(tokens);
+    if (d.attentionWorkspaceBytes > 0) TPSCOPE_TRY(deviceAlloc(d.attentionWorkspaceBytes, &d.attentionWorkspace));
     return core::Ok{};
 }
 

@@ -43,6 +43,8 @@ struct DecodeRunner::Impl {
     std::byte* kvCache = nullptr;
     void* workspace = nullptr;
     std::size_t workspaceBytes = 32u << 20;
+    void* attentionWorkspace = nullptr;  // split-KV attention's partial results (decode_kernels.h)
+    std::size_t attentionWorkspaceBytes = 0;
 
     // Per layer weights (row-major [out][in], as a Linear layer stores them).
     std::vector<void*> wQkv, wO, wGateUp, wDown, wInputNorm, wPostNorm;

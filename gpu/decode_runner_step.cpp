@@ -168,8 +168,8 @@ core::Status DecodeRunner::enqueueOp(std::size_t i, int step, bool annotate, boo
             return rowParallelWithAllReduce(i, step, annotate, capturing);
         case core::OpKind::Attention:
             return run([&]() -> core::Status {
-                TPSCOPE_GPU_CHECK(
-                    kernels::decodeAttention(d.qkv, d.kCache[l], d.vCache[l], d.attn, d.attention, d.type, m_compute));
+                TPSCOPE_GPU_CHECK(kernels::decodeAttention(d.qkv, d.kCache[l], d.vCache[l], d.attn,
+                                                           d.attentionWorkspace, d.attention, d.type, m_compute));
                 return core::Ok{};
             });
         case core::OpKind::SiluMul:

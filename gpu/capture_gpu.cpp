@@ -191,11 +191,10 @@ void runRank(CaptureRun& run, std::size_t i) {
     if (auto down = (*runner)->shutDown(run.peersHealthy); !down) fail(down.error());
 }
 
+// Every rank's failure sets `abort` (fail() in runRank), so the main thread needs no rank's error
+// string, which that rank's thread may still be writing.
 bool localFailure(const CaptureRun& run) {
-    if (run.abort.load() || !run.collectionError.empty()) return true;
-    for (const auto& e : run.errors)
-        if (!e.empty()) return true;
-    return false;
+    return run.abort.load() || !run.collectionError.empty();
 }
 
 // The main thread's part: agreement over the processes before the NCCL init and before the
@@ -214,8 +213,9 @@ void driveCollection(CaptureRun& run) {
         } else if (run.link.peerFailed && run.link.peerFailed()) {
             run.abort.store(true);  // the ranks' owners abort their communicators (OwnedComm::poll)
             run.barrier.abort();
-            if (run.collectionError.empty())
+            if (run.collectionError.empty()) {
                 run.collectionError = "stopped because another rank failed (another process)";
+            }
         }
     };
     // Every process calls everyone() exactly twice, at the same points, whatever failed.
@@ -223,8 +223,9 @@ void driveCollection(CaptureRun& run) {
     if (!everyone(allocated && !localFailure(run)) && allocated) {
         run.abort.store(true);
         run.barrier.abort();
-        if (run.collectionError.empty())
+        if (run.collectionError.empty()) {
             run.collectionError = "stopped because another rank failed (another process could not set up)";
+        }
     }
     const bool warmedUp =
         run.barrier.arriveAndWait(poll) && run.barrier.arriveAndWait(poll) && run.barrier.arriveAndWait(poll);

@@ -103,8 +103,9 @@ Bandwidth bandwidth(const core::Catalog& catalog, const CaptureCliOptions& o, co
 // A CUPTI count summed over the merged trace's processes (each process writes its own entry).
 std::uint64_t countOf(const core::Trace& t, std::string_view key) {
     std::uint64_t sum = 0;
-    for (const auto& [k, v] : t.metadata)
+    for (const auto& [k, v] : t.metadata) {
         if (k == key) sum += std::strtoull(v.c_str(), nullptr, 10);
+    }
     return sum;
 }
 

@@ -205,8 +205,9 @@ void MpiContext::announceFailure() {
         if (p == m_rank) continue;
         MPI_Request request = MPI_REQUEST_NULL;
         // A one-int message goes eagerly: the send completes locally, the peer's beacon receives it.
-        if (MPI_Isend(&one, 1, MPI_INT, p, kTagFailure, MPI_COMM_WORLD, &request) == MPI_SUCCESS)
+        if (MPI_Isend(&one, 1, MPI_INT, p, kTagFailure, MPI_COMM_WORLD, &request) == MPI_SUCCESS) {
             MPI_Request_free(&request);
+        }
     }
 }
 

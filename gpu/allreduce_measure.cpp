@@ -118,6 +118,29 @@ core::Result<MeasuredAllReduceRow> measuredRow(std::uint64_t count, core::Dtype 
     return row;
 }
 
+core::Result<std::vector<double>> timeBackToBack(const AllReduceTimingCalls& calls, int warmup, int k, int samples) {
+    if (k < 1 || samples < 1 || warmup < 0) {
+        return core::makeError(core::ErrorCode::InvalidArgument, "needs >= 1 iteration and >= 1 sample",
+                               "allreduce --measure");
+    }
+    for (int w = 0; w < warmup; ++w) TPSCOPE_TRY(calls.launchAll());
+    // Idle GPUs before each sample, so every sample starts alike (not behind the warm-up's queue).
+    TPSCOPE_TRY(calls.recordEnds());
+    TPSCOPE_TRY(calls.waitAll());
+    std::vector<double> timesUs;
+    for (int s = 0; s < samples; ++s) {
+        TPSCOPE_TRY(calls.recordStarts());
+        for (int i = 0; i < k; ++i) TPSCOPE_TRY(calls.launchAll());
+        TPSCOPE_TRY(calls.recordEnds());
+        TPSCOPE_TRY(calls.waitAll());
+        std::vector<double> elapsed;
+        TPSCOPE_TRY_ASSIGN(elapsed, calls.elapsedMs());
+        const double slowestMs = elapsed.empty() ? 0.0 : *std::max_element(elapsed.begin(), elapsed.end());
+        timesUs.push_back(slowestMs * 1000.0 / k);
+    }
+    return timesUs;
+}
+
 core::Result<std::vector<MeasuredAllReduceRow>> runMeasuredAllReduce(const MeasuredAllReduceOptions& o) {
     if (o.gpus < 1 || o.iterations < 1 || o.warmupIterations < 0 || o.sizesBytes.empty()) {
         return core::makeError(core::ErrorCode::InvalidArgument, "needs >= 1 GPU, >= 1 iteration and at least one size",
@@ -146,7 +169,17 @@ core::Result<std::vector<MeasuredAllReduceRow>> runMeasuredAllReduce(const Measu
     d.ends.assign(n, nullptr);
     std::vector<int> list(n);
     for (std::size_t i = 0; i < n; ++i) list[i] = static_cast<int>(i);
-    TPSCOPE_GPU_CHECK(ncclCommInitAll(d.comms.data(), o.gpus, list.data()));
+    // ncclCommInitAll's equivalent, but with the config: blocking whatever NCCL_COMM_BLOCKING says
+    // (a non-blocking communicator returns ncclInProgress and launches from a thread of its own).
+    ncclUniqueId id{};
+    TPSCOPE_GPU_CHECK(ncclGetUniqueId(&id));
+    TPSCOPE_GPU_CHECK(ncclGroupStart());
+    for (std::size_t i = 0; i < n; ++i) {
+        ncclConfig_t config = blockingCommConfig();
+        TPSCOPE_GPU_CHECK(cudaSetDevice(list[i]));
+        TPSCOPE_GPU_CHECK(ncclCommInitRankConfig(&d.comms[i], o.gpus, id, static_cast<int>(i), &config));
+    }
+    TPSCOPE_GPU_CHECK(ncclGroupEnd());
     for (std::size_t i = 0; i < n; ++i) {
         TPSCOPE_GPU_CHECK(cudaSetDevice(list[i]));
         TPSCOPE_GPU_CHECK(cudaStreamCreateWithFlags(&d.streams[i], cudaStreamNonBlocking));
@@ -158,35 +191,40 @@ core::Result<std::vector<MeasuredAllReduceRow>> runMeasuredAllReduce(const Measu
         TPSCOPE_GPU_CHECK(cudaEventCreate(&d.ends[i]));
     }
 
+    const auto recordAll = [&](std::vector<cudaEvent_t>& events) -> core::Status {
+        for (std::size_t i = 0; i < n; ++i) {
+            TPSCOPE_GPU_CHECK(cudaSetDevice(list[i]));
+            TPSCOPE_GPU_CHECK(cudaEventRecord(events[i], d.streams[i]));
+        }
+        return core::Ok{};
+    };
     std::vector<MeasuredAllReduceRow> rows;
     for (const std::uint64_t size : o.sizesBytes) {
         const std::uint64_t count = std::max<std::uint64_t>(size / elem, 1);
-        std::vector<double> timesUs;
-        for (int it = 0; it < o.warmupIterations + o.iterations; ++it) {
-            for (std::size_t i = 0; i < n; ++i) {
-                TPSCOPE_GPU_CHECK(cudaSetDevice(list[i]));
-                TPSCOPE_GPU_CHECK(cudaEventRecord(d.starts[i], d.streams[i]));
-            }
+        AllReduceTimingCalls calls;
+        calls.recordStarts = [&] { return recordAll(d.starts); };
+        calls.recordEnds = [&] { return recordAll(d.ends); };
+        calls.launchAll = [&]() -> core::Status {
             TPSCOPE_GPU_CHECK(ncclGroupStart());
             for (std::size_t i = 0; i < n; ++i) {
                 TPSCOPE_GPU_CHECK(
                     ncclAllReduce(d.sendBuffers[i], d.recvBuffers[i], count, type, ncclSum, d.comms[i], d.streams[i]));
             }
             TPSCOPE_GPU_CHECK(ncclGroupEnd());
+            return core::Ok{};
+        };
+        calls.waitAll = [&] { return waitAll(d, o.hangTimeoutMs); };
+        calls.elapsedMs = [&]() -> core::Result<std::vector<double>> {
+            std::vector<double> ms(n);
             for (std::size_t i = 0; i < n; ++i) {
-                TPSCOPE_GPU_CHECK(cudaSetDevice(list[i]));
-                TPSCOPE_GPU_CHECK(cudaEventRecord(d.ends[i], d.streams[i]));
+                float m = 0;
+                TPSCOPE_GPU_CHECK(cudaEventElapsedTime(&m, d.starts[i], d.ends[i]));
+                ms[i] = static_cast<double>(m);
             }
-            TPSCOPE_TRY(waitAll(d, o.hangTimeoutMs));
-            if (it < o.warmupIterations) continue;
-            double slowestMs = 0;
-            for (std::size_t i = 0; i < n; ++i) {
-                float ms = 0;
-                TPSCOPE_GPU_CHECK(cudaEventElapsedTime(&ms, d.starts[i], d.ends[i]));
-                slowestMs = std::max(slowestMs, static_cast<double>(ms));
-            }
-            timesUs.push_back(slowestMs * 1000.0);
-        }
+            return ms;
+        };
+        std::vector<double> timesUs;
+        TPSCOPE_TRY_ASSIGN(timesUs, timeBackToBack(calls, o.warmupIterations, o.iterations, kAllReduceSamples));
         MeasuredAllReduceRow row;
         TPSCOPE_TRY_ASSIGN(row, measuredRow(count, o.dtype, o.gpus, std::move(timesUs)));
         rows.push_back(row);

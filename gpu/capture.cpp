@@ -13,15 +13,20 @@
 #include <cstdlib>
 #include <memory>
 #include <random>
+#include <thread>
 
+#include "gpu/cupti_decoder.h"
 #include "gpu/cupti_session.h"
 #include "gpu/decode_runner.h"
 #include "gpu/device_query.h"
 #include "gpu/gpu_check.h"
+#include "gpu/launch_env.h"
 #include "gpu/trace_merge.h"
 #include "gpu/trace_wire.h"
 #if TPSCOPE_HAVE_MPI
 #include "gpu/mpi/mpi_context.h"
+#else
+#define TPSCOPE_HAVE_MPI 0
 #endif
 
 namespace tpscope::gpu {
@@ -61,8 +66,12 @@ struct Launch {
 
 core::Result<Launch> joinLaunch(const CaptureOptions& o) {
     Launch launch;
+    const EnvLookup env = [](const char* name) -> const char* { return std::getenv(name); };
+    if (auto refused = unusableLaunch(env, TPSCOPE_HAVE_MPI != 0)) {
+        return core::makeError(core::ErrorCode::Unsupported, *refused, "capture");
+    }
 #if TPSCOPE_HAVE_MPI
-    if (MpiContext::launchedByLauncher()) {
+    if (hasProcessManager(env)) {
         TPSCOPE_TRY_ASSIGN(launch.mpi, MpiContext::init());
         launch.processes = launch.mpi->size();
         launch.processRank = launch.mpi->rank();
@@ -74,16 +83,6 @@ core::Result<Launch> joinLaunch(const CaptureOptions& o) {
     }
 #else
     (void)o;
-    // Several processes of a build without MPI would each drive the same GPUs and write one file.
-    for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}) {
-        const char* size = std::getenv(var);
-        if (size != nullptr && std::atoi(size) > 1) {
-            return core::makeError(core::ErrorCode::Unsupported,
-                                   "launched as one of several processes, but this tpscope-cli was built without MPI; "
-                                   "run one process (it drives all --tp GPUs of this host)",
-                                   "capture");
-        }
-    }
 #endif
     return launch;
 }
@@ -195,6 +194,21 @@ void addLaunchMetadata(core::Trace& t, const CaptureOptions& o) {
                " batch" + std::to_string(o.batch);
 }
 
+// The cpu test of failure propagation: the failing process announces its failure as a GPU capture's
+// main thread does, and every other process polls for it as that thread does while its GPUs run.
+std::string cpuTestFailure(const CaptureOptions& o, int processRank, const LaunchLink& link) {
+    if (processRank == o.cpuTestFailProcess) {
+        if (link.announceFailure) link.announceFailure();
+        return "cpu test: injected failure";
+    }
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(o.hangTimeoutMs);
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (link.peerFailed && link.peerFailed()) return "stopped because another rank failed (another process)";
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return "no failure announcement arrived within " + std::to_string(o.hangTimeoutMs) + " ms";
+}
+
 core::Status validate(const CaptureOptions& o) {
     const auto positive = [](int v, const char* what) -> core::Status {
         if (v <= 0)
@@ -206,6 +220,11 @@ core::Status validate(const CaptureOptions& o) {
     TPSCOPE_TRY(positive(o.tokens, "--tokens"));
     TPSCOPE_TRY(positive(o.contextLen, "--context"));
     if (o.warmupSteps < 0) return core::makeError(core::ErrorCode::InvalidArgument, "must not be negative", "--warmup");
+    if (o.overlap && o.batch > 2 * static_cast<int>(kMaxTaggedRows)) {  // a half's rows ride in its op tag
+        return core::makeError(core::ErrorCode::InvalidArgument,
+                               "--overlap takes at most " + std::to_string(2 * kMaxTaggedRows) + " sequences",
+                               "--batch");
+    }
     if (o.dtype != core::Dtype::Fp16 && o.dtype != core::Dtype::Bf16) {
         return core::makeError(core::ErrorCode::Unsupported, "the GPU runner computes in fp16 or bf16", "--dtype");
     }
@@ -274,8 +293,21 @@ core::Result<CaptureReport> runCapture(const CaptureOptions& o) {
     std::vector<std::int64_t> offsets;
     TPSCOPE_TRY_ASSIGN(offsets, agreeOnClocks(launch, clockNs));
 
+    LaunchLink link;
+#if TPSCOPE_HAVE_MPI
+    if (launch.mpi) {
+        MpiContext* mpi = launch.mpi.get();
+        link.everyone = [mpi](bool mine) {
+            auto all = mpi->allTrue(mine);
+            return all && *all;
+        };
+        link.announceFailure = [mpi] { mpi->announceFailure(); };
+        link.peerFailed = [mpi] { return mpi->peerFailed(); };
+    }
+#endif
     LocalCapture part =
-        o.cpuTest ? synthesizeLocalRanks(plan, local, o.tokens, clockNs()) : captureLocalGpus(o, plan, local, id);
+        o.cpuTest ? synthesizeLocalRanks(plan, local, o.tokens, clockNs()) : captureLocalGpus(o, plan, local, id, link);
+    if (o.cpuTest && o.cpuTestFailProcess >= 0) part.error = cpuTestFailure(o, launch.processRank, link);
     report.stepNs = part.stepNs;
     for (core::Rank& r : part.trace.ranks) r.host = launch.host;
     ProcessTrace mine{launch.processRank, launch.host, offsets[static_cast<std::size_t>(launch.processRank)],

@@ -15,6 +15,7 @@
 // Synthetic: its durations are made up, never measured.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,7 @@ struct CaptureOptions {
     bool cpuTest = false;
     std::int64_t cpuTestSkewNs = 0;      // cpu test: process p's clock runs p x this ahead
     bool cpuTestHostPerProcess = false;  // cpu test: each process claims its own host name
+    int cpuTestFailProcess = -1;         // cpu test: this process fails; the others must hear of it (LaunchLink)
     core::TaskControl control;           // progress: decode steps done / tokens; cancel: checked before each step
 };
 
@@ -82,9 +84,16 @@ core::Result<LocalRanks> assignLocalGpus(int tp, int processes, int processRank,
 // test, else the NCCL unique id.
 core::Result<std::vector<std::uint8_t>> makeLaunchId(const CaptureOptions& options);
 
+// How one process's capture reaches the other processes of its launch (MPI); empty members: alone.
+struct LaunchLink {
+    std::function<bool(bool)> everyone;     // AND over the processes; every process calls it at the same points
+    std::function<void()> announceFailure;  // tells every other process at once (idempotent)
+    std::function<bool()> peerFailed;       // polled while the GPUs run: another process announced a failure
+};
+
 // The GPU path (decode_runner + cupti_session). ncclId: NCCL_UNIQUE_ID_BYTES from process 0.
 LocalCapture captureLocalGpus(const CaptureOptions& options, const core::DecodePlan& plan, const LocalRanks& ranks,
-                              const std::vector<std::uint8_t>& ncclId);
+                              const std::vector<std::uint8_t>& ncclId, const LaunchLink& link = {});
 // The cpu-test path: events a run would produce, timed from startNs with fixed synthetic durations.
 LocalCapture synthesizeLocalRanks(const core::DecodePlan& plan, const LocalRanks& ranks, int steps,
                                   std::int64_t startNs);

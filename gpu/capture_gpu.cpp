@@ -6,10 +6,15 @@
 // process's trace. Phases are separated by a barrier that any failing thread can break, so a rank
 // that fails (out of memory, NCCL error, hang) stops the others instead of leaving them waiting.
 //
-// Phases (the workers and the main thread): set up | warm-up | CUPTI on | measured steps |
-// CUPTI off | teardown.
+// Phases (the workers and the main thread): allocate | every rank of every process allocated? |
+// NCCL communicators | warm-up | CUPTI on | measured steps | CUPTI off | every rank finished? |
+// teardown (finalize when every rank finished, else abort first). The main thread waits with a
+// poll: another process's failure (LaunchLink::peerFailed) stops this one's ranks, and a failure
+// here is announced to the others, so no process waits out the hang timeout for a peer that is gone.
 
+#include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -17,6 +22,7 @@
 #include "gpu/cupti_session.h"
 #include "gpu/decode_runner.h"
 #include "gpu/gpu_check.h"
+#include "gpu/nccl_setup.h"
 
 namespace tpscope::gpu {
 
@@ -25,8 +31,8 @@ namespace {
 class PhaseBarrier {
   public:
     explicit PhaseBarrier(int parties) : m_parties(parties) {}
-    // False once any party has aborted.
-    bool arriveAndWait() {
+    // False once any party has aborted. poll (main thread): called every few ms while waiting.
+    bool arriveAndWait(const std::function<void()>& poll = {}) {
         std::unique_lock<std::mutex> lock(m_mutex);
         if (m_aborted) return false;
         const int generation = m_generation;
@@ -36,7 +42,13 @@ class PhaseBarrier {
             m_cv.notify_all();
             return true;
         }
-        m_cv.wait(lock, [&] { return m_generation != generation || m_aborted; });
+        const auto passed = [&] { return m_generation != generation || m_aborted; };
+        while (!m_cv.wait_for(lock, std::chrono::milliseconds(5), passed)) {
+            if (!poll) continue;
+            lock.unlock();
+            poll();  // may call abort()
+            lock.lock();
+        }
         return !m_aborted;
     }
     void abort() {
@@ -61,19 +73,22 @@ RunnerHooks hooksFor(CuptiSession* session, bool graph) {
         hooks.pushOpTag = [session](std::uint64_t tag) { session->pushOpTag(tag); };
         hooks.popOpTag = [session] { session->popOpTag(); };
     }
-    hooks.tagGraphNode = [session](cudaGraphNode_t node, std::uint32_t op) { session->tagGraphNode(node, op); };
+    hooks.tagGraphNode = [session](cudaGraphNode_t node, std::uint32_t op, std::uint32_t rows) {
+        session->tagGraphNode(node, op, rows);
+    };
     return hooks;
 }
 
 // What the rank threads and the main thread share during one process's capture.
 struct CaptureRun {
     CaptureRun(const CaptureOptions& options, const core::DecodePlan& p, const LocalRanks& l,
-               const std::vector<std::uint8_t>& id, CuptiSession* s)
+               const std::vector<std::uint8_t>& id, CuptiSession* s, const LaunchLink& k)
         : o(options),
           plan(p),
           local(l),
           ncclId(id),
           session(s),
+          link(k),
           ranks(l.devices.size()),
           barrier(static_cast<int>(l.devices.size()) + 1),
           errors(ranks),
@@ -85,9 +100,11 @@ struct CaptureRun {
     const LocalRanks& local;
     const std::vector<std::uint8_t>& ncclId;
     CuptiSession* session;
+    const LaunchLink& link;
     std::size_t ranks;
     PhaseBarrier barrier;
     std::atomic<bool> abort{false};
+    bool peersHealthy = false;        // every rank of every process finished (set before the teardown phase)
     std::vector<std::string> errors;  // per rank (each written by its thread only)
     std::string collectionError;      // the main thread's (CUPTI)
     std::vector<std::vector<std::int64_t>> stepNs;
@@ -126,7 +143,7 @@ core::Result<std::unique_ptr<DecodeRunner>> setUpRank(CaptureRun& run, std::size
     cfg.abort = &run.abort;
     cfg.hooks = hooksFor(run.session, run.o.graph);
     std::unique_ptr<DecodeRunner> runner;
-    TPSCOPE_TRY_ASSIGN(runner, DecodeRunner::create(cfg, run.ncclId));
+    TPSCOPE_TRY_ASSIGN(runner, DecodeRunner::create(cfg));
     if (run.session != nullptr) {
         const auto label = [&](cudaStream_t stream, const char* name) {
             if (auto id = run.session->streamId(stream)) {
@@ -137,7 +154,6 @@ core::Result<std::unique_ptr<DecodeRunner>> setUpRank(CaptureRun& run, std::size
         label(runner->computeStream(), "compute");
         if (run.o.overlap) label(runner->commStream(), "nccl");
     }
-    TPSCOPE_TRY(runner->prepareGraph());
     return runner;
 }
 
@@ -151,6 +167,10 @@ void runRank(CaptureRun& run, std::size_t i) {
     };
     auto runner = setUpRank(run, i);
     if (!runner) return fail(runner.error());
+    if (!run.barrier.arriveAndWait()) return;  // every local rank allocated
+    if (!run.barrier.arriveAndWait()) return;  // every process's ranks too: all of them enter the NCCL init
+    if (auto c = (*runner)->connect(run.ncclId); !c) return fail(c.error());
+    if (auto g = (*runner)->prepareGraph(); !g) return fail(g.error());
     if (!run.barrier.arriveAndWait()) return;  // everyone set up
     for (int w = 0; w < run.o.warmupSteps; ++w) {
         if (auto r = (*runner)->step(w, false); !r) return fail(r.error());
@@ -167,26 +187,59 @@ void runRank(CaptureRun& run, std::size_t i) {
         if (i == 0) run.o.control.report(static_cast<double>(s + 1) / run.o.tokens);
     }
     if (!run.barrier.arriveAndWait()) return;  // all steps done: the main thread turns CUPTI off
-    run.barrier.arriveAndWait();               // collection stopped: tear down (communicators last)
+    if (!run.barrier.arriveAndWait()) return;  // collection stopped, health agreed: tear down
+    if (auto down = (*runner)->shutDown(run.peersHealthy); !down) fail(down.error());
 }
 
-// The main thread's part: CUPTI on after warm-up, off after the last step.
+// Every rank's failure sets `abort` (fail() in runRank), so the main thread needs no rank's error
+// string, which that rank's thread may still be writing.
+bool localFailure(const CaptureRun& run) {
+    return run.abort.load() || !run.collectionError.empty();
+}
+
+// The main thread's part: agreement over the processes before the NCCL init and before the
+// teardown, CUPTI on after warm-up and off after the last step; while waiting, failures cross the
+// process boundary both ways.
 void driveCollection(CaptureRun& run) {
     const auto record = [&](const core::Error& e) {
         run.collectionError = e.describe();
         run.abort.store(true);
         run.barrier.abort();
     };
-    const bool warmedUp = run.barrier.arriveAndWait() && run.barrier.arriveAndWait();
+    const auto everyone = [&](bool mine) { return run.link.everyone ? run.link.everyone(mine) : mine; };
+    const auto poll = [&] {
+        if (run.abort.load()) {
+            if (run.link.announceFailure) run.link.announceFailure();
+        } else if (run.link.peerFailed && run.link.peerFailed()) {
+            run.abort.store(true);  // the ranks' owners abort their communicators (OwnedComm::poll)
+            run.barrier.abort();
+            if (run.collectionError.empty()) {
+                run.collectionError = "stopped because another rank failed (another process)";
+            }
+        }
+    };
+    // Every process calls everyone() exactly twice, at the same points, whatever failed.
+    const bool allocated = run.barrier.arriveAndWait(poll);
+    if (!everyone(allocated && !localFailure(run)) && allocated) {
+        run.abort.store(true);
+        run.barrier.abort();
+        if (run.collectionError.empty()) {
+            run.collectionError = "stopped because another rank failed (another process could not set up)";
+        }
+    }
+    const bool warmedUp =
+        run.barrier.arriveAndWait(poll) && run.barrier.arriveAndWait(poll) && run.barrier.arriveAndWait(poll);
     if (warmedUp && run.session != nullptr) {
         if (auto on = run.session->enable(); !on) record(on.error());
     }
-    if (warmedUp && run.barrier.arriveAndWait()) run.barrier.arriveAndWait();  // steps run
+    if (warmedUp && run.barrier.arriveAndWait(poll)) run.barrier.arriveAndWait(poll);  // steps run
     if (run.session != nullptr) {
         if (auto off = run.session->flush(); !off && run.collectionError.empty())
             run.collectionError = off.error().describe();
     }
-    run.barrier.arriveAndWait();
+    if (localFailure(run) && run.link.announceFailure) run.link.announceFailure();
+    run.peersHealthy = everyone(!localFailure(run));
+    run.barrier.arriveAndWait(poll);
 }
 
 LocalCapture collectTrace(CaptureRun& run) {
@@ -216,7 +269,7 @@ LocalCapture collectTrace(CaptureRun& run) {
 }  // namespace
 
 LocalCapture captureLocalGpus(const CaptureOptions& o, const core::DecodePlan& plan, const LocalRanks& local,
-                              const std::vector<std::uint8_t>& ncclId) {
+                              const std::vector<std::uint8_t>& ncclId, const LaunchLink& link) {
     std::unique_ptr<CuptiSession> session;
     if (o.collect) {
         auto started = startSession(o, plan, local);
@@ -227,7 +280,9 @@ LocalCapture captureLocalGpus(const CaptureOptions& o, const core::DecodePlan& p
         }
         session = std::move(*started);
     }
-    CaptureRun run(o, plan, local, ncclId, session.get());
+    // Every process, before its first NCCL call (process 0 also did when it made the id).
+    if (plan.config.tp > 1) prepareNcclEnvironment();
+    CaptureRun run(o, plan, local, ncclId, session.get(), link);
     std::vector<std::thread> threads;
     for (std::size_t i = 0; i < run.ranks; ++i) threads.emplace_back(runRank, std::ref(run), i);
     driveCollection(run);

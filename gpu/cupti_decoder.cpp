@@ -74,11 +74,12 @@ void CuptiDecoder::labelStream(std::uint32_t deviceId, std::uint32_t streamId, s
 void CuptiDecoder::setPlan(const core::DecodePlan& plan) {
     m_ops = plan.ops;
     m_tp = static_cast<std::uint32_t>(plan.config.tp);
+    m_batch = static_cast<std::uint32_t>(plan.config.batch);
     m_dtype = plan.config.dtype;
 }
 
-void CuptiDecoder::tagGraphNode(std::uint64_t graphNodeId, std::uint32_t opIndex) {
-    m_graphNodeOps[graphNodeId] = opIndex;
+void CuptiDecoder::tagGraphNode(std::uint64_t graphNodeId, std::uint32_t opIndex, std::uint32_t rows) {
+    m_graphNodeOps[graphNodeId] = encodeOpTag(0, opIndex, rows);
 }
 
 void CuptiDecoder::aliasGraphNode(std::uint64_t clonedNodeId, std::uint64_t originalNodeId) {
@@ -210,20 +211,27 @@ core::RankId CuptiDecoder::rankOf(std::uint32_t deviceId) const {
     return it != m_deviceRanks.end() ? it->second : core::RankId(deviceId);
 }
 
-int CuptiDecoder::opIndexOf(const GpuRecord& r) const {
-    std::uint64_t index = std::numeric_limits<std::uint64_t>::max();
+std::optional<std::uint64_t> CuptiDecoder::opTagOf(const GpuRecord& r) const {
+    std::optional<std::uint64_t> tag;
     if (r.graphNodeId != 0) {
         std::uint64_t node = r.graphNodeId;
         if (const auto alias = m_graphNodeAlias.find(node); alias != m_graphNodeAlias.end()) node = alias->second;
-        if (const auto tag = m_graphNodeOps.find(node); tag != m_graphNodeOps.end()) index = tag->second;
+        if (const auto t = m_graphNodeOps.find(node); t != m_graphNodeOps.end()) tag = t->second;
     } else if (const auto ext = m_externalIds.find(r.correlationId); ext != m_externalIds.end()) {
-        index = opIndexOfTag(ext->second);
+        tag = ext->second;
     }
-    return index < m_ops.size() ? static_cast<int>(index) : -1;
+    if (tag && opIndexOfTag(*tag) >= m_ops.size()) return std::nullopt;
+    return tag;
 }
 
-core::PayloadId CuptiDecoder::opPayload(const core::PlanOp& op, core::PayloadId fromRecord) {
-    if (op.eventKind == core::EventKind::Gemm) return m_trace.intern(core::Payload::of(op.gemm));
+core::PayloadId CuptiDecoder::opPayload(const core::PlanOp& op, core::PayloadId fromRecord, std::uint32_t rows) {
+    // A half of overlap mode's split: its rows of the batch, not the whole op's.
+    const bool half = rows > 0 && m_batch > 0 && rows < m_batch;
+    if (op.eventKind == core::EventKind::Gemm) {
+        core::GemmPayload g = op.gemm;
+        if (half) g.m = rows;
+        return m_trace.intern(core::Payload::of(g));
+    }
     if (op.eventKind != core::EventKind::Collective) return fromRecord;
     const core::Payload named = m_trace.payload(fromRecord);  // a copy: interning may reallocate
     core::CollectivePayload c =
@@ -231,7 +239,7 @@ core::PayloadId CuptiDecoder::opPayload(const core::PlanOp& op, core::PayloadId 
     if (c.op == core::CollectiveOp::Unknown) c.op = op.collective;
     if (c.dtype == core::Dtype::Unknown) c.dtype = m_dtype;
     c.groupSize = m_tp;
-    c.bytes = op.messageBytes;
+    c.bytes = half ? op.messageBytes / m_batch * rows : op.messageBytes;
     return m_trace.intern(core::Payload::of(c));
 }
 

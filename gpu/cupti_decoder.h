@@ -19,6 +19,7 @@
 // Cost: O(records log records) at finish(); memory O(records) until then.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -39,7 +40,8 @@ struct CuptiDecodeStats {
     std::uint64_t runtimeCalls = 0;
     std::uint64_t externalCorrelations = 0;
     std::uint64_t otherRecords = 0;         // kinds the decoder does not use
-    std::uint64_t droppedRecords = 0;       // reported lost by CUPTI (buffers full)
+    std::uint64_t droppedRecords = 0;       // reported lost by CUPTI (buffers full), both queues
+    std::uint64_t incompleteRecords = 0;    // buffers whose walk stopped at an incomplete record (the rest unread)
     std::uint64_t invalidTimestamps = 0;    // GPU records with start 0 or end < start, skipped
     std::uint64_t unmatchedMarkers = 0;     // a start without an end or an end without a start
     std::uint64_t foreignMarkers = 0;       // NVTX markers of another domain (NCCL's own ranges), skipped
@@ -47,13 +49,20 @@ struct CuptiDecodeStats {
     std::uint64_t attributedEvents = 0;     // events that received a plan op (payload, graph range)
 };
 
-// External correlation id that tags the runtime calls of one plan op: step in the high half,
-// op index in the low half. Pushed with CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0.
-inline std::uint64_t encodeOpTag(std::uint32_t step, std::uint32_t opIndex) {
-    return (static_cast<std::uint64_t>(step) << 32) | opIndex;
+// External correlation id that tags the runtime calls of one plan op: step in bits 63..40, rows in
+// 39..24 (0: the whole op; overlap mode's half-GEMMs and half-all-reduces carry the rows of their
+// half, so a step's bytes and FLOPs are not counted twice), op index in 23..0. Pushed with
+// CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0; graph nodes are tagged with the same value.
+inline constexpr std::uint32_t kMaxTaggedRows = 0xffff;
+inline std::uint64_t encodeOpTag(std::uint32_t step, std::uint32_t opIndex, std::uint32_t rows = 0) {
+    return (static_cast<std::uint64_t>(step & 0xffffffu) << 40) |
+           (static_cast<std::uint64_t>(rows & kMaxTaggedRows) << 24) | (opIndex & 0xffffffu);
 }
 inline std::uint32_t opIndexOfTag(std::uint64_t tag) {
-    return static_cast<std::uint32_t>(tag & 0xffffffffu);
+    return static_cast<std::uint32_t>(tag & 0xffffffu);
+}
+inline std::uint32_t rowsOfTag(std::uint64_t tag) {
+    return static_cast<std::uint32_t>((tag >> 24) & kMaxTaggedRows);
 }
 
 class CuptiDecoder {
@@ -68,15 +77,16 @@ class CuptiDecoder {
     // The decode step's ops (by index, as tagged), for payloads and graph attribution; the plan's
     // tp is the collectives' group size and its dtype theirs.
     void setPlan(const core::DecodePlan& plan);
-    // Graph node (CUPTI id) -> index into the plan ops; cloned nodes (graph instantiation) alias
-    // their original.
-    void tagGraphNode(std::uint64_t graphNodeId, std::uint32_t opIndex);
+    // Graph node (CUPTI id) -> index into the plan ops (and the rows of an overlap half, 0 = all);
+    // cloned nodes (graph instantiation) alias their original.
+    void tagGraphNode(std::uint64_t graphNodeId, std::uint32_t opIndex, std::uint32_t rows = 0);
     void aliasGraphNode(std::uint64_t clonedNodeId, std::uint64_t originalNodeId);
     // When false, NVTX ranges keep their host (CPU) times.
     void setProjectRangesOnGpu(bool on) { m_projectOnGpu = on; }
 
     void addRecord(const CUpti_Activity& record);
     void addDroppedRecords(std::uint64_t count) { m_stats.droppedRecords += count; }
+    void addIncompleteRecords(std::uint64_t count) { m_stats.incompleteRecords += count; }
 
     // Counts so far; after finish() they also hold the unmatched markers and attributed events.
     const CuptiDecodeStats& stats() const { return m_stats; }
@@ -124,8 +134,10 @@ class CuptiDecoder {
     void addMarker(const MarkerRecord& m);
     const KernelName& kernelName(const char* mangled);
     core::RankId rankOf(std::uint32_t deviceId) const;
-    int opIndexOf(const GpuRecord& r) const;
-    core::PayloadId opPayload(const core::PlanOp& op, core::PayloadId fromRecord);
+    // The op tag of a record (graph node or external correlation id), if any.
+    std::optional<std::uint64_t> opTagOf(const GpuRecord& r) const;
+    // The op's payload, scaled to `rows` of the batch when a half carries them (0: the whole op).
+    core::PayloadId opPayload(const core::PlanOp& op, core::PayloadId fromRecord, std::uint32_t rows);
     std::vector<HostRange> pairMarkers();
     // GPU interval of the work launched under one correlation id (several kernels for a graph launch).
     struct Span {
@@ -151,8 +163,9 @@ class CuptiDecoder {
     std::unordered_map<std::uint64_t, std::string> m_streamLabels;  // (device << 32 | stream)
     std::vector<core::PlanOp> m_ops;
     std::uint32_t m_tp = 0;
+    std::uint32_t m_batch = 0;
     core::Dtype m_dtype = core::Dtype::Unknown;
-    std::unordered_map<std::uint64_t, std::uint32_t> m_graphNodeOps;
+    std::unordered_map<std::uint64_t, std::uint64_t> m_graphNodeOps;  // node -> op tag
     std::unordered_map<std::uint64_t, std::uint64_t> m_graphNodeAlias;
     bool m_projectOnGpu = true;
 

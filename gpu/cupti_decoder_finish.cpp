@@ -43,14 +43,15 @@ void CuptiDecoder::emitEvents(core::Trace& out, SpanMap& spans, std::vector<Grap
             rank.stream(core::StreamId(r.streamId), label != m_streamLabels.end() ? label->second : std::string_view());
 
         core::EventRecord e{r.startNs, r.endNs - r.startNs, r.name, r.kind, r.correlationId, r.payload};
-        if (const int op = opIndexOf(r); op >= 0) {
-            const core::PlanOp& planOp = m_ops[static_cast<std::size_t>(op)];
+        if (const auto tag = opTagOf(r)) {
+            const std::uint32_t op = opIndexOfTag(*tag);
+            const core::PlanOp& planOp = m_ops[op];
             ++m_stats.attributedEvents;
-            e.payload = opPayload(planOp, r.payload);
+            e.payload = opPayload(planOp, r.payload, rowsOfTag(*tag));
             // A helper kernel of an op (cuBLAS split-K reduction) takes the op's kind.
             const bool isCopy = r.kind == core::EventKind::Memcpy || r.kind == core::EventKind::Memset;
             if (!isCopy && r.kind == core::EventKind::Other) e.kind = planOp.eventKind;
-            if (r.graphNodeId != 0) graphEvents.push_back({rankId, r.startNs, r.endNs, static_cast<std::uint32_t>(op)});
+            if (r.graphNodeId != 0) graphEvents.push_back({rankId, r.startNs, r.endNs, op});
         } else if (!m_ops.empty() && r.kind != core::EventKind::Memcpy && r.kind != core::EventKind::Memset) {
             ++m_stats.unattributedKernels;  // gpu-check fails on these: a kernel without its op tag
         }
@@ -172,6 +173,7 @@ void CuptiDecoder::writeStats(core::Trace& out) const {
     put("cupti.external_correlations", m_stats.externalCorrelations);
     put("cupti.other_records", m_stats.otherRecords);
     put("cupti.dropped_records", m_stats.droppedRecords);
+    put("cupti.incomplete_records", m_stats.incompleteRecords);
     put("cupti.invalid_timestamps", m_stats.invalidTimestamps);
     put("cupti.unmatched_markers", m_stats.unmatchedMarkers);
     put("cupti.foreign_markers", m_stats.foreignMarkers);

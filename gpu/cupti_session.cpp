@@ -30,18 +30,34 @@ const CUpti_ActivityKind kKinds[] = {
     CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
 };
 
+// Records CUPTI lost for want of buffer space; reading resets the count. context null, stream 0: the
+// global queue (records not tied to a context: runtime/driver calls, markers, external ids).
+std::size_t takeDroppedRecords(CUcontext context, std::uint32_t streamId) {
+    std::size_t dropped = 0;
+    return cuptiActivityGetNumDroppedRecords(context, streamId, &dropped) == CUPTI_SUCCESS ? dropped : 0;
+}
+
 }  // namespace
+
+BufferWalk walkActivityBuffer(const std::function<CUptiResult(CUpti_Activity**)>& next) {
+    BufferWalk walk;
+    CUpti_Activity* record = nullptr;
+    CUptiResult status = CUPTI_SUCCESS;
+    while ((status = next(&record)) == CUPTI_SUCCESS) walk.records.push_back(record);
+    walk.incomplete = status != CUPTI_ERROR_MAX_LIMIT_REACHED;
+    return walk;
+}
 
 core::Status CuptiSession::checkVersion() {
     std::uint32_t library = 0;
     TPSCOPE_GPU_CHECK(cuptiGetVersion(&library));
     const std::uint32_t header = CUPTI_API_VERSION;
-    if (!cuptiLibraryCompatible(header, library)) {
+    const CuptiLibraryCheck check = checkCuptiLibrary(header, library);
+    if (!check.accepted) {
         return core::makeError(core::ErrorCode::Unsupported,
-                               "the CUPTI library loaded (" + describeCuptiVersion(library) +
-                                   ") cannot fill the records of the headers tpscope was built with (" +
-                                   describeCuptiVersion(header) +
-                                   "); point LD_LIBRARY_PATH at a CUPTI of the same major release and at least that "
+                               "the CUPTI library loaded (" + describeCuptiVersion(library) + ") is " + check.reason +
+                                   "; tpscope was built with the CUPTI headers " + describeCuptiVersion(header) +
+                                   ". Point LD_LIBRARY_PATH at a CUPTI of the same major release and at least that "
                                    "minor (the bundle of gpu-check.sh --bundle carries one)",
                                "CUPTI version check");
     }
@@ -118,6 +134,9 @@ core::Status CuptiSession::flush() {
     for (const CUpti_ActivityKind kind : kKinds) TPSCOPE_GPU_CHECK(cuptiActivityDisable(kind));
     m_enabled = false;
     TPSCOPE_GPU_CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
+    // Losses of the global queue since its last completed buffer (a refused buffer completes none).
+    const std::size_t dropped = takeDroppedRecords(nullptr, 0);
+    withDecoder([&](CuptiDecoder& d) { d.addDroppedRecords(dropped); });
     return core::Ok{};
 }
 
@@ -130,10 +149,10 @@ void CuptiSession::popOpTag() {
     cuptiActivityPopExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &last);
 }
 
-void CuptiSession::tagGraphNode(cudaGraphNode_t node, std::uint32_t opIndex) {
+void CuptiSession::tagGraphNode(cudaGraphNode_t node, std::uint32_t opIndex, std::uint32_t rows) {
     std::uint64_t id = 0;
     if (cuptiGetGraphNodeId(node, &id) != CUPTI_SUCCESS) return;
-    withDecoder([&](CuptiDecoder& d) { d.tagGraphNode(id, opIndex); });
+    withDecoder([&](CuptiDecoder& d) { d.tagGraphNode(id, opIndex, rows); });
 }
 
 core::Result<std::uint32_t> CuptiSession::streamId(cudaStream_t stream) const {
@@ -168,14 +187,15 @@ void CuptiSession::bufferCompleted(CUcontext context, std::uint32_t streamId, st
     if (s != nullptr && buffer != nullptr) {
         // Lock order: CUPTI may hold its own locks when it calls back into the session (graph node
         // clones), so the session never calls CUPTI while holding m_mutex: walk first, decode after.
-        std::vector<const CUpti_Activity*> records;
-        CUpti_Activity* record = nullptr;
-        while (cuptiActivityGetNextRecord(buffer, validSize, &record) == CUPTI_SUCCESS) records.push_back(record);
-        std::size_t dropped = 0;
-        if (cuptiActivityGetNumDroppedRecords(context, streamId, &dropped) != CUPTI_SUCCESS) dropped = 0;
+        const BufferWalk walk = walkActivityBuffer(
+            [&](CUpti_Activity** record) { return cuptiActivityGetNextRecord(buffer, validSize, record); });
+        // Both queues: this buffer's (context, stream) and the global one.
+        std::size_t dropped = takeDroppedRecords(context, streamId);
+        if (context != nullptr || streamId != 0) dropped += takeDroppedRecords(nullptr, 0);
         std::lock_guard<std::mutex> lock(s->m_mutex);
-        for (const CUpti_Activity* r : records) s->m_decoder.addRecord(*r);
+        for (const CUpti_Activity* r : walk.records) s->m_decoder.addRecord(*r);
         s->m_decoder.addDroppedRecords(dropped);
+        if (walk.incomplete) s->m_decoder.addIncompleteRecords(1);
     }
     if (buffer != nullptr) {
         ::operator delete(buffer, std::align_val_t(kRecordAlignment));

@@ -9,7 +9,8 @@
 //
 // Bounded memory: buffers are bufferBytes each and at most maxBytes of them are outstanding;
 // a request beyond that is refused, CUPTI drops those records and counts them, and the count ends
-// up in the trace ("cupti.dropped_records"). enable() turns the activity kinds on (after warm-up),
+// up in the trace ("cupti.dropped_records": the buffer's own queue and the global queue, both read
+// at every completed buffer and after the final flush). enable() turns the activity kinds on (after warm-up),
 // flush() delivers everything and turns them off. One session per process.
 // Lock order: the decoder's mutex is never held across a CUPTI call (CUPTI calls back into the
 // session from its own threads, possibly holding its locks), so the two cannot deadlock.
@@ -18,6 +19,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -27,6 +29,16 @@
 #include "gpu/cupti_decoder.h"
 
 namespace tpscope::gpu {
+
+// One completed buffer's records, walked until CUPTI says the buffer ends. Any other answer is an
+// incomplete (or invalid) record: CUPTI cannot step past it, so the records after it are lost and
+// the buffer is counted (cupti.incomplete_records), never silently cut short. next: the step of
+// cuptiActivityGetNextRecord, a parameter so the walk is tested without libcupti.
+struct BufferWalk {
+    std::vector<const CUpti_Activity*> records;
+    bool incomplete = false;
+};
+BufferWalk walkActivityBuffer(const std::function<CUptiResult(CUpti_Activity**)>& next);
 
 struct CuptiSessionConfig {
     std::size_t bufferBytes = 8u << 20;
@@ -56,7 +68,7 @@ class CuptiSession {
     }
     void pushOpTag(std::uint64_t tag);
     void popOpTag();
-    void tagGraphNode(cudaGraphNode_t node, std::uint32_t opIndex);
+    void tagGraphNode(cudaGraphNode_t node, std::uint32_t opIndex, std::uint32_t rows);
     // CUPTI's id of a stream, as activity records name it.
     core::Result<std::uint32_t> streamId(cudaStream_t stream) const;
 

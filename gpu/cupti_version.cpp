@@ -7,14 +7,29 @@ namespace tpscope::gpu {
 namespace {
 
 constexpr std::uint32_t kFirstSemanticVersion = 130000;  // CUDA 13.0
+constexpr std::uint32_t kCupti130Ga = 130000;            // flush crash, disable deadlock (fixed in 13.0.1)
+
+CuptiLibraryCheck refuse(std::string reason) {
+    return {false, std::move(reason)};
+}
 
 }  // namespace
 
-bool cuptiLibraryCompatible(std::uint32_t header, std::uint32_t library) {
-    if (header < kFirstSemanticVersion || library < kFirstSemanticVersion) return header == library;
-    const std::uint32_t headerMajor = header / 10000, libraryMajor = library / 10000;
-    const std::uint32_t headerMinor = header / 100 % 100, libraryMinor = library / 100 % 100;
-    return headerMajor == libraryMajor && libraryMinor >= headerMinor;
+CuptiLibraryCheck checkCuptiLibrary(std::uint32_t header, std::uint32_t library) {
+    const bool oldHeader = header < kFirstSemanticVersion, oldLibrary = library < kFirstSemanticVersion;
+    if (oldHeader != oldLibrary) return refuse("another CUDA major release than the headers'");
+    if (oldHeader) {
+        if (library < header) return refuse("an older CUPTI than the headers' (its records may be shorter)");
+        return {true, ""};
+    }
+    if (header / 10000 != library / 10000) return refuse("another CUDA major release than the headers'");
+    if (library / 100 % 100 < header / 100 % 100) return refuse("an older minor release than the headers'");
+    if (library == kCupti130Ga) {
+        return refuse(
+            "CUPTI 13.0 GA, whose cuptiActivityFlushAll can crash and whose activity disable can "
+            "deadlock (fixed in 13.0 Update 1)");
+    }
+    return {true, ""};
 }
 
 std::string describeCuptiVersion(std::uint32_t v) {

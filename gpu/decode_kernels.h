@@ -43,13 +43,30 @@ struct AttentionShape {
     int headDim = 128;
     int contextLen = 1024;  // positions attended, the new token's included (written to the last slot)
 };
-// The longest context the kernel supports (its scores live in shared memory).
-int decodeAttentionMaxContext(int headDim);
-// Once per process before capture: allows the shared memory the context needs.
+// Decode attention is split-KV flash decoding where the shape allows (splitKvSupported): a grid of
+// kv heads x sequences x splits of the context, each CTA handling every query head of its kv head
+// over its share of positions with 16-byte loads and an online softmax, then a combine kernel that
+// merges the splits' (max, sum, weighted values). It moves the KV cache at memory speed instead of
+// one round trip per position. Other shapes use the reference kernel: one CTA per (query head,
+// sequence), scores in shared memory (hence a context limit), one position per warp at a time.
+// NOTE: the split-KV kernels were compile-checked only (no GPU where they were written); the gpu
+// test DecodeKernels.* holds both paths against a CPU reference.
+bool splitKvSupported(const AttentionShape& shape);
+// Splits of the context and the float workspace the split path needs (0 when it is not used).
+int decodeAttentionSplits(const AttentionShape& shape);
+std::size_t decodeAttentionWorkspaceBytes(const AttentionShape& shape);
+// The longest context decode attention supports: unbounded on the split path, else the reference
+// kernel's (its scores live in shared memory).
+int decodeAttentionMaxContext(const AttentionShape& shape);
+// Once per process before capture: allows the shared memory the reference kernel needs.
 cudaError_t prepareDecodeAttention(const AttentionShape& shape, ElementType type);
 // qkv rows are [q (heads x d) | k (kvHeads x d) | v (kvHeads x d)]; caches are
-// [batch][kvHeads][contextLen][d]; out rows are heads x d.
-cudaError_t decodeAttention(const void* qkv, void* kCache, void* vCache, void* out, const AttentionShape& shape,
-                            ElementType type, cudaStream_t stream);
+// [batch][kvHeads][contextLen][d]; out rows are heads x d. workspace: decodeAttentionWorkspaceBytes,
+// 16-byte aligned (may be null when that is 0).
+cudaError_t decodeAttention(const void* qkv, void* kCache, void* vCache, void* out, void* workspace,
+                            const AttentionShape& shape, ElementType type, cudaStream_t stream);
+// The reference kernel alone (tests hold the split path against it and against the CPU).
+cudaError_t decodeAttentionReference(const void* qkv, void* kCache, void* vCache, void* out,
+                                     const AttentionShape& shape, ElementType type, cudaStream_t stream);
 
 }  // namespace tpscope::gpu::kernels

@@ -2,10 +2,12 @@
 // Copyright (C) 2026 The tpscope authors
 // DecodeRunner set-up and teardown: shard sizes, memory check, arenas carved into per-layer
 // weights and KV cache, activations, streams and events, weights filled on the device, cuBLAS, and
-// the blocking NCCL communicator watched by a HangWatchdog (nccl_setup.h).
+// the blocking NCCL communicator owned by the runner's thread (owned_comm.h).
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <thread>
 
 #include "core/util/units.h"
 #include "gpu/cublas_loader.h"
@@ -33,13 +35,11 @@ core::Result<std::vector<std::uint8_t>> makeNcclUniqueId() {
 DecodeRunner::DecodeRunner(const RunnerConfig& config)
     : m_config(config), m_plan(*config.plan), m_impl(std::make_unique<Impl>()) {}
 
-core::Result<std::unique_ptr<DecodeRunner>> DecodeRunner::create(const RunnerConfig& config,
-                                                                 const std::vector<std::uint8_t>& ncclId) {
+core::Result<std::unique_ptr<DecodeRunner>> DecodeRunner::create(const RunnerConfig& config) {
     if (config.plan == nullptr) return core::makeError(core::ErrorCode::Internal, "no plan", "DecodeRunner");
     std::unique_ptr<DecodeRunner> r(new DecodeRunner(config));
     TPSCOPE_GPU_CHECK(cudaSetDevice(config.device));
     TPSCOPE_TRY(r->allocate());
-    TPSCOPE_TRY(r->initNccl(ncclId));
     return r;
 }
 
@@ -71,12 +71,13 @@ core::Status DecodeRunner::computeShardSizes() {
     d.layers = static_cast<int>(c.model.layers);
     d.attention = {c.batch, static_cast<int>(s.headsPerRank), static_cast<int>(s.kvHeadsPerRank),
                    static_cast<int>(c.model.headDim), c.contextLen};
-    if (d.attention.headDim > 256 || c.contextLen > kernels::decodeAttentionMaxContext(d.attention.headDim)) {
+    if (d.attention.headDim > 256 || c.contextLen > kernels::decodeAttentionMaxContext(d.attention)) {
         return core::makeError(core::ErrorCode::Unsupported,
                                "the decode attention kernel handles head_dim <= 256 and context <= " +
-                                   std::to_string(kernels::decodeAttentionMaxContext(d.attention.headDim)),
+                                   std::to_string(kernels::decodeAttentionMaxContext(d.attention)),
                                "--context");
     }
+    d.attentionWorkspaceBytes = kernels::decodeAttentionWorkspaceBytes(d.attention);
     const auto h = static_cast<std::size_t>(d.hidden);
     const auto qkv = static_cast<std::size_t>(d.qkvOut), attn = static_cast<std::size_t>(d.attnOut);
     const auto ffn = static_cast<std::size_t>(d.ffn), vocab = static_cast<std::size_t>(d.vocab);
@@ -95,6 +96,7 @@ core::Status DecodeRunner::checkDeviceMemory() {
     std::size_t freeBytes = 0, totalBytes = 0;
     TPSCOPE_GPU_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
     const std::size_t need = (d.weightElems + d.kvElems + d.actElems) * d.elementBytes() + d.workspaceBytes +
+                             d.attentionWorkspaceBytes +
                              static_cast<std::size_t>(deviceHeadroomBytes(m_plan.config.tp));
     if (need <= freeBytes) return core::Ok{};
     return core::makeError(
@@ -163,6 +165,7 @@ core::Status DecodeRunner::allocateActivations() {
     void* tokens = nullptr;
     TPSCOPE_TRY(deviceAlloc(b * sizeof(int), &tokens));
     d.tokens = static_cast<int*>(tokens);
+    if (d.attentionWorkspaceBytes > 0) TPSCOPE_TRY(deviceAlloc(d.attentionWorkspaceBytes, &d.attentionWorkspace));
     return core::Ok{};
 }
 
@@ -207,57 +210,81 @@ core::Status DecodeRunner::createCublas() {
     return core::Ok{};
 }
 
-core::Status DecodeRunner::initNccl(const std::vector<std::uint8_t>& ncclId) {
+core::Status DecodeRunner::connect(const std::vector<std::uint8_t>& ncclId) {
     const int tp = m_plan.config.tp;
     if (tp <= 1) return core::Ok{};  // one rank: no communicator, no NCCL call at all
     if (ncclId.size() != NCCL_UNIQUE_ID_BYTES) {
         return core::makeError(core::ErrorCode::Internal, "NCCL unique id has the wrong size", "DecodeRunner");
     }
+    TPSCOPE_GPU_CHECK(cudaSetDevice(m_config.device));
     ncclUniqueId id{};
     std::memcpy(id.internal, ncclId.data(), NCCL_UNIQUE_ID_BYTES);
     Impl& d = *m_impl;
-    d.watchdog = std::make_unique<HangWatchdog>(
-        "rank " + std::to_string(m_config.rank) + " (GPU " + std::to_string(m_config.device) + ")",
-        std::chrono::milliseconds(m_config.hangTimeoutMs), [this] { abortComm(); }, m_config.abort);
-    ncclConfig_t config = blockingCommConfig();
-    return ncclCall("ncclCommInitRankConfig",
-                    [&] { return ncclCommInitRankConfig(&d.comm, tp, id, m_config.rank, &config); });
+    const int rank = m_config.rank;
+    CommCalls calls;
+    calls.init = [&d, tp, id, rank] {
+        ncclConfig_t config = blockingCommConfig();
+        return ncclCommInitRankConfig(&d.comm, tp, id, rank, &config);
+    };
+    calls.finalize = [&d] { return ncclCommFinalize(d.comm); };
+    calls.destroy = [&d] { return ncclCommDestroy(d.comm); };
+    calls.abort = [&d] { return d.comm != nullptr ? ncclCommAbort(d.comm) : ncclSuccess; };
+    calls.asyncError = [&d](ncclResult_t* out) {
+        return d.comm != nullptr ? ncclCommGetAsyncError(d.comm, out) : ncclSuccess;
+    };
+    d.owned = std::make_unique<OwnedComm>(
+        "rank " + std::to_string(rank) + " (GPU " + std::to_string(m_config.device) + ")", std::move(calls),
+        std::chrono::milliseconds(m_config.hangTimeoutMs), m_config.abort);
+    return d.owned->init();
 }
 
 core::Status DecodeRunner::ncclCall(const char* what, const std::function<ncclResult_t()>& call) {
-    Impl& d = *m_impl;
-    if (d.commAborted.load()) {
-        return core::makeError(core::ErrorCode::DeviceError, "the communicator was aborted earlier", what);
-    }
-    ncclResult_t result = ncclSuccess;
-    {
-        const HangWatchdog::Watch watch = d.watchdog->watch(what);
-        result = call();
-    }
-    if (auto why = d.watchdog->fired()) return core::makeError(core::ErrorCode::DeviceError, *why, what);
-    if (auto failure = failureText(result)) {
-        abortComm();
-        return gpuError(*failure, what, __FILE__, __LINE__);
+    if (!m_impl->owned) return core::makeError(core::ErrorCode::Internal, "no communicator (connect())", what);
+    return m_impl->owned->call(what, call);
+}
+
+// Polls instead of cudaStreamSynchronize: after a peer failed, a collective's kernel may never end.
+core::Status DecodeRunner::synchronizeStreams(int timeoutMs) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+    for (cudaStream_t s : {m_compute, m_comm}) {
+        if (s == nullptr) continue;
+        for (;;) {
+            const cudaError_t state = cudaStreamQuery(s);
+            if (state == cudaSuccess) break;
+            if (state != cudaErrorNotReady) TPSCOPE_GPU_CHECK(state);
+            if (std::chrono::steady_clock::now() > deadline) {
+                return core::makeError(core::ErrorCode::DeviceError,
+                                       "GPU " + std::to_string(m_config.device) + " still busy " +
+                                           std::to_string(timeoutMs) + " ms into the teardown",
+                                       "DecodeRunner teardown");
+            }
+            std::this_thread::sleep_for(std::chrono::microseconds(50));
+        }
     }
     return core::Ok{};
 }
 
-void DecodeRunner::abortComm() {
-    if (m_impl->comm != nullptr && !m_impl->commAborted.exchange(true)) ncclCommAbort(m_impl->comm);
+core::Status DecodeRunner::shutDown(bool peersHealthy) {
+    Impl& d = *m_impl;
+    if (d.shutDown) return core::Ok{};
+    d.shutDown = true;
+    cudaSetDevice(m_config.device);
+    // Abort first when anything failed: a finalize (or a stream wait) would wait on a peer that is gone.
+    if (d.owned && !peersHealthy) d.owned->abort();
+    core::Status synced = synchronizeStreams(m_config.hangTimeoutMs);
+    if (!synced && d.owned) d.owned->abort();
+    if (d.owned) TPSCOPE_TRY(d.owned->shutDown(peersHealthy && synced.ok()));
+    return synced;
 }
 
 DecodeRunner::~DecodeRunner() {
     Impl& d = *m_impl;
-    cudaSetDevice(m_config.device);
-    if (m_compute != nullptr) cudaStreamSynchronize(m_compute);
-    if (m_comm != nullptr && m_comm != m_compute) cudaStreamSynchronize(m_comm);
+    const bool idle = d.shutDown || shutDown(false).ok();
+    d.owned.reset();
+    // Memory a kernel may still use is leaked rather than freed under it (the streams never drained).
+    if (!idle) return;
     if (d.graphExec != nullptr) cudaGraphExecDestroy(d.graphExec);
     if (d.graph != nullptr) cudaGraphDestroy(d.graph);
-    if (d.comm != nullptr && !d.commAborted.load()) {
-        // Finalize waits for the other ranks: watched, so a vanished rank cannot hang the teardown.
-        if (ncclCall("ncclCommFinalize", [&] { return ncclCommFinalize(d.comm); }).ok()) ncclCommDestroy(d.comm);
-    }
-    d.watchdog.reset();
     if (d.cublas != nullptr) cublasDestroy(d.cublas);
     for (cudaEvent_t e : d.forkJoin) cudaEventDestroy(e);
     if (d.stepStart != nullptr) cudaEventDestroy(d.stepStart);

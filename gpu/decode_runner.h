@@ -10,11 +10,14 @@
 // Modes: graph captures one step as a CUDA graph (stream capture, thread-local mode) and replays
 // it per token; overlap puts the collectives on their own stream and, for batch >= 2, splits each
 // row-parallel GEMM + all-reduce into two micro-batches so one half's all-reduce overlaps the
-// other half's GEMM. The communicator is blocking (nccl_setup.h); every NCCL call runs under a
-// HangWatchdog that aborts the communicator when the call passes the hang timeout or another rank
-// fails, and waiting for a step polls the stream, ncclCommGetAsyncError, the shared abort flag and
-// a deadline, so no thread waits forever. Graph mode runs one eager step before capturing, so that
-// NCCL sets up its connections outside the capture.
+// other half's GEMM. The communicator is blocking (nccl_setup.h) and owned by the runner's thread
+// (owned_comm.h): only that thread aborts it, between NCCL calls. Waiting for a step polls the
+// stream, ncclCommGetAsyncError, the shared abort flag and a deadline, so no thread waits forever.
+// Graph mode runs one eager step before capturing, so that NCCL sets up its connections outside
+// the capture.
+//
+// Order: create() allocates (no NCCL call); connect() creates the communicator once every rank is
+// known to have allocated; shutDown() finalizes it when every rank finished, else aborts it first.
 
 #include <cuda_runtime_api.h>
 #include <nccl.h>
@@ -34,7 +37,8 @@ namespace tpscope::gpu {
 struct RunnerHooks {
     std::function<void(std::uint64_t tag)> pushOpTag;  // around each op's launches (eager steps)
     std::function<void()> popOpTag;
-    std::function<void(cudaGraphNode_t node, std::uint32_t opIndex)> tagGraphNode;  // while capturing
+    // While capturing; rows: an overlap half's rows of the batch (0: the whole op).
+    std::function<void(cudaGraphNode_t node, std::uint32_t opIndex, std::uint32_t rows)> tagGraphNode;
 };
 
 struct RunnerConfig {
@@ -54,9 +58,14 @@ struct RunnerConfig {
 
 class DecodeRunner {
   public:
-    // ncclId: NCCL_UNIQUE_ID_BYTES from process 0 (ignored for tp = 1).
-    static core::Result<std::unique_ptr<DecodeRunner>> create(const RunnerConfig& config,
-                                                              const std::vector<std::uint8_t>& ncclId);
+    // Device memory, streams, weights, cuBLAS: no NCCL call.
+    static core::Result<std::unique_ptr<DecodeRunner>> create(const RunnerConfig& config);
+    // The communicator (tp >= 2). ncclId: NCCL_UNIQUE_ID_BYTES from process 0. Call only when every
+    // rank of the communicator is about to call it too (a blocking init waits for all of them).
+    core::Status connect(const std::vector<std::uint8_t>& ncclId);
+    // Finalizes the communicator when peersHealthy (every rank of every process finished), else
+    // aborts it; then waits for the streams with a deadline. The destructor does shutDown(false).
+    core::Status shutDown(bool peersHealthy);
     ~DecodeRunner();
     DecodeRunner(const DecodeRunner&) = delete;
     DecodeRunner& operator=(const DecodeRunner&) = delete;
@@ -86,20 +95,20 @@ class DecodeRunner {
     core::Status createStreamsAndEvents();
     core::Status fillOnDevice();
     core::Status createCublas();
-    core::Status initNccl(const std::vector<std::uint8_t>& ncclId);
     // One NCCL call under the watchdog; its failure aborts the communicator.
     core::Status ncclCall(const char* what, const std::function<ncclResult_t()>& call);
+    core::Status synchronizeStreams(int timeoutMs);
     core::Status enqueueStep(int index, bool annotate, bool capturing);
     core::Status enqueueOp(std::size_t opIndex, int step, bool annotate, bool capturing);
+    // rows: an overlap half's rows of the batch, carried by its tag (0: the whole op).
     core::Status launchTagged(std::size_t opIndex, int step, bool annotate, bool capturing,
-                              const std::function<core::Status()>& launch);
+                              const std::function<core::Status()>& launch, int rows = 0);
     core::Status gemm(const void* weight, const void* in, void* out, int rows, int n, int k);
     core::Status allReduce(void* data, std::size_t count, cudaStream_t stream);
     core::Status rowParallelWithAllReduce(std::size_t gemmIndex, int step, bool annotate, bool capturing);
-    core::Status tagNewGraphNodes(std::size_t opIndex);
+    core::Status tagNewGraphNodes(std::size_t opIndex, int rows);
     core::Status captureGraph(int index);
     core::Status waitForStep();
-    void abortComm();
 
     RunnerConfig m_config;
     const core::DecodePlan& m_plan;

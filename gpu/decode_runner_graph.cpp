@@ -17,7 +17,7 @@ core::Status DecodeRunner::prepareGraph() {
 
 // The nodes this op added to the graph being captured: the set difference with every node seen so
 // far (cudaGraphGetNodes does not promise creation order; graph_node_tags.h).
-core::Status DecodeRunner::tagNewGraphNodes(std::size_t opIndex) {
+core::Status DecodeRunner::tagNewGraphNodes(std::size_t opIndex, int rows) {
     cudaStreamCaptureStatus captureStatus = cudaStreamCaptureStatusNone;
     cudaGraph_t graph = nullptr;
     TPSCOPE_GPU_CHECK(cudaStreamGetCaptureInfo(m_compute, &captureStatus, nullptr, &graph));
@@ -28,7 +28,7 @@ core::Status DecodeRunner::tagNewGraphNodes(std::size_t opIndex) {
     TPSCOPE_GPU_CHECK(cudaGraphGetNodes(graph, nodes.data(), &count));
     nodes.resize(count);
     for (cudaGraphNode_t node : takeNewNodes(nodes, m_impl->taggedNodes))
-        m_config.hooks.tagGraphNode(node, static_cast<std::uint32_t>(opIndex));
+        m_config.hooks.tagGraphNode(node, static_cast<std::uint32_t>(opIndex), static_cast<std::uint32_t>(rows));
     return core::Ok{};
 }
 

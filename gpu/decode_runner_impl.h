@@ -15,7 +15,7 @@
 
 #include "gpu/decode_kernels.h"
 #include "gpu/decode_runner.h"
-#include "gpu/hang_watchdog.h"
+#include "gpu/owned_comm.h"
 
 namespace tpscope::gpu {
 
@@ -29,11 +29,10 @@ struct DecodeRunner::Impl {
     kernels::AttentionShape attention;
 
     cublasHandle_t cublas = nullptr;
-    // Blocking communicator (nccl_setup.h). NCCL stores the handle before a blocking init starts
-    // waiting for the other ranks (init.cc), so the watchdog can abort a hung init as well.
+    // Blocking communicator (nccl_setup.h), aborted only by its owning thread (owned_comm.h).
     ncclComm_t comm = nullptr;
-    std::atomic<bool> commAborted{false};  // set once; the runner thread and the watchdog may both abort
-    std::unique_ptr<HangWatchdog> watchdog;
+    std::unique_ptr<OwnedComm> owned;
+    bool shutDown = false;
 
     // Element counts of the shard's arenas.
     std::size_t weightElems = 0, kvElems = 0, kvPerLayer = 0, actElems = 0;
@@ -44,6 +43,8 @@ struct DecodeRunner::Impl {
     std::byte* kvCache = nullptr;
     void* workspace = nullptr;
     std::size_t workspaceBytes = 32u << 20;
+    void* attentionWorkspace = nullptr;  // split-KV attention's partial results (decode_kernels.h)
+    std::size_t attentionWorkspaceBytes = 0;
 
     // Per layer weights (row-major [out][in], as a Linear layer stores them).
     std::vector<void*> wQkv, wO, wGateUp, wDown, wInputNorm, wPostNorm;

@@ -89,14 +89,17 @@ core::Status DecodeRunner::enqueueStep(int index, bool annotate, bool capturing)
 }
 
 core::Status DecodeRunner::launchTagged(std::size_t opIndex, int step, bool annotate, bool capturing,
-                                        const std::function<core::Status()>& launch) {
+                                        const std::function<core::Status()>& launch, int rows) {
     const RunnerHooks& hooks = m_config.hooks;
     const bool tag = annotate && hooks.pushOpTag && hooks.popOpTag;
-    if (tag) hooks.pushOpTag(encodeOpTag(static_cast<std::uint32_t>(step), static_cast<std::uint32_t>(opIndex)));
+    if (tag) {
+        hooks.pushOpTag(encodeOpTag(static_cast<std::uint32_t>(step), static_cast<std::uint32_t>(opIndex),
+                                    static_cast<std::uint32_t>(rows)));
+    }
     const core::Status status = launch();
     if (tag) hooks.popOpTag();
     TPSCOPE_TRY(status);
-    if (capturing && hooks.tagGraphNode) TPSCOPE_TRY(tagNewGraphNodes(opIndex));
+    if (capturing && hooks.tagGraphNode) TPSCOPE_TRY(tagNewGraphNodes(opIndex, rows));
     return core::Ok{};
 }
 
@@ -165,8 +168,8 @@ core::Status DecodeRunner::enqueueOp(std::size_t i, int step, bool annotate, boo
             return rowParallelWithAllReduce(i, step, annotate, capturing);
         case core::OpKind::Attention:
             return run([&]() -> core::Status {
-                TPSCOPE_GPU_CHECK(
-                    kernels::decodeAttention(d.qkv, d.kCache[l], d.vCache[l], d.attn, d.attention, d.type, m_compute));
+                TPSCOPE_GPU_CHECK(kernels::decodeAttention(d.qkv, d.kCache[l], d.vCache[l], d.attn,
+                                                           d.attentionWorkspace, d.attention, d.type, m_compute));
                 return core::Ok{};
             });
         case core::OpKind::SiluMul:
@@ -213,14 +216,19 @@ core::Status DecodeRunner::rowParallelWithAllReduce(std::size_t g, int step, boo
         void* out = d.offset(d.x, static_cast<std::size_t>(start) * static_cast<std::size_t>(d.hidden));
         const void* src =
             d.offset(const_cast<void*>(in), static_cast<std::size_t>(start) * static_cast<std::size_t>(k));
-        TPSCOPE_TRY(
-            launchTagged(g, step, annotate, capturing, [&] { return gemm(weight, src, out, rows, d.hidden, k); }));
-        TPSCOPE_TRY(launchTagged(g + 1, step, annotate, capturing, [&]() -> core::Status {
-            cudaEvent_t ready = d.event();
-            TPSCOPE_GPU_CHECK(cudaEventRecord(ready, m_compute));
-            TPSCOPE_GPU_CHECK(cudaStreamWaitEvent(m_comm, ready, 0));
-            return allReduce(out, static_cast<std::size_t>(rows) * static_cast<std::size_t>(d.hidden), m_comm);
-        }));
+        // Each half carries its rows, so the decoder gives it half the op's bytes and FLOPs.
+        const int tagRows = halves > 1 ? rows : 0;
+        TPSCOPE_TRY(launchTagged(
+            g, step, annotate, capturing, [&] { return gemm(weight, src, out, rows, d.hidden, k); }, tagRows));
+        TPSCOPE_TRY(launchTagged(
+            g + 1, step, annotate, capturing,
+            [&]() -> core::Status {
+                cudaEvent_t ready = d.event();
+                TPSCOPE_GPU_CHECK(cudaEventRecord(ready, m_compute));
+                TPSCOPE_GPU_CHECK(cudaStreamWaitEvent(m_comm, ready, 0));
+                return allReduce(out, static_cast<std::size_t>(rows) * static_cast<std::size_t>(d.hidden), m_comm);
+            },
+            tagRows));
         start += rows;
     }
     cudaEvent_t done = d.event();
@@ -235,20 +243,14 @@ core::Status DecodeRunner::waitForStep() {
         const cudaError_t state = cudaEventQuery(m_impl->stepEnd);
         if (state == cudaSuccess) return core::Ok{};
         if (state != cudaErrorNotReady) TPSCOPE_GPU_CHECK(state);
-        if (m_impl->comm != nullptr && !m_impl->commAborted.load()) {
-            ncclResult_t async = ncclSuccess;
-            TPSCOPE_GPU_CHECK(ncclCommGetAsyncError(m_impl->comm, &async));
-            if (async != ncclSuccess && async != ncclInProgress) {
-                abortComm();
-                return gpuError(*failureText(async), "decode step", __FILE__, __LINE__);
-            }
-        }
-        if (m_config.abort != nullptr && m_config.abort->load()) {
-            abortComm();
+        if (m_impl->owned) {
+            // NCCL's asynchronous error or another rank's failure: the owner (this thread) aborts.
+            TPSCOPE_TRY(m_impl->owned->poll("decode step"));
+        } else if (m_config.abort != nullptr && m_config.abort->load()) {
             return core::makeError(core::ErrorCode::Cancelled, "stopped because another rank failed", "decode step");
         }
         if (std::chrono::steady_clock::now() > deadline) {
-            abortComm();
+            if (m_impl->owned) m_impl->owned->abort();
             return core::makeError(core::ErrorCode::DeviceError,
                                    "a decode step did not finish within " + std::to_string(m_config.hangTimeoutMs) +
                                        " ms (NCCL hang?); communicator aborted",

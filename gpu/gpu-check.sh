@@ -14,12 +14,16 @@
 #   gpu/gpu-check.sh [OUT]                          build here from source (into build/gpu-check,
 #        kept for a rerun), then the check.
 #
-# The check (budget GPU_CHECK_BUDGET_S, default 300 s): the gpu tests (the >= 2-GPU ones skip and
-# say why), then TP 1 captures of llama3-8b: batch 1 eager, batch 16 eager, batch 1 CUDA graph, each
-# with and without CUPTI. OUT (default $OUT, else ./gpu-check-out) gets gpu-check.log, tests.log,
-# summary.md and summary.json (median step, tokens/s, HBM floor reached, CUPTI overhead), and
-# trace-b1.json, which `tpscope-cli analyze` must open. Exit status: 0 only when the tests pass,
-# every capture succeeds and no kernel of a CUPTI capture lacks its op tag; 1 otherwise.
+# The check (budget GPU_CHECK_BUDGET_S, default 300 s): the driver (>= 580 for CUDA 13), the gpu
+# tests (the >= 2-GPU ones skip and say why), then TP 1 captures of llama3-8b: batch 1 eager, batch 16
+# eager, batch 1 CUDA graph, each with and without CUPTI; with N >= 2 GPUs also a TP-N capture eager
+# and as a CUDA graph (N = 8, 4 or 2) and `allreduce --measure` at 8 KiB, 1 MiB and 256 MiB against
+# the fabric preset (GPU_CHECK_FABRIC, default nvlink4). OUT (default $OUT, else ./gpu-check-out)
+# gets gpu-check.log, tests.log, checks.tsv, summary.md and summary.json (a PASS/WARN/FAIL verdict per
+# target, gpu_check_summary.py), and trace-b1.json, which `tpscope-cli analyze` must open. summary.md
+# is written on every exit path, the early ones included. Exit status: 0 only when the tests pass,
+# every capture succeeds, no kernel of a CUPTI capture lacks its op tag, no capture lost a record
+# and no target is FAIL; 1 otherwise.
 set -uo pipefail
 
 MODE=check
@@ -27,28 +31,66 @@ PREBUILT=""
 BUNDLE=""
 FROM=""
 case "${1:-}" in
-  --prebuilt) PREBUILT=$(cd "${2:?--prebuilt needs a folder}" && pwd) || exit 2; shift 2 ;;
+  --prebuilt) PREBUILT="${2:?--prebuilt needs a folder}"; shift 2 ;;
   --bundle)
     MODE=bundle; BUNDLE="${2:?--bundle needs a folder}"; shift 2
     if [ "${1:-}" = --from ]; then FROM=$(cd "${2:?--from needs a build folder}" && pwd) || exit 2; shift 2; fi ;;
-  -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
 esac
 OUT_DIR="${1:-${OUT:-$PWD/gpu-check-out}}"
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 WORK=$(mktemp -d /tmp/tpscope-gpu-check.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT  # logs and scratch only: build folders are kept
 BUDGET_S=${GPU_CHECK_BUDGET_S:-300}
 BUNDLE_LIMIT_BYTES=$((60 * 1000 * 1000))
 FAILURES=0
+SUMMARY_WRITTEN=0
 [ "$MODE" = bundle ] && OUT_DIR="$WORK/out"
-mkdir -p "$OUT_DIR"
+mkdir -p "$OUT_DIR" || { echo "gpu-check: cannot create $OUT_DIR" >&2; exit 2; }
 OUT_DIR=$(cd "$OUT_DIR" && pwd)
 LOG="$OUT_DIR/gpu-check.log"
+CHECKS="$OUT_DIR/checks.tsv"
 : >"$LOG"
+: >"$CHECKS"
 
 log() { echo "[gpu-check +${SECONDS}s] $*" | tee -a "$LOG"; }
-die() { log "FAILED: $*"; exit 1; }
-fail() { log "FAILED: $*"; FAILURES=$((FAILURES + 1)); }
+verdict() { printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >>"$CHECKS"; }  # PASS|WARN|FAIL, what, detail
+fail() { log "FAILED: $*"; verdict FAIL "$*"; FAILURES=$((FAILURES + 1)); }
+STOPPED_EARLY=""
+die() { fail "$*"; STOPPED_EARLY="$*"; exit 1; }
+
+# summary.md on every exit path (gpu_check_summary.py; a plain one from checks.tsv without python3).
+write_summary() {
+  SUMMARY_WRITTEN=1
+  log "summary"
+  python3 "$REPO/gpu/gpu_check_summary.py" "$OUT_DIR" "$STOPPED_EARLY" >>"$LOG" 2>&1
+  local prc=$?
+  if [ ! -s "$OUT_DIR/summary.md" ] || ! command -v python3 >/dev/null; then
+    { echo "# tpscope gpu-check (no python3: plain summary)"; echo
+      [ -n "$STOPPED_EARLY" ] && { echo "**Stopped early**: $STOPPED_EARLY"; echo; }
+      echo "| target | measured | wanted | verdict |"; echo "| --- | --- | --- | --- |"
+      awk -F'\t' '{print "| " $2 " | " $3 " | | " $1 " |"}' "$CHECKS"; } >"$OUT_DIR/summary.md"
+  elif [ $prc -ne 0 ]; then
+    fail "a target is FAIL (see summary.md)"
+  fi
+  if [ "$FAILURES" -ne 0 ]; then
+    echo "" >>"$OUT_DIR/summary.md"
+    echo "**gpu-check FAILED**: $FAILURES failure(s), see gpu-check.log" >>"$OUT_DIR/summary.md"
+  fi
+}
+finish() {
+  local rc=$?
+  if [ "$MODE" = check ] && [ "$SUMMARY_WRITTEN" = 0 ]; then
+    [ $rc -ne 0 ] && [ "$FAILURES" -eq 0 ] && fail "stopped (exit $rc)"
+    write_summary
+  fi
+  rm -rf "$WORK"  # logs and scratch only: build folders are kept
+  exit $rc
+}
+trap finish EXIT
+if [ -n "$PREBUILT" ]; then
+  given=$PREBUILT
+  PREBUILT=$(cd "$given" 2>/dev/null && pwd) || die "--prebuilt: no folder $given"
+fi
 left() { echo $((BUDGET_S - SECONDS)); }
 step() {  # runs a command with what is left of the budget as its timeout
   local t
@@ -166,6 +208,12 @@ log "tpscope gpu-check: output in $OUT_DIR, budget ${BUDGET_S}s"
 find_cuda_home
 if command -v nvidia-smi >/dev/null; then
   nvidia-smi --query-gpu=name,memory.total,driver_version,compute_cap --format=csv 2>&1 | tee -a "$LOG"
+  driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1 | tr -d ' ')
+  # The bundle is CUDA 13 only: a CUDA 12 driver (< 580) would only say "no CUDA device".
+  if [[ "${driver%%.*}" =~ ^[0-9]+$ ]] && [ "${driver%%.*}" -lt 580 ]; then
+    die "driver $driver too old for CUDA 13, need >= 580 (this bundle is built with CUDA 13)"
+  fi
+  [ -n "$driver" ] && verdict PASS "NVIDIA driver" "$driver (>= 580)"
 else
   log "nvidia-smi not found"
 fi
@@ -187,10 +235,16 @@ else
   GPU_TESTS="$REPO/build/gpu-check/tests/gpu_tests"
 fi
 "$CLI" --version 2>&1 | tee -a "$LOG"
-step "$CLI" devices >"$WORK/devices.txt" 2>&1
+step "$CLI" devices --json >"$OUT_DIR/devices.json" 2>"$WORK/devices.err"
 rc=$?
-tee -a "$LOG" <"$WORK/devices.txt"
-[ $rc -eq 0 ] || fail "tpscope-cli devices found no usable GPU (exit $rc)"
+cat "$OUT_DIR/devices.json" "$WORK/devices.err" >>"$LOG"
+GPUS=$(grep -o '"index"' "$OUT_DIR/devices.json" | wc -l)
+if [ $rc -eq 0 ] && [ "$GPUS" -gt 0 ]; then
+  verdict PASS "tpscope-cli devices" "$GPUS GPU(s)"
+else
+  fail "tpscope-cli devices found no usable GPU (exit $rc): $(tail -1 "$WORK/devices.err")"
+  rc=1
+fi
 
 if [ $rc -eq 0 ] && [ -x "$GPU_TESTS" ]; then
   log "gpu tests"
@@ -198,17 +252,21 @@ if [ $rc -eq 0 ] && [ -x "$GPU_TESTS" ]; then
   trc=$?
   log "gpu tests exit $trc: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) *\] [0-9]+ tests?' "$OUT_DIR/tests.log" | tr '\n' ' ')"
   grep -A1 '^\[ *SKIPPED' "$OUT_DIR/tests.log" | grep -v '^--' | tee -a "$LOG" >/dev/null
-  [ $trc -eq 0 ] || fail "gpu tests (see tests.log)"
+  if [ $trc -eq 0 ]; then
+    verdict PASS "gpu tests" "$(grep -E '^\[  PASSED' "$OUT_DIR/tests.log" | head -1)"
+  else
+    fail "gpu tests (see tests.log)"
+  fi
 elif [ $rc -eq 0 ]; then
   echo "gpu tests not built (GoogleTest was missing where they were built)" >"$OUT_DIR/tests.log"
   fail "gpu tests not built"
 fi
 
-capture() {  # name batch extra-args...
-  local name=$1 batch=$2
-  shift 2
-  log "capture $name: llama3-8b tp 1 batch $batch $*"
-  step "$CLI" capture --model llama3-8b --tp 1 --batch "$batch" --tokens "${TOKENS:-32}" --warmup 5 --json "$@" \
+capture() {  # name tp batch extra-args...
+  local name=$1 tp=$2 batch=$3
+  shift 3
+  log "capture $name: llama3-8b tp $tp batch $batch $*"
+  step "$CLI" capture --model llama3-8b --tp "$tp" --batch "$batch" --tokens "${TOKENS:-32}" --warmup 5 --json "$@" \
     >"$OUT_DIR/$name.json" 2>"$WORK/$name.err"
   local crc=$?
   if [ $crc -ne 0 ]; then
@@ -216,18 +274,39 @@ capture() {  # name batch extra-args...
     echo "{\"error\": $(tail -1 "$WORK/$name.err" | python3 -c 'import json,sys; print(json.dumps(sys.stdin.read().strip()))' 2>/dev/null || echo '"failed"')}" >"$OUT_DIR/$name.json"
     return
   fi
-  local untagged
+  local untagged lost
   untagged=$(grep -o '"unattributed_kernels": *"[0-9]*"' "$OUT_DIR/$name.json" | grep -o '[0-9]*"$' | tr -d '"')
   if [ -n "$untagged" ] && [ "$untagged" != 0 ]; then fail "capture $name: $untagged kernels lack their op tag"; fi
+  # dropped + incomplete + invalid timestamps + buffers refused: a trace with holes is not a pass.
+  lost=$(grep -o '"records_lost": *[0-9]*' "$OUT_DIR/$name.json" | grep -o '[0-9]*$')
+  if [ -n "$lost" ] && [ "$lost" != 0 ]; then fail "capture $name: $lost CUPTI records lost"; fi
 }
 if [ $rc -eq 0 ]; then
-  capture b1 1 --out "$OUT_DIR/trace-b1.json"
-  capture b1-nocupti 1 --no-cupti --out "$WORK/none.json"
-  capture b16 16 --out "$WORK/trace-b16.json"
-  capture b16-nocupti 16 --no-cupti --out "$WORK/none.json"
-  capture b1-graph 1 --graph --out "$WORK/trace-b1-graph.json"
-  capture b1-graph-nocupti 1 --graph --no-cupti --out "$WORK/none.json"
-  log "TP >= 2 captures skipped: they need 2 GPUs (one NCCL rank per GPU); this check runs on one"
+  capture b1 1 1 --out "$OUT_DIR/trace-b1.json"
+  capture b1-nocupti 1 1 --no-cupti --out "$WORK/none.json"
+  capture b16 1 16 --out "$WORK/trace-b16.json"
+  capture b16-nocupti 1 16 --no-cupti --out "$WORK/none.json"
+  capture b1-graph 1 1 --graph --out "$WORK/trace-b1-graph.json"
+  capture b1-graph-nocupti 1 1 --graph --no-cupti --out "$WORK/none.json"
+  TP=1
+  for n in 8 4 2; do if [ "$GPUS" -ge $n ]; then TP=$n; break; fi; done
+  if [ $TP -ge 2 ]; then
+    capture "tp$TP" "$TP" 1 --out "$WORK/trace-tp$TP.json"
+    capture "tp$TP-graph" "$TP" 1 --graph --out "$WORK/trace-tp$TP-graph.json"
+    log "allreduce --measure on $TP GPUs"
+    sizes=8K,1M,256M
+    if step "$CLI" allreduce --measure --gpus "$TP" --sizes $sizes --json >"$OUT_DIR/allreduce-measured.json" \
+      2>"$WORK/allreduce.err"; then
+      verdict PASS "allreduce --measure, $TP GPUs" "$sizes"
+    else
+      fail "allreduce --measure on $TP GPUs: $(tail -1 "$WORK/allreduce.err")"
+    fi
+    "$CLI" allreduce --gpus "$TP" --sizes $sizes --fabric "${GPU_CHECK_FABRIC:-nvlink4}" --json \
+      >"$OUT_DIR/allreduce-predicted.json" 2>>"$LOG" || log "no prediction for fabric ${GPU_CHECK_FABRIC:-nvlink4}"
+  else
+    log "TP >= 2 captures and allreduce --measure skipped: they need 2 GPUs (one NCCL rank per GPU); this machine has $GPUS"
+    verdict WARN "TP >= 2 and NCCL" "skipped: $GPUS GPU"
+  fi
   if [ -f "$OUT_DIR/trace-b1.json" ]; then
     step "$CLI" analyze "$OUT_DIR/trace-b1.json" >"$OUT_DIR/analyze-b1.txt" 2>&1 || fail "tpscope-cli analyze trace-b1.json"
   else
@@ -235,12 +314,8 @@ if [ $rc -eq 0 ]; then
   fi
 fi
 
-log "summary"
-python3 "$REPO/gpu/gpu_check_summary.py" "$OUT_DIR" 2>&1 | tee -a "$LOG" ||
-  { echo "# tpscope gpu-check: no summary (python3 missing or failed)" >"$OUT_DIR/summary.md"; fail "summary"; }
+write_summary
 if [ "$FAILURES" -ne 0 ]; then
-  echo "" >>"$OUT_DIR/summary.md"
-  echo "**gpu-check FAILED**: $FAILURES failure(s), see gpu-check.log" >>"$OUT_DIR/summary.md"
   log "done in ${SECONDS}s: $FAILURES failure(s)"
   exit 1
 fi

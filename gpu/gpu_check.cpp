@@ -6,6 +6,8 @@
 
 #include <filesystem>
 
+#include "gpu/device_query.h"
+
 // Mixed headers (a wheel's cuda_runtime_api.h before the toolkit's) would compile against another
 // runtime than the one linked; the include order prevents it and this proves it for every build.
 static_assert(CUDART_VERSION == TPSCOPE_CUDA_TOOLKIT_MAJOR * 1000 + TPSCOPE_CUDA_TOOLKIT_MINOR * 10,
@@ -16,6 +18,9 @@ namespace tpscope::gpu {
 std::optional<std::string> failureText(cudaError_t status) {
     if (status == cudaSuccess) return std::nullopt;
     const std::string text = std::string(cudaGetErrorName(status)) + " (" + cudaGetErrorString(status) + ")";
+    if (status == cudaErrorInsufficientDriver) {
+        if (auto driver = localDriverProblem()) return "no CUDA device: " + *driver + " [" + text + "]";
+    }
     if (status == cudaErrorNoDevice || status == cudaErrorInsufficientDriver ||
         status == cudaErrorInitializationError) {
         return "no CUDA device: " + text;

@@ -1,60 +1,167 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Copyright (C) 2026 The tpscope authors
-"""summary.md and summary.json of gpu/gpu-check.sh from the captures' --json outputs in OUT.
+"""summary.md and summary.json of gpu/gpu-check.sh from what it left in OUT.
 
-HBM floor reached = (weight bytes / peak HBM bandwidth) / median step, without CUPTI (1 = at the floor).
-CUPTI overhead = (median step with CUPTI - median step without) / median step without.
+Inputs (each may be missing: the summary is written on every exit path, the early ones included):
+checks.tsv (verdict, check, detail per line, from the script), the captures' --json outputs
+(b1.json, b1-nocupti.json, ..., tpN.json, tpN-graph.json), allreduce-measured.json and
+allreduce-predicted.json.
+
+Targets and verdicts (PASS / WARN / FAIL):
+- HBM floor reached = (weight bytes / peak HBM bandwidth) / median step, batch 1 without CUPTI:
+  PASS >= 85 %, WARN >= 60 %, else FAIL. Achieved TB/s = bytes per step / median step, beside the roof
+  (the GPU preset's peak HBM bandwidth; not a measured copy roof).
+- CUPTI overhead = (step with CUPTI - step without) / step without: PASS <= 2 %, WARN <= 5 %, else FAIL.
+- Records lost (dropped + incomplete + invalid timestamps + buffers refused): PASS 0, else FAIL.
+- Kernels without their op tag: PASS 0, else FAIL.
+- All-reduce busbw at 256 MiB against the fabric preset's prediction: PASS >= 70 %, WARN >= 40 %, else
+  FAIL; at 8 KiB and 1 MiB the time against the prediction: PASS <= 1.5x, else WARN (the latency model
+  is coarse).
+Exit status 1 when a target is FAIL (the script's own failures are its to count).
 """
 import json
 import os
 import sys
 
 out = sys.argv[1]
+early = sys.argv[2] if len(sys.argv) > 2 else ""
 
 
 def load(name):
     try:
         with open(os.path.join(out, name + ".json")) as f:
             return json.load(f)
+    except FileNotFoundError:
+        return {"error": "not run"}
     except (OSError, ValueError) as e:
-        return {"error": "no result (%s)" % e}
+        return {"error": "no result (%s)" % e.__class__.__name__}
 
 
 def ms(ns):
     return "%.3f ms" % (ns / 1e6)
 
 
-rows = []
+def grade(value, passes, warns):
+    if passes(value):
+        return "PASS"
+    return "WARN" if warns is not None and warns(value) else "FAIL"
+
+
+def num(d, key):
+    try:
+        return float(d.get(key, ""))
+    except (TypeError, ValueError):
+        return None
+
+
+checks = []
+try:
+    with open(os.path.join(out, "checks.tsv")) as f:
+        for line in f:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) >= 2:
+                checks.append((parts[0], parts[1], parts[2] if len(parts) > 2 else ""))
+except OSError:
+    pass
+
+targets = []  # (target, measured, wanted, verdict)
+runs = []
 for label, base in (("batch 1", "b1"), ("batch 16", "b16"), ("batch 1, CUDA graph", "b1-graph")):
     on, off = load(base), load(base + "-nocupti")
     row = {"run": label, "with_cupti": on, "without_cupti": off}
     if on.get("median_step_ns", 0) > 0 and off.get("median_step_ns", 0) > 0:
         row["cupti_overhead_pct"] = 100.0 * (on["median_step_ns"] - off["median_step_ns"]) / off["median_step_ns"]
-    rows.append(row)
-with open(os.path.join(out, "summary.json"), "w") as f:
-    json.dump(rows, f, indent=2)
+        targets.append(("CUPTI overhead, %s" % label, "%.2f %%" % row["cupti_overhead_pct"], "<= 2 %",
+                        grade(row["cupti_overhead_pct"], lambda v: v <= 2.0, lambda v: v <= 5.0)))
+    if base == "b1" and off.get("median_step_ns", 0) > 0 and off.get("gpu_preset"):
+        frac = 100.0 * off.get("fraction_of_hbm_floor", 0.0)
+        targets.append(("HBM floor reached, batch 1", "%.1f %%" % frac, ">= 85 %",
+                        grade(frac, lambda v: v >= 85.0, lambda v: v >= 60.0)))
+    runs.append(row)
+for name in sorted(f[:-5] for f in os.listdir(out) if f.startswith("tp") and f.endswith(".json")):
+    runs.append({"run": name, "with_cupti": load(name), "without_cupti": {}})
+for r in runs:
+    on = r["with_cupti"]
+    if on.get("median_step_ns", 0) <= 0:
+        continue
+    lost = num(on, "records_lost")
+    if lost is not None:
+        targets.append(("records lost, %s" % r["run"], "%d" % lost, "0", "PASS" if lost == 0 else "FAIL"))
+    untagged = num(on, "unattributed_kernels")
+    if untagged is not None:
+        targets.append(("kernels without op tag, %s" % r["run"], "%d" % untagged, "0",
+                        "PASS" if untagged == 0 else "FAIL"))
 
-lines = ["# tpscope gpu-check: llama3-8b, TP 1", "",
-         "| run | step (no CUPTI) | step (CUPTI) | CUPTI overhead | tokens/s | HBM floor reached | peak | untagged kernels | dropped |",
-         "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
-for r in rows:
+measured, predicted = load("allreduce-measured"), load("allreduce-predicted")
+allreduce = []
+pred_rows = {p.get("bytes"): p for p in predicted.get("rows", [])}
+for m in measured.get("rows", []):
+    p = pred_rows.get(m.get("bytes"), {})
+    row = {"bytes": m.get("bytes"), "measured": m, "predicted": p}
+    allreduce.append(row)
+    if not p:
+        continue
+    if m.get("bytes", 0) >= 256 << 20 and p.get("busbw_gbps", 0) > 0:
+        frac = 100.0 * m.get("busbw_gbps", 0) / p["busbw_gbps"]
+        targets.append(("all-reduce busbw, %d MiB, %d GPUs" % (m["bytes"] >> 20, measured.get("gpus", 0)),
+                        "%.1f GB/s (%.0f %% of %s's %.1f)" % (m.get("busbw_gbps", 0), frac,
+                                                               predicted.get("fabric", "?"), p["busbw_gbps"]),
+                        ">= 70 % of the preset", grade(frac, lambda v: v >= 70.0, lambda v: v >= 40.0)))
+    elif p.get("time_us", 0) > 0:
+        ratio = m.get("time_us", 0) / p["time_us"]
+        targets.append(("all-reduce time, %d B, %d GPUs" % (m["bytes"], measured.get("gpus", 0)),
+                        "%.2f us (%.2fx the preset's %.2f)" % (m.get("time_us", 0), ratio, p["time_us"]),
+                        "<= 1.5x the preset", "PASS" if ratio <= 1.5 else "WARN"))
+
+with open(os.path.join(out, "summary.json"), "w") as f:
+    json.dump({"checks": [{"verdict": v, "check": c, "detail": d} for v, c, d in checks],
+               "targets": [{"target": t, "measured": m, "wanted": w, "verdict": v} for t, m, w, v in targets],
+               "captures": runs, "allreduce": allreduce, "stopped_early": early}, f, indent=2)
+
+lines = ["# tpscope gpu-check: llama3-8b", ""]
+if early:
+    lines += ["**Stopped early**: %s" % early, ""]
+lines += ["## Verdicts", "", "| target | measured | wanted | verdict |", "| --- | --- | --- | --- |"]
+for v, c, d in checks:
+    lines.append("| %s | %s | | %s |" % (c, d.replace("|", "/"), v))
+for t, m, w, v in targets:
+    lines.append("| %s | %s | %s | %s |" % (t, m, w, v))
+lines += ["", "## Captures", "",
+          "| run | step (no CUPTI) | step (CUPTI) | CUPTI overhead | tokens/s | HBM floor reached | achieved / roof "
+          "| untagged kernels | records lost |",
+          "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+for r in runs:
     on, off = r["with_cupti"], r["without_cupti"]
-    if off.get("median_step_ns", 0) <= 0:
-        lines.append("| %s | failed: %s | | | | | | | |" % (r["run"], off.get("error", "?")))
+    base = off if off.get("median_step_ns", 0) > 0 else on
+    if base.get("median_step_ns", 0) <= 0:
+        lines.append("| %s | failed: %s | | | | | | | |" % (r["run"], base.get("error", "?")))
         continue
     lines.append("| %s | %s | %s | %s | %.1f | %s | %s | %s | %s |" % (
-        r["run"], ms(off["median_step_ns"]),
+        r["run"], ms(off["median_step_ns"]) if off.get("median_step_ns", 0) > 0 else "-",
         ms(on["median_step_ns"]) if on.get("median_step_ns", 0) > 0 else "failed: %s" % on.get("error", "?"),
         "%.2f %%" % r["cupti_overhead_pct"] if "cupti_overhead_pct" in r else "-",
-        off.get("tokens_per_sec", 0.0),
-        "%.1f %%" % (100.0 * off["fraction_of_hbm_floor"]) if off.get("gpu_preset") else "- (no GPU preset)",
-        "%.2f TB/s (%s)" % (off.get("peak_hbm_bytes_per_sec", 0) / 1e12, off.get("gpu_preset") or "?"),
-        on.get("unattributed_kernels", "?"), on.get("dropped_records", "?")))
+        base.get("tokens_per_sec", 0.0),
+        "%.1f %%" % (100.0 * base["fraction_of_hbm_floor"]) if base.get("gpu_preset") else "- (no GPU preset)",
+        "%.2f / %.2f TB/s (%s)" % (base.get("achieved_bytes_per_sec", 0) / 1e12,
+                                   base.get("peak_hbm_bytes_per_sec", 0) / 1e12, base.get("gpu_preset") or "?"),
+        on.get("unattributed_kernels", "?"), on.get("records_lost", "?")))
+if allreduce:
+    lines += ["", "## All-reduce (%s GPUs, measured against the %s preset)" % (measured.get("gpus", "?"),
+                                                                             predicted.get("fabric", "?")), "",
+              "| size (B) | time (us) | busbw (GB/s) | preset time (us) | preset busbw (GB/s) |",
+              "| --- | --- | --- | --- | --- |"]
+    for a in allreduce:
+        m, p = a["measured"], a["predicted"]
+        lines.append("| %s | %.2f | %.2f | %s | %s |" % (
+            a["bytes"], m.get("time_us", 0), m.get("busbw_gbps", 0),
+            "%.2f" % p["time_us"] if p else "-", "%.2f" % p["busbw_gbps"] if p else "-"))
 lines += ["",
-          "HBM floor reached = (weight bytes / peak HBM bandwidth) / measured median step, without CUPTI;",
-          "target >= 85 % at batch 1. CUPTI overhead = (step with CUPTI - step without) / step without;",
-          "target <= 2 %. Medians of the measured steps after 5 warm-up steps."]
+          "HBM floor reached = (weight bytes / peak HBM bandwidth) / measured median step, without CUPTI.",
+          "Achieved = plan bytes per step / median step; roof = the GPU preset's peak HBM bandwidth.",
+          "CUPTI overhead = (step with CUPTI - step without) / step without. Medians of the measured steps",
+          "after 5 warm-up steps. All-reduce: K back to back per sample, median of 5 samples (nccl-tests' method)."]
 with open(os.path.join(out, "summary.md"), "w") as f:
     f.write("\n".join(lines) + "\n")
 print("\n".join(lines))
+sys.exit(1 if any(v == "FAIL" for _, _, _, v in targets) else 0)

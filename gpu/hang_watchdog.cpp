@@ -2,11 +2,20 @@
 // Copyright (C) 2026 The tpscope authors
 #include "gpu/hang_watchdog.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace tpscope::gpu {
 
-HangWatchdog::HangWatchdog(std::string who, std::chrono::milliseconds timeout, std::function<void()> onHang,
-                           const std::atomic<bool>* stop, std::chrono::milliseconds pollMs)
-    : m_who(std::move(who)), m_timeout(timeout), m_onHang(std::move(onHang)), m_stop(stop), m_poll(pollMs) {
+HangWatchdog::HangWatchdog(std::string who, std::chrono::milliseconds timeout,
+                           std::function<void(const std::string&)> onHang, const std::atomic<bool>* stop,
+                           std::chrono::milliseconds pollMs, std::chrono::milliseconds stopGrace)
+    : m_who(std::move(who)),
+      m_timeout(timeout),
+      m_onHang(std::move(onHang)),
+      m_stop(stop),
+      m_poll(pollMs),
+      m_stopGrace(std::min(stopGrace, timeout)) {
     m_thread = std::thread([this] { run(); });
 }
 
@@ -43,26 +52,39 @@ std::optional<std::string> HangWatchdog::fired() const {
 
 void HangWatchdog::run() {
     std::unique_lock<std::mutex> lock(m_mutex);
+    bool stopSeen = false;
     while (!m_quit) {
         m_wake.wait_for(lock, m_poll, [this] { return m_quit; });
-        if (m_quit || !m_armed) continue;
-        if (!m_fired) {
-            if (m_stop != nullptr && m_stop->load()) {
-                m_fired = m_who + ": " + m_what + " stopped because another rank failed";
-            } else if (std::chrono::steady_clock::now() > m_deadline) {
-                m_fired = m_who + ": " + m_what + " did not finish within " + std::to_string(m_timeout.count()) +
-                          " ms (a rank missing or hung?); communicator aborted";
-            } else {
-                continue;
-            }
+        if (m_quit || !m_armed) {
+            stopSeen = false;
+            continue;
         }
-        // Again at every poll until the watched call returns: a blocking init may not have stored the
-        // communicator yet the first time (onHang must be idempotent).
-        // Outside the lock: the abort makes the watched call return, and its guard then disarms.
+        const auto now = std::chrono::steady_clock::now();
+        if (!m_fired) {
+            if (m_stop != nullptr && m_stop->load() && !stopSeen) {
+                stopSeen = true;  // a peer is gone: the call gets a grace period, not the full timeout
+                m_deadline = std::min(m_deadline, now + m_stopGrace);
+            }
+            if (now <= m_deadline) continue;
+            m_fired = m_who + ": " + m_what + " did not finish within " +
+                      std::to_string((stopSeen ? m_stopGrace : m_timeout).count()) + " ms" +
+                      (stopSeen ? " after another rank failed" : " (a rank missing or hung?)");
+        }
+        // Outside the lock: a test's onHang unblocks the watched call, whose guard then disarms.
+        const std::string reason = *m_fired;
         lock.unlock();
-        if (m_onHang) m_onHang();
+        if (m_onHang) m_onHang(reason);
         lock.lock();
     }
+}
+
+void endProcessWithReason(const std::string& reason) {
+    std::fprintf(stderr,
+                 "tpscope-cli: %s; a blocking NCCL call cannot be aborted from another thread, so the process "
+                 "ends here\n",
+                 reason.c_str());
+    std::fflush(stderr);
+    std::_Exit(3);
 }
 
 }  // namespace tpscope::gpu

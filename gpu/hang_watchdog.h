@@ -2,14 +2,19 @@
 // Copyright (C) 2026 The tpscope authors
 #pragma once
 // A watchdog for blocking calls (NCCL on a blocking communicator): while a watched call runs, a
-// background thread checks every pollMs whether it has passed its deadline or whether another
-// rank has failed; if so it runs onHang (ncclCommAbort, which makes the blocked call return), again
-// at every poll until the call returns, so onHang must be idempotent, and keeps the reason, naming
-// the call, for the error the caller then reports.
+// background thread checks every pollMs whether it has passed its deadline; if so it keeps the
+// reason, naming the call, and runs onHang, again at every poll until the call returns (so onHang
+// must be idempotent). When another rank has failed (stop) the deadline shortens to a grace period:
+// the blocked call usually returns with an error of its own once its peer is gone.
+//
+// onHang is a last resort, never ncclCommAbort: NCCL allows aborting a blocking communicator only
+// from the thread that owns it, between calls (owned_comm.h), so a call still blocked past its
+// deadline ends the process with the reason (endProcessWithReason) instead of racing an abort.
 //
 // Arming and disarming take one mutex and no wake-up, so a watched call costs well under a
 // microsecond on the calling thread; nothing sleeps on it. Free of CUDA, so it is tested on a CPU.
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -24,9 +29,10 @@ namespace tpscope::gpu {
 class HangWatchdog {
   public:
     // who: "rank 1 (GPU 1)", the prefix of the reason. stop: set when another rank failed (may be null).
-    HangWatchdog(std::string who, std::chrono::milliseconds timeout, std::function<void()> onHang,
+    HangWatchdog(std::string who, std::chrono::milliseconds timeout, std::function<void(const std::string&)> onHang,
                  const std::atomic<bool>* stop = nullptr,
-                 std::chrono::milliseconds pollMs = std::chrono::milliseconds(5));
+                 std::chrono::milliseconds pollMs = std::chrono::milliseconds(5),
+                 std::chrono::milliseconds stopGrace = std::chrono::milliseconds(10'000));
     ~HangWatchdog();
     HangWatchdog(const HangWatchdog&) = delete;
     HangWatchdog& operator=(const HangWatchdog&) = delete;
@@ -55,9 +61,10 @@ class HangWatchdog {
 
     const std::string m_who;
     const std::chrono::milliseconds m_timeout;
-    const std::function<void()> m_onHang;
+    const std::function<void(const std::string&)> m_onHang;
     const std::atomic<bool>* m_stop;
     const std::chrono::milliseconds m_poll;
+    const std::chrono::milliseconds m_stopGrace;
 
     mutable std::mutex m_mutex;
     std::condition_variable m_wake;  // only for shutting down
@@ -68,5 +75,9 @@ class HangWatchdog {
     bool m_quit = false;
     std::thread m_thread;
 };
+
+// The default last resort: the reason on stderr, then the process ends (exit status 3) without
+// running destructors, which could wait on the hung call's locks.
+[[noreturn]] void endProcessWithReason(const std::string& reason);
 
 }  // namespace tpscope::gpu

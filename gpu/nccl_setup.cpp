@@ -23,6 +23,10 @@ ncclConfig_t blockingCommConfig() {
 
 void prepareNcclEnvironment() {
     ::setenv("NCCL_NVTX_DISABLE", "1", /*overwrite=*/0);
+    // Peers connect inside ncclCommInitRankConfig, not at the first collective (NCCL >= 2.22 reads
+    // it; older releases connect at init anyway): every wait on a peer is then in init or finalize,
+    // the two calls the capture enters only once every rank is known to (owned_comm.h).
+    ::setenv("NCCL_RUNTIME_CONNECT", "0", /*overwrite=*/0);
 }
 
 std::uint64_t deviceHeadroomBytes(int tp) {

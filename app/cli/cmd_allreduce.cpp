@@ -81,8 +81,9 @@ int runMeasured(const AllReduceOptions& o, const std::vector<std::uint64_t>& siz
         w.endArray().endObject();
         return kExitOk;
     }
-    std::cout << "# measured all-reduce, " << o.gpus << " local GPUs, out of place, median of " << o.iterations
-              << " iterations" << (o.gpus == 1 ? " (one GPU: a copy; busbw is 0 by definition)" : "") << "\n";
+    std::cout << "# measured all-reduce, " << o.gpus << " local GPUs, out of place, " << o.iterations
+              << " back to back between one event pair per sample, median of " << gpu::kAllReduceSamples << " samples"
+              << (o.gpus == 1 ? " (one GPU: a copy; busbw is 0 by definition)" : "") << "\n";
     TextTable t({"size (B)", "count", "type", "redop", "time (us)", "algbw (GB/s)", "busbw (GB/s)"});
     for (const auto& r : *rows) {
         t.addRow({std::to_string(r.bytes), std::to_string(r.count), std::string(core::toString(r.dtype)), "sum",
@@ -250,7 +251,9 @@ void addAllReduceCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_option("--algo", opts->algo, "Force an algorithm: ring, tree, nvls, one_shot, two_shot");
     cmd->add_option("--proto", opts->proto, "Force a protocol: ll, ll128, simple");
     cmd->add_flag("--measure", opts->measure, "Run real NCCL all-reduces on the local GPUs instead of predicting");
-    cmd->add_option("--iterations", opts->iterations, "--measure: timed iterations per size (median)")
+    cmd->add_option("--iterations", opts->iterations,
+                    "--measure: all-reduces timed back to back per sample (time = slowest GPU / iterations; median "
+                    "of 5 samples)")
         ->capture_default_str();
     addJsonFlag(*cmd, opts->json);
     cmd->callback([opts, &ctx] { ctx.exitCode = run(*opts, ctx); });

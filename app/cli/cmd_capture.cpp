@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 
@@ -39,6 +40,7 @@ struct CaptureCliOptions {
     bool cpuTest = false;
     bool hostPerProcess = false;
     std::int64_t skewNs = 0;
+    int failProcess = -1;
     std::string out;
     std::string gpu;  // preset for the bandwidth comparison; matched from the device name when empty
     bool json = false;
@@ -98,6 +100,22 @@ Bandwidth bandwidth(const core::Catalog& catalog, const CaptureCliOptions& o, co
     return b;
 }
 
+// A CUPTI count summed over the merged trace's processes (each process writes its own entry).
+std::uint64_t countOf(const core::Trace& t, std::string_view key) {
+    std::uint64_t sum = 0;
+    for (const auto& [k, v] : t.metadata) {
+        if (k == key) sum += std::strtoull(v.c_str(), nullptr, 10);
+    }
+    return sum;
+}
+
+// Records the trace lacks: dropped by CUPTI (both queues), cut off after an incomplete record, with
+// an invalid timestamp, or never written because a buffer was refused. gpu-check fails on any.
+std::uint64_t recordsLost(const core::Trace& t) {
+    return countOf(t, "cupti.dropped_records") + countOf(t, "cupti.incomplete_records") +
+           countOf(t, "cupti.invalid_timestamps") + countOf(t, "cupti.buffers_refused");
+}
+
 void printSummary(const CaptureCliOptions& o, const gpu::CaptureReport& rep, const Bandwidth& bw, bool json) {
     const core::Trace& t = rep.trace;
     const double median = medianNs(rep.stepNs);
@@ -118,6 +136,10 @@ void printSummary(const CaptureCliOptions& o, const gpu::CaptureReport& rep, con
         w.field("fraction_of_hbm_floor", bw.fractionOfFloor);
         w.field("origin", core::toString(t.origin));
         w.field("dropped_records", t.metadataValue("cupti.dropped_records"));
+        w.field("incomplete_records", countOf(t, "cupti.incomplete_records"));
+        w.field("invalid_timestamps", countOf(t, "cupti.invalid_timestamps"));
+        w.field("buffers_refused", countOf(t, "cupti.buffers_refused"));
+        w.field("records_lost", recordsLost(t));
         w.field("unattributed_kernels", t.metadataValue("cupti.unattributed_kernels"));
         w.field("id_agreed", t.metadataValue("launch.id_agreed")).field("failure", rep.failure);
         w.key("ranks").beginArray();
@@ -145,8 +167,12 @@ void printSummary(const CaptureCliOptions& o, const gpu::CaptureReport& rep, con
                   << " % of the measured step";
     }
     std::cout << '\n';
-    const std::string dropped = t.metadataValue("cupti.dropped_records");
-    if (!dropped.empty() && dropped != "0") std::cout << "warning: CUPTI dropped " << dropped << " records\n";
+    if (const std::uint64_t lost = recordsLost(t); lost > 0) {
+        std::cout << "warning: the trace lacks records: " << countOf(t, "cupti.dropped_records") << " dropped, "
+                  << countOf(t, "cupti.incomplete_records") << " buffers cut at an incomplete record, "
+                  << countOf(t, "cupti.invalid_timestamps") << " with invalid timestamps, "
+                  << countOf(t, "cupti.buffers_refused") << " buffers refused\n";
+    }
     const std::string untagged = t.metadataValue("cupti.unattributed_kernels");
     if (!untagged.empty() && untagged != "0") std::cout << "warning: " << untagged << " kernels lack their op tag\n";
     if (!o.noCupti || o.cpuTest) std::cout << "trace written to " << o.out << '\n';
@@ -173,12 +199,19 @@ int runCaptureCommand(const CliContext& ctx, const CaptureCliOptions& o) {
     c.cpuTest = o.cpuTest;
     c.cpuTestSkewNs = o.skewNs;
     c.cpuTestHostPerProcess = o.hostPerProcess;
+    c.cpuTestFailProcess = o.failProcess;
     if (auto writable = checkOutputPath(o.out); !writable) return reportError(writable.error());
     auto report = gpu::runCapture(c);
     if (!report) return reportError(report.error());
     if (!report->writesOutput) {
-        if (!report->failure.empty()) std::cerr << "tpscope-cli: capture failed: " << report->failure << '\n';
-        return report->failure.empty() ? kExitOk : kExitFailure;
+        // Its failure went to process 0 with its part of the trace, and process 0's exit status is the
+        // launch's. Exiting non-zero here would let mpirun end the job (process 0 included) before
+        // process 0 has written the trace that records the failure.
+        if (!report->failure.empty()) {
+            std::cerr << "tpscope-cli: capture failed: " << report->failure
+                      << " (sent to process 0, which writes the trace and exits 1)\n";
+        }
+        return kExitOk;
     }
     if (c.collect || o.cpuTest) {
         // Non-owning: the report keeps the trace for the summary below.
@@ -227,6 +260,9 @@ void addCaptureCommand(CLI::App& app, CliContext& ctx) {
         ->group("");
     cmd->add_option("--cpu-test-skew-ns", opts->skewNs, "CPU test: process p's clock runs p x this ahead")->group("");
     cmd->add_flag("--cpu-test-host-per-process", opts->hostPerProcess, "CPU test: each process is its own host")
+        ->group("");
+    cmd->add_option("--cpu-test-fail-process", opts->failProcess,
+                    "CPU test: this process fails and announces it; the others wait for the announcement")
         ->group("");
     cmd->callback([&ctx, opts] {
 #if TPSCOPE_HAVE_CUDA

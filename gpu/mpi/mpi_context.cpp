@@ -30,6 +30,16 @@ constexpr std::size_t kChunkBytes = 1u << 30;
 constexpr int kTagSize = 101;
 constexpr int kTagData = 102;
 constexpr int kTagPing = 103;
+constexpr int kTagFailure = 104;
+
+// The failure beacon's state (one context per process; only the main thread calls MPI).
+struct FailureBeacon {
+    MPI_Request receive = MPI_REQUEST_NULL;
+    int incoming = 0;
+    bool announced = false;
+    bool peerFailed = false;
+};
+FailureBeacon g_beacon;
 
 core::Status sendBytes(const std::vector<std::uint8_t>& bytes, int dest) {
     std::uint64_t n = bytes.size();
@@ -55,13 +65,6 @@ core::Result<std::vector<std::uint8_t>> receiveBytes(int source) {
 
 }  // namespace
 
-bool MpiContext::launchedByLauncher() {
-    for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE", "PMI_RANK", "MV2_COMM_WORLD_SIZE"}) {
-        if (std::getenv(var) != nullptr) return true;
-    }
-    return false;
-}
-
 core::Result<std::unique_ptr<MpiContext>> MpiContext::init() {
     int initialized = 0;
     MPI_Initialized(&initialized);
@@ -86,6 +89,17 @@ core::Result<std::unique_ptr<MpiContext>> MpiContext::init() {
 }
 
 MpiContext::~MpiContext() {
+    // Take back the beacon's pending receive and any failure message still in flight to this process.
+    if (g_beacon.receive != MPI_REQUEST_NULL) {
+        MPI_Cancel(&g_beacon.receive);
+        MPI_Wait(&g_beacon.receive, MPI_STATUS_IGNORE);
+    }
+    for (int flag = 1; flag != 0;) {
+        MPI_Status status;
+        MPI_Iprobe(MPI_ANY_SOURCE, kTagFailure, MPI_COMM_WORLD, &flag, &status);
+        int sink = 0;
+        if (flag != 0) MPI_Recv(&sink, 1, MPI_INT, status.MPI_SOURCE, kTagFailure, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
     int finalized = 0;
     MPI_Finalized(&finalized);
     if (!finalized) MPI_Finalize();
@@ -181,6 +195,31 @@ core::Result<bool> MpiContext::allTrue(bool mine) const {
     int in = mine ? 1 : 0, out = 0;
     TPSCOPE_MPI_CHECK(MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD));
     return out != 0;
+}
+
+void MpiContext::announceFailure() {
+    if (g_beacon.announced || m_size < 2) return;
+    g_beacon.announced = true;
+    static int one = 1;
+    for (int p = 0; p < m_size; ++p) {
+        if (p == m_rank) continue;
+        MPI_Request request = MPI_REQUEST_NULL;
+        // A one-int message goes eagerly: the send completes locally, the peer's beacon receives it.
+        if (MPI_Isend(&one, 1, MPI_INT, p, kTagFailure, MPI_COMM_WORLD, &request) == MPI_SUCCESS) {
+            MPI_Request_free(&request);
+        }
+    }
+}
+
+bool MpiContext::peerFailed() {
+    if (g_beacon.peerFailed || m_size < 2) return g_beacon.peerFailed;
+    if (g_beacon.receive == MPI_REQUEST_NULL && MPI_Irecv(&g_beacon.incoming, 1, MPI_INT, MPI_ANY_SOURCE, kTagFailure,
+                                                          MPI_COMM_WORLD, &g_beacon.receive) != MPI_SUCCESS) {
+        return false;
+    }
+    int done = 0;
+    if (MPI_Test(&g_beacon.receive, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && done != 0) g_beacon.peerFailed = true;
+    return g_beacon.peerFailed;
 }
 
 }  // namespace tpscope::gpu

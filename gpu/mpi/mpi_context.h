@@ -22,8 +22,7 @@ namespace tpscope::gpu {
 
 class MpiContext {
   public:
-    // True when a launcher started this process as one of several (OpenMPI, PMIx, PMI/Slurm).
-    static bool launchedByLauncher();
+    // (Whether a launcher started this process: gpu/launch_env.h, hasProcessManager.)
     // MPI_Init_thread (funneled: only the main thread calls MPI). One context per process.
     static core::Result<std::unique_ptr<MpiContext>> init();
     ~MpiContext();  // MPI_Finalize
@@ -46,6 +45,10 @@ class MpiContext {
     // Every process's bytes, in world-rank order, on root (empty elsewhere).
     core::Result<std::vector<std::vector<std::uint8_t>>> gather(const std::vector<std::uint8_t>& mine,
                                                                 int root = 0) const;
+    // Failure propagation while the GPUs run (main thread, no collective): announceFailure() tells
+    // every other process at once; peerFailed() polls whether any other process announced one.
+    void announceFailure();
+    bool peerFailed();
     // Logical AND of a flag over all processes.
     core::Result<bool> allTrue(bool mine) const;
     core::Result<std::vector<std::string>> allHosts() const;

@@ -82,17 +82,31 @@ TEST(DecodeKernels, SiluMulMultipliesSiluOfGateByUp) {
     }
 }
 
-TEST(DecodeKernels, DecodeAttentionIsSoftmaxWeightedValuesWithTheNewTokenLast) {
-    TPSCOPE_REQUIRE_CUDA_DEVICE(1);
-    kernels::AttentionShape s{2, 4, 2, 64, 37};
+// Both attention paths against a CPU reference: the split-KV path (several splits at the longer
+// contexts) and the reference kernel. The split-KV kernels were written without a GPU: this test is
+// their first check.
+void checkAttention(const kernels::AttentionShape& s, bool splitKv) {
     const int d = s.headDim, rowLen = (s.heads + 2 * s.kvHeads) * d;
     const auto qkv = ramp(static_cast<std::size_t>(s.batch) * rowLen, 1.0f);
     const std::size_t cacheLen = static_cast<std::size_t>(s.batch) * s.kvHeads * s.contextLen * d;
     const auto k = ramp(cacheLen, 0.8f), v = ramp(cacheLen, 1.2f);
     DeviceHalf dqkv(qkv), dk(k), dv(v), dout(std::vector<float>(static_cast<std::size_t>(s.batch) * s.heads * d));
-    ASSERT_EQ(kernels::prepareDecodeAttention(s, ElementType::Fp16), cudaSuccess);
-    ASSERT_EQ(kernels::decodeAttention(dqkv.ptr, dk.ptr, dv.ptr, dout.ptr, s, ElementType::Fp16, nullptr), cudaSuccess);
+    void* workspace = nullptr;
+    const std::size_t workspaceBytes = kernels::decodeAttentionWorkspaceBytes(s);
+    if (splitKv) {
+        ASSERT_TRUE(kernels::splitKvSupported(s));
+        ASSERT_GT(workspaceBytes, 0u);
+        ASSERT_EQ(cudaMalloc(&workspace, workspaceBytes), cudaSuccess);
+        ASSERT_EQ(
+            kernels::decodeAttention(dqkv.ptr, dk.ptr, dv.ptr, dout.ptr, workspace, s, ElementType::Fp16, nullptr),
+            cudaSuccess);
+    } else {
+        ASSERT_EQ(kernels::prepareDecodeAttention(s, ElementType::Fp16), cudaSuccess);
+        ASSERT_EQ(kernels::decodeAttentionReference(dqkv.ptr, dk.ptr, dv.ptr, dout.ptr, s, ElementType::Fp16, nullptr),
+                  cudaSuccess);
+    }
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    cudaFree(workspace);
     const auto out = dout.read(), kAfter = dk.read();
     const int group = s.heads / s.kvHeads;
     for (int b = 0; b < s.batch; ++b) {
@@ -118,13 +132,23 @@ TEST(DecodeKernels, DecodeAttentionIsSoftmaxWeightedValuesWithTheNewTokenLast) {
                     const float* vr = t == s.contextLen - 1 ? vNew : &v[base + static_cast<std::size_t>(t) * d];
                     o += p[t] / sum * vr[i];
                 }
-                EXPECT_NEAR(out[(static_cast<std::size_t>(b) * s.heads + h) * d + i], o, 2e-2)
-                    << b << " " << h << " " << i;
+                ASSERT_NEAR(out[(static_cast<std::size_t>(b) * s.heads + h) * d + i], o, 2e-2)
+                    << (splitKv ? "split-KV " : "reference ") << b << " " << h << " " << i;
             }
             // The new token's key was appended to the last cache slot.
             EXPECT_NEAR(kAfter[base + static_cast<std::size_t>(s.contextLen - 1) * d + 5], kNew[5], 2e-3);
         }
     }
+}
+
+TEST(DecodeKernels, DecodeAttentionIsSoftmaxWeightedValuesWithTheNewTokenLast) {
+    TPSCOPE_REQUIRE_CUDA_DEVICE(1);
+    checkAttention({2, 4, 2, 64, 37}, false);
+    checkAttention({2, 4, 2, 64, 37}, true);
+    checkAttention({1, 8, 2, 128, 1000}, true);  // llama3-8b's group of 4 at TP 4: several splits
+    checkAttention({3, 8, 1, 128, 257}, true);   // a group of 8, a context that does not divide
+    checkAttention({1, 2, 2, 256, 130}, true);   // d = 256: one row per warp
+    EXPECT_GT(kernels::decodeAttentionSplits({1, 8, 2, 128, 1000}), 1);
 }
 
 // listDevices against the CUDA runtime asked directly: the same count, every device described; or,

@@ -8,6 +8,7 @@
 
 #include "activity_buffer.h"
 #include "core/workload/decode_plan.h"
+#include "gpu/cupti_session.h"
 #include "support/small_model.h"
 
 namespace tpscope::gpu {
@@ -100,6 +101,52 @@ TEST(CuptiDecoder, TaggedCollectiveGetsPlanBytesAndGroupSize) {
     EXPECT_EQ(p.collective.dtype, core::Dtype::Bf16);
     EXPECT_EQ(decoder.stats().externalCorrelations, 1u);
     EXPECT_EQ(decoder.stats().attributedEvents, 1u);
+}
+
+TEST(CuptiDecoder, OverlapHalvesCarryTheirRowsNotTheWholeOpsBytesAndM) {
+    const int batch = 5;
+    const core::DecodePlan plan = smallPlan(2, batch);
+    const std::uint32_t down = opIndex(plan, core::OpKind::DownGemm, 0);
+    const std::uint32_t allReduce = opIndex(plan, core::OpKind::MlpAllReduce, 0);
+    const std::uint32_t rowsA = batch / 2, rowsB = batch - rowsA;  // how the runner splits the batch
+    ActivityBuffer buf;
+    buf.append(externalTag(1, encodeOpTag(7, down, rowsA)));
+    buf.append(kernelRecord("gemm_kernel", 0, 7, 100, 140, 1));
+    buf.append(externalTag(2, encodeOpTag(7, allReduce, rowsA)));
+    buf.append(kernelRecord("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 0, 13, 150, 300, 2));
+    buf.append(externalTag(3, encodeOpTag(7, down, rowsB)));
+    buf.append(kernelRecord("gemm_kernel", 0, 7, 145, 190, 3));
+    buf.append(externalTag(4, encodeOpTag(7, allReduce, rowsB)));
+    buf.append(kernelRecord("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 0, 13, 310, 450, 4));
+    CuptiDecoder decoder;
+    decoder.setPlan(plan);
+    buf.decodeInto(decoder);
+    const core::Trace t = decoder.finish();
+    const core::PlanOp& downOp = plan.ops[down];
+    const core::PlanOp& arOp = plan.ops[allReduce];
+    std::uint64_t gemmRows = 0, bytes = 0;
+    for (const auto& rank : t.ranks) {
+        for (const auto& stream : rank.streams) {
+            for (std::size_t i = 0; i < stream.events.size(); ++i) {
+                const core::Payload& p = t.payload(stream.events.payload(i));
+                if (p.kind == core::PayloadKind::Gemm) {
+                    EXPECT_TRUE(p.gemm.m == rowsA || p.gemm.m == rowsB) << p.gemm.m;
+                    EXPECT_EQ(p.gemm.n, downOp.gemm.n);
+                    gemmRows += p.gemm.m;
+                } else if (p.kind == core::PayloadKind::Collective) {
+                    EXPECT_TRUE(p.collective.bytes == arOp.messageBytes / batch * rowsA ||
+                                p.collective.bytes == arOp.messageBytes / batch * rowsB)
+                        << p.collective.bytes;
+                    bytes += p.collective.bytes;
+                }
+            }
+        }
+    }
+    // The two halves add up to the op once, not twice.
+    EXPECT_EQ(gemmRows, downOp.gemm.m);
+    EXPECT_EQ(bytes, arOp.messageBytes);
+    EXPECT_EQ(rowsOfTag(encodeOpTag(7, down, rowsB)), rowsB);
+    EXPECT_EQ(opIndexOfTag(encodeOpTag(7, down, rowsB)), down);
 }
 
 TEST(CuptiDecoder, TaggedGemmHelperKernelTakesTheOpKindAndShape) {
@@ -303,6 +350,33 @@ TEST(CuptiDecoder, DroppedRecordsAreCountedInTheMetadata) {
     EXPECT_EQ(decoder.stats().droppedRecords, 20u);
     EXPECT_EQ(t.metadataValue("cupti.dropped_records"), "20");
     EXPECT_EQ(t.metadataValue("cupti.kernels"), "1");
+}
+
+TEST(CuptiBufferWalk, AnIncompleteRecordEndsTheWalkAndIsCountedNotDropped) {
+    CUpti_Activity records[4] = {};
+    int at = 0;
+    // Three records, then CUPTI cannot step past the fourth (incomplete): the walk reports it.
+    const BufferWalk cut = walkActivityBuffer([&](CUpti_Activity** r) {
+        if (at == 3) return CUPTI_ERROR_INVALID_KIND;
+        *r = &records[at++];
+        return CUPTI_SUCCESS;
+    });
+    EXPECT_EQ(cut.records.size(), 3u);
+    EXPECT_TRUE(cut.incomplete);
+    at = 0;
+    const BufferWalk whole = walkActivityBuffer([&](CUpti_Activity** r) {
+        if (at == 4) return CUPTI_ERROR_MAX_LIMIT_REACHED;  // the buffer's normal end
+        *r = &records[at++];
+        return CUPTI_SUCCESS;
+    });
+    EXPECT_EQ(whole.records.size(), 4u);
+    EXPECT_FALSE(whole.incomplete);
+
+    CuptiDecoder decoder;
+    decoder.addIncompleteRecords(cut.incomplete ? 1 : 0);
+    decoder.addIncompleteRecords(whole.incomplete ? 1 : 0);
+    const core::Trace t = decoder.finish();
+    EXPECT_EQ(t.metadataValue("cupti.incomplete_records"), "1");
 }
 
 TEST(CuptiDecoder, RecordsWithoutValidTimestampsAreSkippedAndCounted) {

@@ -9,8 +9,11 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "core/workload/decode_plan.h"
@@ -104,6 +107,30 @@ TEST(MpiLaunch, ProcessesOnOneHostKeepItsClock) {
     ASSERT_EQ(ranks.size(), 4u);  // two GPUs per process
     for (auto rank : ranks) EXPECT_EQ(int64_t(rank["clock_offset_ns"]), 0);
     EXPECT_EQ(uint64_t(ranks.at(3)["device"]), 3u);  // process 1 drives local GPUs 2 and 3
+    std::filesystem::remove(out);
+}
+
+TEST(MpiLaunch, AProcessFailureReachesTheOtherProcessesWithoutWaitingOutTheTimeout) {
+    REQUIRE_MPI();
+    const std::string out = tempPath("mpi-launch-fail");
+    // Process 1 fails and announces it; process 0 polls as a capture's main thread does while its GPUs
+    // run, and would report "no failure announcement" only after the 120 s hang timeout.
+    const auto start = std::chrono::steady_clock::now();
+    const auto r =
+        runCommand(mpirun(2, std::string("capture ") + kModel +
+                                 " --tp 2 --tokens 1 --cpu-test --cpu-test-fail-process 1 --json --out " + out));
+    const auto seconds =
+        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_NE(r.exitCode, 0) << r.out;
+    EXPECT_NE(r.out.find("process 0: stopped because another rank failed (another process)"), std::string::npos)
+        << r.out;
+    // Process 1's own error is in the merged trace process 0 wrote (its stderr may be cut short when
+    // mpirun ends the job on process 0's exit status).
+    std::ifstream trace(out);
+    const std::string written((std::istreambuf_iterator<char>(trace)), std::istreambuf_iterator<char>());
+    EXPECT_NE(written.find("cpu test: injected failure"), std::string::npos);
+    EXPECT_EQ(r.out.find("no failure announcement"), std::string::npos) << r.out;
+    EXPECT_LT(seconds, 60) << r.out;
     std::filesystem::remove(out);
 }
 

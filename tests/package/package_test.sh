@@ -85,7 +85,9 @@ grep -q "GPL-3.0-or-later" <<<"$got" || fail "tpscope-cli --version does not nam
 "$cli" simulate --model llama3-8b --tp 1,2 --tokens 2 --out "$out/sweep.tpscope" >"$out/simulate.txt" 2>&1 ||
   { cat "$out/simulate.txt"; fail "installed tpscope-cli simulate"; }
 grep -q "wrote $out/sweep.tpscope" "$out/simulate.txt" || fail "simulate did not write its workspace"
-zcat "$root/usr/share/man/man1/tpscope-cli.1.gz" | grep -q '^\.SS simulate' || fail "man page lacks the commands"
+# Read whole first: grep -q ending the pipe early would SIGPIPE zcat (a page over 32 KiB) under pipefail.
+man=$(zcat "$root/usr/share/man/man1/tpscope-cli.1.gz")
+grep -q '^\.SS simulate' <<<"$man" || fail "man page lacks the commands"
 
 if [ "$have_gui" = ON ]; then
   gui="$root/usr/bin/tpscope"

@@ -8,7 +8,9 @@
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTableView>
+#include <QUndoStack>
 
+#include "ui/charts/chart_set.h"
 #include "ui/charts/chart_tabs.h"
 #include "ui/compare/compare_controller.h"
 #include "ui/document_loader.h"
@@ -43,6 +45,11 @@ MainWindow::MainWindow(Services services, QWidget* parent) : QMainWindow(parent)
                                      tr("The workspace has runs that are not saved. Save them first?"),
                                      QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     };
+    m_confirmPrompt = [](QWidget* owner, const QString& question) {
+        return QMessageBox::question(owner, tr("tpscope"), question, QMessageBox::Yes | QMessageBox::No,
+                                     QMessageBox::No) == QMessageBox::Yes;
+    };
+    m_undo = new QUndoStack(this);
     setAcceptDrops(true);
     buildLayout();
     buildActions();
@@ -80,12 +87,10 @@ void MainWindow::connectWorkers() {
     });
     connect(m_runsTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
+                if (!m_selectingRun) m_userPickedRun = true;
                 const QModelIndex source = m_proxy->mapToSource(current);
                 showRun(m_runs->idAt(source.row()));
             });
-    // A click on a run hands the keyboard (W/A/S/D, F, Z) to the timeline; arrow keys in the table
-    // still move between runs.
-    connect(m_runsTable, &QTableView::clicked, this, [this] { m_timeline->focusView(); });
     connect(m_document, &RunDocument::runRemoved, this, [this](RunId id) {
         if (id == m_current) showRun(RunId::None);
     });
@@ -98,8 +103,11 @@ void MainWindow::connectWorkers() {
         }
     });
     m_chartTabs = new ChartTabs(this);
-    m_chartTabs->setPricePerGpuHour(m_runPanel->pricePerGpuHour());
-    connect(m_runPanel, &RunPanel::pricePerGpuHourChanged, m_chartTabs, &ChartTabs::setPricePerGpuHour);
+    // One price: the charts' controller owns it; the run panel's and the Cost tab's fields edit it.
+    auto* prices = m_chartTabs->charts()->controller();
+    prices->setPricePerGpuHour(m_runPanel->pricePerGpuHour());
+    connect(m_runPanel, &RunPanel::pricePerGpuHourChanged, prices, &ChartsController::setPricePerGpuHour);
+    connect(prices, &ChartsController::pricePerGpuHourChanged, m_runPanel, &RunPanel::setPricePerGpuHour);
     m_chartTabs->addExportActions(menuBar()->actions().front()->menu());
     m_compare = new CompareController(this);
     m_planningTabs = new PlanningTabs(this);

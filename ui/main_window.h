@@ -10,6 +10,7 @@
 // main_window_runs.cpp (sweeps, the runs table, current run), main_window_file.cpp (open, save,
 // drag-and-drop, the unsaved-changes prompt).
 
+#include <QHash>
 #include <QMainWindow>
 #include <QMessageBox>
 
@@ -28,6 +29,7 @@ class QSortFilterProxyModel;
 class QTableView;
 class QTabWidget;
 class QTextBrowser;
+class QUndoStack;
 
 namespace tpscope::ui {
 
@@ -66,8 +68,17 @@ class MainWindow : public QMainWindow {
     bool isLoading() const;
     // Saves on a worker thread with progress and Cancel; false with the reason shown when it failed.
     bool saveTo(const QString& path);
+    // Undoable (Edit → Undo, undoStack()); false when there is no such run.
     bool removeRun(RunId id);
-    void clearRuns();
+    // Asks first (confirmPrompt), then removes every run as one undoable step; false when declined.
+    bool clearRuns();
+    QUndoStack* undoStack() const { return m_undo; }
+    // True once the user picked a run in the runs table since the last sweep started: the window then
+    // stops moving the selection to newly finished runs.
+    bool userPickedRun() const { return m_userPickedRun; }
+    // At the end of the launch sweep: the timeline's example (focusTimelineOnExample), unless the user
+    // already picked a run or selected a kernel, which it would replace.
+    void focusTimelineOnExampleUnlessUserChose(bool wholeStep);
 
     // Adds a tab implementing ViewTab (the widget must derive from it); see view_tab.h.
     void addViewTab(QWidget* tab);
@@ -101,6 +112,9 @@ class MainWindow : public QMainWindow {
     // Replaces the Save / Discard / Cancel question (tests answer without a dialog).
     using UnsavedPrompt = std::function<QMessageBox::StandardButton(QWidget*)>;
     void setUnsavedPrompt(UnsavedPrompt prompt) { m_unsavedPrompt = std::move(prompt); }
+    // A yes/no question before a destructive step (Clear all runs); tests answer without a dialog.
+    using ConfirmPrompt = std::function<bool(QWidget*, const QString& question)>;
+    void setConfirmPrompt(ConfirmPrompt prompt) { m_confirmPrompt = std::move(prompt); }
 
   Q_SIGNALS:
     void sweepFinished(bool cancelled);
@@ -111,6 +125,12 @@ class MainWindow : public QMainWindow {
 
   protected:
     void closeEvent(QCloseEvent* event) override;
+
+  private Q_SLOTS:
+    // A tab's detailsChanged: kept for that tab, shown when it is the current one.
+    void onTabDetails(const QString& html);
+
+  protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -200,6 +220,11 @@ class MainWindow : public QMainWindow {
     bool m_modified = false;
     bool m_saving = false;
     UnsavedPrompt m_unsavedPrompt;
+    ConfirmPrompt m_confirmPrompt;
+    QHash<const QWidget*, QString> m_tabDetails;  // each tab's last details
+    QUndoStack* m_undo = nullptr;
+    bool m_userPickedRun = false;
+    bool m_selectingRun = false;  // selectRun is moving the table's current row, not the user
 };
 
 }  // namespace tpscope::ui

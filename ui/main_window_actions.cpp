@@ -9,6 +9,7 @@
 #include <QStyle>
 #include <QTableView>
 #include <QToolBar>
+#include <QUndoStack>
 
 #include "ui/main_window.h"
 #include "ui/run_panel.h"
@@ -49,6 +50,15 @@ void MainWindow::buildActions() {
     file->insertAction(quit, m_exportAction);
     file->insertSeparator(quit);
 
+    // Remove and Clear can be undone (issue 28): a slip followed by Save would lose the runs.
+    auto* editMenu = menuBar()->addMenu(tr("&Edit"));
+    auto* undo = m_undo->createUndoAction(editMenu, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    editMenu->addAction(undo);
+    auto* redo = m_undo->createRedoAction(editMenu, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    editMenu->addAction(redo);
+
     // View actions go to the current tab (ViewTab); the timeline's own extras to the timeline.
     auto* view = menuBar()->addMenu(tr("&View"));
     auto* fit = view->addAction(tr("&Fit"), this, [this] {
@@ -64,12 +74,18 @@ void MainWindow::buildActions() {
     });
     zoomOut->setShortcut(QKeySequence::ZoomOut);
     // Single-key shortcuts (W/A/S/D, F, Z) live on the timeline itself so they never fire while typing.
-    auto* timeline = m_timeline->view();
-    auto* zoomSel = view->addAction(tr("Zoom to &selection"), timeline, &TimelineView::zoomToSelection);
+    // They act on the current tab's view, as Fit and Zoom do (issue 28): Compare's timelines too.
+    auto* zoomSel = view->addAction(tr("Zoom to &selection"), this, [this] {
+        if (auto* tab = currentViewTab()) tab->zoomToSelection();
+    });
     zoomSel->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     view->addSeparator();
-    view->addAction(tr("&Collapse all GPUs"), timeline, [timeline] { timeline->setAllRanksCollapsed(true); });
-    view->addAction(tr("&Expand all GPUs"), timeline, [timeline] { timeline->setAllRanksCollapsed(false); });
+    view->addAction(tr("&Collapse all GPUs"), this, [this] {
+        if (auto* tab = currentViewTab()) tab->setAllRanksCollapsed(true);
+    });
+    view->addAction(tr("&Expand all GPUs"), this, [this] {
+        if (auto* tab = currentViewTab()) tab->setAllRanksCollapsed(false);
+    });
 
     auto* run = menuBar()->addMenu(tr("&Run"));
     m_runAction =

@@ -84,7 +84,6 @@ void MainWindow::onDocumentLoaded(OpenedDocument document) {
         }
         // The workspace replaces every run: a sweep still running would have nowhere to go.
         if (isSweepRunning()) m_sweep->cancel();
-        for (auto& run : document.runs) run.sweep = 0;
         m_document->resetRuns(std::move(document.runs));
         m_path = document.path;
         setModified(false);

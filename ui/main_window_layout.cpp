@@ -96,6 +96,8 @@ QWidget* MainWindow::buildDetailsArea() {
 
 QWidget* MainWindow::buildViewsArea() {
     m_tabs = new QTabWidget(this);
+    connect(m_tabs, &QTabWidget::currentChanged, this,
+            [this] { m_details->setHtml(m_tabDetails.value(m_tabs->currentWidget())); });
     m_tabs->setDocumentMode(true);
     m_timeline = new TimelinePanel(this);
     m_timeline->setDocument(m_document);
@@ -149,11 +151,19 @@ void MainWindow::addViewTab(QWidget* tab) {
     Q_ASSERT_X(view != nullptr, "MainWindow::addViewTab", "the tab must implement ViewTab");
     if (view == nullptr) return;
     m_tabs->addTab(tab, view->tabTitle());
-    // The tab's details go to the window's pane (view_tab.h: an optional detailsChanged(QString) signal).
+    // The tab's details go to the window's pane (view_tab.h: an optional detailsChanged(QString) signal),
+    // routed by the current tab: each tab's last details are kept and shown while it is current.
     if (tab->metaObject()->indexOfSignal("detailsChanged(QString)") >= 0) {
-        connect(tab, SIGNAL(detailsChanged(QString)), m_details, SLOT(setHtml(QString)));
+        connect(tab, SIGNAL(detailsChanged(QString)), this, SLOT(onTabDetails(QString)));
     }
     view->setCurrentRun(m_current);
+}
+
+void MainWindow::onTabDetails(const QString& html) {
+    const auto* tab = qobject_cast<const QWidget*>(sender());
+    if (tab == nullptr) return;
+    m_tabDetails.insert(tab, html);
+    if (tab == m_tabs->currentWidget()) m_details->setHtml(html);
 }
 
 ViewTab* MainWindow::currentViewTab() const {

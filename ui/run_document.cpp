@@ -7,9 +7,15 @@ namespace tpscope::ui {
 RunDocument::RunDocument(QObject* parent) : QObject(parent) {}
 
 RunId RunDocument::add(RunRecord record) {
+    return insert(static_cast<int>(m_runs.size()), std::move(record));
+}
+
+RunId RunDocument::insert(int position, RunRecord record) {
     record.id = newId();
+    m_sweeps = std::max(m_sweeps, record.sweep);
     const RunId id = record.id;
-    m_runs.push_back(std::move(record));
+    const auto at = static_cast<std::size_t>(std::clamp(position, 0, static_cast<int>(m_runs.size())));
+    m_runs.insert(m_runs.begin() + static_cast<std::ptrdiff_t>(at), std::move(record));
     Q_EMIT runAdded(id);
     return id;
 }
@@ -23,7 +29,10 @@ std::vector<RunId> RunDocument::add(std::vector<RunRecord> records) {
 
 void RunDocument::resetRuns(std::vector<RunRecord> records) {
     m_runs = std::move(records);
-    for (auto& r : m_runs) r.id = newId();
+    for (auto& r : m_runs) {
+        r.id = newId();
+        m_sweeps = std::max(m_sweeps, r.sweep);  // the next sweep gets a number of its own
+    }
     Q_EMIT reset();
 }
 

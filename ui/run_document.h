@@ -23,6 +23,8 @@ class RunDocument : public QObject {
     // Appends in display order; each gets a new id (the record's own id is ignored).
     RunId add(RunRecord record);
     std::vector<RunId> add(std::vector<RunRecord> records);
+    // Inserts at a display position (clamped to [0, size()]) with a new id: Undo of a removal.
+    RunId insert(int position, RunRecord record);
     // Replaces every run (an opened workspace): new ids, one reset() signal.
     void resetRuns(std::vector<RunRecord> records);
     void clear();

@@ -355,6 +355,10 @@ core::Result<SweepRequest> RunPanel::sweepRequest() const {
     return sweep;
 }
 
+void RunPanel::setPricePerGpuHour(double price) {
+    m_price->setValue(price);
+}
+
 double RunPanel::pricePerGpuHour() const {
     return m_price->value();
 }

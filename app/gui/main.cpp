@@ -114,7 +114,8 @@ int run(int argc, char** argv) {
         QObject::connect(
             &window, &tpscope::ui::MainWindow::sweepFinished, &window,
             [&window](bool cancelled) {
-                if (!cancelled) window.focusTimelineOnExample(/*wholeStep=*/true);
+                // Not over a run or a kernel the user picked while the sweep ran.
+                if (!cancelled) window.focusTimelineOnExampleUnlessUserChose(/*wholeStep=*/true);
             },
             Qt::SingleShotConnection);
         QTimer::singleShot(0, &window, &tpscope::ui::MainWindow::startDefaultSweep);

@@ -4,6 +4,7 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QLabel>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStandardItemModel>
@@ -20,6 +21,12 @@ ChartPage::ChartPage(QString title, QWidget* parent) : QWidget(parent), m_title(
     layout->setContentsMargins(4, 4, 4, 4);
     m_controls = new QHBoxLayout;
     layout->addLayout(m_controls);
+    m_notes = new QLabel(this);
+    m_notes->setObjectName(QStringLiteral("chartNotes"));
+    m_notes->setWordWrap(true);
+    m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_notes->hide();
+    layout->addWidget(m_notes);
     m_splitter = new QSplitter(Qt::Vertical, this);
     m_plot = new QCustomPlot(m_splitter);
     m_plot->setMinimumHeight(240);
@@ -39,9 +46,28 @@ void ChartPage::requestReplot() {
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void ChartPage::setNotes(const QString& notes) {
+    m_notes->setText(notes);
+    m_notes->setVisible(!notes.isEmpty());
+}
+
+QString ChartPage::notes() const {
+    return m_notes->text();
+}
+
 void ChartPage::fitRanges() {
     for (auto* rect : m_plot->axisRects()) {
         for (auto* axis : rect->axes()) {
+            bool hasData = false;
+            for (auto* plottable : axis->plottables()) {
+                const auto* points = plottable->interface1D();
+                hasData = hasData || (plottable->visible() && points != nullptr && points->dataCount() > 0);
+            }
+            if (!hasData) {
+                // Nothing to fit: a fixed range, so that a page refreshed without data does not drift.
+                axis->setRange(0, 1);
+                continue;
+            }
             axis->rescale(true);
             QCPRange r = axis->range();
             if (axis->orientation() == Qt::Vertical) {
@@ -122,13 +148,6 @@ void ChartPage::addTableView(QAbstractItemModel* shown) {
     m_splitter->addWidget(m_tableView);
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
-}
-
-QStandardItem* ChartPage::numberItem(const QString& text, double raw) {
-    auto* item = new QStandardItem(text);
-    item->setData(raw, Qt::UserRole);
-    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    return item;
 }
 
 void ChartPage::beginTableFill() {

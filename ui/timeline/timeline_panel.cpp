@@ -48,7 +48,8 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     m_title->setTextFormat(Qt::RichText);
     tools->addWidget(m_title);
     tools->addStretch(1);
-    tools->addWidget(new TimelineLegend(this));
+    m_legend = new TimelineLegend(this);
+    tools->addWidget(m_legend);
     layout->addLayout(tools);
 
     m_view = new TimelineView(this);
@@ -191,6 +192,11 @@ bool TimelinePanel::showsTimeline() const {
 
 QString TimelinePanel::messageHtml() const {
     return m_empty->text();
+}
+
+void TimelinePanel::setCompact(bool compact) {
+    m_legend->setVisible(!compact);
+    m_title->setWordWrap(false);
 }
 
 void TimelinePanel::focusView() {

@@ -129,13 +129,18 @@ void TimelineRenderer::paintOverlays(QPainter& p) const {
     const int height = m_size.height();
     p.setClipRect(QRect(timeAreaLeft(), kRulerHeight, timeAreaWidth(), height - kRulerHeight));
     if (m_scene.hasRange()) {
-        const int x0 = std::max(timeAreaLeft(), clampedPixel(xForTime(m_scene.rangeT0)));
-        const int x1 = std::min(m_size.width(), clampedPixel(xForTime(m_scene.rangeT1)));
-        QColor wash = kRange;
-        wash.setAlpha(40);
-        p.fillRect(QRect(x0, kRulerHeight, std::max(1, x1 - x0), height), wash);
-        p.fillRect(QRect(x0, kRulerHeight, 1, height), kRange);
-        p.fillRect(QRect(x1, kRulerHeight, 1, height), kRange);
+        const int left = clampedPixel(xForTime(m_scene.rangeT0));
+        const int right = clampedPixel(xForTime(m_scene.rangeT1));
+        // A range scrolled off either side leaves nothing on screen (not a 1-px band at the edge).
+        if (right >= timeAreaLeft() && left <= m_size.width()) {
+            const int x0 = std::max(timeAreaLeft(), left);
+            const int x1 = std::min(m_size.width(), right);
+            QColor wash = kRange;
+            wash.setAlpha(40);
+            p.fillRect(QRect(x0, kRulerHeight, std::max(1, x1 - x0), height), wash);
+            if (left >= timeAreaLeft()) p.fillRect(QRect(left, kRulerHeight, 1, height), kRange);
+            if (right <= m_size.width()) p.fillRect(QRect(right, kRulerHeight, 1, height), kRange);
+        }
     }
     const auto& hover = m_scene.hover;
     if (hover.isItem() && hover.rowKind == RowKind::Stream && hover.count == 1) {

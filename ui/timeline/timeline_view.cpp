@@ -60,7 +60,7 @@ void TimelineView::setTrace(std::shared_ptr<const core::Trace> trace, std::share
     TimelineScene& s = scene();
     s.trace = std::move(trace);
     s.data = data ? std::move(data) : (s.trace ? TimelineData::build(*s.trace) : nullptr);
-    s.collapsed.assign(s.trace ? s.trace->ranks.size() : 0, false);
+    s.collapsed.assign(s.trace ? s.trace->ranks.size() : 0, s.trace && m_foldPolicy && m_foldPolicy(*s.trace));
     s.originNs = s.trace ? s.trace->startNs() : 0;
     s.traceEndNs = s.trace ? std::max(s.trace->endNs(), s.originNs + TimeAxis::kMinSpanNs) : TimeAxis::kMinSpanNs;
     m_anchorNs = s.originNs;
@@ -159,6 +159,12 @@ void TimelineView::setRankCollapsed(int rank, bool collapsed) {
     if (c[static_cast<std::size_t>(rank)] == collapsed) return;
     c[static_cast<std::size_t>(rank)] = collapsed;
     relayout();
+}
+
+void TimelineView::setFoldPolicy(FoldPolicy policy) {
+    m_foldPolicy = std::move(policy);
+    const auto& s = scene();
+    if (s.trace) setAllRanksCollapsed(m_foldPolicy && m_foldPolicy(*s.trace));
 }
 
 void TimelineView::setAllRanksCollapsed(bool collapsed) {

@@ -66,6 +66,8 @@ class TimelineView : public QWidget {
     void setRankCollapsed(int rank, bool collapsed);
     bool rankCollapsed(int rank) const { return m_renderer.rankCollapsed(rank); }
     void setAllRanksCollapsed(bool collapsed);
+    // Whether a trace opens folded (timeline_layout.h); applies to the trace shown now and later ones.
+    void setFoldPolicy(FoldPolicy policy);
 
     TimelineHit indexAt(QPoint pos) const;
     void selectEvent(const EventRef& event);
@@ -124,6 +126,7 @@ class TimelineView : public QWidget {
     TimelineRenderer m_renderer;
     TimeAxis* m_axis = nullptr;
     std::int64_t m_anchorNs = 0;
+    FoldPolicy m_foldPolicy = defaultFoldPolicy();
     const TimelineData* m_loggedFrameOf = nullptr;  // the data whose first frame was logged
     core::RangeStats m_rangeStats;
 

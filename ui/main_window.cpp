@@ -166,8 +166,31 @@ void MainWindow::updateStatusProgress() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    if (!maybeSave()) {
+    if (m_modified && !m_closeApproved) {
+        const auto answer = m_unsavedPrompt(this);
+        if (answer == QMessageBox::Save) {
+            // The window closes once the save has succeeded; a failed or cancelled save keeps it open.
+            event->ignore();
+            save([this](bool saved) {
+                if (!saved) return;
+                m_closeApproved = true;
+                close();
+            });
+            return;
+        }
+        if (answer != QMessageBox::Discard) {
+            event->ignore();
+            return;
+        }
+    }
+    if (m_saving) {
         event->ignore();
+        statusBar()->showMessage(tr("Saving %1: the window closes when it is written").arg(m_savePath), 10'000);
+        m_afterSave = [this, previous = std::move(m_afterSave)](bool saved) {
+            if (previous) previous(saved);
+            m_closeApproved = true;
+            close();
+        };
         return;
     }
     m_sweep->cancel();

@@ -13,6 +13,7 @@
 #include <QHash>
 #include <QMainWindow>
 #include <QMessageBox>
+#include <QPointer>
 
 #include <functional>
 #include <memory>
@@ -25,6 +26,7 @@ class QAction;
 class QLabel;
 class QMenu;
 class QProgressBar;
+class QProgressDialog;
 class QSortFilterProxyModel;
 class QTableView;
 class QTabWidget;
@@ -66,8 +68,12 @@ class MainWindow : public QMainWindow {
     // Opens a workspace, trace file or rank folder in the background.
     void openPath(const QString& path);
     bool isLoading() const;
-    // Saves on a worker thread with progress and Cancel; false with the reason shown when it failed.
-    bool saveTo(const QString& path);
+    // Starts saving a snapshot of the runs on a worker thread, with progress and Cancel and no nested
+    // event loop; false (with the reason shown) when it cannot start. saveFinished says how it ended,
+    // and `then` (optional) is called with the same answer. Runs that change while it is written
+    // keep the workspace unsaved (RunDocument::revision).
+    bool saveTo(const QString& path, std::function<void(bool saved)> then = {});
+    bool isSaving() const { return m_saving; }
     // Undoable (Edit → Undo, undoStack()); false when there is no such run.
     bool removeRun(RunId id);
     // Asks first (confirmPrompt), then removes every run as one undoable step; false when declined.
@@ -118,6 +124,7 @@ class MainWindow : public QMainWindow {
 
   Q_SIGNALS:
     void sweepFinished(bool cancelled);
+    void saveFinished(const QString& path, bool saved);
     void documentOpened(const QString& path);
     void openFailed(const QString& path, const QString& message);
     void errorShown(const QString& message);
@@ -167,9 +174,14 @@ class MainWindow : public QMainWindow {
     // main_window_file.cpp
     void openDialog();
     void openFolderDialog();
-    bool save();
-    bool saveAsDialog();
-    bool maybeSave();
+    // Save / Save as: start the save (false when none started); `then` gets its outcome.
+    bool save(std::function<void(bool saved)> then = {});
+    bool saveAsDialog(std::function<void(bool saved)> then = {});
+    // Opens `path` once the unsaved-changes question (asked first for a workspace, which replaces
+    // the runs) is answered: at once, after the save, or not at all.
+    void startLoad(const QString& path, bool askedFirst);
+    void applyLoadedWorkspace(OpenedDocument document);
+    void onSaveDone(const QString& error, bool cancelled);
     void onDocumentPreview(const RunRecord& firstRun);
     void onDocumentLoaded(OpenedDocument document);
     void onDocumentFailed(const QString& path, const QString& message);
@@ -219,6 +231,12 @@ class MainWindow : public QMainWindow {
     QString m_path;
     bool m_modified = false;
     bool m_saving = false;
+    QString m_savePath;
+    std::uint64_t m_saveRevision = 0;
+    std::function<void(bool)> m_afterSave;
+    QPointer<QProgressDialog> m_saveDialog;
+    QString m_loadAskedFor;        // the workspace whose load the unsaved-changes question came before
+    bool m_closeApproved = false;  // the unsaved-changes question was answered for this close
     UnsavedPrompt m_unsavedPrompt;
     ConfirmPrompt m_confirmPrompt;
     QHash<const QWidget*, QString> m_tabDetails;  // each tab's last details

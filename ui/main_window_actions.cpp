@@ -36,9 +36,10 @@ void MainWindow::buildActions() {
     openFolder->setToolTip(tr("Open a folder with one trace per rank, merged on one timeline"));
     m_recentMenu = file->addMenu(tr("Open &recent"));
     file->addSeparator();
-    m_saveAction = file->addAction(st->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save"), this, &MainWindow::save);
+    m_saveAction =
+        file->addAction(st->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save"), this, [this] { save(); });
     m_saveAction->setShortcut(QKeySequence::Save);
-    auto* saveAs = file->addAction(tr("Save &as…"), this, &MainWindow::saveAsDialog);
+    auto* saveAs = file->addAction(tr("Save &as…"), this, [this] { saveAsDialog(); });
     saveAs->setShortcut(QKeySequence::SaveAs);
     file->addSeparator();
     auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);

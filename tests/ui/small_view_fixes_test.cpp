@@ -5,11 +5,18 @@
 // edge, and a chart page without data keeps its axes where they are on every refresh.
 #include <qcustomplot.h>
 #include <QImage>
+#include <QLabel>
+#include <QLineEdit>
+#include <QTemporaryDir>
 
 #include <gtest/gtest.h>
 
+#include "core/hw/catalog.h"
+#include "tests/ui/charts/chart_fixture.h"
 #include "tests/ui/ui_test_support.h"
 #include "ui/charts/scaling_page.h"
+#include "ui/planning/calculator_page.h"
+#include "ui/run_panel.h"
 #include "ui/timeline/kind_palette.h"
 #include "ui/timeline/timeline_legend.h"
 #include "ui/timeline/timeline_view.h"
@@ -40,8 +47,8 @@ TEST_F(SmallViewFixes, TheLegendShowsEveryKernelKindTheTimelinePaints) {
 TEST_F(SmallViewFixes, ARangeScrolledOffTheLeftLeavesNoBandAtTheEdge) {
     TimelineView view;
     view.resize(900, 300);
-    view.setTrace(test::makeTrace(2, {{0, 1000, core::EventKind::Gemm, "a"}, {100'000, 1000, core::EventKind::Gemm, "b"}},
-                                  {}));
+    view.setTrace(
+        test::makeTrace(2, {{0, 1000, core::EventKind::Gemm, "a"}, {100'000, 1000, core::EventKind::Gemm, "b"}}, {}));
     const std::int64_t origin = view.originNs();
     view.setVisibleRange(origin + 50'000, origin + 101'000);
     const QImage without = view.grab().toImage();
@@ -53,7 +60,8 @@ TEST_F(SmallViewFixes, ARangeScrolledOffTheLeftLeavesNoBandAtTheEdge) {
     // The first columns of the time area, below the ruler, are as they were without a range.
     int differing = 0;
     for (int x = view.timeAreaLeft(); x < view.timeAreaLeft() + 3; ++x) {
-        for (int y = TimelineView::kRulerHeight; y < with.height(); ++y) differing += with.pixel(x, y) != without.pixel(x, y);
+        for (int y = TimelineView::kRulerHeight; y < with.height(); ++y)
+            differing += with.pixel(x, y) != without.pixel(x, y);
     }
     EXPECT_EQ(differing, 0);
 }
@@ -71,6 +79,59 @@ TEST_F(SmallViewFixes, AChartPageWithoutDataKeepsItsAxesOnEveryRefresh) {
     }
     EXPECT_EQ(page.plot()->xAxis->range(), x);
     EXPECT_EQ(page.plot()->yAxis->range(), y);
+}
+
+TEST_F(SmallViewFixes, TheCalculatorTakesEachRunsCustomModelNotTheFirstOne) {
+    auto catalog = core::Catalog::load();
+    ASSERT_TRUE(catalog.ok());
+    CalculatorPage page(*catalog);
+    RunRequest a;
+    a.model = *catalog->model("llama3-8b");
+    a.model.id = "custom";
+    a.model.name = "custom";
+    a.gpu = *catalog->gpu("h100-sxm");
+    a.tp = 2;
+    page.setRun(a);
+    EXPECT_EQ(page.inputs().plan.model.hidden, a.model.hidden);
+    RunRequest b = a;
+    b.model.hidden = 2 * a.model.hidden;
+    b.model.layers = a.model.layers + 8;
+    page.setRun(b);
+    EXPECT_EQ(page.inputs().plan.model.hidden, b.model.hidden);
+    EXPECT_EQ(page.inputs().plan.model.layers, b.model.layers);
+}
+
+TEST_F(SmallViewFixes, TheRunPanelRefusesABatchGivenTwiceAndFitsTheLargestBatch) {
+    auto catalog = core::Catalog::load();
+    ASSERT_TRUE(catalog.ok());
+    RunPanel panel(*catalog, LocalBackendInfo{});
+    panel.setDefaults();
+    auto* batches = panel.findChild<QLineEdit*>(QStringLiteral("batchSizes"));
+    auto* hint = panel.findChild<QLabel*>(QStringLiteral("fitHint"));
+    ASSERT_NE(batches, nullptr);
+    ASSERT_NE(hint, nullptr);
+    batches->setText(QStringLiteral("8,1,8"));
+    EXPECT_FALSE(panel.sweepRequest().ok());
+    // The memory fit of a sweep is its largest batch's, in whatever order the batches are typed.
+    batches->setText(QStringLiteral("512"));
+    ASSERT_TRUE(panel.sweepRequest().ok());
+    const QString largest = hint->text();
+    batches->setText(QStringLiteral("1"));
+    ASSERT_NE(hint->text(), largest) << "batch 512 must need more memory than batch 1 here";
+    batches->setText(QStringLiteral("512,1"));
+    EXPECT_EQ(hint->text(), largest);
+}
+
+struct ChartExportLayout : test::ChartsFixture {};
+
+TEST_F(ChartExportLayout, ThePlotOnScreenKeepsItsLayoutAfterAnExportAtAnotherSize) {
+    auto* plot = charts->scaling()->plot();
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    const QRect before = plot->axisRect()->rect();
+    QTemporaryDir dir;
+    ASSERT_TRUE(charts->scaling()->exportTo({dir.filePath(QStringLiteral("s.png")), QSize(1600, 1000), 1.0}).ok());
+    // Hover maps pixels through this rectangle: it must be the screen's again, not the export's.
+    EXPECT_EQ(plot->axisRect()->rect(), before);
 }
 
 }  // namespace

@@ -16,7 +16,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <new>
+#include <thread>
 
 #include "core/io/workspace/workspace.h"
 #include "main_window_test_support.h"
@@ -196,6 +199,76 @@ TEST_F(WindowKeepsState, TheDetailsPaneShowsTheCurrentTabsSelectionOnly) {
     EXPECT_FALSE(window.detailsPane()->toPlainText().contains(QStringLiteral("gemm")));
     window.timelinePanel()->view()->selectEvent({0, 0, 0});
     EXPECT_EQ(window.detailsPane()->toPlainText(), timelineDetails);
+}
+
+TEST_F(WindowKeepsState, ARunThatFinishesWhileSavingKeepsTheWorkspaceUnsaved) {
+    SlowRuns slow;
+    slow.steps = 100;  // about 0.2 s a run; TP 1 at once
+    Services services = slow.services();
+    std::atomic<int> saves{0};
+    services.saveWorkspace = [&saves](const QString&, const std::vector<RunRecord>&, const TaskControl&) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));  // a run finishes meanwhile
+        ++saves;
+        return core::Status{core::Ok{}};
+    };
+    MainWindow window(services);
+    window.setUnsavedPrompt([](QWidget*) { return QMessageBox::Discard; });
+    QSignalSpy sweepDone(&window, &MainWindow::sweepFinished);
+    const auto ids = window.startSweepRequest(smallSweep(window));
+    ASSERT_EQ(ids.size(), 3u);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window.document()->run(ids[0])->status == RunStatus::Done; }, kWaitMs));
+    ASSERT_TRUE(window.isModified());
+    QSignalSpy saved(&window, &MainWindow::saveFinished);
+    QTemporaryDir dir;
+    ASSERT_TRUE(window.saveTo(dir.filePath(QStringLiteral("w.tpscope"))));
+    EXPECT_TRUE(window.isSaving()) << "saveTo returns while the worker writes: no nested event loop";
+    ASSERT_TRUE(saved.wait(kWaitMs));
+    EXPECT_TRUE(saved.front().at(1).toBool());
+    EXPECT_EQ(saves.load(), 1);
+    ASSERT_TRUE(sweepDone.count() > 0 || sweepDone.wait(kWaitMs));
+    // Runs finished after the snapshot was taken: they are not in the file, so the workspace is unsaved.
+    EXPECT_TRUE(window.isModified());
+    for (const RunId id : ids) EXPECT_EQ(window.document()->run(id)->status, RunStatus::Done);
+}
+
+TEST_F(WindowKeepsState, UnsavedRunsAreAskedAboutBeforeAWorkspaceIsRead) {
+    SlowRuns quick;
+    quick.steps = 1;
+    Services services = quick.services();
+    std::atomic<int> opened{0};
+    auto open = test::fakeOpen({{QStringLiteral("other.tpscope"), test::FakeFile{2}}});
+    services.open = [&opened, open](const QString& path, const TaskControl& control, const OpenPreviewFn& preview) {
+        ++opened;
+        return open(path, control, preview);
+    };
+    MainWindow window(services);
+    QSignalSpy finished(&window, &MainWindow::sweepFinished);
+    ASSERT_EQ(window.startSweepRequest(smallSweep(window)).size(), 3u);
+    ASSERT_TRUE(finished.wait(kWaitMs));
+    // The user's own sweep is unsaved work; Cancel keeps it, and the file is not even read.
+    ASSERT_TRUE(window.isModified());
+    int asked = 0;
+    window.setUnsavedPrompt([&](QWidget*) {
+        ++asked;
+        return QMessageBox::Cancel;
+    });
+    window.openPath(QStringLiteral("/tmp/other.tpscope"));
+    QTest::qWait(100);
+    EXPECT_EQ(asked, 1);
+    EXPECT_EQ(opened.load(), 0);
+    EXPECT_FALSE(window.isLoading());
+    EXPECT_EQ(window.document()->size(), 3u);
+    // Discard: asked once, before the read, and not again when it lands.
+    window.setUnsavedPrompt([&](QWidget*) {
+        ++asked;
+        return QMessageBox::Discard;
+    });
+    QSignalSpy loaded(&window, &MainWindow::documentOpened);
+    window.openPath(QStringLiteral("/tmp/other.tpscope"));
+    ASSERT_TRUE(loaded.wait(kWaitMs));
+    EXPECT_EQ(asked, 2);
+    EXPECT_EQ(opened.load(), 1);
+    EXPECT_EQ(window.document()->size(), 2u);
 }
 
 // Four runs of two contexts at TP 1 and 2, in a workspace that names no sweep (the CLI's, an older

@@ -38,13 +38,7 @@ core::Status exportSvg(QCustomPlot& plot, const QString& path, QSize size) {
     return core::Ok{};
 }
 
-}  // namespace
-
-QString exportSuffix(const QString& path) {
-    return QFileInfo(path).suffix().toLower();
-}
-
-core::Status exportPlot(QCustomPlot& plot, const ExportRequest& request) {
+core::Status exportPlotAtSize(QCustomPlot& plot, const ExportRequest& request) {
     if (request.path.isEmpty()) return exportError(request.path, "no file name given");
     const QString suffix = exportSuffix(request.path);
     const QSize size = logicalSize(plot, request);
@@ -65,6 +59,20 @@ core::Status exportPlot(QCustomPlot& plot, const ExportRequest& request) {
         return core::Ok{};
     }
     return exportError(request.path, "charts export to .png, .svg or .pdf, not ." + suffix.toStdString());
+}
+
+}  // namespace
+
+QString exportSuffix(const QString& path) {
+    return QFileInfo(path).suffix().toLower();
+}
+
+core::Status exportPlot(QCustomPlot& plot, const ExportRequest& request) {
+    const core::Status status = exportPlotAtSize(plot, request);
+    // The export laid the plot out at its own size; lay it out for the screen again, or hover and
+    // clicks map to the exported geometry (the wrong layer).
+    plot.replot(QCustomPlot::rpImmediateRefresh);
+    return status;
 }
 
 core::Status exportTableCsv(const QAbstractItemModel& model, const QString& path) {

@@ -136,14 +136,28 @@ QWidget* CalculatorPage::buildSideTables() {
     return box;
 }
 
+namespace {
+
+bool sameDimensions(const core::ModelSpec& a, const core::ModelSpec& b) {
+    return a.hidden == b.hidden && a.ffn == b.ffn && a.heads == b.heads && a.kvHeads == b.kvHeads &&
+           a.headDim == b.headDim && a.layers == b.layers && a.vocab == b.vocab;
+}
+
+}  // namespace
+
 void CalculatorPage::setRun(const RunRequest& request) {
     if (request.model.layers <= 0 || request.model.hidden <= 0) return;
     const auto it = std::find_if(m_models.begin(), m_models.end(),
                                  [&](const core::ModelSpec& m) { return m.id == request.model.id; });
+    const QString name = QString::fromStdString(request.model.name.empty() ? "custom" : request.model.name);
     if (it == m_models.end()) {
         // A custom model of the run panel: offered here too, under its own name.
         m_models.push_back(request.model);
-        m_model->addItem(QString::fromStdString(request.model.name.empty() ? "custom" : request.model.name));
+        m_model->addItem(name);
+    } else if (!sameDimensions(*it, request.model)) {
+        // Another custom model under the same id: this run's dimensions, not the first one's.
+        *it = request.model;
+        m_model->setItemText(static_cast<int>(it - m_models.begin()), name);
     }
     const auto gpuKnown = m_catalog.gpu(request.gpu.id);
     setPlan(request.model.id, gpuKnown ? request.gpu.id : m_inputs.gpu.id, request.tp, request.batch,

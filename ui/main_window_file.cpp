@@ -21,6 +21,7 @@
 #include <utility>
 
 #include "ui/document_loader.h"
+#include "ui/export/plot_export.h"
 #include "ui/main_window.h"
 #include "ui/run_document.h"
 #include "ui/runs_model.h"
@@ -250,9 +251,10 @@ void MainWindow::exportCurrentView() {
     QStringList filters;
     for (const QString& f : tab->exportFormats()) filters << tr("%1 (*.%2)").arg(f.toUpper(), f);
     QString selected;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export %1").arg(tab->tabTitle()), lastDirectory(),
-                                                      filters.join(QStringLiteral(";;")), &selected);
-    if (path.isEmpty()) return;
+    const QString typed = QFileDialog::getSaveFileName(this, tr("Export %1").arg(tab->tabTitle()), lastDirectory(),
+                                                       filters.join(QStringLiteral(";;")), &selected);
+    if (typed.isEmpty()) return;
+    const QString path = withChosenSuffix(typed, selected, tab->exportFormats());
     rememberDirectory(path);
     const auto status = tab->exportTo(ExportRequest{path, QSize(), devicePixelRatioF()});
     if (!status) {

@@ -61,7 +61,8 @@ QWidget* MainWindow::buildRunsArea() {
     m_runsTable->setItemDelegateForColumn(RunsModel::StepBreakdown,
                                           new StepBarDelegate(RunsModel::LossRole, m_runsTable));
     m_runsTable->verticalHeader()->hide();
-    m_runsTable->verticalHeader()->setDefaultSectionSize(22);
+    // From the font, so that 150 % scaling does not clip the names.
+    m_runsTable->verticalHeader()->setDefaultSectionSize(m_runsTable->fontMetrics().height() + 8);
     m_runsTable->setAlternatingRowColors(true);
     m_runsTable->setWordWrap(false);
     // The run's name gets the width it needs (it was cut to "e…" when Status stretched); Status keeps
@@ -71,6 +72,12 @@ QWidget* MainWindow::buildRunsArea() {
     header->setSectionResizeMode(RunsModel::Status, QHeaderView::Interactive);
     header->resizeSection(RunsModel::Status, m_runsTable->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 30);
     header->setStretchLastSection(false);
+    // What a user reads first without scrolling sideways: name, tokens/s, step latency, the step's
+    // breakdown, efficiency; then status and the request (the model's column order is unchanged).
+    int at = 1;
+    for (const int column : {RunsModel::TokensPerSec, RunsModel::StepLatency, RunsModel::StepBreakdown,
+                             RunsModel::Efficiency, RunsModel::Status})
+        header->moveSection(header->visualIndex(column), at++);
     m_runsTable->setTextElideMode(Qt::ElideRight);
     auto* box = new QWidget(this);
     auto* layout = new QVBoxLayout(box);

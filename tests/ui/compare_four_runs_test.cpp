@@ -43,9 +43,9 @@ int kernelPixels(const QWidget& top, const QImage& image, const TimelineView& vi
     int n = 0;
     for (const auto& row : view.layout().rows()) {
         if (row.kind != RowKind::Stream && row.kind != RowKind::Summary) continue;
-        const int y0 = std::max(origin.y() + TimelineView::kRulerHeight + row.y - view.verticalOffset(),
-                                origin.y() + TimelineView::kRulerHeight);
-        const int y1 = std::min(origin.y() + TimelineView::kRulerHeight + row.y - view.verticalOffset() + row.height,
+        const int y0 =
+            std::max(origin.y() + view.rulerHeight() + row.y - view.verticalOffset(), origin.y() + view.rulerHeight());
+        const int y1 = std::min(origin.y() + view.rulerHeight() + row.y - view.verticalOffset() + row.height,
                                 origin.y() + view.height());
         for (int y = y0; y < y1; ++y) {
             for (int x = origin.x() + view.timeAreaLeft(); x < origin.x() + view.width(); ++x) {
@@ -81,6 +81,8 @@ TEST_F(CompareFourRuns, PanesOpenFoldedWithOneLegendAndScrollTogether) {
     for (int i = 0; i < view.paneCount(); ++i) {
         const TimelineView* pane = view.paneView(i);
         for (int r = 0; r < static_cast<int>(pane->trace()->ranks.size()); ++r) EXPECT_TRUE(pane->rankCollapsed(r));
+        // One ruler for the shared axis: the first pane's.
+        EXPECT_EQ(pane->rulerHeight(), i == 0 ? TimelineView::kRulerHeight : 0) << i;
     }
     // The TP 8 pane expands a GPU on a click; the rows grow taller than the pane, and a scroll there
     // scrolls the others as far as they go.

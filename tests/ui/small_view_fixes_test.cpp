@@ -4,21 +4,32 @@
 // timeline paints (Memset was missing), a measured range scrolled off the left leaves no band at the
 // edge, and a chart page without data keeps its axes where they are on every refresh.
 #include <qcustomplot.h>
+#include <QHeaderView>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QTableView>
 #include <QTemporaryDir>
 
 #include <gtest/gtest.h>
 
+#include <tuple>
+#include <vector>
+
 #include "core/hw/catalog.h"
 #include "tests/ui/charts/chart_fixture.h"
+#include "tests/ui/main_window_test_support.h"
 #include "tests/ui/ui_test_support.h"
 #include "ui/charts/scaling_page.h"
+#include "ui/export/plot_export.h"
+#include "ui/main_window.h"
+#include "ui/palette_colors.h"
 #include "ui/planning/calculator_page.h"
+#include "ui/planning/planning_tabs.h"
 #include "ui/run_panel.h"
 #include "ui/timeline/kind_palette.h"
 #include "ui/timeline/timeline_legend.h"
+#include "ui/timeline/timeline_panel.h"
 #include "ui/timeline/timeline_view.h"
 
 namespace tpscope::ui {
@@ -122,6 +133,36 @@ TEST_F(SmallViewFixes, TheRunPanelRefusesABatchGivenTwiceAndFitsTheLargestBatch)
     EXPECT_EQ(hint->text(), largest);
 }
 
+TEST_F(SmallViewFixes, EachBaselineHasItsOwnIdealLine) {
+    // Batch 1 ran from 1 GPU, batch 64 only from 2 (it did not fit 1): two baselines.
+    std::vector<core::analysis::RunPoint> points;
+    for (const auto& [gpus, batch, stepNs] : std::vector<std::tuple<int, int, double>>{
+             {1, 1, 10e6}, {2, 1, 6e6}, {4, 1, 4e6}, {2, 64, 20e6}, {4, 64, 12e6}}) {
+        core::analysis::RunPoint p;
+        p.label = "TP " + std::to_string(gpus);
+        p.gpus = gpus;
+        p.batch = batch;
+        p.stepLatencyNs = stepNs;
+        p.tokensPerSec = batch / (stepNs * 1e-9);
+        points.push_back(p);
+    }
+    const auto report = core::analysis::analyzeScaling(points);
+    ASSERT_TRUE(report.ok()) << report.error().describe();
+    ASSERT_EQ(report->batches.size(), 2u);
+    ASSERT_EQ(report->batches[1].baselineGpus, 2);
+    ScalingPage page;
+    page.setReport(*report);
+    ASSERT_EQ(page.idealGraphs().size(), 2u);
+    for (const auto* ideal : page.idealGraphs()) {
+        const int base = static_cast<int>(ideal->data()->begin()->key);
+        // Through (baseline, 1) with slope 1 / baseline.
+        EXPECT_DOUBLE_EQ(ideal->data()->begin()->value, 1.0);
+        const auto last = ideal->data()->end() - 1;
+        EXPECT_DOUBLE_EQ(last->value, last->key / base);
+    }
+    EXPECT_NE(page.idealGraphs()[0]->data()->begin()->key, page.idealGraphs()[1]->data()->begin()->key);
+}
+
 struct ChartExportLayout : test::ChartsFixture {};
 
 TEST_F(ChartExportLayout, ThePlotOnScreenKeepsItsLayoutAfterAnExportAtAnotherSize) {
@@ -132,6 +173,63 @@ TEST_F(ChartExportLayout, ThePlotOnScreenKeepsItsLayoutAfterAnExportAtAnotherSiz
     ASSERT_TRUE(charts->scaling()->exportTo({dir.filePath(QStringLiteral("s.png")), QSize(1600, 1000), 1.0}).ok());
     // Hover maps pixels through this rectangle: it must be the screen's again, not the export's.
     EXPECT_EQ(plot->axisRect()->rect(), before);
+}
+
+TEST_F(ChartExportLayout, TheLayersTableOpensSortedByLayerAscending) {
+    const auto* view = charts->layers()->tableView();
+    ASSERT_NE(view, nullptr);
+    const auto* shown = view->model();
+    ASSERT_GT(shown->rowCount(), 2);
+    EXPECT_EQ(view->horizontalHeader()->sortIndicatorSection(), 0);
+    EXPECT_EQ(view->horizontalHeader()->sortIndicatorOrder(), Qt::AscendingOrder);
+    for (int r = 0; r < shown->rowCount(); ++r) EXPECT_EQ(shown->index(r, 0).data(Qt::UserRole).toInt(), r) << r;
+}
+
+TEST_F(SmallViewFixes, ExportViewTakesTheFormatOfTheChosenFilterWhenTheNameHasNone) {
+    const QStringList formats{QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")};
+    EXPECT_EQ(withChosenSuffix(QStringLiteral("/t/chart"), QStringLiteral("SVG (*.svg)"), formats),
+              QStringLiteral("/t/chart.svg"));
+    EXPECT_EQ(withChosenSuffix(QStringLiteral("/t/chart.PNG"), QStringLiteral("SVG (*.svg)"), formats),
+              QStringLiteral("/t/chart.PNG"));
+    EXPECT_EQ(withChosenSuffix(QStringLiteral("/t/v1.2"), QStringLiteral("PDF (*.pdf)"), formats),
+              QStringLiteral("/t/v1.2.pdf"));
+}
+
+QPalette darkPalette() {
+    QPalette dark;
+    dark.setColor(QPalette::Window, QColor(0x2B, 0x2B, 0x2B));
+    dark.setColor(QPalette::WindowText, QColor(0xE6, 0xE6, 0xE6));
+    dark.setColor(QPalette::Base, QColor(0x1E, 0x1E, 0x1E));
+    dark.setColor(QPalette::AlternateBase, QColor(0x26, 0x26, 0x26));
+    dark.setColor(QPalette::Text, QColor(0xE6, 0xE6, 0xE6));
+    dark.setColor(QPalette::Button, QColor(0x33, 0x33, 0x33));
+    dark.setColor(QPalette::ButtonText, QColor(0xE6, 0xE6, 0xE6));
+    return dark;
+}
+
+// §4: a dark desktop gets a dark timeline and a readable calculator error; the screenshot is
+// <build>/screenshots/main-dark.png.
+TEST_F(SmallViewFixes, UnderADarkPaletteTheTimelineAndTheCalculatorFollowIt) {
+    MainWindow window(defaultServices());
+    window.resize(1600, 1000);
+    window.setPalette(darkPalette());
+    window.show();
+    ASSERT_NO_FATAL_FAILURE(test::runDefaultSweep(window));
+    window.focusTimelineOnExample();
+    QApplication::processEvents();
+    const QImage image = window.grab().toImage();
+    EXPECT_TRUE(image.save(test::screenshotDir() + "/main-dark.png"));
+    const TimelineView* view = window.timelinePanel()->view();
+    const QImage timeline = const_cast<TimelineView*>(view)->grab().toImage();
+    // The ruler's corner (left of its caption) is the palette's window colour, not a light grey.
+    EXPECT_LT(timeline.pixelColor(3, 3).lightness(), 96) << timeline.pixelColor(3, 3).name().toStdString();
+    // Its text, the rank names in the gutter, read against it.
+    const auto colors = TimelineColors::fromPalette(view->palette());
+    EXPECT_GE(contrastRatio(colors.text, colors.panel), 7.0);
+    auto* problem = window.planningTabs()->calculator()->findChild<QLabel*>(QStringLiteral("calculatorProblem"));
+    ASSERT_NE(problem, nullptr);
+    EXPECT_GE(contrastRatio(problem->palette().color(QPalette::WindowText), darkPalette().color(QPalette::Window)),
+              4.5);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 // can be undone; the window stops moving the selection once the user picked a run; a worker that
 // throws becomes an error in the window; the details pane shows the current tab's selection.
 #include <QApplication>
+#include <QHeaderView>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
@@ -269,6 +270,24 @@ TEST_F(WindowKeepsState, UnsavedRunsAreAskedAboutBeforeAWorkspaceIsRead) {
     EXPECT_EQ(asked, 2);
     EXPECT_EQ(opened.load(), 1);
     EXPECT_EQ(window.document()->size(), 2u);
+}
+
+TEST_F(WindowKeepsState, TheRunsTableShowsThroughputAndStepLatencyWithoutScrollingSideways) {
+    MainWindow window(defaultServices());
+    window.resize(1600, 1000);  // the screenshots' size
+    window.show();
+    ASSERT_NO_FATAL_FAILURE(test::runDefaultSweep(window));
+    QApplication::processEvents();
+    auto* table = window.runsTable();
+    const auto* header = table->horizontalHeader();
+    for (const int column :
+         {RunsModel::Name, RunsModel::TokensPerSec, RunsModel::StepLatency, RunsModel::StepBreakdown}) {
+        EXPECT_GE(header->sectionViewportPosition(column), 0) << column;
+        EXPECT_LE(header->sectionViewportPosition(column) + header->sectionSize(column), table->viewport()->width())
+            << "column " << column << " needs a horizontal scroll";
+    }
+    // Rows are as tall as the font needs.
+    EXPECT_GE(table->verticalHeader()->defaultSectionSize(), table->fontMetrics().height());
 }
 
 // Four runs of two contexts at TP 1 and 2, in a workspace that names no sweep (the CLI's, an older

@@ -126,6 +126,9 @@ QStandardItemModel* ChartPage::addTable(const QStringList& header) {
     m_sorted->setSortRole(Qt::UserRole);
     m_tableSource = m_table;
     addTableView(m_sorted);
+    // Enabling sorting applied Qt's default indicator (first column, descending): tables open by their
+    // first column (the layer, the batch) ascending instead.
+    m_tableView->sortByColumn(0, Qt::AscendingOrder);
     return m_table;
 }
 
@@ -148,14 +151,6 @@ void ChartPage::addTableView(QAbstractItemModel* shown) {
     m_splitter->addWidget(m_tableView);
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
-}
-
-void ChartPage::beginTableFill() {
-    if (m_sorted != nullptr) m_sorted->setSourceModel(nullptr);
-}
-
-void ChartPage::endTableFill() {
-    if (m_sorted != nullptr) m_sorted->setSourceModel(m_table);
 }
 
 void ChartPage::changeEvent(QEvent* event) {

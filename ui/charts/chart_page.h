@@ -58,10 +58,6 @@ class ChartPage : public QWidget, public ViewTab {
     // sorts itself (QAbstractItemModel::sort; unsorted until a header is clicked) and is exported as
     // CSV in its current order.
     void setTableModel(QAbstractItemModel* model);
-    // Around filling many rows: the sorted view is detached meanwhile and sorts once at the end
-    // (attached, each appended row is a sorted insertion, O(rows) each: minutes at 10^5 rows).
-    void beginTableFill();
-    void endTableFill();
     // Called after the palette changed and the axes were restyled: re-colour what the page owns.
     virtual void restyle() {}
     // Axis ranges that show all the data (fitView); the default rescales every axis.

@@ -43,8 +43,7 @@ core::TraceOrigin originOf(const RunRecord& r) {
 }
 
 bool isMeasured(const RunRecord& r) {
-    const auto o = originOf(r);
-    return o == core::TraceOrigin::Captured || o == core::TraceOrigin::Imported;
+    return isMeasuredOrigin(originOf(r));
 }
 
 // What the run is, in its Compare title: measured, simulated (on what) or predicted.

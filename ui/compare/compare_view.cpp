@@ -38,6 +38,8 @@ QString paneTitle(const CompareRun& run, std::size_t index) {
     return QStringLiteral("#%1 %2").arg(index + 1).arg(run.label);
 }
 
+}  // namespace
+
 bool isMeasuredOrigin(core::TraceOrigin o) {
     return o == core::TraceOrigin::Captured || o == core::TraceOrigin::Imported;
 }
@@ -45,8 +47,6 @@ bool isMeasuredOrigin(core::TraceOrigin o) {
 bool isModelOrigin(core::TraceOrigin o) {
     return o == core::TraceOrigin::Simulated || o == core::TraceOrigin::Predicted;
 }
-
-}  // namespace
 
 std::optional<ResidualPair> residualPairFor(const std::vector<core::TraceOrigin>& origins) {
     if (origins.size() != 2) return std::nullopt;
@@ -243,8 +243,10 @@ void CompareView::rebuildPanes() {
         auto* pane = new TimelinePanel(m_panesSplit);
         pane->setCompact(true);
         pane->view()->setTimeAxis(m_axis);
-        // One summary lane per GPU, so four runs of eight GPUs show kernels in every pane.
+        // One summary lane per GPU, so four runs of eight GPUs show kernels in every pane; one ruler
+        // (the first pane's) for the shared axis.
         pane->view()->setFoldPolicy(foldEveryTrace);
+        pane->view()->setRulerVisible(i == 0);
         pane->setTrace(m_runs[i].trace, m_runs[i].timeline, paneTitle(m_runs[i], i));
         connect(pane, &TimelinePanel::detailsChanged, this, &CompareView::detailsChanged);
         connect(pane->view(), &TimelineView::verticalOffsetChanged, this,

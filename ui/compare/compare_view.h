@@ -52,6 +52,11 @@ struct ResidualPair {
     std::size_t model = 1;
 };
 
+// Measured (captured here or imported) and model (simulated, predicted) origins: the one
+// classification Compare's residual, its run titles and the headless report use.
+bool isMeasuredOrigin(core::TraceOrigin origin);
+bool isModelOrigin(core::TraceOrigin origin);
+
 // The residual pair of compared runs by their traces' origins: two runs, one measured (captured or
 // imported) and one model of it (simulated or predicted); none otherwise.
 std::optional<ResidualPair> residualPairFor(const std::vector<core::TraceOrigin>& origins);

@@ -2,6 +2,7 @@
 
 #include <qcustomplot.h>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QSvgGenerator>
 
 #include <cmath>
@@ -65,6 +66,13 @@ core::Status exportPlotAtSize(QCustomPlot& plot, const ExportRequest& request) {
 
 QString exportSuffix(const QString& path) {
     return QFileInfo(path).suffix().toLower();
+}
+
+QString withChosenSuffix(const QString& path, const QString& selectedFilter, const QStringList& formats) {
+    if (formats.contains(exportSuffix(path))) return path;
+    const auto match = QRegularExpression(QStringLiteral("\\*\\.(\\w+)")).match(selectedFilter);
+    const QString suffix = match.hasMatch() ? match.captured(1).toLower() : formats.value(0);
+    return suffix.isEmpty() ? path : path + QLatin1Char('.') + suffix;
 }
 
 core::Status exportPlot(QCustomPlot& plot, const ExportRequest& request) {

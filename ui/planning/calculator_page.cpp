@@ -21,6 +21,7 @@
 
 #include "core/util/units.h"
 #include "ui/export/plot_export.h"
+#include "ui/palette_colors.h"
 
 namespace tpscope::ui {
 
@@ -80,7 +81,8 @@ QWidget* CalculatorPage::buildInputs() {
     m_gpuCounts = new QLineEdit(QStringLiteral("1,2,4,8,16"), box);
     m_problem = new QLabel(box);
     m_problem->setWordWrap(true);
-    m_problem->setStyleSheet(QStringLiteral("color: #c0392b"));
+    m_problem->setObjectName(QStringLiteral("calculatorProblem"));
+    restyle();
     const std::vector<std::pair<QString, QWidget*>> rows = {
         {tr("Model"), m_model},     {tr("GPU"), m_gpu},     {tr("TP"), m_tp},           {tr("Batch"), m_batch},
         {tr("Context"), m_context}, {tr("dtype"), m_dtype}, {tr("Amdahl S"), m_serial}, {tr("at GPUs"), m_gpuCounts}};
@@ -144,6 +146,13 @@ bool sameDimensions(const core::ModelSpec& a, const core::ModelSpec& b) {
 }
 
 }  // namespace
+
+void CalculatorPage::restyle() {
+    // The error colour for this palette (light or dark), not a fixed red that a dark theme hides.
+    QPalette colours = m_problem->palette();
+    colours.setColor(QPalette::WindowText, errorTextColor(palette()));
+    m_problem->setPalette(colours);
+}
 
 void CalculatorPage::setRun(const RunRequest& request) {
     if (request.model.layers <= 0 || request.model.hidden <= 0) return;

@@ -1,5 +1,6 @@
 #include "ui/timeline/timeline_view.h"
 
+#include <QEvent>
 #include <QImage>
 #include <QPainter>
 
@@ -16,6 +17,15 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(400, 160);
     setTimeAxis(new TimeAxis(this));
+    scene().colors = TimelineColors::fromPalette(palette());
+}
+
+void TimelineView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        scene().colors = TimelineColors::fromPalette(palette());
+        update();
+    }
 }
 
 TimelineView::~TimelineView() {
@@ -96,7 +106,7 @@ void TimelineView::relayout() {
 }
 
 void TimelineView::emitVerticalRange() {
-    const int page = std::max(0, height() - kRulerHeight);
+    const int page = std::max(0, height() - rulerHeight());
     Q_EMIT verticalRangeChanged(std::max(0, contentHeight() - page), page);
 }
 
@@ -145,7 +155,7 @@ bool TimelineView::zoomToSelection() {
 }
 
 void TimelineView::setVerticalOffset(int y) {
-    const int page = std::max(0, height() - kRulerHeight);
+    const int page = std::max(0, height() - rulerHeight());
     y = std::clamp(y, 0, std::max(0, contentHeight() - page));
     if (y == scene().scrollY) return;
     scene().scrollY = y;
@@ -158,6 +168,12 @@ void TimelineView::setRankCollapsed(int rank, bool collapsed) {
     if (rank < 0 || static_cast<std::size_t>(rank) >= c.size()) return;
     if (c[static_cast<std::size_t>(rank)] == collapsed) return;
     c[static_cast<std::size_t>(rank)] = collapsed;
+    relayout();
+}
+
+void TimelineView::setRulerVisible(bool visible) {
+    if (scene().showRuler == visible) return;
+    scene().showRuler = visible;
     relayout();
 }
 

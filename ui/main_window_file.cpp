@@ -238,8 +238,9 @@ bool MainWindow::saveAsDialog(std::function<void(bool saved)> then) {
         path += QStringLiteral(".tpscope");
         // The dialog asked about the name typed, not about the one with the suffix appended.
         if (QFileInfo::exists(path) &&
-            !m_confirmPrompt(this, tr("%1 already exists. Replace it?").arg(QFileInfo(path).fileName())))
+            !m_confirmPrompt(this, tr("%1 already exists. Replace it?").arg(QFileInfo(path).fileName()))) {
             return false;
+        }
     }
     rememberDirectory(path);
     return saveTo(path, std::move(then));

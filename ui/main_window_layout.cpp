@@ -76,8 +76,9 @@ QWidget* MainWindow::buildRunsArea() {
     // breakdown, efficiency; then status and the request (the model's column order is unchanged).
     int at = 1;
     for (const int column : {RunsModel::TokensPerSec, RunsModel::StepLatency, RunsModel::StepBreakdown,
-                             RunsModel::Efficiency, RunsModel::Status})
+                             RunsModel::Efficiency, RunsModel::Status}) {
         header->moveSection(header->visualIndex(column), at++);
+    }
     m_runsTable->setTextElideMode(Qt::ElideRight);
     auto* box = new QWidget(this);
     auto* layout = new QVBoxLayout(box);

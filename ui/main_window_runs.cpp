@@ -226,8 +226,9 @@ bool MainWindow::removeRun(RunId id) {
 
 bool MainWindow::clearRuns() {
     if (m_document->empty()) return false;
-    if (!m_confirmPrompt(this, tr("Remove all %1 runs? Edit → Undo brings them back.").arg(m_document->size())))
+    if (!m_confirmPrompt(this, tr("Remove all %1 runs? Edit → Undo brings them back.").arg(m_document->size()))) {
         return false;
+    }
     if (isSweepRunning()) cancelSweep();
     m_undo->push(new RemoveRunsCommand(m_document, m_document->ids(), tr("Clear all runs")));
     if (!m_path.isEmpty()) setModified(true);

@@ -28,7 +28,10 @@ ScalingInput scalingInputOf(std::vector<ChartRun> runs) {
     in.runs = std::move(runs);
     for (const auto& r : in.runs) {
         const std::string label = r.label.toStdString();
-        for (const auto& note : r.analysis->notes) in.notes.push_back(label + ": " + note);
+        for (const auto& note : r.analysis->notes) {
+            in.notes.push_back(label);
+            in.notes.back().append(": ").append(note);
+        }
         if (r.batch <= 0 && !r.analysis->summary.batchKnown) {
             in.notes.push_back(label + ": left out of scaling, cost and advice: its batch size is unknown, so its " +
                                "tokens/s would be a guess");

@@ -42,8 +42,9 @@ bool prepare(const QStringList& files, ui::ChartSet& charts, ui::ReportRuns& run
 // With 2–4 runs from the files given, the report ends with their comparison side by side.
 ui::ReportPages comparisonPages(const QStringList& files, const ui::ReportRuns& runs) {
     if (files.isEmpty() || runs.allRuns.size() < ui::CompareView::kMinRuns ||
-        runs.allRuns.size() > ui::CompareView::kMaxRuns)
+        runs.allRuns.size() > ui::CompareView::kMaxRuns) {
         return {};
+    }
     std::vector<ui::CompareRun> compared;
     std::vector<core::TraceOrigin> origins;
     for (const auto& r : runs.allRuns) {

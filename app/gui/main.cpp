@@ -103,8 +103,9 @@ int run(int argc, char** argv) {
     // state, the run panel): a throwaway folder stands in for them. Before any QSettings exists.
     QTemporaryDir headlessSettings;
     if (parser.isSet(report) || parser.isSet(screenshot)) {
-        for (const auto format : {QSettings::NativeFormat, QSettings::IniFormat})
+        for (const auto format : {QSettings::NativeFormat, QSettings::IniFormat}) {
             QSettings::setPath(format, QSettings::UserScope, headlessSettings.path());
+        }
     }
     tpscope::ui::MainWindow window(tpscope::ui::defaultServices());
     if (parser.isSet(report)) {

@@ -13,8 +13,10 @@ double costPerMillionTokens(int gpus, double pricePerGpuHour, double tokensPerSe
 }
 
 bool meetsTarget(const CostCandidate& c, double maxStepLatencyMs, double minTokensPerSec) {
-    if (!std::isfinite(c.stepLatencyMs) || !std::isfinite(c.tokensPerSec) || !std::isfinite(c.dollarsPerMillionTokens))
+    if (!std::isfinite(c.stepLatencyMs) || !std::isfinite(c.tokensPerSec) ||
+        !std::isfinite(c.dollarsPerMillionTokens)) {
         return false;
+    }
     // NaN limits compare false, so a NaN target admits nothing.
     return c.stepLatencyMs <= maxStepLatencyMs && c.tokensPerSec >= minTokensPerSec;
 }

@@ -188,8 +188,9 @@ void ScalingPage::setReport(const core::analysis::ScalingReport& report) {
     // One ideal line per baseline: speed-ups of a batch are against its own smallest GPU count.
     std::vector<int> baselines;
     for (const auto& b : m_report.batches) {
-        if (std::find(baselines.begin(), baselines.end(), b.baselineGpus) == baselines.end())
+        if (std::find(baselines.begin(), baselines.end(), b.baselineGpus) == baselines.end()) {
             baselines.push_back(b.baselineGpus);
+        }
     }
     for (const int base : gpuCounts.empty() ? std::vector<int>{} : baselines) {
         auto* ideal = p->addGraph(p->xAxis, p->yAxis);

@@ -274,6 +274,7 @@ bool CompareView::setBaseline(std::size_t index) {
     std::rotate(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(index),
                 order.begin() + static_cast<std::ptrdiff_t>(index) + 1);
     std::vector<CompareRun> reordered;
+    reordered.reserve(order.size());
     for (const std::size_t i : order) reordered.push_back(runs[i]);
     std::optional<ResidualPair> residual = m_residual;
     if (residual) {

@@ -76,7 +76,7 @@ QString withChosenSuffix(const QString& path, const QString& selectedFilter, con
 }
 
 core::Status exportPlot(QCustomPlot& plot, const ExportRequest& request) {
-    const core::Status status = exportPlotAtSize(plot, request);
+    core::Status status = exportPlotAtSize(plot, request);
     // The export laid the plot out at its own size; lay it out for the screen again, or hover and
     // clicks map to the exported geometry (the wrong layer).
     plot.replot(QCustomPlot::rpImmediateRefresh);

@@ -117,9 +117,10 @@ core::Result<ReportRuns> loadReportRuns(const QStringList& files, const Services
     out.fitRequest = std::move(input.fitRequest);
     for (const auto& r : records) {
         if (auto c = chartRunOf(r)) out.allRuns.push_back(std::move(*c));
-        if (groupOf(r) != group)
+        if (groupOf(r) != group) {
             out.context.configuration
                 << QStringLiteral("%1: another sweep than the first run's, not in this report").arg(r.label());
+        }
     }
     return out;
 }

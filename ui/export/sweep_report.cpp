@@ -79,16 +79,18 @@ QString reportSummaryHtml(const ReportContext& context, const ChartSet& charts) 
     } else {
         html += QStringLiteral("<ul>");
         for (const auto& item : context.advice->items) html += QStringLiteral("<li>%1</li>").arg(escaped(item.text));
-        if (context.advice->items.empty())
+        if (context.advice->items.empty()) {
             html += QStringLiteral("<li>No advice: it needs runs at two or more GPU counts.</li>");
+        }
         html += QStringLiteral("</ul>");
     }
     // Core's notes on these numbers, as the Scaling and Cost tabs show them.
     const QString notes = charts.scaling()->notes();
     if (!notes.isEmpty()) {
         html += QStringLiteral("<h2>Notes</h2>");
-        for (const auto& line : notes.split(QLatin1Char('\n')))
+        for (const auto& line : notes.split(QLatin1Char('\n'))) {
             html += QStringLiteral("<p><i>%1</i></p>").arg(line.toHtmlEscaped());
+        }
     }
     html += QStringLiteral(
         "<p><small>Efficiency = speed-up ÷ (GPUs ÷ baseline GPUs), shown where a smaller TP of the same batch ran. "

@@ -3,6 +3,7 @@
 #include "ui/document_loader.h"
 
 #include "ui/logging.h"
+#include "ui/worker_guard.h"
 
 namespace tpscope::ui {
 
@@ -37,7 +38,7 @@ void DocumentLoader::start(const QString& path) {
         const OpenPreviewFn preview = [this, &job](const RunRecord& run) {
             Q_EMIT workerPreview(job->generation, run, {});
         };
-        auto result = m_open(path, control, preview);
+        auto result = guardWorker([&] { return m_open(path, control, preview); }, path.toStdString());
         if (result) {
             Q_EMIT workerDone(job->generation, path, std::move(*result), QString(), {});
         } else {

@@ -4,6 +4,7 @@
 
 #include <QFileInfo>
 
+#include <algorithm>
 #include <charconv>
 
 #include "core/hw/catalog.h"
@@ -84,7 +85,8 @@ core::RunInfo runInfoOf(const RunRecord& run) {
                                        {"price_per_gpu_hour", core::formatShortest(r.pricePerGpuHour)},
                                        {"seed", std::to_string(r.seed)},
                                        {"inter_fabric", r.interFabric ? r.interFabric->id : std::string()},
-                                       {"source", run.source.toStdString()}});
+                                       {"source", run.source.toStdString()},
+                                       {"sweep", std::to_string(run.sweep)}});
     return info;
 }
 
@@ -129,10 +131,43 @@ RunRecord runRecordOf(const core::Run& run, const QString& workspacePath) {
     r.seed = specNumber<std::uint64_t>(info, "seed", r.seed);
     const std::string source = specValue(info, "source");
     rec.source = source.empty() ? workspacePath : QString::fromStdString(source);
+    // The group the run was made in (issue 28): -1 when the workspace does not say (the CLI's, an
+    // older GUI's); assignGroups then infers it.
+    rec.sweep = specNumber<int>(info, "sweep", -1);
     rec.status = RunStatus::Done;
     rec.progress = 1;
     rec.trace = run.trace;
     return rec;
+}
+
+void assignGroups(std::vector<RunRecord>& runs) {
+    // Runs of one sweep differ only in TP and batch: everything else of the request is the key.
+    std::vector<std::string> keys;
+    int next = 1;
+    for (const auto& r : runs) next = std::max(next, r.sweep + 1);
+    std::vector<int> groups;
+    for (auto& r : runs) {
+        if (r.sweep >= 0) continue;
+        if (r.request.backend == BackendKind::Imported) {
+            r.sweep = 0;
+            continue;
+        }
+        const RunRequest& q = r.request;
+        const std::string key = std::string(backendName(q.backend)) + '|' + q.model.id + '|' +
+                                std::string(core::toString(q.dtype)) + '|' + std::to_string(q.contextLen) + '|' +
+                                std::to_string(q.tokens) + '|' + q.gpu.id + '|' + q.fabric.id + '|' +
+                                (q.interFabric ? q.interFabric->id : std::string()) + '|' + std::to_string(q.nodes) +
+                                '|' + std::to_string(q.gpusPerNode) + '|' + (q.overlap ? "o" : "-") +
+                                (q.cudaGraphs ? "g" : "-") + '|' + std::string(core::sim::toString(q.allReduceEngine));
+        const auto it = std::find(keys.begin(), keys.end(), key);
+        if (it == keys.end()) {
+            keys.push_back(key);
+            groups.push_back(next++);
+            r.sweep = groups.back();
+        } else {
+            r.sweep = groups[static_cast<std::size_t>(it - keys.begin())];
+        }
+    }
 }
 
 core::Result<OpenedDocument> openWithIo(const QString& path, const TaskControl& control, const OpenPreviewFn& preview) {
@@ -155,6 +190,7 @@ core::Result<OpenedDocument> openWithIo(const QString& path, const TaskControl& 
         doc.path = path;
         doc.isWorkspace = true;
         for (const auto& run : ws.runs) doc.runs.push_back(runRecordOf(run, path));
+        assignGroups(doc.runs);
         qCInfo(lcDocument).noquote() << "read" << doc.runs.size() << "runs;" << memoryUseText();
         if (!doc.runs.empty()) previewRun(doc.runs.front(), preview);
         for (std::size_t i = 0; i < doc.runs.size(); ++i) {

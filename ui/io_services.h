@@ -25,6 +25,10 @@ core::Status saveWithIo(const QString& path, const std::vector<RunRecord>& runs,
 
 // The mapping between a GUI run and a workspace run (exposed for tests).
 core::RunInfo runInfoOf(const RunRecord& run);
+// sweep: the spec's "sweep" (the group it was made in), or -1 when the workspace does not say.
 RunRecord runRecordOf(const core::Run& run, const QString& workspacePath);
+// Gives each run of sweep -1 a group: imported runs 0; runs made here that differ only in TP and
+// batch one new number each (a `simulate --context 1024,2048` workspace: two groups).
+void assignGroups(std::vector<RunRecord>& runs);
 
 }  // namespace tpscope::ui

@@ -10,7 +10,9 @@
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTableView>
+#include <QUndoStack>
 
+#include "ui/charts/chart_set.h"
 #include "ui/charts/chart_tabs.h"
 #include "ui/compare/compare_controller.h"
 #include "ui/document_loader.h"
@@ -45,6 +47,11 @@ MainWindow::MainWindow(Services services, QWidget* parent) : QMainWindow(parent)
                                      tr("The workspace has runs that are not saved. Save them first?"),
                                      QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     };
+    m_confirmPrompt = [](QWidget* owner, const QString& question) {
+        return QMessageBox::question(owner, tr("tpscope"), question, QMessageBox::Yes | QMessageBox::No,
+                                     QMessageBox::No) == QMessageBox::Yes;
+    };
+    m_undo = new QUndoStack(this);
     setAcceptDrops(true);
     buildLayout();
     buildActions();
@@ -82,12 +89,10 @@ void MainWindow::connectWorkers() {
     });
     connect(m_runsTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
+                if (!m_selectingRun) m_userPickedRun = true;
                 const QModelIndex source = m_proxy->mapToSource(current);
                 showRun(m_runs->idAt(source.row()));
             });
-    // A click on a run hands the keyboard (W/A/S/D, F, Z) to the timeline; arrow keys in the table
-    // still move between runs.
-    connect(m_runsTable, &QTableView::clicked, this, [this] { m_timeline->focusView(); });
     connect(m_document, &RunDocument::runRemoved, this, [this](RunId id) {
         if (id == m_current) showRun(RunId::None);
     });
@@ -100,8 +105,11 @@ void MainWindow::connectWorkers() {
         }
     });
     m_chartTabs = new ChartTabs(this);
-    m_chartTabs->setPricePerGpuHour(m_runPanel->pricePerGpuHour());
-    connect(m_runPanel, &RunPanel::pricePerGpuHourChanged, m_chartTabs, &ChartTabs::setPricePerGpuHour);
+    // One price: the charts' controller owns it; the run panel's and the Cost tab's fields edit it.
+    auto* prices = m_chartTabs->charts()->controller();
+    prices->setPricePerGpuHour(m_runPanel->pricePerGpuHour());
+    connect(m_runPanel, &RunPanel::pricePerGpuHourChanged, prices, &ChartsController::setPricePerGpuHour);
+    connect(prices, &ChartsController::pricePerGpuHourChanged, m_runPanel, &RunPanel::setPricePerGpuHour);
     m_chartTabs->addExportActions(menuBar()->actions().front()->menu());
     m_compare = new CompareController(this);
     m_planningTabs = new PlanningTabs(this);
@@ -160,8 +168,31 @@ void MainWindow::updateStatusProgress() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    if (!maybeSave()) {
+    if (m_modified && !m_closeApproved) {
+        const auto answer = m_unsavedPrompt(this);
+        if (answer == QMessageBox::Save) {
+            // The window closes once the save has succeeded; a failed or cancelled save keeps it open.
+            event->ignore();
+            save([this](bool saved) {
+                if (!saved) return;
+                m_closeApproved = true;
+                close();
+            });
+            return;
+        }
+        if (answer != QMessageBox::Discard) {
+            event->ignore();
+            return;
+        }
+    }
+    if (m_saving) {
         event->ignore();
+        statusBar()->showMessage(tr("Saving %1: the window closes when it is written").arg(m_savePath), 10'000);
+        m_afterSave = [this, previous = std::move(m_afterSave)](bool saved) {
+            if (previous) previous(saved);
+            m_closeApproved = true;
+            close();
+        };
         return;
     }
     m_sweep->cancel();

@@ -12,8 +12,10 @@
 // main_window_runs.cpp (sweeps, the runs table, current run), main_window_file.cpp (open, save,
 // drag-and-drop, the unsaved-changes prompt).
 
+#include <QHash>
 #include <QMainWindow>
 #include <QMessageBox>
+#include <QPointer>
 
 #include <functional>
 #include <memory>
@@ -26,10 +28,12 @@ class QAction;
 class QLabel;
 class QMenu;
 class QProgressBar;
+class QProgressDialog;
 class QSortFilterProxyModel;
 class QTableView;
 class QTabWidget;
 class QTextBrowser;
+class QUndoStack;
 
 namespace tpscope::ui {
 
@@ -66,10 +70,23 @@ class MainWindow : public QMainWindow {
     // Opens a workspace, trace file or rank folder in the background.
     void openPath(const QString& path);
     bool isLoading() const;
-    // Saves on a worker thread with progress and Cancel; false with the reason shown when it failed.
-    bool saveTo(const QString& path);
+    // Starts saving a snapshot of the runs on a worker thread, with progress and Cancel and no nested
+    // event loop; false (with the reason shown) when it cannot start. saveFinished says how it ended,
+    // and `then` (optional) is called with the same answer. Runs that change while it is written
+    // keep the workspace unsaved (RunDocument::revision).
+    bool saveTo(const QString& path, std::function<void(bool saved)> then = {});
+    bool isSaving() const { return m_saving; }
+    // Undoable (Edit → Undo, undoStack()); false when there is no such run.
     bool removeRun(RunId id);
-    void clearRuns();
+    // Asks first (confirmPrompt), then removes every run as one undoable step; false when declined.
+    bool clearRuns();
+    QUndoStack* undoStack() const { return m_undo; }
+    // True once the user picked a run in the runs table since the last sweep started: the window then
+    // stops moving the selection to newly finished runs.
+    bool userPickedRun() const { return m_userPickedRun; }
+    // At the end of the launch sweep: the timeline's example (focusTimelineOnExample), unless the user
+    // already picked a run or selected a kernel, which it would replace.
+    void focusTimelineOnExampleUnlessUserChose(bool wholeStep);
 
     // Adds a tab implementing ViewTab (the widget must derive from it); see view_tab.h.
     void addViewTab(QWidget* tab);
@@ -103,9 +120,13 @@ class MainWindow : public QMainWindow {
     // Replaces the Save / Discard / Cancel question (tests answer without a dialog).
     using UnsavedPrompt = std::function<QMessageBox::StandardButton(QWidget*)>;
     void setUnsavedPrompt(UnsavedPrompt prompt) { m_unsavedPrompt = std::move(prompt); }
+    // A yes/no question before a destructive step (Clear all runs); tests answer without a dialog.
+    using ConfirmPrompt = std::function<bool(QWidget*, const QString& question)>;
+    void setConfirmPrompt(ConfirmPrompt prompt) { m_confirmPrompt = std::move(prompt); }
 
   Q_SIGNALS:
     void sweepFinished(bool cancelled);
+    void saveFinished(const QString& path, bool saved);
     void documentOpened(const QString& path);
     void openFailed(const QString& path, const QString& message);
     void errorShown(const QString& message);
@@ -113,6 +134,12 @@ class MainWindow : public QMainWindow {
 
   protected:
     void closeEvent(QCloseEvent* event) override;
+
+  private Q_SLOTS:
+    // A tab's detailsChanged: kept for that tab, shown when it is the current one.
+    void onTabDetails(const QString& html);
+
+  protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -149,9 +176,14 @@ class MainWindow : public QMainWindow {
     // main_window_file.cpp
     void openDialog();
     void openFolderDialog();
-    bool save();
-    bool saveAsDialog();
-    bool maybeSave();
+    // Save / Save as: start the save (false when none started); `then` gets its outcome.
+    bool save(std::function<void(bool saved)> then = {});
+    bool saveAsDialog(std::function<void(bool saved)> then = {});
+    // Opens `path` once the unsaved-changes question (asked first for a workspace, which replaces
+    // the runs) is answered: at once, after the save, or not at all.
+    void startLoad(const QString& path, bool askedFirst);
+    void applyLoadedWorkspace(OpenedDocument document);
+    void onSaveDone(const QString& error, bool cancelled);
     void onDocumentPreview(const RunRecord& firstRun);
     void onDocumentLoaded(OpenedDocument document);
     void onDocumentFailed(const QString& path, const QString& message);
@@ -201,7 +233,18 @@ class MainWindow : public QMainWindow {
     QString m_path;
     bool m_modified = false;
     bool m_saving = false;
+    QString m_savePath;
+    std::uint64_t m_saveRevision = 0;
+    std::function<void(bool)> m_afterSave;
+    QPointer<QProgressDialog> m_saveDialog;
+    QString m_loadAskedFor;        // the workspace whose load the unsaved-changes question came before
+    bool m_closeApproved = false;  // the unsaved-changes question was answered for this close
     UnsavedPrompt m_unsavedPrompt;
+    ConfirmPrompt m_confirmPrompt;
+    QHash<const QWidget*, QString> m_tabDetails;  // each tab's last details
+    QUndoStack* m_undo = nullptr;
+    bool m_userPickedRun = false;
+    bool m_selectingRun = false;  // selectRun is moving the table's current row, not the user
 };
 
 }  // namespace tpscope::ui

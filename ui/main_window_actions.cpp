@@ -11,6 +11,7 @@
 #include <QStyle>
 #include <QTableView>
 #include <QToolBar>
+#include <QUndoStack>
 
 #include "core/util/build_info.h"
 #include "ui/main_window.h"
@@ -38,9 +39,10 @@ void MainWindow::buildActions() {
     openFolder->setToolTip(tr("Open a folder with one trace per rank, merged on one timeline"));
     m_recentMenu = file->addMenu(tr("Open &recent"));
     file->addSeparator();
-    m_saveAction = file->addAction(st->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save"), this, &MainWindow::save);
+    m_saveAction =
+        file->addAction(st->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save"), this, [this] { save(); });
     m_saveAction->setShortcut(QKeySequence::Save);
-    auto* saveAs = file->addAction(tr("Save &as…"), this, &MainWindow::saveAsDialog);
+    auto* saveAs = file->addAction(tr("Save &as…"), this, [this] { saveAsDialog(); });
     saveAs->setShortcut(QKeySequence::SaveAs);
     file->addSeparator();
     auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
@@ -51,6 +53,15 @@ void MainWindow::buildActions() {
     m_exportAction->setToolTip(tr("Export what the current tab shows (PNG, SVG, PDF, …)"));
     file->insertAction(quit, m_exportAction);
     file->insertSeparator(quit);
+
+    // Remove and Clear can be undone (issue 28): a slip followed by Save would lose the runs.
+    auto* editMenu = menuBar()->addMenu(tr("&Edit"));
+    auto* undo = m_undo->createUndoAction(editMenu, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    editMenu->addAction(undo);
+    auto* redo = m_undo->createRedoAction(editMenu, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    editMenu->addAction(redo);
 
     // View actions go to the current tab (ViewTab); the timeline's own extras to the timeline.
     auto* view = menuBar()->addMenu(tr("&View"));
@@ -67,12 +78,18 @@ void MainWindow::buildActions() {
     });
     zoomOut->setShortcut(QKeySequence::ZoomOut);
     // Single-key shortcuts (W/A/S/D, F, Z) live on the timeline itself so they never fire while typing.
-    auto* timeline = m_timeline->view();
-    auto* zoomSel = view->addAction(tr("Zoom to &selection"), timeline, &TimelineView::zoomToSelection);
+    // They act on the current tab's view, as Fit and Zoom do (issue 28): Compare's timelines too.
+    auto* zoomSel = view->addAction(tr("Zoom to &selection"), this, [this] {
+        if (auto* tab = currentViewTab()) tab->zoomToSelection();
+    });
     zoomSel->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     view->addSeparator();
-    view->addAction(tr("&Collapse all GPUs"), timeline, [timeline] { timeline->setAllRanksCollapsed(true); });
-    view->addAction(tr("&Expand all GPUs"), timeline, [timeline] { timeline->setAllRanksCollapsed(false); });
+    view->addAction(tr("&Collapse all GPUs"), this, [this] {
+        if (auto* tab = currentViewTab()) tab->setAllRanksCollapsed(true);
+    });
+    view->addAction(tr("&Expand all GPUs"), this, [this] {
+        if (auto* tab = currentViewTab()) tab->setAllRanksCollapsed(false);
+    });
 
     auto* run = menuBar()->addMenu(tr("&Run"));
     m_runAction =

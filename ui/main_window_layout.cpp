@@ -63,7 +63,8 @@ QWidget* MainWindow::buildRunsArea() {
     m_runsTable->setItemDelegateForColumn(RunsModel::StepBreakdown,
                                           new StepBarDelegate(RunsModel::LossRole, m_runsTable));
     m_runsTable->verticalHeader()->hide();
-    m_runsTable->verticalHeader()->setDefaultSectionSize(22);
+    // From the font, so that 150 % scaling does not clip the names.
+    m_runsTable->verticalHeader()->setDefaultSectionSize(m_runsTable->fontMetrics().height() + 8);
     m_runsTable->setAlternatingRowColors(true);
     m_runsTable->setWordWrap(false);
     // The run's name gets the width it needs (it was cut to "e…" when Status stretched); Status keeps
@@ -73,6 +74,13 @@ QWidget* MainWindow::buildRunsArea() {
     header->setSectionResizeMode(RunsModel::Status, QHeaderView::Interactive);
     header->resizeSection(RunsModel::Status, m_runsTable->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 30);
     header->setStretchLastSection(false);
+    // What a user reads first without scrolling sideways: name, tokens/s, step latency, the step's
+    // breakdown, efficiency; then status and the request (the model's column order is unchanged).
+    int at = 1;
+    for (const int column : {RunsModel::TokensPerSec, RunsModel::StepLatency, RunsModel::StepBreakdown,
+                             RunsModel::Efficiency, RunsModel::Status}) {
+        header->moveSection(header->visualIndex(column), at++);
+    }
     m_runsTable->setTextElideMode(Qt::ElideRight);
     auto* box = new QWidget(this);
     auto* layout = new QVBoxLayout(box);
@@ -98,6 +106,8 @@ QWidget* MainWindow::buildDetailsArea() {
 
 QWidget* MainWindow::buildViewsArea() {
     m_tabs = new QTabWidget(this);
+    connect(m_tabs, &QTabWidget::currentChanged, this,
+            [this] { m_details->setHtml(m_tabDetails.value(m_tabs->currentWidget())); });
     m_tabs->setDocumentMode(true);
     m_timeline = new TimelinePanel(this);
     m_timeline->setDocument(m_document);
@@ -151,11 +161,19 @@ void MainWindow::addViewTab(QWidget* tab) {
     Q_ASSERT_X(view != nullptr, "MainWindow::addViewTab", "the tab must implement ViewTab");
     if (view == nullptr) return;
     m_tabs->addTab(tab, view->tabTitle());
-    // The tab's details go to the window's pane (view_tab.h: an optional detailsChanged(QString) signal).
+    // The tab's details go to the window's pane (view_tab.h: an optional detailsChanged(QString) signal),
+    // routed by the current tab: each tab's last details are kept and shown while it is current.
     if (tab->metaObject()->indexOfSignal("detailsChanged(QString)") >= 0) {
-        connect(tab, SIGNAL(detailsChanged(QString)), m_details, SLOT(setHtml(QString)));
+        connect(tab, SIGNAL(detailsChanged(QString)), this, SLOT(onTabDetails(QString)));
     }
     view->setCurrentRun(m_current);
+}
+
+void MainWindow::onTabDetails(const QString& html) {
+    const auto* tab = qobject_cast<const QWidget*>(sender());
+    if (tab == nullptr) return;
+    m_tabDetails.insert(tab, html);
+    if (tab == m_tabs->currentWidget()) m_details->setHtml(html);
 }
 
 ViewTab* MainWindow::currentViewTab() const {

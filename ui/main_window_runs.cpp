@@ -10,11 +10,13 @@
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTableView>
+#include <QUndoStack>
 
 #include <algorithm>
 
 #include "ui/logging.h"
 #include "ui/main_window.h"
+#include "ui/run_commands.h"
 #include "ui/run_document.h"
 #include "ui/run_panel.h"
 #include "ui/runs_model.h"
@@ -61,6 +63,7 @@ bool MainWindow::beginSweep(const core::Result<SweepRequest>& sweep, bool userSt
     m_sweepState.active = true;
     m_sweepState.userStarted = userStarted;
     m_sweepState.ids = m_document->add(std::move(records));
+    m_userPickedRun = false;  // follow the new sweep's runs until the user picks one
     statusBar()->showMessage(tr("Running %1 runs…").arg(m_sweepState.ids.size()));
     m_runPanel->setOverallProgress(0, 0, static_cast<int>(m_sweepState.ids.size()), 0);
     updateActions();
@@ -120,13 +123,13 @@ void MainWindow::onRunFinished(quint64 job, int index, RunOutcome outcome) {
     if (!applied) return;  // removed while it ran
     if (s.userStarted) setModified(true);
     qCInfo(lcRuns) << "run" << index << "of job" << job << "done:" << outcome.metrics.tokensPerSec << "tokens/s";
-    // Show the first run that finishes, then follow the largest TP so far: that is where the
-    // communication is.
+    // Show the first run that finishes, then follow the largest TP so far (that is where the
+    // communication is), until the user picks a run: from then on the selection is theirs.
     const RunRecord* current = m_document->run(m_current);
     const RunRecord* finished = m_document->run(id);
     const bool currentIsOfThisSweep = std::find(s.ids.begin(), s.ids.end(), m_current) != s.ids.end();
-    if (current == nullptr || current->status != RunStatus::Done ||
-        (currentIsOfThisSweep && finished->request.tp > current->request.tp)) {
+    if (!m_userPickedRun && (current == nullptr || current->status != RunStatus::Done ||
+                             (currentIsOfThisSweep && finished->request.tp > current->request.tp))) {
         selectRun(id);
     } else if (id == m_current) {
         showRun(id);
@@ -190,8 +193,10 @@ void MainWindow::selectRun(RunId id) {
         showRun(id);  // already current: show it again (it may have finished meanwhile)
         return;
     }
+    m_selectingRun = true;
     m_runsTable->selectionModel()->setCurrentIndex(index,
                                                    QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_selectingRun = false;
 }
 
 void MainWindow::showRun(RunId id) {
@@ -214,17 +219,22 @@ void MainWindow::showRun(RunId id) {
 }
 
 bool MainWindow::removeRun(RunId id) {
-    if (!m_document->remove(id)) return false;
+    if (m_document->run(id) == nullptr) return false;
+    m_undo->push(new RemoveRunsCommand(m_document, {id}, tr("Remove run")));
     // Removing from a workspace on disk changes it; removing an unsaved run loses nothing saved.
     if (!m_path.isEmpty()) setModified(true);
     return true;
 }
 
-void MainWindow::clearRuns() {
-    if (m_document->empty()) return;
+bool MainWindow::clearRuns() {
+    if (m_document->empty()) return false;
+    if (!m_confirmPrompt(this, tr("Remove all %1 runs? Edit → Undo brings them back.").arg(m_document->size()))) {
+        return false;
+    }
     if (isSweepRunning()) cancelSweep();
-    m_document->clear();
+    m_undo->push(new RemoveRunsCommand(m_document, m_document->ids(), tr("Clear all runs")));
     if (!m_path.isEmpty()) setModified(true);
+    return true;
 }
 
 void MainWindow::removeSelectedRuns() {
@@ -232,7 +242,15 @@ void MainWindow::removeSelectedRuns() {
     for (const QModelIndex& index : m_runsTable->selectionModel()->selectedRows()) {
         ids.push_back(m_runs->idAt(m_proxy->mapToSource(index).row()));
     }
-    for (const RunId id : ids) removeRun(id);
+    if (ids.empty()) return;
+    const QString text = ids.size() == 1 ? tr("Remove run") : tr("Remove %1 runs").arg(ids.size());
+    m_undo->push(new RemoveRunsCommand(m_document, std::move(ids), text));
+    if (!m_path.isEmpty()) setModified(true);
+}
+
+void MainWindow::focusTimelineOnExampleUnlessUserChose(bool wholeStep) {
+    if (m_userPickedRun || m_timeline->view()->selectedEvent().valid()) return;
+    focusTimelineOnExample(wholeStep);
 }
 
 void MainWindow::focusTimelineOnExample(bool wholeStep) {

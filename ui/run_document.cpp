@@ -9,9 +9,16 @@ namespace tpscope::ui {
 RunDocument::RunDocument(QObject* parent) : QObject(parent) {}
 
 RunId RunDocument::add(RunRecord record) {
+    return insert(static_cast<int>(m_runs.size()), std::move(record));
+}
+
+RunId RunDocument::insert(int position, RunRecord record) {
     record.id = newId();
+    m_sweeps = std::max(m_sweeps, record.sweep);
     const RunId id = record.id;
-    m_runs.push_back(std::move(record));
+    const auto at = static_cast<std::size_t>(std::clamp(position, 0, static_cast<int>(m_runs.size())));
+    m_runs.insert(m_runs.begin() + static_cast<std::ptrdiff_t>(at), std::move(record));
+    ++m_revision;
     Q_EMIT runAdded(id);
     return id;
 }
@@ -25,7 +32,11 @@ std::vector<RunId> RunDocument::add(std::vector<RunRecord> records) {
 
 void RunDocument::resetRuns(std::vector<RunRecord> records) {
     m_runs = std::move(records);
-    for (auto& r : m_runs) r.id = newId();
+    ++m_revision;
+    for (auto& r : m_runs) {
+        r.id = newId();
+        m_sweeps = std::max(m_sweeps, r.sweep);  // the next sweep gets a number of its own
+    }
     Q_EMIT reset();
 }
 
@@ -37,6 +48,7 @@ bool RunDocument::remove(RunId id) {
     const int i = indexOf(id);
     if (i < 0) return false;
     m_runs.erase(m_runs.begin() + i);
+    ++m_revision;
     Q_EMIT runRemoved(id);
     return true;
 }
@@ -46,6 +58,7 @@ bool RunDocument::update(RunId id, const std::function<void(RunRecord&)>& change
     if (i < 0) return false;
     change(m_runs[static_cast<std::size_t>(i)]);
     m_runs[static_cast<std::size_t>(i)].id = id;  // the change may not re-identify the run
+    ++m_revision;
     Q_EMIT runChanged(id);
     return true;
 }

@@ -25,6 +25,8 @@ class RunDocument : public QObject {
     // Appends in display order; each gets a new id (the record's own id is ignored).
     RunId add(RunRecord record);
     std::vector<RunId> add(std::vector<RunRecord> records);
+    // Inserts at a display position (clamped to [0, size()]) with a new id: Undo of a removal.
+    RunId insert(int position, RunRecord record);
     // Replaces every run (an opened workspace): new ids, one reset() signal.
     void resetRuns(std::vector<RunRecord> records);
     void clear();
@@ -40,6 +42,9 @@ class RunDocument : public QObject {
     const std::vector<RunRecord>& runs() const { return m_runs; }
     // A new sweep number, shown in the runs table so that runs of different sweeps can be told apart.
     int nextSweepNumber() { return ++m_sweeps; }
+    // Counts every change (add, remove, update, reset): a save records the revision it wrote, so
+    // that a run finishing while it was written is not marked saved.
+    std::uint64_t revision() const { return m_revision; }
 
   Q_SIGNALS:
     void runAdded(tpscope::ui::RunId id);
@@ -53,6 +58,7 @@ class RunDocument : public QObject {
     std::vector<RunRecord> m_runs;
     std::uint64_t m_lastId = 0;
     int m_sweeps = 0;
+    std::uint64_t m_revision = 0;
 };
 
 }  // namespace tpscope::ui

@@ -159,6 +159,7 @@ QWidget* RunPanel::buildWorkload() {
     tpLayout->addStretch(1);
     form->addRow(tr("TP degrees"), tpRow);
     m_fitHint = new QLabel(box);
+    m_fitHint->setObjectName(QStringLiteral("fitHint"));
     m_fitHint->setStyleSheet(QStringLiteral("color:%1").arg(mutedTextColor(palette()).name()));
     m_fitHint->setWordWrap(true);
     form->addRow(QString(), m_fitHint);
@@ -354,7 +355,19 @@ core::Result<SweepRequest> RunPanel::sweepRequest() const {
                                                                      " GPUs; the cluster has " + std::to_string(gpus));
     }
     TPSCOPE_TRY_ASSIGN(sweep.batches, core::parsePositiveIntList(m_batches->text().toStdString(), "batch sizes"));
+    // A batch given twice would run twice, and two runs at one (TP, batch) have no scaling.
+    for (std::size_t i = 0; i < sweep.batches.size(); ++i) {
+        if (std::find(sweep.batches.begin(), sweep.batches.begin() + static_cast<std::ptrdiff_t>(i),
+                      sweep.batches[i]) != sweep.batches.begin() + static_cast<std::ptrdiff_t>(i)) {
+            return core::makeError(core::ErrorCode::InvalidArgument,
+                                   "batch size " + std::to_string(sweep.batches[i]) + " is given twice", "batch sizes");
+        }
+    }
     return sweep;
+}
+
+void RunPanel::setPricePerGpuHour(double price) {
+    m_price->setValue(price);
 }
 
 double RunPanel::pricePerGpuHour() const {
@@ -371,9 +384,10 @@ void RunPanel::validate() {
         return;
     }
     const auto& base = sweep->base;
-    const int minTp =
-        core::minimumTpThatFits(core::PlanConfig{base.model, 1, sweep->batches.back(), base.contextLen, base.dtype},
-                                base.gpu, {1, 2, 4, 8, 16, 32, 64});
+    const int minTp = core::minimumTpThatFits(
+        core::PlanConfig{base.model, 1, *std::max_element(sweep->batches.begin(), sweep->batches.end()),
+                         base.contextLen, base.dtype},
+        base.gpu, {1, 2, 4, 8, 16, 32, 64});  // the largest batch needs the most memory
     m_fitHint->setText(
         minTp == 0 ? tr("does not fit %1 at any TP up to 64").arg(QString::fromStdString(base.gpu.name))
         : minTp == 1

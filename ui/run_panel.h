@@ -37,6 +37,9 @@ class RunPanel : public QWidget {
 
     core::Result<SweepRequest> sweepRequest() const;
     double pricePerGpuHour() const;
+    // Shows the price the window's price owner holds (ChartsController); emits pricePerGpuHourChanged
+    // only when it changed.
+    void setPricePerGpuHour(double price);
 
     // The embedded default (core::sim::defaultSweepSpec): llama3-70b fp16 on one 8× H100 SXM NVLink
     // node, TP 1/2/4/8, batch 1.

@@ -7,8 +7,9 @@
 namespace tpscope::ui {
 
 QString RunRequest::label() const {
-    // Tokens too: runs of one TP and batch often differ only in how many steps they ran.
-    return QStringLiteral("TP %1 · batch %2 · %3 tokens").arg(tp).arg(batch).arg(tokens);
+    // Tokens and context too: runs of one TP and batch often differ only in how many steps they ran
+    // or how long their KV cache was (`simulate --context 1024,2048`); two runs never share a name.
+    return QStringLiteral("TP %1 · batch %2 · context %3 · %4 tokens").arg(tp).arg(batch).arg(contextLen).arg(tokens);
 }
 
 QString RunRequest::backendText() const {

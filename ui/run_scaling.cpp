@@ -2,40 +2,39 @@
 // Copyright (C) 2026 The tpscope authors
 #include "ui/run_scaling.h"
 
-#include "core/analysis/analysis.h"
-
 namespace tpscope::ui {
 
-std::vector<core::analysis::RunPoint> scalingPointsOf(const std::vector<RunRecord>& runs, int sweep) {
-    std::vector<core::analysis::RunPoint> points;
-    for (const auto& r : runs) {
-        if (r.sweep != sweep || r.status != RunStatus::Done || !r.trace || !r.analysis) continue;
-        if (r.request.backend == BackendKind::Imported) continue;
-        points.push_back(
-            core::analysis::runPointOf(*r.trace, *r.analysis, r.label().toStdString(), r.request.tp, r.request.batch));
-    }
-    return points;
-}
+namespace {
 
-core::Result<core::analysis::ScalingReport> scalingOfSweep(const std::vector<RunRecord>& runs, int sweep) {
-    double price = 0;
-    for (const auto& r : runs) {
-        if (r.sweep == sweep) price = r.request.pricePerGpuHour;
-    }
-    return core::analysis::analyzeScaling(scalingPointsOf(runs, sweep), {.pricePerGpuHour = price});
-}
-
-const core::analysis::BatchScaling* scalingBatchOf(const core::analysis::ScalingReport& report, const RunRecord& run) {
-    for (const auto& batch : report.batches) {
-        if (batch.batch == run.request.batch) return &batch;
+const core::analysis::RunPoint* pointOf(const ScalingInput& input, RunId id) {
+    for (std::size_t i = 0; i < input.pointIds.size(); ++i) {
+        if (input.pointIds[i] == id) return &input.points[i];
     }
     return nullptr;
 }
 
-const core::analysis::ScalingRow* scalingRowOf(const core::analysis::ScalingReport& report, const RunRecord& run) {
-    if (const auto* batch = scalingBatchOf(report, run)) {
+}  // namespace
+
+core::Result<core::analysis::ScalingReport> scalingOfSweep(const std::vector<RunRecord>& runs, int group) {
+    return core::analysis::analyzeScaling(scalingInputOf(runs, group).points);
+}
+
+const core::analysis::BatchScaling* scalingBatchOf(const core::analysis::ScalingReport& report,
+                                                   const ScalingInput& input, RunId id) {
+    const auto* point = pointOf(input, id);
+    if (point == nullptr) return nullptr;
+    for (const auto& batch : report.batches) {
+        if (batch.batch == point->batch) return &batch;
+    }
+    return nullptr;
+}
+
+const core::analysis::ScalingRow* scalingRowOf(const core::analysis::ScalingReport& report, const ScalingInput& input,
+                                               RunId id) {
+    const auto* point = pointOf(input, id);
+    if (const auto* batch = scalingBatchOf(report, input, id)) {
         for (const auto& row : batch->rows) {
-            if (row.gpus == run.request.tp) return &row;
+            if (row.gpus == point->gpus) return &row;
         }
     }
     return nullptr;

@@ -111,7 +111,8 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
             case StepBreakdown:
                 return loss ? loss->compute : -1.0;  // by the share of the step spent computing
             case Efficiency:
-                return eff;
+                // NaN is no sort key (every comparison false): runs without one sort below 0 %.
+                return std::isnan(eff) ? -1.0 : eff;
             default:
                 return data(index, Qt::DisplayRole);
         }
@@ -186,9 +187,11 @@ QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int rol
 }
 
 void RunsModel::onAdded(RunId id) {
-    const int row = rowCount();
+    // At its place in the document (an undone removal goes back where it was).
+    const int at = m_document->indexOf(id);
+    const int row = at < 0 || at > rowCount() ? rowCount() : at;
     beginInsertRows({}, row, row);
-    m_rows.push_back(id);
+    m_rows.insert(m_rows.begin() + row, id);
     endInsertRows();
     onChanged(id);  // a finished run added as it is (an opened trace) may change its sweep's efficiency
 }
@@ -227,17 +230,17 @@ void RunsModel::recomputeEfficiency() {
     const auto& runs = m_document->runs();
     std::set<int> sweeps;
     for (const auto& r : runs) {
-        if (r.status == RunStatus::Done) sweeps.insert(r.sweep);
+        if (r.status == RunStatus::Done) sweeps.insert(groupOf(r));
     }
     for (const int sweep : sweeps) {
-        const auto report = scalingOfSweep(runs, sweep);
-        if (!report) continue;  // e.g. two runs with the same TP and batch in an opened workspace
-        for (const auto& r : runs) {
-            if (r.sweep != sweep || r.status != RunStatus::Done) continue;
-            const auto* batch = scalingBatchOf(*report, r);
-            const auto* row = scalingRowOf(*report, r);
+        const ScalingInput input = scalingInputOf(runs, sweep);
+        const auto report = core::analysis::analyzeScaling(input.points);
+        if (!report) continue;  // e.g. two runs with the same TP and batch in one group
+        for (const RunId id : input.pointIds) {
+            const auto* batch = scalingBatchOf(*report, input, id);
+            const auto* row = scalingRowOf(*report, input, id);
             if (batch != nullptr && row != nullptr && row->gpus > batch->baselineGpus)
-                m_efficiency[r.id] = row->efficiency;
+                m_efficiency[id] = row->efficiency;
         }
     }
 }

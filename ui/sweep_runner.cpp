@@ -3,6 +3,7 @@
 #include "ui/sweep_runner.h"
 
 #include "ui/logging.h"
+#include "ui/worker_guard.h"
 
 namespace tpscope::ui {
 
@@ -51,7 +52,8 @@ void SweepRunner::work(quint64 job, SweepRequest sweep) {
         Q_EMIT runFailed(job, index, QString::fromStdString(error.describe()),
                          error.code == core::ErrorCode::Cancelled);
     };
-    const auto status = m_runSweep(sweep, callbacks, m_cancel);
+    const core::Status status =
+        guardWorker([&]() -> core::Status { return m_runSweep(sweep, callbacks, m_cancel); }, "sweep");
     const bool cancelled = m_cancel.load() || (!status && status.error().code == core::ErrorCode::Cancelled);
     const QString error = !status && !cancelled ? QString::fromStdString(status.error().describe()) : QString();
     m_running.store(false);

@@ -5,7 +5,8 @@
 // Compare later). The window routes the View menu's fit / zoom / export to the current tab through
 // it, and tells each tab which run is current. A tab that has details to show for its selection
 // declares a Qt signal `void detailsChanged(const QString& html)`; MainWindow::addViewTab connects it
-// to the window's details pane (DESIGN.md §8: the window owns the details pane).
+// to the window's details pane (DESIGN.md §8: the window owns the details pane), which shows the
+// current tab's last details only: another tab's selection never overwrites it.
 
 #include <QSize>
 #include <QString>
@@ -35,6 +36,9 @@ class ViewTab {
     virtual QStringList exportFormats() const = 0;  // e.g. {"png", "svg"}
     // A clear error (naming the file and the problem) on failure.
     virtual core::Status exportTo(const ExportRequest& request) const = 0;
+    // View → Zoom to selection and Collapse / Expand all GPUs: tabs with a timeline implement them.
+    virtual void zoomToSelection() {}
+    virtual void setAllRanksCollapsed(bool /*collapsed*/) {}
 };
 
 }  // namespace tpscope::ui

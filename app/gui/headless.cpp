@@ -12,11 +12,13 @@
 #include <cmath>
 #include <cstdio>
 
-#include "core/calc/cost.h"
+#include "ui/charts/chart_set.h"
+#include "ui/charts/chart_tabs.h"
 #include "ui/compare/compare_controller.h"
 #include "ui/main_window.h"
 #include "ui/run_document.h"
 #include "ui/run_panel.h"
+#include "ui/run_scaling.h"
 #include "ui/runs_model.h"
 #include "ui/timeline/time_ruler.h"
 #include "ui/timeline/timeline_panel.h"
@@ -87,6 +89,9 @@ QString selectionText(const ui::MainWindow& window) {
 
 QString summaryMarkdown(const ui::MainWindow& window) {
     const auto* runs = window.runsModel();
+    // The window's one price and scaling (ChartsController): the same $/Mtok the Cost tab shows.
+    const auto* charts = window.chartTabs()->charts()->controller();
+    const double price = charts->pricePerGpuHour();
     QString md;
     QTextStream s(&md);
     const auto& rows = window.document()->runs();
@@ -102,8 +107,10 @@ QString summaryMarkdown(const ui::MainWindow& window) {
         s << "Model **" << QString::fromStdString(r.model.name) << "**, "
           << QString::fromStdString(std::string(core::toString(r.dtype))) << ", batch " << r.batch << ", context "
           << r.contextLen << ", " << r.tokens << " decode steps, on " << r.nodes << "×" << r.gpusPerNode << " "
-          << QString::fromStdString(r.gpu.name) << " over " << QString::fromStdString(r.fabric.name) << "; price $"
-          << QString::number(r.pricePerGpuHour, 'f', 2) << " per GPU-hour.\n\n";
+          << QString::fromStdString(r.gpu.name) << " over " << QString::fromStdString(r.fabric.name) << "; "
+          << (price > 0 ? QStringLiteral("price $%1 per GPU-hour").arg(QString::number(price, 'f', 2))
+                        : QStringLiteral("no price per GPU-hour"))
+          << ".\n\n";
         if (rows.front().trace)
             s << "Trace source: " << QString::fromStdString(rows.front().trace->metadataValue("generator")) << ".\n\n";
     }
@@ -115,8 +122,8 @@ QString summaryMarkdown(const ui::MainWindow& window) {
         const QString exposed =
             done && r.analysis ? QStringLiteral("%1 %").arg(100.0 * r.analysis->summary.exposedCommShare, 0, 'f', 1)
                                : QStringLiteral("—");
-        const double cost =
-            done ? core::costPerMillionTokens(r.request.tp, r.request.pricePerGpuHour, r.metrics.tokensPerSec) : NAN;
+        const auto* row = charts->scaling() ? ui::scalingRowOf(*charts->scaling(), charts->input(), r.id) : nullptr;
+        const double cost = row != nullptr && price > 0 ? row->costPerMillionTokens : NAN;
         s << "| " << r.request.tp << " | "
           << (r.status == ui::RunStatus::Failed ? "failed: " + r.error : ui::statusText(r.status)) << " | "
           << (done ? ui::formatDuration(r.metrics.stepLatencyNs) : QStringLiteral("—")) << " | "

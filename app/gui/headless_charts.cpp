@@ -33,19 +33,23 @@ bool prepare(const QStringList& files, ui::ChartSet& charts, ui::ReportRuns& run
         return false;
     }
     charts.resizePages(QSize(1600, 1000));
-    charts.cost()->setPricePerGpuHour(runs.pricePerGpuHour);
     charts.controller()->setPricePerGpuHour(runs.pricePerGpuHour);
-    charts.controller()->setRuns(runs.runs);
+    charts.controller()->setInput(runs.input());
+    // The advice as the Advice tab would show it: the same input, the controller's price, the tab's threshold.
+    runs.context.advice = ui::adviceFor(charts.controller()->input(), charts.controller()->pricePerGpuHour(),
+                                        ui::kDefaultEfficiencyThreshold);
     return true;
 }
 
 // With 2–4 runs from the files given, the report ends with their comparison side by side.
 ui::ReportPages comparisonPages(const QStringList& files, const ui::ReportRuns& runs) {
-    if (files.isEmpty() || runs.runs.size() < ui::CompareView::kMinRuns || runs.runs.size() > ui::CompareView::kMaxRuns)
+    if (files.isEmpty() || runs.allRuns.size() < ui::CompareView::kMinRuns ||
+        runs.allRuns.size() > ui::CompareView::kMaxRuns) {
         return {};
+    }
     std::vector<ui::CompareRun> compared;
     std::vector<core::TraceOrigin> origins;
-    for (const auto& r : runs.runs) {
+    for (const auto& r : runs.allRuns) {
         compared.push_back({r.id, r.label, r.trace, nullptr, r.analysis});
         origins.push_back(r.trace->origin);
     }

@@ -17,6 +17,8 @@
 #endif
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QSettings>
+#include <QTemporaryDir>
 #include <QTimer>
 
 #include <cstdio>
@@ -107,6 +109,14 @@ int run(int argc, char** argv) {
     }
     if (parser.isSet(exportCharts)) return tpscope::app::exportCharts(parser.value(exportCharts), files);
 
+    // The headless modes neither read nor write the user's settings (recent files, last folder, window
+    // state, the run panel): a throwaway folder stands in for them. Before any QSettings exists.
+    QTemporaryDir headlessSettings;
+    if (parser.isSet(report) || parser.isSet(screenshot)) {
+        for (const auto format : {QSettings::NativeFormat, QSettings::IniFormat}) {
+            QSettings::setPath(format, QSettings::UserScope, headlessSettings.path());
+        }
+    }
     tpscope::ui::MainWindow window(tpscope::ui::defaultServices());
     if (parser.isSet(report)) {
         window.setUnsavedPrompt([](QWidget*) { return QMessageBox::Discard; });
@@ -124,7 +134,8 @@ int run(int argc, char** argv) {
         QObject::connect(
             &window, &tpscope::ui::MainWindow::sweepFinished, &window,
             [&window](bool cancelled) {
-                if (!cancelled) window.focusTimelineOnExample(/*wholeStep=*/true);
+                // Not over a run or a kernel the user picked while the sweep ran.
+                if (!cancelled) window.focusTimelineOnExampleUnlessUserChose(/*wholeStep=*/true);
             },
             Qt::SingleShotConnection);
         QTimer::singleShot(0, &window, &tpscope::ui::MainWindow::startDefaultSweep);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright (C) 2026 The tpscope authors
 #include "core/calc/cost.h"
+#include "core/calc/cost_target.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,17 +14,21 @@ double costPerMillionTokens(int gpus, double pricePerGpuHour, double tokensPerSe
     return static_cast<double>(gpus) * pricePerGpuHour / millionTokensPerHour;
 }
 
+bool meetsTarget(const CostCandidate& c, double maxStepLatencyMs, double minTokensPerSec) {
+    if (!std::isfinite(c.stepLatencyMs) || !std::isfinite(c.tokensPerSec) ||
+        !std::isfinite(c.dollarsPerMillionTokens)) {
+        return false;
+    }
+    // NaN limits compare false, so a NaN target admits nothing.
+    return c.stepLatencyMs <= maxStepLatencyMs && c.tokensPerSec >= minTokensPerSec;
+}
+
 std::optional<std::size_t> cheapestMeeting(const std::vector<CostCandidate>& candidates, double maxStepLatencyMs,
                                            double minTokensPerSec) {
     std::optional<std::size_t> best;
     for (std::size_t i = 0; i < candidates.size(); ++i) {
         const auto& c = candidates[i];
-        if (!std::isfinite(c.stepLatencyMs) || !std::isfinite(c.tokensPerSec) ||
-            !std::isfinite(c.dollarsPerMillionTokens)) {
-            continue;
-        }
-        // NaN limits compare false, so a NaN target admits nothing.
-        if (!(c.stepLatencyMs <= maxStepLatencyMs) || !(c.tokensPerSec >= minTokensPerSec)) continue;
+        if (!meetsTarget(c, maxStepLatencyMs, minTokensPerSec)) continue;
         if (!best) {
             best = i;
             continue;

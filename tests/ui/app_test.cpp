@@ -114,6 +114,23 @@ TEST(TpscopeApp, ScreenshotOfAnUnreadableFileShowsTheReasonAndFails) {
     EXPECT_FALSE(QImage(out).isNull());
 }
 
+TEST(TpscopeApp, HeadlessModesLeaveTheUsersSettingsAlone) {
+    TPSCOPE_REQUIRE_PUBLIC("tracelens-h100-qwen/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz");
+    QTemporaryDir home;
+    ASSERT_TRUE(home.isValid());
+    const std::string trace =
+        (tpscope::test::publicTraces() / "tracelens-h100-qwen/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz").string();
+    const QString out = home.filePath(QStringLiteral("shot.png"));
+    // Opening a file remembers its folder and the recent files: in the user's settings, were it not headless.
+    const auto r = tpscope::test::runCommand("HOME=" + home.path().toStdString() + " XDG_CONFIG_HOME=" +
+                                             home.filePath(QStringLiteral("config")).toStdString() + " " +
+                                             withoutDisplay("--screenshot " + out.toStdString() + " " + trace));
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    EXPECT_FALSE(QImage(out).isNull());
+    EXPECT_FALSE(QDir(home.filePath(QStringLiteral("config/tpscope"))).exists()) << "settings were written";
+    EXPECT_FALSE(QDir(home.filePath(QStringLiteral(".config/tpscope"))).exists()) << "settings were written";
+}
+
 TEST(TpscopeApp, HelpNamesTheHeadlessModes) {
     const auto r = tpscope::test::runCommand(withoutDisplay("--help"));
     EXPECT_EQ(r.exitCode, 0) << r.out;

@@ -20,6 +20,8 @@
 #include "json_numbers.h"
 #include "main_window_test_support.h"
 #include "test_support.h"
+#include "ui/charts/chart_set.h"
+#include "ui/charts/chart_tabs.h"
 #include "ui/main_window.h"
 #include "ui/run_document.h"
 #include "ui/run_scaling.h"
@@ -104,12 +106,14 @@ TEST(GuiCliNumbers, TheDefaultSweepInTheWindowEqualsSimulateAndScalingJson) {
         EXPECT_TRUE(it->error.contains(cli.value(QStringLiteral("reason")).toString())) << it->error.toStdString();
     }
 
-    // Scaling: the CLI on the saved sweep against the window's (core) scaling of its sweep.
-    const auto scaling =
-        test::runCli("scaling --json --price-per-gpu-hour " + std::to_string(base.pricePerGpuHour) + " " + workspace);
+    // Scaling: the CLI on the saved sweep against the window's (core) scaling of its sweep, at the
+    // window's one price (the charts' controller owns it).
+    const auto* charts = window.chartTabs()->charts()->controller();
+    const auto scaling = test::runCli("scaling --json --price-per-gpu-hour " +
+                                      std::to_string(charts->pricePerGpuHour()) + " " + workspace);
     ASSERT_EQ(scaling.exitCode, 0) << scaling.out;
     const QJsonObject cliScaling = parseJson(scaling.out);
-    const auto report = scalingOfSweep(runs, runs.front().sweep);
+    const auto& report = charts->scaling();
     ASSERT_TRUE(report.ok()) << report.error().describe();
     std::ostringstream gui;
     core::JsonWriter w(gui);

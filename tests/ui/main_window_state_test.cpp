@@ -340,7 +340,8 @@ TEST_F(WindowState, RunsShowTheirTokensAndSweepAndCanBeRemoved) {
     EXPECT_EQ(window.document()->size(), 3u);
     EXPECT_EQ(window.document()->run(removed), nullptr);
     EXPECT_NE(window.currentRun(), removed);
-    window.clearRuns();
+    window.setConfirmPrompt([](QWidget*, const QString&) { return true; });
+    EXPECT_TRUE(window.clearRuns());
     EXPECT_EQ(window.document()->size(), 0u);
     EXPECT_EQ(window.timelinePanel()->view()->trace(), nullptr);
 }

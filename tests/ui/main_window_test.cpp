@@ -193,7 +193,10 @@ TEST_F(MainWindowFixture, ClosingWithUnsavedRunsAsksAndCancelKeepsTheWindowOpen)
 
 TEST_F(MainWindowFixture, SavingIntoAMissingFolderShowsWhy) {
     MainWindow window(defaultServices());
-    EXPECT_FALSE(window.saveTo(QStringLiteral("/nonexistent-tpscope-folder/x.tpscope")));
+    QSignalSpy finished(&window, &MainWindow::saveFinished);
+    ASSERT_TRUE(window.saveTo(QStringLiteral("/nonexistent-tpscope-folder/x.tpscope")));
+    ASSERT_TRUE(finished.wait(kWaitMs));
+    EXPECT_FALSE(finished.front().at(1).toBool());
     EXPECT_TRUE(window.lastError().contains(QStringLiteral("x.tpscope")));
     EXPECT_TRUE(window.lastError().contains(QStringLiteral("does not exist")));
 }

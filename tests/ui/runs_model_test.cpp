@@ -48,9 +48,10 @@ TEST(RunsModel, EfficiencyIsCoreScalingOfTheRunsSweep) {
     const RunId tp1 = doc.add(done(1, 1, 1000));
     const RunId tp2 = doc.add(done(2, 1, 600));
     const RunId other = doc.add(done(4, 1, 400, 2));  // another sweep: its own baseline
+    const auto input = scalingInputOf(doc.runs(), 1);
     const auto report = scalingOfSweep(doc.runs(), 1);
     ASSERT_TRUE(report.ok()) << report.error().describe();
-    const auto* row = scalingRowOf(*report, *doc.run(tp2));
+    const auto* row = scalingRowOf(*report, input, tp2);
     ASSERT_NE(row, nullptr);
     // speedup = (batch / 600 ns) / (batch / 1000 ns); efficiency = speedup / (2 / 1).
     EXPECT_NEAR(row->efficiency, (1000.0 / 600.0) / 2.0, 1e-12);
@@ -58,11 +59,40 @@ TEST(RunsModel, EfficiencyIsCoreScalingOfTheRunsSweep) {
     EXPECT_EQ(model.data(model.index(1, RunsModel::Efficiency), Qt::DisplayRole).toString(),
               QStringLiteral("%1 %").arg(row->efficiency * 100, 0, 'f', 0));
     // Against itself a run is 100 % by definition: the baseline and a sweep's only run show none.
-    EXPECT_DOUBLE_EQ(scalingRowOf(*report, *doc.run(tp1))->efficiency, 1.0);
+    EXPECT_DOUBLE_EQ(scalingRowOf(*report, input, tp1)->efficiency, 1.0);
     EXPECT_TRUE(std::isnan(model.efficiency(tp1)));
     EXPECT_TRUE(std::isnan(model.efficiency(other)));
     EXPECT_TRUE(model.data(model.index(0, RunsModel::Efficiency), Qt::DisplayRole).toString().isEmpty());
     EXPECT_TRUE(model.data(model.index(2, RunsModel::Efficiency), Qt::DisplayRole).toString().isEmpty());
+}
+
+// Issue 28: NaN (a baseline, a run alone in its sweep) as the Efficiency sort key left the table
+// unsorted; it sorts below every efficiency now, and the others in order.
+TEST(RunsModel, SortingByEfficiencyOrdersTheRunsWithRunsWithoutOneFirst) {
+    test::ensureApp();
+    RunDocument doc;
+    RunsModel model(&doc);
+    QSortFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    proxy.setSortRole(RunsModel::SortRole);
+    const RunId tp2 = doc.add(done(2, 1, 600));
+    const RunId tp1 = doc.add(done(1, 1, 1000));
+    const RunId tp4 = doc.add(done(4, 1, 400));
+    const RunId alone = doc.add(done(8, 1, 300, 2));
+    ASSERT_FALSE(std::isnan(model.efficiency(tp2)));
+    ASSERT_FALSE(std::isnan(model.efficiency(tp4)));
+    ASSERT_GT(model.efficiency(tp2), model.efficiency(tp4));  // (1000/600)/2 > (1000/400)/4
+    proxy.sort(RunsModel::Efficiency, Qt::AscendingOrder);
+    std::vector<RunId> order;
+    for (int r = 0; r < proxy.rowCount(); ++r) order.push_back(model.idAt(proxy.mapToSource(proxy.index(r, 0)).row()));
+    ASSERT_EQ(order.size(), 4u);
+    // The two without an efficiency first (in any order), then 62 % before 83 %.
+    EXPECT_TRUE((order[0] == tp1 && order[1] == alone) || (order[0] == alone && order[1] == tp1));
+    EXPECT_EQ(order[2], tp4);
+    EXPECT_EQ(order[3], tp2);
+    proxy.sort(RunsModel::Efficiency, Qt::DescendingOrder);
+    EXPECT_EQ(model.idAt(proxy.mapToSource(proxy.index(0, 0)).row()), tp2);
+    EXPECT_EQ(model.idAt(proxy.mapToSource(proxy.index(1, 0)).row()), tp4);
 }
 
 TEST(RunsModel, PassesTheItemModelTesterBehindASortProxyThroughAddsChangesRemovesAndResets) {

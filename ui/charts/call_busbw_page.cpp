@@ -13,14 +13,11 @@
 #include "core/analysis/collective_matching.h"
 #include "ui/charts/collective_calls_model.h"
 #include "ui/charts/unit_ticker.h"
+#include "ui/table_cells.h"
 
 namespace tpscope::ui {
 
 namespace {
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 // Powers of two from 16x below the smallest call to 16x above the largest (8 B .. 1 TiB), so the
 // curve shows where the calls sit between the latency-bound and the bandwidth-bound regime.

@@ -6,6 +6,7 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QLabel>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStandardItemModel>
@@ -22,6 +23,12 @@ ChartPage::ChartPage(QString title, QWidget* parent) : QWidget(parent), m_title(
     layout->setContentsMargins(4, 4, 4, 4);
     m_controls = new QHBoxLayout;
     layout->addLayout(m_controls);
+    m_notes = new QLabel(this);
+    m_notes->setObjectName(QStringLiteral("chartNotes"));
+    m_notes->setWordWrap(true);
+    m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_notes->hide();
+    layout->addWidget(m_notes);
     m_splitter = new QSplitter(Qt::Vertical, this);
     m_plot = new QCustomPlot(m_splitter);
     m_plot->setMinimumHeight(240);
@@ -41,9 +48,28 @@ void ChartPage::requestReplot() {
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void ChartPage::setNotes(const QString& notes) {
+    m_notes->setText(notes);
+    m_notes->setVisible(!notes.isEmpty());
+}
+
+QString ChartPage::notes() const {
+    return m_notes->text();
+}
+
 void ChartPage::fitRanges() {
     for (auto* rect : m_plot->axisRects()) {
         for (auto* axis : rect->axes()) {
+            bool hasData = false;
+            for (auto* plottable : axis->plottables()) {
+                const auto* points = plottable->interface1D();
+                hasData = hasData || (plottable->visible() && points != nullptr && points->dataCount() > 0);
+            }
+            if (!hasData) {
+                // Nothing to fit: a fixed range, so that a page refreshed without data does not drift.
+                axis->setRange(0, 1);
+                continue;
+            }
             axis->rescale(true);
             QCPRange r = axis->range();
             if (axis->orientation() == Qt::Vertical) {
@@ -102,6 +128,9 @@ QStandardItemModel* ChartPage::addTable(const QStringList& header) {
     m_sorted->setSortRole(Qt::UserRole);
     m_tableSource = m_table;
     addTableView(m_sorted);
+    // Enabling sorting applied Qt's default indicator (first column, descending): tables open by their
+    // first column (the layer, the batch) ascending instead.
+    m_tableView->sortByColumn(0, Qt::AscendingOrder);
     return m_table;
 }
 
@@ -124,21 +153,6 @@ void ChartPage::addTableView(QAbstractItemModel* shown) {
     m_splitter->addWidget(m_tableView);
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
-}
-
-QStandardItem* ChartPage::numberItem(const QString& text, double raw) {
-    auto* item = new QStandardItem(text);
-    item->setData(raw, Qt::UserRole);
-    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    return item;
-}
-
-void ChartPage::beginTableFill() {
-    if (m_sorted != nullptr) m_sorted->setSourceModel(nullptr);
-}
-
-void ChartPage::endTableFill() {
-    if (m_sorted != nullptr) m_sorted->setSourceModel(m_table);
 }
 
 void ChartPage::changeEvent(QEvent* event) {

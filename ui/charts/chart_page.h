@@ -8,11 +8,13 @@
 
 #include <QWidget>
 
+#include "ui/table_cells.h"
 #include "ui/view_tab.h"
 
 class QAbstractItemModel;
 class QCustomPlot;
 class QHBoxLayout;
+class QLabel;
 class QSortFilterProxyModel;
 class QSplitter;
 class QStandardItem;
@@ -45,6 +47,10 @@ class ChartPage : public QWidget, public ViewTab {
 
     // Queued replot after a data change (QCustomPlot::rpQueuedReplot).
     void requestReplot();
+    // Core's notes on the numbers shown (RunAnalysis::notes, why a run is left out), one a line in a
+    // caption under the controls; hidden when empty.
+    void setNotes(const QString& notes);
+    QString notes() const;
 
   protected:
     QHBoxLayout* controls() const { return m_controls; }
@@ -54,12 +60,6 @@ class ChartPage : public QWidget, public ViewTab {
     // sorts itself (QAbstractItemModel::sort; unsorted until a header is clicked) and is exported as
     // CSV in its current order.
     void setTableModel(QAbstractItemModel* model);
-    // A table cell: display text and, for sorting and CSV, the raw number.
-    static QStandardItem* numberItem(const QString& text, double raw);
-    // Around filling many rows: the sorted view is detached meanwhile and sorts once at the end
-    // (attached, each appended row is a sorted insertion, O(rows) each: minutes at 10^5 rows).
-    void beginTableFill();
-    void endTableFill();
     // Called after the palette changed and the axes were restyled: re-colour what the page owns.
     virtual void restyle() {}
     // Axis ranges that show all the data (fitView); the default rescales every axis.
@@ -74,6 +74,7 @@ class ChartPage : public QWidget, public ViewTab {
 
     QString m_title;
     QHBoxLayout* m_controls = nullptr;
+    QLabel* m_notes = nullptr;
     QSplitter* m_splitter = nullptr;
     QCustomPlot* m_plot = nullptr;
     QAbstractItemModel* m_tableSource = nullptr;  // what CSV exports: m_table or the page's own model

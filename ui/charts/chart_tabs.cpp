@@ -16,7 +16,9 @@
 #include "ui/compare/compare_controller.h"
 #include "ui/export/sweep_report.h"
 #include "ui/main_window.h"
+#include "ui/planning/planning_tabs.h"
 #include "ui/run_document.h"
+#include "ui/scaling_input.h"
 #include "ui/timeline/timeline_panel.h"
 
 namespace tpscope::ui {
@@ -41,30 +43,15 @@ ChartTabs::ChartTabs(MainWindow* window) : QObject(window), m_window(window), m_
     refreshRuns();
 }
 
-void ChartTabs::setPricePerGpuHour(double price) {
-    m_charts->controller()->setPricePerGpuHour(price);
+void ChartTabs::refreshRuns() {
+    m_charts->controller()->setInput(scalingInputOf(m_window->document()->runs(), shownGroup()));
 }
 
-void ChartTabs::refreshRuns() {
+int ChartTabs::shownGroup() const {
+    // One group's scaling at a time: the current run's, else the first run's.
     const auto* doc = m_window->document();
-    // One sweep's scaling at a time: the current run's sweep, or the opened runs (sweep 0).
-    const RunRecord* current = doc->run(m_window->currentRun());
-    const int sweep = current != nullptr ? current->sweep : 0;
-    std::vector<ChartRun> runs;
-    for (const RunId id : doc->ids()) {
-        const RunRecord* r = doc->run(id);
-        if (r == nullptr || r->status != RunStatus::Done || !r->trace || !r->analysis) continue;
-        if (current != nullptr && r->sweep != sweep) continue;
-        ChartRun c;
-        c.id = id;
-        c.label = r->label();
-        c.gpus = r->request.tp;
-        c.batch = r->request.backend == BackendKind::Imported ? 0 : r->request.batch;
-        c.trace = r->trace;
-        c.analysis = r->analysis;
-        runs.push_back(std::move(c));
-    }
-    m_charts->controller()->setRuns(std::move(runs));
+    if (const RunRecord* current = doc->run(m_window->currentRun())) return groupOf(*current);
+    return doc->empty() ? 0 : groupOf(doc->runs().front());
 }
 
 void ChartTabs::onCurrentRun(RunId id) {
@@ -85,20 +72,22 @@ void ChartTabs::addExportActions(QMenu* file) {
     file->insertAction(before, report);
 }
 
-core::Status ChartTabs::exportReport(const QString& path) const {
+ReportContext ChartTabs::reportContext() const {
     ReportContext context;
     context.title = tr("tpscope report");
     for (const RunId id : m_window->document()->ids()) {
         const RunRecord& r = *m_window->document()->run(id);
-        if (context.modelName.isEmpty() && !r.request.model.name.empty()) {
-            context.modelName = QString::fromStdString(r.request.model.name);
-            context.gpuName = QString::fromStdString(r.request.gpu.name);
-        }
         context.configuration
             << QStringLiteral("%1: %2 (%3)").arg(r.label(), r.request.backendText(), statusText(r.status));
         if (r.status == RunStatus::Failed) context.failedRuns << r.label() + QStringLiteral(": ") + r.error;
     }
-    context.configuration << tr("Price $%1 per GPU-hour.").arg(m_charts->controller()->pricePerGpuHour(), 0, 'f', 2);
+    // The advice the Advice tab shows, not advice of the report's own (issue 28).
+    context.advice = m_window->planningTabs()->currentAdvice();
+    return context;
+}
+
+core::Status ChartTabs::exportReport(const QString& path) const {
+    const ReportContext context = reportContext();
     // With 2–4 runs selected, the side-by-side pages of their comparison follow.
     const auto* compare = m_window->compareController();
     auto pages =

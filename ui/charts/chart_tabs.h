@@ -8,6 +8,7 @@
 #include <QObject>
 
 #include "core/util/result.h"
+#include "ui/export/sweep_report.h"
 #include "ui/run_id.h"
 
 class QMenu;
@@ -23,12 +24,15 @@ class ChartTabs : public QObject {
   public:
     explicit ChartTabs(MainWindow* window);
     ChartSet* charts() const { return m_charts; }
-    void setPricePerGpuHour(double price);
     // Adds "Export report (PDF)…" to the File menu, above its last separator (charts and tables export
     // through the window's "Export view…", ViewTab::exportTo).
     void addExportActions(QMenu* file);
     // What File → Export report writes (dialog-free, for tests): the report of the finished runs.
     core::Status exportReport(const QString& path) const;
+    // What the report says besides the charts: the runs, their failures and the Advice tab's advice.
+    ReportContext reportContext() const;
+    // The group of runs (groupOf) the Scaling, Cost and Advice tabs show.
+    int shownGroup() const;
 
   private:
     void refreshRuns();

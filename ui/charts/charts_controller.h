@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright (C) 2026 The tpscope authors
 #pragma once
-// Feeds the chart pages from core. Holds the analysed runs of the document and, when they, the
-// price per GPU-hour or the latency target change, asks core for the scaling report
-// (analyzeScaling), the cost candidates and the cheapest one meeting the target (cheapestMeeting),
-// then hands those structs to the pages. It computes no number itself; it never re-analyses a
-// trace (each run arrives with its RunAnalysis). Cost: O(runs log runs) per change.
+// Feeds the chart pages from core. Holds the scaling input of one group of runs (ui/scaling_input.h)
+// and, when it, the price per GPU-hour or the latency target change, asks core for the scaling
+// report (analyzeScaling), the cost candidates and the cheapest one meeting the target
+// (cheapestMeeting), then hands those structs to the pages with core's notes beside them. It
+// computes no number itself; it never re-analyses a trace (each run arrives with its RunAnalysis).
+// It is the one owner of the price per GPU-hour: the run panel's and the Cost tab's price fields,
+// the Advice tab, Compare, the report and the headless modes all read and write it here; a price of
+// $0 means "no price" everywhere (no cost columns, "—"). Cost: O(runs log runs) per change.
 
 #include <QObject>
 #include <QString>
@@ -18,6 +21,7 @@
 #include "core/analysis/scaling.h"
 #include "core/calc/cost.h"
 #include "ui/run_id.h"
+#include "ui/scaling_input.h"
 
 namespace tpscope::ui {
 
@@ -25,24 +29,17 @@ class CostPage;
 class LayersPage;
 class ScalingPage;
 
-// One finished run as the charts see it.
-struct ChartRun {
-    RunId id = RunId::None;
-    QString label;
-    int gpus = 0;
-    int batch = 0;  // 0: the analysis's (trace metadata)
-    std::shared_ptr<const core::Trace> trace;
-    std::shared_ptr<const core::analysis::RunAnalysis> analysis;
-};
-
 class ChartsController : public QObject {
     Q_OBJECT
 
   public:
     ChartsController(LayersPage* layers, ScalingPage* scaling, CostPage* cost, QObject* parent = nullptr);
 
+    // Shorthand for setInput(scalingInputOf(runs)).
     void setRuns(std::vector<ChartRun> runs);
-    const std::vector<ChartRun>& runs() const { return m_runs; }
+    void setInput(ScalingInput input);
+    const ScalingInput& input() const { return m_input; }
+    const std::vector<ChartRun>& runs() const { return m_input.runs; }
     void setCurrentRun(RunId id);
     RunId currentRun() const { return m_current; }
     void setPricePerGpuHour(double price);
@@ -55,6 +52,11 @@ class ChartsController : public QObject {
     std::optional<std::size_t> cheapest() const { return m_cheapest; }
     const ChartRun* currentChartRun() const;
 
+  Q_SIGNALS:
+    void pricePerGpuHourChanged(double price);
+    // The scaling report was recomputed (new runs, price or target); the advice follows it.
+    void scalingChanged();
+
   private:
     void refreshScaling();
     void refreshLayers();
@@ -62,7 +64,7 @@ class ChartsController : public QObject {
     LayersPage* m_layers;
     ScalingPage* m_scalingPage;
     CostPage* m_cost;
-    std::vector<ChartRun> m_runs;
+    ScalingInput m_input;
     RunId m_current = RunId::None;
     double m_price = 0;
     double m_targetMs = 0;

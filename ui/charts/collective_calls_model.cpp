@@ -8,14 +8,11 @@
 
 #include "core/analysis/collective_matching.h"
 #include "core/util/units.h"
+#include "ui/table_cells.h"
 
 namespace tpscope::ui {
 
 namespace {
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 QString dash() {
     return QStringLiteral("—");

@@ -9,17 +9,19 @@
 #include <QLabel>
 #include <QStandardItemModel>
 
+#include <limits>
+
+#include "core/calc/cost_target.h"
 #include "core/util/units.h"
 #include "ui/charts/breakdown_palette.h"
 #include "ui/charts/unit_ticker.h"
+#include "ui/table_cells.h"
 
 namespace tpscope::ui {
 
 namespace {
 
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
+constexpr double kNoNumber = std::numeric_limits<double>::quiet_NaN();  // a "—" cell
 
 QString premiumText(double premium, bool baseline) {
     if (baseline) return QObject::tr("base");
@@ -32,7 +34,9 @@ CostPage::CostPage(QWidget* parent) : ChartPage(tr("Cost"), parent) {
     controls()->addWidget(new QLabel(tr("Price per GPU-hour:"), this));
     m_price = new QDoubleSpinBox(this);
     m_price->setObjectName(QStringLiteral("costPrice"));
-    m_price->setRange(0.01, 1000);
+    // $0 is "no price", as in the run panel: no cost columns anywhere.
+    m_price->setRange(0, 1000);
+    m_price->setSpecialValueText(tr("no price"));
     m_price->setDecimals(2);
     m_price->setPrefix(QStringLiteral("$ "));
     m_price->setValue(2.50);
@@ -110,6 +114,7 @@ int CostPage::shownBatch() const {
 }
 
 void CostPage::clearCost(const QString& why) {
+    m_why = why;
     m_report = {};
     m_candidates.clear();
     m_highlightIndex.reset();
@@ -130,6 +135,7 @@ void CostPage::clearCost(const QString& why) {
 void CostPage::setCost(const core::analysis::ScalingReport& report, std::vector<core::CostCandidate> candidates,
                        std::optional<std::size_t> highlight) {
     const int previous = shownBatch();
+    m_why.clear();
     m_report = report;
     m_candidates = std::move(candidates);
     m_highlightIndex = highlight && *highlight < m_candidates.size() ? highlight : std::nullopt;
@@ -143,6 +149,7 @@ void CostPage::setCost(const core::analysis::ScalingReport& report, std::vector<
     }
     auto* model = tableModel();
     model->removeRows(0, model->rowCount());
+    const bool priced = m_report.pricePerGpuHour > 0;  // $0: no price, "—" as in every other view
     for (std::size_t i = 0; i < m_candidates.size(); ++i) {
         const auto& c = m_candidates[i];
         double premium = 0;
@@ -160,9 +167,10 @@ void CostPage::setCost(const core::analysis::ScalingReport& report, std::vector<
             << numberItem(qs(core::formatSi(c.tokensPerSec, "")), c.tokensPerSec)
             << numberItem(qs(core::formatDurationNs(c.stepLatencyMs * 1e6, core::DurationStyle::Display)),
                           c.stepLatencyMs)
-            << numberItem(qs(core::formatDollars(c.dollarsPerMillionTokens)), c.dollarsPerMillionTokens)
-            << numberItem(premiumText(premium, baseline), premium)
-            << new QStandardItem(c.stepLatencyMs <= latencyTargetMs()
+            << (priced ? numberItem(qs(core::formatDollars(c.dollarsPerMillionTokens)), c.dollarsPerMillionTokens)
+                       : numberItem({}, kNoNumber))
+            << (priced ? numberItem(premiumText(premium, baseline), premium) : numberItem({}, kNoNumber))
+            << new QStandardItem(core::meetsTarget(c, latencyTargetMs())
                                      ? (m_highlightIndex == i ? tr("yes, cheapest") : tr("yes"))
                                      : tr("no"));
         model->appendRow(row);
@@ -176,6 +184,8 @@ std::optional<core::CostCandidate> CostPage::highlighted() const {
 }
 
 QString CostPage::highlightText() const {
+    // Without a report the reason is why there is none (a scaling error, no runs), never the price.
+    if (!m_why.isEmpty()) return m_why;
     if (m_report.pricePerGpuHour <= 0) return tr("Set a price per GPU-hour to see costs.");
     if (!m_highlightIndex) {
         return tr("No configuration meets %1 ms per token.").arg(qs(core::formatFixed(latencyTargetMs(), 1)));

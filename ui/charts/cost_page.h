@@ -58,6 +58,7 @@ class CostPage : public ChartPage {
     void restyle() override;
     void fitRanges() override;
 
+    QString m_why;  // why there is no cost (clearCost), empty while one is shown
     core::analysis::ScalingReport m_report;
     std::vector<core::CostCandidate> m_candidates;
     std::optional<std::size_t> m_highlightIndex;

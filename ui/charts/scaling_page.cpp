@@ -98,11 +98,11 @@ void ScalingPage::clearSeries() {
     for (auto* g : m_speedup) plot()->removeGraph(g);
     for (auto* g : m_efficiency) plot()->removeGraph(g);
     for (auto* g : m_amdahl) plot()->removeGraph(g);
-    if (m_ideal != nullptr) plot()->removeGraph(m_ideal);
+    for (auto* g : m_ideals) plot()->removeGraph(g);
     m_speedup.clear();
     m_efficiency.clear();
     m_amdahl.clear();
-    m_ideal = nullptr;
+    m_ideals.clear();
 }
 
 void ScalingPage::clearReport(const QString& why) {
@@ -187,14 +187,22 @@ void ScalingPage::setReport(const core::analysis::ScalingReport& report) {
                                  : QString::fromStdString(core::formatFixed(b.fit.maxSpeedup, 1)));
         }
     }
-    if (!m_report.batches.empty() && !gpuCounts.empty()) {
-        const int base = m_report.batches.front().baselineGpus;
-        m_ideal = p->addGraph(p->xAxis, p->yAxis);
-        m_ideal->setName(tr("Ideal (linear from %1)").arg(gpusText(base)));
-        m_ideal->setPen(QPen(QColor(0x80, 0x80, 0x80), 1, Qt::DashDotLine));
+    // One ideal line per baseline: speed-ups of a batch are against its own smallest GPU count.
+    std::vector<int> baselines;
+    for (const auto& b : m_report.batches) {
+        if (std::find(baselines.begin(), baselines.end(), b.baselineGpus) == baselines.end()) {
+            baselines.push_back(b.baselineGpus);
+        }
+    }
+    for (const int base : gpuCounts.empty() ? std::vector<int>{} : baselines) {
+        auto* ideal = p->addGraph(p->xAxis, p->yAxis);
+        ideal->setName(tr("Ideal (linear from %1)").arg(gpusText(base)));
+        ideal->setPen(QPen(QColor(0x80, 0x80, 0x80), 1,
+                           baselines.size() > 1 && base != baselines.front() ? Qt::DotLine : Qt::DashDotLine));
         // The ideal line is N / baseline: two points span it.
-        m_ideal->addData(base, 1.0);
-        m_ideal->addData(*gpuCounts.rbegin(), static_cast<double>(*gpuCounts.rbegin()) / base);
+        ideal->addData(base, 1.0);
+        ideal->addData(*gpuCounts.rbegin(), static_cast<double>(*gpuCounts.rbegin()) / base);
+        m_ideals.push_back(ideal);
     }
     QSharedPointer<QCPAxisTickerText> ticks(new QCPAxisTickerText);
     for (const int g : gpuCounts) ticks->addTick(g, QString::number(g));

@@ -44,7 +44,10 @@ class ScalingPage : public ChartPage {
     QCPGraph* speedupGraph(int batch) const { return m_speedup.value(batch); }
     QCPGraph* efficiencyGraph(int batch) const { return m_efficiency.value(batch); }
     QCPGraph* amdahlGraph(int batch) const { return m_amdahl.value(batch); }
-    QCPGraph* idealGraph() const { return m_ideal; }
+    // The ideal line of the first batch's baseline; idealGraphs: one per distinct baseline (a batch
+    // whose smallest run is TP 2 has its own ideal, N / 2).
+    QCPGraph* idealGraph() const { return m_ideals.empty() ? nullptr : m_ideals.front(); }
+    const std::vector<QCPGraph*>& idealGraphs() const { return m_ideals; }
     QCPBars* lossBars(BreakdownPart part) const;
     // The GPU counts at the lower chart's category positions 1..n.
     const std::vector<int>& lossGpus() const { return m_lossGpus; }
@@ -58,7 +61,7 @@ class ScalingPage : public ChartPage {
     core::analysis::ScalingReport m_report;
     QCPAxisRect* m_lossRect = nullptr;
     QCPLegend* m_lossLegend = nullptr;
-    QCPGraph* m_ideal = nullptr;
+    std::vector<QCPGraph*> m_ideals;
     QMap<int, QCPGraph*> m_speedup;
     QMap<int, QCPGraph*> m_efficiency;
     QMap<int, QCPGraph*> m_amdahl;

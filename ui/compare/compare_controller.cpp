@@ -16,6 +16,8 @@
 
 #include "core/analysis/analysis.h"
 #include "core/sim/whatif_report.h"
+#include "ui/charts/chart_set.h"
+#include "ui/charts/chart_tabs.h"
 #include "ui/compare/compare_view.h"
 #include "ui/export/compare_report.h"
 #include "ui/main_window.h"
@@ -23,6 +25,7 @@
 #include "ui/run_panel.h"
 #include "ui/runs_model.h"
 #include "ui/services.h"
+#include "ui/worker_guard.h"
 
 namespace tpscope::ui {
 
@@ -42,8 +45,7 @@ core::TraceOrigin originOf(const RunRecord& r) {
 }
 
 bool isMeasured(const RunRecord& r) {
-    const auto o = originOf(r);
-    return o == core::TraceOrigin::Captured || o == core::TraceOrigin::Imported;
+    return isMeasuredOrigin(originOf(r));
 }
 
 // What the run is, in its Compare title: measured, simulated (on what) or predicted.
@@ -224,8 +226,7 @@ core::Status CompareController::simulateConfiguration(RunId measured, const RunC
     r.dtype = core::parseDtype(m->trace->metadataValue("dtype")).value_or(m->request.dtype);
     r.nodes = 1;
     r.gpusPerNode = choice.tp;
-    r.pricePerGpuHour =
-        m->request.pricePerGpuHour > 0 ? m->request.pricePerGpuHour : m_window->runPanel()->pricePerGpuHour();
+    r.pricePerGpuHour = m_window->chartTabs()->charts()->controller()->pricePerGpuHour();
     SweepRequest sweep;
     sweep.base = r;
     sweep.tps = {choice.tp};
@@ -291,16 +292,22 @@ core::Status CompareController::whatIf(RunId run, const RunConfigChoice& choice)
     updateActions();
     auto trace = m->trace;
     m_whatIfJob = QtConcurrent::run([trace, options, base]() -> WhatIfOutcome {
-        // The same call as `tpscope-cli whatif`, with the analysis options every GUI run uses.
-        auto replay = core::sim::runWhatIf(*trace, core::analysis::AnalysisOptions{}, options);
-        if (!replay) return {std::nullopt, QString::fromStdString(replay.error().describe())};
-        RunRecord record = base;
-        record.status = RunStatus::Done;
-        record.progress = 1;
-        record.trace = replay->replay.trace;
-        record.analysis = std::make_shared<const core::analysis::RunAnalysis>(std::move(replay->predicted));
-        deriveRunData(record);
-        return {std::move(record), QString()};
+        auto replayed = guardWorker(
+            [&]() -> core::Result<RunRecord> {
+                // The same call as `tpscope-cli whatif`, with the analysis options every GUI run uses.
+                auto replay = core::sim::runWhatIf(*trace, core::analysis::AnalysisOptions{}, options);
+                if (!replay) return replay.error();
+                RunRecord record = base;
+                record.status = RunStatus::Done;
+                record.progress = 1;
+                record.trace = replay->replay.trace;
+                record.analysis = std::make_shared<const core::analysis::RunAnalysis>(std::move(replay->predicted));
+                deriveRunData(record);
+                return record;
+            },
+            "what-if replay");
+        if (!replayed) return {std::nullopt, QString::fromStdString(replayed.error().describe())};
+        return {std::move(*replayed), QString()};
     });
     auto* watcher = new QFutureWatcher<WhatIfOutcome>(this);
     connect(watcher, &QFutureWatcher<WhatIfOutcome>::finished, this, [this, watcher, run] {

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "core/util/units.h"
+#include "ui/table_cells.h"
 
 namespace tpscope::ui {
 
@@ -24,14 +25,6 @@ const QString kNone = QStringLiteral("—");
 
 QStandardItem* textItem(const QString& text) {
     return new QStandardItem(text);
-}
-
-// A number cell: `text` shown, `raw` kept for sorting and CSV; NaN (unknown) shows "—" with no number.
-QStandardItem* numberItem(const QString& text, double raw) {
-    auto* item = new QStandardItem(std::isfinite(raw) ? text : kNone);
-    if (std::isfinite(raw)) item->setData(raw, Qt::UserRole);
-    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    return item;
 }
 
 QStandardItem* durationItem(double ns) {

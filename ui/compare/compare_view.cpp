@@ -2,6 +2,7 @@
 // Copyright (C) 2026 The tpscope authors
 #include "ui/compare/compare_view.h"
 
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -27,6 +28,7 @@
 #include "ui/export/plot_export.h"
 #include "ui/palette_colors.h"
 #include "ui/timeline/time_axis.h"
+#include "ui/timeline/timeline_legend.h"
 #include "ui/timeline/timeline_panel.h"
 #include "ui/timeline/timeline_view.h"
 
@@ -38,6 +40,8 @@ QString paneTitle(const CompareRun& run, std::size_t index) {
     return QStringLiteral("#%1 %2").arg(index + 1).arg(run.label);
 }
 
+}  // namespace
+
 bool isMeasuredOrigin(core::TraceOrigin o) {
     return o == core::TraceOrigin::Captured || o == core::TraceOrigin::Imported;
 }
@@ -45,8 +49,6 @@ bool isMeasuredOrigin(core::TraceOrigin o) {
 bool isModelOrigin(core::TraceOrigin o) {
     return o == core::TraceOrigin::Simulated || o == core::TraceOrigin::Predicted;
 }
-
-}  // namespace
 
 std::optional<ResidualPair> residualPairFor(const std::vector<core::TraceOrigin>& origins) {
     if (origins.size() != 2) return std::nullopt;
@@ -75,6 +77,14 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     m_title = new QLabel(content);
     m_title->setTextFormat(Qt::RichText);
     tools->addWidget(m_title, 1);
+    tools->addWidget(new QLabel(tr("Baseline"), content));
+    m_baseline = new QComboBox(content);
+    m_baseline->setObjectName(QStringLiteral("compareBaseline"));
+    m_baseline->setToolTip(tr("The run every delta is measured against"));
+    tools->addWidget(m_baseline);
+    connect(m_baseline, &QComboBox::activated, this, [this](int index) {
+        if (index > 0) setBaseline(static_cast<std::size_t>(index));
+    });
     tools->addWidget(new QLabel(tr("Align on layer"), content));
     m_layer = new QSpinBox(content);
     m_layer->setObjectName(QStringLiteral("compareAlignLayer"));
@@ -84,6 +94,11 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     align->setToolTip(tr("Centre every pane on the chosen layer again (after a pan or zoom)"));
     tools->addWidget(align);
     contentLayout->addLayout(tools);
+    // One legend for every pane, on its own line (each pane's own is hidden: setCompact).
+    auto* legend = new QHBoxLayout;
+    legend->addWidget(new TimelineLegend(content));
+    legend->addStretch(1);
+    contentLayout->addLayout(legend);
     connect(m_layer, &QSpinBox::valueChanged, this, [this](int layer) { alignOnLayer(layer); });
     connect(align, &QPushButton::clicked, this, [this] { alignOnLayer(m_layer->value()); });
 
@@ -101,7 +116,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     m_tables->setTabVisible(m_tables->indexOf(m_residualPage), false);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
-    split->setSizes({650, 300});  // the timelines get most of the height; the tables scroll
+    split->setSizes({760, 190});  // the timelines (up to four) get most of the height; the tables scroll
     contentLayout->addWidget(split, 1);
     m_stack->addWidget(content);
     clear(
@@ -190,9 +205,13 @@ core::Status CompareView::setRuns(std::vector<CompareRun> runs, std::optional<Re
         m_residualPage->clearResidual();
         m_tables->setCurrentIndex(0);
     }
-    QStringList names;
-    for (std::size_t i = 0; i < m_runs.size(); ++i) names << paneTitle(m_runs[i], i).toHtmlEscaped();
-    m_title->setText(tr("<b>Compare</b> %1 — deltas against #1").arg(names.join(QStringLiteral(" · "))));
+    m_title->setText(tr("<b>Compare</b> %1 runs — deltas against #1").arg(m_runs.size()));
+    {
+        const QSignalBlocker block(m_baseline);
+        m_baseline->clear();
+        for (std::size_t i = 0; i < m_runs.size(); ++i) m_baseline->addItem(paneTitle(m_runs[i], i));
+        m_baseline->setCurrentIndex(0);
+    }
     rebuildPanes();
     m_stack->setCurrentIndex(1);
 
@@ -224,12 +243,49 @@ void CompareView::rebuildPanes() {
     m_panes.clear();
     for (std::size_t i = 0; i < m_runs.size(); ++i) {
         auto* pane = new TimelinePanel(m_panesSplit);
+        pane->setCompact(true);
         pane->view()->setTimeAxis(m_axis);
+        // One summary lane per GPU, so four runs of eight GPUs show kernels in every pane; one ruler
+        // (the first pane's) for the shared axis.
+        pane->view()->setFoldPolicy(foldEveryTrace);
+        pane->view()->setRulerVisible(i == 0);
         pane->setTrace(m_runs[i].trace, m_runs[i].timeline, paneTitle(m_runs[i], i));
         connect(pane, &TimelinePanel::detailsChanged, this, &CompareView::detailsChanged);
+        connect(pane->view(), &TimelineView::verticalOffsetChanged, this,
+                [this, view = pane->view()](int offset) { syncVerticalOffset(view, offset); });
         m_panesSplit->addWidget(pane);
         m_panes.push_back(pane);
     }
+}
+
+void CompareView::syncVerticalOffset(const TimelineView* from, int offset) {
+    if (m_syncingScroll) return;  // the other panes' own offsets echo back
+    m_syncingScroll = true;
+    for (auto* pane : m_panes) {
+        if (pane->view() != from) pane->view()->setVerticalOffset(offset);
+    }
+    m_syncingScroll = false;
+}
+
+bool CompareView::setBaseline(std::size_t index) {
+    if (index >= m_runs.size()) return false;
+    if (index == 0) return true;
+    std::vector<CompareRun> runs = m_runs;
+    std::vector<std::size_t> order(runs.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::rotate(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(index),
+                order.begin() + static_cast<std::ptrdiff_t>(index) + 1);
+    std::vector<CompareRun> reordered;
+    reordered.reserve(order.size());
+    for (const std::size_t i : order) reordered.push_back(runs[i]);
+    std::optional<ResidualPair> residual = m_residual;
+    if (residual) {
+        const auto at = [&](std::size_t old) {
+            return static_cast<std::size_t>(std::find(order.begin(), order.end(), old) - order.begin());
+        };
+        residual = ResidualPair{at(residual->measured), at(residual->model)};
+    }
+    return setRuns(std::move(reordered), residual).ok();
 }
 
 TimelineView* CompareView::paneView(int index) const {

@@ -22,6 +22,7 @@
 #include "ui/timeline/timeline_data.h"
 #include "ui/view_tab.h"
 
+class QComboBox;
 class QLabel;
 class QSpinBox;
 class QSplitter;
@@ -53,6 +54,11 @@ struct ResidualPair {
     std::size_t model = 1;
 };
 
+// Measured (captured here or imported) and model (simulated, predicted) origins: the one
+// classification Compare's residual, its run titles and the headless report use.
+bool isMeasuredOrigin(core::TraceOrigin origin);
+bool isModelOrigin(core::TraceOrigin origin);
+
 // The residual pair of compared runs by their traces' origins: two runs, one measured (captured or
 // imported) and one model of it (simulated or predicted); none otherwise.
 std::optional<ResidualPair> residualPairFor(const std::vector<core::TraceOrigin>& origins);
@@ -67,8 +73,10 @@ class CompareView : public QWidget, public ViewTab {
     explicit CompareView(QWidget* parent = nullptr);
     ~CompareView() override;
 
-    // Shows 2–4 runs, each with a trace and its analysis; the first is the baseline of every delta.
-    // An error (and the view unchanged) otherwise. Aligns on the first layer every run has.
+    // Shows 2–4 runs, each with a trace and its analysis; the first is the baseline of every delta
+    // until the user picks another (setBaseline). An error (and the view unchanged) otherwise. Aligns
+    // on the first layer every run has. Each pane opens with every rank folded to its summary lane
+    // (foldEveryTrace; a click on a GPU's header expands it); the panes scroll together.
     core::Status setRuns(std::vector<CompareRun> runs, std::optional<ResidualPair> residual = std::nullopt);
     void clear(const QString& why);
     bool hasRuns() const { return !m_runs.empty(); }
@@ -82,6 +90,10 @@ class CompareView : public QWidget, public ViewTab {
     TimelineView* paneView(int index) const;
     // Centres every pane on its own run's layer `layer`; false (panes unchanged) when no run has it.
     bool alignOnLayer(int layer);
+    // Makes the run at `index` (of runs()) the baseline of every delta: it moves to the top, the
+    // others keep their order. False when there is no such run.
+    bool setBaseline(std::size_t index);
+    RunId baselineRun() const { return m_runs.empty() ? RunId::None : m_runs.front().id; }
     int alignedLayer() const { return m_alignedLayer; }  // -1: not aligned
 
     QStandardItemModel* layerTable() const { return m_layerTable; }
@@ -106,6 +118,7 @@ class CompareView : public QWidget, public ViewTab {
 
   private:
     void rebuildPanes();
+    void syncVerticalOffset(const TimelineView* from, int offset);
     QTableView* addTableTab(QStandardItemModel* model, const QString& title);
     const QStandardItemModel* currentTable() const;
 
@@ -119,6 +132,8 @@ class CompareView : public QWidget, public ViewTab {
     QLabel* m_message = nullptr;
     QLabel* m_title = nullptr;
     QSpinBox* m_layer = nullptr;
+    QComboBox* m_baseline = nullptr;
+    bool m_syncingScroll = false;
     QSplitter* m_panesSplit = nullptr;
     std::vector<TimelinePanel*> m_panes;
     QTabWidget* m_tables = nullptr;

@@ -4,6 +4,7 @@
 
 #include <qcustomplot.h>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QSvgGenerator>
 
 #include <cmath>
@@ -40,13 +41,7 @@ core::Status exportSvg(QCustomPlot& plot, const QString& path, QSize size) {
     return core::Ok{};
 }
 
-}  // namespace
-
-QString exportSuffix(const QString& path) {
-    return QFileInfo(path).suffix().toLower();
-}
-
-core::Status exportPlot(QCustomPlot& plot, const ExportRequest& request) {
+core::Status exportPlotAtSize(QCustomPlot& plot, const ExportRequest& request) {
     if (request.path.isEmpty()) return exportError(request.path, "no file name given");
     const QString suffix = exportSuffix(request.path);
     const QSize size = logicalSize(plot, request);
@@ -67,6 +62,27 @@ core::Status exportPlot(QCustomPlot& plot, const ExportRequest& request) {
         return core::Ok{};
     }
     return exportError(request.path, "charts export to .png, .svg or .pdf, not ." + suffix.toStdString());
+}
+
+}  // namespace
+
+QString exportSuffix(const QString& path) {
+    return QFileInfo(path).suffix().toLower();
+}
+
+QString withChosenSuffix(const QString& path, const QString& selectedFilter, const QStringList& formats) {
+    if (formats.contains(exportSuffix(path))) return path;
+    const auto match = QRegularExpression(QStringLiteral("\\*\\.(\\w+)")).match(selectedFilter);
+    const QString suffix = match.hasMatch() ? match.captured(1).toLower() : formats.value(0);
+    return suffix.isEmpty() ? path : path + QLatin1Char('.') + suffix;
+}
+
+core::Status exportPlot(QCustomPlot& plot, const ExportRequest& request) {
+    core::Status status = exportPlotAtSize(plot, request);
+    // The export laid the plot out at its own size; lay it out for the screen again, or hover and
+    // clicks map to the exported geometry (the wrong layer).
+    plot.replot(QCustomPlot::rpImmediateRefresh);
+    return status;
 }
 
 core::Status exportTableCsv(const QAbstractItemModel& model, const QString& path) {

@@ -20,6 +20,9 @@ class QCustomPlot;
 namespace tpscope::ui {
 
 QString exportSuffix(const QString& path);  // "png", "svg", "pdf", "csv" (lower case)
+// The path an Export dialog returned, with the suffix of the filter the user chose ("PNG (*.png)")
+// appended when the typed name has none of `formats`: the chosen filter decides the format.
+QString withChosenSuffix(const QString& path, const QString& selectedFilter, const QStringList& formats);
 core::Status exportPlot(QCustomPlot& plot, const ExportRequest& request);
 core::Status exportTableCsv(const QAbstractItemModel& model, const QString& path);
 

@@ -4,6 +4,8 @@
 
 #include <QFileInfo>
 
+#include <algorithm>
+
 #include "core/analysis/analysis.h"
 #include "core/hw/catalog.h"
 #include "core/sim/sweep.h"
@@ -29,8 +31,6 @@ core::Result<ReportRuns> simulatedReportRuns(const core::sim::SweepSpec& spec, c
     const core::sim::SweepResult& sweep = *swept;
     ReportRuns out;
     out.context.title = title;
-    out.context.modelName = QString::fromStdString(spec.model.name);
-    out.context.gpuName = QString::fromStdString(spec.cluster.gpu.name);
     const auto& cl = spec.cluster;
     out.context.configuration
         << QStringLiteral("Model %1, %2, context %3, %4 decode steps, on %5×%6 %7 over %8.")
@@ -41,9 +41,14 @@ core::Result<ReportRuns> simulatedReportRuns(const core::sim::SweepSpec& spec, c
                .arg(cl.nodes)
                .arg(cl.gpusPerNode)
                .arg(QString::fromStdString(cl.gpu.name), QString::fromStdString(cl.intraFabric.name))
-        << QStringLiteral("Every trace here is simulated by tpscope's discrete-event model (core::sim), not measured.")
-        << QStringLiteral("Price $%1 per GPU-hour.")
-               .arg(QString::fromStdString(core::formatFixed(out.pricePerGpuHour, 2)));
+        << QStringLiteral("Every trace here is simulated by tpscope's discrete-event model (core::sim), not measured.");
+    RunRequest fit;
+    fit.model = spec.model;
+    fit.dtype = spec.dtype;
+    fit.contextLen = spec.contextLen;
+    fit.gpu = spec.cluster.gpu;
+    fit.batch = spec.batches.empty() ? 1 : *std::max_element(spec.batches.begin(), spec.batches.end());
+    out.fitRequest = fit;
     for (const auto& run : sweep.runs) {
         ChartRun r;
         r.label = runLabel(run.config.plan.tp, run.config.plan.batch);
@@ -52,13 +57,20 @@ core::Result<ReportRuns> simulatedReportRuns(const core::sim::SweepSpec& spec, c
         r.trace = run.trace;
         r.analysis = analyse(*run.trace);
         r.id = static_cast<RunId>(out.runs.size() + 1);
-        out.runs.push_back(std::move(r));
+        out.runs.push_back(r);
+        out.allRuns.push_back(std::move(r));
     }
     for (const auto& sk : sweep.skipped) {
         out.context.failedRuns << runLabel(sk.tp, sk.batch) + QStringLiteral(": ") +
                                       QString::fromStdString(sk.reason.message);
     }
     return out;
+}
+
+ScalingInput ReportRuns::input() const {
+    ScalingInput in = scalingInputOf(runs);
+    in.fitRequest = fitRequest;
+    return in;
 }
 
 core::Result<ReportRuns> loadDefaultReportRuns() {
@@ -74,6 +86,7 @@ core::Result<ReportRuns> loadReportRuns(const QStringList& files, const Services
     out.context.title = files.size() == 1
                             ? QStringLiteral("tpscope report: %1").arg(QFileInfo(files.front()).fileName())
                             : QStringLiteral("tpscope report: %1 files compared").arg(files.size());
+    std::vector<RunRecord> records;
     for (const auto& file : files) {
         auto doc = services.open(file, TaskControl{}, {});
         if (!doc) return doc.error();
@@ -92,20 +105,25 @@ core::Result<ReportRuns> loadReportRuns(const QStringList& files, const Services
                 out.context.configuration
                     << QStringLiteral("%1: trace made by %2").arg(record.label(), QString::fromStdString(origin));
             }
-            ChartRun r;
-            r.label = record.label();
-            r.gpus = record.request.tp;
-            r.trace = record.trace;
             // The loader analysed the run on its worker (deriveRunData); analyse only if it did not.
-            r.analysis = record.analysis ? record.analysis : analyse(*record.trace);
-            r.id = static_cast<RunId>(out.runs.size() + 1);
-            if (out.context.modelName.isEmpty())
-                out.context.modelName = QString::fromStdString(record.request.model.name);
-            out.runs.push_back(std::move(r));
+            if (!record.analysis) record.analysis = analyse(*record.trace);
+            record.id = static_cast<RunId>(records.size() + 1);
+            records.push_back(std::move(record));
         }
     }
-    out.context.configuration << QStringLiteral("Price $%1 per GPU-hour (the run panel's default).")
-                                     .arg(QString::fromStdString(core::formatFixed(out.pricePerGpuHour, 2)));
+    if (records.empty()) return out;
+    // One group, as the window shows one: the first finished run's.
+    const int group = groupOf(records.front());
+    ScalingInput input = scalingInputOf(records, group);
+    out.runs = std::move(input.runs);
+    out.fitRequest = std::move(input.fitRequest);
+    for (const auto& r : records) {
+        if (auto c = chartRunOf(r)) out.allRuns.push_back(std::move(*c));
+        if (groupOf(r) != group) {
+            out.context.configuration
+                << QStringLiteral("%1: another sweep than the first run's, not in this report").arg(r.label());
+        }
+    }
     return out;
 }
 

@@ -8,11 +8,13 @@
 
 #include <QStringList>
 
+#include <optional>
 #include <vector>
 
 #include "core/util/result.h"
 #include "ui/charts/charts_controller.h"
 #include "ui/export/sweep_report.h"
+#include "ui/scaling_input.h"
 #include "ui/services.h"
 
 namespace tpscope::core::sim {
@@ -22,9 +24,14 @@ struct SweepSpec;
 namespace tpscope::ui {
 
 struct ReportRuns {
-    std::vector<ChartRun> runs;
+    std::vector<ChartRun> runs;     // of one group: the first finished run's, as the window shows it
+    std::vector<ChartRun> allRuns;  // every finished run of every file, for the comparison pages
+    // The group's request for the advice's memory fit (ScalingInput::fitRequest).
+    std::optional<RunRequest> fitRequest;
     ReportContext context;
     double pricePerGpuHour = 2.50;  // the run panel's default
+    // The chart input of these runs (scalingInputOf, with the fit request): what the window would show.
+    ScalingInput input() const;
 };
 
 // A simulated sweep, each finished run analysed (the default sweep: loadDefaultReportRuns).

@@ -6,7 +6,6 @@
 #include <QDir>
 #include <QStandardItemModel>
 
-#include "core/analysis/advice.h"
 #include "core/util/units.h"
 #include "ui/charts/chart_set.h"
 #include "ui/charts/cost_page.h"
@@ -19,8 +18,15 @@ namespace tpscope::ui {
 
 namespace {
 
-QString qs(const std::string& s) {
+// core's text, escaped for the report's HTML.
+QString escaped(const std::string& s) {
     return QString::fromStdString(s).toHtmlEscaped();
+}
+
+QString priceText(double pricePerGpuHour) {
+    return pricePerGpuHour > 0
+               ? QStringLiteral("Price $%1 per GPU-hour.").arg(escaped(core::formatFixed(pricePerGpuHour, 2)))
+               : QStringLiteral("No price per GPU-hour: no costs.");
 }
 
 QString runsTableHtml(const core::analysis::ScalingReport& report) {
@@ -34,29 +40,32 @@ QString runsTableHtml(const core::analysis::ScalingReport& report) {
                         "<tr><td>%1</td><td align=\"right\">%2</td><td align=\"right\">%3</td>"
                         "<td align=\"right\">%4</td><td align=\"right\">%5</td><td align=\"right\">%6</td>"
                         "<td align=\"right\">%7</td><td align=\"right\">%8</td><td align=\"right\">%9</td></tr>")
-                        .arg(qs(r.label))
+                        .arg(escaped(r.label))
                         .arg(r.gpus)
                         .arg(b.batch)
-                        .arg(qs(core::formatDurationNs(r.stepLatencyNs, core::DurationStyle::Display)),
-                             qs(core::formatFixed(r.tokensPerSec, 1)),
-                             qs(core::formatFixed(r.speedup, 2)) + QStringLiteral("×"),
-                             baseline ? QStringLiteral("baseline") : qs(core::formatPercent(r.efficiency)),
-                             qs(core::formatPercent(r.exposedCommShare)),
-                             report.pricePerGpuHour > 0 ? qs(core::formatDollars(r.costPerMillionTokens))
+                        .arg(escaped(core::formatDurationNs(r.stepLatencyNs, core::DurationStyle::Display)),
+                             escaped(core::formatFixed(r.tokensPerSec, 1)),
+                             escaped(core::formatFixed(r.speedup, 2)) + QStringLiteral("×"),
+                             baseline ? QStringLiteral("baseline") : escaped(core::formatPercent(r.efficiency)),
+                             escaped(core::formatPercent(r.exposedCommShare)),
+                             report.pricePerGpuHour > 0 ? escaped(core::formatDollars(r.costPerMillionTokens))
                                                         : QStringLiteral("—"));
         }
     }
     return html + QStringLiteral("</table>");
 }
 
-QString summaryHtml(const ReportContext& context, ChartSet& charts) {
+}  // namespace
+
+QString reportSummaryHtml(const ReportContext& context, const ChartSet& charts) {
     const auto* controller = charts.controller();
     QString html = QStringLiteral("<h1>%1</h1>").arg(context.title.toHtmlEscaped());
     for (const auto& line : context.configuration) html += QStringLiteral("<p>%1</p>").arg(line.toHtmlEscaped());
+    html += QStringLiteral("<p>%1</p>").arg(priceText(controller->pricePerGpuHour()).toHtmlEscaped());
     html += QStringLiteral("<h2>Runs</h2>");
     const auto& scaling = controller->scaling();
     if (!scaling) {
-        html += QStringLiteral("<p>No scaling summary: %1</p>").arg(qs(scaling.error().describe()));
+        html += QStringLiteral("<p>No scaling summary: %1</p>").arg(escaped(scaling.error().describe()));
     } else {
         html += runsTableHtml(*scaling);
     }
@@ -66,16 +75,24 @@ QString summaryHtml(const ReportContext& context, ChartSet& charts) {
         html += QStringLiteral("</ul>");
     }
     html += QStringLiteral("<h2>Cost</h2><p>%1</p>").arg(charts.cost()->highlightText().toHtmlEscaped());
-    if (scaling) {
-        core::analysis::AdviceOptions options;
-        options.modelName = context.modelName.toStdString();
-        options.gpuName = context.gpuName.toStdString();
-        const auto advice = core::analysis::adviseTp(*scaling, options);
-        html += QStringLiteral("<h2>Advice</h2><ul>");
-        for (const auto& item : advice) html += QStringLiteral("<li>%1</li>").arg(qs(item.text));
-        if (advice.empty()) html += QStringLiteral("<li>No advice: it needs runs at two or more GPU counts.</li>");
+    html += QStringLiteral("<h2>Advice</h2>");
+    if (!context.advice) {
+        html += QStringLiteral("<p>No advice: %1</p>").arg(escaped(context.advice.error().describe()));
+    } else {
+        html += QStringLiteral("<ul>");
+        for (const auto& item : context.advice->items) html += QStringLiteral("<li>%1</li>").arg(escaped(item.text));
+        if (context.advice->items.empty()) {
+            html += QStringLiteral("<li>No advice: it needs runs at two or more GPU counts.</li>");
+        }
         html += QStringLiteral("</ul>");
-        for (const auto& note : scaling->notes) html += QStringLiteral("<p><i>%1</i></p>").arg(qs(note));
+    }
+    // Core's notes on these numbers, as the Scaling and Cost tabs show them.
+    const QString notes = charts.scaling()->notes();
+    if (!notes.isEmpty()) {
+        html += QStringLiteral("<h2>Notes</h2>");
+        for (const auto& line : notes.split(QLatin1Char('\n'))) {
+            html += QStringLiteral("<p><i>%1</i></p>").arg(line.toHtmlEscaped());
+        }
     }
     html += QStringLiteral(
         "<p><small>Efficiency = speed-up ÷ (GPUs ÷ baseline GPUs), shown where a smaller TP of the same batch ran. "
@@ -84,18 +101,17 @@ QString summaryHtml(const ReportContext& context, ChartSet& charts) {
     return html;
 }
 
-}  // namespace
-
 core::Result<int> writeSweepReport(const QString& path, const ReportContext& context, ChartSet& charts,
                                    const ReportPages& morePages) {
     ReportPdf pdf(path, context.title);
     TPSCOPE_TRY(pdf.begin());
-    pdf.addHtml(summaryHtml(context, charts));
+    pdf.addHtml(reportSummaryHtml(context, charts));
     const ChartRun* run = charts.controller()->currentChartRun();
     const QString runName = run != nullptr ? run->label : QStringLiteral("no run");
-    pdf.addChart(QStringLiteral("Layers: %1").arg(runName), *charts.layers()->plot(),
-                 QStringLiteral("Time per layer, mean over steps and ranks; the parts partition each layer's wall "
-                                "time."));
+    QString layersCaption =
+        QStringLiteral("Time per layer, mean over steps and ranks; the parts partition each layer's wall time.");
+    if (!charts.layers()->notes().isEmpty()) layersCaption += QLatin1Char(' ') + charts.layers()->notes();
+    pdf.addChart(QStringLiteral("Layers: %1").arg(runName), *charts.layers()->plot(), layersCaption);
     pdf.addChart(QStringLiteral("Scaling"), *charts.scaling()->plot(),
                  QStringLiteral("Speed-up against GPUs with the ideal line and the fitted Amdahl curve; efficiency "
                                 "on the right axis. Below: where each configuration's step time goes."));

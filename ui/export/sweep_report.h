@@ -3,7 +3,8 @@
 #pragma once
 // The report of a sweep or a comparison of runs: a multi-page PDF (configuration, summary table,
 // advice, the Layers / Scaling / Cost charts, the per-layer table) and the same charts exported one
-// by one. Everything shown comes from the ChartSet's controller (core's structs) and pages.
+// by one. Everything shown comes from the ChartSet's controller (core's structs, its price and the
+// notes beside them) and pages, and the advice from adviceFor: the screen's numbers.
 
 #include <QSize>
 #include <QString>
@@ -12,6 +13,7 @@
 #include <functional>
 
 #include "core/util/result.h"
+#include "ui/planning/sweep_advice.h"
 
 namespace tpscope::ui {
 
@@ -25,10 +27,14 @@ struct ReportContext {
     QString title;              // "tpscope report: the embedded default sweep"
     QStringList configuration;  // lines: model, hardware, price, what the traces are
     QStringList failedRuns;     // "TP 1 · batch 1: does not fit: ..."
-    QString modelName;          // for the advice text, optional
-    QString gpuName;
+    // The advice to print: what the Advice tab shows (PlanningTabs::advice) or, headless, adviceFor
+    // over the same chart input and price at the tab's default threshold.
+    core::Result<SweepAdvice> advice{core::makeError(core::ErrorCode::InvalidArgument, "no advice computed")};
 };
 
+// The report's first pages (title, configuration, price, runs table, cost, advice, notes) as the
+// HTML the PDF is made of: what tests compare with the screen.
+QString reportSummaryHtml(const ReportContext& context, const ChartSet& charts);
 // Writes the report; returns the number of pages.
 core::Result<int> writeSweepReport(const QString& path, const ReportContext& context, ChartSet& charts,
                                    const ReportPages& morePages = {});

@@ -12,21 +12,11 @@
 
 #include "core/util/units.h"
 #include "ui/export/plot_export.h"
+#include "ui/table_cells.h"
 
 namespace tpscope::ui {
 
 namespace {
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
-QStandardItem* number(const QString& text, double raw) {
-    auto* item = new QStandardItem(text);
-    item->setData(raw, Qt::UserRole);
-    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    return item;
-}
 
 QStandardItem* blank() {
     return new QStandardItem(QString());
@@ -43,7 +33,7 @@ AdvicePage::AdvicePage(QWidget* parent) : QWidget(parent) {
     m_threshold->setRange(0.01, 1.0);
     m_threshold->setDecimals(2);
     m_threshold->setSingleStep(0.05);
-    m_threshold->setValue(0.8);  // `tpscope-cli scaling --efficiency-threshold` default
+    m_threshold->setValue(kDefaultEfficiencyThreshold);
     m_threshold->setKeyboardTracking(false);
     controls->addWidget(m_threshold);
     controls->addStretch(1);
@@ -92,17 +82,17 @@ void AdvicePage::setAdvice(const core::Result<SweepAdvice>& advice) {
         using core::analysis::AdviceKind;
         const bool pair = item.kind == AdviceKind::HigherTpPays || item.kind == AdviceKind::HigherTpDoesNotPay;
         QList<QStandardItem*> row{new QStandardItem(qs(std::string(core::analysis::toString(item.kind))))};
-        row << (item.batch > 0 ? number(QString::number(item.batch), item.batch) : blank());
-        row << (item.fromGpus > 0 ? number(QString::number(item.fromGpus), item.fromGpus) : blank());
-        row << (item.toGpus > 0 ? number(QString::number(item.toGpus), item.toGpus) : blank());
+        row << (item.batch > 0 ? numberItem(QString::number(item.batch), item.batch) : blank());
+        row << (item.fromGpus > 0 ? numberItem(QString::number(item.fromGpus), item.fromGpus) : blank());
+        row << (item.toGpus > 0 ? numberItem(QString::number(item.toGpus), item.toGpus) : blank());
         if (pair) {
-            row << number(qs(core::formatFixed(item.speedup, 2)) + QStringLiteral("×"), item.speedup)
-                << number(qs(core::formatPercent(item.efficiency)), item.efficiency)
-                << (priced ? number(qs((item.costChange >= 0 ? "+" : "") + core::formatPercent(item.costChange)),
-                                    item.costChange)
+            row << numberItem(qs(core::formatFixed(item.speedup, 2)) + QStringLiteral("×"), item.speedup)
+                << numberItem(qs(core::formatPercent(item.efficiency)), item.efficiency)
+                << (priced ? numberItem(qs((item.costChange >= 0 ? "+" : "") + core::formatPercent(item.costChange)),
+                                        item.costChange)
                            : blank())
                 << new QStandardItem(qs(item.largestLoss))
-                << number(qs(core::formatPercent(item.largestLossShare)), item.largestLossShare);
+                << numberItem(qs(core::formatPercent(item.largestLossShare)), item.largestLossShare);
         } else {
             for (int c = Speedup; c < Text; ++c) row << blank();
         }

@@ -23,6 +23,7 @@
 
 #include "core/util/units.h"
 #include "ui/export/plot_export.h"
+#include "ui/palette_colors.h"
 
 namespace tpscope::ui {
 
@@ -82,7 +83,8 @@ QWidget* CalculatorPage::buildInputs() {
     m_gpuCounts = new QLineEdit(QStringLiteral("1,2,4,8,16"), box);
     m_problem = new QLabel(box);
     m_problem->setWordWrap(true);
-    m_problem->setStyleSheet(QStringLiteral("color: #c0392b"));
+    m_problem->setObjectName(QStringLiteral("calculatorProblem"));
+    restyle();
     const std::vector<std::pair<QString, QWidget*>> rows = {
         {tr("Model"), m_model},     {tr("GPU"), m_gpu},     {tr("TP"), m_tp},           {tr("Batch"), m_batch},
         {tr("Context"), m_context}, {tr("dtype"), m_dtype}, {tr("Amdahl S"), m_serial}, {tr("at GPUs"), m_gpuCounts}};
@@ -138,14 +140,35 @@ QWidget* CalculatorPage::buildSideTables() {
     return box;
 }
 
+namespace {
+
+bool sameDimensions(const core::ModelSpec& a, const core::ModelSpec& b) {
+    return a.hidden == b.hidden && a.ffn == b.ffn && a.heads == b.heads && a.kvHeads == b.kvHeads &&
+           a.headDim == b.headDim && a.layers == b.layers && a.vocab == b.vocab;
+}
+
+}  // namespace
+
+void CalculatorPage::restyle() {
+    // The error colour for this palette (light or dark), not a fixed red that a dark theme hides.
+    QPalette colours = m_problem->palette();
+    colours.setColor(QPalette::WindowText, errorTextColor(palette()));
+    m_problem->setPalette(colours);
+}
+
 void CalculatorPage::setRun(const RunRequest& request) {
     if (request.model.layers <= 0 || request.model.hidden <= 0) return;
     const auto it = std::find_if(m_models.begin(), m_models.end(),
                                  [&](const core::ModelSpec& m) { return m.id == request.model.id; });
+    const QString name = QString::fromStdString(request.model.name.empty() ? "custom" : request.model.name);
     if (it == m_models.end()) {
         // A custom model of the run panel: offered here too, under its own name.
         m_models.push_back(request.model);
-        m_model->addItem(QString::fromStdString(request.model.name.empty() ? "custom" : request.model.name));
+        m_model->addItem(name);
+    } else if (!sameDimensions(*it, request.model)) {
+        // Another custom model under the same id: this run's dimensions, not the first one's.
+        *it = request.model;
+        m_model->setItemText(static_cast<int>(it - m_models.begin()), name);
     }
     const auto gpuKnown = m_catalog.gpu(request.gpu.id);
     setPlan(request.model.id, gpuKnown ? request.gpu.id : m_inputs.gpu.id, request.tp, request.batch,

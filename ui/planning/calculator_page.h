@@ -61,6 +61,7 @@ class CalculatorPage : public ChartPage {
     core::Status exportTo(const ExportRequest& request) const override;
 
   private:
+    void restyle() override;
     QWidget* buildInputs();
     QWidget* buildSideTables();
     void recompute();

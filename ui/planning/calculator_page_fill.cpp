@@ -12,14 +12,11 @@
 #include "core/util/units.h"
 #include "ui/charts/unit_ticker.h"
 #include "ui/planning/calculator_page.h"
+#include "ui/table_cells.h"
 
 namespace tpscope::ui {
 
 namespace {
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 QString duration(double ns) {
     return qs(core::formatDurationNs(ns, core::DurationStyle::Detail));

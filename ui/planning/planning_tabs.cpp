@@ -3,6 +3,8 @@
 #include "ui/planning/planning_tabs.h"
 
 #include "ui/charts/call_busbw_page.h"
+#include "ui/charts/chart_set.h"
+#include "ui/charts/chart_tabs.h"
 #include "ui/main_window.h"
 #include "ui/planning/advice_page.h"
 #include "ui/planning/calculator_page.h"
@@ -18,22 +20,20 @@ PlanningTabs::PlanningTabs(MainWindow* window) : QObject(window), m_window(windo
     m_calls = new CallBusbwPage(window->catalog(), window);
     m_window->addViewTab(m_calls);
     connect(m_window, &MainWindow::currentRunChanged, this, &PlanningTabs::onCurrentRun);
-    auto* doc = m_window->document();
-    connect(doc, &RunDocument::runChanged, this, [this](RunId id) {
+    connect(m_window->document(), &RunDocument::runChanged, this, [this](RunId id) {
         const RunRecord* r = m_window->document()->run(id);
         if (r != nullptr && r->status == RunStatus::Running) return;  // progress ticks
-        if (id == m_window->currentRun()) return onCurrentRun(id);    // it finished while selected
-        refreshAdvice();
+        if (id == m_window->currentRun()) onCurrentRun(id);           // it finished while selected
     });
-    connect(doc, &RunDocument::runRemoved, this, &PlanningTabs::refreshAdvice);
-    connect(doc, &RunDocument::reset, this, &PlanningTabs::refreshAdvice);
+    // The advice follows the charts' scaling input and price: one input, one price (ChartsController).
+    connect(controller(), &ChartsController::scalingChanged, this, &PlanningTabs::refreshAdvice);
     connect(m_advice, &AdvicePage::efficiencyThresholdChanged, this, &PlanningTabs::refreshAdvice);
     onCurrentRun(m_window->currentRun());
 }
 
 void PlanningTabs::onCurrentRun(RunId id) {
     const RunRecord* run = m_window->document()->run(id);
-    const auto advice = showAdvice();
+    const auto& advice = showAdvice();
     if (run == nullptr) {
         m_calls->setRun(nullptr, nullptr, {});
         return;
@@ -50,15 +50,15 @@ void PlanningTabs::onCurrentRun(RunId id) {
     }
 }
 
-core::Result<SweepAdvice> PlanningTabs::showAdvice() {
-    const auto* doc = m_window->document();
-    const RunRecord* current = doc->run(m_window->currentRun());
-    auto advice =
-        current == nullptr
-            ? core::Result<SweepAdvice>(core::makeError(core::ErrorCode::InvalidArgument, "select a run of a sweep"))
-            : adviceForSweep(doc->runs(), current->sweep, m_advice->efficiencyThreshold());
-    m_advice->setAdvice(advice);
-    return advice;
+const core::Result<SweepAdvice>& PlanningTabs::showAdvice() {
+    const auto* c = controller();
+    m_lastAdvice = adviceFor(c->input(), c->pricePerGpuHour(), m_advice->efficiencyThreshold());
+    m_advice->setAdvice(m_lastAdvice);
+    return m_lastAdvice;
+}
+
+ChartsController* PlanningTabs::controller() const {
+    return m_window->chartTabs()->charts()->controller();
 }
 
 void PlanningTabs::refreshAdvice() {

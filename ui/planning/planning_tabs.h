@@ -3,7 +3,8 @@
 #pragma once
 // Puts the Calculator, Advice and Collective calls tabs into the main window (addViewTab) and keeps
 // them on the current run: the calculator prefills its plan from the run's request, the advice
-// follows the run's sweep (recomputed through core when a run of it finishes or goes), the per-call
+// follows the charts' scaling input and price (recomputed through core whenever the charts'
+// scaling is; ChartTabs must exist first), the per-call
 // busbw chart shows the run's calls on its fabric. Nothing is computed here.
 
 #include <QObject>
@@ -16,6 +17,7 @@ namespace tpscope::ui {
 class AdvicePage;
 class CallBusbwPage;
 class CalculatorPage;
+class ChartsController;
 class MainWindow;
 
 class PlanningTabs : public QObject {
@@ -26,17 +28,22 @@ class PlanningTabs : public QObject {
     CalculatorPage* calculator() const { return m_calculator; }
     AdvicePage* advice() const { return m_advice; }
     CallBusbwPage* collectiveCalls() const { return m_calls; }
+    // What the Advice tab shows (adviceFor over the charts' input, price and the tab's threshold):
+    // the report prints this, not advice of its own.
+    const core::Result<SweepAdvice>& currentAdvice() const { return m_lastAdvice; }
 
   private:
     void onCurrentRun(RunId id);
-    // The current run's sweep's advice, shown and returned.
-    core::Result<SweepAdvice> showAdvice();
+    // The shown group's advice, shown and returned.
+    const core::Result<SweepAdvice>& showAdvice();
+    ChartsController* controller() const;
     void refreshAdvice();
 
     MainWindow* m_window;
     CalculatorPage* m_calculator = nullptr;
     AdvicePage* m_advice = nullptr;
     CallBusbwPage* m_calls = nullptr;
+    core::Result<SweepAdvice> m_lastAdvice{core::makeError(core::ErrorCode::InvalidArgument, "no run yet")};
 };
 
 }  // namespace tpscope::ui

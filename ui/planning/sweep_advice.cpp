@@ -2,32 +2,25 @@
 // Copyright (C) 2026 The tpscope authors
 #include "ui/planning/sweep_advice.h"
 
-#include <algorithm>
-
 #include "core/hw/memory_fit.h"
-#include "ui/run_scaling.h"
 
 namespace tpscope::ui {
 
-core::Result<SweepAdvice> adviceForSweep(const std::vector<RunRecord>& runs, int sweep, double efficiencyThreshold) {
+core::Result<SweepAdvice> adviceFor(const ScalingInput& input, double pricePerGpuHour, double efficiencyThreshold) {
     SweepAdvice out;
-    double price = 0;
-    const RunRequest* base = nullptr;
-    int largestBatch = 1;
-    for (const auto& r : runs) {
-        if (r.sweep != sweep || r.request.backend == BackendKind::Imported) continue;
-        price = r.request.pricePerGpuHour;
-        base = &r.request;
-        largestBatch = std::max(largestBatch, r.request.batch);
+    if (input.points.empty()) {
+        return core::makeError(core::ErrorCode::InvalidArgument, input.runs.empty()
+                                                                     ? "no finished run in this group"
+                                                                     : "no run with a known throughput in this group");
     }
-    TPSCOPE_TRY_ASSIGN(out.scaling, core::analysis::analyzeScaling(
-                                        scalingPointsOf(runs, sweep),
-                                        {.pricePerGpuHour = price, .efficiencyThreshold = efficiencyThreshold}));
+    TPSCOPE_TRY_ASSIGN(out.scaling,
+                       core::analysis::analyzeScaling(input.points, {.pricePerGpuHour = pricePerGpuHour,
+                                                                     .efficiencyThreshold = efficiencyThreshold}));
     out.options.efficiencyThreshold = efficiencyThreshold;
-    if (base != nullptr && base->model.layers > 0) {
+    if (const auto& base = input.fitRequest) {
         out.options.modelName = base->model.name;
         out.options.gpuName = base->gpu.name;
-        const core::PlanConfig plan{base->model, 1, largestBatch, base->contextLen, base->dtype};
+        const core::PlanConfig plan{base->model, 1, base->batch, base->contextLen, base->dtype};
         out.options.minimumTpThatFits = core::minimumTpThatFits(plan, base->gpu, kFitCandidates);
     }
     out.items = core::analysis::adviseTp(out.scaling, out.options);

@@ -9,16 +9,13 @@
 
 #include "core/util/units.h"
 #include "ui/palette_colors.h"
+#include "ui/table_cells.h"
 #include "ui/timeline/kind_palette.h"
 #include "ui/timeline/time_ruler.h"
 
 namespace tpscope::ui {
 
 namespace {
-
-QString qs(std::string_view s) {
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 
 // Qt's rich text ignores nowrap on cells: non-breaking spaces keep "42.73 µs" on one line.
 QString nb(QString text) {

@@ -6,6 +6,7 @@
 // are in content coordinates (0 = top of the first row, below the ruler); the view scrolls them.
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "core/trace/trace.h"
@@ -32,6 +33,24 @@ struct RowHeights {
     int summary = 8;
     int rankGap = 6;
 };
+
+// Which traces open with every rank folded to its summary lane: one lane per GPU, its busiest stream
+// with kinds mixed by time; a click on the rank's header expands it, View → Expand all GPUs expands
+// all. The row model's one policy hook (issue 28 §3): the Timeline tab's default folds no trace,
+// Compare folds every one; issue 31 (72-rank traces) changes defaultFoldPolicy to foldRanksAbove(16).
+using FoldPolicy = std::function<bool(const core::Trace& trace)>;
+inline bool foldNoTrace(const core::Trace& /*trace*/) {
+    return false;
+}
+inline bool foldEveryTrace(const core::Trace& /*trace*/) {
+    return true;
+}
+inline FoldPolicy foldRanksAbove(std::size_t ranks) {
+    return [ranks](const core::Trace& trace) { return trace.ranks.size() > ranks; };
+}
+inline FoldPolicy defaultFoldPolicy() {
+    return foldNoTrace;
+}
 
 class TimelineLayout {
   public:

@@ -20,7 +20,7 @@ std::vector<Entry> entries() {
     using core::EventKind;
     std::vector<Entry> out;
     for (const auto kind : {EventKind::Gemm, EventKind::Attention, EventKind::Elementwise, EventKind::Collective,
-                            EventKind::Memcpy, EventKind::Other}) {
+                            EventKind::Memcpy, EventKind::Memset, EventKind::Other}) {
         out.push_back({kindLabel(kind), kindColor(kind)});
     }
     out.push_back({QObject::tr("exposed comm"), exposedCommColor()});

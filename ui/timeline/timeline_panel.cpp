@@ -22,6 +22,12 @@ namespace tpscope::ui {
 
 namespace {
 
+// The step a timeline opens on, of `steps` steps: the second is warm (no first-step effects); without
+// one, the first. The one rule for the analysis' steps, the preview's NVTX steps and the example.
+std::size_t warmStepIndex(std::size_t steps) {
+    return steps > 1 ? 1 : 0;
+}
+
 QString hintHtml(const QPalette& palette) {
     return QStringLiteral(
                "<p style='color:%1'>Hover a kernel for its details; click to select it (a collective shows the same "
@@ -50,7 +56,8 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     m_title->setTextFormat(Qt::RichText);
     tools->addWidget(m_title);
     tools->addStretch(1);
-    tools->addWidget(new TimelineLegend(this));
+    m_legend = new TimelineLegend(this);
+    tools->addWidget(m_legend);
     layout->addLayout(tools);
 
     m_view = new TimelineView(this);
@@ -148,8 +155,7 @@ void TimelinePanel::setCurrentRun(RunId id) {
 std::optional<core::analysis::TimeSpan> TimelinePanel::shownStepOf(const core::analysis::RunAnalysis& analysis) {
     const auto& steps = analysis.summary.steps;
     if (steps.empty()) return std::nullopt;
-    // The second step is warm (no first-step effects); without one, the first.
-    const auto& step = steps[steps.size() > 1 ? 1 : 0];
+    const auto& step = steps[warmStepIndex(steps.size())];
     if (step.latencyNs <= 0) return std::nullopt;
     return core::analysis::TimeSpan{step.startNs, step.startNs + step.latencyNs};
 }
@@ -181,7 +187,7 @@ void TimelinePanel::showPreview(const RunRecord& run) {
     const auto& ranks = run.timeline->ranks();
     if (!ranks.empty() && !ranks.front().nvtx.empty() && !ranks.front().nvtx.front().empty()) {
         const auto& steps = ranks.front().nvtx.front();
-        const std::size_t step = steps.size() > 1 ? 1 : 0;
+        const std::size_t step = warmStepIndex(steps.size());
         if (steps.endNs(step) > steps.startNs(step)) m_view->setVisibleRange(steps.startNs(step), steps.endNs(step));
     }
     m_previewRange = {m_view->viewStartNs(), m_view->viewEndNs()};
@@ -193,6 +199,11 @@ bool TimelinePanel::showsTimeline() const {
 
 QString TimelinePanel::messageHtml() const {
     return m_empty->text();
+}
+
+void TimelinePanel::setCompact(bool compact) {
+    m_legend->setVisible(!compact);
+    m_title->setWordWrap(false);
 }
 
 void TimelinePanel::focusView() {
@@ -243,9 +254,8 @@ void TimelinePanel::focusOnExample(ExampleZoom zoom) {
         if (zoom == ExampleZoom::TwoLayers) view->fit();
         return;
     }
-    // The second step is warm (no first-step effects); without one, the first.
     const auto& steps = nvtx[0];
-    const std::size_t step = steps.size() > 1 ? 1 : 0;
+    const std::size_t step = warmStepIndex(steps.size());
     const std::int64_t s0 = steps.startNs(step), s1 = steps.endNs(step);
     std::optional<CollectiveMatch> best;
     for (const EventRef& call : timeline->collectivesIn(*trace, 0, s0, s1)) {

@@ -44,6 +44,8 @@ class TimelinePanel : public QWidget, public ViewTab {
     QStringList exportFormats() const override;
     // The visible range and rows as PNG (at request.dpr), SVG or PDF, painted by the view's renderer.
     core::Status exportTo(const ExportRequest& request) const override;
+    void zoomToSelection() override { view()->zoomToSelection(); }
+    void setAllRanksCollapsed(bool collapsed) override { view()->setAllRanksCollapsed(collapsed); }
 
     // Shows a trace directly (no document: tests, a compare view).
     void setTrace(std::shared_ptr<const core::Trace> trace, std::shared_ptr<const TimelineData> timeline,
@@ -59,6 +61,9 @@ class TimelinePanel : public QWidget, public ViewTab {
     QString messageHtml() const;
     QString detailsHtml() const { return m_detailsHtml; }
     void focusView();
+    // A pane among others (Compare): no legend of its own (the view shows one for all panes); the
+    // title stays one line.
+    void setCompact(bool compact);
     // Selects the collective of the largest arrival skew in the second step and zooms to two layers
     // around it (the screenshots), or with WholeStep leaves the range as the run opened (its whole
     // step: the window at start-up).
@@ -81,6 +86,7 @@ class TimelinePanel : public QWidget, public ViewTab {
     QScrollBar* m_scroll = nullptr;
     QStackedWidget* m_stack = nullptr;
     QLabel* m_title = nullptr;
+    QWidget* m_legend = nullptr;
     QLabel* m_empty = nullptr;
     QString m_detailsHtml;
 };

@@ -209,7 +209,7 @@ void TimelineRenderer::rebuildGeometry() const {
     g.labels.clear();
     g.itemCount = 0;
     const auto& rows = m_scene.layout.rows();
-    const int bottom = m_scene.scrollY + m_size.height() - kRulerHeight;
+    const int bottom = m_scene.scrollY + m_size.height() - rulerHeight();
     for (std::size_t i = m_scene.layout.firstRowBelow(m_scene.scrollY); i < rows.size() && rows[i].y < bottom; ++i) {
         if (rows[i].kind != RowKind::RankHeader) g.rows.push_back(static_cast<int>(i));
     }

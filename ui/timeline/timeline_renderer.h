@@ -10,7 +10,9 @@
 // mix of its kinds by time (core::kindMix), stacked within its pixels, and the exposed strip's height
 // is the exposed share of the time under each pixel.
 
+#include <QColor>
 #include <QFont>
+#include <QPalette>
 #include <QRectF>
 #include <QSize>
 
@@ -44,6 +46,13 @@ struct TimelineHit {
 
 // What is on screen: the trace and its derived data, the row layout, the visible range (absolute ns)
 // and vertical scroll, and the selection to highlight.
+// The timeline's chrome (background, bands, gutter, ruler, text), from the widget's palette so that a
+// dark desktop gets a dark timeline (STYLE.md "Themes"); kernel colours stay the kind palette's.
+struct TimelineColors {
+    QColor background, panel, headerBand, separator, border, text, mutedText;
+    static TimelineColors fromPalette(const QPalette& palette);
+};
+
 struct TimelineScene {
     std::shared_ptr<const core::Trace> trace;
     std::shared_ptr<const TimelineData> data;
@@ -55,6 +64,9 @@ struct TimelineScene {
     std::int64_t t0 = 0;
     std::int64_t t1 = 1;
     int scrollY = 0;
+    bool showRuler = true;
+    TimelineColors colors =
+        TimelineColors::fromPalette(QPalette());  // false: a pane stacked under another view's ruler on the same axis
     EventRef selected;
     std::optional<CollectiveMatch> match;
     std::int64_t rangeT0 = 0;
@@ -83,7 +95,9 @@ class TimelineRenderer {
     double xForTime(std::int64_t t) const;
     std::int64_t timeForX(double x) const;
     QRectF itemRect(const TimelineRow& row, std::int64_t startNs, std::int64_t endNs) const;
-    int rowTopOnScreen(const TimelineRow& row) const { return kRulerHeight + row.y - m_scene.scrollY; }
+    int rowTopOnScreen(const TimelineRow& row) const { return rulerHeight() + row.y - m_scene.scrollY; }
+    // kRulerHeight, or 0 when the scene shows no ruler.
+    int rulerHeight() const { return m_scene.showRuler ? kRulerHeight : 0; }
 
     // The draw list for the current key (built on demand); spansOfRow is null for rows off screen.
     const TimelineGeometry& geometry() const;

@@ -17,19 +17,32 @@ namespace tpscope::ui {
 
 namespace {
 
-const QColor kBackground(0xFC, 0xFC, 0xFD);
-const QColor kPanel(0xF1, 0xF3, 0xF5);
-const QColor kHeaderBand(0xE7, 0xEB, 0xEF);
-const QColor kSeparator(0xE2, 0xE6, 0xEA);
-const QColor kBorder(0xC8, 0xCE, 0xD4);
-const QColor kText(0x2A, 0x2F, 0x35);
-const QColor kMutedText(0x6A, 0x73, 0x7D);
-const QColor kSelection(0x1F, 0x2D, 0x3D);
+// `a` moved towards `b` by `t` (0..1): bands and borders a step away from the palette's own colours.
+QColor mix(const QColor& a, const QColor& b, double t) {
+    return QColor::fromRgbF(static_cast<float>(a.redF() + (b.redF() - a.redF()) * t),
+                            static_cast<float>(a.greenF() + (b.greenF() - a.greenF()) * t),
+                            static_cast<float>(a.blueF() + (b.blueF() - a.blueF()) * t));
+}
 const QColor kRange(0x3B, 0x82, 0xF6);
 const QColor kRangeText(0x1D, 0x4E, 0xD8);
 const QColor kLink(0xC0, 0x1F, 0x1F);
 
 }  // namespace
+
+TimelineColors TimelineColors::fromPalette(const QPalette& palette) {
+    const QColor base = palette.color(QPalette::Base);
+    const QColor window = palette.color(QPalette::Window);
+    const QColor text = palette.color(QPalette::Text);
+    TimelineColors c;
+    c.background = base;
+    c.panel = window;
+    c.headerBand = mix(window, text, 0.07);
+    c.separator = mix(base, text, 0.10);
+    c.border = mix(window, text, 0.22);
+    c.text = text;
+    c.mutedText = mix(text, base, 0.40);
+    return c;
+}
 
 void TimelineRenderer::paint(QPainter& p, QSize sizePx, double dpr) const {
     m_size = sizePx;
@@ -49,24 +62,24 @@ void TimelineRenderer::paint(QPainter& p, QSize sizePx, double dpr) const {
 
 void TimelineRenderer::paintBackground(QPainter& p) const {
     const int width = m_size.width();
-    p.fillRect(QRect(QPoint(0, 0), m_size), kBackground);
+    p.fillRect(QRect(QPoint(0, 0), m_size), m_scene.colors.background);
     const auto& rows = m_scene.layout.rows();
     const int left = timeAreaLeft();
     for (std::size_t i = m_scene.layout.firstRowBelow(m_scene.scrollY); i < rows.size(); ++i) {
         const int top = rowTopOnScreen(rows[i]);
         if (top > m_size.height()) break;
         if (rows[i].kind == RowKind::RankHeader) {
-            p.fillRect(QRect(left, top, width - left, rows[i].height), kHeaderBand);
+            p.fillRect(QRect(left, top, width - left, rows[i].height), m_scene.colors.headerBand);
             paintRankSummary(p, rows[i], top);
         } else if (rows[i].kind == RowKind::Stream) {
-            p.fillRect(QRect(left, top + rows[i].height - 1, width - left, 1), kSeparator);
+            p.fillRect(QRect(left, top + rows[i].height - 1, width - left, 1), m_scene.colors.separator);
         }
     }
 }
 
 void TimelineRenderer::paintRankSummary(QPainter& p, const TimelineRow& row, int top) const {
     if (!m_scene.trace || !m_scene.data) return;
-    p.setPen(kMutedText);
+    p.setPen(m_scene.colors.mutedText);
     p.drawText(QRect(timeAreaLeft() + 8, top, timeAreaWidth() - 16, row.height), Qt::AlignVCenter | Qt::AlignLeft,
                rankSummaryText(row.rank));
 }
@@ -97,7 +110,7 @@ QString TimelineRenderer::rankSummaryText(int rankIndex) const {
 }
 
 void TimelineRenderer::paintItems(QPainter& p) const {
-    p.setClipRect(QRect(timeAreaLeft(), kRulerHeight, timeAreaWidth(), m_size.height() - kRulerHeight));
+    p.setClipRect(QRect(timeAreaLeft(), rulerHeight(), timeAreaWidth(), m_size.height() - rulerHeight()));
     p.setPen(Qt::NoPen);
     for (int slot = 0; slot < kColourSlots; ++slot) {
         const auto& batch = m_geometry.batches[static_cast<std::size_t>(slot)];
@@ -129,22 +142,27 @@ void TimelineRenderer::outlineEvent(QPainter& p, const EventRef& event, const QC
 
 void TimelineRenderer::paintOverlays(QPainter& p) const {
     const int height = m_size.height();
-    p.setClipRect(QRect(timeAreaLeft(), kRulerHeight, timeAreaWidth(), height - kRulerHeight));
+    p.setClipRect(QRect(timeAreaLeft(), rulerHeight(), timeAreaWidth(), height - rulerHeight()));
     if (m_scene.hasRange()) {
-        const int x0 = std::max(timeAreaLeft(), clampedPixel(xForTime(m_scene.rangeT0)));
-        const int x1 = std::min(m_size.width(), clampedPixel(xForTime(m_scene.rangeT1)));
-        QColor wash = kRange;
-        wash.setAlpha(40);
-        p.fillRect(QRect(x0, kRulerHeight, std::max(1, x1 - x0), height), wash);
-        p.fillRect(QRect(x0, kRulerHeight, 1, height), kRange);
-        p.fillRect(QRect(x1, kRulerHeight, 1, height), kRange);
+        const int left = clampedPixel(xForTime(m_scene.rangeT0));
+        const int right = clampedPixel(xForTime(m_scene.rangeT1));
+        // A range scrolled off either side leaves nothing on screen (not a 1-px band at the edge).
+        if (right >= timeAreaLeft() && left <= m_size.width()) {
+            const int x0 = std::max(timeAreaLeft(), left);
+            const int x1 = std::min(m_size.width(), right);
+            QColor wash = kRange;
+            wash.setAlpha(40);
+            p.fillRect(QRect(x0, rulerHeight(), std::max(1, x1 - x0), height), wash);
+            if (left >= timeAreaLeft()) p.fillRect(QRect(left, rulerHeight(), 1, height), kRange);
+            if (right <= m_size.width()) p.fillRect(QRect(right, rulerHeight(), 1, height), kRange);
+        }
     }
     const auto& hover = m_scene.hover;
     if (hover.isItem() && hover.rowKind == RowKind::Stream && hover.count == 1) {
         outlineEvent(p, hover.event, QColor(0x20, 0x20, 0x20, 150), 1);
     }
     paintCollectiveLinks(p);
-    outlineEvent(p, m_scene.selected, kSelection, 2);
+    outlineEvent(p, m_scene.selected, m_scene.colors.text, 2);  // the palette's text: visible on dark too
     p.setClipping(false);
 }
 
@@ -167,7 +185,7 @@ void TimelineRenderer::paintCollectiveLinks(QPainter& p) const {
                 p.fillRect(wait, waitWashColor());
                 p.fillRect(wait, QBrush(waitHatchColor(), Qt::BDiagPattern));
             }
-            p.setPen(QPen(kSelection, 1));
+            p.setPen(QPen(m_scene.colors.text, 1));
             p.setBrush(Qt::NoBrush);
             p.drawRect(r.adjusted(0, 0, -1, -1));
             starts.emplace_back(r.left(), r.center().y());
@@ -185,10 +203,10 @@ void TimelineRenderer::paintCollectiveLinks(QPainter& p) const {
 void TimelineRenderer::paintGutter(QPainter& p) const {
     const int w = timeAreaLeft();
     const int height = m_size.height();
-    p.fillRect(QRect(0, kRulerHeight, w, height - kRulerHeight), kPanel);
-    p.fillRect(QRect(w - 1, 0, 1, height), kBorder);
+    p.fillRect(QRect(0, rulerHeight(), w, height - rulerHeight()), m_scene.colors.panel);
+    p.fillRect(QRect(w - 1, 0, 1, height), m_scene.colors.border);
     if (!m_scene.trace) return;
-    p.setClipRect(QRect(0, kRulerHeight, w - 1, height - kRulerHeight));
+    p.setClipRect(QRect(0, rulerHeight(), w - 1, height - rulerHeight()));
     QFont bold = m_font;
     bold.setBold(true);
     const auto& rows = m_scene.layout.rows();
@@ -201,25 +219,25 @@ void TimelineRenderer::paintGutter(QPainter& p) const {
         const auto& rank = m_scene.trace->ranks[static_cast<std::size_t>(row.rank)];
         switch (row.kind) {
             case RowKind::RankHeader: {
-                p.fillRect(QRect(0, top, w - 1, row.height), kHeaderBand);
+                p.fillRect(QRect(0, top, w - 1, row.height), m_scene.colors.headerBand);
                 p.setFont(bold);
-                p.setPen(kText);
+                p.setPen(m_scene.colors.text);
                 const QString arrow = rankCollapsed(row.rank) ? QStringLiteral("▸") : QStringLiteral("▾");
                 p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft,
                            QStringLiteral("%1  GPU %2").arg(arrow).arg(rank.id.value));
                 p.setFont(m_font);
-                p.setPen(kMutedText);
+                p.setPen(m_scene.colors.mutedText);
                 p.drawText(textRect, Qt::AlignVCenter | Qt::AlignRight,
                            QFontMetrics(m_font).elidedText(QString::fromStdString(rank.host), Qt::ElideRight, w / 2));
                 break;
             }
             case RowKind::Nvtx:
-                p.setPen(kMutedText);
+                p.setPen(m_scene.colors.mutedText);
                 p.drawText(textRect.adjusted(14, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft,
                            QString::fromLatin1(kDepthNames[std::min(row.sub, 2)]));
                 break;
             case RowKind::Stream:
-                p.setPen(kText);
+                p.setPen(m_scene.colors.text);
                 p.drawText(textRect.adjusted(14, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft,
                            QString::fromStdString(rank.streams[static_cast<std::size_t>(row.sub)].label));
                 break;
@@ -236,10 +254,11 @@ void TimelineRenderer::paintGutter(QPainter& p) const {
 }
 
 void TimelineRenderer::paintRuler(QPainter& p) const {
-    p.fillRect(QRect(0, 0, m_size.width(), kRulerHeight), kPanel);
-    p.fillRect(QRect(0, kRulerHeight - 1, m_size.width(), 1), kBorder);
-    p.setPen(kMutedText);
-    p.drawText(QRect(8, 0, timeAreaLeft() - 14, kRulerHeight), Qt::AlignVCenter | Qt::AlignLeft,
+    if (!m_scene.showRuler) return;  // a pane under another's ruler (Compare)
+    p.fillRect(QRect(0, 0, m_size.width(), rulerHeight()), m_scene.colors.panel);
+    p.fillRect(QRect(0, rulerHeight() - 1, m_size.width(), 1), m_scene.colors.border);
+    p.setPen(m_scene.colors.mutedText);
+    p.drawText(QRect(8, 0, timeAreaLeft() - 14, rulerHeight()), Qt::AlignVCenter | Qt::AlignLeft,
                m_scene.trace ? QCoreApplication::translate("TimelineRenderer", "time from start")
                              : QCoreApplication::translate("TimelineRenderer", "no trace"));
     if (!m_scene.trace) return;
@@ -247,20 +266,20 @@ void TimelineRenderer::paintRuler(QPainter& p) const {
     const std::int64_t step = tickStepNs(nsPerPx, 110);
     const std::int64_t rel0 = m_scene.t0 - m_scene.originNs, rel1 = m_scene.t1 - m_scene.originNs;
     const std::int64_t magnitude = std::max(std::abs(rel0), std::abs(rel1));
-    p.setClipRect(QRect(timeAreaLeft(), 0, timeAreaWidth(), kRulerHeight));
+    p.setClipRect(QRect(timeAreaLeft(), 0, timeAreaWidth(), rulerHeight()));
     if (m_scene.hasRange()) {
         const int x0 = clampedPixel(xForTime(m_scene.rangeT0)), x1 = clampedPixel(xForTime(m_scene.rangeT1));
         QColor band = kRange;
         band.setAlpha(60);
-        p.fillRect(QRect(x0, 0, std::max(1, x1 - x0), kRulerHeight - 1), band);
+        p.fillRect(QRect(x0, 0, std::max(1, x1 - x0), rulerHeight() - 1), band);
     }
     for (const auto& tick : rulerTicks(rel0, rel1, step)) {
         const int x = clampedPixel(xForTime(tick.timeNs + m_scene.originNs));
         const int len = tick.major ? 9 : 4;
-        p.fillRect(QRect(x, kRulerHeight - 1 - len, 1, len), tick.major ? kText : kBorder);
+        p.fillRect(QRect(x, rulerHeight() - 1 - len, 1, len), tick.major ? m_scene.colors.text : m_scene.colors.border);
         if (tick.major) {
-            p.setPen(kText);
-            p.drawText(QRect(x + 3, 1, 140, kRulerHeight - 8), Qt::AlignTop | Qt::AlignLeft,
+            p.setPen(m_scene.colors.text);
+            p.drawText(QRect(x + 3, 1, 140, rulerHeight() - 8), Qt::AlignTop | Qt::AlignLeft,
                        formatTickLabel(tick.timeNs, step, magnitude));
         }
     }
@@ -277,8 +296,8 @@ void TimelineRenderer::paintRangeLabel(QPainter& p) const {
     const QString text = formatDuration(static_cast<double>(m_scene.rangeT1 - m_scene.rangeT0));
     const QFontMetrics fm(m_font);
     const int w = fm.horizontalAdvance(text) + 10;
-    const QRect plate((x0 + x1 - w) / 2, kRulerHeight + 2, w, fm.height() + 4);
-    p.setClipRect(QRect(timeAreaLeft(), kRulerHeight, timeAreaWidth(), m_size.height() - kRulerHeight));
+    const QRect plate((x0 + x1 - w) / 2, rulerHeight() + 2, w, fm.height() + 4);
+    p.setClipRect(QRect(timeAreaLeft(), rulerHeight(), timeAreaWidth(), m_size.height() - rulerHeight()));
     p.fillRect(plate, QColor(0xFF, 0xFF, 0xFF, 230));
     p.setPen(kRange);
     p.drawRect(plate.adjusted(0, 0, -1, -1));

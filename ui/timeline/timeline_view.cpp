@@ -2,6 +2,7 @@
 // Copyright (C) 2026 The tpscope authors
 #include "ui/timeline/timeline_view.h"
 
+#include <QEvent>
 #include <QImage>
 #include <QPainter>
 
@@ -18,6 +19,15 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
     setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(400, 160);
     setTimeAxis(new TimeAxis(this));
+    scene().colors = TimelineColors::fromPalette(palette());
+}
+
+void TimelineView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        scene().colors = TimelineColors::fromPalette(palette());
+        update();
+    }
 }
 
 TimelineView::~TimelineView() {
@@ -62,7 +72,7 @@ void TimelineView::setTrace(std::shared_ptr<const core::Trace> trace, std::share
     TimelineScene& s = scene();
     s.trace = std::move(trace);
     s.data = data ? std::move(data) : (s.trace ? TimelineData::build(*s.trace) : nullptr);
-    s.collapsed.assign(s.trace ? s.trace->ranks.size() : 0, false);
+    s.collapsed.assign(s.trace ? s.trace->ranks.size() : 0, s.trace && m_foldPolicy && m_foldPolicy(*s.trace));
     s.originNs = s.trace ? s.trace->startNs() : 0;
     s.traceEndNs = s.trace ? std::max(s.trace->endNs(), s.originNs + TimeAxis::kMinSpanNs) : TimeAxis::kMinSpanNs;
     m_anchorNs = s.originNs;
@@ -98,7 +108,7 @@ void TimelineView::relayout() {
 }
 
 void TimelineView::emitVerticalRange() {
-    const int page = std::max(0, height() - kRulerHeight);
+    const int page = std::max(0, height() - rulerHeight());
     Q_EMIT verticalRangeChanged(std::max(0, contentHeight() - page), page);
 }
 
@@ -147,7 +157,7 @@ bool TimelineView::zoomToSelection() {
 }
 
 void TimelineView::setVerticalOffset(int y) {
-    const int page = std::max(0, height() - kRulerHeight);
+    const int page = std::max(0, height() - rulerHeight());
     y = std::clamp(y, 0, std::max(0, contentHeight() - page));
     if (y == scene().scrollY) return;
     scene().scrollY = y;
@@ -161,6 +171,18 @@ void TimelineView::setRankCollapsed(int rank, bool collapsed) {
     if (c[static_cast<std::size_t>(rank)] == collapsed) return;
     c[static_cast<std::size_t>(rank)] = collapsed;
     relayout();
+}
+
+void TimelineView::setRulerVisible(bool visible) {
+    if (scene().showRuler == visible) return;
+    scene().showRuler = visible;
+    relayout();
+}
+
+void TimelineView::setFoldPolicy(FoldPolicy policy) {
+    m_foldPolicy = std::move(policy);
+    const auto& s = scene();
+    if (s.trace) setAllRanksCollapsed(m_foldPolicy && m_foldPolicy(*s.trace));
 }
 
 void TimelineView::setAllRanksCollapsed(bool collapsed) {

@@ -68,6 +68,12 @@ class TimelineView : public QWidget {
     void setRankCollapsed(int rank, bool collapsed);
     bool rankCollapsed(int rank) const { return m_renderer.rankCollapsed(rank); }
     void setAllRanksCollapsed(bool collapsed);
+    // Whether a trace opens folded (timeline_layout.h); applies to the trace shown now and later ones.
+    void setFoldPolicy(FoldPolicy policy);
+    // Without its own ruler (a Compare pane under the first pane's ruler on the shared axis): rows
+    // start at the top. Drags that would start on the ruler select from the rows instead.
+    void setRulerVisible(bool visible);
+    int rulerHeight() const { return m_renderer.rulerHeight(); }
 
     TimelineHit indexAt(QPoint pos) const;
     void selectEvent(const EventRef& event);
@@ -101,6 +107,7 @@ class TimelineView : public QWidget {
     void rangeSelectionChanged();
 
   protected:
+    void changeEvent(QEvent* event) override;  // a new palette (dark desktop): new chrome colours
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     bool event(QEvent* event) override;
@@ -126,6 +133,7 @@ class TimelineView : public QWidget {
     TimelineRenderer m_renderer;
     TimeAxis* m_axis = nullptr;
     std::int64_t m_anchorNs = 0;
+    FoldPolicy m_foldPolicy = defaultFoldPolicy();
     const TimelineData* m_loggedFrameOf = nullptr;  // the data whose first frame was logged
     core::RangeStats m_rangeStats;
 

@@ -28,11 +28,11 @@ TimelineHit TimelineView::indexAt(QPoint pos) const {
     TimelineHit hit;
     const TimelineScene& s = scene();
     if (!s.trace) return hit;
-    if (pos.y() < kRulerHeight) {
+    if (pos.y() < rulerHeight()) {
         hit.area = TimelineHit::Area::Ruler;
         return hit;
     }
-    const int rowIndex = s.layout.rowAt(pos.y() - kRulerHeight + s.scrollY);
+    const int rowIndex = s.layout.rowAt(pos.y() - rulerHeight() + s.scrollY);
     if (rowIndex < 0) return hit;
     const auto& row = s.layout.rows()[static_cast<std::size_t>(rowIndex)];
     hit.row = rowIndex;

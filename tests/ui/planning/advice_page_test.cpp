@@ -96,7 +96,7 @@ struct AdviceTest : test::AppGuard, ::testing::Test {
 TEST_F(AdviceTest, RowsEqualAdviseTpOfTheSimulatedSweep) {
     const auto records = sweepRecords();
     ASSERT_EQ(records.size(), 6u);
-    const auto advice = adviceForSweep(records, 1, page.efficiencyThreshold());
+    const auto advice = adviceFor(scalingInputOf(records, 1), kPrice, page.efficiencyThreshold());
     ASSERT_TRUE(advice.ok()) << advice.error().describe();
     page.setAdvice(advice);
     const auto expected = expectedAdvice(records, 0.8);
@@ -106,17 +106,23 @@ TEST_F(AdviceTest, RowsEqualAdviseTpOfTheSimulatedSweep) {
 
 TEST_F(AdviceTest, ALowerThresholdIsCoresAdviceAtThatThreshold) {
     const auto records = sweepRecords();
-    page.setAdvice(adviceForSweep(records, 1, 0.3));
+    page.setAdvice(adviceFor(scalingInputOf(records, 1), kPrice, 0.3));
     expectTableEquals(page, expectedAdvice(records, 0.3));
 }
 
-TEST_F(AdviceTest, OtherSweepsAndImportedRunsGiveNoAdviceAndSayWhy) {
+TEST_F(AdviceTest, OtherSweepsAndImportedRunsOfUnknownBatchGiveNoAdviceAndSayWhy) {
     auto records = sweepRecords();
-    page.setAdvice(adviceForSweep(records, 2, 0.8));  // no run of sweep 2
+    page.setAdvice(adviceFor(scalingInputOf(records, 2), kPrice, 0.8));  // no run of sweep 2
     EXPECT_EQ(page.table()->rowCount(), 0);
     EXPECT_FALSE(page.summaryText().isEmpty());
-    for (auto& r : records) r.request.backend = BackendKind::Imported;
-    page.setAdvice(adviceForSweep(records, 1, 0.8));
+    // Imported traces whose batch core does not know: their tokens/s would be a guess at batch 1.
+    for (auto& r : records) {
+        r.request.backend = BackendKind::Imported;
+        auto unknown = std::make_shared<core::analysis::RunAnalysis>(*r.analysis);
+        unknown->summary.batchKnown = false;
+        r.analysis = unknown;
+    }
+    page.setAdvice(adviceFor(scalingInputOf(records, 1), kPrice, 0.8));
     EXPECT_EQ(page.table()->rowCount(), 0);
     EXPECT_TRUE(page.summaryText().startsWith(QStringLiteral("No advice"))) << page.summaryText().toStdString();
 }

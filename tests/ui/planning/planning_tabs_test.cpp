@@ -13,6 +13,8 @@
 #include "tests/ui/main_window_test_support.h"
 #include "tests/ui/ui_test_support.h"
 #include "ui/charts/call_busbw_page.h"
+#include "ui/charts/chart_set.h"
+#include "ui/charts/chart_tabs.h"
 #include "ui/main_window.h"
 #include "ui/planning/advice_page.h"
 #include "ui/planning/calculator_page.h"
@@ -46,7 +48,8 @@ TEST(PlanningTabsInWindow, TheTabsFollowTheSelectedRun) {
     EXPECT_EQ(in.plan.tp, 4);
     EXPECT_EQ(in.plan.batch, run.request.batch);
     // The sweep's advice: core's items for the window's own runs.
-    const auto expected = adviceForSweep(window.document()->runs(), run.sweep, 0.8);
+    const auto expected = adviceFor(scalingInputOf(window.document()->runs(), run.sweep),
+                                    window.chartTabs()->charts()->controller()->pricePerGpuHour(), 0.8);
     ASSERT_TRUE(expected.ok());
     // Amdahl's S is the sweep's fit at the run's batch (to the field's 4 decimals).
     ASSERT_FALSE(expected->scaling.batches.empty());

@@ -279,6 +279,7 @@ core::Result<CaptureReport> runCapture(const CaptureOptions& o) {
     CaptureReport report;
     report.bytesPerStepPerGpu = plan.bytesReadPerStep + plan.bytesWrittenPerStep;
     report.weightBytesPerGpu = plan.memory.weightBytesPerGpu;
+    report.streamedWeightBytesPerGpu = plan.memory.streamedWeightBytesPerGpu();
 
     Launch launch;
     TPSCOPE_TRY_ASSIGN(launch, joinLaunch(o));

@@ -53,11 +53,12 @@ struct CaptureReport {
     bool writesOutput = true;  // false on MPI processes other than 0
     int processes = 1;
     int processRank = 0;
-    std::vector<std::int64_t> stepNs;          // measured step wall times of this process's first GPU
-    std::string failure;                       // non-empty: failed partway; trace holds what was captured
-    std::vector<std::int64_t> clockOffsetsNs;  // per process, on process 0
-    std::uint64_t bytesPerStepPerGpu = 0;      // plan: bytes read + written by one GPU per step
-    std::uint64_t weightBytesPerGpu = 0;       // plan: the HBM floor's numerator at batch 1
+    std::vector<std::int64_t> stepNs;             // measured step wall times of this process's first GPU
+    std::string failure;                          // non-empty: failed partway; trace holds what was captured
+    std::vector<std::int64_t> clockOffsetsNs;     // per process, on process 0
+    std::uint64_t bytesPerStepPerGpu = 0;         // plan: bytes read + written by one GPU per step
+    std::uint64_t weightBytesPerGpu = 0;          // plan: all weights one GPU holds
+    std::uint64_t streamedWeightBytesPerGpu = 0;  // plan: the weights a step reads (the batch-1 HBM floor's numerator)
 };
 
 core::Result<CaptureReport> runCapture(const CaptureOptions& options);

@@ -9,7 +9,7 @@ checks.tsv (verdict, check, detail per line, from the script), the captures' --j
 allreduce-predicted.json.
 
 Targets and verdicts (PASS / WARN / FAIL):
-- HBM floor reached = (weight bytes / peak HBM bandwidth) / median step, batch 1 without CUPTI:
+- HBM floor reached = (streamed weight bytes, all but the input embedding table, / peak HBM bandwidth) / median step, batch 1 without CUPTI:
   PASS >= 85 %, WARN >= 60 %, else FAIL. Achieved TB/s = bytes per step / median step, beside the roof
   (the GPU preset's peak HBM bandwidth; not a measured copy roof).
 - CUPTI overhead = (step with CUPTI - step without) / step without: PASS <= 2 %, WARN <= 5 %, else FAIL.
@@ -157,7 +157,7 @@ if allreduce:
             a["bytes"], m.get("time_us", 0), m.get("busbw_gbps", 0),
             "%.2f" % p["time_us"] if p else "-", "%.2f" % p["busbw_gbps"] if p else "-"))
 lines += ["",
-          "HBM floor reached = (weight bytes / peak HBM bandwidth) / measured median step, without CUPTI.",
+          "HBM floor reached = (streamed weight bytes, all but the input embedding table, / peak HBM bandwidth) / measured median step, without CUPTI.",
           "Achieved = plan bytes per step / median step; roof = the GPU preset's peak HBM bandwidth.",
           "CUPTI overhead = (step with CUPTI - step without) / step without. Medians of the measured steps",
           "after 5 warm-up steps. All-reduce: K back to back per sample, median of 5 samples (nccl-tests' method)."]

@@ -94,7 +94,7 @@ Bandwidth bandwidth(const core::Catalog& catalog, const CaptureCliOptions& o, co
     if (spec && spec->hbmBytesPerSec > 0) {
         b.preset = spec->id;
         b.peakBytesPerSec = spec->hbmBytesPerSec;
-        b.floorNs = static_cast<double>(rep.weightBytesPerGpu) / spec->hbmBytesPerSec * 1e9;
+        b.floorNs = static_cast<double>(rep.streamedWeightBytesPerGpu) / spec->hbmBytesPerSec * 1e9;
         b.fractionOfFloor = medianNs > 0 ? b.floorNs / medianNs : 0.0;
     }
     return b;
@@ -132,6 +132,7 @@ void printSummary(const CaptureCliOptions& o, const gpu::CaptureReport& rep, con
         w.field("device_name", t.ranks.empty() ? std::string() : t.ranks.front().deviceName);
         w.field("gpu_preset", bw.preset).field("peak_hbm_bytes_per_sec", bw.peakBytesPerSec);
         w.field("bytes_per_step_per_gpu", rep.bytesPerStepPerGpu).field("weight_bytes_per_gpu", rep.weightBytesPerGpu);
+        w.field("streamed_weight_bytes_per_gpu", rep.streamedWeightBytesPerGpu);
         w.field("achieved_bytes_per_sec", bw.achievedBytesPerSec).field("hbm_floor_ns", bw.floorNs);
         w.field("fraction_of_hbm_floor", bw.fractionOfFloor);
         w.field("origin", core::toString(t.origin));

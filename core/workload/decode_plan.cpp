@@ -117,6 +117,8 @@ MemoryEstimate estimateMemory(const PlanConfig& c, const ShardDims& s) {
     const std::int64_t params = m.layers * perLayer + 2 * s.vocabPerRank * m.hidden + m.hidden;
     MemoryEstimate e;
     e.weightBytesPerGpu = static_cast<std::uint64_t>(params) * static_cast<std::uint64_t>(dtypeBytes(c.weightsDtype()));
+    e.embeddingBytesPerGpu = static_cast<std::uint64_t>(s.vocabPerRank * m.hidden) *
+                             static_cast<std::uint64_t>(dtypeBytes(c.weightsDtype()));
     e.kvCacheBytesPerGpu = 2ULL * static_cast<std::uint64_t>(m.layers * s.kvHeadsPerRank * m.headDim) *
                            static_cast<std::uint64_t>(c.contextLen) * static_cast<std::uint64_t>(c.batch) *
                            static_cast<std::uint64_t>(dtypeBytes(c.kvCacheDtype()));

@@ -84,9 +84,14 @@ struct PlanConfig {
 
 struct MemoryEstimate {
     std::uint64_t weightBytesPerGpu = 0;
+    // The input embedding table's slice (part of weightBytesPerGpu): a step gathers `batch` rows of it
+    // and never streams it, so it does not belong in the HBM floor (the LM head does: it is a GEMM).
+    std::uint64_t embeddingBytesPerGpu = 0;
     std::uint64_t kvCacheBytesPerGpu = 0;
     std::uint64_t activationBytesPerGpu = 0;
     std::uint64_t totalBytesPerGpu() const { return weightBytesPerGpu + kvCacheBytesPerGpu + activationBytesPerGpu; }
+    // The weights one decode step reads from HBM: the batch-1 HBM floor's numerator.
+    std::uint64_t streamedWeightBytesPerGpu() const { return weightBytesPerGpu - embeddingBytesPerGpu; }
 };
 
 struct ShardDims {

@@ -100,6 +100,22 @@ TEST(DecodePlan, WeightsPerGpuMatchTheShardedParameterCount) {
     EXPECT_NEAR(static_cast<double>(p.memory.weightBytesPerGpu) / 1e9, 35.3, 0.1);
 }
 
+TEST(DecodePlan, TheHbmFloorStreamsEveryWeightButTheInputEmbeddingTable) {
+    // A step gathers `batch` rows of the embedding table and streams everything else (the LM head is a
+    // GEMM over the whole vocabulary slice). Llama-3 8B at TP 1 and TP 4: vocab 128256, hidden 4096.
+    for (const std::uint64_t tp : {1u, 4u}) {
+        const auto p = plan("llama3-8b", static_cast<int>(tp));
+        const std::uint64_t embedding = (128256 + tp - 1) / tp * 4096 * 2;
+        EXPECT_EQ(p.memory.embeddingBytesPerGpu, embedding);
+        EXPECT_EQ(p.memory.streamedWeightBytesPerGpu(), p.memory.weightBytesPerGpu - embedding);
+    }
+    // At TP 1 the table is ~1.05 GB of ~16.06 GB: counting it put the floor ~7 % too high.
+    const auto p = plan("llama3-8b", 1);
+    const double share =
+        static_cast<double>(p.memory.embeddingBytesPerGpu) / static_cast<double>(p.memory.streamedWeightBytesPerGpu());
+    EXPECT_NEAR(share, 0.07, 0.01);
+}
+
 TEST(DecodePlan, KvCacheIsTwoTimesLayersKvHeadsHeadDimContextBatch) {
     const auto p = plan("llama3-8b", 2, 4, 2048);
     EXPECT_EQ(p.memory.kvCacheBytesPerGpu, 2u * 32 * (8 / 2) * 128 * 2048 * 4 * 2);

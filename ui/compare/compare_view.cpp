@@ -106,6 +106,8 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     m_panesSplit = new QSplitter(Qt::Vertical, split);
     m_panesSplit->setChildrenCollapsible(false);
     m_tables = new QTabWidget(split);
+    // The tables scroll: their tallest page (the residual chart) must not set the view's minimum height.
+    m_tables->setMinimumHeight(m_tables->tabBar()->sizeHint().height() + fontMetrics().lineSpacing() * 4);
     m_layerTable = new QStandardItemModel(this);
     m_summaryTable = new QStandardItemModel(this);
     addTableTab(m_layerTable, tr("Per layer"));

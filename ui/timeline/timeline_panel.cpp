@@ -204,6 +204,9 @@ QString TimelinePanel::messageHtml() const {
 void TimelinePanel::setCompact(bool compact) {
     m_legend->setVisible(!compact);
     m_title->setWordWrap(false);
+    // Stacked compact panes (Compare: up to four) must fit a 1000-px window: each keeps a few lanes
+    // and scrolls, instead of the full view's 160-px floor growing the window past the screen.
+    m_view->setMinimumHeight(compact ? fontMetrics().lineSpacing() * 4 : 160);
 }
 
 void TimelinePanel::focusView() {

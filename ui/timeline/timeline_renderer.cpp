@@ -119,6 +119,7 @@ const core::EventColumns* TimelineRenderer::columnsOfRow(const TimelineRow& row)
     switch (row.kind) {
         case RowKind::Stream:
         case RowKind::Summary:
+            if (row.sub < 0) return nullptr;  // a folded rank without streams
             return &m_scene.trace->ranks[r].streams[static_cast<std::size_t>(row.sub)].events;
         case RowKind::Nvtx:
             return &m_scene.data->ranks()[r].nvtx[static_cast<std::size_t>(row.sub)];
@@ -140,7 +141,7 @@ QRectF TimelineRenderer::itemRect(const TimelineRow& row, std::int64_t startNs, 
     // A one-pixel gap keeps back-to-back kernels apart once they are wide enough to spare it.
     const auto gap = static_cast<std::int64_t>(std::ceil(m_dpr));
     if (c1 - c0 >= 4 * gap && row.kind == RowKind::Stream) c1 -= gap;
-    const int pad = padOf(row.kind);
+    const int pad = row.height > 4 ? padOf(row.kind) : 0;  // a folded lane's 3-px strip keeps its pixels
     return QRectF(timeAreaLeft() + static_cast<double>(c0) / m_dpr, rowTopOnScreen(row) + pad,
                   static_cast<double>(c1 - c0) / m_dpr, row.height - 2 * pad);
 }

@@ -120,6 +120,7 @@ class TimelineRenderer {
     void paintOverlays(QPainter& p) const;
     void paintCollectiveLinks(QPainter& p) const;
     void paintGutter(QPainter& p) const;
+    void paintFoldedLabel(QPainter& p, const TimelineRow& row, const QRect& block) const;
     void paintRuler(QPainter& p) const;
     void paintRangeLabel(QPainter& p) const;
     void outlineEvent(QPainter& p, const EventRef& event, const QColor& color, int width) const;

@@ -242,15 +242,48 @@ void TimelineRenderer::paintGutter(QPainter& p) const {
                            QString::fromStdString(rank.streams[static_cast<std::size_t>(row.sub)].label));
                 break;
             case RowKind::Exposed:
+                if (rankCollapsed(row.rank)) break;  // the strip of a folded lane: the label is the lane's
                 p.setPen(exposedCommColor().darker(130));
                 p.drawText(textRect.adjusted(14, -3, 0, 3), Qt::AlignVCenter | Qt::AlignLeft,
                            QCoreApplication::translate("TimelineRenderer", "exposed comm"));
                 break;
-            case RowKind::Summary:
-                break;  // the strip under a collapsed header needs no label
+            case RowKind::Summary: {
+                const bool strip =
+                    i + 1 < rows.size() && rows[i + 1].kind == RowKind::Exposed && rows[i + 1].rank == row.rank;
+                paintFoldedLabel(p, row, QRect(0, top, w - 1, row.height + (strip ? rows[i + 1].height : 0)));
+                break;
+            }
         }
     }
     p.setClipping(false);
+}
+
+void TimelineRenderer::paintFoldedLabel(QPainter& p, const TimelineRow& row, const QRect& block) const {
+    // A folded rank has no header: its lane's gutter names the GPU (a click expands it) and, once the
+    // analysis is there, the rank's exposed wait over all steps (core's, as `analyze` prints it), in a
+    // font that fits the lane.
+    p.fillRect(block, m_scene.colors.headerBand);
+    QFont small = m_font;
+    small.setPixelSize(std::max(8, block.height() - 2));
+    small.setBold(true);
+    p.setFont(small);
+    p.setPen(m_scene.colors.text);
+    const auto& rank = m_scene.trace->ranks[static_cast<std::size_t>(row.rank)];
+    const QRect text = block.adjusted(8, 0, -6, 0);
+    p.drawText(text, Qt::AlignVCenter | Qt::AlignLeft, QStringLiteral("▸ GPU %1").arg(rank.id.value));
+    if (m_scene.data && m_scene.data->hasAnalysis()) {
+        const auto& ranks = m_scene.data->analysis().summary.rankSummaries;
+        const auto r = static_cast<std::size_t>(row.rank);
+        if (r < ranks.size() && ranks[r].rankIndex == r) {
+            small.setBold(false);
+            p.setFont(small);
+            p.setPen(m_scene.colors.mutedText);
+            p.drawText(text, Qt::AlignVCenter | Qt::AlignRight,
+                       QCoreApplication::translate("TimelineRenderer", "wait %1")
+                           .arg(formatDuration(static_cast<double>(ranks[r].time.exposedWaitNs))));
+        }
+    }
+    p.setFont(m_font);
 }
 
 void TimelineRenderer::paintRuler(QPainter& p) const {

@@ -114,7 +114,10 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
     m_moved = false;
     if (event->button() != Qt::LeftButton) return;
     const TimelineHit hit = indexAt(m_pressPos);
-    if (hit.area == TimelineHit::Area::Gutter && hit.rowKind == RowKind::RankHeader) {
+    // The header folds a rank; a folded rank's lane (its GPU label, or the strip under it) expands it.
+    const bool foldedLane =
+        hit.rowKind == RowKind::Summary || (hit.rowKind == RowKind::Exposed && rankCollapsed(hit.rank));
+    if (hit.area == TimelineHit::Area::Gutter && (hit.rowKind == RowKind::RankHeader || foldedLane)) {
         setRankCollapsed(hit.rank, !rankCollapsed(hit.rank));
         m_drag = Drag::None;
         return;

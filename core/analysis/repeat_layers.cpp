@@ -43,9 +43,22 @@ std::uint64_t equalMask(const std::uint32_t* t, std::size_t p, std::size_t count
     return mask;
 }
 
+// Whether `bits` holds k consecutive ones (1 <= k <= 64): bit i of m is set while bits i..i+len-1 are.
+bool hasRunOf(std::uint64_t bits, std::size_t k) {
+    std::uint64_t m = bits;
+    std::size_t len = 1;
+    while (m != 0 && 2 * len <= k) {
+        m &= m >> len;
+        len *= 2;
+    }
+    if (len < k) m &= m >> (k - len);
+    return m != 0;
+}
+
 // Calls f(Region) for each maximal run of t[i] == t[i + p] that spans at least p positions, as the
 // region [first i of the run, last i + 1 + p), in order. Runs are read 64 positions at a time from a
-// bit mask: in a window without that period most words are zero and cost one compare each.
+// bit mask; a word without a run of p inside (most words of a window without that period) costs a
+// few shifts.
 template <typename F>
 void forEachRegion(std::span<const std::uint32_t> t, std::size_t p, F&& f) {
     if (t.size() <= p) return;
@@ -54,7 +67,12 @@ void forEachRegion(std::span<const std::uint32_t> t, std::size_t p, F&& f) {
     for (std::size_t i = 0; i < len; i += 64) {
         const std::size_t count = std::min<std::size_t>(64, len - i);
         const std::uint64_t eq = equalMask(t.data() + i, p, count);
-        if (eq == 0 && run == 0) continue;
+        if (run == 0 && !hasRunOf(eq, std::min<std::size_t>(p, 64))) {
+            // No run of p inside the word and none coming in: only the ones at its top can still
+            // become one (with the next word). Most words of a window without that period.
+            run = eq == 0 ? 0 : static_cast<std::size_t>(std::countl_one(eq << (64 - count)));
+            continue;
+        }
         std::size_t j = 0;
         while (j < count) {
             const std::uint64_t rest = eq >> j;

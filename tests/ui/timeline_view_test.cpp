@@ -268,6 +268,11 @@ TEST_F(TimelineFixture, MoreThanSixteenRanksOpenFoldedOneLanePerRank) {
     }
     EXPECT_GT(kernelPixels, 100);
 
+    // The label's tooltip carries what a header band would say.
+    const QString tip = view.toolTipAt(QPoint(20, TimelineView::kRulerHeight + lane.y + 2 - view.verticalOffset()));
+    EXPECT_TRUE(tip.contains(QStringLiteral("kernels"))) << tip.toStdString();
+    EXPECT_TRUE(tip.contains(QString::fromStdString(view.trace()->ranks[40].deviceName))) << tip.toStdString();
+
     const std::size_t folded = rows.size();
     QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(20, TimelineView::kRulerHeight + lane.y + 2));
     EXPECT_TRUE(!view.rankCollapsed(40) && view.rankCollapsed(39) && view.rankCollapsed(41));

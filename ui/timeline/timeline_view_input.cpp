@@ -22,6 +22,12 @@ constexpr double kWheelZoomBase = 0.85;  // one wheel notch shows 85 % of the sp
 constexpr double kKeyZoom = 0.8;
 constexpr int kDragThresholdPx = 3;
 constexpr int kHitSlackPx = 2;  // narrow items are hard to hit: accept a near miss
+
+// A folded rank's GPU label: the gutter of its lane or of the strip under it.
+bool onFoldedLabel(const TimelineHit& hit, bool rankCollapsed) {
+    return hit.area == TimelineHit::Area::Gutter &&
+           (hit.rowKind == RowKind::Summary || (hit.rowKind == RowKind::Exposed && rankCollapsed));
+}
 }  // namespace
 
 TimelineHit TimelineView::indexAt(QPoint pos) const {
@@ -80,11 +86,17 @@ TimelineHit TimelineView::indexAt(QPoint pos) const {
     return hit;
 }
 
+QString TimelineView::toolTipAt(QPoint pos) const {
+    if (trace() == nullptr || data() == nullptr) return {};
+    const TimelineHit hit = indexAt(pos);
+    if (onFoldedLabel(hit, rankCollapsed(hit.rank))) return m_renderer.rankSummaryText(hit.rank).toHtmlEscaped();
+    return itemTooltipHtml(*trace(), *data(), hit, originNs());
+}
+
 bool TimelineView::event(QEvent* event) {
     if (event->type() == QEvent::ToolTip && trace() != nullptr && data() != nullptr) {
         auto* help = static_cast<QHelpEvent*>(event);
-        const TimelineHit hit = indexAt(help->pos());
-        const QString html = itemTooltipHtml(*trace(), *data(), hit, originNs());
+        const QString html = toolTipAt(help->pos());
         if (html.isEmpty()) {
             QToolTip::hideText();
         } else {
@@ -114,10 +126,9 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
     m_moved = false;
     if (event->button() != Qt::LeftButton) return;
     const TimelineHit hit = indexAt(m_pressPos);
-    // The header folds a rank; a folded rank's lane (its GPU label, or the strip under it) expands it.
-    const bool foldedLane =
-        hit.rowKind == RowKind::Summary || (hit.rowKind == RowKind::Exposed && rankCollapsed(hit.rank));
-    if (hit.area == TimelineHit::Area::Gutter && (hit.rowKind == RowKind::RankHeader || foldedLane)) {
+    // The header folds a rank; a folded rank's label expands it.
+    if ((hit.area == TimelineHit::Area::Gutter && hit.rowKind == RowKind::RankHeader) ||
+        onFoldedLabel(hit, rankCollapsed(hit.rank))) {
         setRankCollapsed(hit.rank, !rankCollapsed(hit.rank));
         m_drag = Drag::None;
         return;

@@ -234,6 +234,10 @@ void setRankCallCounters(benchmark::State& state, int ranks, std::size_t layers)
 
 constexpr std::size_t kScalingLayers = 10'000;
 
+void byRanks(benchmark::internal::Benchmark* b) {
+    b->Arg(8)->Arg(32)->Arg(72)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
+}
+
 void BM_MatchCollectivesByRanks(benchmark::State& state) {
     const int ranks = static_cast<int>(state.range(0));
     const auto trace = makeTrace(kScalingLayers * kKernelsPerLayer * static_cast<std::size_t>(ranks), ranks);
@@ -244,13 +248,7 @@ void BM_MatchCollectivesByRanks(benchmark::State& state) {
     }
     setRankCallCounters(state, ranks, kScalingLayers);
 }
-BENCHMARK(BM_MatchCollectivesByRanks)
-    ->Arg(8)
-    ->Arg(32)
-    ->Arg(72)
-    ->Unit(benchmark::kMillisecond)
-    ->MeasureProcessCPUTime()
-    ->UseRealTime();
+BENCHMARK(BM_MatchCollectivesByRanks)->Apply(byRanks);
 
 void BM_ClockOffsetsByRanks(benchmark::State& state) {
     const int ranks = static_cast<int>(state.range(0));
@@ -261,13 +259,7 @@ void BM_ClockOffsetsByRanks(benchmark::State& state) {
     }
     setRankCallCounters(state, ranks, kScalingLayers);
 }
-BENCHMARK(BM_ClockOffsetsByRanks)
-    ->Arg(8)
-    ->Arg(32)
-    ->Arg(72)
-    ->Unit(benchmark::kMillisecond)
-    ->MeasureProcessCPUTime()
-    ->UseRealTime();
+BENCHMARK(BM_ClockOffsetsByRanks)->Apply(byRanks);
 
 // 100 M events (issue 18) hold ~2.5 GB of trace: only on request, never in CI.
 void register100M() {

@@ -88,6 +88,10 @@ for r in runs:
     lost = num(on, "records_lost")
     if lost is not None:
         targets.append(("records lost, %s" % r["run"], "%d" % lost, "0", "PASS" if lost == 0 else "FAIL"))
+    broken = num(on, "graph_correlation_mismatches")
+    if broken:
+        targets.append(("graph launch correlation, %s" % r["run"], "%d replays rebuilt from nodes" % broken, "0",
+                        "WARN"))
     untagged = num(on, "unattributed_kernels")
     if untagged is not None:
         targets.append(("kernels without op tag, %s" % r["run"], "%d" % untagged, "0",

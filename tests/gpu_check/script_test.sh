@@ -89,6 +89,11 @@ run slow STUB_MODE=slow
 run noisy STUB_MODE=noisy STUB_COUNTER="$WORK/noisy.count"
 run nogpu STUB_MODE=nogpu
 run olddriver STUB_DRIVER=550.54.15
+# A bundle built with a CUDA 12 toolkit (MANIFEST) runs on that same 12.x driver.
+cp -r "$WORK/prebuilt" "$WORK/prebuilt12" && echo "cuda_major 12" >"$WORK/prebuilt12/MANIFEST"
+env PATH="$WORK/path:$PATH" GPU_CHECK_BUDGET_S=120 STUB_DRIVER=550.54.15 "$REPO/gpu/gpu-check.sh" \
+  --prebuilt "$WORK/prebuilt12" "$WORK/cuda12" >"$WORK/cuda12.out" 2>&1
+echo $? >"$WORK/cuda12.rc"
 env PATH="$WORK/path:$PATH" "$REPO/gpu/gpu-check.sh" --prebuilt "$WORK/missing" "$WORK/noprebuilt" >"$WORK/noprebuilt.out" 2>&1
 echo $? >"$WORK/noprebuilt.rc"
 
@@ -143,8 +148,10 @@ check "and still writes a summary naming why" \
 check "a CUDA 12 driver stops the check early" '[ "$(rc olddriver)" = 1 ]'
 check "with the driver named in the summary" \
   'grep -q "Stopped early.*driver 550.54.15 too old for CUDA 13, need >= 580" "$(S olddriver)"'
+check "a CUDA 12 bundle on a 550 driver passes the driver gate and the check" \
+  '[ "$(rc cuda12)" = 0 ] && grep -q "^| NVIDIA driver | 550.54.15 (>= 525 for CUDA 12) | | PASS |" "$(S cuda12)"'
 check "a missing --prebuilt folder fails with a summary too" \
   '[ "$(rc noprebuilt)" = 1 ] && grep -q "no folder $WORK/missing" "$(S noprebuilt)"'
-[ $failed -eq 0 ] || for m in ok two fail-b16 untagged lost slow noisy nogpu olddriver noprebuilt; do
+[ $failed -eq 0 ] || for m in ok two fail-b16 untagged lost slow noisy nogpu olddriver cuda12 noprebuilt; do
   echo "--- $m"; cat "$WORK/$m.out"; [ -f "$(S $m)" ] && cat "$(S $m)"; done
 exit $failed

@@ -9,15 +9,11 @@
 #include <utility>
 
 #include "gpu/copy_roof_kernel.h"
+#include "gpu/gpu_check.h"
 
 namespace tpscope::gpu {
 
 namespace {
-
-core::Error cudaFailure(cudaError_t err, const char* what) {
-    return core::makeError(core::ErrorCode::DeviceError, std::string(what) + ": " + cudaGetErrorString(err),
-                           "copy roof");
-}
 
 // Device buffers and events freed on every exit path.
 struct CopyResources {
@@ -52,14 +48,12 @@ core::Result<CopyRoof> copyRoofFromTimes(int device, std::uint64_t bufferBytes, 
 
 core::Result<CopyRoof> measureCopyRoof(int device, std::uint64_t bufferBytes, int repeats) {
     if (repeats < 1) return core::makeError(core::ErrorCode::InvalidArgument, "repeats must be >= 1", "copy roof");
-    if (cudaError_t e = cudaSetDevice(device); e != cudaSuccess) return cudaFailure(e, "cudaSetDevice");
+    TPSCOPE_GPU_CHECK(cudaSetDevice(device));
     cudaDeviceProp prop{};
-    if (cudaError_t e = cudaGetDeviceProperties(&prop, device); e != cudaSuccess)
-        return cudaFailure(e, "cudaGetDeviceProperties");
+    TPSCOPE_GPU_CHECK(cudaGetDeviceProperties(&prop, device));
     if (bufferBytes == 0) {
         std::size_t freeBytes = 0, totalBytes = 0;
-        if (cudaError_t e = cudaMemGetInfo(&freeBytes, &totalBytes); e != cudaSuccess)
-            return cudaFailure(e, "cudaMemGetInfo");
+        TPSCOPE_GPU_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
         bufferBytes = std::min<std::uint64_t>(std::uint64_t{1} << 30, freeBytes / 4);
     }
     bufferBytes -= bufferBytes % 16;
@@ -68,22 +62,19 @@ core::Result<CopyRoof> measureCopyRoof(int device, std::uint64_t bufferBytes, in
                                "copy roof");
     }
     CopyResources r;
-    if (cudaError_t e = cudaMalloc(&r.in, bufferBytes); e != cudaSuccess) return cudaFailure(e, "cudaMalloc");
-    if (cudaError_t e = cudaMalloc(&r.out, bufferBytes); e != cudaSuccess) return cudaFailure(e, "cudaMalloc");
-    if (cudaError_t e = cudaMemset(r.in, 1, bufferBytes); e != cudaSuccess) return cudaFailure(e, "cudaMemset");
-    if (cudaError_t e = cudaEventCreate(&r.start); e != cudaSuccess) return cudaFailure(e, "cudaEventCreate");
-    if (cudaError_t e = cudaEventCreate(&r.stop); e != cudaSuccess) return cudaFailure(e, "cudaEventCreate");
+    TPSCOPE_GPU_CHECK(cudaMalloc(&r.in, bufferBytes));
+    TPSCOPE_GPU_CHECK(cudaMalloc(&r.out, bufferBytes));
+    TPSCOPE_GPU_CHECK(cudaMemset(r.in, 1, bufferBytes));
+    TPSCOPE_GPU_CHECK(cudaEventCreate(&r.start));
+    TPSCOPE_GPU_CHECK(cudaEventCreate(&r.stop));
     std::vector<float> times;
     for (int i = -2; i < repeats; ++i) {  // two warm-ups: clocks up, TLBs filled
-        cudaEventRecord(r.start, nullptr);
-        if (cudaError_t e = kernels::copyForRoof(r.in, r.out, bufferBytes, prop.multiProcessorCount, nullptr);
-            e != cudaSuccess)
-            return cudaFailure(e, "copy kernel launch");
-        cudaEventRecord(r.stop, nullptr);
-        if (cudaError_t e = cudaEventSynchronize(r.stop); e != cudaSuccess) return cudaFailure(e, "copy kernel");
+        TPSCOPE_GPU_CHECK(cudaEventRecord(r.start, nullptr));
+        TPSCOPE_GPU_CHECK(kernels::copyForRoof(r.in, r.out, bufferBytes, prop.multiProcessorCount, nullptr));
+        TPSCOPE_GPU_CHECK(cudaEventRecord(r.stop, nullptr));
+        TPSCOPE_GPU_CHECK(cudaEventSynchronize(r.stop));
         float ms = 0;
-        if (cudaError_t e = cudaEventElapsedTime(&ms, r.start, r.stop); e != cudaSuccess)
-            return cudaFailure(e, "cudaEventElapsedTime");
+        TPSCOPE_GPU_CHECK(cudaEventElapsedTime(&ms, r.start, r.stop));
         if (i >= 0) times.push_back(ms);
     }
     return copyRoofFromTimes(device, bufferBytes, std::move(times));

@@ -62,8 +62,9 @@ QString runsTableHtml(const core::analysis::ScalingReport& report) {
 QString titleWithRuntimes(const QString& title, const std::vector<core::sim::Runtime>& runtimes) {
     QStringList names;
     for (const auto runtime : core::sim::kRuntimes) {
-        if (std::find(runtimes.begin(), runtimes.end(), runtime) != runtimes.end())
+        if (std::find(runtimes.begin(), runtimes.end(), runtime) != runtimes.end()) {
             names << QString::fromLatin1(core::sim::toString(runtime));
+        }
     }
     if (names.isEmpty()) return title;
     return title + (names.size() == 1 ? QStringLiteral(", runtime ") : QStringLiteral(", runtimes ")) +

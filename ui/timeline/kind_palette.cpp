@@ -30,7 +30,7 @@ QColor exposedCommColor() {
 }
 
 QColor hostCallColor() {
-    return QColor(0x3D, 0x55, 0x6E);
+    return {0x3D, 0x55, 0x6E};
 }
 
 QColor foldedHostColor() {

@@ -164,10 +164,10 @@ void metadataEvent(std::string& out, std::string_view what, std::uint32_t pid, i
 // launch call, "f" (bound to the enclosing slice) at the kernel.
 void flowEvent(std::string& out, char phase, std::uint32_t pid, std::int64_t tid, std::int64_t tsNs,
                std::uint32_t correlation) {
-    out += "{\"ph\": \"";
+    out += R"({"ph": ")";
     out += phase;
-    out += phase == 'f' ? "\", \"bp\": \"e" : "";
-    out += "\", \"cat\": \"ac2g\", \"name\": \"ac2g\", \"id\": ";
+    out += phase == 'f' ? R"(", "bp": "e)" : "";
+    out += R"(", "cat": "ac2g", "name": "ac2g", "id": )";
     appendUint(out, (std::uint64_t{pid} << 32) | correlation);
     out += ", \"pid\": ";
     appendUint(out, pid);
@@ -189,7 +189,7 @@ bool writeHostRows(BufferedOutput& out, const Rank& r, const std::vector<std::st
         const auto& ev = r.hostThreads[h].events;
         for (std::size_t i = 0; i < ev.size(); ++i) {
             std::string& o = out.buf();
-            o += "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": ";
+            o += R"({"ph": "X", "cat": "cuda_runtime", "name": )";
             o += names[ev.name(i).value];
             o += ", \"pid\": ";
             appendUint(o, pid);
@@ -199,7 +199,7 @@ bool writeHostRows(BufferedOutput& out, const Rank& r, const std::vector<std::st
             appendMicros(o, ev.startNs(i) - baseNs);
             o += ", \"dur\": ";
             appendMicros(o, ev.durNs(i));
-            o += ", \"args\": {\"correlation\": ";
+            o += R"(, "args": {"correlation": )";
             appendUint(o, ev.correlationId(i));
             o += "}},\n";
             if (ev.correlationId(i) != 0) {
@@ -253,8 +253,9 @@ Status writeAll(const Trace& trace, OutputFile& file, const TaskControl& control
             b += "}},\n";
         }
         std::unordered_set<std::uint32_t> launched;
-        if (!writeHostRows(out, r, names, baseNs, launched))
+        if (!writeHostRows(out, r, names, baseNs, launched)) {
             return makeError(ErrorCode::IoError, "write failed (disk full?)", file.path());
+        }
         for (std::size_t si = 0; si < r.streams.size(); ++si) {
             const auto& s = r.streams[si];
             const auto& ev = s.events;

@@ -30,6 +30,10 @@ void TimelineLayout::rebuild(const core::Trace& trace, const TimelineData& data,
         }
         add(RowKind::RankHeader, rank, 0, m_heights.header);
         for (std::size_t d = 0; d < rd.nvtx.size(); ++d) add(RowKind::Nvtx, rank, static_cast<int>(d), m_heights.nvtx);
+        for (std::size_t h = 0; h < trace.ranks[r].hostThreads.size(); ++h) {
+            if (!trace.ranks[r].hostThreads[h].events.empty())
+                add(RowKind::Host, rank, static_cast<int>(h), m_heights.host);
+        }
         for (std::size_t s = 0; s < trace.ranks[r].streams.size(); ++s) {
             add(RowKind::Stream, rank, static_cast<int>(s), m_heights.stream);
         }

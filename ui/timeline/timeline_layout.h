@@ -2,11 +2,12 @@
 // Copyright (C) 2026 The tpscope authors
 #pragma once
 // The rows of the timeline, top to bottom: per rank a header (click to collapse), its NVTX rows
-// (step, layer, block), one lane per stream, and a thin exposed-communication strip. A folded rank
-// is one summary lane instead (no header: its gutter names the GPU, a click expands it), the compute
-// mix of its busiest stream over a thin exposed-communication strip, so that 72 ranks fit on one
-// screen (12 px a rank). Positions are in content coordinates (0 = top of the first row, below the
-// ruler); the view scrolls them.
+// (step, layer, block), one lane per host thread that launches its kernels (Rank::hostThreads: the
+// launch calls, so that a launch-bound step shows the GPU waiting for them), one lane per stream, and a
+// thin exposed-communication strip. A folded rank is one summary lane instead (no header and no host
+// lanes: its gutter names the GPU, a click expands it), the compute mix of its busiest stream over a
+// thin exposed-communication strip, so that 72 ranks fit on one screen (12 px a rank). Positions are in
+// content coordinates (0 = top of the first row, below the ruler); the view scrolls them.
 
 #include <cstdint>
 #include <functional>
@@ -19,12 +20,13 @@ namespace tpscope::ui {
 
 // Summary: the lane a folded rank keeps (its busiest stream, kinds mixed by time), followed by the
 // rank's Exposed strip at foldedExposed height when it has collectives.
-enum class RowKind : std::uint8_t { RankHeader, Nvtx, Stream, Exposed, Summary };
+// Host: a CPU thread of Rank::hostThreads (sub = its index).
+enum class RowKind : std::uint8_t { RankHeader, Nvtx, Stream, Exposed, Summary, Host };
 
 struct TimelineRow {
     RowKind kind = RowKind::Stream;
     int rank = 0;
-    int sub = 0;  // NVTX depth, or stream index (Stream, Summary)
+    int sub = 0;  // NVTX depth, stream index (Stream, Summary) or host thread index (Host)
     int y = 0;
     int height = 0;
 };
@@ -33,6 +35,7 @@ struct RowHeights {
     int header = 20;
     int nvtx = 15;
     int stream = 22;
+    int host = 16;
     int exposed = 7;
     int summary = 8;
     int foldedExposed = 3;  // the exposed strip under a folded rank's summary lane

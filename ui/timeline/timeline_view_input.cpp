@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/analysis/launch_link.h"
 #include "core/trace/level_of_detail.h"
 #include "ui/timeline/event_details.h"
 #include "ui/timeline/timeline_view.h"
@@ -82,6 +83,9 @@ TimelineHit TimelineView::indexAt(QPoint pos) const {
         hit.event = EventRef{row.rank, row.sub, best->representative};
     } else if (row.kind == RowKind::Nvtx) {
         hit.nvtxIndex = best->firstIndex;
+    } else if (row.kind == RowKind::Host) {
+        hit.hostThread = row.sub;
+        hit.hostIndex = best->representative;
     }
     return hit;
 }
@@ -154,7 +158,8 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
     } else if (m_drag == Drag::None) {
         const TimelineHit hit = indexAt(pos);
         TimelineHit& hover = scene().hover;
-        const bool changed = hit.area != hover.area || hit.event != hover.event || hit.startNs != hover.startNs;
+        const bool changed =
+            hit.area != hover.area || hit.event != hover.event || hit.startNs != hover.startNs || hit.row != hover.row;
         hover = hit;
         if (changed) update();
     }
@@ -184,6 +189,15 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
         selectEvent(hit.event);
     } else if (hit.isItem() && hit.rowKind == RowKind::Nvtx) {
         selectRange(hit.startNs, hit.endNs);
+    } else if (hit.isItem() && hit.rowKind == RowKind::Host && hit.count == 1) {
+        // A launch call selects the kernel it launched: the details pane then names both.
+        const auto link = core::analysis::kernelOfLaunch(trace()->ranks[static_cast<std::size_t>(hit.rank)],
+                                                         static_cast<std::size_t>(hit.hostThread), hit.hostIndex);
+        if (link) {
+            selectEvent(EventRef{hit.rank, static_cast<int>(link->stream), link->kernelIndex});
+        } else {
+            clearSelection();
+        }
     } else if (hit.area == TimelineHit::Area::Row) {
         clearSelection();
     }

@@ -10,5 +10,13 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cmake --preset asan >/dev/null
 cmake --build --preset asan --parallel "$(nproc 2>/dev/null || echo 2)"
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --preset asan --output-on-failure "$@"
+# Leaks of libraries we do not own are suppressed (tests/lsan.supp: fontconfig's cache behind Qt's
+# font database, OpenMPI's). OpenMPI also leaks from its components, which it dlcloses before exit,
+# so their frames have no module to suppress by: the MPI launch tests run with leak detection off
+# (every other check on).
+export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+status=0
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 ctest --preset asan --output-on-failure -E '^MpiLaunch\.' "$@" || status=1
+ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 ctest --preset asan --output-on-failure -R '^MpiLaunch\.' "$@" || status=1
+exit $status

@@ -8,6 +8,10 @@
 set -uo pipefail
 REPO=$1 BUILD=$2 HAVE_CUDA=$3
 if [ "$HAVE_CUDA" != ON ]; then echo "SKIPPED: the CUDA backend is not built (TPSCOPE_WITH_CUDA/toolkit)"; exit 77; fi
+# A sanitizer build (scripts/weekly-asan.sh) links libasan/libubsan: it is not a device bundle.
+if ldd "$BUILD/app/tpscope-cli" 2>/dev/null | grep -Eq 'lib(asan|ubsan|tsan)\.so'; then
+  echo "SKIPPED: $BUILD is a sanitizer build; the device bundle is built without sanitizers"; exit 77
+fi
 WORK=$(mktemp -d /tmp/tpscope-bundle-test.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 failed=0

@@ -11,6 +11,7 @@
 // cross-rank links), a click on a folded bar zooms to it, W/S zoom, A/D pan, F fits, Z zooms to the
 // selection, Esc clears it.
 
+#include <QPointer>
 #include <QWidget>
 
 #include <memory>
@@ -134,7 +135,8 @@ class TimelineView : public QWidget {
     void setRangeBand(std::int64_t t0, std::int64_t t1);
 
     TimelineRenderer m_renderer;
-    TimeAxis* m_axis = nullptr;
+    // A guarded pointer: an axis destroyed before the view (a test's or a pane's) reads as none.
+    QPointer<TimeAxis> m_axis;
     std::int64_t m_anchorNs = 0;
     FoldPolicy m_foldPolicy = defaultFoldPolicy();
     const TimelineData* m_loggedFrameOf = nullptr;  // the data whose first frame was logged

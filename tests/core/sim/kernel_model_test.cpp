@@ -35,7 +35,7 @@ TEST(KernelModel, LargeBatchGemmTurnsComputeBound) {
     ASSERT_TRUE(plan);
     for (const auto& op : plan->ops) {
         if (op.kind != core::OpKind::GateUpGemm) continue;
-        const auto& gpu = *catalog().gpu("h100-sxm");
+        const auto gpu = *catalog().gpu("h100-sxm");  // a copy: gpu() returns by value
         const core::sim::SimParams p;
         const auto c = core::sim::kernelCost(op, gpu, core::Dtype::Fp16, p);
         // Roofline by hand: 2*m*n*k flops over the achieved FLOP rate vs bytes over the achieved HBM rate.

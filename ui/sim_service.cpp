@@ -70,7 +70,7 @@ core::Status runSimulatedSweep(const SweepRequest& sweep, const SweepCallbacks& 
     return core::Ok{};
 }
 
-core::Result<RunRecord> replayWhatIf(std::shared_ptr<const core::Trace> measured,
+core::Result<RunRecord> replayWhatIf(const std::shared_ptr<const core::Trace>& measured,
                                      const core::sim::WhatIfOptions& options, RunRecord base,
                                      const TaskControl& control) {
     auto replay = core::sim::runWhatIf(*measured, core::analysis::AnalysisOptions{}, options, control);

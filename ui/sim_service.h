@@ -25,7 +25,7 @@ core::Status runSimulatedSweep(const SweepRequest& sweep, const SweepCallbacks& 
 
 // The what-if replay `tpscope-cli whatif` runs (core::sim::runWhatIf, the analysis options every GUI
 // run uses) as a new run: base with the replayed trace, the predicted analysis and timeline data.
-core::Result<RunRecord> replayWhatIf(std::shared_ptr<const core::Trace> measured,
+core::Result<RunRecord> replayWhatIf(const std::shared_ptr<const core::Trace>& measured,
                                      const core::sim::WhatIfOptions& options, RunRecord base,
                                      const TaskControl& control);
 

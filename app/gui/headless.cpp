@@ -217,8 +217,9 @@ int writeReport(ui::MainWindow& window, const QString& dir) {
     const QString summaryPath = dir + QStringLiteral("/summary.md");
     const QByteArray summary = summaryMarkdown(window).toUtf8();
     const auto written = ui::writeFileSafely(summaryPath, "summary", [&](QIODevice& out) -> core::Status {
-        if (out.write(summary) != summary.size())
+        if (out.write(summary) != summary.size()) {
             return ui::exportWriteError(summaryPath, "summary", out.errorString());
+        }
         return core::Ok{};
     });
     if (!written) {

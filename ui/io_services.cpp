@@ -13,6 +13,7 @@
 #include "core/io/workspace/run_info.h"
 #include "core/io/workspace/workspace_schema.h"
 #include "core/sim/allreduce_engine.h"
+#include "core/sim/runtime_profile.h"
 #include "core/util/units.h"
 #include "ui/logging.h"
 
@@ -80,7 +81,8 @@ core::RunInfo runInfoOf(const RunRecord& run) {
     info.spec.insert(info.spec.end(), {{"nodes", std::to_string(r.nodes)},
                                        {"gpus_per_node", std::to_string(r.gpusPerNode)},
                                        {"overlap", r.overlap ? "1" : "0"},
-                                       {"cuda_graphs", r.cudaGraphs ? "1" : "0"},
+                                       {"runtime", std::string(core::sim::toString(r.runtime))},
+                                       {"cuda_graphs", r.runtime == core::sim::Runtime::CudaGraphs ? "1" : "0"},
                                        {"allreduce_engine", std::string(core::sim::toString(r.allReduceEngine))},
                                        {"price_per_gpu_hour", core::formatShortest(r.pricePerGpuHour)},
                                        {"seed", std::to_string(r.seed)},
@@ -122,7 +124,12 @@ RunRecord runRecordOf(const core::Run& run, const QString& workspacePath) {
     r.nodes = specNumber<int>(info, "nodes", r.nodes);
     r.gpusPerNode = specNumber<int>(info, "gpus_per_node", r.gpusPerNode);
     r.overlap = specValue(info, "overlap") == "1";
-    r.cudaGraphs = specValue(info, "cuda_graphs") == "1";
+    // The runtime as the GUI and the CLI write it (issue 26); an older workspace has only the
+    // cuda_graphs switch (unset: the eager launches every older simulator modelled).
+    std::string runtime = specValue(info, "runtime");
+    if (runtime.empty() && run.trace) runtime = run.trace->metadataValue("runtime");
+    r.runtime = core::sim::parseRuntime(runtime).value_or(
+        specValue(info, "cuda_graphs") == "1" ? core::sim::Runtime::CudaGraphs : core::sim::Runtime::PytorchEager);
     // The GUI writes the engine into the spec; a CLI-made workspace has it in the simulated trace's metadata.
     std::string engine = specValue(info, "allreduce_engine");
     if (engine.empty() && run.trace) engine = run.trace->metadataValue("allreduce_engine");
@@ -153,12 +160,12 @@ void assignGroups(std::vector<RunRecord>& runs) {
             continue;
         }
         const RunRequest& q = r.request;
-        const std::string key = std::string(backendName(q.backend)) + '|' + q.model.id + '|' +
-                                std::string(core::toString(q.dtype)) + '|' + std::to_string(q.contextLen) + '|' +
-                                std::to_string(q.tokens) + '|' + q.gpu.id + '|' + q.fabric.id + '|' +
-                                (q.interFabric ? q.interFabric->id : std::string()) + '|' + std::to_string(q.nodes) +
-                                '|' + std::to_string(q.gpusPerNode) + '|' + (q.overlap ? "o" : "-") +
-                                (q.cudaGraphs ? "g" : "-") + '|' + std::string(core::sim::toString(q.allReduceEngine));
+        const std::string key =
+            std::string(backendName(q.backend)) + '|' + q.model.id + '|' + std::string(core::toString(q.dtype)) + '|' +
+            std::to_string(q.contextLen) + '|' + std::to_string(q.tokens) + '|' + q.gpu.id + '|' + q.fabric.id + '|' +
+            (q.interFabric ? q.interFabric->id : std::string()) + '|' + std::to_string(q.nodes) + '|' +
+            std::to_string(q.gpusPerNode) + '|' + (q.overlap ? "o" : "-") +
+            std::string(core::sim::toString(q.runtime)) + '|' + std::string(core::sim::toString(q.allReduceEngine));
         const auto it = std::find(keys.begin(), keys.end(), key);
         if (it == keys.end()) {
             keys.push_back(key);

@@ -237,9 +237,20 @@ QWidget* RunPanel::buildBackend(const LocalBackendInfo& local) {
     h->addStretch(1);
     form->addRow(tr("Nodes × GPUs"), shape);
     m_overlap = new QCheckBox(tr("Overlap communication with compute"), box);
-    m_graphs = new QCheckBox(tr("CUDA graphs"), box);
     form->addRow(m_overlap);
-    form->addRow(m_graphs);
+    // The host that launches the kernels (issue 26): the same choice as `simulate --runtime`, each
+    // profile's numbers and their sources in resources/runtime_profiles.json.
+    m_runtime = combo(box);
+    m_runtime->setObjectName(QStringLiteral("runtime"));
+    for (const auto runtime : core::sim::kRuntimes) {
+        const QString id = QString::fromLatin1(core::sim::toString(runtime));
+        m_runtime->addItem(id, id);
+    }
+    m_runtime->setToolTip(
+        tr("Host runtime launching each GPU's kernels (tpscope-cli simulate --runtime): pytorch-eager pays "
+           "Python and dispatcher time per kernel, cpp-runtime only the launch call, cuda-graphs one graph "
+           "launch per step. At small per-GPU kernels the host sets the step time"));
+    form->addRow(tr("Host runtime"), m_runtime);
     // The serving engine's all-reduce (issue 12 §2): the same choice as `simulate --allreduce`.
     m_engine = combo(box);
     m_engine->setObjectName(QStringLiteral("allReduceEngine"));
@@ -291,7 +302,7 @@ void RunPanel::setDefaults() {
         m_nodes->setValue(spec->cluster.nodes);
         m_gpusPerNode->setValue(spec->cluster.gpusPerNode);
         m_overlap->setChecked(spec->params.overlap);
-        m_graphs->setChecked(spec->params.cudaGraphs);
+        pick(m_runtime, std::string(core::sim::toString(spec->params.effectiveRuntime())));
         pick(m_engine, std::string(core::sim::toString(spec->params.allReduceEngine)));
     }
     m_simulated->setChecked(true);
@@ -340,7 +351,8 @@ core::Result<SweepRequest> RunPanel::sweepRequest() const {
         TPSCOPE_TRY_ASSIGN(base.interFabric, m_catalog.fabric(m_interFabric->currentData().toString().toStdString()));
     }
     base.overlap = m_overlap->isChecked();
-    base.cudaGraphs = m_graphs->isChecked();
+    base.runtime = core::sim::parseRuntime(m_runtime->currentData().toString().toStdString())
+                       .value_or(core::sim::Runtime::PytorchEager);
     base.allReduceEngine = core::sim::parseAllReduceEngine(m_engine->currentData().toString().toStdString())
                                .value_or(core::sim::AllReduceEngine::Nccl);
     base.pricePerGpuHour = m_price->value();
@@ -437,7 +449,7 @@ void RunPanel::saveSettings(QSettings& s) const {
     s.setValue(QStringLiteral("nodes"), m_nodes->value());
     s.setValue(QStringLiteral("gpusPerNode"), m_gpusPerNode->value());
     s.setValue(QStringLiteral("overlap"), m_overlap->isChecked());
-    s.setValue(QStringLiteral("graphs"), m_graphs->isChecked());
+    s.setValue(QStringLiteral("runtime"), m_runtime->currentData());
     s.setValue(QStringLiteral("allReduceEngine"), m_engine->currentData());
     s.setValue(QStringLiteral("price"), m_price->value());
     s.endGroup();
@@ -463,7 +475,14 @@ void RunPanel::restoreSettings(const QSettings& s) {
     m_nodes->setValue(get("nodes").toInt());
     m_gpusPerNode->setValue(get("gpusPerNode").toInt());
     m_overlap->setChecked(get("overlap").toBool());
-    m_graphs->setChecked(get("graphs").toBool());
+    // Settings of a build before the runtime choice hold the "CUDA graphs" checkbox instead.
+    if (get("runtime").isValid()) {
+        pick(m_runtime, get("runtime"));
+    } else {
+        pick(m_runtime,
+             QString::fromLatin1(core::sim::toString(get("graphs").toBool() ? core::sim::Runtime::CudaGraphs
+                                                                            : core::sim::Runtime::PytorchEager)));
+    }
     pick(m_engine, get("allReduceEngine"));
     m_price->setValue(get("price").toDouble());
     updateCustomVisibility();

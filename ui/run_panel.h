@@ -3,8 +3,8 @@
 #pragma once
 // The run panel: what to run (model preset or custom dimensions, dtype, TP degrees, batch sizes,
 // tokens, context), where (a simulated cluster of a GPU preset and fabric, nodes × GPUs, or the
-// local GPUs when this build has a GPU backend), options (overlap, CUDA graphs), the price per
-// GPU-hour, and Run / Cancel with the overall progress. Invalid input is named under the form and
+// local GPUs when this build has a GPU backend), options (overlap, the host runtime profile, the all-reduce engine),
+// the price per GPU-hour, and Run / Cancel with the overall progress. Invalid input is named under the form and
 // disables Run. Above the form a box says which run the views show, so the form (the next sweep) is
 // not taken to describe an opened trace.
 
@@ -92,8 +92,8 @@ class RunPanel : public QWidget {
     QSpinBox* m_nodes = nullptr;
     QSpinBox* m_gpusPerNode = nullptr;
     QCheckBox* m_overlap = nullptr;
-    QCheckBox* m_graphs = nullptr;
-    QComboBox* m_engine = nullptr;  // SimParams::allReduceEngine
+    QComboBox* m_runtime = nullptr;  // SimParams::runtime
+    QComboBox* m_engine = nullptr;   // SimParams::allReduceEngine
     QDoubleSpinBox* m_price = nullptr;
     QLabel* m_problem = nullptr;
     QLabel* m_fitHint = nullptr;

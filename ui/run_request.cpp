@@ -3,6 +3,7 @@
 #include "ui/run_request.h"
 
 #include "core/sim/allreduce_engine.h"
+#include "core/sim/runtime_profile.h"
 
 namespace tpscope::ui {
 
@@ -15,12 +16,15 @@ QString RunRequest::label() const {
 QString RunRequest::backendText() const {
     switch (backend) {
         case BackendKind::SimulatedCluster:
-            return QStringLiteral("sim %1×%2 %3, %4%5%6")
+            // The runtime profile sets the host's share of each step: two runs that differ only in it
+            // differ in every number.
+            return QStringLiteral("sim %1×%2 %3, %4%5, %6%7")
                 .arg(nodes)
                 .arg(gpusPerNode)
                 .arg(QString::fromStdString(gpu.id), QString::fromStdString(fabric.id),
                      nodes > 1 && interFabric ? QStringLiteral(" + ") + QString::fromStdString(interFabric->id)
                                               : QString(),
+                     QString::fromLatin1(core::sim::toString(runtime)),
                      allReduceEngine == core::sim::AllReduceEngine::Nccl
                          ? QString()
                          : QStringLiteral(", ") + QString::fromLatin1(core::sim::toString(allReduceEngine)));

@@ -39,15 +39,17 @@ struct RunRequest {
     std::optional<core::FabricSpec> interFabric;  // between nodes; required when nodes > 1
     int nodes = 1;
     int gpusPerNode = 8;
-    bool overlap = false;     // overlap communication with the next layer's compute
-    bool cudaGraphs = false;  // graph replay: graph-node gaps instead of host launches
+    bool overlap = false;  // overlap communication with the next layer's compute
+    // The host runtime that launches the kernels (SimParams::runtime, `simulate --runtime`); on local
+    // GPUs cuda-graphs captures and replays the step, the other two launch eagerly.
+    core::sim::Runtime runtime = core::sim::Runtime::PytorchEager;
     // Whose all-reduce the simulator runs (SimParams::allReduceEngine, `simulate --allreduce`).
     core::sim::AllReduceEngine allReduceEngine = core::sim::AllReduceEngine::Nccl;
     double pricePerGpuHour = 0;
     std::uint64_t seed = 1;  // one seed for the whole sweep, as `tpscope-cli simulate --seed`
 
     QString label() const;        // "TP 4 · batch 8 · 4 tokens"
-    QString backendText() const;  // "sim 1×8 H100 SXM5 · NVLink 4"
+    QString backendText() const;  // "sim 1×8 h100-sxm, nvlink4, cuda-graphs"
 };
 
 // A sweep is the product of TP degrees and batch sizes over one base request.

@@ -25,7 +25,7 @@ core::Result<RunOutcome> runOnLocalGpus(const RunRequest& request, const TaskCon
     core::LocalRunRequest local;
     local.plan = core::PlanConfig{request.model, request.tp, request.batch, request.contextLen, request.dtype};
     local.tokens = request.tokens;
-    local.graph = request.cudaGraphs;
+    local.graph = request.runtime == core::sim::Runtime::CudaGraphs;  // the others launch eagerly
     local.overlap = request.overlap;
     auto trace = backend->run(local, control);
     if (!trace) return trace.error();

@@ -20,7 +20,7 @@ core::Result<SweepRequest> defaultSweepRequest(const core::Catalog& catalog, dou
     base.nodes = spec.cluster.nodes;
     base.gpusPerNode = spec.cluster.gpusPerNode;
     base.overlap = spec.params.overlap;
-    base.cudaGraphs = spec.params.cudaGraphs;
+    base.runtime = spec.params.effectiveRuntime();
     base.allReduceEngine = spec.params.allReduceEngine;
     base.seed = spec.params.seed;
     base.pricePerGpuHour = pricePerGpuHour;
@@ -45,7 +45,7 @@ core::sim::SweepSpec sweepSpecOf(const SweepRequest& sweep) {
     spec.dtype = base.dtype;
     spec.params.seed = base.seed;
     spec.params.overlap = base.overlap;
-    spec.params.cudaGraphs = base.cudaGraphs;
+    spec.params.setRuntime(base.runtime);
     spec.params.allReduceEngine = base.allReduceEngine;
     return spec;
 }

@@ -38,6 +38,7 @@ struct CalibrateOptions {
     std::string intraFabric = "nvlink3";
     std::string start;
     std::string check;
+    double launchIntervalUs = 0;
     std::string id = "calibrated";
     std::string name;
     std::optional<int> nicsPerNode;
@@ -189,18 +190,25 @@ core::Result<CalibrationInput> parseInput(const CalibrateOptions& o, const core:
 int runCheck(const CalibrateOptions& o, const core::Catalog& catalog, const CalibrationInput& in) {
     auto fabric = catalog.fabric(o.check);
     if (!fabric) return reportError(fabric.error());
-    auto report = in.intra ? core::sim::evaluateFabric(in.samples, *in.intra, *fabric)
-                           : core::sim::evaluateFabric(in.samples, *fabric, std::nullopt);
+    const double launchNs = o.launchIntervalUs * 1e3;
+    auto report = in.intra ? core::sim::evaluateFabric(in.samples, *in.intra, *fabric, launchNs)
+                           : core::sim::evaluateFabric(in.samples, *fabric, std::nullopt, launchNs);
     if (!report) return reportError(report.error());
     if (o.json) {
         core::JsonWriter w(std::cout);
         w.beginObject().field("fabric", fabric->id).field("input", o.input).field("samples", in.samples.size());
+        if (o.launchIntervalUs > 0) w.field("launch_interval_us", o.launchIntervalUs);
         writeReport(w, *report);
         w.endObject();
     } else {
         std::cout << "error of preset '" << fabric->id << "' against " << o.input << " ("
                   << countText(static_cast<std::int64_t>(in.samples.size()), "sample")
-                  << "; error = predicted / measured - 1)\n\n";
+                  << "; error = predicted / measured - 1";
+        if (o.launchIntervalUs > 0) {
+            std::cout << "; rows launched by one thread on g GPUs: + (g - 1) x "
+                      << core::formatFixed(o.launchIntervalUs, 2) << " us";
+        }
+        std::cout << ")\n\n";
         printReport(*report);
     }
     return kExitOk;
@@ -294,6 +302,11 @@ int run(const CalibrateOptions& given, const CliContext& ctx) {
                       ? o.fromTrace.front()
                       : o.fromTrace.front() + " (+" + std::to_string(o.fromTrace.size() - 1) + " more trace(s))";
     }
+    if (o.launchIntervalUs > 0 && o.check.empty()) {
+        return reportError(core::makeError(core::ErrorCode::InvalidArgument,
+                                           "applies to --check only: a fit does not model the host's launches",
+                                           "--launch-interval-us"));
+    }
     auto input = parseInput(o, *catalog);
     if (!input) return reportError(input.error());
     return o.check.empty() ? runFit(o, *catalog, *input) : runCheck(o, *catalog, *input);
@@ -331,6 +344,9 @@ void addCalibrateCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_option("--nics-per-node", opts->nicsPerNode, "Inter-node fits: network ports per node (0: one per GPU)")
         ->check(nonNegativeNumber());
     cmd->add_option("--check", opts->check, "Do not fit: report this preset's error against the data");
+    cmd->add_option("--launch-interval-us", opts->launchIntervalUs,
+                    "--check: add (g - 1) x this to rows one thread launched on g GPUs (column gpus_per_thread)")
+        ->check(nonNegativeNumber());
     cmd->add_option("--id,--fabric-id", opts->id, "Id of the fitted fabric")->capture_default_str();
     cmd->add_option("--name", opts->name, "Display name of the fitted fabric");
     cmd->add_option("--out", opts->out, "Write the fitted fabric entry (a catalog file)");

@@ -16,6 +16,7 @@
 #include "ui/charts/chart_tabs.h"
 #include "ui/compare/compare_controller.h"
 #include "ui/export/safe_write.h"
+#include "ui/export/sweep_report.h"
 #include "ui/main_window.h"
 #include "ui/run_document.h"
 #include "ui/run_panel.h"
@@ -102,12 +103,12 @@ QString summaryMarkdown(const ui::MainWindow& window) {
     QTextStream s(&md);
     const auto& rows = window.document()->runs();
     // The runtime profile sets the host's share of each step: it belongs in the first line.
-    std::string runtime;
+    std::vector<core::sim::Runtime> runtimes;
     for (const auto& row : rows) {
-        if (row.trace && runtime.empty()) runtime = row.trace->metadataValue("runtime");
+        if (row.request.backend == ui::BackendKind::SimulatedCluster) runtimes.push_back(row.request.runtime);
     }
-    s << "# tpscope report: the embedded default sweep"
-      << (runtime.empty() ? QString() : QStringLiteral(", runtime ") + QString::fromStdString(runtime)) << "\n\n";
+    s << "# " << ui::titleWithRuntimes(QStringLiteral("tpscope report: the embedded default sweep"), runtimes)
+      << "\n\n";
     if (!rows.empty()) {
         const auto& r = rows.front().request;
         s << "Model **" << QString::fromStdString(r.model.name) << "**, "

@@ -8,7 +8,9 @@
 // with the kernel's correlation id ended after that earlier work had ended: the GPU was ready and
 // the kernel had not been launched yet, so the host set the pace. Gaps before kernels whose launch
 // came early are the device's own (queue, graph-node gaps) or wait for another stream.
-// Complexity: O(host events + kernels) time, O(host events) memory for the correlation map.
+// Complexity: O(host events + kernels) time, one task per rank on up to `threads` threads (0: one
+// per hardware thread; the result does not depend on it); memory 8 bytes per correlation id of a
+// rank's launch calls (dense ids), or 16 per launch and O(log n) a kernel when the ids are sparse.
 
 #include <cstdint>
 
@@ -27,6 +29,6 @@ struct HostIdle {
     }
 };
 
-HostIdle attributeIdleToHost(const Trace& trace);
+HostIdle attributeIdleToHost(const Trace& trace, unsigned threads = 0);
 
 }  // namespace tpscope::core::analysis

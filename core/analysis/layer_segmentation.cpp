@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <limits>
+#include <numeric>
 #include <span>
 
 #include "core/analysis/repeat_layers.h"
@@ -225,9 +226,19 @@ void patternLayers(const Trace& trace, const Rank& rank, const SegmentationOptio
 
 // Layer windows of one window's repeat result: a layer runs from its first kernel's start to the
 // next layer's (the kernel after it), as NVTX ranges pushed before each layer's first launch would.
-void appendRepeatLayers(std::span<const RepeatKernel> k, const RepeatResult& r, std::int64_t stepKey, bool passIsStep,
+// In a step window that holds several passes (speculative decoding, a step range around several
+// forward passes), the layers of each pass are numbered on from the previous pass's last, so that
+// (step, layer) stays a key: ranks are aligned by it.
+// Returns whether the window held several passes.
+bool appendRepeatLayers(std::span<const RepeatKernel> k, const RepeatResult& r, std::int64_t stepKey, bool passIsStep,
                         RankSegmentation& seg) {
-    for (const auto& l : r.layers) {
+    int offset = 0;
+    int passEnd = 0;  // one past the highest index of the current pass, offset included
+    for (std::size_t li = 0; li < r.layers.size(); ++li) {
+        const auto& l = r.layers[li];
+        if (!passIsStep && li > 0 && l.pass != r.layers[li - 1].pass) offset = passEnd;
+        const int index = passIsStep ? l.index : l.index + offset;
+        passEnd = std::max(passEnd, index + 1);
         std::int64_t end = 0;
         if (l.last < k.size()) {
             end = k[l.last].startNs;
@@ -235,8 +246,9 @@ void appendRepeatLayers(std::span<const RepeatKernel> k, const RepeatResult& r, 
             for (std::size_t i = l.first; i < l.last; ++i) end = std::max(end, k[i].endNs);
         }
         const std::int64_t step = passIsStep ? static_cast<std::int64_t>(l.pass) : stepKey;
-        seg.layers.push_back({step, l.index, k[l.first].startNs, end});
+        seg.layers.push_back({step, index, k[l.first].startNs, end});
     }
+    return r.passes > 1;
 }
 
 // Steps from the passes of a rank without step ranges: a pass ends at the longest gap between its
@@ -262,19 +274,21 @@ void stepsFromPasses(std::span<const RepeatKernel> k, const RepeatResult& r, Ran
     seg.steps.push_back({static_cast<std::int64_t>(r.layers.back().pass), stepStart, end});
 }
 
-void repeatLayers(const Trace& trace, const Rank& rank, RankSegmentation& seg) {
+// Returns the number of step windows that held several forward passes.
+std::size_t repeatLayers(const Trace& trace, const Rank& rank, RankSegmentation& seg) {
     const auto kernels = repeatKernels(trace, rank);
-    if (kernels.empty()) return;
+    if (kernels.empty()) return 0;
     const std::span<const RepeatKernel> all(kernels);
     if (seg.steps.empty()) {
         const RepeatResult r = findRepeatLayers(all);
         seg.repeatPeriod = r.period;
-        if (r.layers.empty()) return;
+        if (r.layers.empty()) return 0;
         appendRepeatLayers(all, r, 0, true, seg);
         stepsFromPasses(all, r, seg);
-        return;
+        return 0;
     }
     std::size_t hint = 0;
+    std::size_t multiPass = 0;
     for (const auto& step : seg.steps) {
         auto byStart = [](const RepeatKernel& a, std::int64_t t) { return a.startNs < t; };
         const auto first = std::lower_bound(kernels.begin(), kernels.end(), step.startNs, byStart);
@@ -285,8 +299,9 @@ void repeatLayers(const Trace& trace, const Rank& rank, RankSegmentation& seg) {
         if (r.period == 0) continue;
         hint = r.period;
         seg.repeatPeriod = seg.repeatPeriod == 0 ? r.period : seg.repeatPeriod;
-        appendRepeatLayers(window, r, step.key, false, seg);
+        multiPass += appendRepeatLayers(window, r, step.key, false, seg) ? 1 : 0;
     }
+    return multiPass;
 }
 
 }  // namespace
@@ -329,9 +344,15 @@ bool patternOnly(const SegmentationOptions& o) {
     return o.patternOnly || o.layersPerStep > 0 || o.leadingBlocks > 0;
 }
 
-// One rank's steps and layers; ranks are independent, so they run in parallel.
-RankSegmentation segmentRank(const Trace& trace, const Rank& rank, const SegmentationOptions& options) {
+struct RankResult {
     RankSegmentation seg;
+    std::size_t multiPassSteps = 0;  // repeat rule: step windows holding several forward passes
+};
+
+// One rank's steps and layers; ranks are independent, so they run in parallel.
+RankResult segmentRank(const Trace& trace, const Rank& rank, const SegmentationOptions& options) {
+    RankResult result;
+    RankSegmentation& seg = result.seg;
     seg.rank = rank.id;
     seg.steps = nvtxSteps(trace, rank, options);
     nvtxLayers(trace, rank, options, seg);
@@ -343,7 +364,7 @@ RankSegmentation segmentRank(const Trace& trace, const Rank& rank, const Segment
         seg.source = SegmentationSource::Pattern;
         seg.patternLayerCount = seg.layers.size();
         if (!patternOnly(options)) {
-            repeatLayers(trace, rank, repeat);
+            const std::size_t multiPass = repeatLayers(trace, rank, repeat);
             seg.repeatPeriod = repeat.repeatPeriod;
             seg.repeatLayerCount = repeat.layers.size();
             // The pattern rule's blocks end at collectives, which the analysis of TP needs: kept when the
@@ -353,6 +374,7 @@ RankSegmentation segmentRank(const Trace& trace, const Rank& rank, const Segment
                 repeat.patternLayerCount = seg.patternLayerCount;
                 repeat.repeatLayerCount = repeat.layers.size();
                 seg = std::move(repeat);
+                result.multiPassSteps = multiPass;
             }
         }
     }
@@ -362,7 +384,7 @@ RankSegmentation segmentRank(const Trace& trace, const Rank& rank, const Segment
     // The lists grew by doubling: up to half their capacity unused, held for the result's lifetime.
     seg.steps.shrink_to_fit();
     seg.layers.shrink_to_fit();
-    return seg;
+    return result;
 }
 
 }  // namespace
@@ -370,8 +392,12 @@ RankSegmentation segmentRank(const Trace& trace, const Rank& rank, const Segment
 Segmentation segmentLayers(const Trace& trace, const SegmentationOptions& options, unsigned threads) {
     Segmentation out;
     out.ranks.resize(trace.ranks.size());
-    parallelFor(trace.ranks.size(), threads,
-                [&](std::size_t r) { out.ranks[r] = segmentRank(trace, trace.ranks[r], options); });
+    std::vector<std::size_t> multiPassSteps(trace.ranks.size(), 0);
+    parallelFor(trace.ranks.size(), threads, [&](std::size_t r) {
+        auto result = segmentRank(trace, trace.ranks[r], options);
+        out.ranks[r] = std::move(result.seg);
+        multiPassSteps[r] = result.multiPassSteps;
+    });
     std::size_t nvtxRanks = 0;
     std::size_t patternRanks = 0;
     std::size_t repeatRanks = 0;
@@ -417,6 +443,12 @@ Segmentation segmentLayers(const Trace& trace, const SegmentationOptions& option
                             " rank(s) without NVTX layer ranges: layers from the repeating kernel sequence (" +
                             std::to_string(firstRepeat->repeatPeriod) + " kernels per layer on rank " +
                             std::to_string(firstRepeat->rank.value) + "), because " + why);
+    }
+    const std::size_t multiPass = std::accumulate(multiPassSteps.begin(), multiPassSteps.end(), std::size_t{0});
+    if (multiPass > 0) {
+        out.notes.push_back(std::to_string(multiPass) +
+                            " step window(s) hold several forward passes: their layers are numbered on across the "
+                            "passes (layer 0 of the second pass follows the first pass's last layer)");
     }
     if (leftover > 0) {
         out.notes.push_back(std::to_string(leftover) + " block(s) at step ends did not complete a layer");

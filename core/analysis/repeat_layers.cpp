@@ -3,8 +3,13 @@
 #include "core/analysis/repeat_layers.h"
 
 #include <algorithm>
+#include <bit>
 #include <string>
 #include <unordered_map>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace tpscope::core::analysis {
 
@@ -21,36 +26,81 @@ struct Region {
     std::size_t end = 0;
 };
 
-std::vector<Region> regions(std::span<const RepeatKernel> s, std::size_t p) {
-    std::vector<Region> out;
-    std::size_t run = 0;
-    auto close = [&](std::size_t i) {
-        if (run >= p) out.push_back({i - run, i + p});
-        run = 0;
-    };
-    for (std::size_t i = 0; i + p < s.size(); ++i) {
-        if (s[i].token == s[i + p].token) {
-            ++run;
-        } else {
-            close(i);
-        }
+// Bit j of the result: t[j] == t[j + p], for j < count <= 64. Four tokens a compare where SSE2 is
+// there (every x86-64): the period search compares up to m x kMaxPeriod pairs per window.
+std::uint64_t equalMask(const std::uint32_t* t, std::size_t p, std::size_t count) {
+    std::uint64_t mask = 0;
+    std::size_t j = 0;
+#if defined(__SSE2__)
+    for (; j + 4 <= count; j += 4) {
+        const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + j));
+        const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + j + p));
+        const auto bits = static_cast<unsigned>(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(a, b))));
+        mask |= static_cast<std::uint64_t>(bits) << j;
     }
-    close(s.size() > p ? s.size() - p : 0);
-    return out;
+#endif
+    for (; j < count; ++j) mask |= static_cast<std::uint64_t>(t[j] == t[j + p]) << j;
+    return mask;
 }
 
-struct Coverage {
-    std::size_t covered = 0;             // kernels inside runs of >= 2 periods
-    std::size_t firstRegion = SIZE_MAX;  // start of the first such run
-};
-
-Coverage coverage(std::span<const RepeatKernel> s, std::size_t p) {
-    Coverage c;
-    for (const Region& r : regions(s, p)) {
-        c.covered += r.end - r.begin;
-        c.firstRegion = std::min(c.firstRegion, r.begin);
+// Whether `bits` holds k consecutive ones (1 <= k <= 64): bit i of m is set while bits i..i+len-1 are.
+bool hasRunOf(std::uint64_t bits, std::size_t k) {
+    std::uint64_t m = bits;
+    std::size_t len = 1;
+    while (m != 0 && 2 * len <= k) {
+        m &= m >> len;
+        len *= 2;
     }
-    return c;
+    if (len < k) m &= m >> (k - len);
+    return m != 0;
+}
+
+// Calls f(Region) for each maximal run of t[i] == t[i + p] that spans at least p positions, as the
+// region [first i of the run, last i + 1 + p), in order. Runs are read 64 positions at a time from a
+// bit mask; a word without a run of p inside (most words of a window without that period) costs a
+// few shifts.
+template <typename F>
+void forEachRegion(std::span<const std::uint32_t> t, std::size_t p, F&& f) {
+    if (t.size() <= p) return;
+    const std::size_t len = t.size() - p;  // positions i that have a partner i + p
+    std::size_t run = 0;                   // equal positions just before the one looked at
+    for (std::size_t i = 0; i < len; i += 64) {
+        const std::size_t count = std::min<std::size_t>(64, len - i);
+        const std::uint64_t eq = equalMask(t.data() + i, p, count);
+        if (run == 0 && !hasRunOf(eq, std::min<std::size_t>(p, 64))) {
+            // No run of p inside the word and none coming in: only the ones at its top can still
+            // become one (with the next word). Most words of a window without that period.
+            run = eq == 0 ? 0 : static_cast<std::size_t>(std::countl_one(eq << (64 - count)));
+            continue;
+        }
+        std::size_t j = 0;
+        while (j < count) {
+            const std::uint64_t rest = eq >> j;
+            if ((rest & 1U) != 0) {
+                const auto ones = static_cast<std::size_t>(std::countr_one(rest));  // bits past count are 0
+                run += ones;
+                j += ones;
+            } else {
+                if (run >= p) f(Region{i + j - run, i + j + p});
+                run = 0;
+                if (rest == 0) break;
+                j += static_cast<std::size_t>(std::countr_zero(rest));
+            }
+        }
+    }
+    if (run >= p) f(Region{len - run, len + p});
+}
+
+std::vector<std::uint32_t> tokensOf(std::span<const RepeatKernel> s) {
+    std::vector<std::uint32_t> t(s.size());
+    for (std::size_t i = 0; i < s.size(); ++i) t[i] = s[i].token;
+    return t;
+}
+
+std::vector<Region> regions(std::span<const std::uint32_t> t, std::size_t p) {
+    std::vector<Region> out;
+    forEachRegion(t, p, [&](const Region& r) { out.push_back(r); });
+    return out;
 }
 
 std::size_t gemmsIn(std::span<const RepeatKernel> s, std::size_t from, std::size_t p) {
@@ -59,24 +109,26 @@ std::size_t gemmsIn(std::span<const RepeatKernel> s, std::size_t from, std::size
     return n;
 }
 
-bool acceptable(std::span<const RepeatKernel> s, std::size_t p, const Coverage& c, std::size_t scanned) {
+bool acceptable(std::span<const RepeatKernel> s, std::size_t p, const RepeatCoverage& c, std::size_t scanned) {
     return c.covered * 2 >= scanned && c.firstRegion != SIZE_MAX && gemmsIn(s, c.firstRegion, p) >= 2;
 }
 
 std::size_t findPeriod(std::span<const RepeatKernel> kernels, std::size_t hint) {
     const auto scan = kernels.first(std::min(kernels.size(), kMaxScan));
     const std::size_t m = scan.size();
+    const std::vector<std::uint32_t> tokens = tokensOf(scan);
+    const auto coverage = [&](std::size_t p) { return repeatCoverage(tokens, p); };
     if (hint >= kMinPeriod && 2 * hint <= m) {
         // The previous step's period still covering most of this one: steps look alike.
-        const Coverage c = coverage(scan, hint);
+        const RepeatCoverage c = coverage(hint);
         if (c.covered * 5 >= m * 4 && acceptable(scan, hint, c, m)) return hint;
     }
     const std::size_t maxPeriod = std::min(m / 2, kMaxPeriod);
     if (maxPeriod < kMinPeriod) return 0;
-    std::vector<Coverage> cov(maxPeriod + 1);
+    std::vector<RepeatCoverage> cov(maxPeriod + 1);
     std::size_t best = 0;
     for (std::size_t p = kMinPeriod; p <= maxPeriod; ++p) {
-        cov[p] = coverage(scan, p);
+        cov[p] = coverage(p);
         best = std::max(best, cov[p].covered);
         // Most of the window repeats with this period: no longer one can do better (O(m x p) then).
         if (cov[p].covered * 5 >= m * 4 && acceptable(scan, p, cov[p], m)) return p;
@@ -115,6 +167,15 @@ std::size_t layerPhase(std::span<const RepeatKernel> s, std::size_t a, std::size
 
 }  // namespace
 
+RepeatCoverage repeatCoverage(std::span<const std::uint32_t> tokens, std::size_t p) {
+    RepeatCoverage c;
+    forEachRegion(tokens, p, [&](const Region& r) {
+        c.covered += r.end - r.begin;
+        c.firstRegion = std::min(c.firstRegion, r.begin);
+    });
+    return c;
+}
+
 std::vector<RepeatKernel> repeatKernels(const Trace& trace, const Rank& rank) {
     std::unordered_map<std::uint32_t, std::uint32_t> tokenOfName;
     std::unordered_map<std::string, std::uint32_t> tokenOfFamily;
@@ -152,7 +213,7 @@ RepeatResult findRepeatLayers(std::span<const RepeatKernel> kernels, std::size_t
     RepeatResult result;
     const std::size_t p = findPeriod(kernels, hintPeriod);
     if (p == 0) return result;
-    const auto regs = regions(kernels, p);
+    const auto regs = regions(tokensOf(kernels), p);
     std::size_t layersEnd = 0;  // where the last layer found ends: nothing before it is taken again
     std::size_t pass = 0;
     std::size_t passLayers = 0;

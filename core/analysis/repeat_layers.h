@@ -63,6 +63,15 @@ inline constexpr std::size_t kMaxScan = 16384;
 // the name up to its argument list, without digits. O(n log n).
 std::vector<RepeatKernel> repeatKernels(const Trace& trace, const Rank& rank);
 
+// Step 1's measure for one period p: the tokens inside maximal runs of tokens[i] == tokens[i + p]
+// that span at least two periods, and where the first such run starts (SIZE_MAX: none). O(m) for
+// m tokens, 64 positions at a time.
+struct RepeatCoverage {
+    std::size_t covered = 0;
+    std::size_t firstRegion = SIZE_MAX;
+};
+RepeatCoverage repeatCoverage(std::span<const std::uint32_t> tokens, std::size_t p);
+
 RepeatResult findRepeatLayers(std::span<const RepeatKernel> kernels, std::size_t hintPeriod = 0);
 
 }  // namespace tpscope::core::analysis

@@ -156,14 +156,15 @@ std::vector<AllReduceSample> selectSamples(const std::vector<AllReduceSample>& s
 }
 
 Result<CalibrationReport> evaluateFabric(const std::vector<AllReduceSample>& samples, const FabricSpec& intra,
-                                         const std::optional<FabricSpec>& inter) {
+                                         const std::optional<FabricSpec>& inter, double launchIntervalNs) {
     if (samples.empty()) return makeError(ErrorCode::InvalidArgument, "no samples to compare with", "calibration data");
     auto predictor = Predictor::create(samples, intra, inter);
     if (!predictor) return predictor.error();
     std::vector<std::pair<std::uint64_t, double>> all;
     std::map<std::pair<int, int>, std::vector<std::pair<std::uint64_t, double>>> perConfig;
     for (const auto& s : samples) {
-        const double rel = predictor->predictNs(s) / s.timeNs - 1.0;
+        const double launches = (s.gpusPerThread - 1) * launchIntervalNs;
+        const double rel = (predictor->predictNs(s) + launches) / s.timeNs - 1.0;
         all.emplace_back(s.bytes, rel);
         perConfig[{s.ranks, s.nodes}].emplace_back(s.bytes, rel);
     }

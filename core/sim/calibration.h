@@ -68,9 +68,11 @@ struct CalibrationResult {
 std::vector<AllReduceSample> selectSamples(const std::vector<AllReduceSample>& samples, CalibrationTarget target,
                                            const std::vector<int>& ranks);
 
-// The error of the collective model with these fabrics against the samples.
+// The error of the collective model with these fabrics against the samples. A sample launched by
+// one host thread on g GPUs (AllReduceSample::gpusPerThread) is compared with the model plus
+// (g - 1) x launchIntervalNs: its kernels start one launch apart (nccl-tests -g g).
 Result<CalibrationReport> evaluateFabric(const std::vector<AllReduceSample>& samples, const FabricSpec& intra,
-                                         const std::optional<FabricSpec>& inter);
+                                         const std::optional<FabricSpec>& inter, double launchIntervalNs = 0);
 
 Result<CalibrationResult> calibrateFabric(const std::vector<AllReduceSample>& samples,
                                           const CalibrationOptions& options);

@@ -290,22 +290,46 @@ Result<CalibrationData> parseMeasuredRowsCsv(std::string_view text, const std::s
     CalibrationData data;
     data.format = CalibrationFormat::MeasuredRowsCsv;
     bool sawHeader = false;
+    std::size_t colThreadGpus = 0, colAlgo = 0;  // 0: absent (the first four columns are fixed)
     forEachLine(text, [&](std::string_view line) {
         if (line.empty() || line == "\r" || line.front() == '#') return;
         if (!sawHeader) {
             sawHeader = line.substr(0, kMeasuredRowsHeader.size()) == kMeasuredRowsHeader;
-            if (!sawHeader) ++data.skippedRows;
+            if (!sawHeader) {
+                ++data.skippedRows;
+                return;
+            }
+            const auto names = split(line, ',');
+            for (std::size_t i = 4; i < names.size(); ++i) {
+                std::string_view n = names[i];
+                while (!n.empty() && (n.back() == '\r' || n.back() == ' ')) n.remove_suffix(1);
+                if (n == "gpus_per_thread") colThreadGpus = i;
+                if (n == "algorithm") colAlgo = i;
+            }
             return;
         }
         const auto cells = split(line, ',');
-        double gpus = 0, nodes = 0, bytes = 0, us = 0;
+        double gpus = 0, nodes = 0, bytes = 0, us = 0, threadGpus = 1;
         if (cells.size() < 4 || !toDouble(cells[0], gpus) || !toDouble(cells[1], nodes) || !toDouble(cells[2], bytes) ||
-            !toDouble(cells[3], us) || gpus > 1e6 || nodes > 1e6 || bytes > 1e18) {
+            !toDouble(cells[3], us) || gpus > 1e6 || nodes > 1e6 || bytes > 1e18 ||
+            (colThreadGpus > 0 && (colThreadGpus >= cells.size() || !toDouble(cells[colThreadGpus], threadGpus) ||
+                                   threadGpus < 1 || threadGpus > gpus))) {
             ++data.skippedRows;
             return;
         }
         AllReduceSample sample{static_cast<std::uint64_t>(bytes), static_cast<int>(gpus), static_cast<int>(nodes),
                                us * 1e3};
+        sample.gpusPerThread = static_cast<int>(threadGpus);
+        if (colAlgo > 0) {
+            std::string_view a = colAlgo < cells.size() ? cells[colAlgo] : std::string_view{};
+            while (!a.empty() && (a.back() == '\r' || a.back() == ' ')) a.remove_suffix(1);
+            const auto algo = parseCollectiveAlgo(a);
+            if (!algo) {
+                ++data.skippedRows;
+                return;
+            }
+            sample.algo = *algo;
+        }
         if (validSample(sample)) {
             data.samples.push_back(sample);
         } else {

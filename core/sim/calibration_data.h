@@ -13,7 +13,9 @@
 //    time (us) is used.
 //  - nccl-tests JSON (-J file): "results"[].{size, out_of_place.time} and config.devices.
 //  - measured-rows CSV (resources/calibration/*.csv): '#' comment lines naming the source, then the
-//    header "gpus,nodes,bytes,time_us" (more columns allowed, e.g. busbw_gbps) and one row per size.
+//    header "gpus,nodes,bytes,time_us" (more columns allowed, e.g. busbw_gbps) and one row per size;
+//    optional columns "gpus_per_thread" and "algorithm" (one_shot, two_shot, ...) fill the fields of
+//    the same name.
 // Rows that cannot be read are counted, never fatal; a file of none of these shapes is one error.
 // O(file size).
 
@@ -22,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/trace/event_kind.h"
 #include "core/util/result.h"
 
 namespace tpscope::core::sim {
@@ -31,6 +34,12 @@ struct AllReduceSample {
     int ranks = 0;
     int nodes = 1;
     double timeNs = 0;
+    // GPUs one host thread launched kernels on for this call (nccl-tests -g N: N; one process per
+    // GPU: 1): its kernels start one launch apart, which the measured time includes.
+    int gpusPerThread = 1;
+    // The algorithm the row was measured with when forced (custom one-shot / two-shot kernels);
+    // Unknown: the library's own choice.
+    CollectiveAlgo algo = CollectiveAlgo::Unknown;
 };
 
 enum class CalibrationFormat { Auto, VidurCsv, NcclTestsText, NcclTestsJson, MeasuredRowsCsv };

@@ -15,6 +15,7 @@
 //
 //   build/dev/tests/bench/bench_analysis --benchmark_filter=10M
 //   TPSCOPE_BENCH_ANALYSIS_100M=1 build/dev/tests/bench/bench_analysis --benchmark_filter=100M
+//   build/dev/tests/bench/bench_analysis --benchmark_filter=ByRanks   # matching and clock offsets at 8/32/72 ranks
 
 #include <benchmark/benchmark.h>
 
@@ -24,23 +25,27 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/analysis/analysis.h"
+#include "core/analysis/clock_sync.h"
+#include "core/analysis/collective_matching.h"
 #include "core/trace/trace.h"
 
 namespace {
 
 using namespace tpscope::core;
 
-constexpr int kRanks = 8;
+constexpr int kDefaultRanks = 8;
 constexpr int kLayersPerStep = 80;
 constexpr int kKernelsPerLayer = 10;
+constexpr int kCollectivesPerLayer = 2;
 
-std::shared_ptr<const Trace> makeTrace(std::size_t totalEvents) {
+std::shared_ptr<const Trace> makeTrace(std::size_t totalEvents, int kRanks = kDefaultRanks) {
     auto trace = std::make_shared<Trace>();
     trace->origin = TraceOrigin::Simulated;
-    trace->metadata = {{"tp", "8"}, {"batch", "16"}};
-    const std::size_t layers = totalEvents / (kRanks * kKernelsPerLayer);
+    trace->metadata = {{"tp", std::to_string(kRanks)}, {"batch", "16"}};
+    const std::size_t layers = totalEvents / (static_cast<std::size_t>(kRanks) * kKernelsPerLayer);
     const std::size_t steps = (layers + kLayersPerStep - 1) / kLayersPerStep;
     const NameId names[kKernelsPerLayer] = {trace->intern("rms_norm_kernel"),
                                             trace->intern("sm90_xmma_gemm_qkv"),
@@ -59,7 +64,7 @@ std::shared_ptr<const Trace> makeTrace(std::size_t totalEvents) {
     CollectivePayload ar;
     ar.op = CollectiveOp::AllReduce;
     ar.bytes = 16 * 8192 * 2;
-    ar.groupSize = kRanks;
+    ar.groupSize = static_cast<std::uint32_t>(kRanks);
     ar.communicator = trace->intern("tp");
     const PayloadId arPayload = trace->intern(Payload::of(ar));
     const NameId stepName = trace->intern("step");
@@ -78,7 +83,7 @@ std::shared_ptr<const Trace> makeTrace(std::size_t totalEvents) {
         return static_cast<std::int64_t>((lcg >> 33) % 3000);
     };
     std::int64_t t = 0;
-    std::int64_t arrive[kRanks];
+    std::vector<std::int64_t> arrive(static_cast<std::size_t>(kRanks), 0);
     std::int64_t layerStart = 0;
     std::int64_t blockStart = 0;
     std::int64_t stepStart = 0;
@@ -216,6 +221,45 @@ BENCHMARK(BM_AnalyzeTrace)
     ->Iterations(2)
     ->MeasureProcessCPUTime()
     ->UseRealTime();
+
+// Collective matching and the clock-offset estimate must stay linear in ranks x calls (issue 31: an
+// NVL72 domain is 72 ranks): the same 10,000 layers (20,000 all-reduces a rank) on 8, 32 and 72
+// ranks. time_per_rank_call is the wall time over ranks x calls (seconds, "n" = ns): flat when linear.
+void setRankCallCounters(benchmark::State& state, int ranks, std::size_t layers) {
+    const double rankCalls = static_cast<double>(ranks) * static_cast<double>(layers * kCollectivesPerLayer);
+    state.counters["rank_calls"] = rankCalls;
+    state.counters["time_per_rank_call"] = benchmark::Counter(
+        rankCalls * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+constexpr std::size_t kScalingLayers = 10'000;
+
+void byRanks(benchmark::internal::Benchmark* b) {
+    b->Arg(8)->Arg(32)->Arg(72)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
+}
+
+void BM_MatchCollectivesByRanks(benchmark::State& state) {
+    const int ranks = static_cast<int>(state.range(0));
+    const auto trace = makeTrace(kScalingLayers * kKernelsPerLayer * static_cast<std::size_t>(ranks), ranks);
+    const analysis::Segmentation segmentation = analysis::segmentLayers(*trace);
+    for (auto _ : state) {
+        const auto m = analysis::matchCollectives(*trace, segmentation);
+        benchmark::DoNotOptimize(m.calls.size());
+    }
+    setRankCallCounters(state, ranks, kScalingLayers);
+}
+BENCHMARK(BM_MatchCollectivesByRanks)->Apply(byRanks);
+
+void BM_ClockOffsetsByRanks(benchmark::State& state) {
+    const int ranks = static_cast<int>(state.range(0));
+    const auto trace = makeTrace(kScalingLayers * kKernelsPerLayer * static_cast<std::size_t>(ranks), ranks);
+    for (auto _ : state) {
+        const auto c = analysis::estimateClockOffsets(*trace);
+        benchmark::DoNotOptimize(c.callsUsed);
+    }
+    setRankCallCounters(state, ranks, kScalingLayers);
+}
+BENCHMARK(BM_ClockOffsetsByRanks)->Apply(byRanks);
 
 // 100 M events (issue 18) hold ~2.5 GB of trace: only on request, never in CI.
 void register100M() {

@@ -184,6 +184,30 @@ TEST(CliCalibrate, ChecksAPresetAgainstVidur) {
     EXPECT_NE(r.out.find("> 16 MiB"), std::string::npos) << r.out;
 }
 
+// --launch-interval-us adds (g - 1) launch intervals to the rows one thread launched on g GPUs
+// (resources/calibration/a100-sxm4-nvlink3.csv: nccl-tests -g 8): up to 64 KiB the raw model is
+// ~70 % below those rows, within a few % with the interval docs/PERFORMANCE.md documents.
+TEST(CliCalibrate, LaunchIntervalAppliesToOneThreadRowsOnlyAndOnlyToChecks) {
+    const auto csv =
+        (std::filesystem::path(TPSCOPE_SOURCE_DIR) / "resources/calibration/a100-sxm4-nvlink3.csv").string();
+    auto bias = [&](const std::string& extra) {
+        const auto r = runCli("calibrate --input " + csv + " --check nvlink3 --json" + extra);
+        EXPECT_EQ(r.exitCode, 0) << r.out;
+        simdjson::dom::parser parser;
+        simdjson::dom::element root;
+        EXPECT_EQ(parser.parse(r.out).get(root), simdjson::SUCCESS) << r.out;
+        // bands[0]: <= 64 KiB.
+        return double(root["bands"].at(0)["mean_signed_error"]);
+    };
+    const double raw = bias("");
+    const double corrected = bias(" --launch-interval-us 5.72");
+    EXPECT_LT(raw, -0.6);
+    EXPECT_GT(corrected, raw + 0.4);
+    const auto fit = runCli("calibrate --input " + csv + " --launch-interval-us 5");
+    EXPECT_NE(fit.exitCode, 0);
+    EXPECT_NE(fit.out.find("--check only"), std::string::npos) << fit.out;
+}
+
 TEST(CliDemo, SimulatesTheDefaultAndReportsTp1Shortfall) {
     const auto r = runCli("demo");
     ASSERT_EQ(r.exitCode, 0) << r.out;

@@ -66,7 +66,7 @@ TEST_F(Compare, AligningOnLayerKCentresEveryPaneOnItsOwnLayerKAtEveryZoomAndPan)
         // Graph replay: the GPU sets the pace, so a higher TP runs each layer faster (an eager host
         // would launch every TP's layers at the same rate).
         RunRequest request = test::smallRequest(tp);
-        request.cudaGraphs = true;
+        request.runtime = core::sim::Runtime::CudaGraphs;
         const RunRecord r = test::simulatedRecord(request);
         runs.push_back(compareRunOf(r, QStringLiteral("TP %1").arg(tp)));
     }

@@ -16,6 +16,8 @@
 #include <sstream>
 
 #include "core/analysis/analysis_json.h"
+#include "core/hw/catalog.h"
+#include "core/sim/sweep.h"
 #include "core/util/json_writer.h"
 #include "json_numbers.h"
 #include "main_window_test_support.h"
@@ -55,12 +57,18 @@ TEST(GuiCliNumbers, TheDefaultSweepInTheWindowEqualsSimulateAndScalingJson) {
          << " --nodes " << base.nodes << " --gpus-per-node " << base.gpusPerNode << " --tp "
          << tps.join(QLatin1Char(',')).toStdString() << " --batch " << batches.join(QLatin1Char(',')).toStdString()
          << " --tokens " << base.tokens << " --context " << base.contextLen << " --dtype " << core::toString(base.dtype)
-         << " --seed " << base.seed << (base.overlap ? " --overlap" : "") << (base.cudaGraphs ? " --cuda-graphs" : "")
+         << " --seed " << base.seed << (base.overlap ? " --overlap" : "") << " --runtime "
+         << core::sim::toString(base.runtime)
          << (base.interFabric ? " --inter-node-fabric " + base.interFabric->id : std::string()) << " --out "
          << workspace;
     const auto sim = test::runCli(args.str());
     ASSERT_EQ(sim.exitCode, 0) << sim.out;
     const QJsonObject simJson = parseJson(sim.out);
+    // The runtime profile is the run panel's (issue 26): the embedded default's, named by both.
+    const auto spec = core::sim::defaultSweepSpec(*core::Catalog::load());
+    ASSERT_TRUE(spec.ok());
+    EXPECT_EQ(base.runtime, spec->params.effectiveRuntime());
+    EXPECT_EQ(simJson.value(QStringLiteral("runtime")).toString().toStdString(), core::sim::toString(base.runtime));
     const QJsonArray simRuns = simJson.value(QStringLiteral("runs")).toArray();
     const QJsonArray skipped = simJson.value(QStringLiteral("skipped")).toArray();
     ASSERT_EQ(static_cast<std::size_t>(simRuns.size() + skipped.size()), runs.size());

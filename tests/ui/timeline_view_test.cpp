@@ -213,11 +213,71 @@ TEST_F(TimelineFixture, ClickOnARankHeaderCollapsesItsLanes) {
     ASSERT_EQ(header.kind, RowKind::RankHeader);
     QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(20, TimelineView::kRulerHeight + header.y + 5));
     EXPECT_TRUE(view.rankCollapsed(0));
-    // Two streams and the exposed strip go; a summary strip stays under the header.
-    EXPECT_EQ(view.layout().rows().size(), before - 2);
-    EXPECT_EQ(view.layout().rows()[1].kind, RowKind::Summary);
+    // The header and both streams fold into one summary lane over the exposed strip.
+    const auto& rows = view.layout().rows();
+    EXPECT_EQ(rows.size(), before - 2);
+    EXPECT_EQ(rows[0].kind, RowKind::Summary);
+    EXPECT_EQ(rows[1].kind, RowKind::Exposed);
+    EXPECT_EQ(rows[1].rank, 0);
+    EXPECT_EQ(rows[2].kind, RowKind::RankHeader);
+    // A click on the lane's GPU label expands the rank again.
+    QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(20, TimelineView::kRulerHeight + rows[0].y + 3));
+    EXPECT_FALSE(view.rankCollapsed(0));
+    EXPECT_EQ(view.layout().rows().size(), before);
+    view.setAllRanksCollapsed(true);
     view.setAllRanksCollapsed(false);
     EXPECT_EQ(view.layout().rows().size(), before);
+}
+
+// Issue 31: above 16 ranks the timeline opens folded, one lane per rank, so that an NVL72 domain
+// (72 GPUs) fits on one 1080-line screen; 16 ranks open expanded. Any rank expands on its own.
+TEST_F(TimelineFixture, MoreThanSixteenRanksOpenFoldedOneLanePerRank) {
+    const auto kernels = backToBack(6, 10'000, 0);
+    const std::vector<KernelSpec> comm = {{60'000, 5'000, core::EventKind::Collective, "nccl"}};
+    view.setTrace(test::makeTrace(16, kernels, comm));
+    EXPECT_FALSE(view.rankCollapsed(0));
+    EXPECT_FALSE(view.rankCollapsed(15));
+
+    view.setTrace(test::makeTrace(72, kernels, comm));
+    const auto& rows = view.layout().rows();
+    int lanes = 0;
+    for (int r = 0; r < 72; ++r) EXPECT_TRUE(view.rankCollapsed(r)) << r;
+    for (const auto& row : rows) {
+        EXPECT_NE(row.kind, RowKind::RankHeader);
+        EXPECT_NE(row.kind, RowKind::Stream);
+        lanes += row.kind == RowKind::Summary ? 1 : 0;
+    }
+    EXPECT_EQ(lanes, 72);
+    const RowHeights& h = view.layout().heights();
+    EXPECT_EQ(view.layout().contentHeight(), 72 * (h.summary + h.foldedExposed + h.foldedGap));
+    // 890 px of a 1080-line screen: the rest is the window title, menus, tabs, run table and status bar.
+    EXPECT_LE(view.layout().contentHeight() + TimelineView::kRulerHeight, 900);
+
+    // The lane shows the rank's kernels (stacked by kind when zoomed out) and its exposed strip.
+    view.resize(1200, 1000);
+    const QImage image = view.grab().toImage();
+    const auto& lane = rows[2 * 40];
+    ASSERT_EQ(lane.kind, RowKind::Summary);
+    ASSERT_EQ(lane.rank, 40);
+    int kernelPixels = 0;
+    for (int x = view.timeAreaLeft(); x < view.width(); ++x) {
+        const QRgb c = image.pixel(x, TimelineView::kRulerHeight + lane.y + lane.height / 2 - view.verticalOffset());
+        for (const auto kind : {core::EventKind::Gemm, core::EventKind::Elementwise, core::EventKind::Attention}) {
+            kernelPixels += c == kindColor(kind).rgb() || c == foldedColor(kind).rgb() ? 1 : 0;
+        }
+    }
+    EXPECT_GT(kernelPixels, 100);
+
+    // The label's tooltip carries what a header band would say.
+    const QString tip = view.toolTipAt(QPoint(20, TimelineView::kRulerHeight + lane.y + 2 - view.verticalOffset()));
+    EXPECT_TRUE(tip.contains(QStringLiteral("kernels"))) << tip.toStdString();
+    EXPECT_TRUE(tip.contains(QString::fromStdString(view.trace()->ranks[40].deviceName))) << tip.toStdString();
+
+    const std::size_t folded = rows.size();
+    QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(20, TimelineView::kRulerHeight + lane.y + 2));
+    EXPECT_TRUE(!view.rankCollapsed(40) && view.rankCollapsed(39) && view.rankCollapsed(41));
+    // Rank 40 gets its header and two streams; its exposed strip stays, full height.
+    EXPECT_EQ(view.layout().rows().size(), folded + 2);
 }
 
 TEST_F(TimelineFixture, WheelZoomKeepsTheTimeUnderTheCursorAndKeysZoomAndPan) {

@@ -74,13 +74,15 @@ void ChartTabs::addExportActions(QMenu* file) {
 
 ReportContext ChartTabs::reportContext() const {
     ReportContext context;
-    context.title = tr("tpscope report");
+    std::vector<core::sim::Runtime> runtimes;
     for (const RunId id : m_window->document()->ids()) {
         const RunRecord& r = *m_window->document()->run(id);
+        if (r.request.backend == BackendKind::SimulatedCluster) runtimes.push_back(r.request.runtime);
         context.configuration
             << QStringLiteral("%1: %2 (%3)").arg(r.label(), r.request.backendText(), statusText(r.status));
         if (r.status == RunStatus::Failed) context.failedRuns << r.label() + QStringLiteral(": ") + r.error;
     }
+    context.title = titleWithRuntimes(tr("tpscope report"), runtimes);
     // The advice the Advice tab shows, not advice of the report's own (issue 28).
     context.advice = m_window->planningTabs()->currentAdvice();
     return context;

@@ -30,7 +30,7 @@ core::Result<ReportRuns> simulatedReportRuns(const core::sim::SweepSpec& spec, c
     if (!swept) return swept.error();
     const core::sim::SweepResult& sweep = *swept;
     ReportRuns out;
-    out.context.title = title;
+    out.context.title = titleWithRuntimes(title, {spec.params.effectiveRuntime()});
     const auto& cl = spec.cluster;
     out.context.configuration
         << QStringLiteral("Model %1, %2, context %3, %4 decode steps, on %5×%6 %7 over %8.")
@@ -41,6 +41,8 @@ core::Result<ReportRuns> simulatedReportRuns(const core::sim::SweepSpec& spec, c
                .arg(cl.nodes)
                .arg(cl.gpusPerNode)
                .arg(QString::fromStdString(cl.gpu.name), QString::fromStdString(cl.intraFabric.name))
+        << QStringLiteral("Host runtime %1: resources/runtime_profiles.json names the source of each of its numbers.")
+               .arg(QString::fromLatin1(core::sim::toString(spec.params.effectiveRuntime())))
         << QStringLiteral("Every trace here is simulated by tpscope's discrete-event model (core::sim), not measured.");
     RunRequest fit;
     fit.model = spec.model;

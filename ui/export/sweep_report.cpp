@@ -6,6 +6,8 @@
 #include <QDir>
 #include <QStandardItemModel>
 
+#include <algorithm>
+
 #include "core/util/units.h"
 #include "ui/charts/chart_set.h"
 #include "ui/charts/cost_page.h"
@@ -56,6 +58,18 @@ QString runsTableHtml(const core::analysis::ScalingReport& report) {
 }
 
 }  // namespace
+
+QString titleWithRuntimes(const QString& title, const std::vector<core::sim::Runtime>& runtimes) {
+    QStringList names;
+    for (const auto runtime : core::sim::kRuntimes) {
+        if (std::find(runtimes.begin(), runtimes.end(), runtime) != runtimes.end()) {
+            names << QString::fromLatin1(core::sim::toString(runtime));
+        }
+    }
+    if (names.isEmpty()) return title;
+    return title + (names.size() == 1 ? QStringLiteral(", runtime ") : QStringLiteral(", runtimes ")) +
+           names.join(QStringLiteral(", "));
+}
 
 QString reportSummaryHtml(const ReportContext& context, const ChartSet& charts) {
     const auto* controller = charts.controller();

@@ -11,7 +11,9 @@
 #include <QStringList>
 
 #include <functional>
+#include <vector>
 
+#include "core/sim/runtime_profile.h"
 #include "core/util/result.h"
 #include "ui/planning/sweep_advice.h"
 
@@ -31,6 +33,11 @@ struct ReportContext {
     // over the same chart input and price at the tab's default threshold.
     core::Result<SweepAdvice> advice{core::makeError(core::ErrorCode::InvalidArgument, "no advice computed")};
 };
+
+// A report title with the runtime profiles its simulated runs ran under ("…, runtime cuda-graphs";
+// several: "…, runtimes pytorch-eager, cuda-graphs"): the host's share of every step depends on it,
+// so the first line says it (issue 26). Unchanged when there is none (measured runs only).
+QString titleWithRuntimes(const QString& title, const std::vector<core::sim::Runtime>& runtimes);
 
 // The report's first pages (title, configuration, price, runs table, cost, advice, notes) as the
 // HTML the PDF is made of: what tests compare with the screen.

@@ -7,6 +7,7 @@
 #include <QLocale>
 #include <QPalette>
 
+#include "core/analysis/launch_link.h"
 #include "core/util/units.h"
 #include "ui/palette_colors.h"
 #include "ui/table_cells.h"
@@ -105,6 +106,61 @@ QString perGpuTable(const core::Trace& trace, const EventRef& selected, const Co
     return out;
 }
 
+// A kernel's launch (core::analysis::launchOfKernel): when the host issued it and whether the GPU
+// sat idle waiting for it, the sign of a launch-bound step.
+QString launchRows(const core::Trace& trace, const core::Rank& rank, const EventRef& event) {
+    const auto link = core::analysis::launchOfKernel(rank, static_cast<std::size_t>(event.stream), event.index);
+    if (!link) return {};
+    const auto& host = rank.hostThreads[link->hostThread];
+    QString out =
+        row(QStringLiteral("launched by"),
+            QStringLiteral("%1 on %2, %3 before its start")
+                .arg(qs(trace.name(host.events.name(link->hostIndex))).toHtmlEscaped(), qs(host.label).toHtmlEscaped(),
+                     formatDuration(static_cast<double>(link->launchToStartNs))));
+    if (link->launchWaitNs > 0) {
+        out += row(
+            QStringLiteral("GPU idle"),
+            QStringLiteral("%1 waiting for this launch").arg(formatDuration(static_cast<double>(link->launchWaitNs))));
+    }
+    return out;
+}
+
+QString hostTooltipHtml(const core::Trace& trace, const TimelineHit& hit, std::int64_t originNs) {
+    const auto& rank = trace.ranks[static_cast<std::size_t>(hit.rank)];
+    if (hit.hostThread < 0 || static_cast<std::size_t>(hit.hostThread) >= rank.hostThreads.size()) return {};
+    const auto threadIndex = static_cast<std::size_t>(hit.hostThread);
+    const auto& thread = rank.hostThreads[threadIndex];
+    const auto& ev = thread.events;
+    const std::size_t i = hit.hostIndex;
+    QString html = QStringLiteral("<table cellspacing=0 cellpadding=1>");
+    if (hit.count > 1) {
+        html = QStringLiteral("<b>%1 host calls</b> — zoom in to separate them").arg(hit.count) + html;
+        html += row(QStringLiteral("CPU thread"), qs(thread.label).toHtmlEscaped());
+        html += row(QStringLiteral("span"), formatDuration(static_cast<double>(hit.endNs - hit.startNs)));
+        return html + QStringLiteral("</table>");
+    }
+    html = QStringLiteral("<b>%1</b>").arg(qs(trace.name(ev.name(i))).toHtmlEscaped()) + html;
+    html += row(QStringLiteral("GPU · CPU thread"),
+                QStringLiteral("%1 · %2").arg(rank.id.value).arg(qs(thread.label).toHtmlEscaped()));
+    html += row(QStringLiteral("start"), formatDuration(static_cast<double>(ev.startNs(i) - originNs)));
+    html += row(QStringLiteral("duration"), formatDuration(static_cast<double>(ev.durNs(i))));
+    if (const auto link = core::analysis::kernelOfLaunch(rank, threadIndex, i)) {
+        const auto& stream = rank.streams[link->stream];
+        html += row(QStringLiteral("launches"),
+                    QStringLiteral("%1 on stream %2")
+                        .arg(qs(trace.name(stream.events.name(link->kernelIndex))).toHtmlEscaped(),
+                             qs(stream.label).toHtmlEscaped()));
+        html +=
+            row(QStringLiteral("kernel starts"),
+                QStringLiteral("%1 after the call").arg(formatDuration(static_cast<double>(link->launchToStartNs))));
+        if (link->launchWaitNs > 0) {
+            html += row(QStringLiteral("GPU idle"), QStringLiteral("%1 waiting for this launch")
+                                                        .arg(formatDuration(static_cast<double>(link->launchWaitNs))));
+        }
+    }
+    return html + QStringLiteral("</table>");
+}
+
 }  // namespace
 
 QString formatBandwidth(double bytesPerSec) {
@@ -126,6 +182,7 @@ QString formatBandwidth(double bytesPerSec) {
 QString itemTooltipHtml(const core::Trace& trace, const TimelineData& data, const TimelineHit& hit,
                         std::int64_t originNs) {
     if (!hit.isItem()) return {};
+    if (hit.rowKind == RowKind::Host) return hostTooltipHtml(trace, hit, originNs);
     const auto& rank = trace.ranks[static_cast<std::size_t>(hit.rank)];
     QString html = QStringLiteral("<table cellspacing=0 cellpadding=1>");
     if (hit.rowKind == RowKind::Nvtx || hit.rowKind == RowKind::Exposed) {
@@ -168,6 +225,7 @@ QString itemTooltipHtml(const core::Trace& trace, const TimelineData& data, cons
     html += row(QStringLiteral("start"), formatDuration(static_cast<double>(ev.startNs(i) - originNs)));
     html += row(QStringLiteral("duration"), formatDuration(static_cast<double>(ev.durNs(i))));
     html += payloadRows(trace, ev.payload(i));
+    html += launchRows(trace, rank, hit.event);
     if (const auto match = data.matchCollective(trace, hit.event)) {
         for (const auto& m : match->members) {
             if (m.event == hit.event)
@@ -194,6 +252,7 @@ QString eventDetailsHtml(const core::Trace& trace, const EventRef& event, const 
     facts += row(QStringLiteral("start"), formatDuration(static_cast<double>(ev.startNs(i) - originNs)));
     facts += row(QStringLiteral("duration"), formatDuration(static_cast<double>(ev.durNs(i))));
     facts += payloadRows(trace, ev.payload(i));
+    facts += launchRows(trace, rank, event);
     facts += QStringLiteral("</table>");
 
     QString call;

@@ -29,6 +29,14 @@ QColor exposedCommColor() {
     return QColor(0xE4, 0x57, 0x56);
 }
 
+QColor hostCallColor() {
+    return {0x3D, 0x55, 0x6E};
+}
+
+QColor foldedHostColor() {
+    return hostCallColor().lighter(130);
+}
+
 QColor nvtxColor(int depth, std::size_t index) {
     static const std::array<std::array<QColor, 2>, 3> tones = {{
         {QColor(0x5B, 0x67, 0x70), QColor(0x6E, 0x7B, 0x85)},

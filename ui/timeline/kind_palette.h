@@ -14,6 +14,10 @@ namespace tpscope::ui {
 QColor kindColor(core::EventKind kind);
 QColor foldedColor(core::EventKind kind);  // a run of sub-pixel events of this dominant kind
 QColor exposedCommColor();
+// A call on a rank's host row (a kernel or graph launch, the host's work between steps): slate, apart
+// from every kernel kind, since the host row is not GPU time.
+QColor hostCallColor();
+QColor foldedHostColor();  // a run of sub-pixel host calls
 QColor nvtxColor(int depth, std::size_t index);
 // The part of a selected collective where its rank waits for the last arrival: a wash over the
 // kernel colour, then a hatch.

@@ -146,14 +146,15 @@ std::shared_ptr<const TimelineData> TimelineData::buildRows(const core::Trace& t
 
 std::shared_ptr<const TimelineData> TimelineData::build(const core::Trace& trace,
                                                         std::shared_ptr<const core::analysis::RunAnalysis> analysis,
-                                                        const TimelineData* rows) {
+                                                        const TimelineData* rows,
+                                                        std::optional<core::analysis::ClockEstimate> clock) {
     auto data = std::make_shared<TimelineData>();
     data->m_ranks = rows && rows->m_ranks->size() == trace.ranks.size() ? rows->m_ranks : rowsOfRanks(trace);
     data->m_analysis = analysis
                            ? std::move(analysis)
                            : std::make_shared<const core::analysis::RunAnalysis>(core::analysis::analyzeTrace(trace));
     // O(k log k) in the collective kernels: cheap beside the analysis, and done here on the worker.
-    data->m_clock = core::analysis::estimateClockOffsets(trace);
+    data->m_clock = clock ? std::move(*clock) : core::analysis::estimateClockOffsets(trace);
     data->m_collectives.reserve(trace.ranks.size());
     for (std::size_t r = 0; r < trace.ranks.size(); ++r) {
         const auto count = data->ranks()[r].kindCount[static_cast<std::size_t>(core::EventKind::Collective)];

@@ -91,9 +91,12 @@ class TimelineData {
     static std::shared_ptr<const TimelineData> buildRows(const core::Trace& trace);
     // Everything. analysis: the run's analysis (shared, not copied); computed here when null (tests, a
     // bare view). rows: an earlier buildRows() of the same trace, whose rows are shared, not rebuilt.
+    // clock: core::analysis::estimateClockOffsets(trace) when the caller ran it already (beside the
+    // analysis, which needs the trace alone too); estimated here when absent.
     static std::shared_ptr<const TimelineData> build(const core::Trace& trace,
                                                      std::shared_ptr<const core::analysis::RunAnalysis> analysis = {},
-                                                     const TimelineData* rows = nullptr);
+                                                     const TimelineData* rows = nullptr,
+                                                     std::optional<core::analysis::ClockEstimate> clock = {});
 
     const std::vector<RankTimelineData>& ranks() const { return *m_ranks; }
     // False for buildRows(): no matching, no clock estimate yet.

@@ -20,12 +20,13 @@
 
 namespace tpscope::ui {
 
-// Colour slots: one per kind (exact), one per kind (folded run), exposed communication, and two
-// alternating tones for each of three NVTX depths.
+// Colour slots: one per kind (exact), one per kind (folded run), exposed communication, two
+// alternating tones for each of three NVTX depths, and host calls (exact, folded run).
 inline constexpr int kFoldedSlot = core::kEventKindCount;
 inline constexpr int kExposedSlot = 2 * core::kEventKindCount;
 inline constexpr int kNvtxSlot = kExposedSlot + 1;
-inline constexpr int kColourSlots = kNvtxSlot + 6;
+inline constexpr int kHostSlot = kNvtxSlot + 6;
+inline constexpr int kColourSlots = kHostSlot + 2;
 
 struct ItemLabel {
     QRectF rect;

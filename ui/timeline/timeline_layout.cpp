@@ -15,23 +15,29 @@ void TimelineLayout::rebuild(const core::Trace& trace, const TimelineData& data,
     };
     for (std::size_t r = 0; r < trace.ranks.size(); ++r) {
         const int rank = static_cast<int>(r);
-        add(RowKind::RankHeader, rank, 0, m_heights.header);
-        const bool isCollapsed = r < collapsed.size() && collapsed[r];
-        if (!isCollapsed) {
-            const auto& rd = data.ranks()[r];
-            for (std::size_t d = 0; d < rd.nvtx.size(); ++d)
-                add(RowKind::Nvtx, rank, static_cast<int>(d), m_heights.nvtx);
-            for (std::size_t s = 0; s < trace.ranks[r].streams.size(); ++s) {
-                add(RowKind::Stream, rank, static_cast<int>(s), m_heights.stream);
-            }
-            if (rd.hasCollectives()) add(RowKind::Exposed, rank, 0, m_heights.exposed);
-        } else if (!trace.ranks[r].streams.empty()) {
+        const auto& rd = data.ranks()[r];
+        if (r < collapsed.size() && collapsed[r]) {
+            // Folded: one lane, its busiest stream (-1: a rank without streams keeps an empty lane).
             const auto& streams = trace.ranks[r].streams;
             const auto busiest = std::max_element(streams.begin(), streams.end(), [](const auto& a, const auto& b) {
                 return a.events.size() < b.events.size();
             });
-            add(RowKind::Summary, rank, static_cast<int>(busiest - streams.begin()), m_heights.summary);
+            add(RowKind::Summary, rank, streams.empty() ? -1 : static_cast<int>(busiest - streams.begin()),
+                m_heights.summary);
+            if (rd.hasCollectives()) add(RowKind::Exposed, rank, 0, m_heights.foldedExposed);
+            y += m_heights.foldedGap;
+            continue;
         }
+        add(RowKind::RankHeader, rank, 0, m_heights.header);
+        for (std::size_t d = 0; d < rd.nvtx.size(); ++d) add(RowKind::Nvtx, rank, static_cast<int>(d), m_heights.nvtx);
+        for (std::size_t h = 0; h < trace.ranks[r].hostThreads.size(); ++h) {
+            if (!trace.ranks[r].hostThreads[h].events.empty())
+                add(RowKind::Host, rank, static_cast<int>(h), m_heights.host);
+        }
+        for (std::size_t s = 0; s < trace.ranks[r].streams.size(); ++s) {
+            add(RowKind::Stream, rank, static_cast<int>(s), m_heights.stream);
+        }
+        if (rd.hasCollectives()) add(RowKind::Exposed, rank, 0, m_heights.exposed);
         y += m_heights.rankGap;
     }
     m_contentHeight = y;

@@ -40,6 +40,8 @@ int padOf(RowKind kind) {
     switch (kind) {
         case RowKind::Stream:
             return 3;
+        case RowKind::Host:
+            return 2;
         case RowKind::Nvtx:
         case RowKind::Exposed:
         case RowKind::Summary:
@@ -70,6 +72,7 @@ QColor slotColor(int slot) {
     if (slot < core::kEventKindCount) return kindColor(static_cast<core::EventKind>(slot));
     if (slot < kExposedSlot) return foldedColor(static_cast<core::EventKind>(slot - kFoldedSlot));
     if (slot == kExposedSlot) return exposedCommColor();
+    if (slot >= kHostSlot) return slot == kHostSlot ? hostCallColor() : foldedHostColor();
     const int n = slot - kNvtxSlot;
     return nvtxColor(n / 2, static_cast<std::size_t>(n % 2));
 }
@@ -119,7 +122,10 @@ const core::EventColumns* TimelineRenderer::columnsOfRow(const TimelineRow& row)
     switch (row.kind) {
         case RowKind::Stream:
         case RowKind::Summary:
+            if (row.sub < 0) return nullptr;  // a folded rank without streams
             return &m_scene.trace->ranks[r].streams[static_cast<std::size_t>(row.sub)].events;
+        case RowKind::Host:
+            return &m_scene.trace->ranks[r].hostThreads[static_cast<std::size_t>(row.sub)].events;
         case RowKind::Nvtx:
             return &m_scene.data->ranks()[r].nvtx[static_cast<std::size_t>(row.sub)];
         case RowKind::Exposed:
@@ -139,8 +145,8 @@ QRectF TimelineRenderer::itemRect(const TimelineRow& row, std::int64_t startNs, 
     if (c1 <= c0) c1 = c0 + 1;
     // A one-pixel gap keeps back-to-back kernels apart once they are wide enough to spare it.
     const auto gap = static_cast<std::int64_t>(std::ceil(m_dpr));
-    if (c1 - c0 >= 4 * gap && row.kind == RowKind::Stream) c1 -= gap;
-    const int pad = padOf(row.kind);
+    if (c1 - c0 >= 4 * gap && (row.kind == RowKind::Stream || row.kind == RowKind::Host)) c1 -= gap;
+    const int pad = row.height > 4 ? padOf(row.kind) : 0;  // a folded lane's 3-px strip keeps its pixels
     return QRectF(timeAreaLeft() + static_cast<double>(c0) / m_dpr, rowTopOnScreen(row) + pad,
                   static_cast<double>(c1 - c0) / m_dpr, row.height - 2 * pad);
 }
@@ -168,6 +174,9 @@ void TimelineRenderer::addRowItems(const TimelineRow& row, const std::vector<cor
             slot = kFoldedSlot + static_cast<int>(s.kind);
         } else if (kernels) {
             slot = static_cast<int>(s.kind);
+            m_geometry.batches[static_cast<std::size_t>(slot)].append(rect);
+        } else if (row.kind == RowKind::Host) {
+            slot = s.folded() ? kHostSlot + 1 : kHostSlot;
             m_geometry.batches[static_cast<std::size_t>(slot)].append(rect);
         } else if (row.kind == RowKind::Nvtx) {
             slot = kNvtxSlot + 2 * std::min(row.sub, 2) + static_cast<int>(s.firstIndex % 2);

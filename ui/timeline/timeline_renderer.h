@@ -37,6 +37,8 @@ struct TimelineHit {
     int rank = -1;
     EventRef event;             // stream rows: the item's representative (longest) event
     std::size_t nvtxIndex = 0;  // NVTX rows: the range's index in its depth's columns
+    int hostThread = -1;        // host rows: index into the rank's hostThreads
+    std::size_t hostIndex = 0;  // host rows: the call's (representative's) index in its thread's events
     std::size_t count = 0;      // events under the item; > 1 for a folded run
     std::int64_t startNs = 0;
     std::int64_t endNs = 0;
@@ -119,7 +121,9 @@ class TimelineRenderer {
     void paintItems(QPainter& p) const;
     void paintOverlays(QPainter& p) const;
     void paintCollectiveLinks(QPainter& p) const;
+    void paintLaunchLink(QPainter& p, const TimelineHit& hit) const;
     void paintGutter(QPainter& p) const;
+    void paintFoldedLabel(QPainter& p, const TimelineRow& row, const QRect& block) const;
     void paintRuler(QPainter& p) const;
     void paintRangeLabel(QPainter& p) const;
     void outlineEvent(QPainter& p, const EventRef& event, const QColor& color, int width) const;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 
+#include "core/analysis/launch_link.h"
 #include "ui/timeline/kind_palette.h"
 #include "ui/timeline/rank_clock_text.h"
 #include "ui/timeline/time_ruler.h"
@@ -71,7 +72,7 @@ void TimelineRenderer::paintBackground(QPainter& p) const {
         if (rows[i].kind == RowKind::RankHeader) {
             p.fillRect(QRect(left, top, width - left, rows[i].height), m_scene.colors.headerBand);
             paintRankSummary(p, rows[i], top);
-        } else if (rows[i].kind == RowKind::Stream) {
+        } else if (rows[i].kind == RowKind::Stream || rows[i].kind == RowKind::Host) {
             p.fillRect(QRect(left, top + rows[i].height - 1, width - left, 1), m_scene.colors.separator);
         }
     }
@@ -161,9 +162,37 @@ void TimelineRenderer::paintOverlays(QPainter& p) const {
     if (hover.isItem() && hover.rowKind == RowKind::Stream && hover.count == 1) {
         outlineEvent(p, hover.event, QColor(0x20, 0x20, 0x20, 150), 1);
     }
+    if (hover.isItem() && hover.rowKind == RowKind::Host && hover.count == 1) paintLaunchLink(p, hover);
     paintCollectiveLinks(p);
     outlineEvent(p, m_scene.selected, m_scene.colors.text, 2);  // the palette's text: visible on dark too
     p.setClipping(false);
+}
+
+void TimelineRenderer::paintLaunchLink(QPainter& p, const TimelineHit& hit) const {
+    // The hovered launch call and the kernel it launched, joined from the call's start to the
+    // kernel's: the line's length is the launch-to-start delay a launch-bound step is made of.
+    if (!m_scene.trace || hit.rank < 0 || hit.row < 0 || hit.hostThread < 0) return;
+    const auto& rows = m_scene.layout.rows();
+    if (static_cast<std::size_t>(hit.row) >= rows.size()) return;
+    const TimelineRow& hostRow = rows[static_cast<std::size_t>(hit.row)];
+    const auto& rank = m_scene.trace->ranks[static_cast<std::size_t>(hit.rank)];
+    const auto link = core::analysis::kernelOfLaunch(rank, static_cast<std::size_t>(hit.hostThread), hit.hostIndex);
+    if (!link) return;
+    const auto& host = rank.hostThreads[link->hostThread].events;
+    const QRect call = itemRect(hostRow, host.startNs(link->hostIndex), host.endNs(link->hostIndex)).toAlignedRect();
+    p.setPen(QPen(m_scene.colors.text, 1));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(call.adjusted(0, 0, -1, -1));
+    const EventRef kernel{hit.rank, static_cast<int>(link->stream), link->kernelIndex};
+    outlineEvent(p, kernel, m_scene.colors.text, 1);
+    for (const auto& row : rows) {
+        if (row.kind != RowKind::Stream || row.rank != hit.rank || row.sub != kernel.stream) continue;
+        const auto& ev = rank.streams[link->stream].events;
+        const QRect k = itemRect(row, ev.startNs(link->kernelIndex), ev.endNs(link->kernelIndex)).toAlignedRect();
+        p.setPen(QPen(kLink, 1, Qt::DashLine));
+        p.drawLine(call.left(), call.bottom(), k.left(), k.top());
+        break;
+    }
 }
 
 void TimelineRenderer::paintCollectiveLinks(QPainter& p) const {
@@ -241,16 +270,55 @@ void TimelineRenderer::paintGutter(QPainter& p) const {
                 p.drawText(textRect.adjusted(14, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft,
                            QString::fromStdString(rank.streams[static_cast<std::size_t>(row.sub)].label));
                 break;
+            case RowKind::Host:
+                p.setPen(m_scene.colors.mutedText);
+                p.drawText(textRect.adjusted(14, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                           QCoreApplication::translate("TimelineRenderer", "CPU · %1")
+                               .arg(QString::fromStdString(rank.hostThreads[static_cast<std::size_t>(row.sub)].label)));
+                break;
             case RowKind::Exposed:
+                if (rankCollapsed(row.rank)) break;  // the strip of a folded lane: the label is the lane's
                 p.setPen(exposedCommColor().darker(130));
                 p.drawText(textRect.adjusted(14, -3, 0, 3), Qt::AlignVCenter | Qt::AlignLeft,
                            QCoreApplication::translate("TimelineRenderer", "exposed comm"));
                 break;
-            case RowKind::Summary:
-                break;  // the strip under a collapsed header needs no label
+            case RowKind::Summary: {
+                const bool strip =
+                    i + 1 < rows.size() && rows[i + 1].kind == RowKind::Exposed && rows[i + 1].rank == row.rank;
+                paintFoldedLabel(p, row, QRect(0, top, w - 1, row.height + (strip ? rows[i + 1].height : 0)));
+                break;
+            }
         }
     }
     p.setClipping(false);
+}
+
+void TimelineRenderer::paintFoldedLabel(QPainter& p, const TimelineRow& row, const QRect& block) const {
+    // A folded rank has no header: its lane's gutter names the GPU (a click expands it) and, once the
+    // analysis is there, the rank's exposed wait over all steps (core's, as `analyze` prints it), in a
+    // font that fits the lane.
+    p.fillRect(block, m_scene.colors.headerBand);
+    QFont small = m_font;
+    small.setPixelSize(std::max(8, block.height() - 2));
+    small.setBold(true);
+    p.setFont(small);
+    p.setPen(m_scene.colors.text);
+    const auto& rank = m_scene.trace->ranks[static_cast<std::size_t>(row.rank)];
+    const QRect text = block.adjusted(8, 0, -6, 0);
+    p.drawText(text, Qt::AlignVCenter | Qt::AlignLeft, QStringLiteral("▸ GPU %1").arg(rank.id.value));
+    if (m_scene.data && m_scene.data->hasAnalysis()) {
+        const auto& ranks = m_scene.data->analysis().summary.rankSummaries;
+        const auto r = static_cast<std::size_t>(row.rank);
+        if (r < ranks.size() && ranks[r].rankIndex == r) {
+            small.setBold(false);
+            p.setFont(small);
+            p.setPen(m_scene.colors.mutedText);
+            p.drawText(text, Qt::AlignVCenter | Qt::AlignRight,
+                       QCoreApplication::translate("TimelineRenderer", "wait %1")
+                           .arg(formatDuration(static_cast<double>(ranks[r].time.exposedWaitNs))));
+        }
+    }
+    p.setFont(m_font);
 }
 
 void TimelineRenderer::paintRuler(QPainter& p) const {

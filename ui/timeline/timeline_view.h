@@ -76,6 +76,9 @@ class TimelineView : public QWidget {
     int rulerHeight() const { return m_renderer.rulerHeight(); }
 
     TimelineHit indexAt(QPoint pos) const;
+    // The tooltip at a widget point (HTML; empty for none): the item's details, or on a folded rank's
+    // label the header text the lane has no band for (device, kernels, exposed share, clock offset).
+    QString toolTipAt(QPoint pos) const;
     void selectEvent(const EventRef& event);
     void clearSelection();
     const EventRef& selectedEvent() const { return scene().selected; }

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/analysis/launch_link.h"
 #include "core/trace/level_of_detail.h"
 #include "ui/timeline/event_details.h"
 #include "ui/timeline/timeline_view.h"
@@ -22,6 +23,12 @@ constexpr double kWheelZoomBase = 0.85;  // one wheel notch shows 85 % of the sp
 constexpr double kKeyZoom = 0.8;
 constexpr int kDragThresholdPx = 3;
 constexpr int kHitSlackPx = 2;  // narrow items are hard to hit: accept a near miss
+
+// A folded rank's GPU label: the gutter of its lane or of the strip under it.
+bool onFoldedLabel(const TimelineHit& hit, bool rankCollapsed) {
+    return hit.area == TimelineHit::Area::Gutter &&
+           (hit.rowKind == RowKind::Summary || (hit.rowKind == RowKind::Exposed && rankCollapsed));
+}
 }  // namespace
 
 TimelineHit TimelineView::indexAt(QPoint pos) const {
@@ -76,15 +83,24 @@ TimelineHit TimelineView::indexAt(QPoint pos) const {
         hit.event = EventRef{row.rank, row.sub, best->representative};
     } else if (row.kind == RowKind::Nvtx) {
         hit.nvtxIndex = best->firstIndex;
+    } else if (row.kind == RowKind::Host) {
+        hit.hostThread = row.sub;
+        hit.hostIndex = best->representative;
     }
     return hit;
+}
+
+QString TimelineView::toolTipAt(QPoint pos) const {
+    if (trace() == nullptr || data() == nullptr) return {};
+    const TimelineHit hit = indexAt(pos);
+    if (onFoldedLabel(hit, rankCollapsed(hit.rank))) return m_renderer.rankSummaryText(hit.rank).toHtmlEscaped();
+    return itemTooltipHtml(*trace(), *data(), hit, originNs());
 }
 
 bool TimelineView::event(QEvent* event) {
     if (event->type() == QEvent::ToolTip && trace() != nullptr && data() != nullptr) {
         auto* help = static_cast<QHelpEvent*>(event);
-        const TimelineHit hit = indexAt(help->pos());
-        const QString html = itemTooltipHtml(*trace(), *data(), hit, originNs());
+        const QString html = toolTipAt(help->pos());
         if (html.isEmpty()) {
             QToolTip::hideText();
         } else {
@@ -114,7 +130,9 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
     m_moved = false;
     if (event->button() != Qt::LeftButton) return;
     const TimelineHit hit = indexAt(m_pressPos);
-    if (hit.area == TimelineHit::Area::Gutter && hit.rowKind == RowKind::RankHeader) {
+    // The header folds a rank; a folded rank's label expands it.
+    if ((hit.area == TimelineHit::Area::Gutter && hit.rowKind == RowKind::RankHeader) ||
+        onFoldedLabel(hit, rankCollapsed(hit.rank))) {
         setRankCollapsed(hit.rank, !rankCollapsed(hit.rank));
         m_drag = Drag::None;
         return;
@@ -140,7 +158,8 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
     } else if (m_drag == Drag::None) {
         const TimelineHit hit = indexAt(pos);
         TimelineHit& hover = scene().hover;
-        const bool changed = hit.area != hover.area || hit.event != hover.event || hit.startNs != hover.startNs;
+        const bool changed =
+            hit.area != hover.area || hit.event != hover.event || hit.startNs != hover.startNs || hit.row != hover.row;
         hover = hit;
         if (changed) update();
     }
@@ -170,6 +189,15 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
         selectEvent(hit.event);
     } else if (hit.isItem() && hit.rowKind == RowKind::Nvtx) {
         selectRange(hit.startNs, hit.endNs);
+    } else if (hit.isItem() && hit.rowKind == RowKind::Host && hit.count == 1) {
+        // A launch call selects the kernel it launched: the details pane then names both.
+        const auto link = core::analysis::kernelOfLaunch(trace()->ranks[static_cast<std::size_t>(hit.rank)],
+                                                         static_cast<std::size_t>(hit.hostThread), hit.hostIndex);
+        if (link) {
+            selectEvent(EventRef{hit.rank, static_cast<int>(link->stream), link->kernelIndex});
+        } else {
+            clearSelection();
+        }
     } else if (hit.area == TimelineHit::Area::Row) {
         clearSelection();
     }

@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <sstream>
+#include <unordered_set>
 
 #include "core/io/export/output_file.h"
 #include "core/util/json_writer.h"
@@ -123,6 +124,17 @@ std::string header(const Trace& trace, std::int64_t baseNs) {
         json.key("streams").beginArray();
         for (const auto& s : r.streams) json.beginObject().field("id", s.id.value).field("label", s.label).endObject();
         json.endArray();
+        if (!r.hostThreads.empty()) {
+            json.key("hostThreads").beginArray();
+            for (std::size_t h = 0; h < r.hostThreads.size(); ++h) {
+                json.beginObject()
+                    .field("tid", kHostTidBase + static_cast<std::int64_t>(h))
+                    .field("id", r.hostThreads[h].threadId)
+                    .field("label", r.hostThreads[h].label)
+                    .endObject();
+            }
+            json.endArray();
+        }
         json.endObject();
     }
     json.endArray();
@@ -146,6 +158,58 @@ void metadataEvent(std::string& out, std::string_view what, std::uint32_t pid, i
     out += "\": ";
     out += argJson;
     out += "}},\n";
+}
+
+// An "ac2g" flow record of the launch with correlation `correlation` on rank `rank`: "s" at the
+// launch call, "f" (bound to the enclosing slice) at the kernel.
+void flowEvent(std::string& out, char phase, std::uint32_t pid, std::int64_t tid, std::int64_t tsNs,
+               std::uint32_t correlation) {
+    out += R"({"ph": ")";
+    out += phase;
+    out += phase == 'f' ? R"(", "bp": "e)" : "";
+    out += R"(", "cat": "ac2g", "name": "ac2g", "id": )";
+    appendUint(out, (std::uint64_t{pid} << 32) | correlation);
+    out += ", \"pid\": ";
+    appendUint(out, pid);
+    out += ", \"tid\": ";
+    appendInt(out, tid);
+    out += ", \"ts\": ";
+    appendMicros(out, tsNs);
+    out += "},\n";
+}
+
+// The rank's host rows; `launched` gets the correlation ids of their launches, for the kernels' flow
+// ends. False when a write failed.
+bool writeHostRows(BufferedOutput& out, const Rank& r, const std::vector<std::string>& names, std::int64_t baseNs,
+                   std::unordered_set<std::uint32_t>& launched) {
+    const std::uint32_t pid = r.id.value;
+    for (std::size_t h = 0; h < r.hostThreads.size(); ++h) {
+        const std::int64_t tid = kHostTidBase + static_cast<std::int64_t>(h);
+        metadataEvent(out.buf(), "thread_name", pid, static_cast<int>(tid), "name", escaped(r.hostThreads[h].label));
+        const auto& ev = r.hostThreads[h].events;
+        for (std::size_t i = 0; i < ev.size(); ++i) {
+            std::string& o = out.buf();
+            o += R"({"ph": "X", "cat": "cuda_runtime", "name": )";
+            o += names[ev.name(i).value];
+            o += ", \"pid\": ";
+            appendUint(o, pid);
+            o += ", \"tid\": ";
+            appendInt(o, tid);
+            o += ", \"ts\": ";
+            appendMicros(o, ev.startNs(i) - baseNs);
+            o += ", \"dur\": ";
+            appendMicros(o, ev.durNs(i));
+            o += R"(, "args": {"correlation": )";
+            appendUint(o, ev.correlationId(i));
+            o += "}},\n";
+            if (ev.correlationId(i) != 0) {
+                flowEvent(o, 's', pid, tid, ev.startNs(i) - baseNs, ev.correlationId(i));
+                launched.insert(ev.correlationId(i));
+            }
+            if (!out.maybeFlush()) return false;
+        }
+    }
+    return true;
 }
 
 std::string processName(const Rank& r) {
@@ -188,6 +252,10 @@ Status writeAll(const Trace& trace, OutputFile& file, const TaskControl& control
             appendInt(b, range.depth);
             b += "}},\n";
         }
+        std::unordered_set<std::uint32_t> launched;
+        if (!writeHostRows(out, r, names, baseNs, launched)) {
+            return makeError(ErrorCode::IoError, "write failed (disk full?)", file.path());
+        }
         for (std::size_t si = 0; si < r.streams.size(); ++si) {
             const auto& s = r.streams[si];
             const auto& ev = s.events;
@@ -217,6 +285,10 @@ Status writeAll(const Trace& trace, OutputFile& file, const TaskControl& control
                 o += '"';
                 appendPayload(o, trace.payload(ev.payload(i)), names);
                 o += "}},\n";
+                if (!launched.empty() && launched.count(ev.correlationId(i)) != 0) {
+                    flowEvent(o, 'f', pid, static_cast<std::int64_t>(si) + 1, ev.startNs(i) - baseNs,
+                              ev.correlationId(i));
+                }
                 if (!out.maybeFlush()) return makeError(ErrorCode::IoError, "write failed (disk full?)", file.path());
                 if ((++written & 0xFFFF) == 0) {
                     if (control.cancelled()) return makeError(ErrorCode::Cancelled, "export cancelled", file.path());

@@ -11,9 +11,15 @@
 // (collective: "Collective name", "In msg nelems", "dtype", "Group size", "Process Group Name",
 // algorithm, protocol, "msg bytes"; GEMM: gemm m/n/k; copy: copy kind, bytes). Timestamps are µs
 // with 3 decimals (exact ns) relative to "baseTimeNanoseconds" (the trace start), as Kineto writes
-// them. A "tpscope" member carries ranks, hosts, clock offsets, stream ids and labels, origin,
-// source and metadata. A path ending in .gz is gzip-compressed.
-// Cost: O(events); names are escaped once per distinct name.
+// them. Host rows (Rank::hostThreads) are threads of the rank's process (tid = kHostTidBase + the
+// thread's position, named by its label) of "X" slices with cat cuda_runtime and args.correlation,
+// and each launch is joined to its kernel by an "ac2g" flow ("s" on the call, "f" on the kernel; id =
+// the correlation, made unique across ranks by the rank id in bits 32 and up), as Kineto draws them.
+// A "tpscope" member carries ranks, hosts, clock offsets, stream ids and labels, host threads
+// (ranks[].hostThreads: tid, id, label), origin, source and metadata. A path ending in .gz is
+// gzip-compressed.
+// Cost: O(events); names are escaped once per distinct name; a rank with host rows keeps a hash set
+// of its launch correlation ids while its kernels are written.
 
 #include <string>
 
@@ -22,6 +28,9 @@
 #include "core/util/task_control.h"
 
 namespace tpscope::core {
+
+// Host-thread tids: far above any stream's (1 + stream position).
+inline constexpr std::int64_t kHostTidBase = 1'000'000;
 
 Status writeChromeJson(const Trace& trace, const std::string& path, const TaskControl& control = {});
 

@@ -13,6 +13,7 @@
 
 #include "core/io/import/json_trace_scanner.h"
 #include "core/io/import/kineto_fields.h"
+#include "core/io/import/kineto_host_rows.h"
 #include "core/io/import/kineto_links.h"
 #include "core/io/import/step_projection.h"
 #include "core/trace/step_annotation.h"
@@ -164,6 +165,7 @@ class KinetoParser final : public JsonTraceScanner::Handler {
     std::vector<std::pair<StagedRange, std::int64_t>> m_cpuRanges;  // with External id
     std::string m_tpscopeMeta;
     KinetoLinks m_links;
+    KinetoHostRows m_hostRows;  // tpscope's own export: its host rows
 
     // Kernel class from the launching CPU op: a kernel's "External id" is that of the innermost op
     // around its launch. Ops precede their kernels in every Kineto file seen; kernels that came
@@ -199,6 +201,7 @@ std::string pidTidKey(std::string_view pid, simdjson::dom::element tid, bool has
 Status KinetoParser::member(std::string_view key, std::string_view raw) {
     if (key == "tpscope") {
         m_tpscopeMeta.assign(raw);
+        m_hostRows.declare(raw);
         return Ok{};
     }
     if (key != "distributedInfo" && key != "deviceProperties" && key != "baseTimeNanoseconds") return Ok{};
@@ -453,6 +456,7 @@ void KinetoParser::complete(const RecordFields& f, std::int64_t startNs, std::in
             return;
         }
         case Category::Runtime:
+            if (m_hostRows.active() && m_hostRows.take(f, startNs, durNs, m_part)) return;
             if (f.hasArgs && f.hasTid && f.name.find("Launch") != std::string_view::npos) {
                 m_links.addLaunch(f, kineto::readArgs(f.args), startNs);
             }

@@ -10,6 +10,16 @@
 
 namespace tpscope::core {
 
+StagedHostThread& StagedDevice::hostThread(std::uint64_t id, std::string_view label) {
+    for (auto& t : hostThreads) {
+        if (t.id == id) return t;
+    }
+    auto& t = hostThreads.emplace_back();
+    t.id = id;
+    t.label = std::string(label);
+    return t;
+}
+
 StagedStream& StagedDevice::stream(std::uint64_t id) {
     // Devices have a handful of streams; the last one used is almost always the one asked for.
     if (!streams.empty() && streams.back().id == id) return streams.back();
@@ -157,6 +167,19 @@ void addDevice(Trace& trace, const TracePart& part, StagedDevice& dev, RankId ra
             e.name = map.names[e.name.value];
             e.payload = map.payloads[e.payload];
             s.events.append(e);
+        }
+        std::vector<EventRecord>().swap(staged.events);
+    }
+    for (auto& staged : dev.hostThreads) {
+        EventColumns& events = rank.hostThread(staged.id, staged.label).events;
+        for (EventRecord e : staged.events) {
+            e.startNs += part.timeBaseNs;
+            if (e.startNs <= -kMaxAbsTimeNs || e.startNs >= kMaxAbsTimeNs || e.durNs >= kMaxAbsTimeNs) {
+                ++stats.badRecords;
+                continue;
+            }
+            e.name = map.names[e.name.value];
+            events.append(e);
         }
         std::vector<EventRecord>().swap(staged.events);
     }

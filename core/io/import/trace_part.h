@@ -43,6 +43,13 @@ struct StagedStream {
     std::vector<EventRecord> events;
 };
 
+// A host thread of a device (tpscope's own export: Rank::hostThreads read back).
+struct StagedHostThread {
+    std::uint64_t id = 0;
+    std::string label;
+    std::vector<EventRecord> events;
+};
+
 struct StagedDevice {
     std::string key;  // how the reader found it (pid text, deviceId)
     int deviceIndex = -1;
@@ -52,8 +59,10 @@ struct StagedDevice {
     std::int64_t clockOffsetNs = 0;
     std::vector<StagedStream> streams;
     std::vector<StagedRange> ranges;
+    std::vector<StagedHostThread> hostThreads;
 
     StagedStream& stream(std::uint64_t id);
+    StagedHostThread& hostThread(std::uint64_t id, std::string_view label);
 };
 
 struct TracePart {

@@ -2,6 +2,8 @@
 // Copyright (C) 2026 The tpscope authors
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "core/analysis/layer_segmentation.h"
 #include "trace_builder_fixtures.h"
 
@@ -144,6 +146,48 @@ TEST(LayerSegmentation, LayerRangesOutsideStepsAreCountedAndReported) {
     EXPECT_EQ(seg.ranks[0].layers.size(), 1u);
     EXPECT_EQ(seg.ranks[0].ignoredLayerRanges, 1u);
     ASSERT_FALSE(seg.notes.empty());
+}
+
+// Issue 27: a step range around two forward passes (no layer ranges, no collectives: the repeat
+// rule) numbers the second pass's layers on from the first's, so (step, layer) stays a key.
+TEST(LayerSegmentation, AStepHoldingTwoForwardPassesKeepsItsLayerKeysUnique) {
+    constexpr int kLayers = 5;
+    TraceBuilder b;
+    std::int64_t t = 0;
+    const auto k = [&](EventKind kind, std::string_view name) {
+        b.kernel(0, kind, t, t + 5, test::kComputeStream, name);
+        t += 10;
+    };
+    for (int pass = 0; pass < 2; ++pass) {
+        k(EventKind::Other, "embedding");
+        for (int layer = 0; layer < kLayers; ++layer) {
+            k(EventKind::Elementwise, layer == 0 ? "rms_norm" : "fused_add_rms_norm");
+            k(EventKind::Gemm, "qkv_gemm");
+            k(EventKind::Attention, "flash_decode");
+            k(EventKind::Gemm, "o_gemm");
+            k(EventKind::Elementwise, "fused_add_rms_norm");
+            k(EventKind::Gemm, "gate_up_gemm");
+            k(EventKind::Elementwise, "silu_mul");
+            k(EventKind::Gemm, "down_gemm");
+        }
+        k(EventKind::Elementwise, "final_norm");
+        k(EventKind::Gemm, "lm_head");
+        k(EventKind::Other, "sample");
+        t += 1000;
+    }
+    b.step(0, 0, 0, t);
+    const auto trace = b.build();
+    const auto seg = segmentLayers(*trace);
+    const auto& r = seg.ranks.at(0);
+    ASSERT_EQ(r.source, SegmentationSource::Repeat);
+    ASSERT_EQ(r.layers.size(), 2u * kLayers);
+    for (std::size_t i = 0; i < r.layers.size(); ++i) {
+        EXPECT_EQ(r.layers[i].step, 0);
+        EXPECT_EQ(r.layers[i].layer, static_cast<int>(i)) << "layer " << i;
+    }
+    EXPECT_TRUE(std::any_of(seg.notes.begin(), seg.notes.end(), [](const std::string& n) {
+        return n.find("several forward passes") != std::string::npos;
+    }));
 }
 
 TEST(LayerSegmentation, RankWithoutEventsIsReportedNotSegmented) {

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,55 @@ TEST(RepeatLayers, NoRepeatWithoutGemmsOrWithoutTwoPeriods) {
     EXPECT_EQ(findRepeatLayers(kernels("nsnsnsnsnsnsnsnsnsnsnsns")).period, 0u);  // no GEMM in the unit
     EXPECT_EQ(findRepeatLayers(kernels("efgagfgsgfhx")).period, 0u);              // one layer only
     EXPECT_TRUE(findRepeatLayers({}).layers.empty());
+}
+
+// The coverage as the definition reads, one position at a time: what the 64-at-a-time scan must equal.
+RepeatCoverage coverageOneByOne(const std::vector<std::uint32_t>& t, std::size_t p) {
+    RepeatCoverage c;
+    std::size_t run = 0;
+    const auto close = [&](std::size_t i) {
+        if (run >= p) {
+            c.covered += run + p;
+            c.firstRegion = std::min(c.firstRegion, i - run);
+        }
+        run = 0;
+    };
+    for (std::size_t i = 0; i + p < t.size(); ++i) {
+        if (t[i] == t[i + p]) {
+            ++run;
+        } else {
+            close(i);
+        }
+    }
+    close(t.size() > p ? t.size() - p : 0);
+    return c;
+}
+
+TEST(RepeatLayers, CoverageEqualsTheOneByOneDefinition) {
+    std::mt19937 rng(31);
+    std::size_t periodic = 0;
+    for (int trial = 0; trial < 300; ++trial) {
+        // A unit repeated with a few tokens replaced: runs that start and end anywhere in a 64-word,
+        // span word boundaries, and reach the end of the sequence.
+        const std::size_t unit = 1 + rng() % 40;
+        const std::size_t n = rng() % 700;
+        const std::uint32_t alphabet = 2 + rng() % 6;
+        std::vector<std::uint32_t> base(unit);
+        for (auto& b : base) b = static_cast<std::uint32_t>(rng() % alphabet);
+        std::vector<std::uint32_t> t(n);
+        const unsigned noise = rng() % 60;
+        for (std::size_t i = 0; i < n; ++i) {
+            t[i] = rng() % 100 < noise ? static_cast<std::uint32_t>(rng() % alphabet) : base[i % unit];
+        }
+        for (std::size_t p = 1; p <= 80; ++p) {
+            const RepeatCoverage want = coverageOneByOne(t, p);
+            const RepeatCoverage got = repeatCoverage(t, p);
+            ASSERT_EQ(got.covered, want.covered) << "trial " << trial << " p " << p << " n " << n;
+            ASSERT_EQ(got.firstRegion, want.firstRegion) << "trial " << trial << " p " << p << " n " << n;
+            periodic += want.covered > 0 ? 1 : 0;
+        }
+    }
+    EXPECT_GT(periodic, 1000u);  // the trials did exercise runs, not only empty coverage
 }
 
 }  // namespace

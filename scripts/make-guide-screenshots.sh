@@ -63,4 +63,16 @@ if [ -x "$build/tests/ui_tests" ]; then
   for tab in calculator advice collective-calls; do cp "$build/screenshots/planning-$tab.png" "$out/$tab.png"; done
 fi
 
+# 7. Compare with four runs (three public traces and a simulated run, panes folded to one lane per GPU)
+#    and the main window under a dark palette, drawn by their window tests (BUILD_DIR/screenshots/).
+if [ -x "$build/tests/ui_tests" ]; then
+  "$build/tests/ui_tests" --gtest_filter='SmallViewFixes.UnderADarkPalette*' >/dev/null
+  cp "$build/screenshots/main-dark.png" "$out/main-dark.png"
+  if [ -d "$param" ]; then
+    TPSCOPE_PUBLIC_TRACES="$traces" "$build/tests/ui_tests" \
+      --gtest_filter='CompareFourRuns.ThreePublicTracesAndASimulatedRun*' >/dev/null
+    cp "$build/screenshots/compare-four-runs.png" "$out/compare-four-runs.png"
+  fi
+fi
+
 echo "make-guide-screenshots: wrote $(ls "$out"/*.png | tr '\n' ' ')"

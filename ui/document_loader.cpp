@@ -2,25 +2,17 @@
 // Copyright (C) 2026 The tpscope authors
 #include "ui/document_loader.h"
 
+#include <utility>
 #include "ui/logging.h"
-#include "ui/worker_guard.h"
 
 namespace tpscope::ui {
 
 DocumentLoader::DocumentLoader(OpenFn open, QObject* parent) : QObject(parent), m_open(std::move(open)) {
     qRegisterMetaType<tpscope::ui::OpenedDocument>();
     qRegisterMetaType<tpscope::ui::RunRecord>();
-    // Two threads: a new load starts at once while a cancelled one finishes its current chunk.
-    m_pool.setMaxThreadCount(2);
-    connect(this, &DocumentLoader::workerProgress, this, [this](quint64 generation, double f) {
-        if (m_current && generation == m_current->generation) Q_EMIT progress(f);
-    });
-    connect(this, &DocumentLoader::workerPreview, this, [this](quint64 generation, RunRecord run) {
-        if (m_current && generation == m_current->generation) Q_EMIT preview(std::move(run));
-    });
-    connect(this, &DocumentLoader::workerDone, this, &DocumentLoader::onWorkerDone);
 }
 
+// Waits: the open function (a test's fake, a service) may refer to what the loader's owner owns.
 DocumentLoader::~DocumentLoader() {
     cancel();
     wait();
@@ -28,45 +20,39 @@ DocumentLoader::~DocumentLoader() {
 
 void DocumentLoader::start(const QString& path) {
     cancel();
-    auto job = std::make_shared<Job>();
-    job->generation = ++m_generation;
-    m_current = job;
-    qCInfo(lcDocument) << "opening" << path << "generation" << job->generation;
-    m_pool.start([this, job, path] {
-        const TaskControl control{[this, &job](double f) { Q_EMIT workerProgress(job->generation, f, {}); },
-                                  &job->cancel};
-        const OpenPreviewFn preview = [this, &job](const RunRecord& run) {
-            Q_EMIT workerPreview(job->generation, run, {});
-        };
-        auto result = guardWorker([&] { return m_open(path, control, preview); }, path.toStdString());
-        if (result) {
-            Q_EMIT workerDone(job->generation, path, std::move(*result), QString(), {});
-        } else {
-            Q_EMIT workerDone(job->generation, path, OpenedDocument{}, QString::fromStdString(result.error().message),
-                              {});
-        }
-    });
-}
-
-void DocumentLoader::onWorkerDone(quint64 generation, const QString& path, OpenedDocument document,
-                                  const QString& error) {
-    if (!m_current || generation != m_current->generation) return;  // superseded or cancelled
-    m_current.reset();
-    if (error.isEmpty()) {
+    JobHandlers<OpenedDocument, RunRecord> handlers;
+    handlers.progress = [this](double f) { Q_EMIT progress(f); };
+    handlers.partial = [this](const RunRecord& run) { Q_EMIT preview(run); };
+    handlers.result = [this](OpenedDocument document) {
+        m_job = {};
         Q_EMIT loaded(std::move(document));
-    } else {
-        qCWarning(lcDocument) << "could not open" << path << ":" << error;
-        Q_EMIT failed(path, error);
-    }
+    };
+    handlers.failed = [this, path](const core::Error& error) {
+        m_job = {};
+        const QString message = QString::fromStdString(error.message);
+        qCWarning(lcDocument) << "could not open" << path << ":" << message;
+        Q_EMIT failed(path, message);
+    };
+    m_job = startJob<OpenedDocument, RunRecord>(
+        this, path.toStdString(),
+        [open = m_open, path](const JobContext<RunRecord>& job) {
+            return open(path, job.control, [&job](const RunRecord& run) { job.hand(run); });
+        },
+        std::move(handlers));
+    qCInfo(lcDocument) << "opening" << path << "job" << m_job.id();
 }
 
 void DocumentLoader::cancel() {
-    if (m_current) m_current->cancel.store(true);
-    m_current.reset();
+    if (m_job.id() == 0) return;
+    m_job.abandon();
+    std::erase_if(m_abandoned, [](const JobHandle& job) { return !job.isRunning(); });
+    m_abandoned.push_back(std::exchange(m_job, {}));
 }
 
 void DocumentLoader::wait() {
-    m_pool.waitForDone();
+    m_job.wait();
+    for (auto& job : m_abandoned) job.wait();
+    m_abandoned.clear();
 }
 
 }  // namespace tpscope::ui

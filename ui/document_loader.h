@@ -1,24 +1,22 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright (C) 2026 The tpscope authors
 #pragma once
-// Opens a file (workspace, Kineto JSON, rank folder, nsys SQLite) on a worker thread through
+// Opens a file (workspace, Kineto JSON, rank folder, nsys SQLite) as a job (ui/job.h) through
 // Services::open and emits the result as a value: loaded(OpenedDocument) or failed(path, message).
 // Each run's timeline data and analysis are derived on the same thread; before that, preview(run)
 // hands over the first run with its trace and timeline rows (TimelineData::buildRows), so that a
 // large file paints while it is analysed.
 //
-// A new load cancels the previous one without waiting for it: the superseded worker winds down on
-// the loader's own thread pool while the new one starts, so the GUI thread never blocks. Every
-// result carries its load's generation and is checked on the GUI thread, so a queued result of a
-// superseded (or cancelled) load is never applied.
+// A new load abandons the previous one without waiting for it: the superseded worker winds down on
+// the job pool while the new one starts, so the GUI thread never blocks, and no signal of the old
+// load follows. cancel() (the window's Cancel) does the same for the current load.
 
 #include <QObject>
 #include <QString>
-#include <QThreadPool>
 
-#include <atomic>
-#include <memory>
+#include <vector>
 
+#include "ui/job.h"
 #include "ui/services.h"
 
 namespace tpscope::ui {
@@ -30,12 +28,13 @@ class DocumentLoader : public QObject {
     using OpenFn = decltype(Services::open);
 
     explicit DocumentLoader(OpenFn open, QObject* parent = nullptr);
-    ~DocumentLoader() override;
+    ~DocumentLoader() override;  // abandons the load, does not wait
 
     void start(const QString& path);
     void cancel();
-    bool isLoading() const { return m_current != nullptr; }
-    // Blocks until every worker has ended (tests, shutdown).
+    bool isLoading() const { return m_job.id() != 0; }
+    // Blocks until every worker of this loader, abandoned ones too, has returned (tests, shutdown:
+    // the open function may refer to what its caller owns).
     void wait();
 
   Q_SIGNALS:
@@ -43,23 +42,11 @@ class DocumentLoader : public QObject {
     void preview(tpscope::ui::RunRecord firstRun);
     void loaded(tpscope::ui::OpenedDocument document);
     void failed(QString path, QString message);
-    // Worker -> GUI thread; checked against the current generation there.
-    void workerProgress(quint64 generation, double fraction, QPrivateSignal);
-    void workerPreview(quint64 generation, tpscope::ui::RunRecord firstRun, QPrivateSignal);
-    void workerDone(quint64 generation, QString path, tpscope::ui::OpenedDocument document, QString error,
-                    QPrivateSignal);
 
   private:
-    struct Job {
-        quint64 generation = 0;
-        CancelFlag cancel{false};
-    };
-    void onWorkerDone(quint64 generation, const QString& path, OpenedDocument document, const QString& error);
-
     OpenFn m_open;
-    QThreadPool m_pool;
-    std::shared_ptr<Job> m_current;  // GUI thread only
-    quint64 m_generation = 0;        // GUI thread only
+    JobHandle m_job;                     // the current load; id 0: none
+    std::vector<JobHandle> m_abandoned;  // still winding down
 };
 
 }  // namespace tpscope::ui

@@ -195,7 +195,10 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         };
         return;
     }
+    // Nothing the window started outlives it: a replay is abandoned, not waited for.
     m_sweep->cancel();
+    m_loader->cancel();
+    m_compare->cancelWhatIf();
     saveSettings();
     event->accept();
 }

@@ -54,6 +54,7 @@ class MainWindow : public QMainWindow {
 
   public:
     explicit MainWindow(Services services, QWidget* parent = nullptr);
+    const Services& services() const { return m_services; }
     ~MainWindow() override;
 
     // Runs the run panel's sweep (false with the reason in the window when the input is invalid
@@ -65,6 +66,15 @@ class MainWindow : public QMainWindow {
     // as user work; the new runs' ids, or none (with the reason shown) when it cannot start.
     std::vector<RunId> startSweepRequest(const SweepRequest& sweep);
     void cancelSweep();
+    // Run → Cancel (Shift+Esc, tool bar): stops the file being opened (the current runs stay) and
+    // the sweep.
+    void cancelWork();
+    QAction* cancelAction() const { return m_cancelAction; }
+    // File → Export view… after its dialog: the current tab to `typed`, in the format of the filter
+    // the user chose ("SVG (*.svg)") unless the name has a suffix of its own; the filter is
+    // remembered for the next dialog. False (with the reason in the banner) when it fails; the file
+    // that was there stays as it was.
+    bool exportCurrentViewTo(const QString& typed, const QString& selectedFilter);
     // True from startSweep until the window has received the sweep's end.
     bool isSweepRunning() const;
     // Opens a workspace, trace file or rank folder in the background.
@@ -229,6 +239,7 @@ class MainWindow : public QMainWindow {
     SweepState m_sweepState;
     RunId m_current = RunId::None;
     double m_loadFraction = 0;
+    QString m_loadPath;  // the file being opened
     QString m_lastError;
     QString m_path;
     bool m_modified = false;

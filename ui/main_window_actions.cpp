@@ -96,7 +96,7 @@ void MainWindow::buildActions() {
         run->addAction(st->standardIcon(QStyle::SP_MediaPlay), tr("&Run sweep"), this, &MainWindow::startSweep);
     m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     m_cancelAction =
-        run->addAction(st->standardIcon(QStyle::SP_MediaStop), tr("&Cancel"), this, &MainWindow::cancelSweep);
+        run->addAction(st->standardIcon(QStyle::SP_MediaStop), tr("&Cancel"), this, &MainWindow::cancelWork);
     m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape | Qt::SHIFT));
     run->addAction(tr("Reset to the &default sweep"), m_runPanel, &RunPanel::setDefaults);
     run->addSeparator();
@@ -141,7 +141,7 @@ void MainWindow::buildActions() {
 void MainWindow::updateActions() {
     const bool running = isSweepRunning();
     m_runAction->setEnabled(!running);
-    m_cancelAction->setEnabled(running);
+    m_cancelAction->setEnabled(running || isLoading());
     m_saveAction->setEnabled(m_document != nullptr);
     m_runPanel->setBusy(running);
 }

@@ -4,33 +4,30 @@
 // thread with progress and Cancel, no nested event loop), exporting the current view, and the
 // unsaved-changes prompt (asked before a workspace load starts).
 
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QProgressDialog>
 #include <QSettings>
 #include <QStatusBar>
-#include <QTimer>
 #include <QUndoStack>
-#include <QtConcurrent/QtConcurrentRun>
 
-#include <atomic>
 #include <memory>
 #include <utility>
 
 #include "ui/document_loader.h"
 #include "ui/export/plot_export.h"
+#include "ui/job.h"
 #include "ui/main_window.h"
 #include "ui/run_document.h"
 #include "ui/runs_model.h"
 #include "ui/sweep_runner.h"
 #include "ui/timeline/timeline_panel.h"
 #include "ui/view_tab.h"
-#include "ui/worker_guard.h"
 
 namespace tpscope::ui {
 
@@ -86,8 +83,10 @@ void MainWindow::startLoad(const QString& path, bool askedFirst) {
     m_loadAskedFor = askedFirst ? path : QString();
     statusBar()->showMessage(tr("Opening %1…").arg(path));
     m_loadFraction = 0;
+    m_loadPath = path;
     m_loader->start(path);
     updateStatusProgress();
+    updateActions();
     if (m_current == RunId::None) m_timeline->showLoading(path);
 }
 
@@ -103,8 +102,21 @@ void MainWindow::onDocumentPreview(const RunRecord& firstRun) {
     statusBar()->showMessage(tr("Read %1; analysing…").arg(firstRun.source));
 }
 
+void MainWindow::cancelWork() {
+    if (isLoading()) {
+        m_loader->cancel();
+        m_loadAskedFor.clear();
+        updateStatusProgress();
+        updateActions();
+        if (m_current == RunId::None) m_timeline->setCurrentRun(RunId::None);
+        statusBar()->showMessage(tr("Did not open %1: cancelled; the current runs are kept").arg(m_loadPath), 10'000);
+    }
+    cancelSweep();
+}
+
 void MainWindow::onDocumentLoaded(OpenedDocument document) {
     updateStatusProgress();
+    updateActions();
     const bool asked = !m_loadAskedFor.isEmpty() && m_loadAskedFor == document.path;
     m_loadAskedFor.clear();
     if (document.isWorkspace && m_modified && !asked) {
@@ -150,6 +162,7 @@ void MainWindow::applyLoadedWorkspace(OpenedDocument document) {
 
 void MainWindow::onDocumentFailed(const QString& path, const QString& message) {
     updateStatusProgress();
+    updateActions();
     // The current document stays as it was: nothing was replaced before the load succeeded.
     if (m_current == RunId::None) m_timeline->setCurrentRun(RunId::None);
     showError(tr("Could not open %1: %2").arg(path, message));
@@ -166,45 +179,30 @@ bool MainWindow::saveTo(const QString& path, std::function<void(bool saved)> the
     m_savePath = path;
     m_saveRevision = m_document->revision();
     m_afterSave = std::move(then);
-    // A job of its own: a snapshot of the runs (the worker never reads the document), progress and
-    // Cancel through one flag, its end delivered to onSaveDone by a watcher. No nested event loop:
-    // runs that finish and files that load meanwhile are applied as they come.
-    struct Progress {
-        std::atomic<int> perMille{0};
-        CancelFlag cancel{false};
-    };
-    auto progress = std::make_shared<Progress>();
+    // A job (ui/job.h): a snapshot of the runs (the worker never reads the document), progress and
+    // Cancel through the job, its end delivered to onSaveDone. No nested event loop: runs that
+    // finish and files that load meanwhile are applied as they come.
     m_saveDialog = new QProgressDialog(tr("Saving %1…").arg(path), tr("Cancel"), 0, 1000, this);
     m_saveDialog->setWindowModality(Qt::WindowModal);
     m_saveDialog->setMinimumDuration(400);
     m_saveDialog->setAutoClose(false);
     m_saveDialog->setAutoReset(false);
-    connect(m_saveDialog, &QProgressDialog::canceled, this, [progress] { progress->cancel.store(true); });
-    auto* poll = new QTimer(m_saveDialog);
-    connect(poll, &QTimer::timeout, m_saveDialog,
-            [dialog = m_saveDialog, progress] { dialog->setValue(progress->perMille.load()); });
-    poll->start(50);
     statusBar()->showMessage(tr("Saving %1…").arg(path));
-    struct Outcome {
-        QString error;
-        bool cancelled = false;
+    JobHandlers<core::Ok> handlers;
+    handlers.progress = [dialog = m_saveDialog](double f) {
+        if (dialog) dialog->setValue(static_cast<int>(f * 999));
     };
-    auto future = QtConcurrent::run([save = m_services.saveWorkspace, path, runs = m_document->runs(), progress] {
-        const TaskControl control{[progress](double f) { progress->perMille.store(static_cast<int>(f * 999)); },
-                                  &progress->cancel};
-        const core::Status status =
-            guardWorker([&]() -> core::Status { return save(path, runs, control); }, path.toStdString());
-        if (status) return Outcome{};
-        return Outcome{QString::fromStdString(status.error().message),
-                       status.error().code == core::ErrorCode::Cancelled};
-    });
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        const Outcome outcome = watcher->result();
-        onSaveDone(outcome.error, outcome.cancelled);
-    });
-    watcher->setFuture(future);
+    handlers.result = [this](core::Ok) { onSaveDone(QString(), false); };
+    handlers.failed = [this](const core::Error& error) {
+        onSaveDone(QString::fromStdString(error.message), error.code == core::ErrorCode::Cancelled);
+    };
+    const JobHandle job = startJob<core::Ok>(
+        this, path.toStdString(),
+        [save = m_services.saveWorkspace, path, runs = m_document->runs()](const JobContext<>& context) {
+            return save(path, runs, context.control);
+        },
+        std::move(handlers));
+    connect(m_saveDialog, &QProgressDialog::canceled, this, [job] { job.cancel(); });
     return true;
 }
 
@@ -253,18 +251,31 @@ void MainWindow::exportCurrentView() {
     if (tab == nullptr) return;
     QStringList filters;
     for (const QString& f : tab->exportFormats()) filters << tr("%1 (*.%2)").arg(f.toUpper(), f);
-    QString selected;
-    const QString typed = QFileDialog::getSaveFileName(this, tr("Export %1").arg(tab->tabTitle()), lastDirectory(),
+    // The filter chosen last time when this view offers it, and a name that has its suffix.
+    QString selected = QSettings().value(QStringLiteral("export/filter")).toString();
+    if (!filters.contains(selected)) selected = filters.value(0);
+    QString name = tab->tabTitle().toLower();
+    name.replace(QLatin1Char(' '), QLatin1Char('-'));
+    const QString suggested = QDir(lastDirectory()).filePath(withChosenSuffix(name, selected, tab->exportFormats()));
+    const QString typed = QFileDialog::getSaveFileName(this, tr("Export %1").arg(tab->tabTitle()), suggested,
                                                        filters.join(QStringLiteral(";;")), &selected);
     if (typed.isEmpty()) return;
-    const QString path = withChosenSuffix(typed, selected, tab->exportFormats());
+    exportCurrentViewTo(typed, selected);
+}
+
+bool MainWindow::exportCurrentViewTo(const QString& typed, const QString& selectedFilter) {
+    ViewTab* tab = currentViewTab();
+    if (tab == nullptr) return false;
+    const QString path = withChosenSuffix(typed, selectedFilter, tab->exportFormats());
     rememberDirectory(path);
+    if (!selectedFilter.isEmpty()) QSettings().setValue(QStringLiteral("export/filter"), selectedFilter);
     const auto status = tab->exportTo(ExportRequest{path, QSize(), devicePixelRatioF()});
     if (!status) {
         showError(tr("Could not export %1: %2").arg(path, QString::fromStdString(status.error().message)));
-        return;
+        return false;
     }
     statusBar()->showMessage(tr("Exported %1").arg(path), 5'000);
+    return true;
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

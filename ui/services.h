@@ -2,8 +2,8 @@
 // Copyright (C) 2026 The tpscope authors
 #pragma once
 // The seams between the GUI and the computing modules. Every long call runs on a worker thread
-// (SweepRunner, DocumentLoader), reports progress and honours a cancel flag through core's one
-// progress/cancel type (core/util/task_control.h), as core/io, the simulator and core::Backend do.
+// (a job, ui/job.h: SweepRunner, DocumentLoader, save, what-if), reports progress and honours a cancel flag through
+// core's one progress/cancel type (core/util/task_control.h), as core/io, the simulator and core::Backend do.
 // defaultServices() (services_default.cpp) wires them to core: sweeps of the simulated cluster go
 // through core::sim::runSweep exactly as `tpscope-cli simulate` does, local GPUs through
 // core::Backend, files through core/io.
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/sim/simulator.h"
+#include "core/sim/whatif_replay.h"
 #include "core/util/result.h"
 #include "core/util/task_control.h"
 #include "ui/run_request.h"
@@ -66,6 +67,13 @@ using RunFn = std::function<core::Result<RunOutcome>(const RunRequest&, const Ta
 // error when the flag stopped it). A run that fails alone is reported through failed().
 using SweepFn = std::function<core::Status(const SweepRequest&, const SweepCallbacks&, const CancelFlag&)>;
 
+// A what-if replay of a finished run's trace as a new run: `base` with the replay's trace, its
+// predicted analysis and its timeline data. Called on a worker thread; a Cancelled error when the
+// control's flag stopped it.
+using WhatIfFn = std::function<core::Result<RunRecord>(std::shared_ptr<const core::Trace> measured,
+                                                       const core::sim::WhatIfOptions& options, RunRecord base,
+                                                       const TaskControl& control)>;
+
 struct Services {
     SweepFn runSweep;
     // preview may be empty.
@@ -74,6 +82,7 @@ struct Services {
     std::function<core::Status(const QString& path, const std::vector<RunRecord>& runs, const TaskControl&)>
         saveWorkspace;
     std::function<LocalBackendInfo()> localBackend;
+    WhatIfFn whatIf;
 };
 
 Services defaultServices();

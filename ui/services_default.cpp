@@ -5,6 +5,7 @@
 //                 GPUs run by run through core::Backend; each run analysed by core::analysis
 //   open          core/io (io_services.h): any trace, or a .tpscope workspace
 //   saveWorkspace core/io (io_services.h): the runs with a trace, as a .tpscope workspace
+//   whatIf        core::sim::runWhatIf (sim_service.h), as `tpscope-cli whatif`
 //   localBackend  core::localBackend() device query (registered by app/gui when built with CUDA;
 //                 the GUI library never sees a CUDA header)
 
@@ -70,6 +71,7 @@ Services defaultServices() {
     s.open = openWithIo;
     s.saveWorkspace = saveWithIo;
     s.localBackend = queryLocalBackend;
+    s.whatIf = replayWhatIf;
     return s;
 }
 

@@ -70,4 +70,17 @@ core::Status runSimulatedSweep(const SweepRequest& sweep, const SweepCallbacks& 
     return core::Ok{};
 }
 
+core::Result<RunRecord> replayWhatIf(const std::shared_ptr<const core::Trace>& measured,
+                                     const core::sim::WhatIfOptions& options, RunRecord base,
+                                     const TaskControl& control) {
+    auto replay = core::sim::runWhatIf(*measured, core::analysis::AnalysisOptions{}, options, control);
+    if (!replay) return replay.error();
+    base.status = RunStatus::Done;
+    base.progress = 1;
+    base.trace = replay->replay.trace;
+    base.analysis = std::make_shared<const core::analysis::RunAnalysis>(std::move(replay->predicted));
+    deriveRunData(base);
+    return base;
+}
+
 }  // namespace tpscope::ui

@@ -7,6 +7,7 @@
 // SweepRunner's worker thread; no widgets.
 
 #include "core/sim/sweep.h"
+#include "core/sim/whatif_report.h"
 #include "ui/services.h"
 
 namespace tpscope::ui {
@@ -21,5 +22,11 @@ core::sim::SweepSpec sweepSpecOf(const SweepRequest& sweep);
 // timeline data and analysis derived on this thread), a configuration that does not fit memory
 // as failed with its shortfall.
 core::Status runSimulatedSweep(const SweepRequest& sweep, const SweepCallbacks& callbacks, const CancelFlag& cancel);
+
+// The what-if replay `tpscope-cli whatif` runs (core::sim::runWhatIf, the analysis options every GUI
+// run uses) as a new run: base with the replayed trace, the predicted analysis and timeline data.
+core::Result<RunRecord> replayWhatIf(const std::shared_ptr<const core::Trace>& measured,
+                                     const core::sim::WhatIfOptions& options, RunRecord base,
+                                     const TaskControl& control);
 
 }  // namespace tpscope::ui

@@ -3,7 +3,6 @@
 #include "ui/sweep_runner.h"
 
 #include "ui/logging.h"
-#include "ui/worker_guard.h"
 
 namespace tpscope::ui {
 
@@ -16,48 +15,79 @@ SweepRunner::~SweepRunner() {
     wait();
 }
 
+namespace {
+
+// The sweep's callbacks, each handing a partial value over; progress throttled: a run may report
+// thousands of steps and the table needs a few updates per second.
+template <typename Event>
+core::Status runSweepAsJob(const SweepFn& runSweep, const SweepRequest& sweep, const JobContext<Event>& job) {
+    int lastIndex = -1;
+    int lastPercent = -1;
+    SweepCallbacks callbacks;
+    callbacks.progress = [&](int index, double fraction) {
+        const int percent = static_cast<int>(fraction * 100);
+        if (index == lastIndex && percent == lastPercent) return;
+        lastIndex = index;
+        lastPercent = percent;
+        job.hand(Event{Event::Kind::Progress, index, fraction, {}, {}, false});
+    };
+    callbacks.finished = [&](int index, RunOutcome outcome) {
+        job.hand(Event{Event::Kind::Finished, index, 1, std::move(outcome), {}, false});
+    };
+    callbacks.failed = [&](int index, const core::Error& error) {
+        job.hand(Event{Event::Kind::Failed,
+                       index,
+                       0,
+                       {},
+                       QString::fromStdString(error.describe()),
+                       error.code == core::ErrorCode::Cancelled});
+    };
+    return runSweep(sweep, callbacks, *job.control.cancel);
+}
+
+}  // namespace
+
 quint64 SweepRunner::start(SweepRequest sweep) {
-    if (m_running.load()) return 0;
-    wait();  // join the previous, already finished worker
-    m_cancel.store(false);
-    m_running.store(true);
-    const quint64 job = ++m_lastJob;
-    qCInfo(lcRuns) << "starting sweep job" << job;
-    m_thread = std::thread([this, job, sweep = std::move(sweep)]() mutable { work(job, std::move(sweep)); });
-    return job;
+    if (isRunning()) return 0;
+    JobHandlers<core::Ok, RunEvent> handlers;
+    auto id = std::make_shared<quint64>(0);  // known once startJob returns, before any handler runs
+    handlers.partial = [this, id](const RunEvent& event) { onRunEvent(*id, event); };
+    handlers.result = [this, id](core::Ok) { Q_EMIT finished(*id, m_job.cancelRequested(), QString()); };
+    handlers.failed = [this, id](const core::Error& error) {
+        const bool cancelled = m_job.cancelRequested() || error.code == core::ErrorCode::Cancelled;
+        Q_EMIT finished(*id, cancelled, cancelled ? QString() : QString::fromStdString(error.describe()));
+    };
+    m_job = startJob<core::Ok, RunEvent>(
+        this, "sweep",
+        [runSweep = m_runSweep, sweep = std::move(sweep)](const JobContext<RunEvent>& job) {
+            return runSweepAsJob(runSweep, sweep, job);
+        },
+        std::move(handlers));
+    *id = m_job.id();
+    qCInfo(lcRuns) << "starting sweep job" << *id;
+    return *id;
+}
+
+void SweepRunner::onRunEvent(quint64 job, const RunEvent& event) {
+    switch (event.kind) {
+        case RunEvent::Kind::Progress:
+            Q_EMIT runProgress(job, event.index, event.fraction);
+            break;
+        case RunEvent::Kind::Finished:
+            Q_EMIT runFinished(job, event.index, event.outcome);
+            break;
+        case RunEvent::Kind::Failed:
+            Q_EMIT runFailed(job, event.index, event.message, event.cancelled);
+            break;
+    }
 }
 
 void SweepRunner::cancel() {
-    m_cancel.store(true);
+    m_job.cancel();
 }
 
 void SweepRunner::wait() {
-    if (m_thread.joinable()) m_thread.join();
-}
-
-void SweepRunner::work(quint64 job, SweepRequest sweep) {
-    // Throttle: a run may report thousands of steps; the table needs a few updates per second.
-    int lastIndex = -1;
-    int lastPerMille = -1;
-    SweepCallbacks callbacks;
-    callbacks.progress = [&](int index, double fraction) {
-        const int perMille = static_cast<int>(fraction * 1000);
-        if (index == lastIndex && perMille / 10 == lastPerMille / 10) return;
-        lastIndex = index;
-        lastPerMille = perMille;
-        Q_EMIT runProgress(job, index, fraction);
-    };
-    callbacks.finished = [&](int index, RunOutcome outcome) { Q_EMIT runFinished(job, index, std::move(outcome)); };
-    callbacks.failed = [&](int index, const core::Error& error) {
-        Q_EMIT runFailed(job, index, QString::fromStdString(error.describe()),
-                         error.code == core::ErrorCode::Cancelled);
-    };
-    const core::Status status =
-        guardWorker([&]() -> core::Status { return m_runSweep(sweep, callbacks, m_cancel); }, "sweep");
-    const bool cancelled = m_cancel.load() || (!status && status.error().code == core::ErrorCode::Cancelled);
-    const QString error = !status && !cancelled ? QString::fromStdString(status.error().describe()) : QString();
-    m_running.store(false);
-    Q_EMIT finished(job, cancelled, error);
+    m_job.wait();
 }
 
 }  // namespace tpscope::ui

@@ -5,7 +5,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QEventLoop>
-#include <QFile>
+#include <QImage>
 #include <QTextStream>
 #include <QTimer>
 
@@ -15,6 +15,7 @@
 #include "ui/charts/chart_set.h"
 #include "ui/charts/chart_tabs.h"
 #include "ui/compare/compare_controller.h"
+#include "ui/export/safe_write.h"
 #include "ui/export/sweep_report.h"
 #include "ui/main_window.h"
 #include "ui/run_document.h"
@@ -52,8 +53,13 @@ bool runDefaultSweep(ui::MainWindow& window) {
 
 bool saveWidget(QWidget& widget, const QString& path) {
     QApplication::processEvents();
-    if (!widget.grab().save(path)) {
-        std::fprintf(stderr, "tpscope: could not write %s\n", qPrintable(path));
+    const QImage image = widget.grab().toImage();
+    const auto status = ui::writeFileSafely(path, "screenshot", [&](QIODevice& out) -> core::Status {
+        if (!image.save(&out, "PNG")) return ui::exportWriteError(path, "screenshot", out.errorString());
+        return core::Ok{};
+    });
+    if (!status) {
+        std::fprintf(stderr, "tpscope: %s\n", status.error().describe().c_str());
         return false;
     }
     return true;
@@ -209,12 +215,18 @@ int writeReport(ui::MainWindow& window, const QString& dir) {
     if (!saveWidget(*window.timelinePanel(), dir + QStringLiteral("/timeline-overview.png"))) return 1;
     window.focusTimelineOnExample();
     if (!saveWidget(window, dir + QStringLiteral("/screenshot-main.png"))) return 1;
-    QFile summary(dir + QStringLiteral("/summary.md"));
-    if (!summary.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-        std::fprintf(stderr, "tpscope: cannot write %s\n", qPrintable(summary.fileName()));
+    const QString summaryPath = dir + QStringLiteral("/summary.md");
+    const QByteArray summary = summaryMarkdown(window).toUtf8();
+    const auto written = ui::writeFileSafely(summaryPath, "summary", [&](QIODevice& out) -> core::Status {
+        if (out.write(summary) != summary.size()) {
+            return ui::exportWriteError(summaryPath, "summary", out.errorString());
+        }
+        return core::Ok{};
+    });
+    if (!written) {
+        std::fprintf(stderr, "tpscope: %s\n", written.error().describe().c_str());
         return 1;
     }
-    summary.write(summaryMarkdown(window).toUtf8());
     std::printf("tpscope: report written to %s (summary.md, screenshot-main.png, timeline-overview.png)\n",
                 qPrintable(QDir(dir).absolutePath()));
     return 0;

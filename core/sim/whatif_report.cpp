@@ -54,13 +54,20 @@ WhatIfReport compare(const Trace& measured, const WhatIfRun& run, const WhatIfOp
 }  // namespace
 
 Result<WhatIfRun> runWhatIf(const Trace& measured, const analysis::AnalysisOptions& analysisOptions,
-                            const WhatIfOptions& options) {
+                            const WhatIfOptions& options, const TaskControl& control) {
+    const auto cancelled = [] { return makeError(ErrorCode::Cancelled, "what-if replay cancelled"); };
+    // Progress in thirds: the two analyses and the replay are each O(events).
     WhatIfRun run;
     run.measured = analysis::analyzeTrace(measured, analysisOptions);
+    control.report(1.0 / 3);
+    if (control.cancelled()) return cancelled();
     auto replay = replayOnFabric(measured, run.measured.matching, options);
     if (!replay) return replay.error();
     run.replay = std::move(*replay);
+    control.report(2.0 / 3);
+    if (control.cancelled()) return cancelled();
     run.predicted = analysis::analyzeTrace(*run.replay.trace, analysisOptions);
+    control.report(1.0);
     run.report = compare(measured, run, options);
     return run;
 }

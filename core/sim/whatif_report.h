@@ -12,6 +12,7 @@
 #include "core/analysis/analysis.h"
 #include "core/sim/whatif_replay.h"
 #include "core/util/json_writer.h"
+#include "core/util/task_control.h"
 
 namespace tpscope::core::sim {
 
@@ -45,8 +46,10 @@ struct WhatIfRun {
 };
 
 // Analyses `measured`, replays it (replayOnFabric) and analyses the replay with the same options.
+// control: progress after each of the three steps; a Cancelled error at the first check after its
+// flag is set (between steps: the GUI's window closing during a replay does not wait for the rest).
 Result<WhatIfRun> runWhatIf(const Trace& measured, const analysis::AnalysisOptions& analysisOptions,
-                            const WhatIfOptions& options);
+                            const WhatIfOptions& options, const TaskControl& control = {});
 
 void writeWhatIfJson(JsonWriter& w, const WhatIfReport& report);
 

@@ -204,6 +204,10 @@ QPalette darkPalette() {
     dark.setColor(QPalette::Text, QColor(0xE6, 0xE6, 0xE6));
     dark.setColor(QPalette::Button, QColor(0x33, 0x33, 0x33));
     dark.setColor(QPalette::ButtonText, QColor(0xE6, 0xE6, 0xE6));
+    // Disabled controls dimmed, as a desktop's dark theme does (setColor above sets every group).
+    for (const auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText}) {
+        dark.setColor(QPalette::Disabled, role, QColor(0x80, 0x80, 0x80));
+    }
     return dark;
 }
 

@@ -3,14 +3,12 @@
 #include "ui/compare/compare_controller.h"
 
 #include <QAction>
-#include <QFutureWatcher>
 #include <QItemSelectionModel>
 #include <QMenuBar>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolBar>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
@@ -25,7 +23,6 @@
 #include "ui/run_panel.h"
 #include "ui/runs_model.h"
 #include "ui/services.h"
-#include "ui/worker_guard.h"
 
 namespace tpscope::ui {
 
@@ -123,7 +120,13 @@ CompareController::CompareController(MainWindow* window) : QObject(window), m_wi
 }
 
 CompareController::~CompareController() {
-    m_whatIfJob.waitForFinished();
+    // The replay's worker holds its own copies, never this: cancel, do not wait.
+    cancelWhatIf();
+}
+
+void CompareController::cancelWhatIf() {
+    m_whatIfJob.abandon();
+    m_whatIfJob = {};
 }
 
 std::vector<RunId> CompareController::selectedRuns() const {
@@ -150,7 +153,7 @@ void CompareController::updateActions() {
     m_compare->setEnabled(ids.size() >= CompareView::kMinRuns && ids.size() <= CompareView::kMaxRuns && allFinished);
     const RunRecord* one = doc->run(singleSelectedRun());
     m_simulate->setEnabled(isFinished(one) && isMeasured(*one) && m_pending == std::nullopt);
-    m_whatIf->setEnabled(isFinished(one) && !m_whatIfRunning);
+    m_whatIf->setEnabled(isFinished(one) && !isWhatIfRunning());
 }
 
 void CompareController::fail(const QString& message) {
@@ -259,7 +262,7 @@ void CompareController::onSweepFinished() {
 core::Status CompareController::whatIf(RunId run, const RunConfigChoice& choice) {
     const RunRecord* m = m_window->document()->run(run);
     if (!isFinished(m)) return core::makeError(core::ErrorCode::InvalidArgument, "the run has not finished");
-    if (m_whatIfRunning) return core::makeError(core::ErrorCode::InvalidArgument, "a what-if replay is running");
+    if (isWhatIfRunning()) return core::makeError(core::ErrorCode::InvalidArgument, "a what-if replay is running");
     const core::Catalog& catalog = m_window->catalog();
     core::sim::WhatIfOptions options;
     TPSCOPE_TRY_ASSIGN(options.fabric, catalog.fabric(choice.fabricId));
@@ -288,48 +291,32 @@ core::Status CompareController::whatIf(RunId run, const RunConfigChoice& choice)
                       .arg(m->label(), QString::fromStdString(options.fabric.id),
                            options.tp > 0 ? QStringLiteral(" at TP %1").arg(options.tp) : QString());
     base.source.replace(QLatin1Char('/'), QLatin1Char('_'));  // the label is the source's last path part
-    m_whatIfRunning = true;
+    if (!m_window->services().whatIf) return core::makeError(core::ErrorCode::Unsupported, "no what-if service");
+    JobHandlers<RunRecord> handlers;
+    handlers.result = [this, run](RunRecord record) { onWhatIfDone(run, std::move(record)); };
+    handlers.failed = [this, run](const core::Error& error) { onWhatIfDone(run, error); };
+    m_whatIfJob = startJob<RunRecord>(
+        this, "what-if replay",
+        [replay = m_window->services().whatIf, trace = m->trace, options, base](const JobContext<>& job) {
+            return replay(trace, options, base, job.control);
+        },
+        std::move(handlers));
     updateActions();
-    auto trace = m->trace;
-    m_whatIfJob = QtConcurrent::run([trace, options, base]() -> WhatIfOutcome {
-        auto replayed = guardWorker(
-            [&]() -> core::Result<RunRecord> {
-                // The same call as `tpscope-cli whatif`, with the analysis options every GUI run uses.
-                auto replay = core::sim::runWhatIf(*trace, core::analysis::AnalysisOptions{}, options);
-                if (!replay) return replay.error();
-                RunRecord record = base;
-                record.status = RunStatus::Done;
-                record.progress = 1;
-                record.trace = replay->replay.trace;
-                record.analysis = std::make_shared<const core::analysis::RunAnalysis>(std::move(replay->predicted));
-                deriveRunData(record);
-                return record;
-            },
-            "what-if replay");
-        if (!replayed) return {std::nullopt, QString::fromStdString(replayed.error().describe())};
-        return {std::move(*replayed), QString()};
-    });
-    auto* watcher = new QFutureWatcher<WhatIfOutcome>(this);
-    connect(watcher, &QFutureWatcher<WhatIfOutcome>::finished, this, [this, watcher, run] {
-        watcher->deleteLater();
-        onWhatIfDone(run, watcher->result());
-    });
-    watcher->setFuture(m_whatIfJob);
     return core::Ok{};
 }
 
-void CompareController::onWhatIfDone(RunId measured, const WhatIfOutcome& outcome) {
-    m_whatIfRunning = false;
+void CompareController::onWhatIfDone(RunId measured, const core::Result<RunRecord>& outcome) {
+    m_whatIfJob = {};
     updateActions();
-    if (!outcome.record) {
-        fail(tr("What-if replay failed: %1").arg(outcome.error));
+    if (!outcome) {
+        fail(tr("What-if replay failed: %1").arg(QString::fromStdString(outcome.error().describe())));
         return;
     }
     if (m_window->document()->run(measured) == nullptr) {
         fail(tr("What-if replay finished, but its run was removed meanwhile"));
         return;
     }
-    const RunId predicted = m_window->document()->add(*outcome.record);
+    const RunId predicted = m_window->document()->add(*outcome);
     if (auto status = compare({measured, predicted}); !status) {
         fail(tr("Cannot compare: %1").arg(QString::fromStdString(status.error().message)));
     }

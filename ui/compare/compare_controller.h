@@ -7,12 +7,12 @@
 //   context on the catalog's GPU and fabric (a dialog, prefilled from the trace), run through the
 //   window's sweep path (core::sim::runSweep, as the run panel's sweeps); when it finishes, Compare
 //   opens on [measured, simulated] with the per-layer residual;
-// - What if on… on any finished run: core::sim::runWhatIf (as `tpscope-cli whatif`) on a worker
-//   thread; the prediction joins the document as a new run (trace origin Predicted) and Compare
+// - What if on… on any finished run: core::sim::runWhatIf (as `tpscope-cli whatif`, through
+//   Services::whatIf) as a job (ui/job.h), cancelled without waiting when the window closes; the
+//   prediction joins the document as a new run (trace origin Predicted) and Compare
 //   opens on [run, prediction] with its residual.
 // The Compare tab drops a run that leaves the document.
 
-#include <QFuture>
 #include <QObject>
 
 #include <optional>
@@ -22,6 +22,7 @@
 #include "ui/compare/compare_view.h"
 #include "ui/compare/run_config_dialog.h"
 #include "ui/export/sweep_report.h"
+#include "ui/job.h"
 #include "ui/run_id.h"
 #include "ui/run_request.h"
 
@@ -54,7 +55,9 @@ class CompareController : public QObject {
     // Starts the what-if replay of `run` on choice.fabricId (at choice.tp when it differs from the
     // run's ranks); the prediction is added and compared when it is ready.
     core::Status whatIf(RunId run, const RunConfigChoice& choice);
-    bool isWhatIfRunning() const { return m_whatIfRunning; }
+    bool isWhatIfRunning() const { return m_whatIfJob.id() != 0; }
+    // Stops a running what-if replay without waiting for it (the window closing); its outcome is dropped.
+    void cancelWhatIf();
     // The comparison pages of File → Export report for the 2–4 runs selected (nothing otherwise).
     ReportPages reportPages() const;
 
@@ -70,11 +73,7 @@ class CompareController : public QObject {
     };
     core::Result<Selection> gather(const std::vector<RunId>& ids) const;
     void onSweepFinished();
-    struct WhatIfOutcome {
-        std::optional<RunRecord> record;
-        QString error;
-    };
-    void onWhatIfDone(RunId measured, const WhatIfOutcome& outcome);
+    void onWhatIfDone(RunId measured, const core::Result<RunRecord>& outcome);
     void compareSelected();
     void simulateDialog();
     void whatIfDialog();
@@ -96,8 +95,7 @@ class CompareController : public QObject {
         RunId simulated = RunId::None;
     };
     std::optional<PendingSimulation> m_pending;
-    bool m_whatIfRunning = false;
-    QFuture<WhatIfOutcome> m_whatIfJob;
+    JobHandle m_whatIfJob;  // id 0: none running
 };
 
 }  // namespace tpscope::ui

@@ -4,6 +4,10 @@
 
 #include <qcustomplot.h>
 #include <QFileInfo>
+#include <QImage>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPdfWriter>
 #include <QRegularExpression>
 #include <QSvgGenerator>
 
@@ -11,6 +15,7 @@
 
 #include "core/io/export/csv_writer.h"
 #include "core/util/units.h"
+#include "ui/export/safe_write.h"
 
 namespace tpscope::ui {
 
@@ -27,17 +32,46 @@ QSize logicalSize(const QCustomPlot& plot, const ExportRequest& request) {
     return size;
 }
 
-core::Status exportSvg(QCustomPlot& plot, const QString& path, QSize size) {
+// QCustomPlot::savePng's image (toPixmap at dpr, the DPI set), written into `out`.
+core::Status writePng(QCustomPlot& plot, QSize size, double dpr, const QString& path, QIODevice& out) {
+    QImage image = plot.toPixmap(size.width(), size.height(), dpr).toImage();
+    const int dotsPerMeter = static_cast<int>(std::lround(96 * dpr / 0.0254));
+    image.setDotsPerMeterX(dotsPerMeter);
+    image.setDotsPerMeterY(dotsPerMeter);
+    if (image.isNull() || !image.save(&out, "PNG")) return exportWriteError(path, "PNG file", out.errorString());
+    return core::Ok{};
+}
+
+core::Status writeSvg(QCustomPlot& plot, QSize size, const QString& path, QIODevice& out) {
     QSvgGenerator generator;
-    generator.setFileName(path);
+    generator.setOutputDevice(&out);
     generator.setSize(size);
     generator.setViewBox(QRect(QPoint(0, 0), size));
     generator.setTitle(QStringLiteral("tpscope chart"));
     QCPPainter painter;
-    if (!painter.begin(&generator)) return exportError(path, "cannot write the SVG file");
+    if (!painter.begin(&generator)) return exportWriteError(path, "SVG file");
     plot.toPainter(&painter, size.width(), size.height());
-    painter.end();
-    if (QFileInfo(path).size() <= 0) return exportError(path, "cannot write the SVG file");
+    if (!painter.end()) return exportWriteError(path, "SVG file", QStringLiteral("the painter could not finish"));
+    return core::Ok{};
+}
+
+// What QCustomPlot::savePdf draws (vectorised, no cosmetic pens, one page of the plot's size in
+// points), through a QPdfWriter on `out`: savePdf prints through QPrinter, which takes a file name
+// only and would bypass the save file.
+core::Status writePdf(QCustomPlot& plot, QSize size, const QString& path, QIODevice& out) {
+    QPdfWriter pdf(&out);
+    pdf.setCreator(QStringLiteral("tpscope"));
+    pdf.setTitle(QStringLiteral("tpscope chart"));
+    pdf.setPageLayout(QPageLayout(QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch),
+                                  QPageLayout::Portrait, QMarginsF()));
+    QCPPainter painter;
+    if (!painter.begin(&pdf)) return exportWriteError(path, "PDF file");
+    painter.setMode(QCPPainter::pmVectorized);
+    painter.setMode(QCPPainter::pmNoCaching);
+    painter.setMode(QCPPainter::pmNonCosmetic);
+    painter.setWindow(QRect(QPoint(0, 0), size));
+    plot.toPainter(&painter, size.width(), size.height());
+    if (!painter.end()) return exportWriteError(path, "PDF file", QStringLiteral("the painter could not finish"));
     return core::Ok{};
 }
 
@@ -46,20 +80,15 @@ core::Status exportPlotAtSize(QCustomPlot& plot, const ExportRequest& request) {
     const QString suffix = exportSuffix(request.path);
     const QSize size = logicalSize(plot, request);
     const double dpr = request.dpr > 0 && std::isfinite(request.dpr) ? request.dpr : 1.0;
+    const QString& path = request.path;
     if (suffix == QLatin1String("png")) {
-        const int dpi = static_cast<int>(std::lround(96 * dpr));
-        if (!plot.savePng(request.path, size.width(), size.height(), dpr, -1, dpi, QCP::ruDotsPerInch)) {
-            return exportError(request.path, "cannot write the PNG file");
-        }
-        return core::Ok{};
+        return writeFileSafely(path, "PNG file", [&](QIODevice& out) { return writePng(plot, size, dpr, path, out); });
     }
-    if (suffix == QLatin1String("svg")) return exportSvg(plot, request.path, size);
+    if (suffix == QLatin1String("svg")) {
+        return writeFileSafely(path, "SVG file", [&](QIODevice& out) { return writeSvg(plot, size, path, out); });
+    }
     if (suffix == QLatin1String("pdf")) {
-        if (!plot.savePdf(request.path, size.width(), size.height(), QCP::epNoCosmetic, QStringLiteral("tpscope"),
-                          QStringLiteral("tpscope chart"))) {
-            return exportError(request.path, "cannot write the PDF file");
-        }
-        return core::Ok{};
+        return writeFileSafely(path, "PDF file", [&](QIODevice& out) { return writePdf(plot, size, path, out); });
     }
     return exportError(request.path, "charts export to .png, .svg or .pdf, not ." + suffix.toStdString());
 }
@@ -106,6 +135,7 @@ core::Status exportTableCsv(const QAbstractItemModel& model, const QString& path
         }
         table.rows.push_back(std::move(row));
     }
+    // core's writer: a temporary file renamed over the target on commit, as writeFileSafely does.
     return core::writeCsvTable(table, path.toStdString());
 }
 

@@ -5,10 +5,11 @@
 // - PNG: request.sizePx logical pixels at request.dpr, so the image is sizePx × dpr pixels and the
 //   DPI written into it is 96 × dpr (1200×800 at dpr 2: a 2400×1600 image that prints at 1200×800);
 // - SVG: the plot painted into a QSvgGenerator through QCPPainter (QCustomPlot::toPainter);
-// - PDF: QCustomPlot::savePdf, vector with text kept as text;
+// - PDF: what QCustomPlot::savePdf draws, through a QPdfWriter: vector with text kept as text;
 // - CSV: a table model, one row per row, the raw numbers (Qt::UserRole) where a cell has one,
 //   written locale-proof through core's CSV writer.
-// The format comes from the path's suffix. Every failure is one Status naming the file.
+// The format comes from the path's suffix. Every file goes through a QSaveFile (safe_write.h): a
+// failure leaves the previous file. Every failure is one Status naming the file.
 
 #include <QAbstractItemModel>
 

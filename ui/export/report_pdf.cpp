@@ -10,7 +10,10 @@
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QSaveFile>
 #include <QTextDocument>
+
+#include "ui/export/safe_write.h"
 
 namespace tpscope::ui {
 
@@ -28,7 +31,14 @@ ReportPdf::~ReportPdf() {
 }
 
 core::Status ReportPdf::begin() {
-    m_writer = std::make_unique<QPdfWriter>(m_path);
+    // Through a save file: a report that fails half-way (a full disk) leaves the previous one as it was.
+    if (QFileInfo(m_path).isDir()) return exportWriteError(m_path, "PDF report", QStringLiteral("it is a folder"));
+    m_file = std::make_unique<QSaveFile>(m_path);
+    if (!m_file->open(QIODevice::WriteOnly | QIODevice::Unbuffered)) {
+        return exportWriteError(m_path, "PDF report", m_file->errorString());
+    }
+    m_out = std::make_unique<CheckedOutput>(*m_file);
+    m_writer = std::make_unique<QPdfWriter>(m_out.get());
     m_writer->setResolution(kDpi);
     m_writer->setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Landscape, QMarginsF(0, 0, 0, 0)));
     m_writer->setTitle(m_title);
@@ -112,11 +122,14 @@ core::Result<int> ReportPdf::finish() {
         return core::makeError(core::ErrorCode::IoError, "the PDF report was not started", m_path.toStdString());
     }
     if (m_pages == 0) startPage();  // an empty report is still a valid one-page PDF
-    m_painter->end();
+    const bool painted = m_painter->end();
     m_writer.reset();
-    if (QFileInfo(m_path).size() <= 0) {
-        return core::makeError(core::ErrorCode::IoError, "cannot write the PDF report", m_path.toStdString());
+    if (!painted || m_out->failed()) {
+        m_file->cancelWriting();
+        return exportWriteError(m_path, "PDF report",
+                                painted ? m_out->reason() : QStringLiteral("the painter could not finish"));
     }
+    if (!m_file->commit()) return exportWriteError(m_path, "PDF report", m_file->errorString());
     return m_pages;
 }
 

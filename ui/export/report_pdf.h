@@ -20,8 +20,11 @@ class QAbstractItemModel;
 class QCPPainter;
 class QPainter;
 class QPdfWriter;
+class QSaveFile;
 
 namespace tpscope::ui {
+
+class CheckedOutput;
 
 class ReportPdf {
   public:
@@ -49,6 +52,8 @@ class ReportPdf {
 
     QString m_path;
     QString m_title;
+    std::unique_ptr<QSaveFile> m_file;  // replaces m_path on finish() only
+    std::unique_ptr<CheckedOutput> m_out;
     std::unique_ptr<QPdfWriter> m_writer;
     std::unique_ptr<QCPPainter> m_painter;
     int m_pages = 0;

@@ -109,6 +109,31 @@ TEST_F(LayersChart, ActivatingALayerGivesItsFirstInstanceSpan) {
     EXPECT_EQ(t1, span->endNs);
 }
 
+// Issue 28 §4: the legend sits in a row of its own under the bars, tall enough for its items, never
+// inside the axis rect where the bars are drawn.
+TEST_F(LayersChart, TheLegendIsBelowTheBarsNotOverThem) {
+    auto* page = charts->layers();
+    page->resize(1200, 800);
+    page->show();
+    QCustomPlot* plot = page->plot();
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    const QRect bars = plot->axisRect()->outerRect();
+    const QRect legend = plot->legend->outerRect();
+    EXPECT_FALSE(plot->axisRect()->insetLayout()->elements(false).contains(plot->legend));
+    EXPECT_FALSE(bars.intersects(legend))
+        << "legend " << legend.y() << "+" << legend.height() << ", bars " << bars.y() << "+" << bars.height();
+    EXPECT_GE(legend.top(), bars.bottom());
+    EXPECT_GE(legend.height(), plot->legend->minimumOuterSizeHint().height());
+    ASSERT_GT(plot->legend->itemCount(), 0);
+    for (int i = 0; i < plot->legend->itemCount(); ++i) {
+        const QRect item = plot->legend->item(i)->outerRect();
+        EXPECT_TRUE(legend.contains(item)) << "item " << i << " is clipped";
+        EXPECT_GT(item.height(), 5) << "item " << i;
+    }
+    const QString shot = test::screenshotDir() + QStringLiteral("/layers-legend.png");
+    EXPECT_TRUE(page->grab().save(shot));
+}
+
 struct ScalingChart : test::ChartsFixture {};
 
 TEST_F(ScalingChart, LinesAreCoresSpeedupsEfficienciesAndAmdahlFit) {

@@ -15,6 +15,7 @@ SimConfig SweepSpec::configFor(int tp, int batch, int context) const {
     c.plan.dtype = dtype;
     c.plan.weightDtype = weightDtype;
     c.plan.kvDtype = kvDtype;
+    c.plan.moeParallel = moeParallel;
     c.cluster = cluster;
     c.tokens = tokens;
     c.params = params;

@@ -33,6 +33,7 @@ struct SweepSpec {
     Dtype dtype = Dtype::Fp16;
     std::optional<Dtype> weightDtype;  // PlanConfig's: fp8 weights / KV cache; unset: dtype
     std::optional<Dtype> kvDtype = std::nullopt;
+    MoeParallel moeParallel = MoeParallel::Tensor;
     SimParams params;
     bool ignoreMemory = false;
 

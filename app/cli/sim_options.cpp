@@ -127,6 +127,9 @@ const std::vector<UsualFabrics>& usualFabrics() {
         {"h100-pcie", {"pcie5", "nvlink4-pair"}},
         {"h200-sxm", {"nvlink4", "nvls"}},
         {"b200", {"nvlink5"}},
+        {"b300", {"nvlink5"}},
+        {"gb200", {"nvl72"}},
+        {"h20", {"nvlink4", "nvls"}},
         {"l40s", {"pcie4"}},
     };
     return table;

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "core/workload/moe_summary.h"
+
 namespace tpscope::core::sim {
 
 SimConfig SweepSpec::configFor(int tp, int batch, int context) const {
@@ -21,6 +23,14 @@ SimConfig SweepSpec::configFor(int tp, int batch, int context) const {
     c.params = params;
     c.ignoreMemory = ignoreMemory;
     return c;
+}
+
+std::vector<std::string> sweepModelNotes(const SweepSpec& spec) {
+    std::vector<PlanConfig> configs;
+    for (const int tp : spec.tps) {
+        for (const int batch : spec.batches) configs.push_back(spec.configFor(tp, batch).plan);
+    }
+    return moeTrafficNotes(configs);
 }
 
 namespace {

@@ -14,7 +14,7 @@ namespace {
 TEST(RackPresets, Gb200PerGpuNumbersAreTheNvl72TotalsOver72) {
     const auto gb200 = *catalog().gpu("gb200");
     EXPECT_NEAR(static_cast<double>(gb200.memoryBytes), 13.4e12 / 72, 0.001 * 13.4e12 / 72);  // 13.4 TB HBM3e
-    EXPECT_DOUBLE_EQ(gb200.hbmBytesPerSec, 576e12 / 72);                                       // 576 TB/s
+    EXPECT_DOUBLE_EQ(gb200.hbmBytesPerSec, 576e12 / 72);                                      // 576 TB/s
     EXPECT_DOUBLE_EQ(gb200.fp8Flops, 720e15 / 72 / 2);   // 720 PFLOPS FP8 sparse, halved for dense
     EXPECT_DOUBLE_EQ(gb200.bf16Flops, 360e15 / 72 / 2);  // 360 PFLOPS FP16/BF16 sparse
     const auto nvl72 = *catalog().fabric("nvl72");

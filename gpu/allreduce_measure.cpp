@@ -12,6 +12,7 @@
 #include "core/util/statistics.h"
 #include "gpu/device_query.h"
 #include "gpu/gpu_check.h"
+#include "gpu/nccl_loader.h"
 #include "gpu/nccl_setup.h"
 
 namespace tpscope::gpu {
@@ -171,6 +172,7 @@ core::Result<std::vector<MeasuredAllReduceRow>> runMeasuredAllReduce(const Measu
     for (std::size_t i = 0; i < n; ++i) list[i] = static_cast<int>(i);
     // ncclCommInitAll's equivalent, but with the config: blocking whatever NCCL_COMM_BLOCKING says
     // (a non-blocking communicator returns ncclInProgress and launches from a thread of its own).
+    TPSCOPE_TRY(loadNccl());
     ncclUniqueId id{};
     TPSCOPE_GPU_CHECK(ncclGetUniqueId(&id));
     TPSCOPE_GPU_CHECK(ncclGroupStart());

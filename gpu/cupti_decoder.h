@@ -47,6 +47,11 @@ struct CuptiDecodeStats {
     std::uint64_t foreignMarkers = 0;       // NVTX markers of another domain (NCCL's own ranges), skipped
     std::uint64_t unattributedKernels = 0;  // kernels no plan op claimed (after finish(); 0 without a plan)
     std::uint64_t attributedEvents = 0;     // events that received a plan op (payload, graph range)
+    // Graph replays whose kernels do not carry one correlation id of their own cudaGraphLaunch
+    // (CUPTI 13.0 to 13.1 GA, in every profiling session after a process's first: fixed in 13.1
+    // Update 1, CUPTI release notes). Their step ranges are rebuilt from the graph nodes instead.
+    std::uint64_t graphCorrelationMismatches = 0;
+    std::uint64_t stepsFromGraphNodes = 0;  // step ranges rebuilt so (0 when correlation held)
 };
 
 // External correlation id that tags the runtime calls of one plan op: step in bits 63..40, rows in
@@ -149,10 +154,27 @@ class CuptiDecoder {
         core::RankId rank{};
         std::int64_t startNs = 0, endNs = 0;
         std::uint32_t op = 0;
+        std::uint64_t node = 0;  // the original (captured) node: each runs once per replay
+        std::uint32_t correlationId = 0;
+    };
+    // One replay of a rank's graph: its kernels, bounded where a node runs a second time.
+    struct GraphReplay {
+        core::RankId rank{};
+        std::int64_t startNs = 0, endNs = 0;
+        std::uint32_t correlationId = 0;
+        bool mixedCorrelation = false;
     };
     void emitEvents(core::Trace& out, SpanMap& spans, std::vector<GraphEvent>& graphEvents);
     void emitRanges(core::Trace& out, const std::vector<HostRange>& ranges, const SpanMap& spans);
     void emitGraphRanges(core::Trace& out, std::vector<GraphEvent>& graphEvents);
+    // Sorts the events by (rank, start) and cuts them into replays.
+    static std::vector<GraphReplay> graphReplays(std::vector<GraphEvent>& graphEvents);
+    // Replays whose correlation id is shared, mixed or not a recorded launch (the CUPTI bug above).
+    std::uint64_t countCorrelationMismatches(const std::vector<GraphReplay>& replays) const;
+    // Under that bug: the host's "step" ranges leave `ranges`, and each rank's replays become its
+    // steps, named in the host ranges' order.
+    void emitStepsFromReplays(core::Trace& out, std::vector<HostRange>& ranges,
+                              const std::vector<GraphReplay>& replays);
     void writeStats(core::Trace& out) const;
 
     const core::KernelClassifier& m_classifier;

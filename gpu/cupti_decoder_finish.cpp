@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright (C) 2026 The tpscope authors
 // CuptiDecoder::finish: events per (rank, stream), NVTX ranges paired, nested and projected onto
-// the GPU, graph-replayed kernels given layer/block ranges, statistics into the metadata.
+// the GPU, graph-replayed kernels given layer/block ranges (and their steps, where CUPTI's graph
+// launch correlation is broken), statistics into the metadata.
 
 #include <algorithm>
 #include <limits>
 #include <string>
+#include <string_view>
+#include <unordered_set>
+#include <utility>
 
 #include "gpu/cupti_decoder.h"
 
@@ -16,7 +20,11 @@ core::Trace CuptiDecoder::finish() {
     SpanMap spans;
     std::vector<GraphEvent> graphEvents;
     emitEvents(m_trace, spans, graphEvents);
-    emitRanges(m_trace, pairMarkers(), spans);
+    std::vector<HostRange> ranges = pairMarkers();
+    const std::vector<GraphReplay> replays = graphReplays(graphEvents);
+    m_stats.graphCorrelationMismatches = countCorrelationMismatches(replays);
+    if (m_stats.graphCorrelationMismatches > 0) emitStepsFromReplays(m_trace, ranges, replays);
+    emitRanges(m_trace, ranges, spans);
     emitGraphRanges(m_trace, graphEvents);
     writeStats(m_trace);
     m_trace.origin = core::TraceOrigin::Captured;
@@ -51,7 +59,11 @@ void CuptiDecoder::emitEvents(core::Trace& out, SpanMap& spans, std::vector<Grap
             // A helper kernel of an op (cuBLAS split-K reduction) takes the op's kind.
             const bool isCopy = r.kind == core::EventKind::Memcpy || r.kind == core::EventKind::Memset;
             if (!isCopy && r.kind == core::EventKind::Other) e.kind = planOp.eventKind;
-            if (r.graphNodeId != 0) graphEvents.push_back({rankId, r.startNs, r.endNs, op});
+            if (r.graphNodeId != 0) {
+                const auto alias = m_graphNodeAlias.find(r.graphNodeId);
+                const std::uint64_t node = alias != m_graphNodeAlias.end() ? alias->second : r.graphNodeId;
+                graphEvents.push_back({rankId, r.startNs, r.endNs, op, node, r.correlationId});
+            }
         } else if (!m_ops.empty() && r.kind != core::EventKind::Memcpy && r.kind != core::EventKind::Memset) {
             ++m_stats.unattributedKernels;  // gpu-check fails on these: a kernel without its op tag
         }
@@ -126,10 +138,73 @@ void CuptiDecoder::emitRanges(core::Trace& out, const std::vector<HostRange>& ra
     }
 }
 
-void CuptiDecoder::emitGraphRanges(core::Trace& out, std::vector<GraphEvent>& events) {
+std::vector<CuptiDecoder::GraphReplay> CuptiDecoder::graphReplays(std::vector<GraphEvent>& events) {
     std::sort(events.begin(), events.end(), [](const GraphEvent& a, const GraphEvent& b) {
         return a.rank != b.rank ? a.rank < b.rank : a.startNs < b.startNs;
     });
+    std::vector<GraphReplay> replays;
+    std::unordered_set<std::uint64_t> nodesInReplay;
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        const GraphEvent& e = events[i];
+        const bool newRank = i == 0 || e.rank != events[i - 1].rank;
+        if (newRank || !nodesInReplay.insert(e.node).second) {
+            nodesInReplay.clear();
+            nodesInReplay.insert(e.node);
+            replays.push_back({e.rank, e.startNs, e.endNs, e.correlationId, false});
+            continue;
+        }
+        GraphReplay& r = replays.back();
+        r.endNs = std::max(r.endNs, e.endNs);
+        r.mixedCorrelation = r.mixedCorrelation || e.correlationId != r.correlationId;
+    }
+    return replays;
+}
+
+std::uint64_t CuptiDecoder::countCorrelationMismatches(const std::vector<GraphReplay>& replays) const {
+    // Without runtime records there is nothing to check the kernels' ids against.
+    if (m_apiByThread.empty()) return 0;
+    std::unordered_set<std::uint32_t> launches;
+    for (const auto& [thread, calls] : m_apiByThread) {
+        for (const ApiCall& c : calls) launches.insert(c.correlationId);
+    }
+    std::unordered_set<std::uint32_t> seen;
+    std::uint64_t mismatches = 0;
+    for (const GraphReplay& r : replays) {
+        const bool own = !r.mixedCorrelation && launches.count(r.correlationId) > 0;
+        if (!seen.insert(r.correlationId).second || !own) ++mismatches;
+    }
+    return mismatches;
+}
+
+void CuptiDecoder::emitStepsFromReplays(core::Trace& out, std::vector<HostRange>& ranges,
+                                        const std::vector<GraphReplay>& replays) {
+    // The step names in the order the host issued them (every rank runs the same steps); the host
+    // ranges go, since their projection followed the broken ids.
+    std::vector<std::pair<std::int64_t, core::NameId>> steps;
+    std::unordered_set<std::string_view> named;
+    for (const HostRange& r : ranges) {
+        if (r.depth == 0 && out.name(r.name).rfind("step ", 0) == 0) steps.emplace_back(r.startNs, r.name);
+    }
+    std::sort(steps.begin(), steps.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<core::NameId> names;
+    for (const auto& [start, name] : steps) {
+        if (named.insert(out.name(name)).second) names.push_back(name);
+    }
+    std::erase_if(ranges,
+                  [&out](const HostRange& r) { return r.depth == 0 && out.name(r.name).rfind("step ", 0) == 0; });
+    std::size_t index = 0;
+    for (std::size_t i = 0; i < replays.size(); ++i) {
+        if (i > 0 && replays[i].rank != replays[i - 1].rank) index = 0;
+        const core::NameId name =
+            index < names.size() ? names[index] : out.intern("graph replay " + std::to_string(index));
+        out.rank(replays[i].rank).ranges.push_back({replays[i].startNs, replays[i].endNs, name, 0});
+        ++index;
+        ++m_stats.stepsFromGraphNodes;
+    }
+}
+
+void CuptiDecoder::emitGraphRanges(core::Trace& out, std::vector<GraphEvent>& events) {
+    // Sorted by (rank, start) in graphReplays().
     // Runs of consecutive kernels of one layer make a "layer i" range; inside it, runs of one
     // block make its "attention"/"mlp" range. Prologue/epilogue kernels stay under the step only.
     std::size_t i = 0;
@@ -179,6 +254,8 @@ void CuptiDecoder::writeStats(core::Trace& out) const {
     put("cupti.foreign_markers", m_stats.foreignMarkers);
     put("cupti.unattributed_kernels", m_stats.unattributedKernels);
     put("cupti.attributed_events", m_stats.attributedEvents);
+    put("cupti.graph_correlation_mismatches", m_stats.graphCorrelationMismatches);
+    put("cupti.steps_from_graph_nodes", m_stats.stepsFromGraphNodes);
 }
 
 }  // namespace tpscope::gpu

@@ -13,6 +13,7 @@
 #include "gpu/cublas_loader.h"
 #include "gpu/decode_runner_impl.h"
 #include "gpu/gpu_check.h"
+#include "gpu/nccl_loader.h"
 #include "gpu/nccl_setup.h"
 
 namespace tpscope::gpu {
@@ -27,7 +28,10 @@ constexpr int kForkJoinEvents = 8;
 core::Result<std::vector<std::uint8_t>> makeNcclUniqueId() {
     prepareNcclEnvironment();
     ncclUniqueId id{};
-    TPSCOPE_GPU_CHECK(ncclGetUniqueId(&id));
+    if (const ncclResult_t got = ncclGetUniqueId(&id); got != ncclSuccess) {
+        TPSCOPE_TRY(loadNccl());  // a missing library says so, rather than "system error"
+        TPSCOPE_GPU_CHECK(got);
+    }
     return std::vector<std::uint8_t>(reinterpret_cast<const std::uint8_t*>(id.internal),
                                      reinterpret_cast<const std::uint8_t*>(id.internal) + NCCL_UNIQUE_ID_BYTES);
 }

@@ -6,15 +6,16 @@
 #   gpu/gpu-check.sh --bundle DIR [--from BUILD]   here (CPU machine with the CUDA toolkit and the
 #        Debian dev packages): tpscope-cli and gpu_tests (built into build/gpu-bundle-build, kept, or taken
 #        from an existing CUDA-enabled BUILD), stripped, RUNPATH $ORIGIN/../lib, with every shared
-#        library they need except the CUDA driver/runtime/cuBLAS, NCCL and the C library, plus
-#        libcupti, in DIR/lib (the C++ runtime in DIR/lib/cxx, used where the machine's is older).
-#        At most 60 MB.
+#        library they need except the CUDA driver, cuBLAS and NCCL (loaded at run time; the CUDA
+#        runtime is static) and the C library, plus libcupti, in DIR/lib (the C++ runtime in
+#        DIR/lib/cxx, used where the machine's is older). At most 60 MB. CUDA_HOME picks the
+#        toolkit (a 12.x one builds a bundle for 12.x drivers; MANIFEST records its major).
 #   gpu/gpu-check.sh --prebuilt DIR [OUT]           there (GPU machine, no network, no dev packages):
 #        the check below with DIR's binaries.
 #   gpu/gpu-check.sh [OUT]                          build here from source (into build/gpu-check,
 #        kept for a rerun), then the check.
 #
-# The check (budget GPU_CHECK_BUDGET_S, default 300 s): the driver (>= 580 for CUDA 13), the gpu
+# The check (budget GPU_CHECK_BUDGET_S, default 300 s): the driver (>= 580 for CUDA 13, >= 525 for 12), the gpu
 # tests (the >= 2-GPU ones skip and say why), then TP 1 captures of llama3-8b: batch 1 eager, batch 16
 # eager, batch 1 CUDA graph, each with and without CUPTI; with N >= 2 GPUs also a TP-N capture eager
 # and as a CUDA graph (N = 8, 4 or 2) and `allreduce --measure` at 8 KiB, 1 MiB and 256 MiB against
@@ -109,6 +110,17 @@ find_cuda_home() {
   export CUDA_HOME
 }
 
+# The CUDA major release of a toolkit's nvcc ("release 13.0, V13.0.88" -> 13); 13 when unknown.
+cuda_major() {
+  local v
+  v=$("$1" --version 2>/dev/null | grep -o 'release [0-9]*' | grep -o '[0-9]*$')
+  echo "${v:-13}"
+}
+
+# The driver branch a CUDA major release needs: 580 for CUDA 13.0, 525 for CUDA 12.x (minor version
+# compatibility; CUDA release notes, "CUDA Toolkit and Corresponding Driver Versions").
+min_driver_for() { case "$1" in 12) echo 525 ;; *) echo 580 ;; esac; }
+
 # Folders of the Python wheels' libraries (site-packages/nvidia/*/lib: NCCL, CUPTI, cuBLAS, runtime).
 wheel_lib_dirs() {
   local py=${PYTHON:-python3} d
@@ -142,7 +154,8 @@ prebuilt_library_path() {
   echo "$p${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 }
 
-# Libraries that stay outside the bundle: the C library, the CUDA driver, runtime and cuBLAS, NCCL.
+# Libraries that stay outside the bundle: the C library, the CUDA driver, cuBLAS and NCCL (both
+# loaded at run time), and a shared CUDA runtime (the binaries link it statically since issue 29).
 EXTERNAL_LIBS='/(libc|libm|libdl|librt|libpthread|libutil|libresolv|ld-linux[^/]*|libcuda|libcudart|libcublas|libcublasLt|libnccl|libnvidia-[^/]*)\.so[^/]*$'
 
 # ---- build -------------------------------------------------------------------------------------
@@ -150,7 +163,9 @@ build_cuda_targets() {  # build-dir arch
   local dir=$1 arch=$2 gen=()
   command -v ninja >/dev/null && gen=(-G Ninja)
   log "configuring $dir (sm_$arch)"
+  # The toolkit of CUDA_HOME (find_cuda_home), so that CUDA_HOME=/usr/local/cuda-12.8 builds a CUDA 12 bundle.
   cmake -S "$REPO" -B "$dir" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DTPSCOPE_WITH_CUDA=ON -DTPSCOPE_WITH_GUI=OFF \
+    -DCUDAToolkit_ROOT="$CUDA_HOME" -DCMAKE_CUDA_COMPILER="$CUDA_HOME/bin/nvcc" \
     -DTPSCOPE_BUILD_BENCH=OFF -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON -DCMAKE_CUDA_ARCHITECTURES="$arch" \
     >"$WORK/configure.log" 2>&1 || { tail -30 "$WORK/configure.log" | tee -a "$LOG"; die "CMake configure failed"; }
   grep "tpscope:" "$WORK/configure.log" | tee -a "$LOG"
@@ -189,6 +204,7 @@ make_bundle() {
   mkdir -p "$BUNDLE/lib/cxx"
   for l in "$BUNDLE"/lib/libstdc++.so* "$BUNDLE"/lib/libgcc_s.so*; do [ -f "$l" ] && mv "$l" "$BUNDLE/lib/cxx/"; done
   { echo "built from $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo '?') in $build"
+    echo "cuda_major $(cuda_major "$CUDA_HOME/bin/nvcc")"
     "$BUNDLE/bin/tpscope-cli" --version 2>/dev/null
     (cd "$BUNDLE" && find . -type f -printf '%s %P\n' | sort -k2); } >"$BUNDLE/MANIFEST"
   local bytes
@@ -209,11 +225,20 @@ find_cuda_home
 if command -v nvidia-smi >/dev/null; then
   nvidia-smi --query-gpu=name,memory.total,driver_version,compute_cap --format=csv 2>&1 | tee -a "$LOG"
   driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1 | tr -d ' ')
-  # The bundle is CUDA 13 only: a CUDA 12 driver (< 580) would only say "no CUDA device".
-  if [[ "${driver%%.*}" =~ ^[0-9]+$ ]] && [ "${driver%%.*}" -lt 580 ]; then
-    die "driver $driver too old for CUDA 13, need >= 580 (this bundle is built with CUDA 13)"
+  # The binaries' CUDA release (the bundle's MANIFEST, else the toolkit here) sets the driver it needs:
+  # too old a driver would only say "no CUDA device".
+  major=13
+  if [ -n "$PREBUILT" ] && [ -f "$PREBUILT/MANIFEST" ]; then
+    major=$(awk '$1 == "cuda_major" {print $2}' "$PREBUILT/MANIFEST")
+    major=${major:-13}
+  elif [ -z "$PREBUILT" ]; then
+    major=$(cuda_major "$CUDA_HOME/bin/nvcc")
   fi
-  [ -n "$driver" ] && verdict PASS "NVIDIA driver" "$driver (>= 580)"
+  need=$(min_driver_for "$major")
+  if [[ "${driver%%.*}" =~ ^[0-9]+$ ]] && [ "${driver%%.*}" -lt "$need" ]; then
+    die "driver $driver too old for CUDA $major, need >= $need (these binaries are built with CUDA $major)"
+  fi
+  [ -n "$driver" ] && verdict PASS "NVIDIA driver" "$driver (>= $need for CUDA $major)"
 else
   log "nvidia-smi not found"
 fi
@@ -244,6 +269,18 @@ if [ $rc -eq 0 ] && [ "$GPUS" -gt 0 ]; then
 else
   fail "tpscope-cli devices found no usable GPU (exit $rc): $(tail -1 "$WORK/devices.err")"
   rc=1
+fi
+
+# The measured roof the captures are judged against: a device-to-device copy kernel, best of 20.
+if [ $rc -eq 0 ]; then
+  if step "$CLI" devices --copy-roof --json >"$OUT_DIR/copy-roof.json" 2>"$WORK/copy-roof.err"; then
+    roof=$(grep -o '"copy_roof_bytes_per_sec": *[0-9.e+]*' "$OUT_DIR/copy-roof.json" | head -1 | grep -o '[0-9.e+]*$')
+    log "copy roof of GPU 0: ${roof:-?} B/s"
+  else
+    log "copy roof not measured: $(tail -1 "$WORK/copy-roof.err")"
+    verdict WARN "copy roof" "not measured: $(tail -1 "$WORK/copy-roof.err")"
+    rm -f "$OUT_DIR/copy-roof.json"
+  fi
 fi
 
 if [ $rc -eq 0 ] && [ -x "$GPU_TESTS" ]; then
@@ -282,8 +319,14 @@ capture() {  # name tp batch extra-args...
   if [ -n "$lost" ] && [ "$lost" != 0 ]; then fail "capture $name: $lost CUPTI records lost"; fi
 }
 if [ $rc -eq 0 ]; then
-  capture b1 1 1 --out "$OUT_DIR/trace-b1.json"
-  capture b1-nocupti 1 1 --no-cupti --out "$WORK/none.json"
+  # CUPTI's overhead at batch 1 from interleaved runs, with and without it, min of 3 each: a
+  # drifting clock or a warming GPU then costs both sides alike.
+  for rep in 1 2 3; do
+    out="$WORK/trace-b1-r$rep.json"
+    [ $rep = 1 ] && out="$OUT_DIR/trace-b1.json"
+    capture "b1-r$rep" 1 1 --out "$out"
+    capture "b1-nocupti-r$rep" 1 1 --no-cupti --out "$WORK/none.json"
+  done
   capture b16 1 16 --out "$WORK/trace-b16.json"
   capture b16-nocupti 1 16 --no-cupti --out "$WORK/none.json"
   capture b1-graph 1 1 --graph --out "$WORK/trace-b1-graph.json"

@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright (C) 2026 The tpscope authors
-// SPDX-License-Identifier: GPL-3.0-or-later
-// Copyright (C) 2026 The tpscope authors
-// SPDX-License-Identifier: GPL-3.0-or-later
-// Copyright (C) 2026 The tpscope authors
 // MainWindow: opening (dialog, rank folder, recent files, drag-and-drop), saving (a job on a worker
 // thread with progress and Cancel, no nested event loop), exporting the current view, and the
 // unsaved-changes prompt (asked before a workspace load starts).

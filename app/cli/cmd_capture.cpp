@@ -143,6 +143,7 @@ void printSummary(const CaptureCliOptions& o, const gpu::CaptureReport& rep, con
         w.field("buffers_refused", countOf(t, "cupti.buffers_refused"));
         w.field("records_lost", recordsLost(t));
         w.field("unattributed_kernels", t.metadataValue("cupti.unattributed_kernels"));
+        w.field("graph_correlation_mismatches", countOf(t, "cupti.graph_correlation_mismatches"));
         w.field("id_agreed", t.metadataValue("launch.id_agreed")).field("failure", rep.failure);
         w.key("ranks").beginArray();
         for (const core::Rank& r : t.ranks) {
@@ -177,6 +178,11 @@ void printSummary(const CaptureCliOptions& o, const gpu::CaptureReport& rep, con
     }
     const std::string untagged = t.metadataValue("cupti.unattributed_kernels");
     if (!untagged.empty() && untagged != "0") std::cout << "warning: " << untagged << " kernels lack their op tag\n";
+    if (const std::uint64_t broken = countOf(t, "cupti.graph_correlation_mismatches"); broken > 0) {
+        std::cout << "note: " << broken << " graph replays carried no correlation id of their own launch (a CUPTI "
+                  << "13.0/13.1 bug after a process's first profiling session, fixed in 13.1 Update 1); their "
+                  << "steps were rebuilt from the graph nodes\n";
+    }
     if (!o.noCupti || o.cpuTest) std::cout << "trace written to " << o.out << '\n';
 }
 

@@ -28,9 +28,9 @@
 
 #include "core/hw/catalog.h"
 #include "core/sim/sweep.h"
-#include "ui/charts/call_busbw_page.h"
 #include "ui/charts/chart_page.h"
 #include "ui/charts/chart_set.h"
+#include "ui/collective_calls/collective_calls_page.h"
 #include "ui/export/report_runs.h"
 
 namespace {
@@ -117,7 +117,7 @@ void BM_CollectiveCallsTab(benchmark::State& state) {
     }
     auto catalog = core::Catalog::load();
     const double before = residentMb();
-    ui::CallBusbwPage page(*catalog);
+    ui::CollectiveCallsPage page(*catalog);
     page.setRun(run->trace, run->analysis, "nvlink4");
     benchmark::DoNotOptimize(page.tableModel()->rowCount());
     state.counters["table_rss_mb"] = residentMb() - before;
@@ -136,7 +136,7 @@ void BM_CollectiveCallsSortByBusbw(benchmark::State& state) {
         return;
     }
     auto catalog = core::Catalog::load();
-    ui::CallBusbwPage page(*catalog);
+    ui::CollectiveCallsPage page(*catalog);
     page.setRun(run->trace, run->analysis, "nvlink4");
     benchmark::DoNotOptimize(page.tableModel()->rowCount());
     bool descending = false;

@@ -2,8 +2,9 @@
 // Copyright (C) 2026 The tpscope authors
 // File I/O speed (docs/PERFORMANCE.md, "core/io"):
 //   BM_KinetoImport    JSON import on one thread, MB/s of uncompressed JSON, all event fields kept.
-//                      Input: a multi-rank Kineto trace from shared/tools/gen_kineto.py, generated
-//                      once into /tmp (TPSCOPE_BENCH_KINETO_MB, default 200; 1000 for the 1 GB figure).
+//                      Input: an 8-rank Kineto trace from scripts/gen-kineto-trace.py, generated
+//                      once into /tmp (TPSCOPE_BENCH_KINETO_MB, default 200; 1000 for the 1 GB figure),
+//                      or the folder TPSCOPE_BENCH_KINETO_DIR.
 //   BM_WorkspaceSave / BM_WorkspaceLoad   a synthetic decode trace of TPSCOPE_BENCH_EVENTS events
 //                      (default 10 M), with bytes per event on disk.
 
@@ -26,11 +27,15 @@ using namespace tpscope;
 using bench::envNumber;
 
 // The generated trace folder (created on first use) and its total size in bytes.
+// TPSCOPE_BENCH_KINETO_DIR names a folder to read instead (a trace of your own, or another generator's).
 std::pair<std::string, std::uint64_t> kinetoInput() {
     const std::uint64_t mb = envNumber("TPSCOPE_BENCH_KINETO_MB", 200);
-    const fs::path dir = fs::temp_directory_path() / ("tpscope-bench-kineto-" + std::to_string(mb) + "mb");
-    if (!fs::exists(dir / "rank-7.json")) {
-        const std::string cmd = "python3 " + std::string(TPSCOPE_SHARED_DIR) + "/tools/gen_kineto.py --out " +
+    const char* given = std::getenv("TPSCOPE_BENCH_KINETO_DIR");
+    const fs::path dir = given != nullptr && *given != '\0'
+                             ? fs::path(given)
+                             : fs::temp_directory_path() / ("tpscope-bench-kineto-gen-" + std::to_string(mb) + "mb");
+    if (given == nullptr && !fs::exists(dir / "rank-7.json")) {
+        const std::string cmd = "python3 " + std::string(TPSCOPE_SOURCE_DIR) + "/scripts/gen-kineto-trace.py --out " +
                                 dir.string() + " --ranks 8 --target-mb " + std::to_string(mb);
         if (std::system(cmd.c_str()) != 0) return {"", 0};
     }
@@ -42,7 +47,7 @@ std::pair<std::string, std::uint64_t> kinetoInput() {
 void BM_KinetoImport(benchmark::State& state) {
     const auto [dir, bytes] = kinetoInput();
     if (bytes == 0) {
-        state.SkipWithError("could not generate the input with gen_kineto.py");
+        state.SkipWithError("could not generate the input with scripts/gen-kineto-trace.py");
         return;
     }
     core::ReadOptions options;

@@ -30,6 +30,9 @@ env LD_LIBRARY_PATH="$B/lib/cxx" ldd "$B"/bin/* "$B"/lib/*.so* >"$WORK/ldd.txt" 
 outside=$(awk '/=> /{print $3}' "$WORK/ldd.txt" | sort -u | grep -v "^$B/" | grep -Ev "$external" || true)
 check "nothing resolves outside the bundle but libc, CUDA and NCCL${outside:+: $outside}" '[ -z "$outside" ]'
 check "no library is missing" '! grep -q "not found" "$WORK/ldd.txt"'
+# The runtime is static and NCCL, like cuBLAS, is loaded when a collective runs: TP 1 and `devices`
+# need the driver and cuBLAS alone.
+check "the binaries link neither a shared CUDA runtime nor NCCL" '! grep -Eq "lib(cudart|nccl)\.so" "$WORK/ldd.txt"'
 check "libcupti resolves to the bundle's" 'grep -E "libcupti\.so.* => $B/(bin/\.\./)?lib/" "$WORK/ldd.txt" >/dev/null'
 check "the C++ runtime waits in lib/cxx" '[ -f "$B/lib/cxx/libstdc++.so.6" ] && [ -f "$B/lib/cxx/libgcc_s.so.1" ]'
 # Without lib/cxx only the C++ runtime may come from the machine (then gcc >= 12's, GLIBCXX_3.4.30).

@@ -23,16 +23,20 @@ TEST(CublasLoader, FindsTheToolkitsLibraryAndForwardsCallsToIt) {
     EXPECT_NE(std::string(cublasGetStatusString(CUBLAS_STATUS_ALLOC_FAILED)), "cuBLAS library not loaded");
 }
 
-TEST(CublasLoader, TheCliDoesNotLinkCublas) {
-    // Linked, libcublasLt's start-up alone made every tpscope-cli command ~210 MB resident.
+TEST(CublasLoader, TheCliLinksNeitherCublasNorNcclNorASharedCudaRuntime) {
+    // Linked, libcublasLt's start-up alone made every tpscope-cli command ~210 MB resident. NCCL is
+    // loaded when a collective needs it and the runtime is static, so TP 1 and `devices` run on a
+    // machine with the driver and cuBLAS alone.
     std::FILE* pipe = popen(("ldd " + std::string(TPSCOPE_CLI_PATH) + " 2>&1").c_str(), "r");
     ASSERT_NE(pipe, nullptr);
     std::string deps;
     char buf[4096];
     while (const std::size_t n = std::fread(buf, 1, sizeof buf, pipe)) deps.append(buf, n);
     ASSERT_EQ(pclose(pipe), 0) << deps;
-    EXPECT_NE(deps.find("libcudart"), std::string::npos) << deps;  // the CUDA backend is in this CLI
+    EXPECT_NE(deps.find("libcupti"), std::string::npos) << deps;  // the CUDA backend is in this CLI
     EXPECT_EQ(deps.find("libcublas"), std::string::npos) << deps;
+    EXPECT_EQ(deps.find("libnccl"), std::string::npos) << deps;
+    EXPECT_EQ(deps.find("libcudart"), std::string::npos) << deps;
 }
 
 }  // namespace

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "activity_buffer.h"
 #include "core/workload/decode_plan.h"
@@ -444,6 +446,98 @@ TEST(CuptiDecoder, GraphReplayedKernelsGetLayerAndBlockRangesFromTheirNodes) {
     EXPECT_EQ(t.name(ranges[3].name), "layer 1");
     EXPECT_EQ(ranges[3].startNs, 1'350);
     EXPECT_EQ(decoder.stats().attributedEvents, 3u);
+}
+
+// Two ranks (devices 0 and 1, host threads 8 and 9) replay a two-node graph twice, each replay under
+// a host "step N" range around its cudaGraphLaunch. `kernelCorrelation` gives the id the kernels
+// of (rank, replay) carry; the launches are 10 + 2 * replay + rank.
+struct GraphRun {
+    core::DecodePlan plan = smallPlan(1, 1);
+    CuptiDecoder decoder;
+    ActivityBuffer buf;
+    template <typename Corr>
+    explicit GraphRun(Corr kernelCorrelation) {
+        decoder.setPlan(plan);
+        decoder.mapDevice(0, core::RankId(0));
+        decoder.mapDevice(1, core::RankId(1));
+        decoder.tagGraphNode(100, opIndex(plan, core::OpKind::QkvGemm, 0));
+        decoder.tagGraphNode(101, opIndex(plan, core::OpKind::DownGemm, 0));
+        std::uint32_t markerId = 1;
+        for (std::uint32_t replay = 0; replay < 2; ++replay) {
+            for (std::uint32_t rank = 0; rank < 2; ++rank) {
+                const std::uint64_t host = 100 + 1'000 * replay + 10 * rank;
+                const std::uint32_t thread = 8 + rank;
+                buf.append(marker(markerId, true, host, thread, replay == 0 ? "step 0" : "step 1"));
+                buf.append(runtimeCall(thread, host + 1, 10 + 2 * replay + rank));
+                buf.append(marker(markerId, false, host + 5, thread));
+                ++markerId;
+                const std::uint64_t gpu = 5'000 + 1'000 * replay + 7 * rank;
+                auto a = kernelRecord("gemm_qkv", rank, 7, gpu, gpu + 100, kernelCorrelation(rank, replay));
+                auto b = kernelRecord("gemm_down", rank, 7, gpu + 150, gpu + 400, kernelCorrelation(rank, replay));
+                a.graphNodeId = 100;
+                b.graphNodeId = 101;
+                buf.append(a);
+                buf.append(b);
+            }
+        }
+        buf.decodeInto(decoder);
+    }
+};
+
+std::vector<core::NvtxRange> stepRanges(const core::Trace& t, std::uint32_t rank) {
+    std::vector<core::NvtxRange> steps;
+    for (const core::NvtxRange& r : t.findRank(core::RankId(rank))->ranges) {
+        if (r.depth == 0) steps.push_back(r);
+    }
+    std::sort(steps.begin(), steps.end(), [](const auto& a, const auto& b) { return a.startNs < b.startNs; });
+    return steps;
+}
+
+TEST(CuptiDecoder, GraphReplaysUnderTheirOwnLaunchIdsKeepTheProjectedSteps) {
+    GraphRun run([](std::uint32_t rank, std::uint32_t replay) { return 10 + 2 * replay + rank; });
+    const core::Trace t = run.decoder.finish();
+    EXPECT_EQ(t.metadataValue("cupti.graph_correlation_mismatches"), "0");
+    EXPECT_EQ(t.metadataValue("cupti.steps_from_graph_nodes"), "0");
+    for (std::uint32_t rank = 0; rank < 2; ++rank) {
+        const auto steps = stepRanges(t, rank);
+        ASSERT_EQ(steps.size(), 2u);
+        for (std::uint32_t replay = 0; replay < 2; ++replay) {
+            const std::int64_t gpu = 5'000 + 1'000 * replay + 7 * rank;
+            EXPECT_EQ(t.name(steps[replay].name), "step " + std::to_string(replay));
+            EXPECT_EQ(steps[replay].startNs, gpu);
+            EXPECT_EQ(steps[replay].endNs, gpu + 400);
+        }
+    }
+}
+
+TEST(CuptiDecoder, BrokenGraphLaunchCorrelationIsDetectedAndStepsComeFromTheNodes) {
+    // CUPTI 13.0/13.1 in a process's second session: every replay's kernels carry one stale id
+    // that no launch of this session has. Projection through it would find no GPU work, and the
+    // steps would keep host times on the default rank.
+    GraphRun run([](std::uint32_t, std::uint32_t) { return 3u; });
+    const core::Trace t = run.decoder.finish();
+    EXPECT_EQ(t.metadataValue("cupti.graph_correlation_mismatches"), "4");
+    EXPECT_EQ(t.metadataValue("cupti.steps_from_graph_nodes"), "4");
+    for (std::uint32_t rank = 0; rank < 2; ++rank) {
+        const auto steps = stepRanges(t, rank);
+        ASSERT_EQ(steps.size(), 2u) << "rank " << rank;
+        for (std::uint32_t replay = 0; replay < 2; ++replay) {
+            const std::int64_t gpu = 5'000 + 1'000 * replay + 7 * rank;
+            EXPECT_EQ(t.name(steps[replay].name), "step " + std::to_string(replay));
+            EXPECT_EQ(steps[replay].startNs, gpu);
+            EXPECT_EQ(steps[replay].endNs, gpu + 400);
+        }
+    }
+}
+
+TEST(CuptiDecoder, AReplayWhoseKernelsCarryTwoIdsIsAMismatch) {
+    // Ids that exist but are crossed (rank 0's second replay carries rank 1's launch id) are caught
+    // too: each replay must own one launch id, used by no other replay.
+    GraphRun run([](std::uint32_t rank, std::uint32_t replay) { return replay == 1 ? 13u : 10 + rank; });
+    const core::Trace t = run.decoder.finish();
+    EXPECT_EQ(t.metadataValue("cupti.graph_correlation_mismatches"), "1");
+    EXPECT_EQ(stepRanges(t, 0).size(), 2u);
+    EXPECT_EQ(stepRanges(t, 1).size(), 2u);
 }
 
 }  // namespace

@@ -2,9 +2,9 @@
 // Copyright (C) 2026 The tpscope authors
 #include "ui/planning/planning_tabs.h"
 
-#include "ui/charts/call_busbw_page.h"
 #include "ui/charts/chart_set.h"
 #include "ui/charts/chart_tabs.h"
+#include "ui/collective_calls/collective_calls_page.h"
 #include "ui/main_window.h"
 #include "ui/planning/advice_page.h"
 #include "ui/planning/calculator_page.h"
@@ -17,7 +17,7 @@ PlanningTabs::PlanningTabs(MainWindow* window) : QObject(window), m_window(windo
     m_window->addViewTab(m_calculator);
     m_advice = new AdvicePage(window);
     m_window->addViewTab(m_advice);
-    m_calls = new CallBusbwPage(window->catalog(), window);
+    m_calls = new CollectiveCallsPage(window->catalog(), window);
     m_window->addViewTab(m_calls);
     connect(m_window, &MainWindow::currentRunChanged, this, &PlanningTabs::onCurrentRun);
     connect(m_window->document(), &RunDocument::runChanged, this, [this](RunId id) {

@@ -4,8 +4,8 @@
 // Puts the Calculator, Advice and Collective calls tabs into the main window (addViewTab) and keeps
 // them on the current run: the calculator prefills its plan from the run's request, the advice
 // follows the charts' scaling input and price (recomputed through core whenever the charts'
-// scaling is; ChartTabs must exist first), the per-call
-// busbw chart shows the run's calls on its fabric. Nothing is computed here.
+// scaling is; ChartTabs must exist first), the Collective calls tab (CollectiveCallsPage) shows the
+// run's calls on its fabric. Nothing is computed here.
 
 #include <QObject>
 
@@ -15,8 +15,8 @@
 namespace tpscope::ui {
 
 class AdvicePage;
-class CallBusbwPage;
 class CalculatorPage;
+class CollectiveCallsPage;
 class ChartsController;
 class MainWindow;
 
@@ -27,7 +27,7 @@ class PlanningTabs : public QObject {
     explicit PlanningTabs(MainWindow* window);
     CalculatorPage* calculator() const { return m_calculator; }
     AdvicePage* advice() const { return m_advice; }
-    CallBusbwPage* collectiveCalls() const { return m_calls; }
+    CollectiveCallsPage* collectiveCalls() const { return m_calls; }
     // What the Advice tab shows (adviceFor over the charts' input, price and the tab's threshold):
     // the report prints this, not advice of its own.
     const core::Result<SweepAdvice>& currentAdvice() const { return m_lastAdvice; }
@@ -42,7 +42,7 @@ class PlanningTabs : public QObject {
     MainWindow* m_window;
     CalculatorPage* m_calculator = nullptr;
     AdvicePage* m_advice = nullptr;
-    CallBusbwPage* m_calls = nullptr;
+    CollectiveCallsPage* m_calls = nullptr;
     core::Result<SweepAdvice> m_lastAdvice{core::makeError(core::ErrorCode::InvalidArgument, "no run yet")};
 };
 

@@ -12,9 +12,9 @@
 
 #include "tests/ui/main_window_test_support.h"
 #include "tests/ui/ui_test_support.h"
-#include "ui/charts/call_busbw_page.h"
 #include "ui/charts/chart_set.h"
 #include "ui/charts/chart_tabs.h"
+#include "ui/collective_calls/collective_calls_page.h"
 #include "ui/main_window.h"
 #include "ui/planning/advice_page.h"
 #include "ui/planning/calculator_page.h"

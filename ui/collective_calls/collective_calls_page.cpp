@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright (C) 2026 The tpscope authors
-#include "ui/charts/call_busbw_page.h"
+#include "ui/collective_calls/collective_calls_page.h"
 
 #include <qcustomplot.h>
 #include <QComboBox>
@@ -11,8 +11,8 @@
 #include <cmath>
 
 #include "core/analysis/collective_matching.h"
-#include "ui/charts/collective_calls_model.h"
 #include "ui/charts/unit_ticker.h"
+#include "ui/collective_calls/collective_calls_model.h"
 #include "ui/table_cells.h"
 
 namespace tpscope::ui {
@@ -35,7 +35,7 @@ std::vector<std::uint64_t> curveSizes(std::uint64_t minBytes, std::uint64_t maxB
 
 }  // namespace
 
-CallBusbwPage::CallBusbwPage(core::Catalog catalog, QWidget* parent)
+CollectiveCallsPage::CollectiveCallsPage(core::Catalog catalog, QWidget* parent)
     : ChartPage(tr("Collective calls"), parent), m_catalog(std::move(catalog)) {
     for (const auto& f : m_catalog.fabrics()) {
         if (f.scope == core::FabricScope::IntraNode) m_fabrics.push_back(f);
@@ -47,7 +47,7 @@ CallBusbwPage::CallBusbwPage(core::Catalog catalog, QWidget* parent)
     m_status = new QLabel(this);
     m_status->setWordWrap(true);
     controls()->addWidget(m_status, 1);
-    connect(m_fabric, &QComboBox::currentIndexChanged, this, &CallBusbwPage::invalidate);
+    connect(m_fabric, &QComboBox::currentIndexChanged, this, &CollectiveCallsPage::invalidate);
 
     auto* p = plot();
     m_curve = p->addGraph();
@@ -71,64 +71,65 @@ CallBusbwPage::CallBusbwPage(core::Catalog catalog, QWidget* parent)
     invalidate();
 }
 
-std::string CallBusbwPage::fabricId() const {
+std::string CollectiveCallsPage::fabricId() const {
     return m_fabric->currentData().toString().toStdString();
 }
 
-QString CallBusbwPage::statusText() {
+QString CollectiveCallsPage::statusText() {
     ensureBuilt();
     return m_status->text();
 }
 
-QCPGraph* CallBusbwPage::allReducePoints() {
+QCPGraph* CollectiveCallsPage::allReducePoints() {
     ensureBuilt();
     return m_allReduce;
 }
 
-QCPGraph* CallBusbwPage::otherPoints() {
+QCPGraph* CollectiveCallsPage::otherPoints() {
     ensureBuilt();
     return m_other;
 }
 
-QCPGraph* CallBusbwPage::modelCurve() {
+QCPGraph* CollectiveCallsPage::modelCurve() {
     ensureBuilt();
     return m_curve;
 }
 
-int CallBusbwPage::curveRanks() {
+int CollectiveCallsPage::curveRanks() {
     ensureBuilt();
     return m_ranks;
 }
 
-CollectiveCallsModel* CallBusbwPage::tableModel() {
+CollectiveCallsModel* CollectiveCallsPage::tableModel() {
     ensureBuilt();
     return m_calls;
 }
 
-core::Status CallBusbwPage::exportTo(const ExportRequest& request) const {
+core::Status CollectiveCallsPage::exportTo(const ExportRequest& request) const {
     // Exporting reads the page as shown: build it first (the page's state, not the run, changes).
-    const_cast<CallBusbwPage*>(this)->ensureBuilt();
+    const_cast<CollectiveCallsPage*>(this)->ensureBuilt();
     return ChartPage::exportTo(request);
 }
 
-void CallBusbwPage::showEvent(QShowEvent* event) {
+void CollectiveCallsPage::showEvent(QShowEvent* event) {
     ensureBuilt();
     ChartPage::showEvent(event);
 }
 
-void CallBusbwPage::invalidate() {
+void CollectiveCallsPage::invalidate() {
     m_stale = true;
     if (isVisible()) ensureBuilt();
 }
 
-void CallBusbwPage::ensureBuilt() {
+void CollectiveCallsPage::ensureBuilt() {
     if (!m_stale) return;
     m_stale = false;
     rebuild();
 }
 
-void CallBusbwPage::setRun(std::shared_ptr<const core::Trace> trace,
-                           std::shared_ptr<const core::analysis::RunAnalysis> analysis, const std::string& fabricId) {
+void CollectiveCallsPage::setRun(std::shared_ptr<const core::Trace> trace,
+                                 std::shared_ptr<const core::analysis::RunAnalysis> analysis,
+                                 const std::string& fabricId) {
     m_trace = std::move(trace);
     m_analysis = std::move(analysis);
     const int i = m_fabric->findData(qs(fabricId));
@@ -139,12 +140,12 @@ void CallBusbwPage::setRun(std::shared_ptr<const core::Trace> trace,
     }
 }
 
-void CallBusbwPage::setFabric(const std::string& fabricId) {
+void CollectiveCallsPage::setFabric(const std::string& fabricId) {
     const int i = m_fabric->findData(qs(fabricId));
     if (i >= 0) m_fabric->setCurrentIndex(i);
 }
 
-void CallBusbwPage::rebuild() {
+void CollectiveCallsPage::rebuild() {
     m_allReduce->data()->clear();
     m_other->data()->clear();
     m_curve->data()->clear();

@@ -18,7 +18,7 @@
 #include "core/hw/catalog.h"
 #include "core/sim/collective_model.h"
 #include "ui/charts/chart_page.h"
-#include "ui/charts/collective_calls_model.h"
+#include "ui/collective_calls/collective_calls_model.h"
 
 class QComboBox;
 class QCPGraph;
@@ -26,11 +26,11 @@ class QLabel;
 
 namespace tpscope::ui {
 
-class CallBusbwPage : public ChartPage {
+class CollectiveCallsPage : public ChartPage {
     Q_OBJECT
 
   public:
-    explicit CallBusbwPage(core::Catalog catalog, QWidget* parent = nullptr);
+    explicit CollectiveCallsPage(core::Catalog catalog, QWidget* parent = nullptr);
 
     // The run's calls; the model curve on fabricId when the catalog has it (an imported run's empty
     // id keeps the current choice).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright (C) 2026 The tpscope authors
-#include "ui/charts/collective_calls_model.h"
+#include "ui/collective_calls/collective_calls_model.h"
 
 #include <algorithm>
 #include <cmath>

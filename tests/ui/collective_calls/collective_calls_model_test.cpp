@@ -20,8 +20,8 @@
 #include "core/sim/collective_model.h"
 #include "core/util/units.h"
 #include "tests/ui/charts/chart_fixture.h"
-#include "ui/charts/call_busbw_page.h"
-#include "ui/charts/collective_calls_model.h"
+#include "ui/collective_calls/collective_calls_model.h"
+#include "ui/collective_calls/collective_calls_page.h"
 
 namespace tpscope::ui {
 namespace {
@@ -49,7 +49,7 @@ double raw(const QAbstractItemModel& m, int row, int column) {
 }
 
 TEST_F(CollectiveCallsModelTest, EachCellIsCoresNumberForItsCall) {
-    CallBusbwPage page(catalog);
+    CollectiveCallsPage page(catalog);
     page.setRun(run.trace, run.analysis, "nvlink4");
     const auto& m = *page.tableModel();
     const auto& calls = run.analysis->matching.calls;
@@ -103,7 +103,7 @@ TEST_F(CollectiveCallsModelTest, EachCellIsCoresNumberForItsCall) {
 }
 
 TEST_F(CollectiveCallsModelTest, AHeaderClickSortsByTheRawNumber) {
-    CallBusbwPage page(catalog);
+    CollectiveCallsPage page(catalog);
     page.setRun(run.trace, run.analysis, "nvlink4");
     page.tableView()->sortByColumn(Model::Busbw, Qt::AscendingOrder);
     const auto* shown = page.tableView()->model();
@@ -166,7 +166,7 @@ TEST_F(CollectiveCallsModelTest, PassesQAbstractItemModelTester) {
 }
 
 TEST_F(CollectiveCallsModelTest, CsvHasAHeaderAndOneLinePerCallWithTheRawNumbers) {
-    CallBusbwPage page(catalog);
+    CollectiveCallsPage page(catalog);
     page.setRun(run.trace, run.analysis, "nvlink4");
     QTemporaryDir dir;
     const QString csv = dir.filePath(QStringLiteral("calls.csv"));

@@ -21,7 +21,7 @@
 #include "test_support.h"
 #include "tests/ui/charts/chart_fixture.h"
 #include "tests/ui/json_numbers.h"
-#include "ui/charts/call_busbw_page.h"
+#include "ui/collective_calls/collective_calls_page.h"
 
 namespace tpscope::ui {
 namespace {
@@ -43,12 +43,12 @@ const ChartRun& runWithGpus(int gpus, int batch) {
     return test::smallSweep().runs.front();
 }
 
-struct CallBusbwTest : test::AppGuard, ::testing::Test {
+struct CollectiveCallsPageTest : test::AppGuard, ::testing::Test {
     core::Catalog catalog = *core::Catalog::load();
-    CallBusbwPage page{catalog};
+    CollectiveCallsPage page{catalog};
 };
 
-TEST_F(CallBusbwTest, PointsArePerCallBusbwAndTheCurveIsTheCollectiveModel) {
+TEST_F(CollectiveCallsPageTest, PointsArePerCallBusbwAndTheCurveIsTheCollectiveModel) {
     const auto& run = runWithGpus(4, 8);
     page.setRun(run.trace, run.analysis, "nvlink4");
     EXPECT_EQ(page.fabricId(), "nvlink4");
@@ -88,7 +88,7 @@ TEST_F(CallBusbwTest, PointsArePerCallBusbwAndTheCurveIsTheCollectiveModel) {
     }
 }
 
-TEST_F(CallBusbwTest, AnotherFabricRedrawsTheCurveNotThePoints) {
+TEST_F(CollectiveCallsPageTest, AnotherFabricRedrawsTheCurveNotThePoints) {
     const auto& run = runWithGpus(2, 1);
     page.setRun(run.trace, run.analysis, "nvlink4");
     const auto points = graphPoints(*page.allReducePoints());
@@ -108,7 +108,7 @@ TEST_F(CallBusbwTest, AnotherFabricRedrawsTheCurveNotThePoints) {
 
 // The table is refilled with its sorted view detached (one sort at the end): the order the user
 // chose still holds for the next run's rows.
-TEST_F(CallBusbwTest, TheSortTheUserChoseHoldsForTheNextRunsRows) {
+TEST_F(CollectiveCallsPageTest, TheSortTheUserChoseHoldsForTheNextRunsRows) {
     page.setRun(runWithGpus(2, 1).trace, runWithGpus(2, 1).analysis, "nvlink4");
     constexpr int kBusbw = 7;
     page.tableView()->sortByColumn(kBusbw, Qt::DescendingOrder);
@@ -126,7 +126,7 @@ TEST_F(CallBusbwTest, TheSortTheUserChoseHoldsForTheNextRunsRows) {
     EXPECT_NE(expected.front(), expected.back());  // the order is not trivially true
 }
 
-TEST_F(CallBusbwTest, ARunWithoutCollectivesSaysSoAndDrawsNoCurve) {
+TEST_F(CollectiveCallsPageTest, ARunWithoutCollectivesSaysSoAndDrawsNoCurve) {
     const auto& run = runWithGpus(1, 1);
     page.setRun(run.trace, run.analysis, "nvlink4");
     EXPECT_TRUE(page.allReducePoints()->data()->isEmpty());
@@ -138,7 +138,7 @@ TEST_F(CallBusbwTest, ARunWithoutCollectivesSaysSoAndDrawsNoCurve) {
 
 // A real 8-rank PyTorch-profiler trace (the public param DLRM trace): the plotted all-reduces are
 // exactly the all_reduce rows of `tpscope-cli analyze --calls --json` that have a busbw.
-TEST_F(CallBusbwTest, OnTheParamTraceThePointsAreAnalyzeCallsJson) {
+TEST_F(CollectiveCallsPageTest, OnTheParamTraceThePointsAreAnalyzeCallsJson) {
     constexpr const char* kParam = "param-dlrm_kineto-8rank";
     TPSCOPE_REQUIRE_PUBLIC(kParam);
     const std::string path = (test::publicTraces() / kParam).string();

@@ -61,11 +61,13 @@ struct ModelSpec {
     std::int64_t headDim = 0;  // GQA head dim; MLA: qk_nope + qk_rope
     std::int64_t layers = 0;
     std::int64_t vocab = 0;
+    std::string source;
+    // After `source` so that brace-initialised dense models ({id, name, hidden, ..., vocab, source})
+    // stay dense GQA models with default formats.
     AttentionKind attention = AttentionKind::Gqa;
     MlaDims mla;
     MoeDims moe;
     WeightFormats formats;
-    std::string source;
 
     bool isMoe() const { return moe.experts > 0; }
     bool isMla() const { return attention == AttentionKind::Mla; }

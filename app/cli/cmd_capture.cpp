@@ -190,7 +190,7 @@ void printSummary(const CaptureCliOptions& o, const gpu::CaptureReport& rep, con
 // whose parameter count is nearest the refused model's active parameters (the work one token does).
 core::Status refuseNonDense(const core::Catalog& catalog, const core::ModelSpec& m) {
     if (!m.isMoe() && !m.isMla()) return core::Ok{};
-    const double active = static_cast<double>(m.activeParameterCount());
+    const auto active = static_cast<double>(m.activeParameterCount());
     const core::ModelSpec* closest = nullptr;
     for (const auto& d : catalog.models()) {
         if (d.isMoe() || d.isMla()) continue;

@@ -11,7 +11,7 @@ CollectiveEstimate allToAll(const CollectiveModel& model, std::uint64_t bytesPer
     const int n = model.ranks();
     if (n <= 1) return e;
     // Direct peer sends, not an NCCL algorithm or protocol: both stay unknown in the payload.
-    const double bytes = static_cast<double>(bytesPerRank);
+    const auto bytes = static_cast<double>(bytesPerRank);
     const int g = std::min(model.gpusPerNode(), n);
     const auto& intra = model.intra();
     const double intraWire = bytes * static_cast<double>(g - 1) / n;

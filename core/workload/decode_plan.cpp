@@ -390,7 +390,7 @@ void moeMlp(PlanBuilder& b, const PlanConfig& c, const ShardDims& s, int layer) 
     const std::int64_t tokens = ep ? (c.batch + c.tp - 1) / c.tp : c.batch;
     const std::int64_t rows = ep ? (c.batch * m.moe.topK + c.tp - 1) / c.tp : c.batch * m.moe.topK;
     const double touched = detail::touchedExpertsPerRank(c, s);
-    const double expertWeights = static_cast<double>(m.hidden * s.expertFfnPerRank);
+    const auto expertWeights = static_cast<double>(m.hidden * s.expertFfnPerRank);
     b.gemm(OpKind::MoeRouter, OpBlock::Mlp, layer,
            GemmShape{tokens, m.moe.experts, m.hidden, static_cast<double>(m.hidden * m.moe.experts),
                      WeightFormat::Default});

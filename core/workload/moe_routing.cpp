@@ -9,9 +9,9 @@ namespace tpscope::core {
 
 double expectedTouchedExperts(std::int64_t experts, std::int64_t topK, std::int64_t tokens, double skew) {
     if (experts <= 0 || topK <= 0 || tokens <= 0) return 0;
-    const double e = static_cast<double>(experts);
-    const double k = static_cast<double>(std::min(topK, experts));
-    const double b = static_cast<double>(tokens);
+    const auto e = static_cast<double>(experts);
+    const auto k = static_cast<double>(std::min(topK, experts));
+    const auto b = static_cast<double>(tokens);
     if (skew <= 0) return e * (1.0 - std::pow(1.0 - k / e, b));
     double norm = 0;
     for (std::int64_t i = 1; i <= experts; ++i) norm += std::pow(static_cast<double>(i), -skew);

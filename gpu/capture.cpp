@@ -228,6 +228,11 @@ core::Status validate(const CaptureOptions& o) {
     if (o.dtype != core::Dtype::Fp16 && o.dtype != core::Dtype::Bf16) {
         return core::makeError(core::ErrorCode::Unsupported, "the GPU runner computes in fp16 or bf16", "--dtype");
     }
+    if (o.model.isMoe() || o.model.isMla()) {
+        return core::makeError(core::ErrorCode::Unsupported,
+                               "the GPU runner decodes dense models only; " + o.model.id + " is " + o.model.kindLabel(),
+                               "--model");
+    }
     return core::Ok{};
 }
 

@@ -190,6 +190,21 @@ core::Status DecodeRunner::enqueueOp(std::size_t i, int step, bool annotate, boo
                     });
                 });
             });
+        case core::OpKind::MlaQUpGemm:
+        case core::OpKind::MlaKvUpGemm:
+        case core::OpKind::MoeRouter:
+        case core::OpKind::MoeTopK:
+        case core::OpKind::MoeGateUp:
+        case core::OpKind::MoeSiluMul:
+        case core::OpKind::MoeDown:
+        case core::OpKind::MoeDispatch:
+        case core::OpKind::MoeCombine:
+        case core::OpKind::MoeAllGather:
+            // capture refuses MoE and MLA models before a plan reaches the runner (gpu/capture.cpp).
+            return core::makeError(
+                core::ErrorCode::Unsupported,
+                "the GPU runner decodes dense GQA models only; got " + std::string(core::toString(op.kind)),
+                "DecodeRunner");
     }
     return core::makeError(core::ErrorCode::Internal, "unknown plan op", "DecodeRunner");
 }

@@ -26,6 +26,7 @@
 #include "core/workload/decode_plan.h"
 #include "ui/palette_colors.h"
 #include "ui/run_description.h"
+#include "ui/table_cells.h"
 
 namespace tpscope::ui {
 
@@ -114,7 +115,8 @@ QWidget* RunPanel::buildWorkload() {
     auto* form = new QFormLayout(box);
     m_model = combo(box);
     for (const auto& m : m_catalog.models()) {
-        m_model->addItem(QString::fromStdString(m.name), QString::fromStdString(m.id));
+        m_model->addItem(modelLabel(m), QString::fromStdString(m.id));
+        m_model->setItemData(m_model->count() - 1, qs(m.kindLabel()), Qt::ToolTipRole);
     }
     m_model->addItem(tr("Custom dimensions…"), QString::fromLatin1(kCustomId));
     form->addRow(tr("Model"), m_model);

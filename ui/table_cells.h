@@ -11,6 +11,8 @@
 #include <cmath>
 #include <string_view>
 
+#include "core/workload/model.h"
+
 namespace tpscope::ui {
 
 inline QString qs(std::string_view s) {
@@ -24,6 +26,13 @@ inline QStandardItem* numberItem(const QString& text, double raw) {
     if (known) item->setData(raw, Qt::UserRole);
     item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     return item;
+}
+
+// A model as the model lists show it: a MoE or MLA model with its kind (core's kindLabel) after the
+// name, "gpt-oss-120b · MoE 128x top-4 GQA"; a dense model by its name alone.
+inline QString modelLabel(const core::ModelSpec& m) {
+    if (!m.isMoe() && !m.isMla()) return qs(m.name);
+    return qs(m.name + " · " + m.kindLabel());
 }
 
 }  // namespace tpscope::ui

@@ -113,7 +113,13 @@ core::Result<std::optional<core::KernelClassifier>> classifierFor(const std::str
 
 void addModelOptions(CLI::App& cmd, ModelOptions& opts, bool required) {
     auto* model = cmd.add_option("--model", opts.preset, "Model preset id (see 'tpscope-cli models'), or 'custom'");
+    auto* file = cmd.add_option("--model-file", opts.modelFile,
+                                "JSON file of models in resources/models.json's shape (MoE, MLA and weight formats)");
     if (required) model->required();
+    file->check(CLI::ExistingFile);
+    cmd.add_option("--routing-skew", opts.routingSkew,
+                   "MoE routing skew (Zipf exponent over expert popularity; 0 = uniform, no published calibration)")
+        ->check(CLI::Range(0.0, 8.0));
     auto dimension = [&cmd](const char* name, std::int64_t& value, const char* help) {
         cmd.add_option(name, value, help)->check(positiveNumber());
     };
@@ -126,10 +132,15 @@ void addModelOptions(CLI::App& cmd, ModelOptions& opts, bool required) {
     dimension("--vocab", opts.vocab, "Custom: vocabulary size");
 }
 
-core::Result<core::ModelSpec> resolveModel(const core::Catalog& catalog, const ModelOptions& opts) {
+core::Result<core::ModelSpec> resolveModel(const core::Catalog& builtin, const ModelOptions& opts) {
+    core::Catalog catalog = builtin;
+    const std::string& preset = opts.preset;
+    if (!opts.modelFile.empty()) {
+        if (auto added = catalog.addFile(opts.modelFile); !added) return fileError(added.error());
+    }
     core::ModelSpec m;
-    if (opts.preset != "custom") {
-        TPSCOPE_TRY_ASSIGN(m, catalog.model(opts.preset));
+    if (preset != "custom") {
+        TPSCOPE_TRY_ASSIGN(m, catalog.model(preset));
     } else {
         m.id = "custom";
         m.name = "custom model";
@@ -147,12 +158,12 @@ core::Result<core::ModelSpec> resolveModel(const core::Catalog& catalog, const M
     } else if ((opts.hidden || opts.heads) && m.heads > 0 && m.hidden % m.heads == 0) {
         m.headDim = m.hidden / m.heads;
     }
-    if (opts.preset == "custom" && m.kvHeads == 0) m.kvHeads = m.heads;
-    if (customised && opts.preset != "custom") m.id += "-custom";
+    if (preset == "custom" && m.kvHeads == 0) m.kvHeads = m.heads;
+    if (customised && preset != "custom") m.id += "-custom";
+    if (opts.routingSkew >= 0) m.moe.routingSkew = opts.routingSkew;
     if (auto status = core::validateModel(m); !status) {
-        return core::makeError(
-            status.error().code, status.error().message,
-            opts.preset == "custom" ? "custom model (--hidden --ffn --heads --layers --vocab)" : m.id);
+        return core::makeError(status.error().code, status.error().message,
+                               preset == "custom" ? "custom model (--hidden --ffn --heads --layers --vocab)" : m.id);
     }
     return m;
 }

@@ -79,10 +79,13 @@ core::Result<std::optional<core::KernelClassifier>> classifierFor(const std::str
 
 struct ModelOptions {
     std::string preset;
+    std::string modelFile;  // --model-file: models in resources/models.json's shape (MoE, MLA, weights)
     std::int64_t hidden = 0, ffn = 0, heads = 0, kvHeads = 0, headDim = 0, layers = 0, vocab = 0;
+    double routingSkew = -1;  // --routing-skew: MoE routing skew; < 0 keeps the model's
 };
 void addModelOptions(CLI::App& cmd, ModelOptions& opts, bool required = true);
-// The preset with any custom dimensions applied, or a fully custom model ("custom").
+// The preset with any custom dimensions applied, or a fully custom model ("custom"); --model-file's
+// models join the catalog first, so --model can name one of them.
 core::Result<core::ModelSpec> resolveModel(const core::Catalog& catalog, const ModelOptions& opts);
 
 core::Result<core::Dtype> resolveDtype(const std::string& text);

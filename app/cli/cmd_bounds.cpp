@@ -48,6 +48,7 @@ core::Result<Bounds> computeBounds(const BoundsOptions& o, const core::Catalog& 
     TPSCOPE_TRY_ASSIGN(b.fabric, catalog.fabric(o.fabric));
     b.config = core::PlanConfig{b.model, o.tp, o.batch, o.context, dtype, std::nullopt, std::nullopt};
     TPSCOPE_TRY(applyPrecision(o.precision, b.config.weightDtype, b.config.kvDtype));
+    TPSCOPE_TRY_ASSIGN(b.config.moeParallel, resolveMoeParallel(o.precision));
     auto plan = core::buildDecodePlan(b.config);
     if (!plan) return plan.error();
     if (!o.gpu.empty()) {

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <iostream>
 #include <optional>
@@ -185,12 +186,33 @@ void printSummary(const CaptureCliOptions& o, const gpu::CaptureReport& rep, con
     if (!o.noCupti || o.cpuTest) std::cout << "trace written to " << o.out << '\n';
 }
 
+// The GPU runner decodes dense GQA models only: a MoE or MLA model is refused, naming the dense preset
+// whose parameter count is nearest the refused model's active parameters (the work one token does).
+core::Status refuseNonDense(const core::Catalog& catalog, const core::ModelSpec& m) {
+    if (!m.isMoe() && !m.isMla()) return core::Ok{};
+    const auto active = static_cast<double>(m.activeParameterCount());
+    const core::ModelSpec* closest = nullptr;
+    for (const auto& d : catalog.models()) {
+        if (d.isMoe() || d.isMla()) continue;
+        const double gap = std::abs(std::log(static_cast<double>(d.parameterCount()) / active));
+        if (!closest || gap < std::abs(std::log(static_cast<double>(closest->parameterCount()) / active))) closest = &d;
+    }
+    std::string message = "the GPU runner decodes dense models only and " + m.id + " is " + m.kindLabel();
+    if (closest) {
+        message += "; the closest dense preset by active parameters is " + closest->id + " (" +
+                   core::formatFixed(static_cast<double>(closest->parameterCount()) / 1e9, 1) + " B vs " +
+                   core::formatFixed(active / 1e9, 1) + " B active); simulate runs " + m.id;
+    }
+    return core::makeError(core::ErrorCode::Unsupported, message, "--model");
+}
+
 int runCaptureCommand(const CliContext& ctx, const CaptureCliOptions& o) {
     auto catalog = ctx.catalog();
     if (!catalog) return reportError(catalog.error());
     gpu::CaptureOptions c;
     auto model = resolveModel(*catalog, o.model);
     if (!model) return reportError(model.error());
+    if (auto refused = refuseNonDense(*catalog, *model); !refused) return reportError(refused.error());
     auto dtype = resolveDtype(o.dtype);
     if (!dtype) return reportError(dtype.error());
     c.model = *model;

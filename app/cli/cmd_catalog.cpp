@@ -29,14 +29,32 @@ int runModels(bool json, const CliContext& ctx) {
             w.beginObject().field("id", m.id).field("name", m.name).field("hidden", m.hidden).field("ffn", m.ffn);
             w.field("heads", m.heads).field("kv_heads", m.kvHeads).field("head_dim", m.headDim);
             w.field("layers", m.layers).field("vocab", m.vocab).field("parameters", m.parameterCount());
+            w.field("kind", m.isMoe() ? "moe" : "dense").field("attention", core::toString(m.attention));
+            w.field("active_parameters", m.activeParameterCount());
+            if (m.isMoe()) {
+                w.key("moe").beginObject().field("experts", m.moe.experts).field("experts_per_token", m.moe.topK);
+                w.field("shared_experts", m.moe.sharedExperts).field("expert_ffn", m.moe.expertFfn);
+                w.field("dense_layers", m.moe.denseLayers).endObject();
+            }
+            if (m.isMla()) {
+                w.key("mla").beginObject().field("q_lora_rank", m.mla.qLoraRank);
+                w.field("kv_lora_rank", m.mla.kvLoraRank).field("qk_nope_head_dim", m.mla.qkNopeDim);
+                w.field("qk_rope_head_dim", m.mla.qkRopeDim).field("v_head_dim", m.mla.vHeadDim).endObject();
+            }
+            w.key("weights").beginObject().field("attention", core::toString(m.formats.attention));
+            w.field("mlp", core::toString(m.formats.mlp)).field("experts", core::toString(m.formats.experts));
+            w.endObject();
             w.field("source", m.source).endObject();
         }
         w.endArray().endObject();
         return kExitOk;
     }
-    TextTable t({"id", "name", "params", "hidden", "ffn", "heads", "kv", "head dim", "layers", "vocab"});
+    TextTable t(
+        {"id", "name", "kind", "params", "active", "hidden", "ffn", "heads", "kv", "head dim", "layers", "vocab"});
     for (const auto& m : catalog->models()) {
-        t.addRow({m.id, m.name, core::formatFixed(static_cast<double>(m.parameterCount()) / 1e9, 2) + " B",
+        t.addRow({m.id, m.name, m.kindLabel(),
+                  core::formatFixed(static_cast<double>(m.parameterCount()) / 1e9, 2) + " B",
+                  core::formatFixed(static_cast<double>(m.activeParameterCount()) / 1e9, 2) + " B",
                   std::to_string(m.hidden), std::to_string(m.ffn), std::to_string(m.heads), std::to_string(m.kvHeads),
                   std::to_string(m.headDim), std::to_string(m.layers), std::to_string(m.vocab)});
     }

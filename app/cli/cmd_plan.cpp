@@ -3,6 +3,8 @@
 // tpscope-cli plan: the TP decode plan of one configuration (ops, bytes, FLOPs, collectives, memory).
 
 #include <iostream>
+#include <optional>
+#include <vector>
 
 #include "cli_context.h"
 #include "core/hw/memory_fit.h"
@@ -18,7 +20,8 @@ namespace {
 struct PlanOptions {
     ModelOptions model;
     int tp = 1;
-    int batch = 1;
+    std::vector<int> batches{1};
+    std::string moeParallel = "tp";
     int context = 1024;
     std::string dtype = "fp16";
     std::string gpu;
@@ -31,6 +34,40 @@ void writeModelJson(core::JsonWriter& w, const core::ModelSpec& m) {
     w.field("id", m.id).field("name", m.name).field("hidden", m.hidden).field("ffn", m.ffn);
     w.field("heads", m.heads).field("kv_heads", m.kvHeads).field("head_dim", m.headDim);
     w.field("layers", m.layers).field("vocab", m.vocab).field("parameters", m.parameterCount());
+    w.field("kind", m.isMoe() ? "moe" : "dense").field("attention", core::toString(m.attention));
+    w.field("active_parameters", m.activeParameterCount());
+    if (m.isMoe()) {
+        w.key("moe").beginObject();
+        w.field("experts", m.moe.experts).field("experts_per_token", m.moe.topK);
+        w.field("shared_experts", m.moe.sharedExperts).field("expert_ffn", m.moe.expertFfn);
+        w.field("dense_layers", m.moe.denseLayers).field("routing_skew", m.moe.routingSkew);
+        w.endObject();
+    }
+    if (m.isMla()) {
+        w.key("mla").beginObject();
+        w.field("q_lora_rank", m.mla.qLoraRank).field("kv_lora_rank", m.mla.kvLoraRank);
+        w.field("qk_nope_head_dim", m.mla.qkNopeDim).field("qk_rope_head_dim", m.mla.qkRopeDim);
+        w.field("v_head_dim", m.mla.vHeadDim);
+        w.endObject();
+    }
+    w.key("weights").beginObject();
+    w.field("attention", core::toString(m.formats.attention)).field("mlp", core::toString(m.formats.mlp));
+    w.field("experts", core::toString(m.formats.experts));
+    w.endObject();
+    w.endObject();
+}
+
+void writeMoeJson(core::JsonWriter& w, const core::DecodePlan& plan) {
+    if (!plan.config.model.isMoe()) return;
+    const auto& moe = plan.moe;
+    w.key("moe_step").beginObject();
+    w.field("parallel", core::toString(plan.config.moeParallel));
+    w.field("touched_experts_per_layer", moe.touchedExpertsPerLayer);
+    w.field("touched_experts_per_rank", moe.touchedExpertsPerRank).field("experts_per_rank", moe.expertsPerRank);
+    w.field("expert_ffn_per_rank", plan.shard.expertFfnPerRank);
+    w.field("half_experts_batch", moe.halfExpertsBatch);
+    w.field("expert_weight_bytes_per_step_per_gpu", moe.expertWeightBytesPerStepPerGpu);
+    w.field("expert_bytes_per_gpu", plan.memory.expertBytesPerGpu);
     w.endObject();
 }
 
@@ -50,8 +87,11 @@ void writeOpJson(core::JsonWriter& w, const core::PlanOp& op) {
     w.endObject();
 }
 
-void printJson(const core::DecodePlan& plan, const std::optional<std::pair<core::GpuSpec, core::FitReport>>& fit) {
-    core::JsonWriter w(std::cout);
+void printJson(const core::DecodePlan& plan, const std::optional<std::pair<core::GpuSpec, core::FitReport>>& fit,
+               core::JsonWriter* into) {
+    std::optional<core::JsonWriter> own;
+    if (!into) own.emplace(std::cout);
+    core::JsonWriter& w = into ? *into : *own;
     const auto& c = plan.config;
     w.beginObject();
     writeModelJson(w, c.model);
@@ -60,7 +100,9 @@ void printJson(const core::DecodePlan& plan, const std::optional<std::pair<core:
     w.field("heads_per_rank", plan.shard.headsPerRank).field("kv_heads_per_rank", plan.shard.kvHeadsPerRank);
     w.field("kv_replicated", plan.shard.kvReplicated).field("ffn_per_rank", plan.shard.ffnPerRank);
     w.field("vocab_per_rank", plan.shard.vocabPerRank);
+    if (c.model.isMla()) w.field("latent_width", plan.shard.latentWidth);
     w.endObject();
+    writeMoeJson(w, plan);
     w.field("allreduce_message_bytes", plan.allreduceMessageBytes);
     w.field("allreduce_wire_bytes_per_gpu", plan.allreduceWireBytesPerGpu);
     w.field("allreduces_per_step", plan.allreducesPerStep);
@@ -69,6 +111,7 @@ void printJson(const core::DecodePlan& plan, const std::optional<std::pair<core:
     w.field("wire_bytes_per_step_per_gpu", plan.wireBytesPerStepPerGpu);
     w.field("layer_wire_bytes_per_step_per_gpu", plan.layerWireBytesPerStepPerGpu);
     w.field("weight_bytes_per_gpu", plan.memory.weightBytesPerGpu);
+    w.field("weight_bytes_read_per_step_per_gpu", plan.weightBytesReadPerStep);
     w.field("kv_cache_bytes_per_gpu", plan.memory.kvCacheBytesPerGpu);
     w.field("activation_bytes_per_gpu", plan.memory.activationBytesPerGpu);
     w.field("total_bytes_per_gpu", plan.memory.totalBytesPerGpu());
@@ -89,15 +132,49 @@ void printJson(const core::DecodePlan& plan, const std::optional<std::pair<core:
     w.endObject();
 }
 
+void printMoeMla(const core::DecodePlan& plan, std::ostream& out) {
+    const auto& c = plan.config;
+    const auto& m = c.model;
+    out << m.kindLabel() << '\n';
+    if (m.isMoe()) {
+        const auto& moe = plan.moe;
+        out << "  experts touched    " << core::formatFixed(moe.touchedExpertsPerLayer, 1) << " of " << m.moe.experts
+            << " per MoE layer (uniform routing: E (1 - (1 - k/E)^B)"
+            << (m.moe.routingSkew > 0 ? ", skew " + core::formatFixed(m.moe.routingSkew, 2) : std::string()) << ")\n";
+        out << "  experts per rank   " << moe.expertsPerRank << " ("
+            << (c.moeParallel == core::MoeParallel::Expert ? "expert parallel, whole experts"
+                                                           : "tensor parallel, 1/" + std::to_string(c.tp) + " of each")
+            << "), " << core::formatFixed(moe.touchedExpertsPerRank, 1) << " touched\n";
+        out << "  expert weights     " << core::formatBytes(static_cast<double>(moe.expertWeightBytesPerStepPerGpu))
+            << " read per step of " << core::formatBytes(static_cast<double>(plan.memory.expertBytesPerGpu))
+            << " held\n";
+        out << "  half the experts   from batch " << moe.halfExpertsBatch << '\n';
+    }
+    if (m.isMla()) {
+        out << "  MLA latent         " << plan.shard.latentWidth << " values per token and layer, cached in full on"
+            << " every rank (vLLM's MLA convention)\n";
+    }
+    out << '\n';
+}
+
 void printText(const core::DecodePlan& plan, const std::optional<std::pair<core::GpuSpec, core::FitReport>>& fit,
                bool allOps) {
     const auto& c = plan.config;
     auto& out = std::cout;
     out << c.model.name << ", TP " << c.tp << ", batch " << c.batch << ", context " << c.contextLen << ", "
         << core::toString(c.dtype) << "\n\n";
+    if (c.model.isMoe() || c.model.isMla()) printMoeMla(plan, out);
     out << "per GPU, per decode step\n";
     out << "  weights            " << core::formatBytes(static_cast<double>(plan.memory.weightBytesPerGpu)) << '\n';
-    out << "  KV cache           " << core::formatBytes(static_cast<double>(plan.memory.kvCacheBytesPerGpu)) << '\n';
+    if (c.model.isMoe()) {
+        out << "  weights read/step  " << core::formatBytes(static_cast<double>(plan.weightBytesReadPerStep))
+            << " (dense parts + touched experts)\n";
+    }
+    out << "  KV cache           " << core::formatBytes(static_cast<double>(plan.memory.kvCacheBytesPerGpu))
+        << (plan.shard.kvReplicated ? (c.model.isMla() ? " (MLA latent replicated on every rank)"
+                                                       : " (kv heads replicated: fewer kv heads than ranks)")
+                                    : "")
+        << '\n';
     out << "  FLOPs              " << core::formatFixed(plan.flopsPerStep / 1e9, 2) << " GFLOP\n";
     out << "  HBM traffic        "
         << core::formatBytes(static_cast<double>(plan.bytesReadPerStep + plan.bytesWrittenPerStep)) << " (intensity "
@@ -134,24 +211,40 @@ int run(const PlanOptions& o, const CliContext& ctx) {
     if (!model) return reportError(model.error());
     auto dtype = resolveDtype(o.dtype);
     if (!dtype) return reportError(dtype.error());
+    const auto moeParallel = core::parseMoeParallel(o.moeParallel);
+    if (!moeParallel) {
+        return reportError(
+            core::makeError(core::ErrorCode::InvalidArgument, "--moe-parallel takes tp or ep", "--moe-parallel"));
+    }
     config.model = *model;
     config.tp = o.tp;
-    config.batch = o.batch;
     config.contextLen = o.context;
     config.dtype = *dtype;
-    auto plan = core::buildDecodePlan(config);
-    if (!plan) return reportError(plan.error());
-    std::optional<std::pair<core::GpuSpec, core::FitReport>> fit;
+    config.moeParallel = *moeParallel;
+    std::optional<core::GpuSpec> gpu;
     if (!o.gpu.empty()) {
-        auto gpu = catalog->gpu(o.gpu);
-        if (!gpu) return reportError(gpu.error());
-        fit.emplace(*gpu, core::checkFit(plan->memory, *gpu));
+        auto found = catalog->gpu(o.gpu);
+        if (!found) return reportError(found.error());
+        gpu = *found;
     }
-    if (o.json) {
-        printJson(*plan, fit);
-    } else {
-        printText(*plan, fit, o.allOps);
+    // One plan per batch; JSON: one object for one batch, {"plans": [...]} for several.
+    const bool several = o.batches.size() > 1;
+    std::optional<core::JsonWriter> list;
+    if (o.json && several) list.emplace(std::cout), list->beginObject().key("plans").beginArray();
+    for (std::size_t i = 0; i < o.batches.size(); ++i) {
+        config.batch = o.batches[i];
+        auto plan = core::buildDecodePlan(config);
+        if (!plan) return reportError(plan.error());
+        std::optional<std::pair<core::GpuSpec, core::FitReport>> fit;
+        if (gpu) fit.emplace(*gpu, core::checkFit(plan->memory, *gpu));
+        if (o.json) {
+            printJson(*plan, fit, list ? &*list : nullptr);
+        } else {
+            if (i > 0) std::cout << "\n\n";
+            printText(*plan, fit, o.allOps);
+        }
     }
+    if (list) list->endArray().endObject();
     return kExitOk;
 }
 
@@ -162,7 +255,12 @@ void addPlanCommand(CLI::App& app, CliContext& ctx) {
     auto* cmd = app.add_subcommand("plan", "The TP decode plan of one configuration: ops, FLOPs, bytes, all-reduces");
     addModelOptions(*cmd, opts->model);
     cmd->add_option("--tp", opts->tp, "Tensor-parallel degree")->capture_default_str();
-    cmd->add_option("--batch", opts->batch, "Sequences decoded together")->capture_default_str();
+    cmd->add_option("--batch", opts->batches, "Sequences decoded together (a list, e.g. 1,64: one plan each)")
+        ->delimiter(',')
+        ->capture_default_str();
+    cmd->add_option("--moe-parallel", opts->moeParallel,
+                    "MoE experts: tp (each rank 1/tp of every expert) or ep (whole experts, all-to-all)")
+        ->capture_default_str();
     cmd->add_option("--context", opts->context, "Tokens in the KV cache")->capture_default_str();
     cmd->add_option("--dtype", opts->dtype, "fp16, bf16, fp8 or fp32")->capture_default_str();
     cmd->add_option("--gpu", opts->gpu, "GPU preset: also report whether the plan fits its memory");

@@ -57,7 +57,11 @@ void printJson(const PlanCapacityOptions& o, const core::sim::CapacityPlanSpec& 
         w.field("tokens_per_sec", c.cost.tokensPerSec)
             .field("dollars_per_million_tokens", c.cost.dollarsPerMillionTokens);
         w.field("meets_latency", c.meetsLatency).field("meets_throughput", c.meetsThroughput);
-        w.field("within_budget", c.withinBudget).endObject();
+        w.field("within_budget", c.withinBudget);
+        w.field("touched_experts_per_rank", c.touchedExpertsPerRank);
+        w.field("weight_bytes_read_per_step_per_gpu", c.weightBytesReadPerStep);
+        w.field("required_bytes_per_gpu", c.fit.requiredBytes).field("usable_bytes_per_gpu", c.fit.usableBytes);
+        w.endObject();
     };
     w.key("cheapest");
     if (plan.cheapest) {
@@ -74,7 +78,9 @@ void printJson(const PlanCapacityOptions& o, const core::sim::CapacityPlanSpec& 
     w.endArray().endObject();
 }
 
-void printText(const PlanCapacityOptions& o, const core::sim::CapacityPlan& plan) {
+void printText(const PlanCapacityOptions& o, const core::sim::CapacityPlanSpec& spec,
+               const core::sim::CapacityPlan& plan) {
+    const bool moe = spec.sweep.model.isMoe();
     if (plan.cheapest) {
         const auto& c = plan.configs[*plan.cheapest];
         std::cout << "cheapest: " << configText(c) << ": $" << core::formatFixed(c.cost.dollarsPerMillionTokens, 3)
@@ -88,13 +94,27 @@ void printText(const PlanCapacityOptions& o, const core::sim::CapacityPlan& plan
     std::cout << countText(static_cast<std::int64_t>(plan.meetingTarget.size()), "configuration")
               << (plan.meetingTarget.size() == 1 ? " meets" : " meet") << " the " << core::formatFixed(o.targetItlMs, 2)
               << " ms inter-token latency target:\n";
-    TextTable t({"replicas", "TP", "batch", "GPUs", "ms/token", "tokens/s", "$/Mtok", "throughput"});
+    std::vector<std::string> head{"replicas", "TP", "batch", "GPUs", "ms/token", "tokens/s", "$/Mtok", "throughput"};
+    // MoE: the touched experts and the weights a step reads change with batch; memory per rank beside them.
+    if (moe) head.insert(head.end(), {"experts/rank", "weights/step", "memory/GPU"});
+    TextTable t(head);
     for (auto i : plan.meetingTarget) {
         const auto& c = plan.configs[i];
-        t.addRow({std::to_string(c.replicas), std::to_string(c.tp), std::to_string(c.batch),
-                  std::to_string(c.cost.gpus), core::formatFixed(c.cost.stepLatencyMs, 2),
-                  core::formatFixed(c.cost.tokensPerSec, 0), core::formatFixed(c.cost.dollarsPerMillionTokens, 3),
-                  c.meetsThroughput ? "meets" : "short"});
+        std::vector<std::string> row{std::to_string(c.replicas),
+                                     std::to_string(c.tp),
+                                     std::to_string(c.batch),
+                                     std::to_string(c.cost.gpus),
+                                     core::formatFixed(c.cost.stepLatencyMs, 2),
+                                     core::formatFixed(c.cost.tokensPerSec, 0),
+                                     core::formatFixed(c.cost.dollarsPerMillionTokens, 3),
+                                     c.meetsThroughput ? "meets" : "short"};
+        if (moe) {
+            row.insert(row.end(), {core::formatFixed(c.touchedExpertsPerRank, 1),
+                                   core::formatBytes(static_cast<double>(c.weightBytesReadPerStep)),
+                                   core::formatBytes(static_cast<double>(c.fit.requiredBytes)) + " of " +
+                                       core::formatBytes(static_cast<double>(c.fit.usableBytes))});
+        }
+        t.addRow(row);
     }
     t.print(std::cout);
     for (const auto& sk : plan.skipped) {
@@ -126,7 +146,7 @@ int run(const PlanCapacityOptions& o, const CliContext& ctx) {
     if (o.json) {
         printJson(o, spec, *plan);
     } else {
-        printText(o, *plan);
+        printText(o, spec, *plan);
     }
     return plan->cheapest ? kExitOk : kExitFailure;
 }

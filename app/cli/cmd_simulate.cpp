@@ -92,6 +92,11 @@ void printJson(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
         w.field("shortfall_bytes", sk.fit.shortfallBytes).endObject();
     }
     w.endArray();
+    if (const auto moe = core::sim::sweepModelNotes(spec); !moe.empty()) {
+        w.key("model_notes").beginArray();
+        for (const auto& n : moe) w.value(n);
+        w.endArray();
+    }
     if (out.empty()) {
         w.key("out").null();
     } else {
@@ -149,6 +154,7 @@ void printText(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
         }
     }
     for (const auto& n : notes) std::cout << "note: " << n << '\n';
+    for (const auto& n : core::sim::sweepModelNotes(spec)) std::cout << "moe: " << n << '\n';
     for (const auto& sk : r.skipped) {
         std::cout << "skipped TP " << sk.tp << ", batch " << sk.batch
                   << (contextAxis ? ", context " + std::to_string(sk.context) : std::string()) << ": "

@@ -127,6 +127,9 @@ const std::vector<UsualFabrics>& usualFabrics() {
         {"h100-pcie", {"pcie5", "nvlink4-pair"}},
         {"h200-sxm", {"nvlink4", "nvls"}},
         {"b200", {"nvlink5"}},
+        {"b300", {"nvlink5"}},
+        {"gb200", {"nvl72"}},
+        {"h20", {"nvlink4", "nvls"}},
         {"l40s", {"pcie4"}},
     };
     return table;
@@ -153,6 +156,9 @@ void warnUnusualCombination(const core::sim::ClusterSpec& cluster) {
 void addPrecisionOptions(CLI::App& cmd, PrecisionOptions& opts) {
     cmd.add_option("--weights", opts.weights, "Weight dtype when it differs from --dtype: fp8 (Hopper, Blackwell)");
     cmd.add_option("--kv-cache", opts.kvCache, "KV-cache dtype when it differs from --dtype: fp8");
+    cmd.add_option("--moe-parallel", opts.moeParallel,
+                   "MoE experts: tp (each rank 1/tp of every expert) or ep (whole experts, all-to-all)")
+        ->capture_default_str();
 }
 
 core::Status applyPrecision(const PrecisionOptions& opts, std::optional<core::Dtype>& weights,
@@ -169,6 +175,15 @@ core::Status applyPrecision(const PrecisionOptions& opts, std::optional<core::Dt
     return core::Ok{};
 }
 
+core::Result<core::MoeParallel> resolveMoeParallel(const PrecisionOptions& opts) {
+    const auto mode = core::parseMoeParallel(opts.moeParallel);
+    if (!mode) {
+        return core::makeError(core::ErrorCode::InvalidArgument, "takes tp or ep, got '" + opts.moeParallel + "'",
+                               "--moe-parallel");
+    }
+    return *mode;
+}
+
 core::Result<core::sim::SweepSpec> resolveSweepSpec(const core::Catalog& catalog, const SweepOptions& opts) {
     core::sim::SweepSpec spec;
     TPSCOPE_TRY_ASSIGN(spec.model, resolveModel(catalog, opts.model));
@@ -178,6 +193,7 @@ core::Result<core::sim::SweepSpec> resolveSweepSpec(const core::Catalog& catalog
     TPSCOPE_TRY_ASSIGN(spec.dtype, resolveDtype(opts.dtype));
     TPSCOPE_TRY_ASSIGN(spec.params, resolveSimParams(opts.tunables));
     TPSCOPE_TRY(applyPrecision(opts.precision, spec.weightDtype, spec.kvDtype));
+    TPSCOPE_TRY_ASSIGN(spec.moeParallel, resolveMoeParallel(opts.precision));
     spec.tokens = opts.tokens;
     if (!opts.kernelFit.empty()) {
         core::sim::KernelFit fit;

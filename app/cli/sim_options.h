@@ -52,10 +52,12 @@ core::Result<core::sim::SimParams> resolveSimParams(const SimTunables& opts);
 struct PrecisionOptions {
     std::string weights;
     std::string kvCache;
+    std::string moeParallel = "tp";  // --moe-parallel: how MoE experts are split (sweep commands)
 };
 void addPrecisionOptions(CLI::App& cmd, PrecisionOptions& opts);
 core::Status applyPrecision(const PrecisionOptions& opts, std::optional<core::Dtype>& weights,
                             std::optional<core::Dtype>& kvCache);
+core::Result<core::MoeParallel> resolveMoeParallel(const PrecisionOptions& opts);
 
 // What the sweep commands (simulate, plan-capacity) share; each registers the options with its own
 // defaults and help, and sets the context axis itself (a list in simulate, one value in plan-capacity).

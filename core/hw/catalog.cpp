@@ -76,6 +76,71 @@ Result<std::string> readId(simdjson::dom::object obj, const std::string& where) 
     return id;
 }
 
+Result<std::int64_t> optionalCount(simdjson::dom::object obj, std::string_view field, const std::string& at) {
+    const double v = json::optionalNumber(obj, field, 0);
+    if (!(v >= 0) || v > 1e12 || v != static_cast<double>(static_cast<std::int64_t>(v))) {
+        return makeError(ErrorCode::InvalidArgument, "'" + std::string(field) + "' must be a whole number >= 0", at);
+    }
+    return static_cast<std::int64_t>(v);
+}
+
+// "moe": {"experts", "experts_per_token", "expert_ffn", "shared_experts", "dense_layers", "routing_skew"}
+Status parseMoe(simdjson::dom::object obj, const std::string& at, MoeDims& moe) {
+    simdjson::dom::object o;
+    if (obj["moe"].get_object().get(o) != simdjson::SUCCESS) return Ok{};
+    const std::string where = at + " moe";
+    TPSCOPE_TRY_ASSIGN(moe.experts, json::positiveInt(o, "experts", where));
+    TPSCOPE_TRY_ASSIGN(moe.topK, json::positiveInt(o, "experts_per_token", where));
+    TPSCOPE_TRY_ASSIGN(moe.expertFfn, json::positiveInt(o, "expert_ffn", where));
+    TPSCOPE_TRY_ASSIGN(moe.sharedExperts, optionalCount(o, "shared_experts", where));
+    TPSCOPE_TRY_ASSIGN(moe.denseLayers, optionalCount(o, "dense_layers", where));
+    moe.routingSkew = json::optionalNumber(o, "routing_skew", 0);
+    return Ok{};
+}
+
+// "attention": "gqa" | "mla"; "mla": {"q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim",
+// "v_head_dim"}
+Status parseAttention(simdjson::dom::object obj, const std::string& at, ModelSpec& m) {
+    const std::string kind = json::optionalString(obj, "attention", "gqa");
+    if (kind != "gqa" && kind != "mla") {
+        return makeError(ErrorCode::InvalidArgument, "'attention' must be gqa or mla, got '" + kind + "'", at);
+    }
+    if (kind == "gqa") return Ok{};
+    m.attention = AttentionKind::Mla;
+    simdjson::dom::object o;
+    if (obj["mla"].get_object().get(o) != simdjson::SUCCESS) {
+        return makeError(ErrorCode::InvalidArgument, "attention 'mla' needs an 'mla' object with its ranks and dims",
+                         at);
+    }
+    const std::string where = at + " mla";
+    TPSCOPE_TRY_ASSIGN(m.mla.qLoraRank, optionalCount(o, "q_lora_rank", where));
+    TPSCOPE_TRY_ASSIGN(m.mla.kvLoraRank, json::positiveInt(o, "kv_lora_rank", where));
+    TPSCOPE_TRY_ASSIGN(m.mla.qkNopeDim, json::positiveInt(o, "qk_nope_head_dim", where));
+    TPSCOPE_TRY_ASSIGN(m.mla.qkRopeDim, json::positiveInt(o, "qk_rope_head_dim", where));
+    TPSCOPE_TRY_ASSIGN(m.mla.vHeadDim, json::positiveInt(o, "v_head_dim", where));
+    m.headDim = m.mla.qkNopeDim + m.mla.qkRopeDim;
+    return Ok{};
+}
+
+// "weights": {"attention": "bf16", "mlp": "fp8", "experts": "mxfp4"}; absent parts take the plan's dtype.
+Status parseWeightFormats(simdjson::dom::object obj, const std::string& at, WeightFormats& formats) {
+    simdjson::dom::object o;
+    if (obj["weights"].get_object().get(o) != simdjson::SUCCESS) return Ok{};
+    for (auto [key, target] : {std::pair{"attention", &formats.attention}, std::pair{"mlp", &formats.mlp},
+                               std::pair{"experts", &formats.experts}}) {
+        const std::string text = json::optionalString(o, key, "default");
+        const auto f = parseWeightFormat(text);
+        if (!f) {
+            return makeError(ErrorCode::InvalidArgument,
+                             "weights." + std::string(key) + " '" + text +
+                                 "' is not one of default, fp32, fp16, bf16, fp8, mxfp4, nvfp4",
+                             at);
+        }
+        *target = *f;
+    }
+    return Ok{};
+}
+
 Result<ModelSpec> parseModel(simdjson::dom::object obj, const std::string& where) {
     ModelSpec m;
     TPSCOPE_TRY_ASSIGN(m.id, readId(obj, where));
@@ -95,6 +160,9 @@ Result<ModelSpec> parseModel(simdjson::dom::object obj, const std::string& where
         }
         m.headDim = m.hidden / m.heads;
     }
+    TPSCOPE_TRY(parseAttention(obj, at, m));
+    TPSCOPE_TRY(parseMoe(obj, at, m.moe));
+    TPSCOPE_TRY(parseWeightFormats(obj, at, m.formats));
     m.source = json::optionalString(obj, "source");
     if (auto status = validateModel(m); !status) return makeError(status.error().code, status.error().message, at);
     return m;

@@ -48,6 +48,11 @@ Result<CapacityPlan> planCapacity(const CapacityPlanSpec& spec, const SweepContr
         c.meetsLatency = c.cost.stepLatencyMs <= spec.targetItlMs;
         c.meetsThroughput = c.cost.tokensPerSec >= spec.minTokensPerSec;
         c.withinBudget = c.cost.gpus <= budget;
+        c.fit = run.fit;
+        if (auto decode = buildDecodePlan(run.config.plan)) {
+            c.touchedExpertsPerRank = decode->moe.touchedExpertsPerRank;
+            c.weightBytesReadPerStep = decode->weightBytesReadPerStep;
+        }
         if (c.meetsLatency && c.withinBudget) plan.meetingTarget.push_back(plan.configs.size());
         if (c.withinBudget) {
             eligible.push_back(c.cost);

@@ -38,6 +38,11 @@ struct CapacityConfig {
     bool meetsLatency = false;  // step latency <= target
     bool meetsThroughput = false;
     bool withinBudget = false;
+    // What one rank holds and reads (the decode plan of the configuration): MoE models read only the
+    // touched experts, so the weights read per step grow with batch.
+    double touchedExpertsPerRank = 0;  // 0 for a dense model
+    std::uint64_t weightBytesReadPerStep = 0;
+    FitReport fit;
 };
 
 struct CapacityPlan {

@@ -106,8 +106,9 @@ KernelCost kernelCost(const PlanOp& op, const GpuSpec& gpu, Dtype dtype, const S
 GpuArch gpuArch(const GpuSpec& gpu) {
     const std::string text = lower(gpu.id + " " + gpu.name);
     auto has = [&](std::string_view s) { return text.find(s) != std::string::npos; };
-    if (has("b200") || has("b100") || has("gb200") || has("blackwell")) return GpuArch::Blackwell;
-    if (has("h100") || has("h200") || has("h800") || has("gh200") || has("hopper")) return GpuArch::Hopper;
+    if (has("b200") || has("b100") || has("gb200") || has("b300") || has("blackwell")) return GpuArch::Blackwell;
+    // "h20" also matches the H200.
+    if (has("h100") || has("h20") || has("h800") || has("gh200") || has("hopper")) return GpuArch::Hopper;
     if (has("l40") || has("l4 ") || has("4090") || has("ada")) return GpuArch::Ada;
     return GpuArch::Ampere;
 }

@@ -6,6 +6,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "core/sim/all_to_all_model.h"
+#include "core/sim/moe_kernel_names.h"
 #include "core/util/units.h"
 
 namespace tpscope::core::sim {
@@ -89,7 +91,8 @@ class ProgramBuilder {
         const KernelCost cost = kernelCost(op, m_gpu, plan.config.dtype, m_params);
         in.baseNs = cost.timeNs();
         in.memoryBound = cost.memoryBound();
-        in.name = name(computeKernelName(op, m_arch, plan.config.dtype, plan.config.model.headDim));
+        const std::string moe = moeKernelName(op, plan.config, m_arch);
+        in.name = name(moe.empty() ? computeKernelName(op, m_arch, plan.config.dtype, plan.config.model.headDim) : moe);
         if (op.eventKind == EventKind::Gemm) in.payload = m_trace.intern(Payload::of(op.gemm));
     }
 
@@ -97,6 +100,8 @@ class ProgramBuilder {
         CollectiveEstimate e;
         if (op.collective == CollectiveOp::AllGather) {
             e = m_coll.allGather(op.messageBytes);
+        } else if (op.collective == CollectiveOp::AllToAll) {
+            e = allToAll(m_coll, op.messageBytes);
         } else {
             EngineChoice choice = engineAllReduce(m_coll, op.messageBytes, m_params.allReduceEngine);
             e = choice.estimate;
@@ -112,7 +117,8 @@ class ProgramBuilder {
             const double hbmRate = m_params.ncclHbmBytesPerWireByte * static_cast<double>(op.wireBytesPerGpu) / seconds;
             in.hbmShare = std::clamp(hbmRate / m_gpu.hbmBytesPerSec, 0.0, 0.9);
         }
-        in.name = name(collectiveKernelName(op.collective, e.algo, e.proto, plan.config.dtype));
+        const std::string a2a = moeKernelName(op, plan.config, m_arch);
+        in.name = name(a2a.empty() ? collectiveKernelName(op.collective, e.algo, e.proto, plan.config.dtype) : a2a);
         CollectivePayload c;
         c.op = op.collective;
         c.algo = e.algo;

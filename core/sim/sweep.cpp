@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "core/workload/moe_summary.h"
+
 namespace tpscope::core::sim {
 
 SimConfig SweepSpec::configFor(int tp, int batch, int context) const {
@@ -15,11 +17,20 @@ SimConfig SweepSpec::configFor(int tp, int batch, int context) const {
     c.plan.dtype = dtype;
     c.plan.weightDtype = weightDtype;
     c.plan.kvDtype = kvDtype;
+    c.plan.moeParallel = moeParallel;
     c.cluster = cluster;
     c.tokens = tokens;
     c.params = params;
     c.ignoreMemory = ignoreMemory;
     return c;
+}
+
+std::vector<std::string> sweepModelNotes(const SweepSpec& spec) {
+    std::vector<PlanConfig> configs;
+    for (const int tp : spec.tps) {
+        for (const int batch : spec.batches) configs.push_back(spec.configFor(tp, batch).plan);
+    }
+    return moeTrafficNotes(configs);
 }
 
 namespace {

@@ -33,6 +33,7 @@ struct SweepSpec {
     Dtype dtype = Dtype::Fp16;
     std::optional<Dtype> weightDtype;  // PlanConfig's: fp8 weights / KV cache; unset: dtype
     std::optional<Dtype> kvDtype = std::nullopt;
+    MoeParallel moeParallel = MoeParallel::Tensor;
     SimParams params;
     bool ignoreMemory = false;
 
@@ -78,6 +79,10 @@ struct SweepProgress {
 using SweepControl = TaskControlOf<SweepProgress>;
 
 Result<SweepResult> runSweep(const SweepSpec& spec, const SweepControl& control = {});
+
+// What the sweep's model makes worth saying about all its runs (MoE: the experts each batch touches
+// and the weight bytes per step; core/workload/moe_summary.h); empty for a dense model.
+std::vector<std::string> sweepModelNotes(const SweepSpec& spec);
 
 // The embedded default the GUI opens on and `tpscope-cli demo` prints: llama3-70b decode on one
 // 8-GPU H100 SXM node over NVLink 4, TP 1/2/4/8, batch 1, a few tokens (TP 1 does not fit), under

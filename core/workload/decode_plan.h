@@ -14,6 +14,23 @@
 // Sharding rules: tp must divide heads and ffn; kv heads are split when tp divides them and
 // replicated (one per rank) when kv_heads divides tp, as vLLM does for GQA models at high TP;
 // the vocabulary is padded up to a multiple of tp.
+//
+// MoE layers (core/workload/moe_routing.h for the expected experts a step touches): the post-attention
+// norm is followed by the router GEMM (replicated, hidden x experts), the top-k softmax, the shared
+// expert (a dense SwiGLU MLP) and the routed experts as grouped GEMMs (gate/up, SiLU*mul, down) whose
+// weight reads are the touched experts' only.
+// - MoeParallel::Tensor (vLLM/SGLang's default): every rank holds 1/tp of every expert's FFN width;
+//   the layer keeps its two all-reduces.
+// - MoeParallel::Expert: experts are placed whole, experts/tp per rank; each rank takes its
+//   ceil(batch/tp) tokens of the replicated post-attention activations, dispatches their top-k
+//   copies with an all-to-all, runs its local experts (and the shared expert, replicated, on its
+//   tokens), combines with a second all-to-all and all-gathers the batch for the next layer's TP
+//   attention (the sequence-parallel layout of DeepEP-style serving). The MoE all-reduce is gone.
+// MLA layers: q_a and kv_a (the down-projections) are replicated on every rank, q_b and the absorbed
+// kv_b (W_UK, W_UV applied per head in decode) are split by heads, and the attention reads the cached
+// latent (kv_lora_rank + qk_rope_head_dim per token and layer). The latent has no head axis, so every
+// TP rank caches all of it: vLLM's MLA cache is [blocks, block_size, 1, kv_lora_rank + qk_rope_head_dim]
+// on each rank (vllm/attention/backends/mla/common.py; docs.vllm.ai, kv_connector/utils.py comment).
 
 #include <cstdint>
 #include <optional>
@@ -24,6 +41,7 @@
 #include "core/trace/payload.h"
 #include "core/util/result.h"
 #include "core/workload/model.h"
+#include "core/workload/moe_routing.h"
 
 namespace tpscope::core {
 
@@ -42,7 +60,17 @@ enum class OpKind : std::uint8_t {
     EmbeddingAllReduce,
     FinalNorm,
     LmHeadGemm,
-    LogitsAllGather
+    LogitsAllGather,
+    MlaQUpGemm,   // MLA q_b: q_lora_rank -> heads x (nope + rope)
+    MlaKvUpGemm,  // MLA kv_b absorbed into the query and the output (W_UK, W_UV)
+    MoeRouter,    // hidden -> experts logits
+    MoeTopK,      // softmax + top-k over the router logits
+    MoeGateUp,    // grouped GEMM over the touched experts
+    MoeSiluMul,   // SiLU*mul over the token-expert rows
+    MoeDown,      // grouped GEMM over the touched experts
+    MoeDispatch,  // expert parallel: all-to-all of the tokens' top-k copies
+    MoeCombine,   // expert parallel: all-to-all back
+    MoeAllGather  // expert parallel: the batch back on every rank for TP attention
 };
 std::string_view toString(OpKind kind);
 
@@ -58,6 +86,7 @@ struct PlanOp {
     double flops = 0;
     std::uint64_t bytesRead = 0;
     std::uint64_t bytesWritten = 0;
+    std::uint64_t weightBytesRead = 0;  // GEMMs: the part of bytesRead that is weights
     // Collectives only:
     CollectiveOp collective = CollectiveOp::Unknown;
     std::uint64_t messageBytes = 0;     // per-rank buffer size (nccl-tests "size")
@@ -67,6 +96,10 @@ struct PlanOp {
     // FLOP per byte moved to/from memory; 0 for ops without memory traffic.
     double arithmeticIntensity() const;
 };
+
+enum class MoeParallel : std::uint8_t { Tensor, Expert };
+std::string_view toString(MoeParallel mode);  // "tp", "ep"
+std::optional<MoeParallel> parseMoeParallel(std::string_view text);
 
 struct PlanConfig {
     ModelSpec model;
@@ -78,8 +111,12 @@ struct PlanConfig {
     // engines run them; unset: dtype. The all-reduces stay in dtype (bf16/fp16) either way.
     std::optional<Dtype> weightDtype = std::nullopt;
     std::optional<Dtype> kvDtype = std::nullopt;
+    MoeParallel moeParallel = MoeParallel::Tensor;
     Dtype weightsDtype() const { return weightDtype.value_or(dtype); }
     Dtype kvCacheDtype() const { return kvDtype.value_or(dtype); }
+    // A model part's weight format: weightDtype, when set, overrides every part; else the model's
+    // checkpoint format, else dtype.
+    WeightFormat partFormat(WeightFormat modelFormat) const;
 };
 
 struct MemoryEstimate {
@@ -89,9 +126,14 @@ struct MemoryEstimate {
     std::uint64_t embeddingBytesPerGpu = 0;
     std::uint64_t kvCacheBytesPerGpu = 0;
     std::uint64_t activationBytesPerGpu = 0;
+    // MoE: the routed experts held (part of weightBytesPerGpu) and those a step does not touch.
+    std::uint64_t expertBytesPerGpu = 0;
+    std::uint64_t untouchedExpertBytesPerGpu = 0;
     std::uint64_t totalBytesPerGpu() const { return weightBytesPerGpu + kvCacheBytesPerGpu + activationBytesPerGpu; }
-    // The weights one decode step reads from HBM: the batch-1 HBM floor's numerator.
-    std::uint64_t streamedWeightBytesPerGpu() const { return weightBytesPerGpu - embeddingBytesPerGpu; }
+    // The weights one decode step reads from HBM: the HBM floor's numerator (MoE: the touched experts only).
+    std::uint64_t streamedWeightBytesPerGpu() const {
+        return weightBytesPerGpu - embeddingBytesPerGpu - untouchedExpertBytesPerGpu;
+    }
 };
 
 struct ShardDims {
@@ -100,6 +142,22 @@ struct ShardDims {
     bool kvReplicated = false;
     std::int64_t ffnPerRank = 0;
     std::int64_t vocabPerRank = 0;  // after padding the vocabulary to a multiple of tp
+    // MoE: the FFN width of each expert a rank holds, and how many experts it holds (tensor: all of
+    // them, 1/tp wide; expert: experts/tp, whole); the shared experts' width per rank.
+    std::int64_t expertFfnPerRank = 0;
+    std::int64_t expertsPerRank = 0;
+    std::int64_t sharedFfnPerRank = 0;
+    // MLA: the cached latent width per token and layer (replicated on every rank).
+    std::int64_t latentWidth = 0;
+};
+
+// What a MoE step reads, per rank (zero for a dense model).
+struct MoeStepStats {
+    double touchedExpertsPerLayer = 0;  // expected distinct experts the batch routes to, whole layer
+    double touchedExpertsPerRank = 0;   // of those, held by one rank (tensor: all; expert: 1/tp)
+    std::int64_t expertsPerRank = 0;
+    std::int64_t halfExpertsBatch = 0;                 // smallest batch at which a layer reads half its experts
+    std::uint64_t expertWeightBytesPerStepPerGpu = 0;  // routed-expert weights read in one step
 };
 
 struct DecodePlan {
@@ -119,6 +177,9 @@ struct DecodePlan {
     std::uint64_t allreduceWireBytesPerGpu = 0;  // 2 (tp-1)/tp x message
     std::uint64_t wireBytesPerStepPerGpu = 0;    // all collectives of the step
     std::uint64_t layerWireBytesPerStepPerGpu = 0;
+    // GEMM weights read in one step: dense parts + the touched experts.
+    std::uint64_t weightBytesReadPerStep = 0;
+    MoeStepStats moe;
 
     double arithmeticIntensity() const;
 };
@@ -128,7 +189,7 @@ std::uint64_t ringAllReduceWireBytes(std::uint64_t messageBytes, int ranks);
 // Bytes each GPU receives in a ring all-gather whose gathered output is totalBytes: (n-1)/n x total.
 std::uint64_t ringAllGatherWireBytes(std::uint64_t totalBytes, int ranks);
 
-Result<ShardDims> shardModel(const ModelSpec& model, int tp);
+Result<ShardDims> shardModel(const ModelSpec& model, int tp, MoeParallel moe = MoeParallel::Tensor);
 Result<DecodePlan> buildDecodePlan(const PlanConfig& config);
 MemoryEstimate estimateMemory(const PlanConfig& config, const ShardDims& shard);
 

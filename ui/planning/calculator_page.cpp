@@ -66,7 +66,7 @@ QWidget* CalculatorPage::buildInputs() {
     auto* grid = new QGridLayout(box);
     grid->setContentsMargins(0, 0, 0, 0);
     m_model = new QComboBox(box);
-    for (const auto& m : m_models) m_model->addItem(QString::fromStdString(m.name));
+    for (const auto& m : m_models) m_model->addItem(modelLabel(m));
     m_gpu = new QComboBox(box);
     for (const auto& g : m_catalog.gpus()) m_gpu->addItem(QString::fromStdString(g.name));
     m_tp = spin(1, 1024, 8, box);
@@ -144,7 +144,9 @@ namespace {
 
 bool sameDimensions(const core::ModelSpec& a, const core::ModelSpec& b) {
     return a.hidden == b.hidden && a.ffn == b.ffn && a.heads == b.heads && a.kvHeads == b.kvHeads &&
-           a.headDim == b.headDim && a.layers == b.layers && a.vocab == b.vocab;
+           a.headDim == b.headDim && a.layers == b.layers && a.vocab == b.vocab && a.attention == b.attention &&
+           a.moe.experts == b.moe.experts && a.moe.topK == b.moe.topK && a.moe.expertFfn == b.moe.expertFfn &&
+           a.moe.sharedExperts == b.moe.sharedExperts && a.moe.denseLayers == b.moe.denseLayers;
 }
 
 }  // namespace

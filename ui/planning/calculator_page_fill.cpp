@@ -44,18 +44,28 @@ double hbmFloorNs(const CalculatorNumbers& n) {
     return n.roofline.memoryTimeNs;
 }
 
+// One row of the plan table: the label, the CLI field it equals, its text and raw value.
+struct Row {
+    QString label;
+    const char* field;  // `plan --json` field (dotted when nested), or "bounds:..." for `bounds --json --gpu`
+    QString text;
+    double raw;
+};
+
+void appendRows(QStandardItemModel* table, const std::vector<Row>& rows) {
+    for (const auto& row : rows) {
+        auto* label = new QStandardItem(row.label);
+        label->setData(QString::fromLatin1(row.field), CalculatorPage::kFieldRole);
+        table->appendRow({label, numberItem(row.text, row.raw)});
+    }
+}
+
 }  // namespace
 
 void CalculatorPage::fillPlan(const CalculatorNumbers& n) {
     const auto& p = n.plan;
     const auto& r = n.roofline;
     const double hbmNs = hbmFloorNs(n);
-    struct Row {
-        QString label;
-        const char* field;  // `plan --json` field, or "bounds:..." for `bounds --json --gpu`
-        QString text;
-        double raw;
-    };
     const auto bytes = [](std::uint64_t b) { return qs(core::formatBytes(static_cast<double>(b))); };
     const std::vector<Row> rows = {
         {tr("all-reduce message per call"), "allreduce_message_bytes", bytes(p.allreduceMessageBytes),
@@ -86,11 +96,35 @@ void CalculatorPage::fillPlan(const CalculatorNumbers& n) {
         {tr("HBM floor of the step"), "bounds:hbm_floor_us", duration(hbmNs), hbmNs / 1e3},
     };
     m_planTable->setRowCount(0);
-    for (const auto& row : rows) {
-        auto* label = new QStandardItem(row.label);
-        label->setData(QString::fromLatin1(row.field), kFieldRole);
-        m_planTable->appendRow({label, numberItem(row.text, row.raw)});
+    appendRows(m_planTable, rows);
+    // MoE / MLA: what the step reads changes with batch, and which cache every rank holds in full.
+    const auto& m = p.config.model;
+    std::vector<Row> extra;
+    if (m.isMoe()) {
+        const auto& moe = p.moe;
+        extra = {
+            {tr("experts touched per layer (of %1)").arg(m.moe.experts), "moe_step.touched_experts_per_layer",
+             qs(core::formatFixed(moe.touchedExpertsPerLayer, 1)), moe.touchedExpertsPerLayer},
+            {tr("experts per rank (%1)").arg(qs(core::toString(p.config.moeParallel))), "moe_step.experts_per_rank",
+             QString::number(moe.expertsPerRank), static_cast<double>(moe.expertsPerRank)},
+            {tr("touched experts per rank"), "moe_step.touched_experts_per_rank",
+             qs(core::formatFixed(moe.touchedExpertsPerRank, 1)), moe.touchedExpertsPerRank},
+            {tr("batch reading half the experts"), "moe_step.half_experts_batch", QString::number(moe.halfExpertsBatch),
+             static_cast<double>(moe.halfExpertsBatch)},
+            {tr("expert weights read per step"), "moe_step.expert_weight_bytes_per_step_per_gpu",
+             bytes(moe.expertWeightBytesPerStepPerGpu), static_cast<double>(moe.expertWeightBytesPerStepPerGpu)},
+            {tr("weights read per step (dense + touched experts)"), "weight_bytes_read_per_step_per_gpu",
+             bytes(p.weightBytesReadPerStep), static_cast<double>(p.weightBytesReadPerStep)},
+        };
     }
+    if (m.isMoe() || m.isMla()) {
+        const QString cache = p.shard.kvReplicated ? (m.isMla() ? tr("KV cache (MLA latent, full on every rank)")
+                                                                : tr("KV cache (kv heads replicated)"))
+                                                   : tr("KV cache");
+        extra.push_back({cache, "kv_cache_bytes_per_gpu", bytes(p.memory.kvCacheBytesPerGpu),
+                         static_cast<double>(p.memory.kvCacheBytesPerGpu)});
+    }
+    appendRows(m_planTable, extra);
 }
 
 void CalculatorPage::fillFabrics(const CalculatorNumbers& n) {

@@ -18,4 +18,9 @@ namespace tpscope::core {
 RunInfo makeRunInfo(const PlanConfig& plan, int tokens, const std::string& backend, const std::string& gpu,
                     const std::string& fabric);
 
+// The MoE, MLA and weight-format keys makeRunInfo writes (model.moe.*, model.mla.*, model.weights.*,
+// moe_parallel), read back into a model whose dense dimensions the caller has read; absent keys leave
+// a dense GQA model with default formats.
+void readModelExtras(const RunInfo& info, ModelSpec& model, MoeParallel* moeParallel = nullptr);
+
 }  // namespace tpscope::core

@@ -15,6 +15,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <set>
 #include <sstream>
 
@@ -147,8 +149,8 @@ TEST_F(CalculatorTest, Llama70bTp8OnH100EqualsPlanBoundsAndAmdahlJson) {
 }
 
 TEST_F(CalculatorTest, Tp16IsRefusedOnEveryFabricAsTheCliDoes) {
-    // No catalog fabric connects 16 GPUs in one node (inter-node fabrics are refused as intra-node):
-    // every row gives the CLI's reason; the plan and Amdahl still stand.
+    // No catalog fabric but the NVL72 rack domain connects 16 GPUs in one node (inter-node fabrics are
+    // refused as intra-node): every other row gives the CLI's reason; the plan and Amdahl still stand.
     page.setPlan("llama3-405b", "b200", 16, 32, 8192, core::Dtype::Bf16);
     page.setAmdahl(0, QStringLiteral("2,16,64"));
     ASSERT_TRUE(page.problem().isEmpty()) << page.problem().toStdString();
@@ -158,6 +160,7 @@ TEST_F(CalculatorTest, Tp16IsRefusedOnEveryFabricAsTheCliDoes) {
     EXPECT_EQ(carried, 0);
     for (int r = 0; r < page.fabricTable()->rowCount(); ++r) {
         const auto& t = *page.fabricTable();
+        if (t.data(t.index(r, 0), CalculatorPage::kFieldRole).toString() == QStringLiteral("nvl72")) continue;
         EXPECT_FALSE(t.data(t.index(r, t.columnCount() - 1)).toString().isEmpty()) << "row " << r << " gives no reason";
     }
     // S = 0: no limit.
@@ -171,6 +174,28 @@ TEST_F(CalculatorTest, Tp2Bf16Batch32OnA100EqualsTheCliIncludingPairFabrics) {
     const int compared = expectPanelEqualsCli(page, &carried, {"nvlink3", "nvlink3-pair", "pcie4", "vidur-a100-net"});
     EXPECT_EQ(carried, 3);  // a pair bridge carries TP 2 too; a network does not
     EXPECT_EQ(compared, carried * 8 + 12 + 6);
+}
+
+TEST_F(CalculatorTest, MoeModelShowsTouchedExpertsAndWeightsReadAsThePlanJsonDoes) {
+    page.setPlan("gpt-oss-120b", "h100-sxm", 8, 64, 1024, core::Dtype::Bf16);
+    page.setAmdahl(0.05, QStringLiteral("1,8"));
+    ASSERT_TRUE(page.problem().isEmpty()) << page.problem().toStdString();
+    int carried = 0;
+    const int compared = expectPanelEqualsCli(page, &carried, {"nvlink4"});
+    EXPECT_EQ(carried, 1);
+    // 12 dense plan rows + 6 MoE rows + the KV cache row, 8 fabric cells, 2 x 3 Amdahl cells.
+    EXPECT_EQ(compared, 8 + 12 + 7 + 6);
+    const auto& rows = *page.planTable();
+    bool found = false;
+    for (int r = 0; r < rows.rowCount(); ++r) {
+        if (rows.data(rows.index(r, 0), CalculatorPage::kFieldRole).toString() !=
+            QStringLiteral("moe_step.touched_experts_per_layer")) {
+            continue;
+        }
+        found = true;
+        EXPECT_NEAR(raw(rows, r, 1), 128.0 * (1.0 - std::pow(1.0 - 4.0 / 128.0, 64)), 1e-9);  // E (1 - (1 - k/E)^B)
+    }
+    EXPECT_TRUE(found);
 }
 
 TEST_F(CalculatorTest, FollowsTheRunsRequest) {

@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright (C) 2026 The tpscope authors
-// SPDX-License-Identifier: GPL-3.0-or-later
-// Copyright (C) 2026 The tpscope authors
-// SPDX-License-Identifier: GPL-3.0-or-later
-// Copyright (C) 2026 The tpscope authors
 // Simulator throughput: events produced per second on one core for Llama-3 70B decode at TP 8 on an
 // H100 NVLink node, with and without overlap, eager (a host-row launch call per kernel) and under
 // CUDA graphs. Target (issue 26): >= 10 M events/s, host rows included. "events/s" counts kernels and

@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright (C) 2026 The tpscope authors
-// SPDX-License-Identifier: GPL-3.0-or-later
-// Copyright (C) 2026 The tpscope authors
-// SPDX-License-Identifier: GPL-3.0-or-later
-// Copyright (C) 2026 The tpscope authors
 // CUDA-graph replay removes the host's per-kernel launches: at TP 8, batch 1 the idle share of
 // the step (core::analysis's loss breakdown, measured on the simulated trace) drops.
 

@@ -74,6 +74,14 @@ QWidget* CalculatorPage::buildInputs() {
     m_context = spin(1, 1 << 24, 1024, box);
     m_dtype = new QComboBox(box);
     for (const auto d : kDtypes) m_dtype->addItem(QString::fromLatin1(core::toString(d)));
+    m_experts = new QComboBox(box);
+    m_experts->addItem(tr("tensor-parallel (tp)"));  // index = MoeParallel: Tensor, Expert
+    m_experts->addItem(tr("expert-parallel (ep)"));
+    m_experts->setObjectName(QStringLiteral("calculatorExperts"));
+    m_experts->setToolTip(
+        tr("MoE models: every rank holds 1/TP of every expert (two all-reduces per layer), or "
+           "whole experts, experts/TP per rank, with an all-to-all dispatch and combine "
+           "(tpscope-cli plan --moe-parallel tp|ep)"));
     m_serial = new QDoubleSpinBox(box);
     m_serial->setRange(0, 1);
     m_serial->setDecimals(4);
@@ -86,8 +94,9 @@ QWidget* CalculatorPage::buildInputs() {
     m_problem->setObjectName(QStringLiteral("calculatorProblem"));
     restyle();
     const std::vector<std::pair<QString, QWidget*>> rows = {
-        {tr("Model"), m_model},     {tr("GPU"), m_gpu},     {tr("TP"), m_tp},           {tr("Batch"), m_batch},
-        {tr("Context"), m_context}, {tr("dtype"), m_dtype}, {tr("Amdahl S"), m_serial}, {tr("at GPUs"), m_gpuCounts}};
+        {tr("Model"), m_model},         {tr("GPU"), m_gpu},         {tr("TP"), m_tp},
+        {tr("Batch"), m_batch},         {tr("Context"), m_context}, {tr("dtype"), m_dtype},
+        {tr("MoE experts"), m_experts}, {tr("Amdahl S"), m_serial}, {tr("at GPUs"), m_gpuCounts}};
     m_tp->setObjectName(QStringLiteral("calculatorTp"));
     m_gpu->setObjectName(QStringLiteral("calculatorGpu"));
     int row = 0;
@@ -106,6 +115,7 @@ QWidget* CalculatorPage::buildInputs() {
     connect(m_model, &QComboBox::currentIndexChanged, this, changed);
     connect(m_gpu, &QComboBox::currentIndexChanged, this, changed);
     connect(m_dtype, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_experts, &QComboBox::currentIndexChanged, this, changed);
     for (auto* s : {m_tp, m_batch, m_context}) connect(s, &QSpinBox::valueChanged, this, changed);
     connect(m_serial, &QDoubleSpinBox::valueChanged, this, [this, changed] {
         if (!m_updating) m_serialSource->clear();  // the user's own S now
@@ -196,6 +206,10 @@ void CalculatorPage::setPlan(const std::string& modelId, const std::string& gpuI
     recompute();
 }
 
+void CalculatorPage::setExpertPlacement(core::MoeParallel mode) {
+    m_experts->setCurrentIndex(mode == core::MoeParallel::Expert ? 1 : 0);  // recomputes through the signal
+}
+
 void CalculatorPage::setAmdahl(double serialFraction, const QString& gpuCounts) {
     m_updating = true;
     m_serial->setValue(serialFraction);
@@ -230,6 +244,10 @@ void CalculatorPage::recompute() {
     m_inputs.plan.batch = m_batch->value();
     m_inputs.plan.contextLen = m_context->value();
     m_inputs.plan.dtype = kDtypes[static_cast<std::size_t>(std::max(0, m_dtype->currentIndex()))];
+    const bool moe = m_inputs.plan.model.isMoe();
+    m_experts->setEnabled(moe);
+    m_inputs.plan.moeParallel =
+        moe && m_experts->currentIndex() == 1 ? core::MoeParallel::Expert : core::MoeParallel::Tensor;
     m_inputs.gpu = m_catalog.gpus()[static_cast<std::size_t>(std::max(0, m_gpu->currentIndex()))];
     m_inputs.serialFraction = m_serial->value();
     auto counts = core::parsePositiveIntList(m_gpuCounts->text().toStdString(), "GPU counts");

@@ -45,6 +45,9 @@ class CalculatorPage : public ChartPage {
     void setPlan(const std::string& modelId, const std::string& gpuId, int tp, int batch, int context,
                  core::Dtype dtype);
     void setAmdahl(double serialFraction, const QString& gpuCounts);
+    // How a MoE model's experts are placed across the TP group (plan --moe-parallel tp|ep); the
+    // control is disabled for a dense model, whose plan ignores it.
+    void setExpertPlacement(core::MoeParallel mode);
     // S from elsewhere (the current sweep's Amdahl fit), rounded to the field's 4 decimals; `source`
     // says where it came from until the user edits it.
     void setSerialFraction(double serialFraction, const QString& source);
@@ -81,6 +84,7 @@ class CalculatorPage : public ChartPage {
     QSpinBox* m_batch = nullptr;
     QSpinBox* m_context = nullptr;
     QComboBox* m_dtype = nullptr;
+    QComboBox* m_experts = nullptr;
     QDoubleSpinBox* m_serial = nullptr;
     QLineEdit* m_gpuCounts = nullptr;
     QLabel* m_problem = nullptr;

@@ -37,6 +37,7 @@ std::string planArgs(const CalculatorInputs& in) {
     std::ostringstream args;
     args << "--json --model " << in.plan.model.id << " --tp " << in.plan.tp << " --batch " << in.plan.batch
          << " --context " << in.plan.contextLen << " --dtype " << core::toString(in.plan.dtype);
+    if (in.plan.model.isMoe()) args << " --moe-parallel " << core::toString(in.plan.moeParallel);
     return args.str();
 }
 
@@ -196,6 +197,30 @@ TEST_F(CalculatorTest, MoeModelShowsTouchedExpertsAndWeightsReadAsThePlanJsonDoe
         EXPECT_NEAR(raw(rows, r, 1), 128.0 * (1.0 - std::pow(1.0 - 4.0 / 128.0, 64)), 1e-9);  // E (1 - (1 - k/E)^B)
     }
     EXPECT_TRUE(found);
+}
+
+TEST_F(CalculatorTest, ExpertParallelPlacesWholeExpertsAsPlanMoeParallelEpDoes) {
+    page.setPlan("gpt-oss-120b", "h100-sxm", 8, 64, 1024, core::Dtype::Bf16);
+    page.setAmdahl(0.05, QStringLiteral("1,8"));
+    page.setExpertPlacement(core::MoeParallel::Expert);
+    ASSERT_TRUE(page.problem().isEmpty()) << page.problem().toStdString();
+    EXPECT_EQ(page.inputs().plan.moeParallel, core::MoeParallel::Expert);
+    int carried = 0;
+    EXPECT_GT(expectPanelEqualsCli(page, &carried, {"nvlink4"}), 8 + 12);
+    const auto& rows = *page.planTable();
+    bool found = false;
+    for (int r = 0; r < rows.rowCount(); ++r) {
+        if (rows.data(rows.index(r, 0), CalculatorPage::kFieldRole).toString() ==
+            QStringLiteral("moe_step.experts_per_rank")) {
+            found = true;
+            EXPECT_EQ(raw(rows, r, 1), 128.0 / 8);  // whole experts, experts / TP per rank
+        }
+    }
+    EXPECT_TRUE(found);
+    // A dense model has no experts to place: the control is off and the plan stays tensor-parallel.
+    page.setPlan("llama3-8b", "h100-sxm", 8, 64, 1024, core::Dtype::Bf16);
+    EXPECT_EQ(page.inputs().plan.moeParallel, core::MoeParallel::Tensor);
+    EXPECT_FALSE(page.findChild<QComboBox*>(QStringLiteral("calculatorExperts"))->isEnabled());
 }
 
 TEST_F(CalculatorTest, FollowsTheRunsRequest) {

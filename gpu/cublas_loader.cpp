@@ -7,6 +7,8 @@
 
 #include <string>
 
+#include "gpu/dl_symbol.h"
+
 #define TPSCOPE_CUBLAS_TEXT2(x) #x
 #define TPSCOPE_CUBLAS_TEXT(x) TPSCOPE_CUBLAS_TEXT2(x)
 
@@ -29,13 +31,6 @@ struct CublasLibrary {
     decltype(&::cublasGetStatusString) statusString = nullptr;
 };
 
-template <class F>
-bool find(void* library, const char* symbol, F& target, std::string& error) {
-    target = reinterpret_cast<F>(dlsym(library, symbol));
-    if (target == nullptr && error.empty()) error = std::string("no ") + symbol + " in the library";
-    return target != nullptr;
-}
-
 CublasLibrary open() {
     CublasLibrary c;
     const char* soname = "libcublas.so." TPSCOPE_CUBLAS_TEXT(TPSCOPE_CUDA_TOOLKIT_MAJOR);
@@ -45,13 +40,13 @@ CublasLibrary open() {
         c.error = why != nullptr ? why : soname;
         return c;
     }
-    find(library, "cublasCreate_v2", c.create, c.error);
-    find(library, "cublasDestroy_v2", c.destroy, c.error);
-    find(library, "cublasSetStream_v2", c.setStream, c.error);
-    find(library, "cublasSetWorkspace_v2", c.setWorkspace, c.error);
-    find(library, "cublasGemmEx", c.gemmEx, c.error);
-    find(library, "cublasGetStatusName", c.statusName, c.error);
-    find(library, "cublasGetStatusString", c.statusString, c.error);
+    findSymbol(library, "cublasCreate_v2", c.create, c.error);
+    findSymbol(library, "cublasDestroy_v2", c.destroy, c.error);
+    findSymbol(library, "cublasSetStream_v2", c.setStream, c.error);
+    findSymbol(library, "cublasSetWorkspace_v2", c.setWorkspace, c.error);
+    findSymbol(library, "cublasGemmEx", c.gemmEx, c.error);
+    findSymbol(library, "cublasGetStatusName", c.statusName, c.error);
+    findSymbol(library, "cublasGetStatusString", c.statusString, c.error);
     return c;
 }
 

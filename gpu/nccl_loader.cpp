@@ -7,6 +7,8 @@
 
 #include <string>
 
+#include "gpu/dl_symbol.h"
+
 namespace tpscope::gpu {
 
 namespace {
@@ -28,12 +30,6 @@ struct NcclLibrary {
     decltype(&::ncclGroupEnd) groupEnd = nullptr;
 };
 
-template <class F>
-void find(void* library, const char* symbol, F& target, std::string& error) {
-    target = reinterpret_cast<F>(dlsym(library, symbol));
-    if (target == nullptr && error.empty()) error = std::string("no ") + symbol + " in the library";
-}
-
 NcclLibrary open() {
     NcclLibrary n;
     const char* soname = "libnccl.so.2";
@@ -42,18 +38,18 @@ NcclLibrary open() {
         const char* why = dlerror();
         n.error = why != nullptr ? why : soname;
     } else {
-        find(library, "ncclGetUniqueId", n.getUniqueId, n.error);
-        find(library, "ncclCommInitRankConfig", n.commInitRankConfig, n.error);
-        find(library, "ncclCommFinalize", n.commFinalize, n.error);
-        find(library, "ncclCommDestroy", n.commDestroy, n.error);
-        find(library, "ncclCommAbort", n.commAbort, n.error);
-        find(library, "ncclCommGetAsyncError", n.commGetAsyncError, n.error);
-        find(library, "ncclGetErrorString", n.getErrorString, n.error);
-        find(library, "ncclGetLastError", n.getLastError, n.error);
-        find(library, "ncclAllReduce", n.allReduce, n.error);
-        find(library, "ncclAllGather", n.allGather, n.error);
-        find(library, "ncclGroupStart", n.groupStart, n.error);
-        find(library, "ncclGroupEnd", n.groupEnd, n.error);
+        findSymbol(library, "ncclGetUniqueId", n.getUniqueId, n.error);
+        findSymbol(library, "ncclCommInitRankConfig", n.commInitRankConfig, n.error);
+        findSymbol(library, "ncclCommFinalize", n.commFinalize, n.error);
+        findSymbol(library, "ncclCommDestroy", n.commDestroy, n.error);
+        findSymbol(library, "ncclCommAbort", n.commAbort, n.error);
+        findSymbol(library, "ncclCommGetAsyncError", n.commGetAsyncError, n.error);
+        findSymbol(library, "ncclGetErrorString", n.getErrorString, n.error);
+        findSymbol(library, "ncclGetLastError", n.getLastError, n.error);
+        findSymbol(library, "ncclAllReduce", n.allReduce, n.error);
+        findSymbol(library, "ncclAllGather", n.allGather, n.error);
+        findSymbol(library, "ncclGroupStart", n.groupStart, n.error);
+        findSymbol(library, "ncclGroupEnd", n.groupEnd, n.error);
     }
     n.notLoaded = "NCCL not found: " + n.error;
     return n;

@@ -146,6 +146,23 @@ Remap remapTables(const TracePart& part, Trace& trace) {
     return m;
 }
 
+// Staged events onto the merged timeline: shifted by the part's time base, names (and payloads) remapped,
+// out-of-range times counted as bad records; the staging vector is freed.
+void appendRebased(EventColumns& out, std::vector<EventRecord>& staged, const TracePart& part, const Remap& map,
+                   bool remapPayloads, ImportStats& stats) {
+    for (EventRecord e : staged) {
+        e.startNs += part.timeBaseNs;
+        if (e.startNs <= -kMaxAbsTimeNs || e.startNs >= kMaxAbsTimeNs || e.durNs >= kMaxAbsTimeNs) {
+            ++stats.badRecords;
+            continue;
+        }
+        e.name = map.names[e.name.value];
+        if (remapPayloads) e.payload = map.payloads[e.payload];
+        out.append(e);
+    }
+    std::vector<EventRecord>().swap(staged);
+}
+
 // Moves one staged device into the trace; its staged events are released as soon as they are copied,
 // so staging and final columns of all devices are never resident at the same time.
 void addDevice(Trace& trace, const TracePart& part, StagedDevice& dev, RankId rankId, const Remap& map,
@@ -158,30 +175,12 @@ void addDevice(Trace& trace, const TracePart& part, StagedDevice& dev, RankId ra
     for (auto& staged : dev.streams) {
         Stream& s = rank.stream(StreamId{staged.id}, staged.label);
         s.events.reserve(s.events.size() + staged.events.size());
-        for (EventRecord e : staged.events) {
-            e.startNs += part.timeBaseNs;
-            if (e.startNs <= -kMaxAbsTimeNs || e.startNs >= kMaxAbsTimeNs || e.durNs >= kMaxAbsTimeNs) {
-                ++stats.badRecords;
-                continue;
-            }
-            e.name = map.names[e.name.value];
-            e.payload = map.payloads[e.payload];
-            s.events.append(e);
-        }
-        std::vector<EventRecord>().swap(staged.events);
+        appendRebased(s.events, staged.events, part, map, /*remapPayloads=*/true, stats);
     }
     for (auto& staged : dev.hostThreads) {
-        EventColumns& events = rank.hostThread(staged.id, staged.label).events;
-        for (EventRecord e : staged.events) {
-            e.startNs += part.timeBaseNs;
-            if (e.startNs <= -kMaxAbsTimeNs || e.startNs >= kMaxAbsTimeNs || e.durNs >= kMaxAbsTimeNs) {
-                ++stats.badRecords;
-                continue;
-            }
-            e.name = map.names[e.name.value];
-            events.append(e);
-        }
-        std::vector<EventRecord>().swap(staged.events);
+        // Host rows carry no payload: their launch calls name the kernel through the correlation id.
+        appendRebased(rank.hostThread(staged.id, staged.label).events, staged.events, part, map,
+                      /*remapPayloads=*/false, stats);
     }
     std::vector<StagedRange> ranges = dev.ranges;
     ranges.insert(ranges.end(), part.processRanges.begin(), part.processRanges.end());

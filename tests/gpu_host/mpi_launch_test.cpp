@@ -38,8 +38,22 @@ std::string mpirun(int processes, const std::string& args) {
     (void)args;
     return {};
 #else
-    return std::string(TPSCOPE_MPIEXEC) + " --allow-run-as-root --oversubscribe -np " + std::to_string(processes) +
-           " " + TPSCOPE_CLI_PATH + " " + args;
+    // A session folder of this test process's own: ctest runs these tests in parallel, and two
+    // mpiruns that start at once race to create OpenMPI's shared /tmp/ompi.<host>.<uid> ("mkdir ...
+    // File exists"). Removed when the process ends.
+    struct SessionDir {
+        std::string path = (std::filesystem::temp_directory_path() / "tpscope-mpi-XXXXXX").string();
+        SessionDir() {
+            if (::mkdtemp(path.data()) == nullptr) path = std::filesystem::temp_directory_path().string();
+        }
+        ~SessionDir() {
+            std::error_code ignored;
+            if (path.find("tpscope-mpi-") != std::string::npos) std::filesystem::remove_all(path, ignored);
+        }
+    };
+    static const SessionDir session;
+    return std::string(TPSCOPE_MPIEXEC) + " --allow-run-as-root --oversubscribe --mca orte_tmpdir_base " +
+           session.path + " -np " + std::to_string(processes) + " " + TPSCOPE_CLI_PATH + " " + args;
 #endif
 }
 

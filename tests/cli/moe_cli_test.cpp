@@ -103,6 +103,10 @@ TEST(CliMoe, ModelFileTakesTheCatalogFields) {
 TEST(CliMoe, CaptureRefusesAMoeModelNamingTheClosestDenseOne) {
     const auto r = runCli("capture --model gpt-oss-120b --tp 8 --out /nonexistent-folder/x.json");
     EXPECT_NE(r.exitCode, 0);
+    // A CLI built without the CUDA backend (a machine without the toolkit) stops at that, before the model.
+    if (r.out.find("built without the CUDA backend") != std::string::npos) {
+        GTEST_SKIP() << "this tpscope-cli has no CUDA backend: capture refuses before it reads the model";
+    }
     // One line: what is refused, why, and the dense preset nearest its 5.7 B active parameters.
     EXPECT_NE(r.out.find("dense models only and gpt-oss-120b is MoE 128x top-4 GQA"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("closest dense preset by active parameters is llama2-7b"), std::string::npos) << r.out;

@@ -3,6 +3,7 @@
 #include "core/io/import/kineto_gemm_shapes.h"
 
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "core/io/import/kineto_fields.h"
@@ -72,9 +73,47 @@ std::optional<GemmPayload> gemmFromInputDims(std::string_view opName, simdjson::
     return g;
 }
 
-void KinetoGemmShapes::takeOp(std::string_view opName, simdjson::dom::object args, std::int64_t externalId) {
-    if (externalId < 0) return;
-    if (const auto g = gemmFromInputDims(opName, args)) m_shapes.insert_or_assign(externalId, *g);
+std::optional<AttentionShape> attentionFromInputDims(std::string_view opName, simdjson::dom::object args) {
+    const auto has = [&](std::string_view s) { return opName.find(s) != std::string_view::npos; };
+    std::size_t headAxis = 0;
+    if (has("_flash_attention_forward") || has("_efficient_attention_forward")) {
+        headAxis = 2;  // [B, S, H, D]
+    } else if (has("scaled_dot_product")) {
+        headAxis = 1;  // [B, H, S, D]
+    } else {
+        return std::nullopt;
+    }
+    simdjson::dom::array inputDims;
+    if (args["Input Dims"].get_array().get(inputDims) != simdjson::SUCCESS) return std::nullopt;
+    std::int64_t q[4] = {}, k[4] = {};
+    for (std::size_t t = 0; t < 2; ++t) {
+        simdjson::dom::array shape;
+        if (inputDims.at(t).get_array().get(shape) != simdjson::SUCCESS || shape.size() != 4) return std::nullopt;
+        std::size_t i = 0;
+        for (const auto d : shape) {
+            std::int64_t v = 0;
+            if (d.get_int64().get(v) != simdjson::SUCCESS || v <= 0) return std::nullopt;
+            (t == 0 ? q : k)[i++] = v;
+        }
+    }
+    const AttentionShape a{q[headAxis], k[headAxis], q[3]};
+    if (a.kvHeads > a.heads || a.heads % a.kvHeads != 0) return std::nullopt;
+    return a;
+}
+
+void KinetoGemmShapes::takeOp(EventKind opClass, std::string_view opName, simdjson::dom::object args,
+                              std::int64_t externalId, TracePart& part) {
+    if (opClass == EventKind::Gemm) {
+        if (externalId < 0) return;
+        if (const auto g = gemmFromInputDims(opName, args)) m_shapes.insert_or_assign(externalId, *g);
+    } else if (opClass == EventKind::Attention && !m_attentionSeen) {
+        if (const auto a = attentionFromInputDims(opName, args)) {
+            m_attentionSeen = true;
+            part.setMetadata("attention_heads", std::to_string(a->heads));
+            part.setMetadata("attention_kv_heads", std::to_string(a->kvHeads));
+            part.setMetadata("attention_head_dim", std::to_string(a->headDim));
+        }
+    }
 }
 
 PayloadId KinetoGemmShapes::payloadFor(std::int64_t externalId, TracePart& part) const {

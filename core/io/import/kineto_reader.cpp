@@ -167,7 +167,7 @@ class KinetoParser final : public JsonTraceScanner::Handler {
     std::string m_tpscopeMeta;
     KinetoLinks m_links;
     KinetoHostRows m_hostRows;      // tpscope's own export: its host rows
-    KinetoGemmShapes m_gemmShapes;  // GEMM ops' Input Dims, by External id
+    KinetoGemmShapes m_gemmShapes;  // GEMM ops' Input Dims by External id, attention heads
 
     // Kernel class from the launching CPU op: a kernel's "External id" is that of the innermost op
     // around its launch. Ops precede their kernels in every Kineto file seen; kernels that came
@@ -453,7 +453,7 @@ void KinetoParser::complete(const RecordFields& f, std::int64_t startNs, std::in
             if (!opKind && !comms && !launcher) return;
             const ArgFields a = kineto::readArgs(f.args);
             if (opKind && a.externalId >= 0) m_opClasses.set(a.externalId, *opKind);
-            if (opKind == EventKind::Gemm) m_gemmShapes.takeOp(f.name, f.args, a.externalId);
+            if (opKind) m_gemmShapes.takeOp(*opKind, f.name, f.args, a.externalId, m_part);
             if (comms) m_links.addCpuOp(a, m_part);
             if (launcher) m_links.addLauncher(f, a, startNs, durNs);
             return;

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 
 #include "core/io/import/kineto_reader.h"
@@ -72,6 +73,34 @@ TEST(KinetoGemmShapes, BatchedOrMismatchedOperandsAndMissingDimsGiveNoShape) {
                           kernel(4));
     ASSERT_EQ(s.size(), 4u);
     for (const auto& g : s) EXPECT_FALSE(g.has_value());
+}
+
+// The first attention op with shapes names the heads (SDPA's q, k, v are [B, H, S, D]; flash's
+// [B, S, H, D]); a GQA op gives fewer kv heads than query heads.
+TEST(KinetoGemmShapes, AttentionOpsGiveHeadsKvHeadsAndHeadDim) {
+    const auto metadataOf = [](const std::string& events) {
+        auto part = core::readKinetoBuffer(R"({"traceEvents": [)" + events + "]}", "attn.json",
+                                           core::KernelClassifier::builtin());
+        EXPECT_TRUE(part) << part.error().describe();
+        std::map<std::string, std::string> m;
+        if (part) m.insert(part->metadata.begin(), part->metadata.end());
+        return m;
+    };
+    const std::string t = R"(["c10::BFloat16", "c10::BFloat16", "c10::BFloat16"])";
+    auto m = metadataOf(
+        op("aten::_scaled_dot_product_flash_attention", 1,
+           "[[16, 16, 559, 64], [16, 16, 559, 64], [16, 16, 559, 64], []]", t) +
+        "," + op("aten::_flash_attention_forward", 2, "[[16, 559, 32, 128], [16, 559, 8, 128], [16, 559, 8, 128]]", t));
+    EXPECT_EQ(m["attention_heads"], "16");  // the first op with shapes wins
+    EXPECT_EQ(m["attention_kv_heads"], "16");
+    EXPECT_EQ(m["attention_head_dim"], "64");
+    m = metadataOf(op("aten::_flash_attention_forward", 2, "[[4, 1, 32, 128], [4, 900, 8, 128], [4, 900, 8, 128]]", t));
+    EXPECT_EQ(m["attention_heads"], "32");
+    EXPECT_EQ(m["attention_kv_heads"], "8");
+    EXPECT_EQ(m["attention_head_dim"], "128");
+    // Heads that do not divide (a layout this reader does not know) give nothing.
+    m = metadataOf(op("aten::_flash_attention_forward", 3, "[[4, 1, 12, 128], [4, 900, 8, 128], [4, 900, 8, 128]]", t));
+    EXPECT_EQ(m.count("attention_heads"), 0u);
 }
 
 }  // namespace

@@ -234,7 +234,7 @@ double worstErrorFrom32KiB(const std::vector<AllReduceSample>& samples, const Fa
     double worst = 0;
     *used = 0;
     for (const auto& s : samples) {
-        if (s.bytes < 32U * 1024) continue;
+        if (s.bytes < std::uint64_t{32} * 1024) continue;
         auto model = core::sim::CollectiveModel::create(fabric, std::nullopt, s.ranks, 8);
         EXPECT_TRUE(model) << fabric.id;
         if (!model) return 1e9;

@@ -193,7 +193,6 @@ RunConfigDialog::RunConfigDialog(const core::Catalog& catalog, Mode mode, const 
         dims->setObjectName(QStringLiteral("inferredDims"));
         dims->setWordWrap(true);
         dims->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        connect(m_model, &QComboBox::currentIndexChanged, dims, [dims](int index) { dims->setVisible(index == 0); });
     }
     m_gpu = combo(catalog.gpus(), prefill.gpuId, any);
     m_tp = spin(1, 64, prefill.tp, this);
@@ -203,7 +202,12 @@ RunConfigDialog::RunConfigDialog(const core::Catalog& catalog, Mode mode, const 
     form->addRow(tr("Fabric"), m_fabric);
     form->addRow(tr("TP"), m_tp);
     form->addRow(whatIf ? tr("Model (TP change only)") : tr("Model"), m_model);
-    if (dims != nullptr) form->addRow(tr("Inferred dimensions"), dims);
+    if (dims != nullptr) {
+        form->addRow(tr("Inferred dimensions"), dims);
+        // The summary describes the custom model only: its row hides when another model is picked.
+        connect(m_model, &QComboBox::currentIndexChanged, dims,
+                [form, dims](int index) { form->setRowVisible(dims, index == 0); });
+    }
     form->addRow(whatIf ? tr("GPU (TP change only)") : tr("GPU"), m_gpu);
     form->addRow(tr("Batch"), m_batch);
     form->addRow(tr("Context"), m_context);

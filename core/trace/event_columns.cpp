@@ -119,10 +119,18 @@ std::uint32_t EventColumns::findOrAddLabel(const Label& label) {
 void EventColumns::appendLabel(NameId name, PayloadId payload) {
     if (!m_wideLabels) {
         const Label label{name, payload};
-        // Runs of one label (a host thread's launch calls) skip the lookup.
+        // Runs of one label (a host thread's launch calls) skip the lookup, and a label already
+        // seen is found in its first slot without a call.
         if (!m_labelIndex.empty() && m_labels[m_labelIndex.back()] == label) {
             m_labelIndex.push_back(m_labelIndex.back());
             return;
+        }
+        if (!m_labelLookup.empty()) {
+            const std::uint32_t v = m_labelLookup[labelHash(name, payload) & (m_labelLookup.size() - 1)];
+            if (v != 0 && m_labels[v - 1] == label) {
+                m_labelIndex.push_back(static_cast<std::uint16_t>(v - 1));
+                return;
+            }
         }
         const std::uint32_t index = findOrAddLabel(label);
         if (index < kMaxLabels) {
@@ -176,10 +184,30 @@ void EventColumns::append(const EventBatch& batch) {
     if (n == 0) return;
     widenCorrelations();
     const std::size_t first = size();
-    for (std::size_t k = 0; k < n; ++k) appendStart(first + k, batch.startNs[k]);
+    // appendStart for each, with the previous start at hand instead of read back for every event.
+    std::size_t i = first;
+    std::size_t k = 0;
+    if (m_startNs.empty()) {
+        std::int64_t previous = i > 0 ? startNs(i - 1) : INT64_MIN;
+        for (; k < n; ++k, ++i) {
+            const std::int64_t s = batch.startNs[k];
+            if (s < previous) break;
+            previous = s;
+            if (i % kBlock == 0) m_startBase.push_back(s);
+            const auto d = static_cast<std::uint64_t>(s) - static_cast<std::uint64_t>(m_startBase[i / kBlock]);
+            if (d < kFarStart) {
+                m_startOffset.push_back(static_cast<std::uint32_t>(d));
+            } else {
+                m_farStartNs.emplace_back(i, s);
+                m_startOffset.push_back(kFarStart);
+            }
+        }
+        if (k < n) widenStarts();
+    }
+    m_startNs.insert(m_startNs.end(), batch.startNs.begin() + static_cast<std::ptrdiff_t>(k), batch.startNs.end());
     for (const std::int64_t d : batch.durNs) appendDuration(d);
-    for (std::size_t k = 0; k < n; ++k) {
-        appendLabel(NameId{batch.nameIds[k]}, batch.payloads.empty() ? kNoPayload : batch.payloads[k]);
+    for (std::size_t j = 0; j < n; ++j) {
+        appendLabel(NameId{batch.nameIds[j]}, batch.payloads.empty() ? kNoPayload : batch.payloads[j]);
     }
     m_kind.insert(m_kind.end(), batch.kinds.begin(), batch.kinds.end());
     m_correlationId.insert(m_correlationId.end(), batch.correlationIds.begin(), batch.correlationIds.end());

@@ -50,10 +50,10 @@ void EventColumns::reserve(std::size_t n) {
     m_correlationId.reserve(n);
 }
 
-// Event i's start, stored narrow while the starts come in order (the block's first start as its base,
-// exactly as narrowStarts() would store it); an earlier start widens the column for finalize() to sort.
+// Event i's start, stored narrow while the column is narrow (the block's first start as its base,
+// exactly as narrowStarts() would store it). The callers widen the column first when a start comes
+// before the previous one, for finalize() to sort.
 void EventColumns::appendStart(std::size_t i, std::int64_t startNs) {
-    if (m_startNs.empty() && i > 0 && startNs < this->startNs(i - 1)) widenStarts();
     if (!m_startNs.empty()) {
         m_startNs.push_back(startNs);
         return;
@@ -171,7 +171,9 @@ std::int64_t EventColumns::longDurNs(std::size_t i) const {
 
 void EventColumns::append(const EventRecord& e) {
     widenCorrelations();
-    appendStart(size(), e.startNs);
+    const std::size_t i = size();
+    if (m_startNs.empty() && i > 0 && e.startNs < startNs(i - 1)) widenStarts();
+    appendStart(i, e.startNs);
     appendDuration(e.durNs);
     appendLabel(e.name, e.payload);
     m_kind.push_back(static_cast<std::uint8_t>(e.kind));
@@ -184,27 +186,14 @@ void EventColumns::append(const EventBatch& batch) {
     if (n == 0) return;
     widenCorrelations();
     const std::size_t first = size();
-    // appendStart for each, with the previous start at hand instead of read back for every event.
-    std::size_t i = first;
-    std::size_t k = 0;
-    if (m_startNs.empty()) {
-        std::int64_t previous = i > 0 ? startNs(i - 1) : INT64_MIN;
-        for (; k < n; ++k, ++i) {
-            const std::int64_t s = batch.startNs[k];
-            if (s < previous) break;
-            previous = s;
-            if (i % kBlock == 0) m_startBase.push_back(s);
-            const auto d = static_cast<std::uint64_t>(s) - static_cast<std::uint64_t>(m_startBase[i / kBlock]);
-            if (d < kFarStart) {
-                m_startOffset.push_back(static_cast<std::uint32_t>(d));
-            } else {
-                m_farStartNs.emplace_back(i, s);
-                m_startOffset.push_back(kFarStart);
-            }
-        }
-        if (k < n) widenStarts();
+    // The previous start kept at hand instead of read back for every event.
+    std::int64_t previous = first > 0 ? startNs(first - 1) : INT64_MIN;
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::int64_t s = batch.startNs[k];
+        if (s < previous && m_startNs.empty()) widenStarts();
+        previous = s;
+        appendStart(first + k, s);
     }
-    m_startNs.insert(m_startNs.end(), batch.startNs.begin() + static_cast<std::ptrdiff_t>(k), batch.startNs.end());
     for (const std::int64_t d : batch.durNs) appendDuration(d);
     for (std::size_t j = 0; j < n; ++j) {
         appendLabel(NameId{batch.nameIds[j]}, batch.payloads.empty() ? kNoPayload : batch.payloads[j]);

@@ -33,13 +33,39 @@ std::size_t capacityBytes(const std::vector<T>& v) {
 }  // namespace
 
 void EventColumns::reserve(std::size_t n) {
-    widen();
-    m_startNs.reserve(n);
+    widenCorrelations();
+    if (m_startNs.empty()) {
+        m_startBase.reserve(n / kBlock + 1);
+        m_startOffset.reserve(n);
+    } else {
+        m_startNs.reserve(n);
+    }
     m_durNs.reserve(n);
-    m_nameId.reserve(n);
+    if (m_wideLabels) {
+        m_nameId.reserve(n);
+    } else {
+        m_labelIndex.reserve(n);
+    }
     m_kind.reserve(n);
     m_correlationId.reserve(n);
-    m_payloadId.reserve(n);
+}
+
+// Event i's start, stored narrow while the column is narrow (the block's first start as its base,
+// exactly as narrowStarts() would store it). The callers widen the column first when a start comes
+// before the previous one, for finalize() to sort.
+void EventColumns::appendStart(std::size_t i, std::int64_t startNs) {
+    if (!m_startNs.empty()) {
+        m_startNs.push_back(startNs);
+        return;
+    }
+    if (i % kBlock == 0) m_startBase.push_back(startNs);
+    const auto d = static_cast<std::uint64_t>(startNs) - static_cast<std::uint64_t>(m_startBase[i / kBlock]);
+    if (d < kFarStart) {
+        m_startOffset.push_back(static_cast<std::uint32_t>(d));
+    } else {
+        m_farStartNs.emplace_back(i, startNs);
+        m_startOffset.push_back(kFarStart);
+    }
 }
 
 void EventColumns::appendDuration(std::int64_t durNs) {
@@ -51,6 +77,90 @@ void EventColumns::appendDuration(std::int64_t durNs) {
     }
 }
 
+namespace {
+
+std::size_t labelHash(NameId name, PayloadId payload) {
+    const std::uint64_t key = (std::uint64_t{name.value} << 32) | payload;
+    return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> 32);
+}
+
+}  // namespace
+
+void EventColumns::rebuildLabelLookup() {
+    std::size_t slots = 16;
+    while (slots < 2 * (m_labels.size() + 1)) slots *= 2;
+    m_labelLookup.assign(slots, 0);
+    for (std::size_t k = 0; k < m_labels.size(); ++k) {
+        std::size_t slot = labelHash(m_labels[k].name, m_labels[k].payload) & (slots - 1);
+        while (m_labelLookup[slot] != 0) slot = (slot + 1) & (slots - 1);
+        m_labelLookup[slot] = static_cast<std::uint32_t>(k + 1);
+    }
+}
+
+// The label's index in m_labels, added at the end when new (the index may then be kMaxLabels).
+std::uint32_t EventColumns::findOrAddLabel(const Label& label) {
+    if (m_labelLookup.empty()) rebuildLabelLookup();
+    const std::size_t mask = m_labelLookup.size() - 1;
+    std::size_t slot = labelHash(label.name, label.payload) & mask;
+    for (std::uint32_t v = m_labelLookup[slot]; v != 0; v = m_labelLookup[slot]) {
+        if (m_labels[v - 1] == label) return v - 1;
+        slot = (slot + 1) & mask;
+    }
+    const auto index = static_cast<std::uint32_t>(m_labels.size());
+    m_labels.push_back(label);
+    if (2 * (m_labels.size() + 1) > m_labelLookup.size()) {
+        rebuildLabelLookup();
+    } else {
+        m_labelLookup[slot] = index + 1;
+    }
+    return index;
+}
+
+void EventColumns::appendLabel(NameId name, PayloadId payload) {
+    if (!m_wideLabels) {
+        const Label label{name, payload};
+        // Runs of one label (a host thread's launch calls) skip the lookup, and a label already
+        // seen is found in its first slot without a call.
+        if (!m_labelIndex.empty() && m_labels[m_labelIndex.back()] == label) {
+            m_labelIndex.push_back(m_labelIndex.back());
+            return;
+        }
+        if (!m_labelLookup.empty()) {
+            const std::uint32_t v = m_labelLookup[labelHash(name, payload) & (m_labelLookup.size() - 1)];
+            if (v != 0 && m_labels[v - 1] == label) {
+                m_labelIndex.push_back(static_cast<std::uint16_t>(v - 1));
+                return;
+            }
+        }
+        const std::uint32_t index = findOrAddLabel(label);
+        if (index < kMaxLabels) {
+            m_labelIndex.push_back(static_cast<std::uint16_t>(index));
+            return;
+        }
+        widenLabels();
+    }
+    m_nameId.push_back(name.value);
+    if (payload != kNoPayload || !m_payloadId.empty()) {
+        m_payloadId.resize(m_nameId.size() - 1, kNoPayload);
+        m_payloadId.push_back(payload);
+    }
+}
+
+// More labels than a 16-bit index reaches: a name column, and a payload column when any has one.
+void EventColumns::widenLabels() {
+    const std::size_t n = m_labelIndex.size();
+    m_nameId.resize(n);
+    for (std::size_t i = 0; i < n; ++i) m_nameId[i] = m_labels[m_labelIndex[i]].name.value;
+    if (std::any_of(m_labels.begin(), m_labels.end(), [](const Label& l) { return l.payload != kNoPayload; })) {
+        m_payloadId.resize(n);
+        for (std::size_t i = 0; i < n; ++i) m_payloadId[i] = m_labels[m_labelIndex[i]].payload;
+    }
+    m_wideLabels = true;
+    std::vector<std::uint16_t>().swap(m_labelIndex);
+    std::vector<Label>().swap(m_labels);
+    std::vector<std::uint32_t>().swap(m_labelLookup);
+}
+
 std::int64_t EventColumns::farStartNs(std::size_t i) const {
     return escapedValue(m_farStartNs, i);
 }
@@ -60,42 +170,41 @@ std::int64_t EventColumns::longDurNs(std::size_t i) const {
 }
 
 void EventColumns::append(const EventRecord& e) {
-    widen();
-    m_startNs.push_back(e.startNs);
+    widenCorrelations();
+    const std::size_t i = size();
+    if (m_startNs.empty() && i > 0 && e.startNs < startNs(i - 1)) widenStarts();
+    appendStart(i, e.startNs);
     appendDuration(e.durNs);
-    m_nameId.push_back(e.name.value);
+    appendLabel(e.name, e.payload);
     m_kind.push_back(static_cast<std::uint8_t>(e.kind));
     m_correlationId.push_back(e.correlationId);
-    if (e.payload != kNoPayload || !m_payloadId.empty()) {
-        m_payloadId.resize(m_startNs.size() - 1, kNoPayload);
-        m_payloadId.push_back(e.payload);
-    }
     m_finalized = false;
 }
 
 void EventColumns::append(const EventBatch& batch) {
     const std::size_t n = batch.size();
     if (n == 0) return;
-    widen();
+    widenCorrelations();
     const std::size_t first = size();
-    m_startNs.insert(m_startNs.end(), batch.startNs.begin(), batch.startNs.end());
+    // The previous start kept at hand instead of read back for every event.
+    std::int64_t previous = first > 0 ? startNs(first - 1) : INT64_MIN;
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::int64_t s = batch.startNs[k];
+        if (s < previous && m_startNs.empty()) widenStarts();
+        previous = s;
+        appendStart(first + k, s);
+    }
     for (const std::int64_t d : batch.durNs) appendDuration(d);
-    m_nameId.insert(m_nameId.end(), batch.nameIds.begin(), batch.nameIds.end());
+    for (std::size_t j = 0; j < n; ++j) {
+        appendLabel(NameId{batch.nameIds[j]}, batch.payloads.empty() ? kNoPayload : batch.payloads[j]);
+    }
     m_kind.insert(m_kind.end(), batch.kinds.begin(), batch.kinds.end());
     m_correlationId.insert(m_correlationId.end(), batch.correlationIds.begin(), batch.correlationIds.end());
-    if (!batch.payloads.empty() || !m_payloadId.empty()) {
-        m_payloadId.resize(first, kNoPayload);
-        if (batch.payloads.empty()) {
-            m_payloadId.resize(first + n, kNoPayload);
-        } else {
-            m_payloadId.insert(m_payloadId.end(), batch.payloads.begin(), batch.payloads.end());
-        }
-    }
     m_finalized = false;
 }
 
 EventRecord EventColumns::at(std::size_t i) const {
-    return EventRecord{startNs(i), durNs(i), NameId{m_nameId[i]}, kind(i), correlationId(i), payload(i)};
+    return EventRecord{startNs(i), durNs(i), name(i), kind(i), correlationId(i), payload(i)};
 }
 
 void EventColumns::narrowCorrelations() {
@@ -164,14 +273,9 @@ void EventColumns::widenStarts() {
     std::vector<std::pair<std::size_t, std::int64_t>>().swap(m_farStartNs);
 }
 
-// Back to the columns appends write: every start and correlation id at full width.
-void EventColumns::widen() {
-    widenStarts();
-    widenCorrelations();
-}
-
 void EventColumns::finalize() {
-    widen();
+    widenCorrelations();
+    // Narrow starts came in order; wide ones (an event appended out of order) may need sorting.
     if (!std::is_sorted(m_startNs.begin(), m_startNs.end())) {
         std::vector<std::size_t> order(m_startNs.size());
         std::iota(order.begin(), order.end(), std::size_t{0});
@@ -181,6 +285,7 @@ void EventColumns::finalize() {
         for (std::size_t i = 0; i < durations.size(); ++i) durations[i] = durNs(i);
         permute(m_startNs, order);
         permute(durations, order);
+        permute(m_labelIndex, order);
         permute(m_nameId, order);
         permute(m_kind, order);
         permute(m_correlationId, order);
@@ -201,10 +306,14 @@ void EventColumns::finalize() {
     if (std::all_of(m_payloadId.begin(), m_payloadId.end(), [](PayloadId p) { return p == kNoPayload; })) {
         std::vector<PayloadId>().swap(m_payloadId);
     }
-    m_startNs.shrink_to_fit();
+    std::vector<std::uint32_t>().swap(m_labelLookup);
+    m_startBase.shrink_to_fit();
+    m_startOffset.shrink_to_fit();
     m_farStartNs.shrink_to_fit();
     m_durNs.shrink_to_fit();
     m_longDurNs.shrink_to_fit();
+    m_labelIndex.shrink_to_fit();
+    m_labels.shrink_to_fit();
     m_nameId.shrink_to_fit();
     m_kind.shrink_to_fit();
     m_correlationId.shrink_to_fit();
@@ -267,18 +376,17 @@ std::size_t EventColumns::countOverlaps() const {
 
 std::size_t EventColumns::residentBytes() const {
     return capacityBytes(m_startNs) + capacityBytes(m_startBase) + capacityBytes(m_startOffset) +
-           capacityBytes(m_farStartNs) + capacityBytes(m_durNs) + capacityBytes(m_longDurNs) + capacityBytes(m_nameId) +
-           capacityBytes(m_kind) + capacityBytes(m_correlationId) + capacityBytes(m_correlationBase) +
-           capacityBytes(m_correlationOffset) + capacityBytes(m_payloadId) + capacityBytes(m_blockMaxEnd);
+           capacityBytes(m_farStartNs) + capacityBytes(m_durNs) + capacityBytes(m_longDurNs) +
+           capacityBytes(m_labelIndex) + capacityBytes(m_labels) + capacityBytes(m_labelLookup) +
+           capacityBytes(m_nameId) + capacityBytes(m_kind) + capacityBytes(m_correlationId) +
+           capacityBytes(m_correlationBase) + capacityBytes(m_correlationOffset) + capacityBytes(m_payloadId) +
+           capacityBytes(m_blockMaxEnd);
 }
 
 bool EventColumns::operator==(const EventColumns& other) const {
-    if (m_nameId != other.m_nameId || m_kind != other.m_kind || m_longDurNs != other.m_longDurNs ||
-        m_durNs != other.m_durNs) {
-        return false;
-    }
+    if (m_kind != other.m_kind || m_longDurNs != other.m_longDurNs || m_durNs != other.m_durNs) return false;
     for (std::size_t i = 0; i < size(); ++i) {
-        if (startNs(i) != other.startNs(i) || correlationId(i) != other.correlationId(i) ||
+        if (startNs(i) != other.startNs(i) || name(i) != other.name(i) || correlationId(i) != other.correlationId(i) ||
             payload(i) != other.payload(i)) {
             return false;
         }

@@ -2,20 +2,25 @@
 // Copyright (C) 2026 The tpscope authors
 #pragma once
 // Columnar storage of one stream's events (DESIGN.md §2). One vector per field; a kernel event costs
-// about 19 bytes resident: 4 start + 4 duration + 4 name + 1 kind + 2 correlation + 4 payload, plus
-// 12 bytes per block of kBlock events for the start base and the visible-range index and 4 for the
-// correlation base.
-//   starts:    after finalize(), per block of kBlock events a 64-bit base (the block's first start)
-//              and 32-bit offsets from it; the rare start 4.3 s or more past its block's first (a
-//              long idle gap inside a block) is kept exactly in a side list, sorted by index (an
-//              escape). Before finalize() and after a later append: all 64 bits.
+// about 13 bytes resident: 4 start + 4 duration + 2 label + 1 kind + 2 correlation, plus 12 bytes per
+// block of kBlock events for the start base and the visible-range index and 4 for the correlation
+// base, plus the stream's distinct labels.
+//   starts:    per block of kBlock events a 64-bit base (the block's first start) and 32-bit offsets
+//              from it; the rare start 4.3 s or more past its block's first (a long idle gap inside a
+//              block) is kept exactly in a side list, sorted by index (an escape). Events appended in
+//              start order are stored so as they come (a decoder never holds 64-bit starts); an
+//              event that starts before the previous one switches the column to all 64 bits until
+//              finalize() sorts and narrows it again.
 //   durations: 32 bits; the rare duration outside [0, 2^32 - 1) ns (4.3 s) is kept exactly in a
 //              side list, sorted by index (an escape).
+//   labels:    an event's name and payload id together are its label; a stream has few distinct
+//              ones (a decode step repeats the same kernels with the same shapes), so each event
+//              keeps a 16-bit index into the stream's list of distinct labels instead of 8 bytes.
+//              A stream with more than 65,536 distinct labels keeps a 32-bit name column and, when
+//              any event has a payload, a 32-bit payload column instead.
 //   correlation ids: after finalize(), per block of kBlock events a 32-bit base and 16-bit offsets
 //              (ids grow by small steps along a stream); a stream where they do not fit keeps all
 //              32 bits. Appending after finalize() widens them again.
-//   payload ids: no column at all on a stream where no event has a payload (compute streams, NVTX
-//              and exposed-time rows: 4 bytes an event saved); appending one brings the column back.
 // Every accessor returns the exact value that was appended.
 //
 // visibleRange(t0, t1) is two binary searches: events are sorted by start, and a prefix maximum of
@@ -88,12 +93,15 @@ class EventColumns {
         return d != kLongDuration ? std::int64_t{d} : longDurNs(i);
     }
     std::int64_t endNs(std::size_t i) const { return startNs(i) + durNs(i); }
-    NameId name(std::size_t i) const { return NameId{m_nameId[i]}; }
+    NameId name(std::size_t i) const { return m_wideLabels ? NameId{m_nameId[i]} : m_labels[m_labelIndex[i]].name; }
     EventKind kind(std::size_t i) const { return static_cast<EventKind>(m_kind[i]); }
     std::uint32_t correlationId(std::size_t i) const {
         return m_correlationId.empty() ? m_correlationBase[i / kBlock] + m_correlationOffset[i] : m_correlationId[i];
     }
-    PayloadId payload(std::size_t i) const { return m_payloadId.empty() ? kNoPayload : m_payloadId[i]; }
+    PayloadId payload(std::size_t i) const {
+        if (!m_wideLabels) return m_labels[m_labelIndex[i]].payload;
+        return m_payloadId.empty() ? kNoPayload : m_payloadId[i];
+    }
     EventRecord at(std::size_t i) const;
 
     std::span<const std::uint8_t> kinds() const { return m_kind; }
@@ -122,28 +130,47 @@ class EventColumns {
   private:
     static constexpr std::uint32_t kLongDuration = UINT32_MAX;  // the duration is in m_longDurNs
     static constexpr std::uint32_t kFarStart = UINT32_MAX;      // the start is in m_farStartNs
+    static constexpr std::size_t kMaxLabels = std::size_t{UINT16_MAX} + 1;
+
+    // A distinct (name, payload) pair of this stream.
+    struct Label {
+        NameId name{};
+        PayloadId payload = kNoPayload;
+        bool operator==(const Label&) const = default;
+    };
 
     std::int64_t longDurNs(std::size_t i) const;
     std::int64_t farStartNs(std::size_t i) const;
+    void appendStart(std::size_t i, std::int64_t startNs);
     void appendDuration(std::int64_t durNs);
+    void appendLabel(NameId name, PayloadId payload);
+    std::uint32_t findOrAddLabel(const Label& label);
+    void rebuildLabelLookup();
+    void widenLabels();
     void narrowCorrelations();
     void widenCorrelations();
     void narrowStarts();
     void widenStarts();
-    void widen();
+    bool startsNarrow() const { return m_startNs.empty() && m_startOffset.size() == size(); }
 
-    std::vector<std::int64_t> m_startNs;       // all 64 bits; empty when narrowed into the three below
-    std::vector<std::int64_t> m_startBase;     // per block: its first start
-    std::vector<std::uint32_t> m_startOffset;  // start - its block's base, or kFarStart
+    std::vector<std::int64_t> m_startNs;                             // all 64 bits; empty when narrow (the three below)
+    std::vector<std::int64_t> m_startBase;                           // per block: its first start
+    std::vector<std::uint32_t> m_startOffset;                        // start - its block's base, or kFarStart
     std::vector<std::pair<std::size_t, std::int64_t>> m_farStartNs;  // (index, start), by index
     std::vector<std::uint32_t> m_durNs;
     std::vector<std::pair<std::size_t, std::int64_t>> m_longDurNs;  // (index, duration), by index
-    std::vector<std::uint32_t> m_nameId;
+    std::vector<std::uint16_t> m_labelIndex;                        // per event, into m_labels; empty when m_wideLabels
+    std::vector<Label> m_labels;                                    // distinct labels in order of first appearance
+    // While appending: open-addressed hash of m_labels (slot = label index + 1, 0 = free), a power of
+    // two at most half full. Freed by finalize() and rebuilt by a later append.
+    std::vector<std::uint32_t> m_labelLookup;
+    bool m_wideLabels = false;            // more than kMaxLabels labels: the two columns below instead
+    std::vector<std::uint32_t> m_nameId;  // wide labels only
+    std::vector<PayloadId> m_payloadId;   // wide labels only; empty: every event has kNoPayload
     std::vector<std::uint8_t> m_kind;
     std::vector<std::uint32_t> m_correlationId;      // all 32 bits; empty when narrowed into the two below
     std::vector<std::uint32_t> m_correlationBase;    // per block: the smallest id
     std::vector<std::uint16_t> m_correlationOffset;  // id - its block's base
-    std::vector<PayloadId> m_payloadId;              // empty: every event has kNoPayload; else one per event
     // m_blockMaxEnd[b] = max end over events [0, (b + 1) * kBlock): non-decreasing.
     std::vector<std::int64_t> m_blockMaxEnd;
     bool m_finalized = true;

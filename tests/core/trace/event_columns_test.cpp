@@ -130,24 +130,83 @@ TEST(EventColumns, ResidentBytesPerEventStaysWithinBudget) {
     }
     c.finalize();
     const double perEvent = static_cast<double>(c.residentBytes()) / kEvents;
-    // start offset 4 + duration 4 + name 4 + kind 1 + correlation offset 2 + payload 4, and per
-    // block of kBlock events its start base (8), max end (8) and correlation base (4).
-    const double expected = 4 + 4 + 4 + 1 + 2 + 4 + (8.0 + 8.0 + 4.0) / EventColumns::kBlock;
+    // start offset 4 + duration 4 + label index 2 + kind 1 + correlation offset 2, per block of kBlock
+    // events its start base (8), max end (8) and correlation base (4), and the stream's two distinct
+    // labels (name 4 + payload 4 each: the kernel with and without its payload).
+    const double perBlock = (8.0 + 8.0 + 4.0) / EventColumns::kBlock;
+    const double expected = 4 + 4 + 2 + 1 + 2 + perBlock + 2 * 8.0 / kEvents;
     EXPECT_NEAR(perEvent, expected, 1e-9) << "more: a column is wider than planned; less: one went missing";
-    EXPECT_LE(perEvent, 20.0);
+    EXPECT_LE(perEvent, 14.0);
 
-    // A stream where no event has a payload (compute, NVTX rows) keeps no payload column, and an
-    // event appended later brings it back with every earlier event's none.
+    // One label: the same columns, and an event appended later with a payload adds a label while
+    // every earlier event keeps its none.
     EventColumns none;
     for (int i = 0; i < kEvents; ++i) none.append(ev(i * 10, 5));
     none.finalize();
-    EXPECT_NEAR(static_cast<double>(none.residentBytes()) / kEvents, expected - 4, 1e-9);
+    EXPECT_NEAR(static_cast<double>(none.residentBytes()) / kEvents, 4 + 4 + 2 + 1 + 2 + perBlock + 8.0 / kEvents,
+                1e-9);
     EventRecord late = ev(kEvents * 10, 5);
     late.payload = PayloadId{9};
     none.append(late);
     none.finalize();
     EXPECT_EQ(none.payload(0), kNoPayload);
     EXPECT_EQ(none.payload(static_cast<std::size_t>(kEvents)), PayloadId{9});
+}
+
+// Past 65,536 distinct (name, payload) labels a stream keeps a name column and a payload column; the
+// values stay exact either way, before and after the switch, sorted or not.
+TEST(EventColumns, StreamsWithMoreLabelsThanA16BitIndexKeepEveryNameAndPayload) {
+    constexpr std::uint32_t kDistinct = 70'000;
+    std::mt19937 rng(7);
+    std::vector<EventRecord> events;
+    for (std::uint32_t i = 0; i < 2 * kDistinct; ++i) {
+        EventRecord e = ev(static_cast<std::int64_t>(i) * 10 + static_cast<std::int64_t>(rng() % 7), 5);
+        e.name = NameId{i % kDistinct};
+        e.payload = i % 3 == 0 ? PayloadId{i % 11 + 1} : kNoPayload;
+        events.push_back(e);
+    }
+    std::swap(events[10], events[20'000]);  // one out of order: finalize() sorts
+    EventColumns c;
+    for (const auto& e : events) c.append(e);
+    c.finalize();
+    std::stable_sort(events.begin(), events.end(),
+                     [](const EventRecord& a, const EventRecord& b) { return a.startNs < b.startNs; });
+    ASSERT_EQ(c.size(), events.size());
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        ASSERT_EQ(c.name(i), events[i].name) << i;
+        ASSERT_EQ(c.payload(i), events[i].payload) << i;
+        ASSERT_EQ(c.startNs(i), events[i].startNs) << i;
+    }
+    // Names 4 + payloads 4 per event now, no label index.
+    EXPECT_GE(static_cast<double>(c.residentBytes()) / static_cast<double>(c.size()), 4 + 4 + 4 + 1 + 2);
+}
+
+// Starts stored narrow as they come equal the starts of a stream narrowed by finalize() after a
+// sort, escapes included; an out-of-order event in the middle of a batch is sorted into place.
+TEST(EventColumns, StartsNarrowedWhileAppendingEqualStartsNarrowedAtTheEnd) {
+    std::vector<std::int64_t> starts;
+    std::int64_t t = 1'000;
+    std::mt19937_64 rng(11);
+    for (int i = 0; i < 5'000; ++i) {
+        t += static_cast<std::int64_t>(rng() % 3'000);
+        if (i % 977 == 0) t += 5'000'000'000;  // a gap past 32 bits inside a block: an escape
+        starts.push_back(t);
+    }
+    EventColumns inOrder;
+    for (const auto s : starts) inOrder.append(ev(s, 5));
+    inOrder.finalize();
+    auto shuffled = starts;
+    std::shuffle(shuffled.begin(), shuffled.end(), rng);
+    EventColumns outOfOrder;
+    const std::vector<std::int64_t> durs(shuffled.size(), 5);
+    const std::vector<std::uint32_t> names(shuffled.size(), 0);
+    const std::vector<std::uint8_t> kinds(shuffled.size(), static_cast<std::uint8_t>(EventKind::Gemm));
+    const std::vector<std::uint32_t> corr(shuffled.size(), 0);
+    outOfOrder.append(EventBatch{shuffled, durs, names, kinds, corr, {}});
+    outOfOrder.finalize();
+    EXPECT_TRUE(inOrder == outOfOrder);
+    for (std::size_t i = 0; i < starts.size(); ++i) ASSERT_EQ(inOrder.startNs(i), starts[i]) << i;
+    EXPECT_EQ(inOrder.residentBytes(), outOfOrder.residentBytes());
 }
 
 TEST(EventColumns, DurationsOutside32BitsAreKeptExactly) {

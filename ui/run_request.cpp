@@ -13,6 +13,10 @@ QString RunRequest::label() const {
     return QStringLiteral("TP %1 · batch %2 · context %3 · %4 tokens").arg(tp).arg(batch).arg(contextLen).arg(tokens);
 }
 
+core::PlanConfig RunRequest::plan() const {
+    return core::PlanConfig{model, tp, batch, contextLen, dtype};
+}
+
 QString RunRequest::backendText() const {
     switch (backend) {
         case BackendKind::SimulatedCluster:

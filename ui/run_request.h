@@ -17,6 +17,7 @@
 #include "core/sim/simulator.h"
 #include "core/trace/event_kind.h"
 #include "core/trace/trace.h"
+#include "core/workload/decode_plan.h"
 #include "core/workload/model.h"
 #include "ui/run_id.h"
 
@@ -48,7 +49,10 @@ struct RunRequest {
     double pricePerGpuHour = 0;
     std::uint64_t seed = 1;  // one seed for the whole sweep, as `tpscope-cli simulate --seed`
 
-    QString label() const;        // "TP 4 · batch 8 · 4 tokens"
+    QString label() const;  // "TP 4 · batch 8 · 4 tokens"
+    // The decode plan this request runs: what the simulator, the GPU backend and the workspace's run
+    // description are given.
+    core::PlanConfig plan() const;
     QString backendText() const;  // "sim 1×8 h100-sxm, nvlink4, cuda-graphs"
 };
 

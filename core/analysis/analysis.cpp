@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "core/analysis/scaling_input.h"
+#include "core/analysis/synced_analysis.h"
 
 namespace tpscope::core::analysis {
 

@@ -44,9 +44,6 @@ struct RunAnalysis {
 };
 
 RunAnalysis analyzeTrace(const Trace& trace, const AnalysisOptions& options = {});
-// The stages after the segmentation, given segmentLayers(trace, options.segmentation) (computed
-// beside other work: core/analysis/synced_analysis.h); analyzeTrace is this after segmentLayers.
-RunAnalysis analyzeSegmentedTrace(const Trace& trace, Segmentation segmentation, const AnalysisOptions& options);
 
 // A positive integer from the trace's metadata ("tp", "batch", "world_size"), else 0.
 int metadataInt(const Trace& trace, std::string_view key);

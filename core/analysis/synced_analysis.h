@@ -28,6 +28,10 @@ struct SyncedAnalysis {
     RunAnalysis analysis;
 };
 
+// The stages of analyzeTrace after the segmentation, given segmentLayers(trace, options.segmentation)
+// computed beside other work; analyzeTrace is this after segmentLayers (both in analysis.cpp).
+RunAnalysis analyzeSegmentedTrace(const Trace& trace, Segmentation segmentation, const AnalysisOptions& options);
+
 // An InvalidArgument error (from planClockSync) when an override names a rank the trace lacks.
 Result<SyncedAnalysis> analyzeOnOneClock(std::shared_ptr<const Trace> trace, const ClockSyncOptions& clock,
                                          const AnalysisOptions& options);

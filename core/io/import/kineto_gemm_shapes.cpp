@@ -2,6 +2,7 @@
 // Copyright (C) 2026 The tpscope authors
 #include "core/io/import/kineto_gemm_shapes.h"
 
+#include <array>
 #include <limits>
 #include <string>
 #include <vector>
@@ -85,17 +86,19 @@ std::optional<AttentionShape> attentionFromInputDims(std::string_view opName, si
     }
     simdjson::dom::array inputDims;
     if (args["Input Dims"].get_array().get(inputDims) != simdjson::SUCCESS) return std::nullopt;
-    std::int64_t q[4] = {}, k[4] = {};
-    for (std::size_t t = 0; t < 2; ++t) {
+    std::array<std::array<std::int64_t, 4>, 2> qk{};  // q's and k's dims
+    for (std::size_t t = 0; t < qk.size(); ++t) {
         simdjson::dom::array shape;
         if (inputDims.at(t).get_array().get(shape) != simdjson::SUCCESS || shape.size() != 4) return std::nullopt;
         std::size_t i = 0;
         for (const auto d : shape) {
             std::int64_t v = 0;
             if (d.get_int64().get(v) != simdjson::SUCCESS || v <= 0) return std::nullopt;
-            (t == 0 ? q : k)[i++] = v;
+            qk[t][i++] = v;
         }
     }
+    const auto& q = qk[0];
+    const auto& k = qk[1];
     const AttentionShape a{q[headAxis], k[headAxis], q[3]};
     if (a.kvHeads > a.heads || a.heads % a.kvHeads != 0) return std::nullopt;
     return a;

@@ -8,11 +8,13 @@
 #include <cmath>
 #include <iostream>
 #include <optional>
+#include <utility>
 
 #include "analysis_options.h"
 #include "cli_context.h"
 #include "core/analysis/analysis_json.h"
 #include "core/analysis/host_idle.h"
+#include "core/analysis/synced_analysis.h"
 #include "core/util/units.h"
 #include "text_table.h"
 
@@ -177,12 +179,11 @@ int runAnalyze(const AnalyzeOptions& o, const CliContext& ctx) {
         core::analysis::RunAnalysis analysis;
     };
     std::vector<Analysed> results;
+    auto clock = clockSyncOptions(o.analysis.clockSync, o.analysis.clockOffsets);
+    if (!clock) return reportError(clock.error());
     for (auto& run : *runs) {
         Analysed r;
-        core::analysis::ClockSyncResult sync;
-        auto synced = syncRunClocks(run.trace, o.analysis.clockSync, o.analysis.clockOffsets, &sync);
-        if (!synced) return reportError(synced.error());
-        run.trace = *synced;
+        // Rank ids and metadata are the same before and after the clock sync.
         if (o.rank) {
             auto index = rankIndexOf(*run.trace, *o.rank);
             if (!index) return reportError(index.error());
@@ -190,8 +191,11 @@ int runAnalyze(const AnalyzeOptions& o, const CliContext& ctx) {
         }
         auto options = o.analysis.toCore();
         if (auto status = setFindingFabric(o, *run.trace, ctx, options); !status) return reportError(status.error());
-        r.analysis = core::analysis::analyzeTrace(*run.trace, options);
-        r.analysis.notes.insert(r.analysis.notes.begin(), sync.notes.begin(), sync.notes.end());
+        auto done = core::analysis::analyzeOnOneClock(run.trace, *clock, options);
+        if (!done) return reportError(done.error());
+        run.trace = done->trace;
+        r.analysis = std::move(done->analysis);
+        r.analysis.notes.insert(r.analysis.notes.begin(), done->sync.notes.begin(), done->sync.notes.end());
         results.push_back(std::move(r));
     }
     const bool several = runs->size() > 1;

@@ -3,8 +3,10 @@
 #include "core/analysis/analysis.h"
 
 #include <charconv>
+#include <utility>
 
 #include "core/analysis/scaling_input.h"
+#include "core/analysis/synced_analysis.h"
 
 namespace tpscope::core::analysis {
 
@@ -35,8 +37,12 @@ int metadataInt(const Trace& trace, std::string_view key) {
 }
 
 RunAnalysis analyzeTrace(const Trace& trace, const AnalysisOptions& options) {
+    return analyzeSegmentedTrace(trace, segmentLayers(trace, options.segmentation, options.threads), options);
+}
+
+RunAnalysis analyzeSegmentedTrace(const Trace& trace, Segmentation segmentation, const AnalysisOptions& options) {
     RunAnalysis a;
-    a.segmentation = segmentLayers(trace, options.segmentation, options.threads);
+    a.segmentation = std::move(segmentation);
     a.matching = matchCollectives(trace, a.segmentation, options.matching, options.threads);
     a.breakdown = computeBreakdown(trace, a.segmentation, a.matching, options.threads);
     a.summary = summarizeRun(trace, a.matching, a.breakdown, options.batch, options.threads, &a.segmentation);

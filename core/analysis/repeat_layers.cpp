@@ -43,52 +43,56 @@ std::uint64_t equalMask(const std::uint32_t* t, std::size_t p, std::size_t count
     return mask;
 }
 
-// Whether `bits` holds k consecutive ones (1 <= k <= 64): bit i of m is set while bits i..i+len-1 are.
-bool hasRunOf(std::uint64_t bits, std::size_t k) {
-    std::uint64_t m = bits;
-    std::size_t len = 1;
-    while (m != 0 && 2 * len <= k) {
-        m &= m >> len;
-        len *= 2;
+// First position j >= i (i < len) where t[j] != t[j + p], or len. A few positions one by one (the
+// usual short run), then 64 at a time from a bit mask.
+std::size_t runEnd(const std::uint32_t* t, std::size_t p, std::size_t i, std::size_t len) {
+    for (const std::size_t stop = std::min(len, i + 8); i < stop; ++i) {
+        if (t[i] != t[i + p]) return i;
     }
-    if (len < k) m &= m >> (k - len);
-    return m != 0;
+    while (i < len) {
+        const std::size_t count = std::min<std::size_t>(64, len - i);
+        const auto ones = static_cast<std::size_t>(std::countr_one(equalMask(t + i, p, count)));  // bits past count: 0
+        i += ones;
+        if (ones < count) return i;
+    }
+    return len;
+}
+
+// First position of the run of t[j] == t[j + p] that holds position i (an equal one), going down
+// no further than `floor`.
+std::size_t runStart(const std::uint32_t* t, std::size_t p, std::size_t i, std::size_t floor) {
+    for (const std::size_t stop = i - std::min(i - floor, std::size_t{8}); i > stop; --i) {
+        if (t[i - 1] != t[i - 1 + p]) return i;
+    }
+    while (i > floor) {
+        const std::size_t count = std::min<std::size_t>(64, i - floor);
+        const std::uint64_t eq = equalMask(t + i - count, p, count);
+        const auto ones = static_cast<std::size_t>(std::countl_one(eq << (64 - count)));
+        i -= ones;
+        if (ones < count) return i;
+    }
+    return floor;
 }
 
 // Calls f(Region) for each maximal run of t[i] == t[i + p] that spans at least p positions, as the
-// region [first i of the run, last i + 1 + p), in order. Runs are read 64 positions at a time from a
-// bit mask; a word without a run of p inside (most words of a window without that period) costs a
-// few shifts.
+// region [first i of the run, last i + 1 + p), in order. A run that long holds a multiple of p, so
+// only those positions are tried, and a run is followed out from one that matches: O(m / p) plus the
+// runs touched, where comparing every position was O(m) for each of up to m / 2 periods (a window
+// without a period tries them all).
 template <typename F>
 void forEachRegion(std::span<const std::uint32_t> t, std::size_t p, F&& f) {
-    if (t.size() <= p) return;
+    if (p == 0 || t.size() <= p) return;
+    const std::uint32_t* d = t.data();
     const std::size_t len = t.size() - p;  // positions i that have a partner i + p
-    std::size_t run = 0;                   // equal positions just before the one looked at
-    for (std::size_t i = 0; i < len; i += 64) {
-        const std::size_t count = std::min<std::size_t>(64, len - i);
-        const std::uint64_t eq = equalMask(t.data() + i, p, count);
-        if (run == 0 && !hasRunOf(eq, std::min<std::size_t>(p, 64))) {
-            // No run of p inside the word and none coming in: only the ones at its top can still
-            // become one (with the next word). Most words of a window without that period.
-            run = eq == 0 ? 0 : static_cast<std::size_t>(std::countl_one(eq << (64 - count)));
-            continue;
-        }
-        std::size_t j = 0;
-        while (j < count) {
-            const std::uint64_t rest = eq >> j;
-            if ((rest & 1U) != 0) {
-                const auto ones = static_cast<std::size_t>(std::countr_one(rest));  // bits past count are 0
-                run += ones;
-                j += ones;
-            } else {
-                if (run >= p) f(Region{i + j - run, i + j + p});
-                run = 0;
-                if (rest == 0) break;
-                j += static_cast<std::size_t>(std::countr_zero(rest));
-            }
-        }
+    std::size_t known = 0;                 // positions below this one belong to runs already followed
+    for (std::size_t i = 0; i < len; i += p) {
+        if (i < known || d[i] != d[i + p]) continue;
+        // The run cannot reach back past the last sample (it was unequal, or inside a run followed).
+        const std::size_t first = runStart(d, p, i, known);
+        const std::size_t end = runEnd(d, p, i + 1, len);
+        if (end - first >= p) f(Region{first, end + p});
+        known = end + 1;  // position `end` is unequal (or past the last)
     }
-    if (run >= p) f(Region{len - run, len + p});
 }
 
 std::vector<std::uint32_t> tokensOf(std::span<const RepeatKernel> s) {

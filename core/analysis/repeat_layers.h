@@ -23,8 +23,11 @@
 //   4. layers: whole periods from the phase to the region's end. In a window that holds several
 //      passes, a first pass that starts at the window's start without a prologue is the tail of a
 //      pass cut by the profiler: its layers are numbered from the end, like the window's longest pass.
-// Complexity: O(m x p) for the period over the first m <= kMaxScan kernels, O(m x min(m/2, kMaxPeriod))
-// when no period covers 80 % (skipped when `hintPeriod` still covers them), then O(n) for the passes.
+// Complexity: for the period over the first m <= kMaxScan kernels, each period q tried costs O(m / q)
+// plus the positions of its runs (step 1's measure): O(m log p) up to p where runs are short, up to
+// O(m x p) where they are long (a sequence that repeats with several periods); every q up to
+// min(m/2, kMaxPeriod) when no period covers 80 % (skipped when `hintPeriod` still covers them). Then
+// O(n) for the passes.
 
 #include <cstddef>
 #include <cstdint>
@@ -64,8 +67,8 @@ inline constexpr std::size_t kMaxScan = 16384;
 std::vector<RepeatKernel> repeatKernels(const Trace& trace, const Rank& rank);
 
 // Step 1's measure for one period p: the tokens inside maximal runs of tokens[i] == tokens[i + p]
-// that span at least two periods, and where the first such run starts (SIZE_MAX: none). O(m) for
-// m tokens, 64 positions at a time.
+// that span at least two periods, and where the first such run starts (SIZE_MAX: none). Such a run
+// holds a multiple of p: O(m / p) for m tokens, plus the runs followed from those positions.
 struct RepeatCoverage {
     std::size_t covered = 0;
     std::size_t firstRegion = SIZE_MAX;

@@ -30,6 +30,7 @@
 #include "core/analysis/analysis.h"
 #include "core/analysis/clock_sync.h"
 #include "core/analysis/collective_matching.h"
+#include "core/analysis/repeat_layers.h"
 #include "core/trace/trace.h"
 
 namespace {
@@ -260,6 +261,30 @@ void BM_ClockOffsetsByRanks(benchmark::State& state) {
     setRankCallCounters(state, ranks, kScalingLayers);
 }
 BENCHMARK(BM_ClockOffsetsByRanks)->Apply(byRanks);
+
+// The period search of the repeat rule on a step window without a period, like those of the
+// synthetic Kineto traces (gen_kineto.py: 3,100 kernels a step, GEMMs of three tile shapes drawn at
+// random between all-reduces): every period up to half the window is tried and none covers it.
+void BM_PeriodSearchWithoutPeriod(benchmark::State& state) {
+    const auto m = static_cast<std::size_t>(state.range(0));
+    std::vector<analysis::RepeatKernel> window(m);
+    std::uint64_t x = 31;
+    for (std::size_t i = 0; i < m; ++i) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        const bool gemm = i % 2 == 0;
+        window[i] = {static_cast<std::int64_t>(i) * 1000, static_cast<std::int64_t>(i) * 1000 + 900,
+                     gemm ? static_cast<std::uint32_t>((x >> 33) % 3) : 3u,
+                     gemm ? EventKind::Gemm : EventKind::Collective};
+    }
+    std::size_t period = 0;
+    for (auto _ : state) {
+        period = analysis::findRepeatLayers(window).period;
+        benchmark::DoNotOptimize(period);
+    }
+    state.SetLabel("period " + std::to_string(period));
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * m));
+}
+BENCHMARK(BM_PeriodSearchWithoutPeriod)->Arg(3100)->Unit(benchmark::kMicrosecond);
 
 // 100 M events (issue 18) hold ~2.5 GB of trace: only on request, never in CI.
 void register100M() {

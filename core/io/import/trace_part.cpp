@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <set>
 
+#include "core/util/parallel_for.h"
+
 namespace tpscope::core {
 
 StagedHostThread& StagedDevice::hostThread(std::uint64_t id, std::string_view label) {
@@ -146,10 +148,17 @@ Remap remapTables(const TracePart& part, Trace& trace) {
     return m;
 }
 
+// What building one rank's columns counted (the ranks are built on several threads).
+struct DeviceCounts {
+    std::uint64_t badRecords = 0;
+    std::uint64_t ranges = 0;
+    std::uint64_t overlappingKernels = 0;
+};
+
 // Staged events onto the merged timeline: shifted by the part's time base, names (and payloads) remapped,
 // out-of-range times counted as bad records; the staging vector is freed.
 void appendRebased(EventColumns& out, std::vector<EventRecord>& staged, const TracePart& part, const Remap& map,
-                   bool remapPayloads, ImportStats& stats) {
+                   bool remapPayloads, DeviceCounts& stats) {
     for (EventRecord e : staged) {
         e.startNs += part.timeBaseNs;
         if (e.startNs <= -kMaxAbsTimeNs || e.startNs >= kMaxAbsTimeNs || e.durNs >= kMaxAbsTimeNs) {
@@ -163,11 +172,10 @@ void appendRebased(EventColumns& out, std::vector<EventRecord>& staged, const Tr
     std::vector<EventRecord>().swap(staged);
 }
 
-// Moves one staged device into the trace; its staged events are released as soon as they are copied,
-// so staging and final columns of all devices are never resident at the same time.
-void addDevice(Trace& trace, const TracePart& part, StagedDevice& dev, RankId rankId, const Remap& map,
-               ImportStats& stats) {
-    Rank& rank = trace.rank(rankId);
+// Moves one staged device into its rank; its staged events are released as soon as they are
+// copied, so staging and final columns of a device are never resident at the same time. The
+// streams are finalized here, on the thread that built them (Trace::finalize skips them then).
+void addDevice(Rank& rank, const TracePart& part, StagedDevice& dev, const Remap& map, DeviceCounts& stats) {
     rank.host = dev.host;
     rank.deviceIndex = dev.deviceIndex;
     rank.deviceName = dev.deviceName;
@@ -194,21 +202,39 @@ void addDevice(Trace& trace, const TracePart& part, StagedDevice& dev, RankId ra
                                         static_cast<std::uint8_t>(std::clamp(r.depth, 0, 255))});
     }
     stats.ranges += ranges.size();
+    for (auto& s : rank.streams) {
+        s.events.finalize();
+        stats.overlappingKernels += s.events.countOverlaps();
+    }
+    for (auto& h : rank.hostThreads) h.events.finalize();
 }
 
 }  // namespace
 
-Result<std::shared_ptr<Trace>> mergeParts(std::vector<TracePart>&& parts, ImportStats* statsOut) {
+Result<std::shared_ptr<Trace>> mergeParts(std::vector<TracePart>&& parts, ImportStats* statsOut, unsigned threads) {
     ImportStats stats;
     for (const auto& p : parts) stats.merge(p.stats);
     stats.ranges = 0;  // counted below, per rank a range is shown on
     auto trace = std::make_shared<Trace>();
     const auto slots = numberRanks(parts, stats);
+    // Names and payloads are interned in file order, so their ids do not depend on the threads.
     std::vector<Remap> maps;
     maps.reserve(parts.size());
     for (const auto& p : parts) maps.push_back(remapTables(p, *trace));
-    for (const auto& s : slots) {
-        addDevice(*trace, parts[s.part], parts[s.part].devices[s.device], RankId{*s.rank}, maps[s.part], stats);
+    // Every slot has a rank of its own (numberRanks): the ranks are created here, then filled one task
+    // per rank, nothing shared but the read-only parts and maps.
+    for (const auto& s : slots) trace->rank(RankId{*s.rank});
+    std::vector<DeviceCounts> counts(slots.size());
+    parallelFor(slots.size(), threads, [&](std::size_t i) {
+        const Slot& s = slots[i];
+        addDevice(trace->rank(RankId{*s.rank}), parts[s.part], parts[s.part].devices[s.device], maps[s.part],
+                  counts[i]);
+    });
+    stats.overlappingKernels = 0;
+    for (const auto& c : counts) {
+        stats.badRecords += c.badRecords;
+        stats.ranges += c.ranges;
+        stats.overlappingKernels += c.overlappingKernels;
     }
     trace->origin = parts.empty() ? TraceOrigin::Imported : parts.front().origin;
     for (const auto& p : parts) {
@@ -223,10 +249,6 @@ Result<std::shared_ptr<Trace>> mergeParts(std::vector<TracePart>&& parts, Import
         trace->source = std::to_string(parts.size()) + " files: " + parts.front().path + " ...";
     }
     trace->finalize();
-    stats.overlappingKernels = 0;
-    for (const auto& r : trace->ranks) {
-        for (const auto& s : r.streams) stats.overlappingKernels += s.events.countOverlaps();
-    }
     if (stats.overlappingKernels > 0) {
         stats.note(std::to_string(stats.overlappingKernels) +
                    " events start before the previous one on their stream ends (concurrent kernels or clock "

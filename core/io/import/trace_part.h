@@ -12,6 +12,9 @@
 //     device, then the smallest free ids in file and device order; a rank claimed twice is counted;
 //   * shifts every timestamp by the part's time base (epoch ns), re-interns names and payloads;
 //   * gives ranges a depth by nesting (explicit depths are kept) and sorts everything (finalize).
+// Names and payloads are re-interned in file order on the calling thread (so their ids never depend
+// on the threads); each rank's columns are then built and finalized by one task per rank on up to
+// `threads` threads (0: one per hardware thread).
 // Cost: O(events) plus the sorts done by Trace::finalize.
 
 #include <cstdint>
@@ -89,6 +92,6 @@ void assignRangeDepths(std::vector<StagedRange>& ranges);
 // Rank of a file from its name: "rank-3.json", "rank_3", "worker3_step_12...", "..._rank3.pt.trace.json".
 std::optional<std::uint32_t> rankFromFileName(const std::string& path);
 
-Result<std::shared_ptr<Trace>> mergeParts(std::vector<TracePart>&& parts, ImportStats* stats);
+Result<std::shared_ptr<Trace>> mergeParts(std::vector<TracePart>&& parts, ImportStats* stats, unsigned threads = 0);
 
 }  // namespace tpscope::core

@@ -172,7 +172,7 @@ Result<std::shared_ptr<Trace>> readTraceFiles(const std::vector<std::string>& pa
         if (!r->ok()) return r->error();
         parts.push_back(std::move(r->value()));
     }
-    auto trace = mergeParts(std::move(parts), stats);
+    auto trace = mergeParts(std::move(parts), stats, options.threads);
     options.control.report(1.0);
     return trace;
 }

@@ -261,6 +261,56 @@ TEST(KinetoReader, TwoFilesClaimingOneRankAreRenumberedAndCounted) {
     EXPECT_EQ(stats.rankConflicts, 1u);
 }
 
+// The ranks' columns are built one task per rank: the trace and every count must be those of one thread.
+TEST(KinetoReader, MergedTraceAndCountsDoNotDependOnTheThreads) {
+    TempDir dir;
+    for (int r = 0; r < 5; ++r) {
+        std::string events;
+        for (int i = 0; i < 300; ++i) {
+            // Per rank its own names (interned in file order), kernels that overlap their predecessor
+            // on one stream, and a step annotation over them.
+            events += kernel("gemm_r" + std::to_string(r % 3) + "_" + std::to_string(i % 4), std::to_string(i * 10),
+                             i % 50 == 0 ? "25" : "5", "", 7 + i % 2) +
+                      ",";
+        }
+        events +=
+            R"({"ph": "X", "cat": "user_annotation", "name": "step 0", "pid": 1, "tid": 1, "ts": 0, "dur": 3000},)";
+        // A kernel whose start does not fit the time base: counted as a bad record at the merge.
+        events += kernel("late", "1000000000000000", "1");
+        std::ofstream(dir / ("rank-" + std::to_string(4 - r) + ".json"))
+            << R"({"baseTimeNanoseconds": 4000000000000000000, "traceEvents": [)" + events + "]}";
+    }
+    auto read = [&](unsigned threads) {
+        core::ReadOptions opts;
+        opts.threads = threads;
+        Imported out;
+        auto t = core::readTrace(dir.path().string(), opts, &out.stats);
+        EXPECT_TRUE(t) << t.error().describe();
+        if (t) out.trace = *t;
+        return out;
+    };
+    const Imported one = read(1);
+    ASSERT_TRUE(one.trace);
+    ASSERT_EQ(one.trace->ranks.size(), 5u);
+    EXPECT_EQ(one.stats.badRecords, 5u);
+    EXPECT_GT(one.stats.overlappingKernels, 0u);
+    EXPECT_EQ(one.stats.ranges, 5u);
+    for (const unsigned threads : {2u, 3u, 8u}) {
+        const Imported many = read(threads);
+        ASSERT_TRUE(many.trace);
+        EXPECT_TRUE(many.trace->sameEvents(*one.trace)) << threads << " threads";
+        ASSERT_EQ(many.trace->names.size(), one.trace->names.size());
+        for (std::uint32_t n = 0; n < one.trace->names.size(); ++n) {
+            EXPECT_EQ(many.trace->name(core::NameId{n}), one.trace->name(core::NameId{n}));
+        }
+        EXPECT_EQ(many.trace->ranks.front().ranges.size(), one.trace->ranks.front().ranges.size());
+        EXPECT_EQ(many.stats.badRecords, one.stats.badRecords);
+        EXPECT_EQ(many.stats.overlappingKernels, one.stats.overlappingKernels);
+        EXPECT_EQ(many.stats.ranges, one.stats.ranges);
+        EXPECT_EQ(many.stats.notes, one.stats.notes);
+    }
+}
+
 TEST(KinetoReader, ProgressIsReportedAndCancelStopsTheImport) {
     TempDir dir;
     std::string json = R"({"traceEvents": [)";

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
+#include "core/analysis/layer_blocks.h"
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+namespace tpscope::core::analysis {
+
+std::string_view toString(BlockKind kind) {
+    return kind == BlockKind::Mlp ? "mlp" : "attention";
+}
+
+std::optional<BlockKind> blockKindOfName(std::string_view name) {
+    std::string lower(name);
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    auto has = [&](std::string_view part) { return lower.find(part) != std::string::npos; };
+    if (has("norm")) return std::nullopt;
+    if (has("attn") || has("attention")) return BlockKind::Attention;
+    if (has("mlp") || has("ffn") || has("feed_forward") || has("feedforward") || has("moe") || has("expert")) {
+        return BlockKind::Mlp;
+    }
+    return std::nullopt;
+}
+
+namespace {
+
+// Index of the layer whose window holds t, or -1. Layers sorted by start.
+std::ptrdiff_t layerAt(std::span<const LayerWindow> layers, std::int64_t t) {
+    auto it = std::upper_bound(layers.begin(), layers.end(), t,
+                               [](std::int64_t v, const LayerWindow& l) { return v < l.startNs; });
+    if (it == layers.begin()) return -1;
+    --it;
+    return t < it->endNs ? it - layers.begin() : -1;
+}
+
+}  // namespace
+
+std::vector<BlockWindow> nvtxBlocks(const Trace& trace, const Rank& rank, std::span<const LayerWindow> layers,
+                                    int depth) {
+    std::vector<BlockWindow> out;
+    if (layers.empty()) return out;
+    for (const auto& r : rank.ranges) {
+        if (r.depth != depth) continue;
+        const auto kind = blockKindOfName(trace.name(r.name));
+        if (!kind) continue;
+        const auto l = layerAt(layers, r.startNs);
+        if (l < 0) continue;
+        const LayerWindow& layer = layers[static_cast<std::size_t>(l)];
+        out.push_back({layer.step, layer.layer, *kind, r.startNs, std::min(r.endNs, layer.endNs)});
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const BlockWindow& a, const BlockWindow& b) { return a.startNs < b.startNs; });
+    return out;
+}
+
+DerivedBlocks splitLayersByKernelKind(std::span<const RepeatKernel> kernels, std::span<const LayerWindow> layers) {
+    DerivedBlocks out;
+    out.blocks.reserve(2 * layers.size());
+    auto byStart = [](const RepeatKernel& k, std::int64_t t) { return k.startNs < t; };
+    for (const LayerWindow& l : layers) {
+        const auto first = static_cast<std::size_t>(
+            std::lower_bound(kernels.begin(), kernels.end(), l.startNs, byStart) - kernels.begin());
+        const auto last = static_cast<std::size_t>(
+            std::lower_bound(kernels.begin() + static_cast<std::ptrdiff_t>(first), kernels.end(), l.endNs, byStart) -
+            kernels.begin());
+        std::size_t attention = last;
+        for (std::size_t i = last; i > first; --i) {
+            if (kernels[i - 1].kind == EventKind::Attention) {
+                attention = i - 1;
+                break;
+            }
+        }
+        std::size_t split = attention;
+        while (split < last && kernels[split].kind != EventKind::Gemm) ++split;  // the output projection
+        if (split < last) ++split;
+        while (split < last && kernels[split].kind == EventKind::Collective) ++split;  // its all-reduce
+        if (attention == last || split >= last || kernels[split].startNs <= l.startNs) {
+            ++out.unsplitLayers;
+            continue;
+        }
+        const std::int64_t at = kernels[split].startNs;
+        out.blocks.push_back({l.step, l.layer, BlockKind::Attention, l.startNs, at});
+        out.blocks.push_back({l.step, l.layer, BlockKind::Mlp, at, l.endNs});
+    }
+    return out;
+}
+
+}  // namespace tpscope::core::analysis

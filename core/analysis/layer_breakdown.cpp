@@ -113,6 +113,16 @@ TimeBreakdown measureWindow(CoverageSweep& coverage, Interval window) {
     return t;
 }
 
+// Whether the blocks (in start order) cover the layer's window exactly, without gaps or overlaps:
+// then the layer's time is the sum of theirs.
+bool partitions(std::span<const BlockWindow> blocks, const LayerWindow& l) {
+    if (blocks.empty() || blocks.front().startNs != l.startNs || blocks.back().endNs != l.endNs) return false;
+    for (std::size_t i = 1; i < blocks.size(); ++i) {
+        if (blocks[i].startNs != blocks[i - 1].endNs) return false;
+    }
+    return true;
+}
+
 void aggregateLayers(LayerBreakdown& out) {
     const auto& rows = out.rows;
     std::size_t instances = 0;
@@ -215,6 +225,7 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
     out.rows.resize(layerCount);
     const std::size_t ranks = std::min(rankCount, segmentation.ranks.size());
     std::vector<std::vector<StepRankRow>> stepsOf(ranks);
+    std::vector<std::vector<BlockRankRow>> blocksOf(ranks);
     // Ranks are independent until here: each task builds one rank's coverage (the largest
     // temporary, freed when the task ends) and writes only that rank's rows, steps and total.
     parallelFor(ranks, threads, [&](std::size_t r) {
@@ -224,12 +235,29 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
         const RankCoverage coverage = rankCoverage(trace.ranks[r], matching.participants, mine);
         const std::array<std::span<const Interval>, 3> lists{coverage.compute, coverage.comm, coverage.transfer};
         const auto rankIndex = static_cast<std::uint32_t>(r);
-        // Layers and steps are each in start order: one sweep apiece.
+        // Layers (with their blocks) and steps are each in start order: one sweep apiece.
         CoverageSweep layerSweep(lists);
+        auto& blocks = blocksOf[r];
+        blocks.reserve(seg.blocks.size());
+        std::size_t b = 0;
         for (std::size_t i = 0; i < seg.layers.size(); ++i) {
             const auto& l = seg.layers[i];
-            out.rows[slots[r][i]] = {l.step, l.layer, rankIndex, l.startNs,
-                                     measureWindow(layerSweep, {l.startNs, l.endNs})};
+            while (b < seg.blocks.size() && seg.blocks[b].startNs < l.startNs) ++b;  // outside every layer
+            std::size_t e = b;
+            while (e < seg.blocks.size() && seg.blocks[e].startNs < l.endNs && seg.blocks[e].step == l.step &&
+                   seg.blocks[e].layer == l.layer) {
+                ++e;
+            }
+            const std::span<const BlockWindow> layerBlocks(seg.blocks.data() + b, e - b);
+            b = e;
+            TimeBreakdown layerTime;
+            for (const BlockWindow& w : layerBlocks) {
+                blocks.push_back(
+                    {w.step, w.layer, w.kind, rankIndex, w.startNs, measureWindow(layerSweep, {w.startNs, w.endNs})});
+                layerTime += blocks.back().time;
+            }
+            if (!partitions(layerBlocks, l)) layerTime = measureWindow(layerSweep, {l.startNs, l.endNs});
+            out.rows[slots[r][i]] = {l.step, l.layer, rankIndex, l.startNs, layerTime};
         }
         CoverageSweep stepSweep(lists);
         auto& steps = stepsOf[r];
@@ -241,6 +269,10 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
         }
     });
     for (auto& steps : stepsOf) out.steps.insert(out.steps.end(), steps.begin(), steps.end());
+    for (auto& blocks : blocksOf) out.blockRows.insert(out.blockRows.end(), blocks.begin(), blocks.end());
+    std::stable_sort(out.blockRows.begin(), out.blockRows.end(), [](const BlockRankRow& a, const BlockRankRow& c) {
+        return std::tie(a.step, a.layer, a.block, a.rankIndex) < std::tie(c.step, c.layer, c.block, c.rankIndex);
+    });
     std::stable_sort(out.steps.begin(), out.steps.end(), [](const StepRankRow& a, const StepRankRow& b) {
         return a.step != b.step ? a.step < b.step : a.rankIndex < b.rankIndex;
     });

@@ -11,10 +11,12 @@
 //           collective kernel before the last rank arrived is waiting; the rest moves bytes; where
 //           two collectives overlap, moving bytes wins)
 //   idle    = no activity at all (launch gaps, host stalls)
-// inside each window, so computeOnly + overlapped + exposed + idle = wall exactly, and
+// inside each window (layer, block, step), so computeOnly + overlapped + exposed + idle = wall exactly, and
 // compute + exposed + idle = wall. Load imbalance per layer = max - min compute over ranks.
 // Complexity: O(n) per stream to build unions (events are sorted by start), O(k log k) for the k
-// collective kernels of a rank; windows are measured by a sweep over the rank's three coverage lists
+// collective kernels of a rank; a layer whose blocks (attention, MLP) partition it is measured as
+// the sum of its blocks, which is exact (the masks' times add over disjoint windows), so the blocks
+// cost no extra pass; windows are measured by a sweep over the rank's three coverage lists
 // (CoverageSweep), so the layers cost about one pass over them and the steps another; rows placed
 // by a merge of the ranks' (step, layer) orders, O(L log ranks). One task per rank
 // (util/parallel_for.h): each holds one rank's coverage lists (16 bytes an interval) at a time.
@@ -51,6 +53,16 @@ struct LayerRankRow {
     TimeBreakdown time;
 };
 
+// One block (attention or MLP) of a layer instance on one rank.
+struct BlockRankRow {
+    std::int64_t step = 0;
+    int layer = 0;
+    BlockKind block = BlockKind::Attention;
+    std::uint32_t rankIndex = 0;
+    std::int64_t startNs = 0;
+    TimeBreakdown time;
+};
+
 struct StepRankRow {
     std::int64_t step = 0;
     std::uint32_t rankIndex = 0;
@@ -74,6 +86,7 @@ struct LayerAcrossRanks {
 
 struct LayerBreakdown {
     std::vector<LayerRankRow> rows;        // sorted by (step, layer, rank)
+    std::vector<BlockRankRow> blockRows;   // sorted by (step, layer, block, rank)
     std::vector<StepRankRow> steps;        // sorted by (step, rank)
     std::vector<LayerAcrossRanks> layers;  // sorted by (step, layer)
     // Whole-rank totals over all step windows, one per Trace::ranks entry.

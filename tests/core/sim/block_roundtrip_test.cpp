@@ -12,6 +12,7 @@
 #include <optional>
 #include <tuple>
 
+#include "core/analysis/analysis.h"
 #include "core/analysis/layer_segmentation.h"
 #include "sim_test_support.h"
 
@@ -104,6 +105,40 @@ INSTANTIATE_TEST_SUITE_P(TpAndReplay, BlockRoundTrip,
                              return model + "_tp" + std::to_string(p.param.tp) +
                                     (p.param.graphs ? "_graph" : "_eager") + "_batch" + std::to_string(p.param.batch);
                          });
+
+// The consumer: the breakdown's block rows. Derived blocks give the same per-block times as the
+// simulator's NVTX blocks, and a layer's two block rows add up to its layer row, field by field.
+TEST(BlockRoundTrip, BlockBreakdownOfStrippedTraceEqualsTheNvtxOneAndSumsToTheLayers) {
+    const auto trace = simulated({8, false, 1, "llama3-8b"}, 3);
+    ASSERT_TRUE(trace);
+    core::Trace stripped = *trace;
+    for (auto& rank : stripped.ranks) rank.ranges.clear();
+    const auto withNvtx = core::analysis::analyzeTrace(*trace);
+    const auto found = core::analysis::analyzeTrace(stripped);
+    const auto& want = withNvtx.breakdown.blockRows;
+    const auto& got = found.breakdown.blockRows;
+    ASSERT_EQ(want.size(), 2 * withNvtx.breakdown.rows.size());
+    ASSERT_EQ(got.size(), want.size());
+    for (std::size_t i = 0; i < want.size(); ++i) {
+        EXPECT_EQ(std::tie(got[i].step, got[i].layer, got[i].block, got[i].rankIndex),
+                  std::tie(want[i].step, want[i].layer, want[i].block, want[i].rankIndex));
+        EXPECT_EQ(got[i].time, want[i].time) << "block row " << i;
+    }
+    for (const auto& layer : found.breakdown.rows) {
+        core::analysis::TimeBreakdown sum;
+        int blocks = 0;
+        for (const auto& b : got) {
+            if (b.step != layer.step || b.layer != layer.layer || b.rankIndex != layer.rankIndex) continue;
+            sum += b.time;
+            ++blocks;
+        }
+        EXPECT_EQ(blocks, 2);
+        EXPECT_EQ(sum, layer.time) << "step " << layer.step << " layer " << layer.layer;
+    }
+    // The two blocks differ: the all-reduce of each block is in its own block.
+    EXPECT_GT(got[0].time.commNs, 0);
+    EXPECT_GT(got[got.size() / 2].time.computeNs, 0);
+}
 
 }  // namespace
 }  // namespace tpscope::test

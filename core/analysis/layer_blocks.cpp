@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <string>
+#include <unordered_map>
 
 namespace tpscope::core::analysis {
 
@@ -41,30 +42,37 @@ std::vector<BlockWindow> nvtxBlocks(const Trace& trace, const Rank& rank, std::s
                                     int depth) {
     std::vector<BlockWindow> out;
     if (layers.empty()) return out;
+    std::unordered_map<std::uint32_t, std::optional<BlockKind>> kindOfName;  // a few names, many ranges
+    std::size_t cursor = 0;  // the layer of the previous block: ranges mostly come in start order
     for (const auto& r : rank.ranges) {
         if (r.depth != depth) continue;
-        const auto kind = blockKindOfName(trace.name(r.name));
-        if (!kind) continue;
-        const auto l = layerAt(layers, r.startNs);
+        auto it = kindOfName.find(r.name.value);
+        if (it == kindOfName.end()) it = kindOfName.emplace(r.name.value, blockKindOfName(trace.name(r.name))).first;
+        if (!it->second) continue;
+        std::ptrdiff_t l = -1;
+        for (std::size_t c = cursor; c < layers.size() && c < cursor + 2 && l < 0; ++c) {
+            if (layers[c].startNs <= r.startNs && r.startNs < layers[c].endNs) l = static_cast<std::ptrdiff_t>(c);
+        }
+        if (l < 0) l = layerAt(layers, r.startNs);
         if (l < 0) continue;
-        const LayerWindow& layer = layers[static_cast<std::size_t>(l)];
-        out.push_back({layer.step, layer.layer, *kind, r.startNs, std::min(r.endNs, layer.endNs)});
+        cursor = static_cast<std::size_t>(l);
+        const LayerWindow& layer = layers[cursor];
+        out.push_back({layer.step, layer.layer, *it->second, r.startNs, std::min(r.endNs, layer.endNs)});
     }
-    std::stable_sort(out.begin(), out.end(),
-                     [](const BlockWindow& a, const BlockWindow& b) { return a.startNs < b.startNs; });
+    auto byStart = [](const BlockWindow& a, const BlockWindow& b) { return a.startNs < b.startNs; };
+    if (!std::is_sorted(out.begin(), out.end(), byStart)) std::stable_sort(out.begin(), out.end(), byStart);
     return out;
 }
 
 DerivedBlocks splitLayersByKernelKind(std::span<const RepeatKernel> kernels, std::span<const LayerWindow> layers) {
     DerivedBlocks out;
     out.blocks.reserve(2 * layers.size());
-    auto byStart = [](const RepeatKernel& k, std::int64_t t) { return k.startNs < t; };
+    // Layers are in start order and do not overlap: one forward walk finds each one's kernels.
+    std::size_t first = 0;
     for (const LayerWindow& l : layers) {
-        const auto first = static_cast<std::size_t>(
-            std::lower_bound(kernels.begin(), kernels.end(), l.startNs, byStart) - kernels.begin());
-        const auto last = static_cast<std::size_t>(
-            std::lower_bound(kernels.begin() + static_cast<std::ptrdiff_t>(first), kernels.end(), l.endNs, byStart) -
-            kernels.begin());
+        while (first < kernels.size() && kernels[first].startNs < l.startNs) ++first;
+        std::size_t last = first;
+        while (last < kernels.size() && kernels[last].startNs < l.endNs) ++last;
         std::size_t attention = last;
         for (std::size_t i = last; i > first; --i) {
             if (kernels[i - 1].kind == EventKind::Attention) {

@@ -22,7 +22,7 @@
 //     public tracelens-h100-qwen trace through its python_function module stack). A layer without an
 //     attention kernel, without a GEMM after it, or with nothing after that GEMM and its collectives
 //     is not split.
-// Complexity: O(log n + kernels in the layer) per layer; O(ranges) for NVTX.
+// Complexity: O(kernels + layers) per rank, one forward walk; O(ranges) for NVTX.
 
 #include <optional>
 #include <span>

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <map>
 #include <queue>
 #include <span>
 #include <tuple>
@@ -112,6 +113,53 @@ TimeBreakdown measureWindow(CoverageSweep& coverage, Interval window) {
     t.overlappedCommNs = t.commNs - t.exposedCommNs;
     return t;
 }
+
+// One rank's block times summed per (layer index, block kind): dense for layer indices up to a few
+// times the rank's layer count (a rank without step windows numbers every layer on), a map for the
+// rare larger one (an NVTX "layer 100000"), so memory stays O(layers).
+class BlockSums {
+  public:
+    explicit BlockSums(std::size_t layers)
+        : m_denseLimit(static_cast<int>(std::min<std::size_t>(4 * layers + 64, 1U << 30))) {}
+    void add(int layer, BlockKind kind, const TimeBreakdown& t) {
+        Acc* acc = nullptr;
+        if (layer >= 0 && layer < m_denseLimit) {
+            const auto slot = static_cast<std::size_t>(layer) * 2 + static_cast<std::size_t>(kind);
+            if (slot >= m_dense.size()) m_dense.resize(slot + 2);
+            acc = &m_dense[slot];
+        } else {
+            acc = &m_sparse[{layer, kind}];
+        }
+        ++acc->samples;
+        acc->time += t;
+    }
+    // In (layer, block) order.
+    std::vector<BlockRankSum> take(std::uint32_t rankIndex) const {
+        std::vector<BlockRankSum> out;
+        auto push = [&](int layer, BlockKind kind, const Acc& a) {
+            if (a.samples > 0) out.push_back({rankIndex, layer, kind, a.samples, a.time});
+        };
+        for (const auto& [key, a] : m_sparse) {
+            if (key.first < 0) push(key.first, key.second, a);
+        }
+        for (std::size_t slot = 0; slot < m_dense.size(); ++slot) {
+            push(static_cast<int>(slot / 2), static_cast<BlockKind>(slot % 2), m_dense[slot]);
+        }
+        for (const auto& [key, a] : m_sparse) {
+            if (key.first >= 0) push(key.first, key.second, a);
+        }
+        return out;
+    }
+
+  private:
+    int m_denseLimit = 0;
+    struct Acc {
+        std::size_t samples = 0;
+        TimeBreakdown time;
+    };
+    std::vector<Acc> m_dense;
+    std::map<std::pair<int, BlockKind>, Acc> m_sparse;
+};
 
 // Whether the blocks (in start order) cover the layer's window exactly, without gaps or overlaps:
 // then the layer's time is the sum of theirs.
@@ -225,7 +273,7 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
     out.rows.resize(layerCount);
     const std::size_t ranks = std::min(rankCount, segmentation.ranks.size());
     std::vector<std::vector<StepRankRow>> stepsOf(ranks);
-    std::vector<std::vector<BlockRankRow>> blocksOf(ranks);
+    std::vector<std::vector<BlockRankSum>> blockSumsOf(ranks);
     // Ranks are independent until here: each task builds one rank's coverage (the largest
     // temporary, freed when the task ends) and writes only that rank's rows, steps and total.
     parallelFor(ranks, threads, [&](std::size_t r) {
@@ -237,11 +285,11 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
         const auto rankIndex = static_cast<std::uint32_t>(r);
         // Layers (with their blocks) and steps are each in start order: one sweep apiece.
         CoverageSweep layerSweep(lists);
-        auto& blocks = blocksOf[r];
-        blocks.reserve(seg.blocks.size());
+        BlockSums sums(seg.layers.size());
         std::size_t b = 0;
         for (std::size_t i = 0; i < seg.layers.size(); ++i) {
             const auto& l = seg.layers[i];
+            // Blocks lie inside their layer's window and both lists are in start order: a merge walk.
             while (b < seg.blocks.size() && seg.blocks[b].startNs < l.startNs) ++b;  // outside every layer
             std::size_t e = b;
             while (e < seg.blocks.size() && seg.blocks[e].startNs < l.endNs && seg.blocks[e].step == l.step &&
@@ -252,13 +300,14 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
             b = e;
             TimeBreakdown layerTime;
             for (const BlockWindow& w : layerBlocks) {
-                blocks.push_back(
-                    {w.step, w.layer, w.kind, rankIndex, w.startNs, measureWindow(layerSweep, {w.startNs, w.endNs})});
-                layerTime += blocks.back().time;
+                const TimeBreakdown t = measureWindow(layerSweep, {w.startNs, w.endNs});
+                sums.add(w.layer, w.kind, t);
+                layerTime += t;
             }
             if (!partitions(layerBlocks, l)) layerTime = measureWindow(layerSweep, {l.startNs, l.endNs});
             out.rows[slots[r][i]] = {l.step, l.layer, rankIndex, l.startNs, layerTime};
         }
+        blockSumsOf[r] = sums.take(rankIndex);
         CoverageSweep stepSweep(lists);
         auto& steps = stepsOf[r];
         steps.reserve(seg.steps.size());
@@ -269,10 +318,7 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
         }
     });
     for (auto& steps : stepsOf) out.steps.insert(out.steps.end(), steps.begin(), steps.end());
-    for (auto& blocks : blocksOf) out.blockRows.insert(out.blockRows.end(), blocks.begin(), blocks.end());
-    std::stable_sort(out.blockRows.begin(), out.blockRows.end(), [](const BlockRankRow& a, const BlockRankRow& c) {
-        return std::tie(a.step, a.layer, a.block, a.rankIndex) < std::tie(c.step, c.layer, c.block, c.rankIndex);
-    });
+    for (auto& sums : blockSumsOf) out.blockSums.insert(out.blockSums.end(), sums.begin(), sums.end());
     std::stable_sort(out.steps.begin(), out.steps.end(), [](const StepRankRow& a, const StepRankRow& b) {
         return a.step != b.step ? a.step < b.step : a.rankIndex < b.rankIndex;
     });

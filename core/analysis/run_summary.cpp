@@ -268,13 +268,13 @@ std::vector<LayerIndexSummary> layerTable(const LayerBreakdown& breakdown, std::
 
 std::vector<BlockIndexSummary> blockTable(const LayerBreakdown& breakdown, std::int64_t rankIndex) {
     std::map<std::pair<int, BlockKind>, BlockIndexSummary> acc;
-    for (const auto& row : breakdown.blockRows) {
-        if (rankIndex >= 0 && row.rankIndex != rankIndex) continue;
-        auto& a = acc[{row.layer, row.block}];
-        a.layer = row.layer;
-        a.block = row.block;
-        ++a.samples;
-        a.sumTime += row.time;
+    for (const auto& sum : breakdown.blockSums) {
+        if (rankIndex >= 0 && sum.rankIndex != rankIndex) continue;
+        auto& a = acc[{sum.layer, sum.block}];
+        a.layer = sum.layer;
+        a.block = sum.block;
+        a.samples += sum.samples;
+        a.sumTime += sum.time;
     }
     std::vector<BlockIndexSummary> out;
     out.reserve(acc.size());

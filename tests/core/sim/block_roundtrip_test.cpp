@@ -106,38 +106,39 @@ INSTANTIATE_TEST_SUITE_P(TpAndReplay, BlockRoundTrip,
                                     (p.param.graphs ? "_graph" : "_eager") + "_batch" + std::to_string(p.param.batch);
                          });
 
-// The consumer: the breakdown's block rows. Derived blocks give the same per-block times as the
-// simulator's NVTX blocks, and a layer's two block rows add up to its layer row, field by field.
+// The consumer: the breakdown's block sums. Derived blocks give the same per-block times as the
+// simulator's NVTX blocks, and the two blocks of a layer index add up to its layer rows, field by field.
 TEST(BlockRoundTrip, BlockBreakdownOfStrippedTraceEqualsTheNvtxOneAndSumsToTheLayers) {
-    const auto trace = simulated({8, false, 1, "llama3-8b"}, 3);
+    const int layers = 3;
+    const auto trace = simulated({8, false, 1, "llama3-8b"}, layers);
     ASSERT_TRUE(trace);
     core::Trace stripped = *trace;
     for (auto& rank : stripped.ranks) rank.ranges.clear();
     const auto withNvtx = core::analysis::analyzeTrace(*trace);
     const auto found = core::analysis::analyzeTrace(stripped);
-    const auto& want = withNvtx.breakdown.blockRows;
-    const auto& got = found.breakdown.blockRows;
-    ASSERT_EQ(want.size(), 2 * withNvtx.breakdown.rows.size());
+    const auto& want = withNvtx.breakdown.blockSums;
+    const auto& got = found.breakdown.blockSums;
+    ASSERT_EQ(want.size(), 2 * layers * trace->ranks.size());  // (rank, layer index, block)
     ASSERT_EQ(got.size(), want.size());
     for (std::size_t i = 0; i < want.size(); ++i) {
-        EXPECT_EQ(std::tie(got[i].step, got[i].layer, got[i].block, got[i].rankIndex),
-                  std::tie(want[i].step, want[i].layer, want[i].block, want[i].rankIndex));
-        EXPECT_EQ(got[i].time, want[i].time) << "block row " << i;
+        EXPECT_EQ(std::tie(got[i].rankIndex, got[i].layer, got[i].block, got[i].samples),
+                  std::tie(want[i].rankIndex, want[i].layer, want[i].block, want[i].samples));
+        EXPECT_EQ(got[i].time, want[i].time) << "block sum " << i;
     }
-    for (const auto& layer : found.breakdown.rows) {
-        core::analysis::TimeBreakdown sum;
-        int blocks = 0;
-        for (const auto& b : got) {
-            if (b.step != layer.step || b.layer != layer.layer || b.rankIndex != layer.rankIndex) continue;
-            sum += b.time;
-            ++blocks;
+    for (const auto& sum : got) {
+        if (sum.block != BlockKind::Attention) continue;
+        core::analysis::TimeBreakdown blocks;
+        core::analysis::TimeBreakdown rows;
+        for (const auto& s : got) {
+            if (s.rankIndex == sum.rankIndex && s.layer == sum.layer) blocks += s.time;
         }
-        EXPECT_EQ(blocks, 2);
-        EXPECT_EQ(sum, layer.time) << "step " << layer.step << " layer " << layer.layer;
+        for (const auto& row : found.breakdown.rows) {
+            if (row.rankIndex == sum.rankIndex && row.layer == sum.layer) rows += row.time;
+        }
+        EXPECT_EQ(blocks, rows) << "rank " << sum.rankIndex << " layer " << sum.layer;
+        EXPECT_GT(sum.time.commNs, 0);  // the attention all-reduce is the attention block's
     }
-    // The two blocks differ: the all-reduce of each block is in its own block.
-    EXPECT_GT(got[0].time.commNs, 0);
-    EXPECT_GT(got[got.size() / 2].time.computeNs, 0);
+    EXPECT_EQ(got[0].samples, 3U);  // 3 steps
 }
 
 }  // namespace

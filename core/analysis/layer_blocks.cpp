@@ -72,14 +72,11 @@ DerivedBlocks splitLayersByKernelKind(std::span<const RepeatKernel> kernels, std
     for (const LayerWindow& l : layers) {
         while (first < kernels.size() && kernels[first].startNs < l.startNs) ++first;
         std::size_t last = first;
-        while (last < kernels.size() && kernels[last].startNs < l.endNs) ++last;
-        std::size_t attention = last;
-        for (std::size_t i = last; i > first; --i) {
-            if (kernels[i - 1].kind == EventKind::Attention) {
-                attention = i - 1;
-                break;
-            }
+        std::size_t attention = kernels.size();  // the layer's last attention kernel
+        for (; last < kernels.size() && kernels[last].startNs < l.endNs; ++last) {
+            if (kernels[last].kind == EventKind::Attention) attention = last;
         }
+        if (attention == kernels.size()) attention = last;
         std::size_t split = attention;
         while (split < last && kernels[split].kind != EventKind::Gemm) ++split;  // the output projection
         if (split < last) ++split;

@@ -10,7 +10,7 @@
 //   NVTX: ranges one depth below the layer ranges, starting inside a layer window, named for attention
 //     ("attention", "attn", "self_attn") or for the MLP ("mlp", "ffn", "feed_forward", "moe",
 //     "experts"); a name with "norm" in it ("post_attention_layernorm") is neither.
-//   Derived from the kernel kinds (pattern and repeat layers): the attention block runs from the
+//   Derived from the kernel kinds (repeat layers; pattern layers are not split): the attention block runs from the
 //     layer's start to the start of the first kernel after the attention output projection, the MLP
 //     block from there to the layer's end. The output projection is the first GEMM after the layer's
 //     last attention kernel; collective kernels right after it belong to the attention block (at

@@ -89,29 +89,28 @@ RankCoverage rankCoverage(const Rank& rank, const std::vector<CallParticipant>& 
     return {std::move(compute), std::move(comm), std::move(transfer)};
 }
 
-TimeBreakdown measureWindow(CoverageSweep& coverage, Interval window) {
-    const auto masks = coverage.measure(window);
+TimeBreakdown fromMasks(const CoverageTimeline::MaskTimes& masks, std::int64_t wallNs) {
     TimeBreakdown t;
-    t.wallNs = window.length();
+    t.wallNs = wallNs;
     t.idleNs = masks[0];
-    for (std::uint32_t m = 1; m < masks.size(); ++m) {
+    // Unrolled, each mask's tests are constants: no branch on the data (called per layer and block).
+#pragma GCC unroll 16
+    for (std::uint32_t m = 1; m < std::tuple_size_v<CoverageTimeline::MaskTimes>; ++m) {
         const std::int64_t v = masks[m];
-        if (v == 0) continue;
-        if (m & kCompute) t.computeNs += v;
-        if (m & kComm) {
-            t.commNs += v;
-            if (!(m & kCompute)) {
-                t.exposedCommNs += v;
-                if (m & kTransfer) {
-                    t.exposedTransferNs += v;
-                } else {
-                    t.exposedWaitNs += v;
-                }
-            }
-        }
+        const bool compute = (m & kCompute) != 0;
+        const bool comm = (m & kComm) != 0;
+        t.computeNs += compute ? v : 0;
+        t.commNs += comm ? v : 0;
+        t.exposedCommNs += comm && !compute ? v : 0;
+        t.exposedTransferNs += comm && !compute && (m & kTransfer) != 0 ? v : 0;
+        t.exposedWaitNs += comm && !compute && (m & kTransfer) == 0 ? v : 0;
     }
     t.overlappedCommNs = t.commNs - t.exposedCommNs;
     return t;
+}
+
+TimeBreakdown measureWindow(CoverageSweep& coverage, Interval window) {
+    return fromMasks(coverage.measure(window), window.length());
 }
 
 // One rank's block times summed per (layer index, block kind): dense for layer indices up to a few
@@ -121,7 +120,8 @@ class BlockSums {
   public:
     explicit BlockSums(std::size_t layers)
         : m_denseLimit(static_cast<int>(std::min<std::size_t>(4 * layers + 64, 1U << 30))) {}
-    void add(int layer, BlockKind kind, const TimeBreakdown& t) {
+    // Mask times are summed as they come and turned into a TimeBreakdown once, in take().
+    void add(int layer, BlockKind kind, const CoverageTimeline::MaskTimes& masks, std::int64_t wallNs) {
         Acc* acc = nullptr;
         if (layer >= 0 && layer < m_denseLimit) {
             const auto slot = static_cast<std::size_t>(layer) * 2 + static_cast<std::size_t>(kind);
@@ -131,13 +131,15 @@ class BlockSums {
             acc = &m_sparse[{layer, kind}];
         }
         ++acc->samples;
-        acc->time += t;
+        acc->wallNs += wallNs;
+#pragma GCC unroll 16
+        for (std::size_t m = 0; m < std::tuple_size_v<CoverageTimeline::MaskTimes>; ++m) acc->masks[m] += masks[m];
     }
     // In (layer, block) order.
     std::vector<BlockRankSum> take(std::uint32_t rankIndex) const {
         std::vector<BlockRankSum> out;
         auto push = [&](int layer, BlockKind kind, const Acc& a) {
-            if (a.samples > 0) out.push_back({rankIndex, layer, kind, a.samples, a.time});
+            if (a.samples > 0) out.push_back({rankIndex, layer, kind, a.samples, fromMasks(a.masks, a.wallNs)});
         };
         for (const auto& [key, a] : m_sparse) {
             if (key.first < 0) push(key.first, key.second, a);
@@ -155,11 +157,14 @@ class BlockSums {
     int m_denseLimit = 0;
     struct Acc {
         std::size_t samples = 0;
-        TimeBreakdown time;
+        std::int64_t wallNs = 0;
+        CoverageTimeline::MaskTimes masks{};
     };
     std::vector<Acc> m_dense;
     std::map<std::pair<int, BlockKind>, Acc> m_sparse;
 };
+
+constexpr std::size_t kMaxParts = 4;  // blocks of a layer measured in one sweep
 
 // Whether the blocks (in start order) cover the layer's window exactly, without gaps or overlaps:
 // then the layer's time is the sum of theirs.
@@ -299,12 +304,31 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
             const std::span<const BlockWindow> layerBlocks(seg.blocks.data() + b, e - b);
             b = e;
             TimeBreakdown layerTime;
-            for (const BlockWindow& w : layerBlocks) {
-                const TimeBreakdown t = measureWindow(layerSweep, {w.startNs, w.endNs});
-                sums.add(w.layer, w.kind, t);
-                layerTime += t;
+            if (partitions(layerBlocks, l) && layerBlocks.size() <= kMaxParts) {
+                // One sweep over the layer, cut at its blocks' starts; the layer's masks are their sum.
+                std::array<std::int64_t, kMaxParts> cuts;
+                std::array<CoverageTimeline::MaskTimes, kMaxParts> parts;
+                const std::size_t n = layerBlocks.size();
+                for (std::size_t k = 1; k < n; ++k) cuts[k - 1] = layerBlocks[k].startNs;
+                layerSweep.measureParts({l.startNs, l.endNs}, std::span(cuts).first(n - 1), std::span(parts).first(n));
+                CoverageTimeline::MaskTimes layerMasks = parts[0];
+                for (std::size_t k = 0; k < n; ++k) {
+                    const BlockWindow& w = layerBlocks[k];
+                    sums.add(w.layer, w.kind, parts[k], w.endNs - w.startNs);
+                    if (k > 0) {
+#pragma GCC unroll 16
+                        for (std::size_t m = 0; m < std::tuple_size_v<CoverageTimeline::MaskTimes>; ++m) {
+                            layerMasks[m] += parts[k][m];
+                        }
+                    }
+                }
+                layerTime = fromMasks(layerMasks, l.endNs - l.startNs);
+            } else {
+                for (const BlockWindow& w : layerBlocks) {
+                    sums.add(w.layer, w.kind, layerSweep.measure({w.startNs, w.endNs}), w.endNs - w.startNs);
+                }
+                layerTime = measureWindow(layerSweep, {l.startNs, l.endNs});
             }
-            if (!partitions(layerBlocks, l)) layerTime = measureWindow(layerSweep, {l.startNs, l.endNs});
             out.rows[slots[r][i]] = {l.step, l.layer, rankIndex, l.startNs, layerTime};
         }
         blockSumsOf[r] = sums.take(rankIndex);

@@ -23,14 +23,14 @@
 //   when it finds any, else the pattern rule; `patternOnly` (the user set the pattern rule's
 //   parameters) skips the repeat rule. Notes say which was used and why.
 // - Blocks (layer_blocks.h): each layer's attention and MLP block, from the NVTX ranges one level below
-//   the layer ranges, or, for pattern and repeat layers, split by kernel kinds after the attention
-//   output projection (and its all-reduce).
+//   the layer ranges, or, for repeat layers, split by kernel kinds after the attention output
+//   projection (and its all-reduce). Pattern layers are not split.
 // Step keys are the number in the step's name when every step of the rank has one, else the
 // ordinal; ranks are aligned by (step key, layer index).
 // Complexity: O(ranges + collectives log collectives) per NVTX rank (kernels not visited except for
 // each stream's first start); ranks without layer ranges add the repeat rule's (repeat_layers.h) and
-// O(n log n) for their kernel list, which the block split reuses. Ranks are independent: one task per rank
-// (util/parallel_for.h).
+// O(n log n) for their kernel list, which the block split of repeat layers reuses. Ranks are independent: one task per
+// rank (util/parallel_for.h).
 
 #include <cstdint>
 #include <string>

@@ -3,7 +3,9 @@
 #include "core/analysis/layer_blocks.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
+#include <cstdint>
 #include <string>
 #include <unordered_map>
 
@@ -42,13 +44,32 @@ std::vector<BlockWindow> nvtxBlocks(const Trace& trace, const Rank& rank, std::s
                                     int depth) {
     std::vector<BlockWindow> out;
     if (layers.empty()) return out;
-    std::unordered_map<std::uint32_t, std::optional<BlockKind>> kindOfName;  // a few names, many ranges
+    out.reserve(2 * layers.size());
+    // A few names, many ranges: the last two names looked up ("attention", "mlp") are kept at hand.
+    // Kind codes: -1 not a block, else the BlockKind.
+    std::unordered_map<std::uint32_t, int> kindOfName;
+    std::array<std::uint32_t, 2> recentName{UINT32_MAX, UINT32_MAX};
+    std::array<int, 2> recentKind{-1, -1};
+    auto kindOf = [&](NameId name) {
+        if (recentName[0] == name.value) return recentKind[0];
+        if (recentName[1] != name.value) {
+            auto it = kindOfName.find(name.value);
+            if (it == kindOfName.end()) {
+                const auto kind = blockKindOfName(trace.name(name));
+                it = kindOfName.emplace(name.value, kind ? static_cast<int>(*kind) : -1).first;
+            }
+            recentName[1] = name.value;
+            recentKind[1] = it->second;
+        }
+        std::swap(recentName[0], recentName[1]);
+        std::swap(recentKind[0], recentKind[1]);
+        return recentKind[0];
+    };
     std::size_t cursor = 0;  // the layer of the previous block: ranges mostly come in start order
     for (const auto& r : rank.ranges) {
         if (r.depth != depth) continue;
-        auto it = kindOfName.find(r.name.value);
-        if (it == kindOfName.end()) it = kindOfName.emplace(r.name.value, blockKindOfName(trace.name(r.name))).first;
-        if (!it->second) continue;
+        const int kind = kindOf(r.name);
+        if (kind < 0) continue;
         std::ptrdiff_t l = -1;
         for (std::size_t c = cursor; c < layers.size() && c < cursor + 2 && l < 0; ++c) {
             if (layers[c].startNs <= r.startNs && r.startNs < layers[c].endNs) l = static_cast<std::ptrdiff_t>(c);
@@ -57,7 +78,8 @@ std::vector<BlockWindow> nvtxBlocks(const Trace& trace, const Rank& rank, std::s
         if (l < 0) continue;
         cursor = static_cast<std::size_t>(l);
         const LayerWindow& layer = layers[cursor];
-        out.push_back({layer.step, layer.layer, *it->second, r.startNs, std::min(r.endNs, layer.endNs)});
+        out.push_back(
+            {layer.step, layer.layer, static_cast<BlockKind>(kind), r.startNs, std::min(r.endNs, layer.endNs)});
     }
     auto byStart = [](const BlockWindow& a, const BlockWindow& b) { return a.startNs < b.startNs; };
     if (!std::is_sorted(out.begin(), out.end(), byStart)) std::stable_sort(out.begin(), out.end(), byStart);

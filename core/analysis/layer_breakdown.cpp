@@ -118,15 +118,20 @@ TimeBreakdown measureWindow(CoverageSweep& coverage, Interval window) {
 // rare larger one (an NVTX "layer 100000"), so memory stays O(layers).
 class BlockSums {
   public:
-    explicit BlockSums(std::size_t layers)
-        : m_denseLimit(static_cast<int>(std::min<std::size_t>(4 * layers + 64, 1U << 30))) {}
+    // `layers`: the rank's layer windows, whose largest dense index sizes the table once.
+    explicit BlockSums(std::span<const LayerWindow> layers)
+        : m_denseLimit(static_cast<int>(std::min<std::size_t>(4 * layers.size() + 64, 1U << 30))) {
+        int top = -1;
+        for (const auto& l : layers) {
+            if (l.layer < m_denseLimit) top = std::max(top, l.layer);
+        }
+        m_dense.resize(2 * static_cast<std::size_t>(top + 1));
+    }
     // Mask times are summed as they come and turned into a TimeBreakdown once, in take().
     void add(int layer, BlockKind kind, const CoverageTimeline::MaskTimes& masks, std::int64_t wallNs) {
         Acc* acc = nullptr;
         if (layer >= 0 && layer < m_denseLimit) {
-            const auto slot = static_cast<std::size_t>(layer) * 2 + static_cast<std::size_t>(kind);
-            if (slot >= m_dense.size()) m_dense.resize(slot + 2);
-            acc = &m_dense[slot];
+            acc = &m_dense[static_cast<std::size_t>(layer) * 2 + static_cast<std::size_t>(kind)];
         } else {
             acc = &m_sparse[{layer, kind}];
         }
@@ -290,7 +295,7 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
         const auto rankIndex = static_cast<std::uint32_t>(r);
         // Layers (with their blocks) and steps are each in start order: one sweep apiece.
         CoverageSweep layerSweep(lists);
-        BlockSums sums(seg.layers.size());
+        BlockSums sums(seg.blocks.empty() ? std::span<const LayerWindow>{} : std::span<const LayerWindow>(seg.layers));
         std::size_t b = 0;
         for (std::size_t i = 0; i < seg.layers.size(); ++i) {
             const auto& l = seg.layers[i];

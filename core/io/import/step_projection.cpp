@@ -168,8 +168,9 @@ std::vector<bool> projectAnnotationTree(const std::vector<CpuAnnotation>& annota
         if (parent[i] < 0) continue;
         for (std::size_t d = 0; d < devices; ++d) {
             const GpuSpan& child = spans[i * devices + d];
-            if (!child.empty())
+            if (!child.empty()) {
                 spans[static_cast<std::size_t>(parent[i]) * devices + d].add(child.startNs, child.endNs);
+            }
         }
     }
     // Depth from the CPU tree, not from overlaps on the GPU: two siblings whose work overlaps there

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <utility>
 
@@ -39,15 +40,38 @@ std::string ns(double v) {
 }
 
 void printLayerTable(const core::analysis::RunAnalysis& a, std::int64_t rankIndex) {
-    TextTable t(
-        {"layer", "wall", "compute", "overlapped comm", "exposed wait", "exposed transfer", "idle", "imbalance"});
+    // Where the segmentation has attention and MLP blocks, each layer's wall splits into the two.
+    std::map<std::pair<int, core::analysis::BlockKind>, double> blockWall;
+    for (const auto& b : core::analysis::blockTable(a.breakdown, rankIndex)) {
+        blockWall[{b.layer, b.block}] = b.mean(&TimeBreakdown::wallNs);
+    }
+    std::vector<std::string> header{"layer", "wall"};
+    if (!blockWall.empty()) header.insert(header.end(), {"attention", "mlp"});
+    header.insert(header.end(),
+                  {"compute", "overlapped comm", "exposed wait", "exposed transfer", "idle", "imbalance"});
+    TextTable t(header);
     for (const auto& l : core::analysis::layerTable(a.breakdown, rankIndex)) {
-        t.addRow({std::to_string(l.layer), ns(l.mean(&TimeBreakdown::wallNs)), ns(l.mean(&TimeBreakdown::computeNs)),
-                  ns(l.mean(&TimeBreakdown::overlappedCommNs)), ns(l.mean(&TimeBreakdown::exposedWaitNs)),
-                  ns(l.mean(&TimeBreakdown::exposedTransferNs)), ns(l.mean(&TimeBreakdown::idleNs)),
-                  ns(l.meanImbalanceNs())});
+        std::vector<std::string> row{std::to_string(l.layer), ns(l.mean(&TimeBreakdown::wallNs))};
+        if (!blockWall.empty()) {
+            for (const auto kind : {core::analysis::BlockKind::Attention, core::analysis::BlockKind::Mlp}) {
+                const auto it = blockWall.find({l.layer, kind});
+                row.push_back(it == blockWall.end() ? "-" : ns(it->second));
+            }
+        }
+        row.insert(row.end(), {ns(l.mean(&TimeBreakdown::computeNs)), ns(l.mean(&TimeBreakdown::overlappedCommNs)),
+                               ns(l.mean(&TimeBreakdown::exposedWaitNs)), ns(l.mean(&TimeBreakdown::exposedTransferNs)),
+                               ns(l.mean(&TimeBreakdown::idleNs)), ns(l.meanImbalanceNs())});
+        t.addRow(row);
     }
     t.print(std::cout);
+    if (blockWall.empty()) return;
+    const bool derived = std::any_of(a.segmentation.ranks.begin(), a.segmentation.ranks.end(),
+                                     [](const auto& r) { return r.blocksDerived && !r.blocks.empty(); });
+    std::cout << "  attention / mlp: mean wall of each block, "
+              << (derived ? "derived from the kernel sequence (the MLP block starts after the attention output "
+                            "projection and its all-reduce)"
+                          : "from NVTX block ranges")
+              << '\n';
 }
 
 void printSummary(const core::Trace& trace, const core::analysis::RunAnalysis& a) {

@@ -24,6 +24,18 @@ void writeTime(JsonWriter& w, const TimeBreakdown& t) {
     w.field("exposed_transfer_ns", t.exposedTransferNs).field("idle_ns", t.idleNs);
 }
 
+// The mean time fields of a layer or block table row (LayerIndexSummary, BlockIndexSummary).
+template <typename Row>
+void writeMeanTime(JsonWriter& w, const Row& l) {
+    w.field("wall_ns", l.mean(&TimeBreakdown::wallNs)).field("compute_ns", l.mean(&TimeBreakdown::computeNs));
+    w.field("compute_only_ns", l.mean(&TimeBreakdown::computeNs) - l.mean(&TimeBreakdown::overlappedCommNs));
+    w.field("comm_ns", l.mean(&TimeBreakdown::commNs)).field("exposed_comm_ns", l.mean(&TimeBreakdown::exposedCommNs));
+    w.field("overlapped_comm_ns", l.mean(&TimeBreakdown::overlappedCommNs));
+    w.field("exposed_wait_ns", l.mean(&TimeBreakdown::exposedWaitNs));
+    w.field("exposed_transfer_ns", l.mean(&TimeBreakdown::exposedTransferNs));
+    w.field("idle_ns", l.mean(&TimeBreakdown::idleNs));
+}
+
 void writeSummary(JsonWriter& w, const Trace& trace, const RunSummary& s) {
     w.key("summary").beginObject();
     w.field("steps", static_cast<std::uint64_t>(s.steps.size()));
@@ -127,6 +139,8 @@ void writeAnalysisJson(JsonWriter& w, const Trace& trace, const RunAnalysis& a, 
         w.beginObject().field("rank", r.rank.value).field("source", toString(r.source));
         w.field("steps", static_cast<std::uint64_t>(r.steps.size()));
         w.field("layers", static_cast<std::uint64_t>(r.layers.size()));
+        w.field("blocks", static_cast<std::uint64_t>(r.blocks.size()));
+        w.field("block_source", r.blocks.empty() ? "none" : r.blocksDerived ? "derived" : "nvtx");
         w.field("leftover_blocks", static_cast<std::uint64_t>(r.leftoverBlocks)).endObject();
     }
     w.endArray();
@@ -145,14 +159,16 @@ void writeAnalysisJson(JsonWriter& w, const Trace& trace, const RunAnalysis& a, 
     w.key("layers").beginArray();
     for (const auto& l : layerTable(a.breakdown, o.rankIndex)) {
         w.beginObject().field("layer", l.layer).field("samples", static_cast<std::uint64_t>(l.samples));
-        w.field("wall_ns", l.mean(&TimeBreakdown::wallNs)).field("compute_ns", l.mean(&TimeBreakdown::computeNs));
-        w.field("compute_only_ns", l.mean(&TimeBreakdown::computeNs) - l.mean(&TimeBreakdown::overlappedCommNs));
-        w.field("comm_ns", l.mean(&TimeBreakdown::commNs))
-            .field("exposed_comm_ns", l.mean(&TimeBreakdown::exposedCommNs));
-        w.field("overlapped_comm_ns", l.mean(&TimeBreakdown::overlappedCommNs));
-        w.field("exposed_wait_ns", l.mean(&TimeBreakdown::exposedWaitNs));
-        w.field("exposed_transfer_ns", l.mean(&TimeBreakdown::exposedTransferNs));
-        w.field("idle_ns", l.mean(&TimeBreakdown::idleNs)).field("imbalance_ns", l.meanImbalanceNs());
+        writeMeanTime(w, l);
+        w.field("imbalance_ns", l.meanImbalanceNs());
+        w.endObject();
+    }
+    w.endArray();
+    w.key("blocks").beginArray();
+    for (const auto& b : blockTable(a.breakdown, o.rankIndex)) {
+        w.beginObject().field("layer", b.layer).field("block", toString(b.block));
+        w.field("samples", static_cast<std::uint64_t>(b.samples));
+        writeMeanTime(w, b);
         w.endObject();
     }
     w.endArray();

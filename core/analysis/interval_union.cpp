@@ -168,6 +168,25 @@ CoverageTimeline::MaskTimes CoverageSweep::measure(Interval window) {
     return out;
 }
 
+void CoverageSweep::measureParts(Interval window, std::span<const std::int64_t> cuts,
+                                 std::span<CoverageTimeline::MaskTimes> parts) {
+    for (auto& p : parts) p.fill(0);
+    if (window.endNs <= window.startNs || parts.empty()) return;
+    ListPositions pos{};
+    for (std::size_t l = 0; l < m_count; ++l) pos[l] = firstEndingAfter(m_lists[l], m_pos[l], window.startNs);
+    m_pos = pos;
+    std::int64_t t = window.startNs;
+    for (std::size_t part = 0; part < parts.size(); ++part) {
+        const std::int64_t end = part < cuts.size() ? std::clamp(cuts[part], t, window.endNs) : window.endNs;
+        while (t < end) {
+            std::uint32_t mask = 0;
+            const std::int64_t next = stepAt(m_lists.data(), m_count, pos, t, end, mask);
+            parts[part][mask] += next - t;
+            t = next;
+        }
+    }
+}
+
 CoverageTimeline::MaskTimes measureLists(std::span<const std::span<const Interval>> lists, Interval window) {
     return CoverageSweep(lists).measure(window);
 }

@@ -72,6 +72,11 @@ class CoverageSweep {
   public:
     explicit CoverageSweep(std::span<const std::span<const Interval>> lists);
     CoverageTimeline::MaskTimes measure(Interval window);
+    // The same for the consecutive parts of one window, cut at `cuts` (ascending, inside the window):
+    // parts[i] gets [cut i-1, cut i), the first from the window's start, the last to its end
+    // (parts.size() == cuts.size() + 1). One sweep, so a layer's blocks cost what the layer costs.
+    void measureParts(Interval window, std::span<const std::int64_t> cuts,
+                      std::span<CoverageTimeline::MaskTimes> parts);
 
   private:
     std::array<std::span<const Interval>, CoverageTimeline::kMaxLayers> m_lists{};

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <map>
 #include <queue>
 #include <span>
 #include <tuple>
@@ -88,29 +89,96 @@ RankCoverage rankCoverage(const Rank& rank, const std::vector<CallParticipant>& 
     return {std::move(compute), std::move(comm), std::move(transfer)};
 }
 
-TimeBreakdown measureWindow(CoverageSweep& coverage, Interval window) {
-    const auto masks = coverage.measure(window);
+TimeBreakdown fromMasks(const CoverageTimeline::MaskTimes& masks, std::int64_t wallNs) {
     TimeBreakdown t;
-    t.wallNs = window.length();
+    t.wallNs = wallNs;
     t.idleNs = masks[0];
-    for (std::uint32_t m = 1; m < masks.size(); ++m) {
+    // Unrolled, each mask's tests are constants: no branch on the data (called per layer and block).
+#pragma GCC unroll 16
+    for (std::uint32_t m = 1; m < std::tuple_size_v<CoverageTimeline::MaskTimes>; ++m) {
         const std::int64_t v = masks[m];
-        if (v == 0) continue;
-        if (m & kCompute) t.computeNs += v;
-        if (m & kComm) {
-            t.commNs += v;
-            if (!(m & kCompute)) {
-                t.exposedCommNs += v;
-                if (m & kTransfer) {
-                    t.exposedTransferNs += v;
-                } else {
-                    t.exposedWaitNs += v;
-                }
-            }
-        }
+        const bool compute = (m & kCompute) != 0;
+        const bool comm = (m & kComm) != 0;
+        t.computeNs += compute ? v : 0;
+        t.commNs += comm ? v : 0;
+        t.exposedCommNs += comm && !compute ? v : 0;
+        t.exposedTransferNs += comm && !compute && (m & kTransfer) != 0 ? v : 0;
+        t.exposedWaitNs += comm && !compute && (m & kTransfer) == 0 ? v : 0;
     }
     t.overlappedCommNs = t.commNs - t.exposedCommNs;
     return t;
+}
+
+TimeBreakdown measureWindow(CoverageSweep& coverage, Interval window) {
+    return fromMasks(coverage.measure(window), window.length());
+}
+
+// One rank's block times summed per (layer index, block kind): dense for layer indices up to a few
+// times the rank's layer count (a rank without step windows numbers every layer on), a map for the
+// rare larger one (an NVTX "layer 100000"), so memory stays O(layers).
+class BlockSums {
+  public:
+    // `layers`: the rank's layer windows, whose largest dense index sizes the table once.
+    explicit BlockSums(std::span<const LayerWindow> layers)
+        : m_denseLimit(static_cast<int>(std::min<std::size_t>(4 * layers.size() + 64, 1U << 30))) {
+        int top = -1;
+        for (const auto& l : layers) {
+            if (l.layer < m_denseLimit) top = std::max(top, l.layer);
+        }
+        m_dense.resize(2 * static_cast<std::size_t>(top + 1));
+    }
+    // Mask times are summed as they come and turned into a TimeBreakdown once, in take().
+    void add(int layer, BlockKind kind, const CoverageTimeline::MaskTimes& masks, std::int64_t wallNs) {
+        Acc* acc = nullptr;
+        if (layer >= 0 && layer < m_denseLimit) {
+            acc = &m_dense[static_cast<std::size_t>(layer) * 2 + static_cast<std::size_t>(kind)];
+        } else {
+            acc = &m_sparse[{layer, kind}];
+        }
+        ++acc->samples;
+        acc->wallNs += wallNs;
+#pragma GCC unroll 16
+        for (std::size_t m = 0; m < std::tuple_size_v<CoverageTimeline::MaskTimes>; ++m) acc->masks[m] += masks[m];
+    }
+    // In (layer, block) order.
+    std::vector<BlockRankSum> take(std::uint32_t rankIndex) const {
+        std::vector<BlockRankSum> out;
+        auto push = [&](int layer, BlockKind kind, const Acc& a) {
+            if (a.samples > 0) out.push_back({rankIndex, layer, kind, a.samples, fromMasks(a.masks, a.wallNs)});
+        };
+        for (const auto& [key, a] : m_sparse) {
+            if (key.first < 0) push(key.first, key.second, a);
+        }
+        for (std::size_t slot = 0; slot < m_dense.size(); ++slot) {
+            push(static_cast<int>(slot / 2), static_cast<BlockKind>(slot % 2), m_dense[slot]);
+        }
+        for (const auto& [key, a] : m_sparse) {
+            if (key.first >= 0) push(key.first, key.second, a);
+        }
+        return out;
+    }
+
+  private:
+    int m_denseLimit = 0;
+    struct Acc {
+        std::size_t samples = 0;
+        std::int64_t wallNs = 0;
+        CoverageTimeline::MaskTimes masks{};
+    };
+    std::vector<Acc> m_dense;
+    std::map<std::pair<int, BlockKind>, Acc> m_sparse;
+};
+
+constexpr std::size_t kMaxParts = 4;  // blocks of a layer measured in one sweep
+
+// Whether the blocks (in start order) cover the layer's window exactly, without gaps or overlaps:
+// then the layer's time is the sum of theirs.
+bool partitions(std::span<const BlockWindow> blocks, const LayerWindow& l) {
+    if (blocks.empty() || blocks.front().startNs != l.startNs || blocks.back().endNs != l.endNs) return false;
+    for (std::size_t i = 1; i < blocks.size(); ++i) {
+        if (blocks[i].startNs != blocks[i - 1].endNs) return false;
+    }
+    return true;
 }
 
 void aggregateLayers(LayerBreakdown& out) {
@@ -215,6 +283,7 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
     out.rows.resize(layerCount);
     const std::size_t ranks = std::min(rankCount, segmentation.ranks.size());
     std::vector<std::vector<StepRankRow>> stepsOf(ranks);
+    std::vector<std::vector<BlockRankSum>> blockSumsOf(ranks);
     // Ranks are independent until here: each task builds one rank's coverage (the largest
     // temporary, freed when the task ends) and writes only that rank's rows, steps and total.
     parallelFor(ranks, threads, [&](std::size_t r) {
@@ -224,13 +293,50 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
         const RankCoverage coverage = rankCoverage(trace.ranks[r], matching.participants, mine);
         const std::array<std::span<const Interval>, 3> lists{coverage.compute, coverage.comm, coverage.transfer};
         const auto rankIndex = static_cast<std::uint32_t>(r);
-        // Layers and steps are each in start order: one sweep apiece.
+        // Layers (with their blocks) and steps are each in start order: one sweep apiece.
         CoverageSweep layerSweep(lists);
+        BlockSums sums(seg.blocks.empty() ? std::span<const LayerWindow>{} : std::span<const LayerWindow>(seg.layers));
+        std::size_t b = 0;
         for (std::size_t i = 0; i < seg.layers.size(); ++i) {
             const auto& l = seg.layers[i];
-            out.rows[slots[r][i]] = {l.step, l.layer, rankIndex, l.startNs,
-                                     measureWindow(layerSweep, {l.startNs, l.endNs})};
+            // Blocks lie inside their layer's window and both lists are in start order: a merge walk.
+            while (b < seg.blocks.size() && seg.blocks[b].startNs < l.startNs) ++b;  // outside every layer
+            std::size_t e = b;
+            while (e < seg.blocks.size() && seg.blocks[e].startNs < l.endNs && seg.blocks[e].step == l.step &&
+                   seg.blocks[e].layer == l.layer) {
+                ++e;
+            }
+            const std::span<const BlockWindow> layerBlocks(seg.blocks.data() + b, e - b);
+            b = e;
+            TimeBreakdown layerTime;
+            if (partitions(layerBlocks, l) && layerBlocks.size() <= kMaxParts) {
+                // One sweep over the layer, cut at its blocks' starts; the layer's masks are their sum.
+                std::array<std::int64_t, kMaxParts> cuts;
+                std::array<CoverageTimeline::MaskTimes, kMaxParts> parts;
+                const std::size_t n = layerBlocks.size();
+                for (std::size_t k = 1; k < n; ++k) cuts[k - 1] = layerBlocks[k].startNs;
+                layerSweep.measureParts({l.startNs, l.endNs}, std::span(cuts).first(n - 1), std::span(parts).first(n));
+                CoverageTimeline::MaskTimes layerMasks = parts[0];
+                for (std::size_t k = 0; k < n; ++k) {
+                    const BlockWindow& w = layerBlocks[k];
+                    sums.add(w.layer, w.kind, parts[k], w.endNs - w.startNs);
+                    if (k > 0) {
+#pragma GCC unroll 16
+                        for (std::size_t m = 0; m < std::tuple_size_v<CoverageTimeline::MaskTimes>; ++m) {
+                            layerMasks[m] += parts[k][m];
+                        }
+                    }
+                }
+                layerTime = fromMasks(layerMasks, l.endNs - l.startNs);
+            } else {
+                for (const BlockWindow& w : layerBlocks) {
+                    sums.add(w.layer, w.kind, layerSweep.measure({w.startNs, w.endNs}), w.endNs - w.startNs);
+                }
+                layerTime = measureWindow(layerSweep, {l.startNs, l.endNs});
+            }
+            out.rows[slots[r][i]] = {l.step, l.layer, rankIndex, l.startNs, layerTime};
         }
+        blockSumsOf[r] = sums.take(rankIndex);
         CoverageSweep stepSweep(lists);
         auto& steps = stepsOf[r];
         steps.reserve(seg.steps.size());
@@ -241,6 +347,7 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
         }
     });
     for (auto& steps : stepsOf) out.steps.insert(out.steps.end(), steps.begin(), steps.end());
+    for (auto& sums : blockSumsOf) out.blockSums.insert(out.blockSums.end(), sums.begin(), sums.end());
     std::stable_sort(out.steps.begin(), out.steps.end(), [](const StepRankRow& a, const StepRankRow& b) {
         return a.step != b.step ? a.step < b.step : a.rankIndex < b.rankIndex;
     });

@@ -11,10 +11,13 @@
 //           collective kernel before the last rank arrived is waiting; the rest moves bytes; where
 //           two collectives overlap, moving bytes wins)
 //   idle    = no activity at all (launch gaps, host stalls)
-// inside each window, so computeOnly + overlapped + exposed + idle = wall exactly, and
+// inside each window (layer, block, step), so computeOnly + overlapped + exposed + idle = wall exactly, and
 // compute + exposed + idle = wall. Load imbalance per layer = max - min compute over ranks.
 // Complexity: O(n) per stream to build unions (events are sorted by start), O(k log k) for the k
-// collective kernels of a rank; windows are measured by a sweep over the rank's three coverage lists
+// collective kernels of a rank; a layer whose blocks (attention, MLP) partition it is measured as
+// the sum of its blocks, which is exact (the masks' times add over disjoint windows), so the blocks
+// cost no extra pass; block times are kept as sums per (rank, layer index, block), not per instance;
+// windows are measured by a sweep over the rank's three coverage lists
 // (CoverageSweep), so the layers cost about one pass over them and the steps another; rows placed
 // by a merge of the ranks' (step, layer) orders, O(L log ranks). One task per rank
 // (util/parallel_for.h): each holds one rank's coverage lists (16 bytes an interval) at a time.
@@ -51,6 +54,16 @@ struct LayerRankRow {
     TimeBreakdown time;
 };
 
+// One rank's time in one block (attention or MLP) of one layer index, summed over its steps: the
+// per-block table's input. Sums, not one row per instance, so the blocks add little memory.
+struct BlockRankSum {
+    std::uint32_t rankIndex = 0;
+    int layer = 0;
+    BlockKind block = BlockKind::Attention;
+    std::size_t samples = 0;  // block instances summed (steps, and blocks of one kind in a layer)
+    TimeBreakdown time;
+};
+
 struct StepRankRow {
     std::int64_t step = 0;
     std::uint32_t rankIndex = 0;
@@ -74,6 +87,7 @@ struct LayerAcrossRanks {
 
 struct LayerBreakdown {
     std::vector<LayerRankRow> rows;        // sorted by (step, layer, rank)
+    std::vector<BlockRankSum> blockSums;   // sorted by (rank, layer, block)
     std::vector<StepRankRow> steps;        // sorted by (step, rank)
     std::vector<LayerAcrossRanks> layers;  // sorted by (step, layer)
     // Whole-rank totals over all step windows, one per Trace::ranks entry.

@@ -22,10 +22,15 @@
 //   Order: the pattern rule when it finds as many layers as the repeat rule, else the repeat rule
 //   when it finds any, else the pattern rule; `patternOnly` (the user set the pattern rule's
 //   parameters) skips the repeat rule. Notes say which was used and why.
+// - Blocks (layer_blocks.h): each layer's attention and MLP block, from the NVTX ranges one level below
+//   the layer ranges, or, for repeat layers, split by kernel kinds after the attention output
+//   projection (and its all-reduce). Pattern layers are not split.
 // Step keys are the number in the step's name when every step of the rank has one, else the
 // ordinal; ranks are aligned by (step key, layer index).
-// Complexity: O(ranges + collectives log collectives) per rank; kernels are not visited except for
-// each stream's first start. Ranks are independent: one task per rank (util/parallel_for.h).
+// Complexity: O(ranges + collectives log collectives) per NVTX rank (kernels not visited except for
+// each stream's first start); ranks without layer ranges add the repeat rule's (repeat_layers.h) and
+// O(n log n) for their kernel list, which the block split of repeat layers reuses. Ranks are independent: one task per
+// rank (util/parallel_for.h).
 
 #include <cstdint>
 #include <string>
@@ -66,11 +71,26 @@ struct LayerWindow {
     std::int64_t endNs = 0;
 };
 
+enum class BlockKind : std::uint8_t { Attention = 0, Mlp };
+std::string_view toString(BlockKind kind);
+
+// A layer's attention or MLP block, from NVTX ranges or derived from the kernel sequence.
+struct BlockWindow {
+    std::int64_t step = 0;  // step key
+    int layer = 0;
+    BlockKind kind = BlockKind::Attention;
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;
+};
+
 struct RankSegmentation {
     RankId rank{};
     SegmentationSource source = SegmentationSource::None;
     std::vector<StepWindow> steps;       // sorted by start
     std::vector<LayerWindow> layers;     // sorted by start
+    std::vector<BlockWindow> blocks;     // sorted by start; each inside its layer's window
+    bool blocksDerived = false;          // blocks split by kernel kinds, not NVTX block ranges
+    std::size_t unsplitLayers = 0;       // derived: layers with no attention kernel and GEMM after it
     std::size_t leftoverBlocks = 0;      // pattern rule: blocks that did not complete a layer
     std::size_t ignoredLayerRanges = 0;  // NVTX layer ranges outside every step range
     std::size_t repeatPeriod = 0;        // kernels per layer of the repeating sequence; 0 when none was found

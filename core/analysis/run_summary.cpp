@@ -266,6 +266,22 @@ std::vector<LayerIndexSummary> layerTable(const LayerBreakdown& breakdown, std::
     });
 }
 
+std::vector<BlockIndexSummary> blockTable(const LayerBreakdown& breakdown, std::int64_t rankIndex) {
+    std::map<std::pair<int, BlockKind>, BlockIndexSummary> acc;
+    for (const auto& sum : breakdown.blockSums) {
+        if (rankIndex >= 0 && sum.rankIndex != rankIndex) continue;
+        auto& a = acc[{sum.layer, sum.block}];
+        a.layer = sum.layer;
+        a.block = sum.block;
+        a.samples += sum.samples;
+        a.sumTime += sum.time;
+    }
+    std::vector<BlockIndexSummary> out;
+    out.reserve(acc.size());
+    for (const auto& [key, a] : acc) out.push_back(a);
+    return out;
+}
+
 std::vector<LayerIndexSummary> layerTableSlowestRank(const LayerBreakdown& breakdown) {
     return accumulateLayers(breakdown, [&](const auto& add) {
         for (const auto& l : breakdown.layers) {

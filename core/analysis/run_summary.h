@@ -123,6 +123,20 @@ std::vector<LayerIndexSummary> layerTable(const LayerBreakdown& breakdown, std::
 // averaged over steps. Each picked row partitions its own wall, so the means still sum to the mean wall.
 std::vector<LayerIndexSummary> layerTableSlowestRank(const LayerBreakdown& breakdown);
 
+// Per (layer index, block), averaged over steps (and over ranks unless one is picked): the per-block
+// table, the layer table's rows split into attention and MLP where the segmentation has blocks.
+struct BlockIndexSummary {
+    int layer = 0;
+    BlockKind block = BlockKind::Attention;
+    std::size_t samples = 0;  // (step, rank) rows summed
+    TimeBreakdown sumTime;
+    double mean(std::int64_t TimeBreakdown::*field) const {
+        return samples > 0 ? static_cast<double>(sumTime.*field) / static_cast<double>(samples) : 0.0;
+    }
+};
+// rankIndex < 0: every rank. Sorted by (layer, block).
+std::vector<BlockIndexSummary> blockTable(const LayerBreakdown& breakdown, std::int64_t rankIndex = -1);
+
 struct TimeSpan {
     std::int64_t startNs = 0;
     std::int64_t endNs = 0;

@@ -146,6 +146,7 @@ class KinetoParser final : public JsonTraceScanner::Handler {
     const std::optional<EventKind>& opClass(std::string_view opName);
     void applyOpClass(EventRecord& e, EventKind opKind);
     void resolveLateOpClasses();
+    void projectCpuAnnotations();
     Status parseOneByOne(std::string_view elements);
     Status applyTpscopeMeta();
 
@@ -187,9 +188,10 @@ class KinetoParser final : public JsonTraceScanner::Handler {
     std::vector<LateKernel> m_lateKernels;
     bool m_cpuOpSeen = false;
 
-    // Step annotations on the CPU (index into m_cpuRanges): projected onto their GPU work at the end.
-    std::vector<CpuStepRange> m_cpuSteps;
-    std::vector<std::size_t> m_cpuStepRangeIndex;
+    // Thread of each m_cpuRanges entry (kNoThread without a tid): the annotations are projected onto
+    // the GPU work launched on their thread at the end.
+    static constexpr std::int64_t kNoThread = std::numeric_limits<std::int64_t>::min();
+    std::vector<std::int64_t> m_cpuRangeThreads;
 };
 
 std::string pidTidKey(std::string_view pid, simdjson::dom::element tid, bool hasTid) {
@@ -445,10 +447,7 @@ void KinetoParser::complete(const RecordFields& f, std::int64_t startNs, std::in
             const ArgFields a = f.hasArgs ? kineto::readArgs(f.args) : ArgFields{};
             StagedRange r{startNs, startNs + durNs, m_part.names.intern(f.name), static_cast<int>(a.depth)};
             m_cpuRanges.emplace_back(r, a.externalId);
-            if (f.hasTid && projectedStep(f.name)) {
-                m_cpuSteps.push_back({kinetoThreadKey(f), r.startNs, r.endNs, r.name});
-                m_cpuStepRangeIndex.push_back(m_cpuRanges.size() - 1);
-            }
+            m_cpuRangeThreads.push_back(f.hasTid ? kinetoThreadKey(f) : kNoThread);
             if (f.hasTid && launcherOp(f.name)) m_links.addLauncher(f, a, startNs, durNs);
             return;
         }
@@ -619,40 +618,59 @@ Status KinetoParser::finish() {
             s.label = it != m_threadNames.end() ? it->second : "stream " + std::to_string(s.id);
         }
     }
-    // A step annotation with a GPU copy is already in GPU time; the others move onto the GPU work they
-    // launched, and their CPU range is not kept (it would sit above kernels it did not bound).
-    std::vector<bool> keepCpu(m_cpuRanges.size(), true);
-    std::vector<CpuStepRange> toProject;
-    std::vector<std::size_t> toProjectIndex;
-    for (std::size_t i = 0; i < m_cpuSteps.size(); ++i) {
-        const auto externalId = m_cpuRanges[m_cpuStepRangeIndex[i]].second;
-        if (externalId >= 0 && m_gpuAnnotationIds.count(externalId) != 0) continue;
-        toProject.push_back(m_cpuSteps[i]);
-        toProjectIndex.push_back(m_cpuStepRangeIndex[i]);
-    }
-    if (!toProject.empty()) {
-        const auto projected = projectSteps(toProject, m_links.launchRecords(), m_part);
-        for (std::size_t i = 0; i < projected.size(); ++i) {
-            if (projected[i]) {
-                keepCpu[toProjectIndex[i]] = false;
-                ++m_stats.projectedSteps;
-            }
-        }
-    }
-    for (std::size_t i = 0; i < m_cpuRanges.size(); ++i) {
-        const auto& [range, externalId] = m_cpuRanges[i];
-        if (externalId >= 0 && m_gpuAnnotationIds.count(externalId) != 0) {
-            ++m_stats.mirroredAnnotations;
-        } else if (keepCpu[i]) {
-            m_part.processRanges.push_back(range);
-        }
-    }
+    projectCpuAnnotations();
     for (const auto& [key, open] : m_openBegins) m_stats.unmatchedBegins += open.size();
     m_stats.collectivesWithArgs += m_links.resolve(m_part);
     if (!m_part.declaredRank) m_part.declaredRank = rankFromFileName(m_part.path);
     if (m_part.devices.empty()) m_stats.note(m_part.path + ": no GPU kernels, copies or annotations found");
     if (m_tpscopeMeta.empty()) m_part.setMetadata("format", "kineto-json");
     return Ok{};
+}
+
+// An annotation with a GPU copy (gpu_user_annotation, same External id) is already in GPU time: its
+// CPU copy is dropped. The others (ProfilerStep#N and the annotations nested in it, the engines'
+// steps) move onto the GPU work they launched, as one tree (step_projection.h), so that the step row
+// sits above its kernels and nesting holds. An annotation that launched no GPU work has no GPU time:
+// it is dropped when the others moved (a CPU-time range among GPU-time ones would nest with ranges
+// it has nothing to do with), and kept with all the others in CPU time when nothing could move (no
+// launch records: a CPU-only trace).
+void KinetoParser::projectCpuAnnotations() {
+    std::vector<CpuAnnotation> toProject;
+    std::vector<std::size_t> index;  // into m_cpuRanges
+    for (std::size_t i = 0; i < m_cpuRanges.size(); ++i) {
+        const auto& [range, externalId] = m_cpuRanges[i];
+        if (externalId >= 0 && m_gpuAnnotationIds.count(externalId) != 0) {
+            ++m_stats.mirroredAnnotations;
+            continue;
+        }
+        if (m_cpuRangeThreads[i] == kNoThread) continue;
+        const bool engineStep = projectedStep(m_part.names.view(range.name));
+        toProject.push_back({{m_cpuRangeThreads[i], range.startNs, range.endNs, range.name}, engineStep ? 0 : -1});
+        index.push_back(i);
+    }
+    const auto projected = projectAnnotationTree(toProject, m_links.launchRecords(), m_part);
+    const bool anyProjected = std::find(projected.begin(), projected.end(), true) != projected.end();
+    std::vector<bool> moved(m_cpuRanges.size(), false);
+    for (std::size_t k = 0; k < projected.size(); ++k) {
+        if (!projected[k]) continue;
+        moved[index[k]] = true;
+        if (parseStepAnnotation(m_part.names.view(toProject[k].range.name))) ++m_stats.projectedSteps;
+    }
+    std::size_t dropped = 0;
+    for (std::size_t i = 0; i < m_cpuRanges.size(); ++i) {
+        const auto& [range, externalId] = m_cpuRanges[i];
+        if (moved[i] || (externalId >= 0 && m_gpuAnnotationIds.count(externalId) != 0)) continue;
+        if (anyProjected) {
+            ++dropped;
+        } else {
+            m_part.processRanges.push_back(range);
+        }
+    }
+    if (dropped > 0) {
+        m_stats.note(m_part.path + ": " + std::to_string(dropped) +
+                     " CPU annotation(s) launched no GPU work: not shown (the others are shown in GPU time, "
+                     "over the work they launched)");
+    }
 }
 
 Status KinetoParser::applyTpscopeMeta() {

@@ -29,13 +29,70 @@ bool projectedStep(std::string_view name) {
     return annotation && annotation->engine != StepEngine::PyTorch;
 }
 
+namespace {
+
+// Per (annotation, device), the span of the GPU events whose correlation `launched` maps to it: a
+// direct-indexed table when the correlation ids are dense (CUPTI numbers them from 1), else a hash.
+std::vector<GpuSpan> spansOf(const std::vector<std::pair<std::uint32_t, std::int32_t>>& launched,
+                             std::size_t annotations, const TracePart& part) {
+    std::uint32_t maxCorrelation = 0;
+    for (const auto& l : launched) maxCorrelation = std::max(maxCorrelation, l.first);
+    std::size_t events = 0;
+    for (const auto& d : part.devices) {
+        for (const auto& s : d.streams) events += s.events.size();
+    }
+    const bool dense = maxCorrelation <= 4 * (events + launched.size()) + 1024;
+    std::vector<std::int32_t> denseOwner(dense ? maxCorrelation + 1 : 0, -1);
+    std::unordered_map<std::uint32_t, std::int32_t> sparseOwner;
+    for (const auto& [c, owner] : launched) {
+        if (dense) {
+            denseOwner[c] = owner;
+        } else {
+            sparseOwner[c] = owner;
+        }
+    }
+    const std::size_t devices = part.devices.size();
+    std::vector<GpuSpan> spans(annotations * devices);
+    for (std::size_t d = 0; d < devices; ++d) {
+        for (const auto& stream : part.devices[d].streams) {
+            for (const auto& e : stream.events) {
+                std::int32_t owner = -1;
+                if (dense) {
+                    if (e.correlationId <= maxCorrelation) owner = denseOwner[e.correlationId];
+                } else if (const auto it = sparseOwner.find(e.correlationId); it != sparseOwner.end()) {
+                    owner = it->second;
+                }
+                if (owner >= 0) spans[static_cast<std::size_t>(owner) * devices + d].add(e.startNs, e.endNs());
+            }
+        }
+    }
+    return spans;
+}
+
+bool usableCorrelation(std::int64_t c) {
+    return c > 0 && c <= std::numeric_limits<std::uint32_t>::max();
+}
+
+// Adds annotation i's non-empty spans to its devices; returns whether there was one.
+bool addRanges(const std::vector<GpuSpan>& spans, std::size_t i, NameId name, int depth, TracePart& part) {
+    const std::size_t devices = part.devices.size();
+    bool any = false;
+    for (std::size_t d = 0; d < devices; ++d) {
+        const GpuSpan& span = spans[i * devices + d];
+        if (span.empty()) continue;
+        part.devices[d].ranges.push_back({span.startNs, span.endNs, name, depth});
+        any = true;
+    }
+    return any;
+}
+
+}  // namespace
+
 std::vector<bool> projectSteps(const std::vector<CpuStepRange>& steps,
                                const std::vector<KinetoLinks::LaunchRecord>& launches, TracePart& part) {
     std::vector<bool> projected(steps.size(), false);
     if (steps.empty() || launches.empty()) return projected;
-    // Which step launched each correlation: dense when the ids are (CUPTI numbers them from 1).
     std::vector<std::pair<std::uint32_t, std::int32_t>> launched;  // correlation, step
-    std::uint32_t maxCorrelation = 0;
     for (std::size_t i = 0; i < steps.size(); ++i) {
         const CpuStepRange& step = steps[i];
         auto it =
@@ -44,49 +101,86 @@ std::vector<bool> projectSteps(const std::vector<CpuStepRange>& steps,
                                  return l.thread != v.first ? l.thread < v.first : l.startNs < v.second;
                              });
         for (; it != launches.end() && it->thread == step.thread && it->startNs < step.endNs; ++it) {
-            if (it->correlation <= 0 || it->correlation > std::numeric_limits<std::uint32_t>::max()) continue;
-            const auto c = static_cast<std::uint32_t>(it->correlation);
-            launched.emplace_back(c, static_cast<std::int32_t>(i));
-            maxCorrelation = std::max(maxCorrelation, c);
+            if (!usableCorrelation(it->correlation)) continue;
+            launched.emplace_back(static_cast<std::uint32_t>(it->correlation), static_cast<std::int32_t>(i));
         }
     }
     if (launched.empty()) return projected;
-    std::size_t events = 0;
-    for (const auto& d : part.devices) {
-        for (const auto& s : d.streams) events += s.events.size();
-    }
-    const bool dense = maxCorrelation <= 4 * (events + launched.size()) + 1024;
-    std::vector<std::int32_t> denseStep(dense ? maxCorrelation + 1 : 0, -1);
-    std::unordered_map<std::uint32_t, std::int32_t> sparseStep;
-    for (const auto& [c, step] : launched) {
-        if (dense) {
-            denseStep[c] = step;
-        } else {
-            sparseStep[c] = step;
+    const auto spans = spansOf(launched, steps.size(), part);
+    for (std::size_t i = 0; i < steps.size(); ++i) projected[i] = addRanges(spans, i, steps[i].name, 0, part);
+    return projected;
+}
+
+std::vector<bool> projectAnnotationTree(const std::vector<CpuAnnotation>& annotations,
+                                        const std::vector<KinetoLinks::LaunchRecord>& launches, TracePart& part) {
+    const std::size_t n = annotations.size();
+    std::vector<bool> projected(n, false);
+    if (n == 0 || launches.empty()) return projected;
+    // CPU nesting order: by thread, then start, the longer first (a parent before its children).
+    std::vector<std::uint32_t> order(n);
+    for (std::uint32_t i = 0; i < n; ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        const CpuStepRange& x = annotations[a].range;
+        const CpuStepRange& y = annotations[b].range;
+        if (x.thread != y.thread) return x.thread < y.thread;
+        if (x.startNs != y.startNs) return x.startNs < y.startNs;
+        return x.endNs != y.endNs ? x.endNs > y.endNs : a < b;
+    });
+    // One merge of annotations and launches (both by thread, start): each annotation's parent (the
+    // innermost open range that contains it) and each launch's innermost open range.
+    std::vector<std::int32_t> parent(n, -1);
+    std::vector<std::pair<std::uint32_t, std::int32_t>> launched;  // correlation, innermost annotation
+    std::vector<std::uint32_t> open;                               // stack, outermost first
+    std::size_t a = 0;
+    auto contains = [&](std::uint32_t outer, std::int64_t thread, std::int64_t startNs, std::int64_t endNs) {
+        const CpuStepRange& o = annotations[outer].range;
+        return o.thread == thread && o.startNs <= startNs && endNs <= o.endNs;
+    };
+    for (std::size_t l = 0; l <= launches.size(); ++l) {
+        // Open every annotation that starts before this launch (on its thread, or on an earlier one).
+        while (a < n) {
+            const CpuStepRange& r = annotations[order[a]].range;
+            if (l < launches.size() && (r.thread > launches[l].thread ||
+                                        (r.thread == launches[l].thread && r.startNs > launches[l].startNs))) {
+                break;
+            }
+            while (!open.empty() && !contains(open.back(), r.thread, r.startNs, r.endNs)) open.pop_back();
+            if (!open.empty()) parent[order[a]] = static_cast<std::int32_t>(open.back());
+            open.push_back(order[a]);
+            ++a;
+        }
+        if (l == launches.size()) break;
+        const auto& launch = launches[l];
+        while (!open.empty() && !contains(open.back(), launch.thread, launch.startNs, launch.startNs + 1)) {
+            open.pop_back();
+        }
+        if (!open.empty() && usableCorrelation(launch.correlation)) {
+            launched.emplace_back(static_cast<std::uint32_t>(launch.correlation),
+                                  static_cast<std::int32_t>(open.back()));
         }
     }
+    if (launched.empty()) return projected;
+    auto spans = spansOf(launched, n, part);
+    // Children after their parent in `order`: walking it backwards hands each span up once.
     const std::size_t devices = part.devices.size();
-    std::vector<GpuSpan> spans(steps.size() * devices);
-    for (std::size_t d = 0; d < devices; ++d) {
-        for (const auto& stream : part.devices[d].streams) {
-            for (const auto& e : stream.events) {
-                std::int32_t step = -1;
-                if (dense) {
-                    if (e.correlationId <= maxCorrelation) step = denseStep[e.correlationId];
-                } else if (const auto it = sparseStep.find(e.correlationId); it != sparseStep.end()) {
-                    step = it->second;
-                }
-                if (step >= 0) spans[static_cast<std::size_t>(step) * devices + d].add(e.startNs, e.endNs());
+    for (std::size_t k = n; k-- > 0;) {
+        const std::uint32_t i = order[k];
+        if (parent[i] < 0) continue;
+        for (std::size_t d = 0; d < devices; ++d) {
+            const GpuSpan& child = spans[i * devices + d];
+            if (!child.empty()) {
+                spans[static_cast<std::size_t>(parent[i]) * devices + d].add(child.startNs, child.endNs);
             }
         }
     }
-    for (std::size_t i = 0; i < steps.size(); ++i) {
-        for (std::size_t d = 0; d < devices; ++d) {
-            const GpuSpan& span = spans[i * devices + d];
-            if (span.empty()) continue;
-            part.devices[d].ranges.push_back({span.startNs, span.endNs, steps[i].name, 0});
-            projected[i] = true;
-        }
+    // Depth from the CPU tree, not from overlaps on the GPU: two siblings whose work overlaps there
+    // (several streams) stay on one row instead of the later one passing for the earlier's child.
+    std::vector<int> depth(n, 0);
+    for (const std::uint32_t i : order) {
+        depth[i] = annotations[i].depth >= 0 ? annotations[i].depth
+                   : parent[i] >= 0          ? depth[static_cast<std::size_t>(parent[i])] + 1
+                                             : 0;
+        projected[i] = addRanges(spans, i, annotations[i].range.name, depth[i], part);
     }
     return projected;
 }

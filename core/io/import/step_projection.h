@@ -29,14 +29,31 @@ struct CpuStepRange {
     NameId name{};
 };
 
-// The annotations that are projected: the serving engines' steps. A CPU-only ProfilerStep#N stays
-// where it is: the other CPU annotations nested in it (forward, backward, optimizer) stay in CPU time
-// too, and moving the step alone would break their nesting.
+// The serving engines' step annotations: projected alone by the nsys reader (NVTX), and kept at
+// depth 0 by the Kineto reader's tree projection, so that they stay steps inside a ProfilerStep#N.
 bool projectedStep(std::string_view name);
 
 // Adds the GPU-time ranges to `part`; returns, per annotation, whether it launched GPU work (the
 // ones that did not keep their CPU range).
 std::vector<bool> projectSteps(const std::vector<CpuStepRange>& steps,
                                const std::vector<KinetoLinks::LaunchRecord>& launches, TracePart& part);
+
+// A Kineto trace's CPU annotation tree (ProfilerStep#N > forward > ...), projected as a whole, so
+// that its nesting holds in GPU time too: each range becomes the span of the GPU work launched on its
+// thread inside it, its children's included. A child launches a subset of its parent's work, so its
+// span lies inside the parent's: nesting on the CPU gives nesting on the GPU. Each range's depth is
+// its depth in the CPU tree (`depth` when >= 0: 0 for engine steps, which must stay steps), so two
+// siblings whose work overlaps on the GPU (several streams) share a row and overlap there, instead
+// of the later one passing for the earlier one's child. A range that launched no GPU work has no GPU
+// time and is not projected (the caller drops it). Returns, per range, whether it was added to
+// `part` (once per device that ran its work). Cost: O(ranges log ranges +
+// launches) to give each launch its innermost range, one pass over the events, then O(ranges x
+// devices) to hand spans to the parents.
+struct CpuAnnotation {
+    CpuStepRange range;
+    int depth = -1;
+};
+std::vector<bool> projectAnnotationTree(const std::vector<CpuAnnotation>& annotations,
+                                        const std::vector<KinetoLinks::LaunchRecord>& launches, TracePart& part);
 
 }  // namespace tpscope::core

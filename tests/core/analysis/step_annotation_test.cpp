@@ -124,16 +124,55 @@ INSTANTIATE_TEST_SUITE_P(Engines, EngineFixture,
                              return name.substr(0, name.find('.'));
                          });
 
-TEST(StepAnnotation, CpuOnlyProfilerStepsStayWhereTheyAre) {
-    // Their nested CPU annotations (forward, backward) stay in CPU time, so the step does too.
+TEST(StepAnnotation, CpuOnlyProfilerStepsMoveOntoTheirKernels) {
+    // profiler_step.json: each ProfilerStep#N launches two kernels; it spans them in GPU time.
     core::ImportStats stats;
     auto trace = core::readTrace(fixture("profiler_step.json"), {}, &stats);
     ASSERT_TRUE(trace) << trace.error().describe();
-    EXPECT_EQ(stats.projectedSteps, 0u);
+    EXPECT_EQ(stats.projectedSteps, 2u);
     const auto& ranges = (*trace)->ranks.at(0).ranges;
     ASSERT_EQ(ranges.size(), 2u);
-    EXPECT_EQ(ranges[0].startNs, 10'000);  // the CPU range, as written
-    EXPECT_EQ(ranges[1].startNs, 200'000);
+    // First kernel start, last kernel end, from the fixture (µs).
+    EXPECT_EQ(ranges[0].startNs, 100'000);
+    EXPECT_EQ(ranges[0].endNs, (131 + 10) * 1'000);
+    EXPECT_EQ(ranges[1].startNs, 300'000);
+    EXPECT_EQ(ranges[1].endNs, (331 + 12) * 1'000);
+    const auto seg = core::analysis::segmentLayers(**trace);
+    ASSERT_EQ(seg.ranks.at(0).steps.size(), 2u);
+    EXPECT_EQ(seg.ranks[0].steps[0].key, 3);
+    EXPECT_EQ(seg.ranks[0].steps[0].startNs, 100'000);
+}
+
+TEST(StepAnnotation, TheAnnotationsNestedInAProfilerStepMoveWithIt) {
+    // profiler_step_nested.json: the whole CPU tree goes onto the GPU, nesting kept; the two
+    // annotations that launched nothing (metrics, the dataloader thread's) are dropped.
+    core::ImportStats stats;
+    auto trace = core::readTrace(fixture("profiler_step_nested.json"), {}, &stats);
+    ASSERT_TRUE(trace) << trace.error().describe();
+    EXPECT_EQ(stats.projectedSteps, 1u);
+    const auto& t = **trace;
+    struct Want {
+        const char* name;
+        std::int64_t startUs, endUs;
+        int depth;
+    };
+    // Kernels: corr 1 [200, 230), corr 2 [240, 260) in forward; corr 3 [300, 310) in Optimizer.step.
+    const std::vector<Want> want{{"ProfilerStep#7", 200, 310, 0},
+                                 {"## forward ##", 200, 260, 1},
+                                 {"## optimizer ##", 300, 310, 1},
+                                 {"Optimizer.step#SGD.step", 300, 310, 2}};
+    const auto& ranges = t.ranks.at(0).ranges;
+    ASSERT_EQ(ranges.size(), want.size());
+    for (std::size_t i = 0; i < want.size(); ++i) {
+        EXPECT_EQ(t.name(ranges[i].name), want[i].name) << i;
+        EXPECT_EQ(ranges[i].startNs, want[i].startUs * 1'000) << want[i].name;
+        EXPECT_EQ(ranges[i].endNs, want[i].endUs * 1'000) << want[i].name;
+        EXPECT_EQ(ranges[i].depth, want[i].depth) << want[i].name;
+    }
+    bool noted = false;
+    for (const auto& n : stats.notes)
+        noted = noted || n.find("2 CPU annotation(s) launched no GPU work") != std::string::npos;
+    EXPECT_TRUE(noted);
 }
 
 TEST(StepAnnotation, EngineStepsWinOverTheProfilerStepAroundThem) {

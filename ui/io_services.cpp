@@ -75,8 +75,8 @@ QString importNote(const core::ImportStats& stats) {
 
 core::RunInfo runInfoOf(const RunRecord& run) {
     const RunRequest& r = run.request;
-    core::RunInfo info = core::makeRunInfo(core::PlanConfig{r.model, r.tp, r.batch, r.contextLen, r.dtype}, r.tokens,
-                                           std::string(backendName(r.backend)), r.gpu.id, r.fabric.id);
+    core::RunInfo info =
+        core::makeRunInfo(r.planConfig(), r.tokens, std::string(backendName(r.backend)), r.gpu.id, r.fabric.id);
     info.name = run.label().toStdString();
     info.spec.insert(info.spec.end(), {{"nodes", std::to_string(r.nodes)},
                                        {"gpus_per_node", std::to_string(r.gpusPerNode)},
@@ -109,7 +109,8 @@ RunRecord runRecordOf(const core::Run& run, const QString& workspacePath) {
     r.model.headDim = specNumber<std::int64_t>(info, "model.head_dim", 0);
     r.model.layers = specNumber<std::int64_t>(info, "model.layers", 0);
     r.model.vocab = specNumber<std::int64_t>(info, "model.vocab", 0);
-    core::readModelExtras(info, r.model);  // MoE experts, MLA dims, weight formats: a MoE run reopens as MoE
+    // MoE experts, routing skew and expert placement, MLA dims, weight formats: a MoE run reopens as MoE.
+    core::readModelExtras(info, r.model, &r.moeParallel);
     if (catalog) {
         if (auto g = catalog->gpu(info.gpu)) r.gpu = *g;
         if (auto f = catalog->fabric(info.fabric)) r.fabric = *f;

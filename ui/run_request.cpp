@@ -7,6 +7,12 @@
 
 namespace tpscope::ui {
 
+core::PlanConfig RunRequest::planConfig() const {
+    core::PlanConfig plan{model, tp, batch, contextLen, dtype};
+    plan.moeParallel = moeParallel;
+    return plan;
+}
+
 QString RunRequest::label() const {
     // Tokens and context too: runs of one TP and batch often differ only in how many steps they ran
     // or how long their KV cache was (`simulate --context 1024,2048`); two runs never share a name.

@@ -76,7 +76,7 @@ QString importNote(const core::ImportStats& stats) {
 core::RunInfo runInfoOf(const RunRecord& run) {
     const RunRequest& r = run.request;
     core::RunInfo info =
-        core::makeRunInfo(r.planConfig(), r.tokens, std::string(backendName(r.backend)), r.gpu.id, r.fabric.id);
+        core::makeRunInfo(r.plan(), r.tokens, std::string(backendName(r.backend)), r.gpu.id, r.fabric.id);
     info.name = run.label().toStdString();
     info.spec.insert(info.spec.end(), {{"nodes", std::to_string(r.nodes)},
                                        {"gpus_per_node", std::to_string(r.gpusPerNode)},

@@ -419,7 +419,7 @@ void RunPanel::validate() {
     RunRequest largest = base;  // the largest batch needs the most memory
     largest.tp = 1;
     largest.batch = *std::max_element(sweep->batches.begin(), sweep->batches.end());
-    const int minTp = core::minimumTpThatFits(largest.planConfig(), base.gpu, {1, 2, 4, 8, 16, 32, 64});
+    const int minTp = core::minimumTpThatFits(largest.plan(), base.gpu, {1, 2, 4, 8, 16, 32, 64});
     m_fitHint->setText(
         minTp == 0 ? tr("does not fit %1 at any TP up to 64").arg(QString::fromStdString(base.gpu.name))
         : minTp == 1

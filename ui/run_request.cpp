@@ -7,16 +7,16 @@
 
 namespace tpscope::ui {
 
-core::PlanConfig RunRequest::planConfig() const {
-    core::PlanConfig plan{model, tp, batch, contextLen, dtype};
-    plan.moeParallel = moeParallel;
-    return plan;
-}
-
 QString RunRequest::label() const {
     // Tokens and context too: runs of one TP and batch often differ only in how many steps they ran
     // or how long their KV cache was (`simulate --context 1024,2048`); two runs never share a name.
     return QStringLiteral("TP %1 · batch %2 · context %3 · %4 tokens").arg(tp).arg(batch).arg(contextLen).arg(tokens);
+}
+
+core::PlanConfig RunRequest::plan() const {
+    core::PlanConfig config{model, tp, batch, contextLen, dtype};
+    config.moeParallel = moeParallel;
+    return config;
 }
 
 QString RunRequest::backendText() const {

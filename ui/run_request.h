@@ -52,9 +52,10 @@ struct RunRequest {
     double pricePerGpuHour = 0;
     std::uint64_t seed = 1;  // one seed for the whole sweep, as `tpscope-cli simulate --seed`
 
-    // The decode plan this request runs (model, TP, batch, context, dtype, expert placement).
-    core::PlanConfig planConfig() const;
-    QString label() const;        // "TP 4 · batch 8 · 4 tokens"
+    QString label() const;  // "TP 4 · batch 8 · 4 tokens"
+    // The decode plan this request runs (model, TP, batch, context, dtype, expert placement): what the
+    // simulator, the GPU backend and the workspace's run description are given.
+    core::PlanConfig plan() const;
     QString backendText() const;  // "sim 1×8 h100-sxm, nvlink4, cuda-graphs"
 };
 

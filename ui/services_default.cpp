@@ -23,7 +23,7 @@ core::Result<RunOutcome> runOnLocalGpus(const RunRequest& request, const TaskCon
     const auto backend = core::localBackend();
     if (!backend) return core::makeError(core::ErrorCode::Unsupported, "no GPU backend in this build", "local GPUs");
     core::LocalRunRequest local;
-    local.plan = core::PlanConfig{request.model, request.tp, request.batch, request.contextLen, request.dtype};
+    local.plan = request.plan();
     local.tokens = request.tokens;
     local.graph = request.runtime == core::sim::Runtime::CudaGraphs;  // the others launch eagerly
     local.overlap = request.overlap;

@@ -39,8 +39,9 @@ std::string customKernelBlocker(const CollectiveModel& model, std::string_view e
 // max_size 8 MiB, should_custom_ar: inp_size < max_size; more than 2 GPUs need full NVLink).
 EngineChoice vllmCustomAr(const CollectiveModel& model, std::uint64_t bytes) {
     const int n = model.ranks();
-    if (auto why = customKernelBlocker(model, "vLLM custom all-reduce"); !why.empty())
+    if (auto why = customKernelBlocker(model, "vLLM custom all-reduce"); !why.empty()) {
         return fallBack(model, bytes, why);
+    }
     if (n != 2 && n != 4 && n != 6 && n != 8) {
         return fallBack(model, bytes, "vLLM custom all-reduce supports 2, 4, 6 or 8 GPUs, not " + std::to_string(n));
     }

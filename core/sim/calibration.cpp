@@ -3,6 +3,7 @@
 #include "core/sim/calibration.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 
@@ -31,10 +32,10 @@ struct Band {
     std::uint64_t minBytes;
     std::uint64_t maxBytes;
 };
-constexpr Band kBands[] = {{"<= 64 KiB", 0, 64 * kKiB},
-                           {"64 KiB - 1 MiB", 64 * kKiB + 1, kMiB},
-                           {"1 - 16 MiB", kMiB + 1, 16 * kMiB},
-                           {"> 16 MiB", 16 * kMiB + 1, kMaxBytes}};
+constexpr std::array<Band, 4> kBands{{{"<= 64 KiB", 0, 64 * kKiB},
+                                      {"64 KiB - 1 MiB", 64 * kKiB + 1, kMiB},
+                                      {"1 - 16 MiB", kMiB + 1, 16 * kMiB},
+                                      {"> 16 MiB", 16 * kMiB + 1, kMaxBytes}}};
 
 ErrorStats stats(std::string label, std::uint64_t lo, std::uint64_t hi, std::vector<double> rel) {
     ErrorStats s;
@@ -170,6 +171,7 @@ Result<CalibrationReport> evaluateFabric(const std::vector<AllReduceSample>& sam
     }
     auto values = [](const std::vector<std::pair<std::uint64_t, double>>& v) {
         std::vector<double> out;
+        out.reserve(v.size());
         for (const auto& p : v) out.push_back(p.second);
         return out;
     };
@@ -231,8 +233,9 @@ Result<CalibrationResult> calibrateFabric(const std::vector<AllReduceSample>& in
         return sum / weightSum + kPriorWeight * penalty;
     };
     const auto best = nelderMead(objective, prior, 0.7, o.maxIterations, o.restarts);
-    if (invalid)
+    if (invalid) {
         return makeError(ErrorCode::InvalidArgument, "the samples' topology cannot be modelled", "calibration data");
+    }
 
     CalibrationResult result;
     result.fabric = o.start;

@@ -49,8 +49,9 @@ double allReduceBusbw(std::uint64_t bytes, double timeNs, int ranks) {
 Result<CollectiveModel> CollectiveModel::create(const FabricSpec& intra, const std::optional<FabricSpec>& inter,
                                                 int ranks, int gpusPerNode) {
     if (ranks < 1) return makeError(ErrorCode::InvalidArgument, "a communicator needs at least one rank", "ranks");
-    if (gpusPerNode < 1)
+    if (gpusPerNode < 1) {
         return makeError(ErrorCode::InvalidArgument, "GPUs per node must be positive", "gpus per node");
+    }
     if (intra.scope != FabricScope::IntraNode) {
         return makeError(ErrorCode::InvalidArgument,
                          "'" + intra.id + "' is an inter-node fabric; give it as the inter-node fabric", intra.id);
@@ -131,7 +132,7 @@ CollectiveEstimate CollectiveModel::ring(double bytes, int p, double wireFactor,
 }
 
 CollectiveEstimate CollectiveModel::estimate(std::uint64_t bytesIn, CollectiveAlgo algo, int p) const {
-    const double bytes = static_cast<double>(bytesIn);
+    const auto bytes = static_cast<double>(bytesIn);
     const int n = m_ranks;
     const bool customKernel = isCustomKernel(algo);
     if (customKernel != (p < 0) || p >= kProtocolCount) return invalidEstimate();

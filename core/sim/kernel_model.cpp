@@ -97,7 +97,7 @@ KernelCost kernelCost(const PlanOp& op, const GpuSpec& gpu, Dtype dtype, const S
     if (peak <= 0) peak = gpu.fp16Flops;
     KernelCost c;
     c.computeNs = peak > 0 && eff.compute > 0 ? op.flops / (peak * eff.compute) * 1e9 : 0;
-    const double bytes = static_cast<double>(op.bytesRead + op.bytesWritten);
+    const auto bytes = static_cast<double>(op.bytesRead + op.bytesWritten);
     c.memoryNs = gpu.hbmBytesPerSec > 0 && eff.memory > 0 ? bytes / (gpu.hbmBytesPerSec * eff.memory) * 1e9 : 0;
     c.overheadNs = params.kernelOverheadNs;
     return c;

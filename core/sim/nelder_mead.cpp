@@ -79,7 +79,7 @@ MinimizeResult simplexRun(const std::function<double(const std::vector<double>&)
 
 }  // namespace
 
-MinimizeResult nelderMead(const std::function<double(const std::vector<double>&)>& f, std::vector<double> start,
+MinimizeResult nelderMead(const std::function<double(const std::vector<double>&)>& f, const std::vector<double>& start,
                           double initialStep, int maxIterations, int restarts, double tolerance) {
     MinimizeResult best = simplexRun(f, start, initialStep, maxIterations, tolerance);
     int evals = best.evaluations;

@@ -17,7 +17,7 @@ struct MinimizeResult {
     int evaluations = 0;
 };
 
-MinimizeResult nelderMead(const std::function<double(const std::vector<double>&)>& f, std::vector<double> start,
+MinimizeResult nelderMead(const std::function<double(const std::vector<double>&)>& f, const std::vector<double>& start,
                           double initialStep, int maxIterations, int restarts, double tolerance = 1e-10);
 
 }  // namespace tpscope::core::sim

@@ -11,6 +11,7 @@
 // and (the previous kernel's end + `device_gap_ns`); `step_host_ns` of host work separates two steps.
 // Cost: the file is parsed once per process (a few hundred bytes).
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -23,7 +24,7 @@
 namespace tpscope::core::sim {
 
 enum class Runtime : std::uint8_t { PytorchEager, CppRuntime, CudaGraphs };
-inline constexpr Runtime kRuntimes[] = {Runtime::PytorchEager, Runtime::CppRuntime, Runtime::CudaGraphs};
+inline constexpr std::array<Runtime, 3> kRuntimes{Runtime::PytorchEager, Runtime::CppRuntime, Runtime::CudaGraphs};
 
 std::string_view toString(Runtime runtime);  // "pytorch-eager", "cpp-runtime", "cuda-graphs"
 std::optional<Runtime> parseRuntime(std::string_view text);

@@ -5,6 +5,7 @@
 // std::normal_distribution differs between standard libraries; this does not, so a seed gives the
 // same trace on every platform. O(1) per draw, no allocation.
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 
@@ -56,7 +57,7 @@ class SimRng {
         z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
         return z ^ (z >> 31);
     }
-    std::uint64_t m_s[4]{};
+    std::array<std::uint64_t, 4> m_s{};
     double m_spare = 0;
     bool m_hasSpare = false;
 };

@@ -187,7 +187,7 @@ void Engine::computeInstr(std::size_t i, const StepInstr& in) {
         double* markers = &m_markers[static_cast<std::size_t>(r) * markerStride];
         if (in.firstOfLayer) markers[in.op->layer] = start;
         if (in.firstOfMlp) markers[m_layers + in.op->layer] = start;
-        if (in.firstOfEpilogue) markers[2 * m_layers] = start;
+        if (in.firstOfEpilogue) markers[2 * static_cast<std::ptrdiff_t>(m_layers)] = start;
     }
 }
 
@@ -196,8 +196,9 @@ void Engine::collectiveInstr(std::size_t i, const StepInstr& in) {
     for (int r = 0; r < m_ranks; ++r) {
         RankState& s = m_state[static_cast<std::size_t>(r)];
         double ready = s.computeFree;
-        if (in.onComm)
+        if (in.onComm) {
             ready = std::max(s.commFree, in.dataDep >= 0 ? endOf(static_cast<std::size_t>(in.dataDep), r) : ready);
+        }
         m_arrival[static_cast<std::size_t>(r)] = kernelStart(s, ready);
         last = std::max(last, m_arrival[static_cast<std::size_t>(r)]);
     }
@@ -234,7 +235,8 @@ void Engine::appendRanges(int step, double stepStart, double stepEnd) {
         add(stepStart, stepEnd, stepName, 0);
         for (int l = 0; l < m_layers; ++l) {
             const double layerStart = markers[l];
-            const double layerEnd = l + 1 < m_layers ? markers[l + 1] : markers[2 * m_layers];
+            const double layerEnd =
+                l + 1 < m_layers ? markers[l + 1] : markers[2 * static_cast<std::ptrdiff_t>(m_layers)];
             const double mlpStart = markers[m_layers + l];
             add(layerStart, layerEnd, m_layerNames[static_cast<std::size_t>(l)], 1);
             add(layerStart, mlpStart, m_attentionName, 2);

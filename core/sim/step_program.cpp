@@ -3,6 +3,7 @@
 #include "core/sim/step_program.h"
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <unordered_map>
 
@@ -41,7 +42,7 @@ class ProgramBuilder {
 
     // Emits plan `planIndex`'s ops [seg.first, seg.last); the first compute op waits for `waits`.
     // Returns the index of the segment's collective instruction, or -1.
-    int emit(const Segment& seg, std::size_t planIndex, const int (&waits)[2]) {
+    int emit(const Segment& seg, std::size_t planIndex, const std::array<int, 2>& waits) {
         const DecodePlan& plan = m_p.plans[planIndex];
         int lastCompute = -1;
         int collective = -1;
@@ -83,8 +84,9 @@ class ProgramBuilder {
     }
 
     void addNote(std::string note) {
-        if (std::find(m_p.notes.begin(), m_p.notes.end(), note) == m_p.notes.end())
+        if (std::find(m_p.notes.begin(), m_p.notes.end(), note) == m_p.notes.end()) {
             m_p.notes.push_back(std::move(note));
+        }
     }
 
     void describeCompute(StepInstr& in, const PlanOp& op, const DecodePlan& plan) {
@@ -105,9 +107,10 @@ class ProgramBuilder {
         } else {
             EngineChoice choice = engineAllReduce(m_coll, op.messageBytes, m_params.allReduceEngine);
             e = choice.estimate;
-            if (!choice.fallback.empty())
+            if (!choice.fallback.empty()) {
                 addNote(std::string(toString(m_params.allReduceEngine)) + " fell back to NCCL (" +
                         formatBytes(static_cast<double>(op.messageBytes)) + "): " + choice.fallback);
+            }
         }
         in.baseNs = e.timeNs();
         in.allReduce = op.collective == CollectiveOp::AllReduce;
@@ -184,12 +187,12 @@ Result<StepProgram> buildStepProgram(DecodePlan wholePlan, const GpuSpec& gpu, c
         }
     }
     ProgramBuilder builder(p, gpu, collectives, params, trace);
-    int last[2] = {-1, -1};
+    std::array<int, 2> last{-1, -1};
     for (const Segment& seg : segments(p.plans[0])) {
         if (p.split && seg.inLayer) {
             for (int half = 0; half < 2; ++half) {
-                const int waits[2] = {last[half], -1};
-                const int c = builder.emit(seg, static_cast<std::size_t>(half + 1), waits);
+                const std::array<int, 2> waits{last[half], -1};
+                const int c = builder.emit(seg, static_cast<std::size_t>(half) + 1, waits);
                 if (c >= 0) last[half] = c;
             }
         } else {

@@ -9,6 +9,7 @@
 // (the ops up to and including a collective) runs twice, for two half batches, so that half B
 // computes while half A's all-reduce runs; the prologue and epilogue stay whole. O(ops) to build.
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -25,10 +26,10 @@ namespace tpscope::core::sim {
 struct StepInstr {
     const PlanOp* op = nullptr;
     bool collective = false;
-    bool onComm = false;        // on the nccl stream
-    int dataDep = -1;           // collectives on the nccl stream: the compute instruction producing the input
-    int waitFor[2] = {-1, -1};  // collectives this compute instruction waits for (overlap mode)
-    double baseNs = 0;          // compute: kernel time; collective: transfer time after the last arrival
+    bool onComm = false;                 // on the nccl stream
+    int dataDep = -1;                    // collectives on the nccl stream: the compute instruction producing the input
+    std::array<int, 2> waitFor{-1, -1};  // collectives this compute instruction waits for (overlap mode)
+    double baseNs = 0;                   // compute: kernel time; collective: transfer time after the last arrival
     bool memoryBound = false;
     double hbmShare = 0;  // collectives: fraction of HBM bandwidth taken while moving bytes
     bool allReduce = false;

@@ -36,7 +36,7 @@ TraceSamples allReduceSamples(const Trace& trace, const analysis::CollectiveMatc
             {call.bytes, ranks, std::max(1, static_cast<int>(hosts.size())), static_cast<double>(call.transferNs)});
     }
     if (trace.ranks.size() == 1 && !out.samples.empty()) {
-        out.notes.push_back(
+        out.notes.emplace_back(
             "single-rank trace: each transfer includes the wait for the other ranks, so the fitted fabric is slower "
             "than the wire");
     }

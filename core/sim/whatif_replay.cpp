@@ -58,8 +58,10 @@ std::vector<Node> buildNodes(const Rank& rank) {
         while (!running.empty() && running.top().first <= node.startNs) {
             const int done = running.top().second;
             running.pop();
-            if (best < 0 || nodes[static_cast<std::size_t>(done)].endNs >= nodes[static_cast<std::size_t>(best)].endNs)
+            if (best < 0 ||
+                nodes[static_cast<std::size_t>(done)].endNs >= nodes[static_cast<std::size_t>(best)].endNs) {
                 best = done;
+            }
         }
         node.crit = best;
         node.sameStream = lastOfStream[node.stream];
@@ -81,7 +83,7 @@ double modelledTransfer(const analysis::CollectiveCall& call, const Payload& pay
                         std::map<int, CollectiveModel>& models, const WhatIfOptions& o, bool* modelled,
                         Status* status) {
     *modelled = false;
-    const double measured = static_cast<double>(call.transferNs);
+    const auto measured = static_cast<double>(call.transferNs);
     const bool sized = call.bytes > 0;
     const CollectiveOp op = call.op != CollectiveOp::Unknown ? call.op : payload.collective.op;
     if (!sized ||
@@ -130,7 +132,7 @@ Result<TpKernelScaling> tpKernelScaling(const PlanConfig& measured, int newTp, c
                             measured.model.id + " (batch " + std::to_string(measured.batch) + ", context " +
                             std::to_string(measured.contextLen) + ") on " + gpu.id + " at TP " + std::to_string(newTp) +
                             " vs TP " + std::to_string(measured.tp));
-    s.assumptions.push_back(
+    s.assumptions.emplace_back(
         "norms, activations and other kernels keep their measured durations; launch gaps are unchanged");
     return s;
 }
@@ -240,7 +242,7 @@ Schedule replaySchedule(const std::vector<std::vector<Node>>& nodes, std::size_t
         remaining += nodes[i % n].size();
     }
     auto scaled = [&](const Node& node) {
-        const double d = static_cast<double>(node.endNs - node.startNs);
+        const auto d = static_cast<double>(node.endNs - node.startNs);
         if (node.kind == EventKind::Gemm) return roundedNs(d * scaling.gemm);
         if (node.kind == EventKind::Attention) return roundedNs(d * scaling.attention);
         return node.endNs - node.startNs;

@@ -213,7 +213,7 @@ core::Status CompareController::simulateConfiguration(RunId measured, const RunC
     if (m_pending) return core::makeError(core::ErrorCode::InvalidArgument, "a simulation for Compare is running");
     const core::Catalog& catalog = m_window->catalog();
     RunRequest r;
-    TPSCOPE_TRY_ASSIGN(r.model, catalog.model(choice.modelId));
+    TPSCOPE_TRY_ASSIGN(r.model, chosenModel(choice, catalog));
     TPSCOPE_TRY_ASSIGN(r.gpu, catalog.gpu(choice.gpuId));
     TPSCOPE_TRY_ASSIGN(r.fabric, catalog.fabric(choice.fabricId));
     if (r.fabric.maxGpus > 0 && choice.tp > r.fabric.maxGpus) {
@@ -272,7 +272,7 @@ core::Status CompareController::whatIf(RunId run, const RunConfigChoice& choice)
     const int ranks = static_cast<int>(m->trace->ranks.size());
     if (choice.tp > 0 && choice.tp != ranks) {
         core::PlanConfig measured;
-        TPSCOPE_TRY_ASSIGN(measured.model, catalog.model(choice.modelId));
+        TPSCOPE_TRY_ASSIGN(measured.model, chosenModel(choice, catalog));
         measured.tp = ranks;
         measured.batch = choice.batch;
         measured.contextLen = choice.contextLen;

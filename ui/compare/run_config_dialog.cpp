@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "core/analysis/analysis.h"
+#include "core/analysis/model_inference.h"
 #include "ui/run_request.h"
 
 namespace tpscope::ui {
@@ -39,6 +40,23 @@ std::string gpuOfDevice(const std::string& device, const core::Catalog& catalog)
     return best;
 }
 
+// A read-only line of a custom model's dimensions (core's numbers, formatted).
+QString dimsSummary(const core::ModelSpec& m) {
+    QString text = QObject::tr("hidden %1, %2 layers, %3 heads (%4 kv) of %5")
+                       .arg(m.hidden)
+                       .arg(m.layers)
+                       .arg(m.heads)
+                       .arg(m.kvHeads)
+                       .arg(m.headDim);
+    if (m.isMoe()) {
+        text +=
+            QObject::tr(", %1 experts, top-%2, expert FFN %3").arg(m.moe.experts).arg(m.moe.topK).arg(m.moe.expertFfn);
+    } else {
+        text += QObject::tr(", FFN %1").arg(m.ffn);
+    }
+    return text + QObject::tr(", vocabulary %1").arg(m.vocab);
+}
+
 QSpinBox* spin(int lo, int hi, int value, QWidget* parent) {
     auto* s = new QSpinBox(parent);
     s->setRange(lo, hi);
@@ -57,7 +75,18 @@ RunConfigChoice prefillFromRun(const RunRecord& run, const core::Catalog& catalo
         return trace != nullptr ? core::analysis::metadataInt(*trace, key) : 0;
     };
     c.modelId = !run.request.model.id.empty() ? run.request.model.id : meta("model");
-    if (!catalog.model(c.modelId)) {
+    if (!catalog.model(c.modelId) && trace != nullptr) {
+        // The trace does not name a catalog model: infer it from the GEMM shapes.
+        const auto inferred =
+            core::analysis::inferModel(*trace, catalog.models(), run.analysis ? &run.analysis->segmentation : nullptr);
+        c.modelEvidence = inferred.evidence;
+        if (inferred.model) {
+            c.modelId = inferred.model->id;
+            c.modelInferred = true;
+            if (!inferred.fromCatalog) c.customModel = inferred.model;
+        }
+    }
+    if (!c.customModel && !catalog.model(c.modelId)) {
         missing << QObject::tr("the model");
         c.modelId = catalog.models().empty() ? std::string() : catalog.models().front().id;
     }
@@ -98,6 +127,11 @@ RunConfigChoice prefillFromRun(const RunRecord& run, const core::Catalog& catalo
     return c;
 }
 
+core::Result<core::ModelSpec> chosenModel(const RunConfigChoice& choice, const core::Catalog& catalog) {
+    if (choice.customModel && choice.customModel->id == choice.modelId) return *choice.customModel;
+    return catalog.model(choice.modelId);
+}
+
 RunConfigDialog::RunConfigDialog(const core::Catalog& catalog, Mode mode, const RunConfigChoice& prefill,
                                  const QString& runName, const QString& note, QWidget* parent)
     : QDialog(parent) {
@@ -120,6 +154,20 @@ RunConfigDialog::RunConfigDialog(const core::Catalog& catalog, Mode mode, const 
         warn->setWordWrap(true);
         layout->addWidget(warn);
     }
+    if (!prefill.modelEvidence.empty()) {
+        QString what = tr("none");
+        if (prefill.customModel) {
+            what = tr("a custom model");
+        } else if (prefill.modelInferred) {
+            what = QStringLiteral("<b>%1</b>").arg(QString::fromStdString(prefill.modelId).toHtmlEscaped());
+        }
+        auto* inferred = new QLabel(tr("Model inferred from the trace: %1. Evidence: %2.")
+                                        .arg(what, QString::fromStdString(prefill.modelEvidence).toHtmlEscaped()),
+                                    this);
+        inferred->setObjectName(QStringLiteral("inferredModel"));
+        inferred->setWordWrap(true);
+        layout->addWidget(inferred);
+    }
     auto* form = new QFormLayout;
     const auto combo = [this](const auto& items, const std::string& current, auto accept) {
         auto* box = new QComboBox(this);
@@ -135,6 +183,18 @@ RunConfigDialog::RunConfigDialog(const core::Catalog& catalog, Mode mode, const 
                      [](const core::FabricSpec& f) { return f.scope == core::FabricScope::IntraNode; });
     m_fabric->setObjectName(QStringLiteral("configFabric"));
     m_model = combo(catalog.models(), prefill.modelId, any);
+    m_model->setObjectName(QStringLiteral("configModel"));
+    m_customModel = prefill.customModel;
+    QLabel* dims = nullptr;
+    if (m_customModel) {
+        m_model->insertItem(0, tr("Inferred from the trace (custom)"), QString::fromStdString(m_customModel->id));
+        m_model->setCurrentIndex(0);
+        dims = new QLabel(dimsSummary(*m_customModel), this);
+        dims->setObjectName(QStringLiteral("inferredDims"));
+        dims->setWordWrap(true);
+        dims->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        connect(m_model, &QComboBox::currentIndexChanged, dims, [dims](int index) { dims->setVisible(index == 0); });
+    }
     m_gpu = combo(catalog.gpus(), prefill.gpuId, any);
     m_tp = spin(1, 64, prefill.tp, this);
     m_batch = spin(1, 4096, prefill.batch, this);
@@ -143,6 +203,7 @@ RunConfigDialog::RunConfigDialog(const core::Catalog& catalog, Mode mode, const 
     form->addRow(tr("Fabric"), m_fabric);
     form->addRow(tr("TP"), m_tp);
     form->addRow(whatIf ? tr("Model (TP change only)") : tr("Model"), m_model);
+    if (dims != nullptr) form->addRow(tr("Inferred dimensions"), dims);
     form->addRow(whatIf ? tr("GPU (TP change only)") : tr("GPU"), m_gpu);
     form->addRow(tr("Batch"), m_batch);
     form->addRow(tr("Context"), m_context);
@@ -158,6 +219,7 @@ RunConfigDialog::RunConfigDialog(const core::Catalog& catalog, Mode mode, const 
 RunConfigChoice RunConfigDialog::choice() const {
     RunConfigChoice c;
     c.modelId = m_model->currentData().toString().toStdString();
+    if (m_customModel && m_customModel->id == c.modelId) c.customModel = m_customModel;
     c.gpuId = m_gpu->currentData().toString().toStdString();
     c.fabricId = m_fabric->currentData().toString().toStdString();
     c.tp = m_tp->value();

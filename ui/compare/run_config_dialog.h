@@ -4,11 +4,15 @@
 // The small dialog behind "Simulate this configuration" and "What if on…": model, GPU, fabric, TP,
 // batch, context and decode steps, prefilled from what the run's trace says (metadata model, gpu,
 // fabric, tp, batch, context; the device name matched against the catalog's GPUs), else defaults.
+// A trace that does not name its model gets the model core::analysis::inferModel finds from its GEMM
+// shapes (a catalog model, or a custom one shown as a read-only summary of its dimensions), and the
+// dialog says which it inferred and from what.
 // What if on… uses the fabric and TP; model, GPU, batch and context only scale the kernels of a TP
 // change (core::sim::tpKernelScaling).
 
 #include <QDialog>
 
+#include <optional>
 #include <string>
 
 #include "core/hw/catalog.h"
@@ -29,7 +33,14 @@ struct RunConfigChoice {
     int batch = 1;
     int contextLen = 1024;
     int tokens = 4;  // decode steps to simulate
+    // A model inferred from the trace that no catalog entry matches (modelId is then its id).
+    std::optional<core::ModelSpec> customModel;
+    bool modelInferred = false;  // prefill only: modelId (or customModel) was inferred from the trace
+    std::string modelEvidence;   // prefill only: which model was inferred from the trace and from what, or why none
 };
+
+// The model a choice names: its custom model, else the catalog's.
+core::Result<core::ModelSpec> chosenModel(const RunConfigChoice& choice, const core::Catalog& catalog);
 
 // What the run's trace says about its configuration, with the catalog's ids; `note` says what was
 // not in the trace or not in the catalog (shown in the dialog).
@@ -52,6 +63,7 @@ class RunConfigDialog : public QDialog {
     QSpinBox* m_batch = nullptr;
     QSpinBox* m_context = nullptr;
     QSpinBox* m_tokens = nullptr;
+    std::optional<core::ModelSpec> m_customModel;
 };
 
 }  // namespace tpscope::ui

@@ -44,6 +44,7 @@ core::Result<ReportRuns> simulatedReportRuns(const core::sim::SweepSpec& spec, c
         << QStringLiteral("Host runtime %1: resources/runtime_profiles.json names the source of each of its numbers.")
                .arg(QString::fromLatin1(core::sim::toString(spec.params.effectiveRuntime())))
         << QStringLiteral("Every trace here is simulated by tpscope's discrete-event model (core::sim), not measured.");
+    for (const auto& n : core::sim::sweepModelNotes(spec)) out.context.modelNotes << QString::fromStdString(n);
     RunRequest fit;
     fit.model = spec.model;
     fit.dtype = spec.dtype;

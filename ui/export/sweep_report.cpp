@@ -83,6 +83,10 @@ QString reportSummaryHtml(const ReportContext& context, const ChartSet& charts) 
     } else {
         html += runsTableHtml(*scaling);
     }
+    if (!context.modelNotes.isEmpty()) {
+        html += QStringLiteral("<h2>Weight traffic</h2>");
+        for (const auto& n : context.modelNotes) html += QStringLiteral("<p>%1</p>").arg(n.toHtmlEscaped());
+    }
     if (!context.failedRuns.isEmpty()) {
         html += QStringLiteral("<p><b>Runs that did not finish:</b></p><ul>");
         for (const auto& f : context.failedRuns) html += QStringLiteral("<li>%1</li>").arg(f.toHtmlEscaped());

@@ -29,6 +29,10 @@ struct ReportContext {
     QString title;              // "tpscope report: the embedded default sweep"
     QStringList configuration;  // lines: model, hardware, price, what the traces are
     QStringList failedRuns;     // "TP 1 · batch 1: does not fit: ..."
+    // What the model's weight traffic does across the runs, in words: for a MoE model, the experts a
+    // step touches and the weight bytes a GPU reads per step at each batch (core::moeTrafficNotes);
+    // empty for a dense model, whose weight traffic does not depend on batch.
+    QStringList modelNotes;
     // The advice to print: what the Advice tab shows (PlanningTabs::advice) or, headless, adviceFor
     // over the same chart input and price at the tab's default threshold.
     core::Result<SweepAdvice> advice{core::makeError(core::ErrorCode::InvalidArgument, "no advice computed")};

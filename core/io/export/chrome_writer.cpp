@@ -2,6 +2,7 @@
 // Copyright (C) 2026 The tpscope authors
 #include "core/io/export/chrome_writer.h"
 
+#include <array>
 #include <charconv>
 #include <sstream>
 #include <unordered_set>
@@ -16,15 +17,15 @@ namespace {
 constexpr int kNvtxTid = 0;
 
 void appendInt(std::string& out, std::int64_t v) {
-    char buf[24];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
-    out.append(buf, r.ptr);
+    std::array<char, 24> buf{};
+    const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
+    out.append(buf.data(), r.ptr);
 }
 
 void appendUint(std::string& out, std::uint64_t v) {
-    char buf[24];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
-    out.append(buf, r.ptr);
+    std::array<char, 24> buf{};
+    const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
+    out.append(buf.data(), r.ptr);
 }
 
 // ns -> µs text with exactly three decimals: 1234567 -> "1234.567".
@@ -57,15 +58,15 @@ void appendPayload(std::string& out, const Payload& p, const std::vector<std::st
     switch (p.kind) {
         case PayloadKind::Collective: {
             const auto& c = p.collective;
-            out += ", \"payload\": \"collective\", \"Collective name\": \"";
+            out += R"(, "payload": "collective", "Collective name": ")";
             out += toString(c.op);
-            out += "\", \"algorithm\": \"";
+            out += R"(", "algorithm": ")";
             out += toString(c.algo);
-            out += "\", \"protocol\": \"";
+            out += R"(", "protocol": ")";
             out += toString(c.proto);
-            out += "\", \"dtype\": \"";
+            out += R"(", "dtype": ")";
             out += toString(c.dtype);
-            out += "\", \"Group size\": ";
+            out += R"(", "Group size": )";
             appendUint(out, c.groupSize);
             out += ", \"Process Group Name\": ";
             out += names[c.communicator.value];
@@ -78,20 +79,20 @@ void appendPayload(std::string& out, const Payload& p, const std::vector<std::st
             break;
         }
         case PayloadKind::Gemm:
-            out += ", \"payload\": \"gemm\", \"gemm m\": ";
+            out += R"(, "payload": "gemm", "gemm m": )";
             appendUint(out, p.gemm.m);
             out += ", \"gemm n\": ";
             appendUint(out, p.gemm.n);
             out += ", \"gemm k\": ";
             appendUint(out, p.gemm.k);
-            out += ", \"dtype\": \"";
+            out += R"(, "dtype": ")";
             out += toString(p.gemm.dtype);
             out += '"';
             break;
         case PayloadKind::Copy:
-            out += ", \"payload\": \"copy\", \"copy kind\": \"";
+            out += R"(, "payload": "copy", "copy kind": ")";
             out += toString(p.copy.kind);
-            out += "\", \"bytes\": ";
+            out += R"(", "bytes": )";
             appendUint(out, p.copy.bytes);
             break;
         case PayloadKind::None:
@@ -147,13 +148,13 @@ std::string header(const Trace& trace, std::int64_t baseNs) {
 
 void metadataEvent(std::string& out, std::string_view what, std::uint32_t pid, int tid, std::string_view argKey,
                    const std::string& argJson) {
-    out += "{\"ph\": \"M\", \"name\": \"";
+    out += R"({"ph": "M", "name": ")";
     out += what;
-    out += "\", \"pid\": ";
+    out += R"(", "pid": )";
     appendUint(out, pid);
     out += ", \"tid\": ";
     appendInt(out, tid);
-    out += ", \"args\": {\"";
+    out += R"(, "args": {")";
     out += argKey;
     out += "\": ";
     out += argJson;
@@ -240,15 +241,15 @@ Status writeAll(const Trace& trace, OutputFile& file, const TaskControl& control
             metadataEvent(b, "thread_sort_index", pid, tid, "sort_index", std::to_string(tid));
         }
         for (const auto& range : r.ranges) {
-            b += "{\"ph\": \"X\", \"cat\": \"gpu_user_annotation\", \"name\": ";
+            b += R"({"ph": "X", "cat": "gpu_user_annotation", "name": )";
             b += names[range.name.value];
             b += ", \"pid\": ";
             appendUint(b, pid);
-            b += ", \"tid\": 0, \"ts\": ";
+            b += R"(, "tid": 0, "ts": )";
             appendMicros(b, range.startNs - baseNs);
             b += ", \"dur\": ";
             appendMicros(b, range.endNs - range.startNs);
-            b += ", \"args\": {\"depth\": ";
+            b += R"(, "args": {"depth": )";
             appendInt(b, range.depth);
             b += "}},\n";
         }
@@ -262,9 +263,9 @@ Status writeAll(const Trace& trace, OutputFile& file, const TaskControl& control
             for (std::size_t i = 0; i < ev.size(); ++i) {
                 std::string& o = out.buf();
                 const EventKind kind = ev.kind(i);
-                o += "{\"ph\": \"X\", \"cat\": \"";
+                o += R"({"ph": "X", "cat": ")";
                 o += categoryOf(kind);
-                o += "\", \"name\": ";
+                o += R"(", "name": )";
                 o += names[ev.name(i).value];
                 o += ", \"pid\": ";
                 appendUint(o, pid);
@@ -274,13 +275,13 @@ Status writeAll(const Trace& trace, OutputFile& file, const TaskControl& control
                 appendMicros(o, ev.startNs(i) - baseNs);
                 o += ", \"dur\": ";
                 appendMicros(o, ev.durNs(i));
-                o += ", \"args\": {\"device\": ";
+                o += R"(, "args": {"device": )";
                 appendInt(o, r.deviceIndex);
                 o += ", \"stream\": ";
                 appendUint(o, s.id.value);
                 o += ", \"correlation\": ";
                 appendUint(o, ev.correlationId(i));
-                o += ", \"kind\": \"";
+                o += R"(, "kind": ")";
                 o += toString(kind);
                 o += '"';
                 appendPayload(o, trace.payload(ev.payload(i)), names);

@@ -13,6 +13,7 @@
 
 #include "core/io/import/json_trace_scanner.h"
 #include "core/io/import/kineto_fields.h"
+#include "core/io/import/kineto_gemm_shapes.h"
 #include "core/io/import/kineto_host_rows.h"
 #include "core/io/import/kineto_links.h"
 #include "core/io/import/step_projection.h"
@@ -165,7 +166,8 @@ class KinetoParser final : public JsonTraceScanner::Handler {
     std::vector<std::pair<StagedRange, std::int64_t>> m_cpuRanges;  // with External id
     std::string m_tpscopeMeta;
     KinetoLinks m_links;
-    KinetoHostRows m_hostRows;  // tpscope's own export: its host rows
+    KinetoHostRows m_hostRows;      // tpscope's own export: its host rows
+    KinetoGemmShapes m_gemmShapes;  // GEMM ops' Input Dims by External id, attention heads
 
     // Kernel class from the launching CPU op: a kernel's "External id" is that of the innermost op
     // around its launch. Ops precede their kernels in every Kineto file seen; kernels that came
@@ -451,6 +453,7 @@ void KinetoParser::complete(const RecordFields& f, std::int64_t startNs, std::in
             if (!opKind && !comms && !launcher) return;
             const ArgFields a = kineto::readArgs(f.args);
             if (opKind && a.externalId >= 0) m_opClasses.set(a.externalId, *opKind);
+            if (opKind) m_gemmShapes.takeOp(*opKind, f.name, f.args, a.externalId, m_part);
             if (comms) m_links.addCpuOp(a, m_part);
             if (launcher) m_links.addLauncher(f, a, startNs, durNs);
             return;
@@ -516,6 +519,8 @@ void KinetoParser::gpuEvent(const RecordFields& f, Category cat, std::int64_t st
             GemmPayload g{static_cast<std::uint32_t>(a.gemmM), static_cast<std::uint32_t>(a.gemmN),
                           static_cast<std::uint32_t>(a.gemmK), kineto::parseTorchDtype(a.dtype)};
             e.payload = m_part.payloads.intern(Payload::of(g));
+        } else if (e.kind == EventKind::Gemm && m_gemmShapes.active()) {
+            e.payload = m_gemmShapes.payloadFor(a.externalId, m_part);
         }
     } else {
         const bool copy = cat == Category::Memcpy;

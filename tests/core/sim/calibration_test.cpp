@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright (C) 2026 The tpscope authors
 #include <gtest/gtest.h>
+#include <array>
+#include <vector>
 
 #include <clocale>
 #include <cmath>
@@ -67,8 +69,9 @@ TEST(CalibrationData, VidurRowsBecomeSamplesWithNodesFromDevicesPerNode) {
 // A German-style numeric locale ("1,5"): the C library's strtod would stop at the '.' of "0.031".
 TEST(CalibrationData, NumbersParseTheSameUnderACommaDecimalLocale) {
     const std::string previous = std::setlocale(LC_NUMERIC, nullptr);
-    if (std::setlocale(LC_NUMERIC, "de_DE.UTF-8") == nullptr && std::setlocale(LC_NUMERIC, "de_DE.utf8") == nullptr)
+    if (std::setlocale(LC_NUMERIC, "de_DE.UTF-8") == nullptr && std::setlocale(LC_NUMERIC, "de_DE.utf8") == nullptr) {
         GTEST_SKIP() << "no de_DE locale installed (locale-gen de_DE.UTF-8)";
+    }
     auto d = core::sim::parseCalibrationData(kVidurCsv, "inline");
     std::setlocale(LC_NUMERIC, previous.c_str());
     ASSERT_TRUE(d) << d.error().describe();
@@ -231,7 +234,7 @@ double worstErrorFrom32KiB(const std::vector<AllReduceSample>& samples, const Fa
     double worst = 0;
     *used = 0;
     for (const auto& s : samples) {
-        if (s.bytes < 32 * 1024) continue;
+        if (s.bytes < std::uint64_t{32} * 1024) continue;
         auto model = core::sim::CollectiveModel::create(fabric, std::nullopt, s.ranks, 8);
         EXPECT_TRUE(model) << fabric.id;
         if (!model) return 1e9;
@@ -243,8 +246,8 @@ double worstErrorFrom32KiB(const std::vector<AllReduceSample>& samples, const Fa
 }
 
 TEST(Calibration, NvlinkPresetsFollowTheKernelLevelRowsFrom32KiB) {
-    const KernelRowsCase cases[] = {{"a100-sxm4-nvlink3.csv", "nvlink3", 5719, 0.240},
-                                    {"h100-sxm-nvlink4.csv", "nvlink4", 7419, 0.258}};
+    const std::vector<KernelRowsCase> cases{{"a100-sxm4-nvlink3.csv", "nvlink3", 5719, 0.240},
+                                            {"h100-sxm-nvlink4.csv", "nvlink4", 7419, 0.258}};
     for (const auto& c : cases) {
         const auto path = std::filesystem::path(TPSCOPE_SOURCE_DIR) / "resources/calibration" / c.file;
         auto data = core::sim::loadCalibrationFile(path.string());
@@ -265,7 +268,7 @@ TEST(Calibration, CustomAllReduceKernelsFollowTheH100Rows) {
     auto data = core::sim::loadCalibrationFile(path.string());
     ASSERT_TRUE(data) << data.error().describe();
     ASSERT_EQ(data->samples.size(), 25u);
-    double worst[2] = {0, 0};
+    std::array<double, 2> worst{0, 0};
     for (const auto& s : data->samples) {
         ASSERT_TRUE(s.algo == CollectiveAlgo::OneShot || s.algo == CollectiveAlgo::TwoShot);
         auto model = core::sim::CollectiveModel::create(*catalog().fabric("nvlink4"), std::nullopt, s.ranks, 8);
@@ -289,11 +292,11 @@ struct PresetCase {
 };
 
 TEST(Calibration, VidurRemainsASecondCheck) {
-    const PresetCase cases[] = {{"a100_dgx/all_reduce.csv", "nvlink3", 0},
-                                {"h100_dgx/all_reduce.csv", "nvlink4", 0},
-                                {"h100_pairwise_nvlink/all_reduce.csv", "pcie5", 4},
-                                {"a100_pairwise_nvlink/all_reduce.csv", "nvlink3-pair", 2},
-                                {"h100_pairwise_nvlink/all_reduce.csv", "nvlink4-pair", 2}};
+    const std::vector<PresetCase> cases{{"a100_dgx/all_reduce.csv", "nvlink3", 0},
+                                        {"h100_dgx/all_reduce.csv", "nvlink4", 0},
+                                        {"h100_pairwise_nvlink/all_reduce.csv", "pcie5", 4},
+                                        {"a100_pairwise_nvlink/all_reduce.csv", "nvlink3-pair", 2},
+                                        {"h100_pairwise_nvlink/all_reduce.csv", "nvlink4-pair", 2}};
     for (const auto& c : cases) {
         const std::string rel = std::string("vidur-network-profiling/") + c.file;
         TPSCOPE_REQUIRE_PUBLIC(rel);

@@ -59,7 +59,7 @@ TEST(CollectiveModel, RingTimeIsBasePlusStepsTimesHopPlusWireBytesOverBandwidth)
 TEST(CollectiveModel, SmallMessagesPickLowLatencyLlAndLargeOnesSimple) {
     auto m = CollectiveModel::create(roundFabric(), std::nullopt, 8, 8);
     ASSERT_TRUE(m);
-    EXPECT_EQ(m->allReduce(16 * 1024).proto, CollectiveProto::LL);
+    EXPECT_EQ(m->allReduce(16ULL * 1024).proto, CollectiveProto::LL);
     EXPECT_EQ(m->allReduce(1ULL << 30).proto, CollectiveProto::Simple);
     // The choice is the cheapest candidate.
     for (const std::uint64_t bytes : {1024ULL, 1ULL << 20, 64ULL << 20}) {
@@ -131,16 +131,16 @@ TEST(CollectiveModel, OneShotReadsEveryPeerBufferAtLinkBandwidthBetweenTwoBarrie
     f.algorithms = {CollectiveAlgo::OneShot, CollectiveAlgo::TwoShot, CollectiveAlgo::Ring};
     auto m = CollectiveModel::create(f, std::nullopt, 8, 8);
     ASSERT_TRUE(m);
-    const auto e = m->allReduce(32 * 1024, CollectiveAlgo::OneShot, CollectiveProto::Unknown);
+    const auto e = m->allReduce(32ULL * 1024, CollectiveAlgo::OneShot, CollectiveProto::Unknown);
     ASSERT_TRUE(e.valid());
     // LL base (kernel start) + a start and an end barrier of one LL hop each.
     EXPECT_DOUBLE_EQ(e.latencyNs, 5000 + 2 * 500);
     EXPECT_DOUBLE_EQ(e.bandwidthNs, 7.0 * 32 * 1024 / 200e9 * 1e9);
-    const auto two = m->allReduce(32 * 1024, CollectiveAlgo::TwoShot, CollectiveProto::Unknown);
+    const auto two = m->allReduce(32ULL * 1024, CollectiveAlgo::TwoShot, CollectiveProto::Unknown);
     EXPECT_DOUBLE_EQ(two.latencyNs, 5000 + 3 * 500);
     EXPECT_DOUBLE_EQ(two.bandwidthNs, 2.0 * 7 / 8 * 32 * 1024 / 200e9 * 1e9);
     // One-shot is not NCCL's: the tuner's choice stays among NCCL's algorithms.
-    EXPECT_EQ(m->allReduce(32 * 1024).algo, CollectiveAlgo::Ring);
+    EXPECT_EQ(m->allReduce(32ULL * 1024).algo, CollectiveAlgo::Ring);
 }
 
 TEST(CollectiveModel, AllGatherMovesNMinusOneShards) {

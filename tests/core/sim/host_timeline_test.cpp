@@ -85,7 +85,7 @@ TEST(HostTimeline, AHostBoundStepIsTheLaunchesNotTheKernels) {
     ASSERT_TRUE(r) << r.error().describe();
     auto plan = core::buildDecodePlan(c.plan);
     ASSERT_TRUE(plan);
-    const double n = static_cast<double>(plan->ops.size());
+    const auto n = static_cast<double>(plan->ops.size());
     const double last = core::sim::kernelCost(plan->ops.back(), c.cluster.gpu, c.plan.dtype, c.params).timeNs();
     const double expected = n * h.hostPerLaunchNs - h.launchCallNs + h.launchLatencyNs + last + h.stepHostNs;
     EXPECT_NEAR(r->stats.meanStepNs, expected, 1e-6 * expected);

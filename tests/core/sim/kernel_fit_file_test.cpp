@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include "core/util/units.h"
 #include "sim_test_support.h"
@@ -107,7 +108,7 @@ TEST(KernelFitFile, AFitFromAnotherGpuIsRefusedNamingBoth) {
 }
 
 TEST(KernelFitFile, BadFilesGetOneErrorNamingTheProblem) {
-    const std::pair<std::string, std::string> cases[] = {
+    const std::vector<std::pair<std::string, std::string>> cases{
         {"{", "not valid JSON"},
         {R"({"models": []})", "not a kernel fit"},
         {R"([1, 2])", "not a kernel fit"},

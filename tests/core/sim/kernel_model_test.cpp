@@ -21,7 +21,7 @@ TEST(KernelModel, DecodeGemmIsMemoryBoundAndCostsBytesOverEffectiveBandwidthPlus
         if (op.kind != core::OpKind::GateUpGemm) continue;
         const auto c = core::sim::kernelCost(op, gpu, core::Dtype::Fp16, p);
         EXPECT_TRUE(c.memoryBound());
-        const double bytes = static_cast<double>(op.bytesRead + op.bytesWritten);
+        const auto bytes = static_cast<double>(op.bytesRead + op.bytesWritten);
         EXPECT_DOUBLE_EQ(c.memoryNs, bytes / (gpu.hbmBytesPerSec * p.gemm.memory) * 1e9);
         EXPECT_DOUBLE_EQ(c.computeNs, op.flops / (gpu.fp16Flops * p.gemm.compute) * 1e9);
         EXPECT_DOUBLE_EQ(c.timeNs(), c.memoryNs + p.kernelOverheadNs);

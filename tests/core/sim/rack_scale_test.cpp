@@ -50,7 +50,7 @@ TEST(RackScale, Tp72NeedsHeadsDivisibleBy72AndReplicatesFewerKvHeads) {
     auto c = simConfig("llama3-8b", "gb200", "nvl72", 72, 4, 1);
     c.plan.model.heads = 144;  // a hypothetical shape whose heads split 72 ways
     c.plan.model.headDim = 32;
-    c.plan.model.ffn = 72 * 128;
+    c.plan.model.ffn = std::int64_t{72} * 128;
     c.plan.model.layers = 2;
     c.cluster.gpusPerNode = 72;
     auto plan = core::buildDecodePlan(c.plan);

@@ -5,6 +5,7 @@
 // the exact last-arrival arithmetic; the result says it is a prediction.
 
 #include <gtest/gtest.h>
+#include <cmath>
 
 #include "core/sim/whatif_report.h"
 #include "sim_test_support.h"
@@ -132,7 +133,7 @@ TEST(WhatIfReplay, EachRankWaitsForTheLastArrivalThenTheModelTime) {
     auto run = runWhatIf(*t, {}, o);
     ASSERT_TRUE(run.ok()) << run.error().describe();
     const double model = CollectiveModel::create(o.fabric, std::nullopt, 2, 2)->allReduce(1 << 20).timeNs();
-    const auto arEnd = 1500 + static_cast<std::int64_t>(model + 0.5);
+    const auto arEnd = 1500 + std::llround(model);
     const Trace& p = *run->replay.trace;
     for (std::uint32_t r = 0; r < 2; ++r) {
         const auto& ev = p.ranks[r].streams[0].events;

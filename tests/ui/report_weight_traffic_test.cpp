@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
+// Issue 32: a simulated MoE sweep's report says in words that the weight traffic grows with batch:
+// the experts a step touches at each batch, E (1 - (1 - k/E)^B) under uniform routing, and the weight
+// bytes one GPU reads per step. A dense sweep's report has no such section.
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+
+#include <gtest/gtest.h>
+#include <cmath>
+
+#include "core/util/units.h"
+#include "core/workload/moe_summary.h"
+#include "ui/charts/chart_tabs.h"
+#include "ui/export/sweep_report.h"
+#include "ui/main_window.h"
+#include "ui/run_document.h"
+#include "ui/run_panel.h"
+#include "ui_test_support.h"
+
+namespace tpscope::ui {
+namespace {
+
+constexpr int kContext = 256;
+
+void setPanel(RunPanel& panel, const QString& dir, const QString& model) {
+    QSettings s(dir + QStringLiteral("/panel.ini"), QSettings::IniFormat);
+    s.beginGroup(QStringLiteral("runPanel"));
+    s.setValue(QStringLiteral("model"), model);
+    s.setValue(QStringLiteral("dtype"), QStringLiteral("fp16"));
+    s.setValue(QStringLiteral("tp"), QStringList{QStringLiteral("1"), QStringLiteral("2")});
+    s.setValue(QStringLiteral("batches"), QStringLiteral("1,64"));
+    s.setValue(QStringLiteral("tokens"), 2);
+    s.setValue(QStringLiteral("context"), kContext);
+    s.setValue(QStringLiteral("gpu"), QStringLiteral("h100-sxm"));
+    s.setValue(QStringLiteral("fabric"), QStringLiteral("nvlink4"));
+    s.setValue(QStringLiteral("nodes"), 1);
+    s.setValue(QStringLiteral("gpusPerNode"), 8);
+    s.endGroup();
+    panel.restoreSettings(s);
+}
+
+struct WeightTraffic : test::AppGuard, ::testing::Test {
+    QTemporaryDir dir;
+    MainWindow window{defaultServices()};
+    WeightTraffic() {
+        window.setUnsavedPrompt([](QWidget*) { return QMessageBox::Discard; });
+    }
+    void sweep(const QString& model) {
+        setPanel(*window.runPanel(), dir.path(), model);
+        QSignalSpy finished(&window, &MainWindow::sweepFinished);
+        ASSERT_TRUE(window.startSweep());
+        ASSERT_TRUE(finished.wait(120'000));
+    }
+};
+
+TEST_F(WeightTraffic, AMoeSweepsReportSaysHowManyExpertsEachBatchTouches) {
+    sweep(QStringLiteral("qwen3-30b-a3b"));
+    const auto request = window.runPanel()->sweepRequest();
+    ASSERT_TRUE(request.ok()) << request.error().describe();
+    const core::ModelSpec& model = request->base.model;
+    ASSERT_TRUE(model.isMoe());
+    ASSERT_EQ(window.document()->runs().size(), 4u);
+
+    const ReportContext context = window.chartTabs()->reportContext();
+    // Core's sentences over the four runs' plans, built here from the sweep's parameters.
+    std::vector<core::PlanConfig> plans;
+    for (const int tp : {1, 2}) {
+        for (const int batch : {1, 64})
+            plans.push_back(core::PlanConfig{model, tp, batch, kContext, core::Dtype::Fp16});
+    }
+    const auto expected = core::moeTrafficNotes(plans);
+    ASSERT_GE(expected.size(), 2u);  // touched experts, then the weights read per step at each TP
+    ASSERT_EQ(context.modelNotes.size(), static_cast<qsizetype>(expected.size()));
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        EXPECT_EQ(context.modelNotes[static_cast<qsizetype>(i)].toStdString(), expected[i]);
+    }
+    // The touched experts from the formula, as the report prints them (one decimal).
+    const double e = model.moe.experts;
+    const double k = model.moe.topK;
+    for (const int b : {1, 64}) {
+        const double touched = e * (1.0 - std::pow(1.0 - k / e, b));
+        const std::string phrase = core::formatFixed(touched, 1) + " at batch " + std::to_string(b);
+        EXPECT_NE(expected.front().find(phrase), std::string::npos) << expected.front() << " lacks " << phrase;
+    }
+    const QString html = reportSummaryHtml(context, *window.chartTabs()->charts());
+    EXPECT_TRUE(html.contains(QStringLiteral("<h2>Weight traffic</h2>")));
+    for (const auto& n : context.modelNotes) EXPECT_TRUE(html.contains(n.toHtmlEscaped())) << n.toStdString();
+}
+
+TEST_F(WeightTraffic, ADenseSweepsReportHasNoWeightTrafficSection) {
+    sweep(QStringLiteral("llama3-8b"));
+    const ReportContext context = window.chartTabs()->reportContext();
+    EXPECT_TRUE(context.modelNotes.isEmpty());
+    const QString html = reportSummaryHtml(context, *window.chartTabs()->charts());
+    EXPECT_FALSE(html.contains(QStringLiteral("Weight traffic")));
+}
+
+}  // namespace
+}  // namespace tpscope::ui

@@ -52,10 +52,11 @@ struct Devices {
     ~Devices() {
         for (std::size_t i = 0; i < comms.size(); ++i) {
             if (comms[i] == nullptr) continue;
-            if (abortComms)
+            if (abortComms) {
                 ncclCommAbort(comms[i]);
-            else
+            } else {
                 ncclCommDestroy(comms[i]);
+            }
         }
         for (std::size_t i = 0; i < streams.size(); ++i) {
             cudaSetDevice(static_cast<int>(i));

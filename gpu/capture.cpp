@@ -116,10 +116,11 @@ core::Result<std::vector<std::uint8_t>> shareLaunchId(const CaptureOptions& o, c
     std::string idError;
     if (launch.processRank == 0) {
         auto made = makeLaunchId(o);
-        if (made)
+        if (made) {
             id = std::move(*made);
-        else
+        } else {
             idError = made.error().describe();
+        }
     }
 #if TPSCOPE_HAVE_MPI
     if (launch.mpi) TPSCOPE_TRY(launch.mpi->broadcast(id));
@@ -211,8 +212,9 @@ std::string cpuTestFailure(const CaptureOptions& o, int processRank, const Launc
 
 core::Status validate(const CaptureOptions& o) {
     const auto positive = [](int v, const char* what) -> core::Status {
-        if (v <= 0)
+        if (v <= 0) {
             return core::makeError(core::ErrorCode::InvalidArgument, std::string(what) + " must be positive", what);
+        }
         return core::Ok{};
     };
     TPSCOPE_TRY(positive(o.tp, "--tp"));
@@ -326,8 +328,9 @@ core::Result<CaptureReport> runCapture(const CaptureOptions& o) {
         return report;
     }
     for (const ProcessTrace& p : parts) {
-        if (!p.error.empty() && report.failure.empty())
+        if (!p.error.empty() && report.failure.empty()) {
             report.failure = "process " + std::to_string(p.process) + ": " + p.error;
+        }
     }
     report.clockOffsetsNs = offsets;
     TPSCOPE_TRY_ASSIGN(report.trace, mergeProcessTraces(std::move(parts)));

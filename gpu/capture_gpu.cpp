@@ -234,8 +234,9 @@ void driveCollection(CaptureRun& run) {
     }
     if (warmedUp && run.barrier.arriveAndWait(poll)) run.barrier.arriveAndWait(poll);  // steps run
     if (run.session != nullptr) {
-        if (auto off = run.session->flush(); !off && run.collectionError.empty())
+        if (auto off = run.session->flush(); !off && run.collectionError.empty()) {
             run.collectionError = off.error().describe();
+        }
     }
     if (localFailure(run) && run.link.announceFailure) run.link.announceFailure();
     run.peersHealthy = everyone(!localFailure(run));
@@ -260,8 +261,9 @@ LocalCapture collectTrace(CaptureRun& run) {
     // The first failure that is not another rank's consequence ("stopped because ...").
     run.errors.push_back(run.collectionError);
     for (const auto& e : run.errors) {
-        if (!e.empty() && (out.error.empty() || out.error.find("another rank failed") != std::string::npos))
+        if (!e.empty() && (out.error.empty() || out.error.find("another rank failed") != std::string::npos)) {
             out.error = e;
+        }
     }
     return out;
 }

@@ -112,8 +112,9 @@ void CuptiDecoder::addRecord(const CUpti_Activity& record) {
         case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
             const auto& ext = reinterpret_cast<const ExternalCorrelationRecord&>(record);
             ++m_stats.externalCorrelations;
-            if (ext.externalKind == CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0)
+            if (ext.externalKind == CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0) {
                 m_externalIds[ext.correlationId] = ext.externalId;
+            }
             break;
         }
         default:

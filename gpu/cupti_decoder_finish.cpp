@@ -211,8 +211,10 @@ void CuptiDecoder::emitGraphRanges(core::Trace& out, std::vector<GraphEvent>& ev
     while (i < events.size()) {
         const core::PlanOp& first = m_ops[events[i].op];
         std::size_t end = i + 1;
-        while (end < events.size() && events[end].rank == events[i].rank && m_ops[events[end].op].layer == first.layer)
+        while (end < events.size() && events[end].rank == events[i].rank &&
+               m_ops[events[end].op].layer == first.layer) {
             ++end;
+        }
         if (first.layer >= 0) {
             core::Rank& rank = out.rank(events[i].rank);
             auto emit = [&](std::size_t from, std::size_t to, core::NameId name, std::uint8_t depth) {

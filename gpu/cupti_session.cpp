@@ -99,7 +99,7 @@ core::Status CuptiSession::setUp(const CuptiSessionConfig& config) {
                                  ": NVTX ranges go to that tool, not to this capture");
         }
     } else {
-        m_warnings.push_back("could not locate the loaded libcupti: NVTX ranges will be missing");
+        m_warnings.emplace_back("could not locate the loaded libcupti: NVTX ranges will be missing");
     }
 
     TPSCOPE_GPU_CHECK(cuptiActivityRegisterCallbacks(&CuptiSession::bufferRequested, &CuptiSession::bufferCompleted));
@@ -110,7 +110,7 @@ core::Status CuptiSession::setUp(const CuptiSessionConfig& config) {
             cuptiEnableCallback(1, m_subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED));
     } else {
         m_subscriber = nullptr;
-        m_warnings.push_back("another CUPTI subscriber is active: graph kernels are attributed to their step only");
+        m_warnings.emplace_back("another CUPTI subscriber is active: graph kernels are attributed to their step only");
     }
     return core::Ok{};
 }

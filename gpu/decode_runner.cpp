@@ -196,8 +196,9 @@ core::Status DecodeRunner::fillOnDevice() {
     TPSCOPE_GPU_CHECK(kernels::fillRandom(d.kvCache, d.kvElems, d.type, seed + 1, 1.0f, m_compute));
     const auto b = static_cast<std::size_t>(d.batch);
     std::vector<int> hostTokens(b);
-    for (std::size_t i = 0; i < b; ++i)
+    for (std::size_t i = 0; i < b; ++i) {
         hostTokens[i] = static_cast<int>((i * 7919 + 17) % static_cast<std::size_t>(m_plan.config.model.vocab));
+    }
     TPSCOPE_GPU_CHECK(cudaMemcpyAsync(d.tokens, hostTokens.data(), b * sizeof(int), cudaMemcpyHostToDevice, m_compute));
     TPSCOPE_GPU_CHECK(kernels::prepareDecodeAttention(d.attention, d.type));
     TPSCOPE_GPU_CHECK(cudaStreamSynchronize(m_compute));

@@ -27,8 +27,9 @@ core::Status DecodeRunner::tagNewGraphNodes(std::size_t opIndex, int rows) {
     std::vector<cudaGraphNode_t> nodes(count);
     TPSCOPE_GPU_CHECK(cudaGraphGetNodes(graph, nodes.data(), &count));
     nodes.resize(count);
-    for (cudaGraphNode_t node : takeNewNodes(nodes, m_impl->taggedNodes))
+    for (cudaGraphNode_t node : takeNewNodes(nodes, m_impl->taggedNodes)) {
         m_config.hooks.tagGraphNode(node, static_cast<std::uint32_t>(opIndex), static_cast<std::uint32_t>(rows));
+    }
     return core::Ok{};
 }
 

@@ -20,8 +20,9 @@ constexpr std::uint64_t kCollectiveBytesPerNs = 100;  // 100 GB/s
 constexpr std::int64_t kCollectiveLatencyNs = 8'000;
 
 std::int64_t syntheticDurationNs(const core::PlanOp& op) {
-    if (op.isCollective())
+    if (op.isCollective()) {
         return kCollectiveLatencyNs + static_cast<std::int64_t>(op.messageBytes / kCollectiveBytesPerNs);
+    }
     return std::max(kMinKernelNs, static_cast<std::int64_t>((op.bytesRead + op.bytesWritten) / kComputeBytesPerNs));
 }
 

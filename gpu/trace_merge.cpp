@@ -76,8 +76,9 @@ core::Result<core::Trace> mergeProcessTraces(std::vector<ProcessTrace> parts) {
     out.metadata.emplace_back("capture.processes", std::to_string(parts.size()));
     std::string agreed = "yes";
     for (const ProcessTrace& part : parts) {
-        if (part.launchIdHash != parts.front().launchIdHash)
+        if (part.launchIdHash != parts.front().launchIdHash) {
             agreed = "no: process " + std::to_string(part.process) + " differs";
+        }
     }
     if (!parts.empty()) out.metadata.emplace_back("launch.id_agreed", agreed);
     out.finalize();

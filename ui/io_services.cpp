@@ -122,7 +122,8 @@ RunRecord runRecordOf(const core::Run& run, const QString& workspacePath) {
     r.model.headDim = specNumber<std::int64_t>(info, "model.head_dim", 0);
     r.model.layers = specNumber<std::int64_t>(info, "model.layers", 0);
     r.model.vocab = specNumber<std::int64_t>(info, "model.vocab", 0);
-    core::readModelExtras(info, r.model);  // MoE experts, MLA dims, weight formats: a MoE run reopens as MoE
+    // MoE experts, routing skew and expert placement, MLA dims, weight formats: a MoE run reopens as MoE.
+    core::readModelExtras(info, r.model, &r.moeParallel);
     if (catalog) {
         if (auto g = catalog->gpu(info.gpu)) r.gpu = *g;
         if (auto f = catalog->fabric(info.fabric)) r.fabric = *f;

@@ -43,6 +43,15 @@ QString requestLines(const RunRequest& r) {
     const auto dtype = core::toString(r.dtype);
     html += line(QObject::tr("Model"),
                  QStringLiteral("%1, %2").arg(esc(r.model.name.empty() ? r.model.id : r.model.name), esc(dtype)));
+    if (r.model.isMoe()) {
+        // Two runs that differ only in these differ in every MoE number.
+        html += line(QObject::tr("MoE experts"),
+                     QObject::tr("%1, routing skew %2")
+                         .arg(r.moeParallel == core::MoeParallel::Expert ? QObject::tr("expert-parallel (ep)")
+                                                                         : QObject::tr("tensor-parallel (tp)"))
+                         .arg(r.model.moe.routingSkew > 0 ? QString::number(r.model.moe.routingSkew, 'g', 3)
+                                                          : QObject::tr("0 (uniform)")));
+    }
     html += line(QObject::tr("Context"), QObject::tr("%1 tokens in the KV cache").arg(r.contextLen));
     html += line(QObject::tr("Cluster"), esc(r.backendText()));
     return html;

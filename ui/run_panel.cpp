@@ -25,6 +25,7 @@
 #include "core/util/units.h"
 #include "core/workload/decode_plan.h"
 #include "ui/palette_colors.h"
+#include "ui/planning/moe_choices.h"
 #include "ui/run_description.h"
 #include "ui/table_cells.h"
 
@@ -114,6 +115,7 @@ QWidget* RunPanel::buildWorkload() {
     auto* box = new QGroupBox(tr("Workload"), this);
     auto* form = new QFormLayout(box);
     m_model = combo(box);
+    m_model->setObjectName(QStringLiteral("model"));
     for (const auto& m : m_catalog.models()) {
         m_model->addItem(modelLabel(m), QString::fromStdString(m.id));
         m_model->setItemData(m_model->count() - 1, qs(m.kindLabel()), Qt::ToolTipRole);
@@ -148,6 +150,13 @@ QWidget* RunPanel::buildWorkload() {
     m_dtype = combo(box);
     for (const char* d : {"fp16", "bf16", "fp8"}) m_dtype->addItem(QString::fromLatin1(d));
     form->addRow(tr("Data type"), m_dtype);
+    // The MoE choices of `simulate --moe-parallel` and `--routing-skew` (off for a dense model).
+    m_experts = newExpertPlacementBox(box);
+    m_experts->setObjectName(QStringLiteral("moeParallel"));
+    form->addRow(tr("MoE experts"), m_experts);
+    m_skew = newRoutingSkewBox(box);
+    m_skew->setObjectName(QStringLiteral("routingSkew"));
+    form->addRow(tr("Routing skew"), m_skew);
 
     auto* tpRow = new QWidget(box);
     auto* tpLayout = new QHBoxLayout(tpRow);
@@ -187,6 +196,8 @@ QWidget* RunPanel::buildWorkload() {
         connect(s, &QSpinBox::valueChanged, this, &RunPanel::validate);
     }
     connect(m_dtype, &QComboBox::currentIndexChanged, this, &RunPanel::validate);
+    connect(m_experts, &QComboBox::currentIndexChanged, this, &RunPanel::validate);
+    connect(m_skew, &QDoubleSpinBox::valueChanged, this, &RunPanel::validate);
     connect(m_batches, &QLineEdit::textChanged, this, &RunPanel::validate);
     return box;
 }
@@ -306,6 +317,8 @@ void RunPanel::setDefaults() {
         m_overlap->setChecked(spec->params.overlap);
         pick(m_runtime, std::string(core::sim::toString(spec->params.effectiveRuntime())));
         pick(m_engine, std::string(core::sim::toString(spec->params.allReduceEngine)));
+        selectExpertPlacement(*m_experts, spec->moeParallel);
+        m_skew->setValue(spec->model.isMoe() ? spec->model.moe.routingSkew : 0);
     }
     m_simulated->setChecked(true);
     m_interFabric->setCurrentIndex(0);
@@ -315,7 +328,11 @@ void RunPanel::setDefaults() {
 }
 
 void RunPanel::updateCustomVisibility() {
-    m_custom->setVisible(m_model->currentData().toString() == QLatin1String(kCustomId));
+    const QString id = m_model->currentData().toString();
+    m_custom->setVisible(id == QLatin1String(kCustomId));
+    // Custom dimensions are dense; a catalog model says whether it has experts.
+    const auto model = m_catalog.model(id.toStdString());
+    enableMoeChoices(model.ok() && model->isMoe(), *m_experts, *m_skew);
 }
 
 core::Result<SweepRequest> RunPanel::sweepRequest() const {
@@ -337,6 +354,7 @@ core::Result<SweepRequest> RunPanel::sweepRequest() const {
     } else {
         TPSCOPE_TRY_ASSIGN(base.model, m_catalog.model(modelId));
     }
+    applyMoeChoices(*m_experts, *m_skew, base.model, base.moeParallel);
     const auto dtype = core::parseDtype(m_dtype->currentText().toStdString());
     base.dtype = dtype.value_or(core::Dtype::Fp16);
     base.tokens = m_tokens->value();
@@ -398,10 +416,10 @@ void RunPanel::validate() {
         return;
     }
     const auto& base = sweep->base;
-    const int minTp = core::minimumTpThatFits(
-        core::PlanConfig{base.model, 1, *std::max_element(sweep->batches.begin(), sweep->batches.end()),
-                         base.contextLen, base.dtype},
-        base.gpu, {1, 2, 4, 8, 16, 32, 64});  // the largest batch needs the most memory
+    RunRequest largest = base;  // the largest batch needs the most memory
+    largest.tp = 1;
+    largest.batch = *std::max_element(sweep->batches.begin(), sweep->batches.end());
+    const int minTp = core::minimumTpThatFits(largest.plan(), base.gpu, {1, 2, 4, 8, 16, 32, 64});
     m_fitHint->setText(
         minTp == 0 ? tr("does not fit %1 at any TP up to 64").arg(QString::fromStdString(base.gpu.name))
         : minTp == 1
@@ -453,6 +471,8 @@ void RunPanel::saveSettings(QSettings& s) const {
     s.setValue(QStringLiteral("overlap"), m_overlap->isChecked());
     s.setValue(QStringLiteral("runtime"), m_runtime->currentData());
     s.setValue(QStringLiteral("allReduceEngine"), m_engine->currentData());
+    s.setValue(QStringLiteral("moeParallel"), m_experts->currentData());
+    s.setValue(QStringLiteral("routingSkew"), m_skew->value());
     s.setValue(QStringLiteral("price"), m_price->value());
     s.endGroup();
 }
@@ -486,6 +506,9 @@ void RunPanel::restoreSettings(const QSettings& s) {
                                                                             : core::sim::Runtime::PytorchEager)));
     }
     pick(m_engine, get("allReduceEngine"));
+    // Settings of a build before the MoE choices: tensor-parallel experts, uniform routing.
+    pick(m_experts, get("moeParallel").isValid() ? get("moeParallel") : m_experts->itemData(0));
+    m_skew->setValue(get("routingSkew").toDouble());
     m_price->setValue(get("price").toDouble());
     updateCustomVisibility();
     validate();

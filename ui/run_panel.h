@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright (C) 2026 The tpscope authors
 #pragma once
-// The run panel: what to run (model preset or custom dimensions, dtype, TP degrees, batch sizes,
-// tokens, context), where (a simulated cluster of a GPU preset and fabric, nodes × GPUs, or the
-// local GPUs when this build has a GPU backend), options (overlap, the host runtime profile, the all-reduce engine),
-// the price per GPU-hour, and Run / Cancel with the overall progress. Invalid input is named under the form and
-// disables Run. Above the form a box says which run the views show, so the form (the next sweep) is
-// not taken to describe an opened trace.
+// The run panel: what to run (model preset or custom dimensions, dtype, a MoE model's expert placement
+// and routing skew, TP degrees, batch sizes, tokens, context), where (a simulated cluster of a GPU preset and fabric,
+// nodes × GPUs, or the local GPUs when this build has a GPU backend), options (overlap, the host runtime profile, the
+// all-reduce engine), the price per GPU-hour, and Run / Cancel with the overall progress. Invalid input is named under
+// the form and disables Run. Above the form a box says which run the views show, so the form (the next sweep) is not
+// taken to describe an opened trace.
 
 #include <QWidget>
 
@@ -80,6 +80,8 @@ class RunPanel : public QWidget {
     QSpinBox* m_layers = nullptr;
     QSpinBox* m_vocab = nullptr;
     QComboBox* m_dtype = nullptr;
+    QComboBox* m_experts = nullptr;    // PlanConfig::moeParallel, MoE models only
+    QDoubleSpinBox* m_skew = nullptr;  // MoeDims::routingSkew, MoE models only
     std::vector<QCheckBox*> m_tp;
     QLineEdit* m_batches = nullptr;
     QSpinBox* m_tokens = nullptr;

@@ -14,7 +14,9 @@ QString RunRequest::label() const {
 }
 
 core::PlanConfig RunRequest::plan() const {
-    return core::PlanConfig{model, tp, batch, contextLen, dtype};
+    core::PlanConfig config{model, tp, batch, contextLen, dtype};
+    config.moeParallel = moeParallel;
+    return config;
 }
 
 QString RunRequest::backendText() const {

@@ -28,8 +28,11 @@ class TimelineData;
 enum class BackendKind { SimulatedCluster, LocalGpus, Imported };
 
 struct RunRequest {
-    core::ModelSpec model;
+    core::ModelSpec model;  // a MoE model's routing skew is model.moe.routingSkew (`--routing-skew`)
     core::Dtype dtype = core::Dtype::Fp16;
+    // How a MoE model's experts are split across the TP group (`--moe-parallel tp|ep`); Tensor for a
+    // dense model.
+    core::MoeParallel moeParallel = core::MoeParallel::Tensor;
     int tp = 1;
     int batch = 1;
     int tokens = 4;  // decode steps to run (one new token per sequence per step)
@@ -50,8 +53,8 @@ struct RunRequest {
     std::uint64_t seed = 1;  // one seed for the whole sweep, as `tpscope-cli simulate --seed`
 
     QString label() const;  // "TP 4 · batch 8 · 4 tokens"
-    // The decode plan this request runs: what the simulator, the GPU backend and the workspace's run
-    // description are given.
+    // The decode plan this request runs (model, TP, batch, context, dtype, expert placement): what the
+    // simulator, the GPU backend and the workspace's run description are given.
     core::PlanConfig plan() const;
     QString backendText() const;  // "sim 1×8 h100-sxm, nvlink4, cuda-graphs"
 };

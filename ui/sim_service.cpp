@@ -11,6 +11,7 @@ core::Result<SweepRequest> defaultSweepRequest(const core::Catalog& catalog, dou
     RunRequest& base = sweep.base;
     base.model = spec.model;
     base.dtype = spec.dtype;
+    base.moeParallel = spec.moeParallel;
     base.tokens = spec.tokens;
     base.contextLen = spec.contextLen;
     base.backend = BackendKind::SimulatedCluster;
@@ -43,6 +44,7 @@ core::sim::SweepSpec sweepSpecOf(const SweepRequest& sweep) {
     spec.tokens = base.tokens;
     spec.contextLen = base.contextLen;
     spec.dtype = base.dtype;
+    spec.moeParallel = base.moeParallel;  // the skew travels in the model (MoeDims::routingSkew)
     spec.params.seed = base.seed;
     spec.params.overlap = base.overlap;
     spec.params.setRuntime(base.runtime);

@@ -50,8 +50,9 @@ int runKernelCalibration(const KernelCalibrationRequest& r, const core::Catalog&
             c.cluster.gpusPerNode = std::max(c.cluster.gpusPerNode, tp);
             c.ignoreMemory = true;
             auto sim = core::sim::simulate(c);
-            if (!sim)
+            if (!sim) {
                 return reportError(core::makeError(sim.error().code, sim.error().message, "TP " + std::to_string(tp)));
+            }
             predictions.emplace_back(tp, core::analysis::analyzeTrace(*sim->trace).summary.latencyMeanNs);
         }
     }
@@ -74,8 +75,9 @@ int runKernelCalibration(const KernelCalibrationRequest& r, const core::Catalog&
             w.field("compute_efficiency", c.fitted.compute).field("memory_efficiency", c.fitted.memory).endObject();
         }
         w.endArray().key("predictions").beginArray();
-        for (const auto& [tp, ns] : predictions)
+        for (const auto& [tp, ns] : predictions) {
             w.beginObject().field("tp", tp).field("step_latency_ns", ns).endObject();
+        }
         w.endArray().key("notes").beginArray();
         for (const auto& n : fit->notes) w.value(n);
         w.endArray().endObject();

@@ -212,8 +212,9 @@ int runMeasuredCommand(const AllReduceOptions& o) {
     if (!sizes) return reportError(sizes.error());
     auto dtype = resolveDtype(o.dtype);
     if (!dtype) return reportError(dtype.error());
-    if (o.gpus < 1)
+    if (o.gpus < 1) {
         return reportError(core::makeError(core::ErrorCode::InvalidArgument, "must be at least 1", "--gpus"));
+    }
     return runMeasured(o, *sizes, *dtype);
 }
 

@@ -137,8 +137,9 @@ int run(const PlanCapacityOptions& o, const CliContext& ctx) {
     // Progress only on a terminal, so that the answer stays the first line of captured output.
     const bool showProgress = !o.json && ::isatty(::fileno(stderr)) != 0;
     auto progress = [&](const core::sim::SweepProgress& p) {
-        if (showProgress)
+        if (showProgress) {
             std::cerr << "\r[" << p.done << "/" << p.total << "] TP " << p.tp << ", batch " << p.batch << "   ";
+        }
     };
     auto plan = core::sim::planCapacity(spec, {progress});
     if (showProgress) std::cerr << "\r" << std::string(40, ' ') << "\r";

@@ -173,7 +173,8 @@ int runScaling(const CliContext& ctx, const ScalingCliOptions& o) {
     adviceOptions.minimumTpThatFits =
         minimumTp(ctx, o, *first, largestBatch, adviceOptions.modelName, adviceOptions.gpuName);
     if (adviceOptions.minimumTpThatFits == 0) {
-        report->notes.push_back("minimum TP that fits unknown: give --model and --gpu (or trace metadata model/gpu)");
+        report->notes.emplace_back(
+            "minimum TP that fits unknown: give --model and --gpu (or trace metadata model/gpu)");
     }
     const auto advice = core::analysis::adviseTp(*report, adviceOptions);
     if (o.json) {

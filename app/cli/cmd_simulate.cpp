@@ -160,9 +160,10 @@ void printText(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
                   << (contextAxis ? ", context " + std::to_string(sk.context) : std::string()) << ": "
                   << sk.reason.message << " (--ignore-memory simulates it anyway)\n";
     }
-    if (r.cancelled)
+    if (r.cancelled) {
         std::cout << "cancelled: " << countText(static_cast<std::int64_t>(r.runs.size()), "run")
                   << " finished and kept\n";
+    }
 }
 
 int run(const SimulateOptions& o, const CliContext& ctx) {

@@ -86,8 +86,9 @@ int runWhatIfCommand(const WhatIfCliOptions& o, const CliContext& ctx) {
     options.fabric = *fabric;
     if (!o.interFabric.empty()) {
         auto inter = catalog->fabric(o.interFabric);
-        if (!inter)
+        if (!inter) {
             return reportError(core::makeError(inter.error().code, inter.error().message, "--inter-node-fabric"));
+        }
         options.interFabric = *inter;
     }
     options.gpusPerNode = o.gpusPerNode;

@@ -269,8 +269,9 @@ Result<FabricSpec> parseFabric(simdjson::dom::object obj, const std::string& whe
             std::string_view name;
             if (a.get_string().get(name) != simdjson::SUCCESS) continue;
             const auto algo = parseCollectiveAlgo(name);
-            if (!algo)
+            if (!algo) {
                 return makeError(ErrorCode::InvalidArgument, "unknown algorithm '" + std::string(name) + "'", at);
+            }
             f.algorithms.push_back(*algo);
         }
     }

@@ -15,7 +15,8 @@ CollectiveEstimate allToAll(const CollectiveModel& model, std::uint64_t bytesPer
     const int g = std::min(model.gpusPerNode(), n);
     const auto& intra = model.intra();
     const double intraWire = bytes * static_cast<double>(g - 1) / n;
-    double ns = intra.busbwBytesPerSec > 0 ? intraWire / intra.busbwBytesPerSec * 1e9 : 0;
+    const double intraBw = intra.busbwBytesPerSec * kAllToAllShareOfBusbw;
+    double ns = intraBw > 0 ? intraWire / intraBw * 1e9 : 0;
     e.latencyNs = intra.baseLatencyNs + intra.hopLatencyNs;
     if (model.nodes() > 1 && model.inter()) {
         const auto& net = *model.inter();

@@ -68,8 +68,9 @@ core::Result<std::vector<std::uint8_t>> receiveBytes(int source) {
 core::Result<std::unique_ptr<MpiContext>> MpiContext::init() {
     int initialized = 0;
     MPI_Initialized(&initialized);
-    if (initialized)
+    if (initialized) {
         return core::makeError(core::ErrorCode::Internal, "MPI was already initialised", "MpiContext::init");
+    }
     int provided = 0;
     TPSCOPE_MPI_CHECK(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided));
     std::unique_ptr<MpiContext> ctx(new MpiContext());
@@ -123,8 +124,9 @@ core::Result<std::vector<std::string>> MpiContext::allHosts() const {
     TPSCOPE_MPI_CHECK(MPI_Allgather(mine.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME,
                                     MPI_CHAR, MPI_COMM_WORLD));
     std::vector<std::string> hosts;
-    for (int p = 0; p < m_size; ++p)
+    for (int p = 0; p < m_size; ++p) {
         hosts.emplace_back(all.data() + static_cast<std::size_t>(p) * MPI_MAX_PROCESSOR_NAME);
+    }
     return hosts;
 }
 
@@ -140,8 +142,10 @@ core::Result<std::vector<std::int64_t>> MpiContext::clockOffsets(const std::func
     }
     std::vector<std::int64_t> hostOffset(static_cast<std::size_t>(m_size), 0);
     for (int leader = 1; leader < m_size; ++leader) {
-        if (leaderOf[static_cast<std::size_t>(leader)] != leader || hosts[static_cast<std::size_t>(leader)] == hosts[0])
+        if (leaderOf[static_cast<std::size_t>(leader)] != leader ||
+            hosts[static_cast<std::size_t>(leader)] == hosts[0]) {
             continue;
+        }
         if (m_rank == 0) {
             std::int64_t bestRtt = std::numeric_limits<std::int64_t>::max(), best = 0;
             for (int i = 0; i < rounds; ++i) {

@@ -48,6 +48,17 @@ void ChartPage::requestReplot() {
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void ChartPage::placeLegendBelowPlot() {
+    // A sub-grid in the plot layout's second row, which gets the height the legend needs (its minimum
+    // size) and no stretch beyond it; the legend's entries fill columns first, so they spread across.
+    auto* legendRow = new QCPLayoutGrid;
+    m_plot->plotLayout()->addElement(1, 0, legendRow);
+    legendRow->setMargins(QMargins(6, 0, 6, 6));
+    legendRow->addElement(0, 0, m_plot->legend);  // takes it out of the axis rect's inset layout
+    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
+    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+}
+
 void ChartPage::setNotes(const QString& notes) {
     m_notes->setText(notes);
     m_notes->setVisible(!notes.isEmpty());

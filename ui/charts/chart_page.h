@@ -60,6 +60,8 @@ class ChartPage : public QWidget, public ViewTab {
     // sorts itself (QAbstractItemModel::sort; unsorted until a header is clicked) and is exported as
     // CSV in its current order.
     void setTableModel(QAbstractItemModel* model);
+    // The legend in a row of its own under the axes, never over the data it names.
+    void placeLegendBelowPlot();
     // Called after the palette changed and the axes were restyled: re-colour what the page owns.
     virtual void restyle() {}
     // Axis ranges that show all the data (fitView); the default rescales every axis.

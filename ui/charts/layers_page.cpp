@@ -76,14 +76,7 @@ LayersPage::LayersPage(QWidget* parent) : ChartPage(tr("Layers"), parent) {
         below = bars;
         m_bars.push_back(bars);
     }
-    // The legend in a row of its own under the bars, never over them: a sub-grid in the plot layout's
-    // second row, which gets the height the legend needs (its minimum size) and no stretch beyond it.
-    auto* legendRow = new QCPLayoutGrid;
-    p->plotLayout()->addElement(1, 0, legendRow);
-    legendRow->setMargins(QMargins(6, 0, 6, 6));
-    legendRow->addElement(0, 0, p->legend);  // takes it out of the axis rect's inset layout
-    p->plotLayout()->setRowStretchFactor(1, 0.001);
-    p->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    placeLegendBelowPlot();
     p->setInteractions({});  // clicks pick a layer; fit and zoom go through the View menu
     connect(p, &QCustomPlot::mouseMove, this, &LayersPage::onMouseMove);
     connect(p, &QCustomPlot::mousePress, this, &LayersPage::onMousePress);

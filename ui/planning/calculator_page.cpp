@@ -24,6 +24,7 @@
 #include "core/util/units.h"
 #include "ui/export/plot_export.h"
 #include "ui/palette_colors.h"
+#include "ui/planning/moe_choices.h"
 
 namespace tpscope::ui {
 
@@ -56,6 +57,7 @@ CalculatorPage::CalculatorPage(core::Catalog catalog, QWidget* parent)
     m_inputs.fabrics = m_catalog.fabrics();
     addTable({tr("Fabric"), tr("busbw"), tr("bandwidth-only / call"), tr("bandwidth-only / step"), tr("min latency"),
               tr("α-β / call"), tr("α-β / step"), tr("dominant"), tr("α-β ÷ HBM floor"), tr("note")});
+    placeLegendBelowPlot();  // over the axes it hid the bars of the last fabrics (nvl72)
     controls()->addWidget(buildInputs(), 0);
     controls()->addWidget(buildSideTables(), 1);
     recompute();
@@ -74,14 +76,10 @@ QWidget* CalculatorPage::buildInputs() {
     m_context = spin(1, 1 << 24, 1024, box);
     m_dtype = new QComboBox(box);
     for (const auto d : kDtypes) m_dtype->addItem(QString::fromLatin1(core::toString(d)));
-    m_experts = new QComboBox(box);
-    m_experts->addItem(tr("tensor-parallel (tp)"));  // index = MoeParallel: Tensor, Expert
-    m_experts->addItem(tr("expert-parallel (ep)"));
+    m_experts = newExpertPlacementBox(box);
     m_experts->setObjectName(QStringLiteral("calculatorExperts"));
-    m_experts->setToolTip(
-        tr("MoE models: every rank holds 1/TP of every expert (two all-reduces per layer), or "
-           "whole experts, experts/TP per rank, with an all-to-all dispatch and combine "
-           "(tpscope-cli plan --moe-parallel tp|ep)"));
+    m_skew = newRoutingSkewBox(box);
+    m_skew->setObjectName(QStringLiteral("calculatorRoutingSkew"));
     m_serial = new QDoubleSpinBox(box);
     m_serial->setRange(0, 1);
     m_serial->setDecimals(4);
@@ -94,9 +92,10 @@ QWidget* CalculatorPage::buildInputs() {
     m_problem->setObjectName(QStringLiteral("calculatorProblem"));
     restyle();
     const std::vector<std::pair<QString, QWidget*>> rows = {
-        {tr("Model"), m_model},         {tr("GPU"), m_gpu},         {tr("TP"), m_tp},
-        {tr("Batch"), m_batch},         {tr("Context"), m_context}, {tr("dtype"), m_dtype},
-        {tr("MoE experts"), m_experts}, {tr("Amdahl S"), m_serial}, {tr("at GPUs"), m_gpuCounts}};
+        {tr("Model"), m_model},         {tr("GPU"), m_gpu},           {tr("TP"), m_tp},
+        {tr("Batch"), m_batch},         {tr("Context"), m_context},   {tr("dtype"), m_dtype},
+        {tr("MoE experts"), m_experts}, {tr("Routing skew"), m_skew}, {tr("Amdahl S"), m_serial},
+        {tr("at GPUs"), m_gpuCounts}};
     m_tp->setObjectName(QStringLiteral("calculatorTp"));
     m_gpu->setObjectName(QStringLiteral("calculatorGpu"));
     int row = 0;
@@ -116,6 +115,7 @@ QWidget* CalculatorPage::buildInputs() {
     connect(m_gpu, &QComboBox::currentIndexChanged, this, changed);
     connect(m_dtype, &QComboBox::currentIndexChanged, this, changed);
     connect(m_experts, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_skew, &QDoubleSpinBox::valueChanged, this, changed);
     for (auto* s : {m_tp, m_batch, m_context}) connect(s, &QSpinBox::valueChanged, this, changed);
     connect(m_serial, &QDoubleSpinBox::valueChanged, this, [this, changed] {
         if (!m_updating) m_serialSource->clear();  // the user's own S now
@@ -183,6 +183,10 @@ void CalculatorPage::setRun(const RunRequest& request) {
         m_model->setItemText(static_cast<int>(it - m_models.begin()), name);
     }
     const auto gpuKnown = m_catalog.gpu(request.gpu.id);
+    m_updating = true;  // the run's MoE choices, then one recompute through setPlan
+    selectExpertPlacement(*m_experts, request.moeParallel);
+    if (request.model.isMoe()) m_skew->setValue(request.model.moe.routingSkew);
+    m_updating = false;
     setPlan(request.model.id, gpuKnown ? request.gpu.id : m_inputs.gpu.id, request.tp, request.batch,
             request.contextLen, request.dtype);
 }
@@ -207,7 +211,11 @@ void CalculatorPage::setPlan(const std::string& modelId, const std::string& gpuI
 }
 
 void CalculatorPage::setExpertPlacement(core::MoeParallel mode) {
-    m_experts->setCurrentIndex(mode == core::MoeParallel::Expert ? 1 : 0);  // recomputes through the signal
+    selectExpertPlacement(*m_experts, mode);  // recomputes through the signal
+}
+
+void CalculatorPage::setRoutingSkew(double skew) {
+    m_skew->setValue(skew);  // recomputes through the signal
 }
 
 void CalculatorPage::setAmdahl(double serialFraction, const QString& gpuCounts) {
@@ -244,10 +252,8 @@ void CalculatorPage::recompute() {
     m_inputs.plan.batch = m_batch->value();
     m_inputs.plan.contextLen = m_context->value();
     m_inputs.plan.dtype = kDtypes[static_cast<std::size_t>(std::max(0, m_dtype->currentIndex()))];
-    const bool moe = m_inputs.plan.model.isMoe();
-    m_experts->setEnabled(moe);
-    m_inputs.plan.moeParallel =
-        moe && m_experts->currentIndex() == 1 ? core::MoeParallel::Expert : core::MoeParallel::Tensor;
+    enableMoeChoices(m_inputs.plan.model.isMoe(), *m_experts, *m_skew);
+    applyMoeChoices(*m_experts, *m_skew, m_inputs.plan.model, m_inputs.plan.moeParallel);
     m_inputs.gpu = m_catalog.gpus()[static_cast<std::size_t>(std::max(0, m_gpu->currentIndex()))];
     m_inputs.serialFraction = m_serial->value();
     auto counts = core::parsePositiveIntList(m_gpuCounts->text().toStdString(), "GPU counts");

@@ -48,6 +48,8 @@ class CalculatorPage : public ChartPage {
     // How a MoE model's experts are placed across the TP group (plan --moe-parallel tp|ep); the
     // control is disabled for a dense model, whose plan ignores it.
     void setExpertPlacement(core::MoeParallel mode);
+    // The MoE routing skew (plan --routing-skew; 0 = uniform), disabled for a dense model.
+    void setRoutingSkew(double skew);
     // S from elsewhere (the current sweep's Amdahl fit), rounded to the field's 4 decimals; `source`
     // says where it came from until the user edits it.
     void setSerialFraction(double serialFraction, const QString& source);
@@ -85,6 +87,7 @@ class CalculatorPage : public ChartPage {
     QSpinBox* m_context = nullptr;
     QComboBox* m_dtype = nullptr;
     QComboBox* m_experts = nullptr;
+    QDoubleSpinBox* m_skew = nullptr;
     QDoubleSpinBox* m_serial = nullptr;
     QLineEdit* m_gpuCounts = nullptr;
     QLabel* m_problem = nullptr;

@@ -228,7 +228,7 @@ void CalculatorPage::fitRanges() {
         hi = std::max(hi, r.upper);
     }
     if (hi <= 0) return;
-    plot()->yAxis->setRange(lo / 2, hi * 4);  // headroom above for the legend
+    plot()->yAxis->setRange(lo / 2, hi * 2);  // the legend is below the axes
     plot()->xAxis->setRange(0.4, static_cast<double>(tableModel()->rowCount()) + 0.6);
 }
 

@@ -5,7 +5,9 @@
 // column names its CLI field, each cell keeps its raw number (issue 13 acceptance). Also: it follows
 // the current run's request, and bad Amdahl input is named instead of tabulated.
 
+#include <qcustomplot.h>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QImage>
 #include <QJsonArray>
@@ -15,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include <set>
@@ -22,6 +25,7 @@
 
 #include "core/hw/catalog.h"
 #include "core/util/units.h"
+#include "core/workload/moe_routing.h"
 #include "test_support.h"
 #include "tests/ui/json_numbers.h"
 #include "tests/ui/ui_test_support.h"
@@ -37,7 +41,10 @@ std::string planArgs(const CalculatorInputs& in) {
     std::ostringstream args;
     args << "--json --model " << in.plan.model.id << " --tp " << in.plan.tp << " --batch " << in.plan.batch
          << " --context " << in.plan.contextLen << " --dtype " << core::toString(in.plan.dtype);
-    if (in.plan.model.isMoe()) args << " --moe-parallel " << core::toString(in.plan.moeParallel);
+    if (in.plan.model.isMoe()) {
+        args << " --moe-parallel " << core::toString(in.plan.moeParallel) << " --routing-skew "
+             << core::formatShortest(in.plan.model.moe.routingSkew);
+    }
     return args.str();
 }
 
@@ -221,6 +228,75 @@ TEST_F(CalculatorTest, ExpertParallelPlacesWholeExpertsAsPlanMoeParallelEpDoes) 
     page.setPlan("llama3-8b", "h100-sxm", 8, 64, 1024, core::Dtype::Bf16);
     EXPECT_EQ(page.inputs().plan.moeParallel, core::MoeParallel::Tensor);
     EXPECT_FALSE(page.findChild<QComboBox*>(QStringLiteral("calculatorExperts"))->isEnabled());
+}
+
+TEST_F(CalculatorTest, RoutingSkewReachesThePlanAsPlanRoutingSkewDoes) {
+    page.setPlan("gpt-oss-120b", "h100-sxm", 8, 64, 1024, core::Dtype::Bf16);
+    page.setAmdahl(0.05, QStringLiteral("1,8"));
+    const auto* skew = page.findChild<QDoubleSpinBox*>(QStringLiteral("calculatorRoutingSkew"));
+    ASSERT_NE(skew, nullptr);
+    EXPECT_TRUE(skew->isEnabled());
+    EXPECT_TRUE(skew->toolTip().contains(QStringLiteral("No public source calibrates")));
+    const auto touched = [&] {
+        const auto& rows = *page.planTable();
+        for (int r = 0; r < rows.rowCount(); ++r) {
+            if (rows.data(rows.index(r, 0), CalculatorPage::kFieldRole).toString() ==
+                QStringLiteral("moe_step.touched_experts_per_layer"))
+                return raw(rows, r, 1);
+        }
+        ADD_FAILURE() << "no touched-experts row";
+        return 0.0;
+    };
+    const double uniform = touched();
+    page.setRoutingSkew(1.5);
+    ASSERT_TRUE(page.problem().isEmpty()) << page.problem().toStdString();
+    EXPECT_EQ(page.inputs().plan.model.moe.routingSkew, 1.5);
+    EXPECT_EQ(touched(), core::expectedTouchedExperts(128, 4, 64, 1.5));  // core's formula, skewed
+    EXPECT_LT(touched(), uniform);
+    EXPECT_GT(expectPanelEqualsCli(page, nullptr, {"nvlink4"}), 8 + 12);  // plan --routing-skew 1.5
+    // A dense model: the skew is off and its plan untouched.
+    page.setPlan("llama3-8b", "h100-sxm", 8, 64, 1024, core::Dtype::Bf16);
+    EXPECT_FALSE(skew->isEnabled());
+    EXPECT_EQ(page.inputs().plan.model.moe.routingSkew, 0);
+}
+
+TEST_F(CalculatorTest, TakesTheRunsExpertPlacementAndSkew) {
+    RunRequest request;
+    request.model = *catalog.model("gpt-oss-120b");
+    request.model.moe.routingSkew = 0.5;
+    request.moeParallel = core::MoeParallel::Expert;
+    request.gpu = *catalog.gpu("h100-sxm");
+    request.tp = 8;
+    request.batch = 32;
+    page.setRun(request);
+    EXPECT_EQ(page.inputs().plan.moeParallel, core::MoeParallel::Expert);
+    EXPECT_EQ(page.inputs().plan.model.moe.routingSkew, 0.5);
+    request.moeParallel = core::MoeParallel::Tensor;
+    page.setRun(request);
+    EXPECT_EQ(page.inputs().plan.moeParallel, core::MoeParallel::Tensor);
+}
+
+// The fabric chart's legend sat in the axis rect's top-right corner, over the bars of the last
+// fabrics (nvl72 at TP 4): it is now in a row of its own under the axes.
+TEST_F(CalculatorTest, TheFabricLegendIsBelowTheBarsNotOverThem) {
+    page.setPlan("llama3-70b", "h100-sxm", 4, 1, 1024, core::Dtype::Fp16);
+    page.resize(1400, 900);
+    page.show();
+    QCustomPlot* plot = page.plot();
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    EXPECT_FALSE(plot->axisRect()->insetLayout()->elements(false).contains(plot->legend));
+    const QRect axes = plot->axisRect()->outerRect();
+    const QRect legend = plot->legend->outerRect();
+    EXPECT_FALSE(axes.intersects(legend))
+        << "legend " << legend.y() << "+" << legend.height() << ", axes " << axes.y() << "+" << axes.height();
+    // The last fabric with bars (nvl72 among the catalog's) is drawn where no legend item is.
+    const auto& fabrics = page.inputs().fabrics;
+    const auto nvl72 = std::find_if(fabrics.begin(), fabrics.end(), [](const auto& f) { return f.id == "nvl72"; });
+    ASSERT_NE(nvl72, fabrics.end());
+    const double key = static_cast<double>(nvl72 - fabrics.begin() + 1);
+    const QPoint bar(static_cast<int>(plot->xAxis->coordToPixel(key)), axes.center().y());
+    for (int i = 0; i < plot->legend->itemCount(); ++i) EXPECT_FALSE(plot->legend->item(i)->outerRect().contains(bar));
+    EXPECT_TRUE(page.grab().save(test::screenshotDir() + QStringLiteral("/calculator-legend.png")));
 }
 
 TEST_F(CalculatorTest, FollowsTheRunsRequest) {

@@ -10,9 +10,12 @@
 #include <gtest/gtest.h>
 #include <cmath>
 
+#include "core/hw/catalog.h"
 #include "core/util/units.h"
 #include "core/workload/moe_summary.h"
+#include "test_support.h"
 #include "ui/charts/chart_tabs.h"
+#include "ui/export/report_runs.h"
 #include "ui/export/sweep_report.h"
 #include "ui/main_window.h"
 #include "ui/run_document.h"
@@ -87,6 +90,33 @@ TEST_F(WeightTraffic, AMoeSweepsReportSaysHowManyExpertsEachBatchTouches) {
     const QString html = reportSummaryHtml(context, *window.chartTabs()->charts());
     EXPECT_TRUE(html.contains(QStringLiteral("<h2>Weight traffic</h2>")));
     for (const auto& n : context.modelNotes) EXPECT_TRUE(html.contains(n.toHtmlEscaped())) << n.toStdString();
+}
+
+// The headless report of a saved MoE workspace (`tpscope --report file`) says it too.
+TEST(WeightTrafficHeadless, AReportOfAMoeWorkspaceSaysHowManyExpertsEachBatchTouches) {
+    test::ensureApp();
+    QTemporaryDir dir;
+    const std::string path = (dir.path() + QStringLiteral("/moe.tpscope")).toStdString();
+    const auto cli = test::runCli(
+        "simulate --model qwen3-30b-a3b --gpu h100-sxm --fabric nvlink4 --tp 1 --batch 1,64 "
+        "--tokens 2 --context 256 --out " +
+        path);
+    ASSERT_EQ(cli.exitCode, 0) << cli.out;
+    const auto runs = loadReportRuns({QString::fromStdString(path)}, defaultServices());
+    ASSERT_TRUE(runs) << runs.error().describe();
+    ASSERT_FALSE(runs->context.modelNotes.isEmpty());
+    const auto catalog = core::Catalog::load();
+    ASSERT_TRUE(catalog);
+    const auto model = catalog->model("qwen3-30b-a3b");
+    ASSERT_TRUE(model);
+    const double e = model->moe.experts;
+    const double k = model->moe.topK;
+    for (const int b : {1, 64}) {
+        const double touched = e * (1.0 - std::pow(1.0 - k / e, b));
+        const QString phrase = QString::fromStdString(core::formatFixed(touched, 1) + " at batch " + std::to_string(b));
+        EXPECT_TRUE(runs->context.modelNotes.front().contains(phrase))
+            << runs->context.modelNotes.front().toStdString();
+    }
 }
 
 TEST_F(WeightTraffic, ADenseSweepsReportHasNoWeightTrafficSection) {

@@ -9,10 +9,8 @@
 #include <QTabWidget>
 #include <QTableView>
 
-#include <algorithm>
 #include <vector>
 
-#include "core/workload/moe_summary.h"
 #include "ui/charts/chart_set.h"
 #include "ui/charts/cost_page.h"
 #include "ui/charts/layers_page.h"
@@ -76,32 +74,6 @@ void ChartTabs::addExportActions(QMenu* file) {
     file->insertAction(before, report);
 }
 
-namespace {
-
-// Core's words on each simulated model's weight traffic across its runs (a MoE model's grows with
-// batch), one model after another in the order they first appear.
-QStringList weightTrafficNotes(const RunDocument& doc) {
-    std::vector<std::vector<core::PlanConfig>> byModel;
-    for (const RunId id : doc.ids()) {
-        const RunRecord& r = *doc.run(id);
-        if (r.request.backend != BackendKind::SimulatedCluster || r.status != RunStatus::Done) continue;
-        auto same = std::find_if(byModel.begin(), byModel.end(),
-                                 [&](const auto& plans) { return plans.front().model.name == r.request.model.name; });
-        if (same == byModel.end()) {
-            byModel.push_back({r.request.plan()});
-        } else {
-            same->push_back(r.request.plan());
-        }
-    }
-    QStringList notes;
-    for (const auto& plans : byModel) {
-        for (const auto& n : core::moeTrafficNotes(plans)) notes << QString::fromStdString(n);
-    }
-    return notes;
-}
-
-}  // namespace
-
 ReportContext ChartTabs::reportContext() const {
     ReportContext context;
     std::vector<core::sim::Runtime> runtimes;
@@ -113,7 +85,12 @@ ReportContext ChartTabs::reportContext() const {
         if (r.status == RunStatus::Failed) context.failedRuns << r.label() + QStringLiteral(": ") + r.error;
     }
     context.title = titleWithRuntimes(tr("tpscope report"), runtimes);
-    context.modelNotes = weightTrafficNotes(*m_window->document());
+    std::vector<RunRequest> requests;
+    for (const RunId id : m_window->document()->ids()) {
+        const RunRecord& r = *m_window->document()->run(id);
+        if (r.status == RunStatus::Done) requests.push_back(r.request);
+    }
+    context.modelNotes = weightTrafficNotes(requests);
     // The advice the Advice tab shows, not advice of the report's own (issue 28).
     context.advice = m_window->planningTabs()->currentAdvice();
     return context;

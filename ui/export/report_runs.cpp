@@ -115,6 +115,10 @@ core::Result<ReportRuns> loadReportRuns(const QStringList& files, const Services
         }
     }
     if (records.empty()) return out;
+    std::vector<RunRequest> requests;
+    requests.reserve(records.size());
+    for (const auto& r : records) requests.push_back(r.request);
+    out.context.modelNotes = weightTrafficNotes(requests);
     // One group, as the window shows one: the first finished run's.
     const int group = groupOf(records.front());
     ScalingInput input = scalingInputOf(records, group);

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "core/util/units.h"
+#include "core/workload/moe_summary.h"
 #include "ui/charts/chart_set.h"
 #include "ui/charts/cost_page.h"
 #include "ui/charts/layers_page.h"
@@ -69,6 +70,25 @@ QString titleWithRuntimes(const QString& title, const std::vector<core::sim::Run
     if (names.isEmpty()) return title;
     return title + (names.size() == 1 ? QStringLiteral(", runtime ") : QStringLiteral(", runtimes ")) +
            names.join(QStringLiteral(", "));
+}
+
+QStringList weightTrafficNotes(const std::vector<RunRequest>& requests) {
+    std::vector<std::vector<core::PlanConfig>> byModel;
+    for (const RunRequest& r : requests) {
+        if (r.backend != BackendKind::SimulatedCluster) continue;
+        auto same = std::find_if(byModel.begin(), byModel.end(),
+                                 [&](const auto& plans) { return plans.front().model.name == r.model.name; });
+        if (same == byModel.end()) {
+            byModel.push_back({r.plan()});
+        } else {
+            same->push_back(r.plan());
+        }
+    }
+    QStringList notes;
+    for (const auto& plans : byModel) {
+        for (const auto& n : core::moeTrafficNotes(plans)) notes << QString::fromStdString(n);
+    }
+    return notes;
 }
 
 QString reportSummaryHtml(const ReportContext& context, const ChartSet& charts) {

@@ -16,6 +16,7 @@
 #include "core/sim/runtime_profile.h"
 #include "core/util/result.h"
 #include "ui/planning/sweep_advice.h"
+#include "ui/run_request.h"
 
 namespace tpscope::ui {
 
@@ -42,6 +43,11 @@ struct ReportContext {
 // several: "…, runtimes pytorch-eager, cuda-graphs"): the host's share of every step depends on it,
 // so the first line says it (issue 26). Unchanged when there is none (measured runs only).
 QString titleWithRuntimes(const QString& title, const std::vector<core::sim::Runtime>& runtimes);
+
+// Core's words on each simulated model's weight traffic across the given runs' requests (a MoE
+// model's grows with batch; core::moeTrafficNotes), one model after another in the order they first
+// appear; runs that were not simulated are skipped. What ReportContext::modelNotes holds.
+QStringList weightTrafficNotes(const std::vector<RunRequest>& requests);
 
 // The report's first pages (title, configuration, price, runs table, cost, advice, notes) as the
 // HTML the PDF is made of: what tests compare with the screen.

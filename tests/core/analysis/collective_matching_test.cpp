@@ -220,6 +220,16 @@ bool hasNoteWith(const CollectiveMatching& m, const std::string& words) {
                        [&](const std::string& n) { return n.find(words) != std::string::npos; });
 }
 
+// Two ranks' one call, one more kernel left out (a rank or stream index past 16 bits) and named in a
+// note: checks that and returns the call, or nullptr when there is not exactly one call of two.
+const CollectiveCall* oneCallOfTwoWithOneKernelLeftOut(const CollectiveMatching& m) {
+    EXPECT_EQ(m.unmatchedKernels, 1u);
+    EXPECT_TRUE(hasNoteWith(
+        m, "1 collective kernel(s) on a rank or stream index above " + std::to_string(kMaxParticipantIndex)));
+    EXPECT_EQ(m.calls.size(), 1u);
+    return m.calls.size() == 1 && m.calls[0].participantCount == 2 ? &m.calls[0] : nullptr;
+}
+
 // Participants hold 16-bit stream indices: the largest one is matched, the next is left out and named.
 TEST(CollectiveMatching, KernelsOnAStreamIndexPastSixteenBitsAreLeftOutAndNamed) {
     const std::uint32_t last = kMaxParticipantIndex;
@@ -228,11 +238,9 @@ TEST(CollectiveMatching, KernelsOnAStreamIndexPastSixteenBitsAreLeftOutAndNamed)
     addCollectives(*trace, 1, last + 2, {last, last + 1}, 10, 120);
     trace->finalize();
     const auto m = match(*trace);
-    EXPECT_EQ(m.unmatchedKernels, 1u);
-    EXPECT_TRUE(hasNoteWith(m, "1 collective kernel(s) on a rank or stream index above " + std::to_string(last)));
-    ASSERT_EQ(m.calls.size(), 1u);
-    const auto& c = m.calls[0];
-    ASSERT_EQ(c.participantCount, 2u);
+    const CollectiveCall* call = oneCallOfTwoWithOneKernelLeftOut(m);
+    ASSERT_NE(call, nullptr);
+    const auto& c = *call;
     EXPECT_TRUE(c.complete());
     for (std::uint32_t i = 0; i < 2; ++i) {
         const auto& p = m.participants[c.firstParticipant + i];
@@ -257,11 +265,9 @@ TEST(CollectiveMatching, KernelsOfARankIndexPastSixteenBitsAreLeftOutAndNamed) {
     addCollectives(*trace, last + 1, 1, {0}, 50, 140);
     trace->finalize();
     const auto m = match(*trace);
-    EXPECT_EQ(m.unmatchedKernels, 1u);
-    EXPECT_TRUE(hasNoteWith(m, "1 collective kernel(s) on a rank or stream index above " + std::to_string(last)));
-    ASSERT_EQ(m.calls.size(), 1u);
-    const auto& c = m.calls[0];
-    ASSERT_EQ(c.participantCount, 2u);
+    const CollectiveCall* call = oneCallOfTwoWithOneKernelLeftOut(m);
+    ASSERT_NE(call, nullptr);
+    const auto& c = *call;
     EXPECT_EQ(c.lastRankIndex, last);
     EXPECT_EQ(c.lastStartNs, 40);
     EXPECT_EQ(waitOf(m, c, 0), 40);

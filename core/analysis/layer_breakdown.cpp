@@ -32,6 +32,10 @@ namespace {
 constexpr std::uint32_t kCompute = 1;
 constexpr std::uint32_t kComm = 2;
 constexpr std::uint32_t kTransfer = 4;
+// The breakdown sweeps those three lists, so masks from 8 on stay zero: sums and conversions of mask
+// times (per layer and block) touch only the first eight.
+constexpr std::size_t kUsedMasks = 8;
+static_assert(kUsedMasks <= std::tuple_size_v<CoverageTimeline::MaskTimes>);
 
 // The three coverage lists of one rank: compute, comm, and the transfer part of comm.
 struct RankCoverage {
@@ -94,8 +98,8 @@ TimeBreakdown fromMasks(const CoverageTimeline::MaskTimes& masks, std::int64_t w
     t.wallNs = wallNs;
     t.idleNs = masks[0];
     // Unrolled, each mask's tests are constants: no branch on the data (called per layer and block).
-#pragma GCC unroll 16
-    for (std::uint32_t m = 1; m < std::tuple_size_v<CoverageTimeline::MaskTimes>; ++m) {
+#pragma GCC unroll 8
+    for (std::uint32_t m = 1; m < kUsedMasks; ++m) {
         const std::int64_t v = masks[m];
         const bool compute = (m & kCompute) != 0;
         const bool comm = (m & kComm) != 0;
@@ -137,8 +141,8 @@ class BlockSums {
         }
         ++acc->samples;
         acc->wallNs += wallNs;
-#pragma GCC unroll 16
-        for (std::size_t m = 0; m < std::tuple_size_v<CoverageTimeline::MaskTimes>; ++m) acc->masks[m] += masks[m];
+#pragma GCC unroll 8
+        for (std::size_t m = 0; m < kUsedMasks; ++m) acc->masks[m] += masks[m];
     }
     // In (layer, block) order.
     std::vector<BlockRankSum> take(std::uint32_t rankIndex) const {
@@ -292,6 +296,7 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
         const std::span<const std::uint32_t> mine(byRank.data() + offsets[r], offsets[r + 1] - offsets[r]);
         const RankCoverage coverage = rankCoverage(trace.ranks[r], matching.participants, mine);
         const std::array<std::span<const Interval>, 3> lists{coverage.compute, coverage.comm, coverage.transfer};
+        static_assert(std::size_t{1} << std::tuple_size_v<decltype(lists)> == kUsedMasks);
         const auto rankIndex = static_cast<std::uint32_t>(r);
         // Layers (with their blocks) and steps are each in start order: one sweep apiece.
         CoverageSweep layerSweep(lists);
@@ -321,8 +326,8 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
                     const BlockWindow& w = layerBlocks[k];
                     sums.add(w.layer, w.kind, parts[k], w.endNs - w.startNs);
                     if (k > 0) {
-#pragma GCC unroll 16
-                        for (std::size_t m = 0; m < std::tuple_size_v<CoverageTimeline::MaskTimes>; ++m) {
+#pragma GCC unroll 8
+                        for (std::size_t m = 0; m < kUsedMasks; ++m) {
                             layerMasks[m] += parts[k][m];
                         }
                     }

@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "core/analysis/interval_union.h"
+#include "core/analysis/step_masks.h"
 #include "core/util/parallel_for.h"
 
 namespace tpscope::core::analysis {
@@ -111,10 +112,6 @@ TimeBreakdown fromMasks(const CoverageTimeline::MaskTimes& masks, std::int64_t w
     }
     t.overlappedCommNs = t.commNs - t.exposedCommNs;
     return t;
-}
-
-TimeBreakdown measureWindow(CoverageSweep& coverage, Interval window) {
-    return fromMasks(coverage.measure(window), window.length());
 }
 
 // One rank's block times summed per (layer index, block kind): dense for layer indices up to a few
@@ -300,6 +297,7 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
         const auto rankIndex = static_cast<std::uint32_t>(r);
         // Layers (with their blocks) and steps are each in start order: one sweep apiece.
         CoverageSweep layerSweep(lists);
+        StepMasks stepMasks(seg.steps, seg.layers);
         BlockSums sums(seg.blocks.empty() ? std::span<const LayerWindow>{} : std::span<const LayerWindow>(seg.layers));
         std::size_t b = 0;
         for (std::size_t i = 0; i < seg.layers.size(); ++i) {
@@ -333,11 +331,14 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
                     }
                 }
                 layerTime = fromMasks(layerMasks, l.endNs - l.startNs);
+                stepMasks.addLayer(i, layerMasks);
             } else {
                 for (const BlockWindow& w : layerBlocks) {
                     sums.add(w.layer, w.kind, layerSweep.measure({w.startNs, w.endNs}), w.endNs - w.startNs);
                 }
-                layerTime = measureWindow(layerSweep, {l.startNs, l.endNs});
+                const auto layerMasks = layerSweep.measure({l.startNs, l.endNs});
+                layerTime = fromMasks(layerMasks, l.endNs - l.startNs);
+                stepMasks.addLayer(i, layerMasks);
             }
             out.rows[slots[r][i]] = {l.step, l.layer, rankIndex, l.startNs, layerTime};
         }
@@ -345,8 +346,11 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
         CoverageSweep stepSweep(lists);
         auto& steps = stepsOf[r];
         steps.reserve(seg.steps.size());
-        for (const auto& s : seg.steps) {
-            StepRankRow row{s.key, rankIndex, s.startNs, measureWindow(stepSweep, {s.startNs, s.endNs})};
+        for (std::size_t i = 0; i < seg.steps.size(); ++i) {
+            const auto& s = seg.steps[i];
+            // A step holding its layers is their sum plus the gaps between them: only the gaps are swept.
+            StepRankRow row{s.key, rankIndex, s.startNs,
+                            fromMasks(stepMasks.measure(i, stepSweep), s.endNs - s.startNs)};
             out.rankTotals[r] += row.time;
             steps.push_back(row);
         }

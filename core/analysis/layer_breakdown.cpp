@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "core/analysis/interval_union.h"
+#include "core/analysis/step_masks.h"
 #include "core/util/parallel_for.h"
 
 namespace tpscope::core::analysis {
@@ -33,6 +34,10 @@ namespace {
 constexpr std::uint32_t kCompute = 1;
 constexpr std::uint32_t kComm = 2;
 constexpr std::uint32_t kTransfer = 4;
+// The breakdown sweeps those three lists, so masks from 8 on stay zero: sums and conversions of mask
+// times (per layer and block) touch only the first eight.
+constexpr std::size_t kUsedMasks = 8;
+static_assert(kUsedMasks <= std::tuple_size_v<CoverageTimeline::MaskTimes>);
 
 // The three coverage lists of one rank: compute, comm, and the transfer part of comm.
 struct RankCoverage {
@@ -84,8 +89,11 @@ RankCoverage rankCoverage(const Rank& rank, const std::vector<CallParticipant>& 
         const std::int64_t start = ev.startNs(p.eventIndex);
         transfer.push_back({start + p.waitNs, ev.endNs(p.eventIndex)});
     }
-    std::sort(transfer.begin(), transfer.end(),
-              [](const Interval& a, const Interval& b) { return a.startNs < b.startNs; });
+    // In call order a rank's transfers mostly come in start order already (one stream, one channel):
+    // sorting a sorted list still cost ~10 % of the analysis. The union does not depend on the order.
+    auto byStart = [](const Interval& a, const Interval& b) { return a.startNs < b.startNs; };
+    if (!std::is_sorted(transfer.begin(), transfer.end(), byStart))
+        std::sort(transfer.begin(), transfer.end(), byStart);
     unionInPlace(transfer);
     return {std::move(compute), std::move(comm), std::move(transfer)};
 }
@@ -95,8 +103,8 @@ TimeBreakdown fromMasks(const CoverageTimeline::MaskTimes& masks, std::int64_t w
     t.wallNs = wallNs;
     t.idleNs = masks[0];
     // Unrolled, each mask's tests are constants: no branch on the data (called per layer and block).
-#pragma GCC unroll 16
-    for (std::uint32_t m = 1; m < std::tuple_size_v<CoverageTimeline::MaskTimes>; ++m) {
+#pragma GCC unroll 8
+    for (std::uint32_t m = 1; m < kUsedMasks; ++m) {
         const std::int64_t v = masks[m];
         const bool compute = (m & kCompute) != 0;
         const bool comm = (m & kComm) != 0;
@@ -108,10 +116,6 @@ TimeBreakdown fromMasks(const CoverageTimeline::MaskTimes& masks, std::int64_t w
     }
     t.overlappedCommNs = t.commNs - t.exposedCommNs;
     return t;
-}
-
-TimeBreakdown measureWindow(CoverageSweep& coverage, Interval window) {
-    return fromMasks(coverage.measure(window), window.length());
 }
 
 // One rank's block times summed per (layer index, block kind): dense for layer indices up to a few
@@ -138,8 +142,8 @@ class BlockSums {
         }
         ++acc->samples;
         acc->wallNs += wallNs;
-#pragma GCC unroll 16
-        for (std::size_t m = 0; m < std::tuple_size_v<CoverageTimeline::MaskTimes>; ++m) acc->masks[m] += masks[m];
+#pragma GCC unroll 8
+        for (std::size_t m = 0; m < kUsedMasks; ++m) acc->masks[m] += masks[m];
     }
     // In (layer, block) order.
     std::vector<BlockRankSum> take(std::uint32_t rankIndex) const {
@@ -309,9 +313,11 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
         const std::span<const std::uint32_t> mine(byRank.data() + offsets[r], offsets[r + 1] - offsets[r]);
         const RankCoverage coverage = rankCoverage(trace.ranks[r], matching.participants, mine);
         const std::array<std::span<const Interval>, 3> lists{coverage.compute, coverage.comm, coverage.transfer};
+        static_assert(std::size_t{1} << std::tuple_size_v<decltype(lists)> == kUsedMasks);
         const auto rankIndex = static_cast<std::uint32_t>(r);
         // Layers (with their blocks) and steps are each in start order: one sweep apiece.
         CoverageSweep layerSweep(lists);
+        StepMasks stepMasks(seg.steps, seg.layers);
         BlockSums sums(seg.blocks.empty() ? std::span<const LayerWindow>{} : std::span<const LayerWindow>(seg.layers));
         // The blocks are read once each out of their compact list (block_windows.h): `head` is the
         // next one, `layerBlocks` the current layer's.
@@ -348,18 +354,21 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
                     const BlockWindow& w = layerBlocks[k];
                     sums.add(w.layer, w.kind, parts[k], w.endNs - w.startNs);
                     if (k > 0) {
-#pragma GCC unroll 16
-                        for (std::size_t m = 0; m < std::tuple_size_v<CoverageTimeline::MaskTimes>; ++m) {
+#pragma GCC unroll 8
+                        for (std::size_t m = 0; m < kUsedMasks; ++m) {
                             layerMasks[m] += parts[k][m];
                         }
                     }
                 }
                 layerTime = fromMasks(layerMasks, l.endNs - l.startNs);
+                stepMasks.addLayer(i, layerMasks);
             } else {
                 for (const BlockWindow& w : layerBlocks) {
                     sums.add(w.layer, w.kind, layerSweep.measure({w.startNs, w.endNs}), w.endNs - w.startNs);
                 }
-                layerTime = measureWindow(layerSweep, {l.startNs, l.endNs});
+                const auto layerMasks = layerSweep.measure({l.startNs, l.endNs});
+                layerTime = fromMasks(layerMasks, l.endNs - l.startNs);
+                stepMasks.addLayer(i, layerMasks);
             }
             const std::uint32_t slot = slots[r][i];
             if (!out.rows.store(slot, {l.step, l.layer, rankIndex, l.startNs, layerTime})) {
@@ -370,8 +379,11 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
         CoverageSweep stepSweep(lists);
         auto& steps = stepsOf[r];
         steps.reserve(seg.steps.size());
-        for (const auto& s : seg.steps) {
-            StepRankRow row{s.key, rankIndex, s.startNs, measureWindow(stepSweep, {s.startNs, s.endNs})};
+        for (std::size_t i = 0; i < seg.steps.size(); ++i) {
+            const auto& s = seg.steps[i];
+            // A step holding its layers is their sum plus the gaps between them: only the gaps are swept.
+            StepRankRow row{s.key, rankIndex, s.startNs,
+                            fromMasks(stepMasks.measure(i, stepSweep), s.endNs - s.startNs)};
             out.rankTotals[r] += row.time;
             steps.push_back(row);
         }

@@ -18,7 +18,7 @@
 // the sum of its blocks, which is exact (the masks' times add over disjoint windows), so the blocks
 // cost no extra pass; block times are kept as sums per (rank, layer index, block), not per instance;
 // windows are measured by a sweep over the rank's three coverage lists
-// (CoverageSweep), so the layers cost about one pass over them and the steps another; rows placed
+// (CoverageSweep): the layers cost one pass; a step its layers tile adds only its gaps; rows placed
 // by a merge of the ranks' (step, layer) orders, O(L log ranks). One task per rank
 // (util/parallel_for.h): each holds one rank's coverage lists (16 bytes an interval) at a time.
 // Memory: 32 bytes a layer x rank row (layer_rows.h), 56 a layer instance.

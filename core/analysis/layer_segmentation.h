@@ -29,8 +29,8 @@
 // ordinal; ranks are aligned by (step key, layer index).
 // Complexity: O(ranges + collectives log collectives) per NVTX rank (kernels not visited except for
 // each stream's first start); ranks without layer ranges add the repeat rule's (repeat_layers.h) and
-// O(n log n) for their kernel list, which the block split of repeat layers reuses. Ranks are independent: one task per
-// rank (util/parallel_for.h).
+// O(n log streams) for their kernel list, which the block split of repeat layers reuses. Ranks are
+// independent: one task per rank (util/parallel_for.h).
 
 #include <cstdint>
 #include <string>

@@ -31,13 +31,7 @@ struct Case {
 };
 
 std::shared_ptr<core::Trace> simulated(const Case& c, int layers) {
-    auto config = simConfig(c.model, "h100-sxm", "nvlink4", c.tp, c.batch, 3);
-    config.plan.model.layers = layers;
-    config.params = core::sim::SimParams::deterministic();
-    config.params.cudaGraphs = c.graphs;
-    auto r = core::sim::simulate(config);
-    EXPECT_TRUE(r) << r.error().describe();
-    return r ? std::const_pointer_cast<core::Trace>(r->trace) : nullptr;
+    return simulatedLayers(c.model, c.tp, c.batch, c.graphs, layers);
 }
 
 using BlockKey = std::tuple<std::int64_t, int, BlockKind>;

@@ -11,6 +11,7 @@
 
 #include <simdjson.h>
 
+#include <array>
 #include <charconv>
 #include <cstdint>
 #include <optional>
@@ -87,14 +88,17 @@ inline std::optional<std::int64_t> idNumber(simdjson::dom::element e) {
     return r.ec == std::errc() ? std::optional<std::int64_t>(i) : std::nullopt;
 }
 
+// Room for a printed int64 (20 digits and a sign).
+using IdKeyBuffer = std::array<char, 24>;
+
 // Text key of a pid: the number printed (into buf), or the string itself; "?" when absent.
-inline std::string_view idKey(simdjson::dom::element e, bool present, char (&buf)[24]) {
+inline std::string_view idKey(simdjson::dom::element e, bool present, IdKeyBuffer& buf) {
     if (!present) return "?";
     std::string_view s;
     if (e.get_string().get(s) == simdjson::SUCCESS) return s;
     if (const auto n = integer(e)) {
-        const auto r = std::to_chars(buf, buf + sizeof buf, *n);
-        return {buf, static_cast<std::size_t>(r.ptr - buf)};
+        const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), *n);
+        return {buf.data(), static_cast<std::size_t>(r.ptr - buf.data())};
     }
     return "?";
 }

@@ -108,10 +108,11 @@ Status KinetoParser::parseOneByOne(std::string_view elements) {
     for (std::size_t i = 0; i < elements.size(); ++i) {
         const char c = elements[i];
         if (inString) {
-            if (c == '\\')
+            if (c == '\\') {
                 ++i;
-            else if (c == '"')
+            } else if (c == '"') {
                 inString = false;
+            }
             continue;
         }
         if (c == '"') {
@@ -176,7 +177,7 @@ void KinetoParser::handle(simdjson::dom::object obj) {
 }
 
 StagedDevice& KinetoParser::deviceOf(const RecordFields& f, std::size_t* index) {
-    char buf[24];
+    kineto::IdKeyBuffer buf{};
     const std::string_view key = idKey(f.pid, f.hasPid, buf);
     if (key != m_lastDeviceKey || m_lastDevice >= m_part.devices.size()) {
         m_part.device(key);
@@ -198,8 +199,9 @@ const KernelClass& KinetoParser::classify(NameId name) {
 
 void KinetoParser::complete(const RecordFields& f, std::int64_t startNs, std::int64_t durNs) {
     if (durNs < 0) {
-        if (m_stats.negativeDurations++ == 0)
+        if (m_stats.negativeDurations++ == 0) {
             m_stats.note("negative duration on \"" + std::string(f.name) + "\"; set to 0");
+        }
         durNs = 0;
     }
     const Category cat = categoryOf(f.cat);

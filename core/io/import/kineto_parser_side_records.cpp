@@ -24,7 +24,7 @@ std::string_view trim(std::string_view s) {
 }
 
 std::string pidTidKey(std::string_view pid, simdjson::dom::element tid, bool hasTid) {
-    char buf[24];
+    kineto::IdKeyBuffer buf{};
     std::string key(pid);
     key += '/';
     key += idKey(tid, hasTid, buf);
@@ -60,8 +60,9 @@ Status KinetoParser::member(std::string_view key, std::string_view raw) {
             if (const auto w = kineto::integer(v)) m_part.setMetadata("world_size", std::to_string(*w));
         }
         std::string_view s;
-        if (e["nccl_version"].get_string().get(s) == simdjson::SUCCESS)
+        if (e["nccl_version"].get_string().get(s) == simdjson::SUCCESS) {
             m_part.setMetadata("nccl_version", std::string(s));
+        }
         if (e["backend"].get_string().get(s) == simdjson::SUCCESS) m_part.setMetadata("backend", std::string(s));
     } else {
         simdjson::dom::array gpus;
@@ -82,7 +83,7 @@ void KinetoParser::beginEnd(const RecordFields& f, simdjson::dom::object obj) {
         ++m_stats.badRecords;
         return;
     }
-    char buf[24];
+    kineto::IdKeyBuffer buf{};
     const std::string key = pidTidKey(idKey(f.pid, f.hasPid, buf), f.tid, f.hasTid);
     if (f.ph[0] == 'B') {
         m_openBegins[key].push_back(simdjson::minify(obj));
@@ -105,7 +106,7 @@ void KinetoParser::beginEnd(const RecordFields& f, simdjson::dom::object obj) {
 void KinetoParser::metadataRecord(const RecordFields& f) {
     if (f.name != "thread_name" || !f.hasArgs) return;
     const ArgFields a = kineto::readArgs(f.args);
-    char buf[24];
+    kineto::IdKeyBuffer buf{};
     const auto tidNumber = f.hasTid ? idNumber(f.tid) : std::nullopt;
     if (!tidNumber || a.text.empty()) return;
     std::string key(idKey(f.pid, f.hasPid, buf));

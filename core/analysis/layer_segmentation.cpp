@@ -432,10 +432,10 @@ RankResult segmentRank(const Trace& trace, const Rank& rank, const SegmentationO
         seg.blocksDerived = true;
         seg.unsplitLayers = derived.unsplitLayers;
     }
-    // The lists grew by doubling: up to half their capacity unused, held for the result's lifetime.
+    // The lists grew by doubling: up to half their capacity unused, held for the result's lifetime
+    // (the blocks are held at their size: block_windows.h).
     seg.steps.shrink_to_fit();
     seg.layers.shrink_to_fit();
-    seg.blocks.shrink_to_fit();
     return result;
 }
 

@@ -3,6 +3,7 @@
 #include "core/io/import/byte_source.h"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -32,8 +33,8 @@ Result<std::unique_ptr<ByteSource>> ByteSource::open(const std::string& path) {
     }
     const auto size = std::filesystem::file_size(path, ec);
     src->m_fileBytes = ec ? 0 : size;
-    unsigned char magic[2] = {0, 0};
-    const std::size_t n = std::fread(magic, 1, 2, src->m_file);
+    std::array<unsigned char, 2> magic = {0, 0};
+    const std::size_t n = std::fread(magic.data(), 1, magic.size(), src->m_file);
     src->m_gzip = n == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
     std::rewind(src->m_file);
     if (src->m_gzip) {

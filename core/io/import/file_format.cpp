@@ -35,8 +35,9 @@ std::string_view describeMagic(std::string_view b) {
     if (starts("PK\x03\x04")) return "a ZIP archive";
     if (starts("%PDF")) return "a PDF document";
     if (starts("\x7F"
-               "ELF"))
+               "ELF")) {
         return "an executable";
+    }
     if (starts("\x1f\x8b")) return "gzip data";
     if (starts(kSqliteMagic)) return "an SQLite database";
     std::size_t binary = 0;

@@ -3,6 +3,7 @@
 #include "core/io/import/json_trace_scanner.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 namespace tpscope::core {
@@ -19,7 +20,7 @@ bool startsValue(char c) {
 
 // Bytes that change the nesting state outside strings.
 struct Structural {
-    bool table[256] = {};
+    std::array<bool, 256> table = {};
     constexpr Structural() {
         table[static_cast<unsigned char>('"')] = true;
         table[static_cast<unsigned char>('{')] = true;

@@ -130,8 +130,9 @@ Result<bool> JsonTraceScanner::tryFastBatch(Handler& handler) {
     }
     const char* data = m_buf.data();
     std::size_t first = skipSpace(data, m_pos, m_end);
-    if (m_state == State::AfterElement && first < m_end && data[first] == ',')
+    if (m_state == State::AfterElement && first < m_end && data[first] == ',') {
         first = skipSpace(data, first + 1, m_end);
+    }
     if (first >= m_end || data[first] != '{') {
         m_exactUntil = absolute(first) + 1;  // one exact step (the array's end, a stray comma...)
         return false;

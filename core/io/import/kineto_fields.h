@@ -11,6 +11,8 @@
 
 #include <simdjson.h>
 
+#include <array>
+#include <charconv>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -72,6 +74,34 @@ ArgFields readArgs(simdjson::dom::object args);
 // µs value (number or numeric string) -> ns; nullopt when not a finite number in range.
 std::optional<std::int64_t> microsToNs(simdjson::dom::element e);
 std::optional<std::int64_t> integer(simdjson::dom::element e);
+
+// Numeric value of a pid/tid: the number itself, or the digits in "stream 7" / "GPU 0".
+// Inline, as idKey: the reader calls them on every GPU record.
+inline std::optional<std::int64_t> idNumber(simdjson::dom::element e) {
+    std::int64_t i = 0;
+    if (e.get_int64().get(i) == simdjson::SUCCESS) return i;
+    std::string_view s;
+    if (e.get_string().get(s) != simdjson::SUCCESS) return integer(e);
+    const auto digit = s.find_first_of("0123456789");
+    if (digit == std::string_view::npos) return std::nullopt;
+    const auto r = std::from_chars(s.data() + digit, s.data() + s.size(), i);
+    return r.ec == std::errc() ? std::optional<std::int64_t>(i) : std::nullopt;
+}
+
+// Room for a printed int64 (20 digits and a sign).
+using IdKeyBuffer = std::array<char, 24>;
+
+// Text key of a pid: the number printed (into buf), or the string itself; "?" when absent.
+inline std::string_view idKey(simdjson::dom::element e, bool present, IdKeyBuffer& buf) {
+    if (!present) return "?";
+    std::string_view s;
+    if (e.get_string().get(s) == simdjson::SUCCESS) return s;
+    if (const auto n = integer(e)) {
+        const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), *n);
+        return {buf.data(), static_cast<std::size_t>(r.ptr - buf.data())};
+    }
+    return "?";
+}
 
 // Dtype from torch's ScalarType names ("Float", "BFloat16", "Half", "Long", "Int", "Char", "Byte")
 // and the usual spellings.

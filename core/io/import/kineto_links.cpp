@@ -167,8 +167,9 @@ std::size_t KinetoLinks::resolve(TracePart& part) {
             c.op = args->op;
         }
         if (args->dtype != Dtype::Unknown) c.dtype = args->dtype;
-        if (args->groupSize > 0 && args->groupSize < (1LL << 31))
+        if (args->groupSize > 0 && args->groupSize < (1LL << 31)) {
             c.groupSize = static_cast<std::uint32_t>(args->groupSize);
+        }
         if (args->communicator.value != 0) c.communicator = args->communicator;
         if (args->elements > 0 && dtypeBytes(c.dtype) > 0) {
             c.bytes = static_cast<std::uint64_t>(args->elements) * static_cast<std::uint64_t>(dtypeBytes(c.dtype));
@@ -217,8 +218,9 @@ Status applyTpscopeChromeMeta(std::string_view rawJson, TracePart& part) {
         }
         StagedDevice& dev = part.device(std::to_string(pid));
         dev.rank = static_cast<std::uint32_t>(rank);
-        if (r["deviceIndex"].get_int64().get(deviceIndex) == simdjson::SUCCESS)
+        if (r["deviceIndex"].get_int64().get(deviceIndex) == simdjson::SUCCESS) {
             dev.deviceIndex = static_cast<int>(deviceIndex);
+        }
         if (r["clockOffsetNs"].get_int64().get(offset) == simdjson::SUCCESS) dev.clockOffsetNs = offset;
         if (r["host"].get_string().get(s) == simdjson::SUCCESS) dev.host = std::string(s);
         if (r["deviceName"].get_string().get(s) == simdjson::SUCCESS) dev.deviceName = std::string(s);

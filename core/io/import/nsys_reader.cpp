@@ -3,6 +3,7 @@
 #include "core/io/import/nsys_reader.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <map>
 #include <set>
@@ -134,9 +135,9 @@ void NsysReader::loadTargetInfo() {
 
 StagedDevice& NsysReader::device(std::int64_t deviceId, std::int64_t globalPid) {
     m_devicesOfProcess[processOf(globalPid)].insert(deviceId);
-    char buf[32] = "dev ";
-    const auto r = std::to_chars(buf + 4, buf + sizeof buf, deviceId);
-    StagedDevice& dev = m_part.device(std::string_view(buf, static_cast<std::size_t>(r.ptr - buf)));
+    std::array<char, 32> buf = {'d', 'e', 'v', ' '};
+    const auto r = std::to_chars(buf.data() + 4, buf.data() + buf.size(), deviceId);
+    StagedDevice& dev = m_part.device(std::string_view(buf.data(), static_cast<std::size_t>(r.ptr - buf.data())));
     if (dev.deviceIndex < 0) {
         dev.deviceIndex = static_cast<int>(deviceId);
         if (auto it = m_gpuNames.find(deviceId); it != m_gpuNames.end()) dev.deviceName = it->second;

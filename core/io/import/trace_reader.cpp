@@ -118,12 +118,13 @@ Result<std::shared_ptr<Trace>> readTrace(const std::string& pathOrFolder, const 
                     for (const auto& s : r.streams) {
                         for (const auto k : s.events.kinds()) {
                             const auto kind = static_cast<EventKind>(k);
-                            if (kind == EventKind::Memcpy)
+                            if (kind == EventKind::Memcpy) {
                                 ++stats->memcpys;
-                            else if (kind == EventKind::Memset)
+                            } else if (kind == EventKind::Memset) {
                                 ++stats->memsets;
-                            else
+                            } else {
                                 ++stats->kernels;
+                            }
                         }
                     }
                     stats->ranges += r.ranges.size();

@@ -37,9 +37,10 @@ std::string gzipped(const std::string& text) {
 TEST(BadInput, TruncatedGzipIsReportedAsTruncated) {
     TempDir dir;
     std::string big = R"({"traceEvents": [)";
-    for (int i = 0; i < 5000; ++i)
+    for (int i = 0; i < 5000; ++i) {
         big += std::string(i ? "," : "") + R"({"ph":"X","cat":"kernel","name":"k)" + std::to_string(i) +
                R"(","pid":0,"tid":7,"ts":)" + std::to_string(i) + R"(,"dur":1})";
+    }
     big += "]}";
     const std::string gz = gzipped(big);
     std::ofstream(dir / "t.json.gz", std::ios::binary) << gz.substr(0, gz.size() / 2);
@@ -87,7 +88,7 @@ TEST(BadInput, AnSqliteFileThatIsNotAnNsysExportIsRefused) {
 
 TEST(BadInput, AnEmptyFileIsReportedAsEmpty) {
     TempDir dir;
-    std::ofstream(dir / "empty.json");
+    { const std::ofstream empty(dir / "empty.json"); }
     const auto e = expectError(dir / "empty.json");
     EXPECT_NE(e.message.find("empty"), std::string::npos) << e.message;
 }

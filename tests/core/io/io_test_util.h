@@ -100,7 +100,7 @@ inline void execSql(const std::filesystem::path& path, const char* sql) {
 }
 
 inline std::filesystem::path makeDb(const TempDir& dir, const char* name, const char* sql) {
-    const auto path = dir / name;
+    auto path = dir / name;
     execSql(path, sql);
     return path;
 }

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 
 #include "core/io/import/trace_reader.h"
 #include "io_test_util.h"
@@ -31,7 +32,7 @@ struct Reference {
 };
 
 // SOURCES.md "What each trace contains".
-const Reference kReferences[] = {
+const std::array<Reference, 6> kReferences = {{
     {"hta-nccl_parser_config/nccl_data.json.gz", 2700, 162532.34, 21, 46876.493, 15, 46762.159, 498, 38778.451, 0,
      "NVIDIA A100-PG509-200"},
     {"hta-trace_filter/sampled_rank-0.json.gz", 1154, 606519, 10, 396199, 0, 0, 350, 67294, 0, ""},
@@ -42,10 +43,10 @@ const Reference kReferences[] = {
      "Tesla V100-SXM2-32GB"},
     {"tracelens-h100-qwen/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz", 1465, 45432.698, 0, 0, 0, 0, 242, 12793.438, 0,
      "NVIDIA H100 80GB HBM3"},
-};
+}};
 
 // A failing case names its trace instead of printing the struct's bytes.
-void PrintTo(const Reference& r, std::ostream* os) {
+void PrintTo(const Reference& r, std::ostream* os) {  // NOLINT(readability-identifier-naming): gtest looks up PrintTo
     *os << r.file;
 }
 
@@ -129,7 +130,8 @@ TEST(KinetoGolden, NewestSchemaCarriesCollectivePayloadFromKernelArgs) {
             EXPECT_EQ(c.groupSize, 2u);
             EXPECT_EQ(t.name(c.communicator), "default_pg");
             withSize += c.bytes > 0 ? 1 : 0;
-            sawKnownMessage = sawKnownMessage || c.bytes == 6637568u * 4u;  // "In msg nelems": 6637568, Float
+            sawKnownMessage =
+                sawKnownMessage || c.bytes == std::uint64_t{6637568} * 4;  // "In msg nelems": 6637568, Float
         }
     }
     EXPECT_EQ(withSize, 15u);
@@ -170,8 +172,9 @@ TEST(KinetoGolden, EightParamRanksMergeOntoOneTimelineWithTheLateRanksVisible) {
                     // Launched inside nccl:all_to_all annotations: all_to_all, not send_recv.
                     if (t.payload(s.events.payload(i)).collective.op == core::CollectiveOp::AllToAll) ++allToAll;
                 }
-                if (referenceAllReduce(name))
+                if (referenceAllReduce(name)) {
                     allReduces.push_back({s.events.startNs(i), {s.events.durNs(i), s.events.payload(i)}});
+                }
             }
         }
         const auto& rawKernels = raw.at(static_cast<int>(r));

@@ -5,7 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <fstream>
+#include <initializer_list>
+#include <string_view>
 
 #include "core/io/import/json_trace_scanner.h"
 #include "core/io/import/kineto_reader.h"
@@ -36,6 +39,16 @@ std::string kernel(const std::string& name, const std::string& ts, const std::st
     return R"({"ph": "X", "cat": "kernel", "name": ")" + name + R"(", "pid": 0, "tid": )" + std::to_string(stream) +
            R"(, "ts": )" + ts + R"(, "dur": )" + dur + R"(, "args": {"device": 0, "stream": )" +
            std::to_string(stream) + R"(, "correlation": 9)" + extraArgs + "}}";
+}
+
+// The records, comma-separated, as one {"traceEvents": [...]} document.
+std::string traceOf(std::initializer_list<std::string_view> records) {
+    std::string json = R"({"traceEvents": [)";
+    for (const auto r : records) {
+        if (json.back() != '[') json += ',';
+        json += r;
+    }
+    return json += "]}";
 }
 
 const core::Stream& onlyStream(const core::Trace& t, std::uint64_t id) {
@@ -128,8 +141,9 @@ TEST(KinetoReader, RecordParamCommsArgsWinOverALauncherWithTheSameExternalIdInEi
       {"ph": "X", "cat": "cpu_op", "name": "record_param_comms", "pid": 1, "tid": 2, "ts": 101, "dur": 9,
        "args": {"External id": 77, "Collective name": "allreduce", "In msg nelems": 100, "dtype": "Float"}})json";
     const std::string k = kernel("ncclDevKernel_Generic", "130", "5", R"(, "External id": 77)", 20);
-    for (const auto& records : {launcher + "," + comms, comms + "," + launcher}) {
-        const auto in = importText(R"({"traceEvents": [)" + records + "," + k + "]}");
+    const std::array<std::string, 2> orders = {launcher + "," + comms, comms + "," + launcher};
+    for (const auto& records : orders) {
+        const auto in = importText(traceOf({records, k}));
         const auto& t = *in.trace;
         const auto& c = t.payload(onlyStream(t, 20).events.payload(0)).collective;
         EXPECT_EQ(c.bytes, 100u * 4u) << records;
@@ -143,7 +157,7 @@ TEST(KinetoReader, ARuntimeLaunchWinsOverAFlowStartWithTheSameCorrelationInEithe
       {"ph": "X", "cat": "user_annotation", "name": "nccl:all_reduce", "pid": 1, "tid": 2, "ts": 100, "dur": 50,
        "args": {"External id": 5, "Input Dims": [[4, 28]], "Input type": ["float"]}},
       {"ph": "X", "cat": "user_annotation", "name": "nccl:all_gather", "pid": 1, "tid": 3, "ts": 100, "dur": 50,
-       "args": {"External id": 6, "Input Dims": [[8]], "Input type": ["float"]}},)json";
+       "args": {"External id": 6, "Input Dims": [[8]], "Input type": ["float"]}})json";
     const std::string launch = R"json(
       {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 2, "ts": 120, "dur": 5,
        "args": {"correlation": 4242}})json";
@@ -152,8 +166,9 @@ TEST(KinetoReader, ARuntimeLaunchWinsOverAFlowStartWithTheSameCorrelationInEithe
     const std::string k = R"json(
       {"ph": "X", "cat": "kernel", "name": "ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)", "pid": 0, "tid": 20,
        "ts": 130, "dur": 70, "args": {"device": 0, "stream": 20, "correlation": 4242}})json";
-    for (const auto& records : {launch + "," + flow, flow + "," + launch}) {
-        const auto in = importText(R"({"traceEvents": [)" + annotations + records + "," + k + "]}");
+    const std::array<std::string, 2> orders = {launch + "," + flow, flow + "," + launch};
+    for (const auto& records : orders) {
+        const auto in = importText(traceOf({annotations, records, k}));
         const auto& t = *in.trace;
         const auto& c = t.payload(onlyStream(t, 20).events.payload(0)).collective;
         EXPECT_EQ(c.bytes, 4u * 28u * 4u) << records;
@@ -338,8 +353,9 @@ TEST(KinetoReader, RecordsSplitAcrossReadBlocksAreReassembled) {
     std::string json = R"({"traceEvents": [)";
     const std::string longName(3000, 'n');
     const int n = 4000;
-    for (int i = 0; i < n; ++i)
+    for (int i = 0; i < n; ++i) {
         json += (i ? ",\n" : "") + kernel(longName + std::to_string(i % 7), std::to_string(i * 10), "5");
+    }
     json += R"(], "distributedInfo": {"rank": 3}})";
     ASSERT_GT(json.size(), std::size_t{9} << 20);
     const auto in = importText(json);

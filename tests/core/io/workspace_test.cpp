@@ -136,7 +136,7 @@ TEST(Workspace, AFailedSaveLeavesThePreviousFileIntact) {
     ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old), 0);
     auto* previousHandler = std::signal(SIGXFSZ, SIG_IGN);
     rlimit tiny = old;
-    tiny.rlim_cur = 64 * 1024;
+    tiny.rlim_cur = rlim_t{64} * 1024;
     ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &tiny), 0);
     core::Workspace big;
     big.runs.push_back(core::Run{{"big"}, makeSyntheticTrace({8, 4, 80, 2}), std::nullopt});

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <random>
 
 namespace tpscope::core {
@@ -81,7 +82,7 @@ TEST(EventColumns, LongEventEarlierInTheStreamIsFoundAcrossBlocks) {
     // One event spans everything; hundreds of short ones follow: the query must still start at it.
     EventColumns c;
     c.append(ev(0, 1'000'000));
-    for (int i = 1; i < 1000; ++i) c.append(ev(i * 100, 10));
+    for (int i = 1; i < 1000; ++i) c.append(ev(std::int64_t{i} * 100, 10));
     c.finalize();
     const auto r = c.visibleRange(90'000, 90'001);
     EXPECT_EQ(r.first, 0u);
@@ -123,7 +124,7 @@ TEST(EventColumns, ResidentBytesPerEventStaysWithinBudget) {
     constexpr int kEvents = 1562 * static_cast<int>(EventColumns::kBlock);  // whole blocks only
     c.reserve(kEvents);
     for (int i = 0; i < kEvents; ++i) {
-        EventRecord e = ev(i * 10, 5);
+        EventRecord e = ev(std::int64_t{i} * 10, 5);
         e.correlationId = 1000 + 3 * static_cast<std::uint32_t>(i);  // ids grow by small steps
         e.payload = i % 5 == 0 ? PayloadId{7} : kNoPayload;          // a collective now and then
         c.append(e);
@@ -141,11 +142,11 @@ TEST(EventColumns, ResidentBytesPerEventStaysWithinBudget) {
     // One label: the same columns, and an event appended later with a payload adds a label while
     // every earlier event keeps its none.
     EventColumns none;
-    for (int i = 0; i < kEvents; ++i) none.append(ev(i * 10, 5));
+    for (int i = 0; i < kEvents; ++i) none.append(ev(std::int64_t{i} * 10, 5));
     none.finalize();
     EXPECT_NEAR(static_cast<double>(none.residentBytes()) / kEvents, 4 + 4 + 2 + 1 + 2 + perBlock + 8.0 / kEvents,
                 1e-9);
-    EventRecord late = ev(kEvents * 10, 5);
+    EventRecord late = ev(std::int64_t{kEvents} * 10, 5);
     late.payload = PayloadId{9};
     none.append(late);
     none.finalize();
@@ -211,20 +212,20 @@ TEST(EventColumns, StartsNarrowedWhileAppendingEqualStartsNarrowedAtTheEnd) {
 
 TEST(EventColumns, DurationsOutside32BitsAreKeptExactly) {
     // Appended out of order, so finalize() permutes the escaped durations along with the rest.
-    const std::int64_t durations[] = {7, UINT32_MAX - 1, UINT32_MAX, std::int64_t{UINT32_MAX} + 1, 5'000'000'000, -3,
-                                      0};
+    const std::array<std::int64_t, 7> durations = {
+        7, UINT32_MAX - 1, UINT32_MAX, std::int64_t{UINT32_MAX} + 1, 5'000'000'000, -3, 0};
     EventColumns c;
     const int n = static_cast<int>(std::size(durations));
-    for (int i = 0; i < n; ++i) c.append(ev(1000 * (n - i), durations[i]));
+    for (int i = 0; i < n; ++i) c.append(ev(std::int64_t{1000} * (n - i), durations[i]));
     c.finalize();
     for (int i = 0; i < n; ++i) {
-        const std::size_t at = static_cast<std::size_t>(n - 1 - i);  // sorted by start: reversed
-        EXPECT_EQ(c.startNs(at), 1000 * (n - i));
+        const auto at = static_cast<std::size_t>(n - 1 - i);  // sorted by start: reversed
+        EXPECT_EQ(c.startNs(at), std::int64_t{1000} * (n - i));
         EXPECT_EQ(c.durNs(at), durations[i]) << "duration " << durations[i];
-        EXPECT_EQ(c.endNs(at), 1000 * (n - i) + durations[i]);
+        EXPECT_EQ(c.endNs(at), std::int64_t{1000} * (n - i) + durations[i]);
         EXPECT_EQ(c.at(at).durNs, durations[i]);
     }
-    EXPECT_EQ(c.lastEndNs(), 1000 * (n - 4) + 5'000'000'000);  // the 5 s event ends last
+    EXPECT_EQ(c.lastEndNs(), std::int64_t{1000} * (n - 4) + 5'000'000'000);  // the 5 s event ends last
 }
 
 TEST(EventColumns, CorrelationIdsAreExactNarrowedOrNot) {
@@ -248,7 +249,7 @@ TEST(EventColumns, CorrelationIdsAreExactNarrowedOrNot) {
         ASSERT_EQ(wide.correlationId(static_cast<std::size_t>(i)), jumpy(i)) << i;
     }
     EXPECT_EQ(wide.residentBytes() - narrow.residentBytes(),
-              n * 2 - ((n + EventColumns::kBlock - 1) / EventColumns::kBlock) * 4)
+              static_cast<std::size_t>(n) * 2 - ((n + EventColumns::kBlock - 1) / EventColumns::kBlock) * 4)
         << "narrowed: 2 bytes an event plus 4 per block instead of 4 an event";
     // Appending after finalize() widens them again; nothing is lost.
     EventRecord last = ev(n, 1);
@@ -283,7 +284,7 @@ TEST(EventColumns, BatchAppendEqualsEventByEventAppend) {
                               dur,
                               NameId{static_cast<std::uint32_t>(pick(rng))},
                               static_cast<EventKind>(pick(rng) % kEventKindCount),
-                              static_cast<std::uint32_t>(round == 1 ? pick(rng) * 70'000 : t + 1000),
+                              static_cast<std::uint32_t>(round == 1 ? std::int64_t{pick(rng)} * 70'000 : t + 1000),
                               payloads ? static_cast<PayloadId>(pick(rng) % 4) : kNoPayload};
                 byEvent.append(e);
                 starts.push_back(e.startNs);

@@ -144,14 +144,15 @@ TEST(KernelClassifier, PyTorchSymmetricMemoryAllReduceIsAllReduce) {
 }
 
 TEST(KernelClassifier, HopperAndAmpereGemmNamesAreGemm) {
-    // tracelens-h100-qwen (H100, cuBLAS 12), HTA traces (A100/V100).
+    // tracelens-h100-qwen (H100, cuBLAS 12), HTA traces (A100/V100). A name split at the column limit
+    // is parenthesised: one name, not a missing comma.
     for (const char* name :
-         {"sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_off_"
-          "kernel__5x_cublas",
+         {("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_off_"
+           "kernel__5x_cublas"),
           "nvjet_tst_128x64_64x4_1x2_h_bz_coopA_NNT", "nvjet_hsh_64x8_64x16_4x1_v_bz_splitK_TNT",
           "volta_sgemm_128x32_nt", "ampere_sgemm_128x64_nn", "cutlass_80_simt_sgemm_128x64_8x5_tn_align1",
-          "void cutlass::Kernel<cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_32x32_128x2_tn_align8>(cutlass_80_wmma_"
-          "tensorop_bf16_s161616gemm_bf16_32x32_128x2_tn_align8::Params)",
+          ("void cutlass::Kernel<cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_32x32_128x2_tn_align8>(cutlass_80_wmma_"
+           "tensorop_bf16_s161616gemm_bf16_32x32_128x2_tn_align8::Params)"),
           "sm80_xmma_gemm_f16f16_f16f32_f32_nn_n_tilesize160x128x32_stage4_warpsize2x2x1_tensor16x8x16_kernel",
           "ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_32x5_nn",
           "void gemmSN_TN_kernel<float, 128, 16, 2, 4>()", "void gemmk1_kernel<int, float, 256, 5, false, false>()"}) {
@@ -181,10 +182,11 @@ TEST(KernelClassifier, FbgemmKernelsAreNotGemm) {
 }
 
 TEST(KernelClassifier, FlashAndPagedAttentionAreAttention) {
+    // The first name is parenthesised: one name split at the column limit, not a missing comma.
     for (const char* name :
-         {"void pytorch_flash::flash_fwd_kernel<pytorch_flash::Flash_fwd_kernel_traits<64, 128, 128, 4, false, false, "
-          "cutlass::bfloat16_t, pytorch_flash::Flash_kernel_traits<64, 128, 128, 4, cutlass::bfloat16_t> >, false, "
-          "true, false, false, false, true, false>(pytorch_flash::Flash_fwd_params)",
+         {("void pytorch_flash::flash_fwd_kernel<pytorch_flash::Flash_fwd_kernel_traits<64, 128, 128, 4, false, false, "
+           "cutlass::bfloat16_t, pytorch_flash::Flash_kernel_traits<64, 128, 128, 4, cutlass::bfloat16_t> >, false, "
+           "true, false, false, false, true, false>(pytorch_flash::Flash_fwd_params)"),
           "void flash::flash_fwd_splitkv_kernel<Flash_fwd_kernel_traits<128, 64, 128, 4>, true>(Flash_fwd_params)",
           "void flash::FlashAttnFwdSm90<cutlass::bfloat16_t>(Params)",
           "void vllm::paged_attention_v2_kernel<__nv_bfloat16, __nv_bfloat16, 128, 16, 128>()",

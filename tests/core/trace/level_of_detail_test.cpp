@@ -58,8 +58,10 @@ TEST(LevelOfDetail, PixelColumnAndColumnStartAreInverse) {
 
 TEST(LevelOfDetail, ZoomedInItemsAreExactlyTheEvents) {
     std::vector<EventRecord> records;
-    for (int i = 0; i < 100; ++i)
-        records.push_back(ev(i * 1500, 1000, i % 2 ? EventKind::Gemm : EventKind::Collective));
+    records.reserve(100);
+    for (int i = 0; i < 100; ++i) {
+        records.push_back(ev(std::int64_t{i} * 1500, 1000, i % 2 ? EventKind::Gemm : EventKind::Collective));
+    }
     const auto c = columnsOf(records);
     // 100 ns per pixel: every event is 10 px wide.
     const auto spans = visibleSpans(c, 0, 150'000, 1500);
@@ -118,8 +120,10 @@ TEST(LevelOfDetail, CountsAddUpToTheVisibleEventsAndCoverThemInOrder) {
 TEST(LevelOfDetail, DenseRunOfNarrowEventsFoldsIntoOneItemWithTheDominantKind) {
     std::vector<EventRecord> records;
     // 1000 back-to-back 10 ns kernels, one in ten a collective: 10 us in a 1 ms view of 1000 px.
-    for (int i = 0; i < 1000; ++i)
+    records.reserve(1000);
+    for (int i = 0; i < 1000; ++i) {
         records.push_back(ev(100'000 + i * 10, 10, i % 10 == 0 ? EventKind::Collective : EventKind::Gemm));
+    }
     const auto c = columnsOf(records);
     const auto spans = visibleSpans(c, 0, 1'000'000, 1000);
     ASSERT_EQ(spans.size(), 1u);
@@ -133,6 +137,7 @@ TEST(LevelOfDetail, DenseRunOfNarrowEventsFoldsIntoOneItemWithTheDominantKind) {
 TEST(LevelOfDetail, WideEventAfterARunStaysExact) {
     // 1 us per pixel: twenty 100 ns kernels, a gap of 5 px, then one 50 us GEMM.
     std::vector<EventRecord> records;
+    records.reserve(21);
     for (int i = 0; i < 20; ++i) records.push_back(ev(10'000 + i * 100, 100, EventKind::Elementwise));
     records.push_back(ev(17'000, 50'000, EventKind::Gemm));
     const auto c = columnsOf(records);
@@ -148,6 +153,7 @@ TEST(LevelOfDetail, WideEventAfterARunStaysExact) {
 TEST(LevelOfDetail, RunsSeparatedByMoreThanAPixelStaySeparate) {
     // Two bursts of narrow kernels 100 px apart at 1 us per pixel.
     std::vector<EventRecord> records;
+    records.reserve(10);
     for (int i = 0; i < 5; ++i) records.push_back(ev(1'000 + i * 50, 40, EventKind::Gemm));
     for (int i = 0; i < 5; ++i) records.push_back(ev(101'000 + i * 50, 40, EventKind::Collective));
     const auto spans = visibleSpans(columnsOf(records), 0, 1'000'000, 1000);

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <random>
 
 namespace tpscope::core {
@@ -99,8 +100,8 @@ TEST(RangeStats, MatchesTheDefinitionOnRandomStreamsWholeAndClipped) {
         }
         t.finalize();
         const std::int64_t t0 = t.startNs(), t1 = t.endNs();
-        const std::pair<std::int64_t, std::int64_t> windows[] = {
-            {t0, t1}, {t0 - 5, t1 + 5}, {t0 + pick(rng), t1 - pick(rng)}, {t0 + pick(rng), t0 + 100 + pick(rng)}};
+        const std::array<std::pair<std::int64_t, std::int64_t>, 4> windows = {
+            {{t0, t1}, {t0 - 5, t1 + 5}, {t0 + pick(rng), t1 - pick(rng)}, {t0 + pick(rng), t0 + 100 + pick(rng)}}};
         for (const auto& [a, b] : windows) {
             const auto got = rankRangeStats(rank, a, b);
             const auto want = byDefinition(rank, a, b);

@@ -54,13 +54,12 @@ RankTimelineData rowsOf(const core::Rank& rank, std::int64_t t0, std::int64_t t1
     out.nvtx = core::nvtxDepthColumns(rank, 2);
     const auto exposed = core::analysis::exposedCommIntervals(rank);
     out.exposed.reserve(exposed.size());
-    {
-        core::EventBatchBuilder builder(out.exposed);
-        for (const auto& [start, end] : exposed) {
-            builder.add(start, end - start, core::NameId{}, core::EventKind::Collective);
-            out.exposedTotalNs += end - start;
-        }
+    core::EventBatchBuilder builder(out.exposed);
+    for (const auto& [start, end] : exposed) {
+        builder.add(start, end - start, core::NameId{}, core::EventKind::Collective);
+        out.exposedTotalNs += end - start;
     }
+    builder.flush();
     out.exposed.finalize();
     out.exposedBlockSum = exposedBlockSums(out.exposed);
     out.kindCount = core::rankRangeStats(rank, t0, t1).kindCount;

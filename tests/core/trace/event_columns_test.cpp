@@ -385,7 +385,8 @@ TEST(EventBatchBuilder, ColumnsEqualEventByEventAppends) {
             byEvent.append({start, dur, name, kind, 0, kNoPayload});
             builder.add(start, dur, name, kind);
         }
-    }  // the builder's destructor appends the last, partial batch
+        builder.flush();  // the last, partial batch
+    }
     byEvent.finalize();
     byBatch.finalize();
     ASSERT_EQ(byBatch.size(), n);

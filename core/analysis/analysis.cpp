@@ -22,10 +22,10 @@ std::size_t vectorBytes(const std::vector<T>& v) {
 std::size_t RunAnalysis::residentBytes() const {
     std::size_t bytes = sizeof(*this);
     for (const auto& r : segmentation.ranks) {
-        bytes += sizeof(r) + vectorBytes(r.steps) + vectorBytes(r.layers) + vectorBytes(r.blocks);
+        bytes += sizeof(r) + vectorBytes(r.steps) + vectorBytes(r.layers) + r.blocks.residentBytes();
     }
     bytes += vectorBytes(matching.calls) + vectorBytes(matching.participants) + vectorBytes(matching.ranks);
-    bytes += vectorBytes(breakdown.rows) + vectorBytes(breakdown.blockSums) + vectorBytes(breakdown.steps) +
+    bytes += breakdown.rows.residentBytes() + vectorBytes(breakdown.blockSums) + vectorBytes(breakdown.steps) +
              vectorBytes(breakdown.layers) + vectorBytes(breakdown.rankTotals);
     bytes += vectorBytes(summary.steps) + vectorBytes(summary.rankSummaries);
     return bytes;

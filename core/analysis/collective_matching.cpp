@@ -43,15 +43,21 @@ using Channels = std::map<std::uint32_t, Channel>;
 struct RankKernels {
     std::map<std::uint32_t, std::vector<KernelRef>> lists;
     std::map<std::uint32_t, std::uint32_t> groupSize;  // largest a payload of this rank states
+    std::size_t unmatched = 0;                         // kernels whose rank or stream index a participant cannot hold
 };
 
-RankKernels gatherRank(const Trace& trace, const Rank& rank) {
+RankKernels gatherRank(const Trace& trace, const Rank& rank, std::size_t rankIndex) {
     RankKernels out;
     std::uint32_t lastChannel = 0;
     std::vector<KernelRef>* last = nullptr;
     for (std::size_t s = 0; s < rank.streams.size(); ++s) {
         const auto& ev = rank.streams[s].events;
         const auto kinds = ev.kinds();
+        if (rankIndex > kMaxParticipantIndex || s > kMaxParticipantIndex) {
+            out.unmatched += static_cast<std::size_t>(
+                std::count(kinds.begin(), kinds.end(), static_cast<std::uint8_t>(EventKind::Collective)));
+            continue;
+        }
         for (std::size_t i = 0; i < ev.size(); ++i) {
             if (kinds[i] != static_cast<std::uint8_t>(EventKind::Collective)) continue;
             const PayloadId id = ev.payload(i);
@@ -78,12 +84,13 @@ RankKernels gatherRank(const Trace& trace, const Rank& rank) {
 }
 
 // Ranks are gathered in parallel, then their lists are moved into the channels in rank order.
-Channels gatherChannels(const Trace& trace, unsigned threads) {
+Channels gatherChannels(const Trace& trace, unsigned threads, std::size_t& unmatched) {
     const std::size_t rankCount = trace.ranks.size();
     std::vector<RankKernels> perRank(rankCount);
-    parallelFor(rankCount, threads, [&](std::size_t r) { perRank[r] = gatherRank(trace, trace.ranks[r]); });
+    parallelFor(rankCount, threads, [&](std::size_t r) { perRank[r] = gatherRank(trace, trace.ranks[r], r); });
     Channels channels;
     for (std::size_t r = 0; r < rankCount; ++r) {
+        unmatched += perRank[r].unmatched;
         for (auto& [channel, list] : perRank[r].lists) {
             auto& ch = channels[channel];
             if (ch.perRank.empty()) ch.perRank.resize(rankCount);
@@ -147,7 +154,9 @@ void finishCall(const Trace& trace, const std::vector<Member>& members, std::uin
     for (const auto& m : members) {
         const std::int64_t dur = eventsOf(trace, m.rankIndex, *m.kernel).durNs(m.kernel->eventIndex);
         const std::int64_t wait = std::clamp<std::int64_t>(call.lastStartNs - m.kernel->startNs, 0, dur);
-        out.participants.push_back({m.rankIndex, m.kernel->streamIndex, m.kernel->eventIndex, wait});
+        // gatherRank kept only kernels whose indices fit (kMaxParticipantIndex).
+        out.participants.push_back({static_cast<std::uint16_t>(m.rankIndex),
+                                    static_cast<std::uint16_t>(m.kernel->streamIndex), m.kernel->eventIndex, wait});
         auto& stats = out.ranks[m.rankIndex];
         ++stats.kernels;
         stats.waitNs += wait;
@@ -201,7 +210,7 @@ CollectiveMatching matchCollectives(const Trace& trace, const Segmentation& segm
     CollectiveMatching out;
     out.ranks.resize(trace.ranks.size());
     for (std::uint32_t r = 0; r < out.ranks.size(); ++r) out.ranks[r].rankIndex = r;
-    const Channels channels = gatherChannels(trace, threads);
+    const Channels channels = gatherChannels(trace, threads, out.unmatchedKernels);
     // Every kernel joins exactly one call, and a channel has at least as many calls as its busiest
     // rank has kernels (exactly as many when every call is complete): reserve, not double.
     std::size_t kernels = 0;
@@ -249,6 +258,13 @@ CollectiveMatching matchCollectives(const Trace& trace, const Segmentation& segm
         out.notes.push_back(std::to_string(out.incompleteCalls) +
                             " collective call(s) were not joined by every rank of their channel (" + who +
                             " kernel(s)); their wait is measured among the ranks present");
+    }
+    if (out.unmatchedKernels > 0) {
+        out.notes.push_back(std::to_string(out.unmatchedKernels) +
+                            " collective kernel(s) on a rank or stream index above " +
+                            std::to_string(kMaxParticipantIndex) +
+                            " were left out of the matching (a call participant holds 16-bit indices): they count "
+                            "as communication, their exposed part as wait");
     }
     if (trace.ranks.size() == 1 && !out.calls.empty()) {
         out.notes.push_back(

@@ -17,8 +17,11 @@
 // the ranks finish). algbw = bytes / transfer; busbw = algbw x the nccl-tests factor of the op
 // (2(n-1)/n for all-reduce).
 // Complexity: O(k log k) per rank for k collective kernels (O(k) when a rank's kernels are already
-// in start order, the usual case), O(calls x ranks) for the matching. Memory: the result (24 bytes
+// in start order, the usual case), O(calls x ranks) for the matching. Memory: the result (16 bytes
 // per kernel, 80 per call) and, while matching, 16 bytes per kernel.
+// Limits: a participant holds 16-bit rank and stream indices (20 M participants at 100 M events).
+// Collective kernels of a rank index or on a stream index above kMaxParticipantIndex are left out
+// of the matching, counted in `unmatchedKernels` and named in a note.
 
 #include <cstdint>
 #include <string>
@@ -34,12 +37,17 @@ struct MatchingOptions {
     std::int64_t toleranceNs = 2000;
 };
 
+// The largest rank or stream index a participant can hold.
+inline constexpr std::uint32_t kMaxParticipantIndex = 0xFFFF;
+
+// 16 bytes: 16-bit rank and stream indices (see kMaxParticipantIndex).
 struct CallParticipant {
-    std::uint32_t rankIndex = 0;    // into Trace::ranks
-    std::uint32_t streamIndex = 0;  // into Rank::streams
+    std::uint16_t rankIndex = 0;    // into Trace::ranks
+    std::uint16_t streamIndex = 0;  // into Rank::streams
     std::uint32_t eventIndex = 0;   // into that stream's events
     std::int64_t waitNs = 0;
 };
+static_assert(sizeof(CallParticipant) == 16);
 
 // 80 bytes: the 32-bit fields first, then the 64-bit ones, so that no padding sits between them
 // (2.5 M calls at 100 M events).
@@ -76,6 +84,8 @@ struct CollectiveMatching {
     std::vector<CallParticipant> participants;
     std::vector<RankCollectiveStats> ranks;  // one per Trace::ranks entry
     std::size_t incompleteCalls = 0;
+    // Collective kernels left out: their rank or stream index is above kMaxParticipantIndex.
+    std::size_t unmatchedKernels = 0;
     std::vector<std::string> notes;
 };
 

@@ -29,13 +29,19 @@ std::optional<BlockKind> blockKindOfName(std::string_view name) {
 
 namespace {
 
-// Index of the layer whose window holds t, or -1. Layers sorted by start.
-std::ptrdiff_t layerAt(std::span<const LayerWindow> layers, std::int64_t t) {
+// The last layer that starts at or before t (layers sorted by start), or layers.size() if none. The
+// search starts at `hint` (the previous block's layer): a few steps forward for ranges in start order,
+// a binary search for a jump or a range out of order.
+std::size_t lastLayerStartingBy(std::span<const LayerWindow> layers, std::size_t hint, std::int64_t t) {
+    if (hint < layers.size() && layers[hint].startNs <= t) {
+        for (int step = 0; step < 4; ++step) {
+            if (hint + 1 == layers.size() || layers[hint + 1].startNs > t) return hint;
+            ++hint;
+        }
+    }
     auto it = std::upper_bound(layers.begin(), layers.end(), t,
                                [](std::int64_t v, const LayerWindow& l) { return v < l.startNs; });
-    if (it == layers.begin()) return -1;
-    --it;
-    return t < it->endNs ? it - layers.begin() : -1;
+    return it == layers.begin() ? layers.size() : static_cast<std::size_t>(it - layers.begin()) - 1;
 }
 
 }  // namespace
@@ -70,13 +76,12 @@ std::vector<BlockWindow> nvtxBlocks(const Trace& trace, const Rank& rank, std::s
         if (r.depth != depth) continue;
         const int kind = kindOf(r.name);
         if (kind < 0) continue;
-        std::ptrdiff_t l = -1;
-        for (std::size_t c = cursor; c < layers.size() && c < cursor + 2 && l < 0; ++c) {
-            if (layers[c].startNs <= r.startNs && r.startNs < layers[c].endNs) l = static_cast<std::ptrdiff_t>(c);
+        cursor = lastLayerStartingBy(layers, cursor, r.startNs);
+        if (cursor == layers.size()) {  // before the first layer
+            cursor = 0;
+            continue;
         }
-        if (l < 0) l = layerAt(layers, r.startNs);
-        if (l < 0) continue;
-        cursor = static_cast<std::size_t>(l);
+        if (r.startNs >= layers[cursor].endNs) continue;  // between two layers
         const LayerWindow& layer = layers[cursor];
         out.push_back(
             {layer.step, layer.layer, static_cast<BlockKind>(kind), r.startNs, std::min(r.endNs, layer.endNs)});

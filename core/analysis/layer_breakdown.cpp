@@ -6,11 +6,13 @@
 #include <array>
 #include <functional>
 #include <map>
+#include <optional>
 #include <queue>
 #include <span>
 #include <tuple>
 
 #include "core/analysis/interval_union.h"
+#include "core/analysis/step_masks.h"
 #include "core/util/parallel_for.h"
 
 namespace tpscope::core::analysis {
@@ -32,6 +34,10 @@ namespace {
 constexpr std::uint32_t kCompute = 1;
 constexpr std::uint32_t kComm = 2;
 constexpr std::uint32_t kTransfer = 4;
+// The breakdown sweeps those three lists, so masks from 8 on stay zero: sums and conversions of mask
+// times (per layer and block) touch only the first eight.
+constexpr std::size_t kUsedMasks = 8;
+static_assert(kUsedMasks <= std::tuple_size_v<CoverageTimeline::MaskTimes>);
 
 // The three coverage lists of one rank: compute, comm, and the transfer part of comm.
 struct RankCoverage {
@@ -83,8 +89,11 @@ RankCoverage rankCoverage(const Rank& rank, const std::vector<CallParticipant>& 
         const std::int64_t start = ev.startNs(p.eventIndex);
         transfer.push_back({start + p.waitNs, ev.endNs(p.eventIndex)});
     }
-    std::sort(transfer.begin(), transfer.end(),
-              [](const Interval& a, const Interval& b) { return a.startNs < b.startNs; });
+    // In call order a rank's transfers mostly come in start order already (one stream, one channel):
+    // sorting a sorted list still cost ~10 % of the analysis. The union does not depend on the order.
+    auto byStart = [](const Interval& a, const Interval& b) { return a.startNs < b.startNs; };
+    if (!std::is_sorted(transfer.begin(), transfer.end(), byStart))
+        std::sort(transfer.begin(), transfer.end(), byStart);
     unionInPlace(transfer);
     return {std::move(compute), std::move(comm), std::move(transfer)};
 }
@@ -94,8 +103,8 @@ TimeBreakdown fromMasks(const CoverageTimeline::MaskTimes& masks, std::int64_t w
     t.wallNs = wallNs;
     t.idleNs = masks[0];
     // Unrolled, each mask's tests are constants: no branch on the data (called per layer and block).
-#pragma GCC unroll 16
-    for (std::uint32_t m = 1; m < std::tuple_size_v<CoverageTimeline::MaskTimes>; ++m) {
+#pragma GCC unroll 8
+    for (std::uint32_t m = 1; m < kUsedMasks; ++m) {
         const std::int64_t v = masks[m];
         const bool compute = (m & kCompute) != 0;
         const bool comm = (m & kComm) != 0;
@@ -107,10 +116,6 @@ TimeBreakdown fromMasks(const CoverageTimeline::MaskTimes& masks, std::int64_t w
     }
     t.overlappedCommNs = t.commNs - t.exposedCommNs;
     return t;
-}
-
-TimeBreakdown measureWindow(CoverageSweep& coverage, Interval window) {
-    return fromMasks(coverage.measure(window), window.length());
 }
 
 // One rank's block times summed per (layer index, block kind): dense for layer indices up to a few
@@ -137,8 +142,8 @@ class BlockSums {
         }
         ++acc->samples;
         acc->wallNs += wallNs;
-#pragma GCC unroll 16
-        for (std::size_t m = 0; m < std::tuple_size_v<CoverageTimeline::MaskTimes>; ++m) acc->masks[m] += masks[m];
+#pragma GCC unroll 8
+        for (std::size_t m = 0; m < kUsedMasks; ++m) acc->masks[m] += masks[m];
     }
     // In (layer, block) order.
     std::vector<BlockRankSum> take(std::uint32_t rankIndex) const {
@@ -181,45 +186,54 @@ bool partitions(std::span<const BlockWindow> blocks, const LayerWindow& l) {
     return true;
 }
 
+// One LayerAcrossRanks per layer instance of the rows, in row order.
 void aggregateLayers(LayerBreakdown& out) {
-    const auto& rows = out.rows;
-    std::size_t instances = 0;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        instances += i == 0 || rows[i].step != rows[i - 1].step || rows[i].layer != rows[i - 1].layer ? 1 : 0;
-    }
-    out.layers.reserve(instances);
-    for (std::size_t i = 0; i < rows.size();) {
-        std::size_t j = i;
-        LayerAcrossRanks agg;
-        agg.step = rows[i].step;
-        agg.layer = rows[i].layer;
-        agg.firstRow = static_cast<std::uint32_t>(i);
-        agg.minComputeNs = rows[i].time.computeNs;
-        agg.maxComputeNs = rows[i].time.computeNs;
-        agg.slowestRankIndex = rows[i].rankIndex;
-        double sum = 0;
-        for (; j < rows.size() && rows[j].step == agg.step && rows[j].layer == agg.layer; ++j) {
-            const auto& t = rows[j].time;
-            agg.maxWallNs = std::max(agg.maxWallNs, t.wallNs);
-            agg.minComputeNs = std::min(agg.minComputeNs, t.computeNs);
-            if (t.computeNs > agg.maxComputeNs) {
-                agg.maxComputeNs = t.computeNs;
-                agg.slowestRankIndex = rows[j].rankIndex;
-            }
-            sum += static_cast<double>(t.computeNs);
+    auto& layers = out.layers;
+    layers.reserve(out.rows.instanceCount());
+    double sum = 0;
+    auto finish = [&] {
+        if (!layers.empty()) layers.back().meanComputeNs = sum / layers.back().ranks;
+    };
+    std::uint32_t i = 0;
+    for (const LayerRankRow row : out.rows) {
+        const auto& t = row.time;
+        if (layers.empty() || row.step != layers.back().step || row.layer != layers.back().layer) {
+            finish();
+            LayerAcrossRanks& agg = layers.emplace_back();
+            agg.step = row.step;
+            agg.layer = row.layer;
+            agg.firstRow = i;
+            agg.minComputeNs = t.computeNs;
+            agg.maxComputeNs = t.computeNs;
+            agg.slowestRankIndex = row.rankIndex;
+            sum = 0;
         }
-        agg.ranks = static_cast<std::uint32_t>(j - i);
-        agg.meanComputeNs = sum / agg.ranks;
-        out.layers.push_back(agg);
-        i = j;
+        LayerAcrossRanks& agg = layers.back();
+        ++agg.ranks;
+        agg.maxWallNs = std::max(agg.maxWallNs, t.wallNs);
+        agg.minComputeNs = std::min(agg.minComputeNs, t.computeNs);
+        if (t.computeNs > agg.maxComputeNs) {
+            agg.maxComputeNs = t.computeNs;
+            agg.slowestRankIndex = row.rankIndex;
+        }
+        sum += static_cast<double>(t.computeNs);
+        ++i;
     }
+    finish();
 }
 
 // Where each rank's layer rows go in LayerBreakdown::rows: the order a stable sort by (step, layer,
 // rank) gives rows appended rank by rank in start order. Per rank a stable order by (step, layer)
 // (usually the start order already), then a merge of the ranks, the lower rank first on ties.
 // Knowing the slots up front lets each rank's task write its rows in place: no sort, no buffer.
-std::vector<std::vector<std::uint32_t>> rowSlots(const Segmentation& segmentation, std::size_t rankCount) {
+// The merge also yields the layer instances: a new one wherever (step, layer) changes.
+struct RowPlan {
+    std::vector<std::vector<std::uint32_t>> slots;  // per rank, per layer window
+    std::vector<LayerRows::Instance> instances;
+    std::size_t rows = 0;
+};
+
+RowPlan rowSlots(const Segmentation& segmentation, std::size_t rankCount) {
     const std::size_t ranks = std::min(rankCount, segmentation.ranks.size());
     std::vector<std::vector<std::uint32_t>> order(ranks);  // per rank: layer indices in (step, layer) order
     for (std::size_t r = 0; r < ranks; ++r) {
@@ -249,16 +263,23 @@ std::vector<std::vector<std::uint32_t>> rowSlots(const Segmentation& segmentatio
     for (std::size_t r = 0; r < ranks; ++r) {
         if (!order[r].empty()) heads.push(headOf(r));
     }
-    std::vector<std::vector<std::uint32_t>> slots(ranks);
-    for (std::size_t r = 0; r < ranks; ++r) slots[r].resize(order[r].size());
+    RowPlan plan;
+    plan.slots.resize(ranks);
+    for (std::size_t r = 0; r < ranks; ++r) plan.slots[r].resize(order[r].size());
     std::uint32_t next = 0;
     while (!heads.empty()) {
-        const std::uint32_t r = heads.top().rank;
+        const Head head = heads.top();
         heads.pop();
-        slots[r][order[r][pos[r]]] = next++;
+        const std::uint32_t r = head.rank;
+        if (plan.instances.empty() || plan.instances.back().step != head.step ||
+            plan.instances.back().layer != head.layer) {
+            plan.instances.push_back({head.step, head.layer, next});
+        }
+        plan.slots[r][order[r][pos[r]]] = next++;
         if (++pos[r] < order[r].size()) heads.push(headOf(r));
     }
-    return slots;
+    plan.rows = next;
+    return plan;
 }
 
 }  // namespace
@@ -277,11 +298,11 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
         std::vector<std::size_t> fill(offsets.begin(), offsets.end() - 1);
         for (std::uint32_t i = 0; i < byRank.size(); ++i) byRank[fill[matching.participants[i].rankIndex]++] = i;
     }
-    const auto slots = rowSlots(segmentation, rankCount);
-    std::size_t layerCount = 0;
-    for (const auto& s : slots) layerCount += s.size();
-    out.rows.resize(layerCount);
+    RowPlan plan = rowSlots(segmentation, rankCount);
+    const auto& slots = plan.slots;
+    out.rows.reset(std::move(plan.instances), plan.rows);
     const std::size_t ranks = std::min(rankCount, segmentation.ranks.size());
+    std::vector<std::vector<LayerRows::WideRow>> wideOf(ranks);  // rows whose times need 64 bits
     std::vector<std::vector<StepRankRow>> stepsOf(ranks);
     std::vector<std::vector<BlockRankSum>> blockSumsOf(ranks);
     // Ranks are independent until here: each task builds one rank's coverage (the largest
@@ -292,22 +313,34 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
         const std::span<const std::uint32_t> mine(byRank.data() + offsets[r], offsets[r + 1] - offsets[r]);
         const RankCoverage coverage = rankCoverage(trace.ranks[r], matching.participants, mine);
         const std::array<std::span<const Interval>, 3> lists{coverage.compute, coverage.comm, coverage.transfer};
+        static_assert(std::size_t{1} << std::tuple_size_v<decltype(lists)> == kUsedMasks);
         const auto rankIndex = static_cast<std::uint32_t>(r);
         // Layers (with their blocks) and steps are each in start order: one sweep apiece.
         CoverageSweep layerSweep(lists);
+        StepMasks stepMasks(seg.steps, seg.layers);
         BlockSums sums(seg.blocks.empty() ? std::span<const LayerWindow>{} : std::span<const LayerWindow>(seg.layers));
-        std::size_t b = 0;
+        // The blocks are read once each out of their compact list (block_windows.h): `head` is the
+        // next one, `layerBlocks` the current layer's.
+        auto nextBlock = seg.blocks.begin();
+        std::optional<BlockWindow> head;
+        auto readHead = [&] {
+            head = nextBlock == seg.blocks.end() ? std::nullopt : std::optional<BlockWindow>(*nextBlock);
+        };
+        readHead();
+        std::vector<BlockWindow> layerBlocks;
         for (std::size_t i = 0; i < seg.layers.size(); ++i) {
             const auto& l = seg.layers[i];
             // Blocks lie inside their layer's window and both lists are in start order: a merge walk.
-            while (b < seg.blocks.size() && seg.blocks[b].startNs < l.startNs) ++b;  // outside every layer
-            std::size_t e = b;
-            while (e < seg.blocks.size() && seg.blocks[e].startNs < l.endNs && seg.blocks[e].step == l.step &&
-                   seg.blocks[e].layer == l.layer) {
-                ++e;
+            auto advance = [&] {
+                ++nextBlock;
+                readHead();
+            };
+            while (head && head->startNs < l.startNs) advance();  // outside every layer
+            layerBlocks.clear();
+            while (head && head->startNs < l.endNs && head->step == l.step && head->layer == l.layer) {
+                layerBlocks.push_back(*head);
+                advance();
             }
-            const std::span<const BlockWindow> layerBlocks(seg.blocks.data() + b, e - b);
-            b = e;
             TimeBreakdown layerTime;
             if (partitions(layerBlocks, l) && layerBlocks.size() <= kMaxParts) {
                 // One sweep over the layer, cut at its blocks' starts; the layer's masks are their sum.
@@ -321,31 +354,43 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
                     const BlockWindow& w = layerBlocks[k];
                     sums.add(w.layer, w.kind, parts[k], w.endNs - w.startNs);
                     if (k > 0) {
-#pragma GCC unroll 16
-                        for (std::size_t m = 0; m < std::tuple_size_v<CoverageTimeline::MaskTimes>; ++m) {
+#pragma GCC unroll 8
+                        for (std::size_t m = 0; m < kUsedMasks; ++m) {
                             layerMasks[m] += parts[k][m];
                         }
                     }
                 }
                 layerTime = fromMasks(layerMasks, l.endNs - l.startNs);
+                stepMasks.addLayer(i, layerMasks);
             } else {
                 for (const BlockWindow& w : layerBlocks) {
                     sums.add(w.layer, w.kind, layerSweep.measure({w.startNs, w.endNs}), w.endNs - w.startNs);
                 }
-                layerTime = measureWindow(layerSweep, {l.startNs, l.endNs});
+                const auto layerMasks = layerSweep.measure({l.startNs, l.endNs});
+                layerTime = fromMasks(layerMasks, l.endNs - l.startNs);
+                stepMasks.addLayer(i, layerMasks);
             }
-            out.rows[slots[r][i]] = {l.step, l.layer, rankIndex, l.startNs, layerTime};
+            const std::uint32_t slot = slots[r][i];
+            if (!out.rows.store(slot, {l.step, l.layer, rankIndex, l.startNs, layerTime})) {
+                wideOf[r].emplace_back(slot, layerTime);
+            }
         }
         blockSumsOf[r] = sums.take(rankIndex);
         CoverageSweep stepSweep(lists);
         auto& steps = stepsOf[r];
         steps.reserve(seg.steps.size());
-        for (const auto& s : seg.steps) {
-            StepRankRow row{s.key, rankIndex, s.startNs, measureWindow(stepSweep, {s.startNs, s.endNs})};
+        for (std::size_t i = 0; i < seg.steps.size(); ++i) {
+            const auto& s = seg.steps[i];
+            // A step holding its layers is their sum plus the gaps between them: only the gaps are swept.
+            StepRankRow row{s.key, rankIndex, s.startNs,
+                            fromMasks(stepMasks.measure(i, stepSweep), s.endNs - s.startNs)};
             out.rankTotals[r] += row.time;
             steps.push_back(row);
         }
     });
+    std::vector<LayerRows::WideRow> wide;
+    for (auto& w : wideOf) wide.insert(wide.end(), w.begin(), w.end());
+    out.rows.keepWide(std::move(wide));
     for (auto& steps : stepsOf) out.steps.insert(out.steps.end(), steps.begin(), steps.end());
     for (auto& sums : blockSumsOf) out.blockSums.insert(out.blockSums.end(), sums.begin(), sums.end());
     std::stable_sort(out.steps.begin(), out.steps.end(), [](const StepRankRow& a, const StepRankRow& b) {

@@ -29,13 +29,14 @@
 // ordinal; ranks are aligned by (step key, layer index).
 // Complexity: O(ranges + collectives log collectives) per NVTX rank (kernels not visited except for
 // each stream's first start); ranks without layer ranges add the repeat rule's (repeat_layers.h) and
-// O(n log n) for their kernel list, which the block split of repeat layers reuses. Ranks are independent: one task per
-// rank (util/parallel_for.h).
+// O(n log streams) for their kernel list, which the block split of repeat layers reuses. Ranks are
+// independent: one task per rank (util/parallel_for.h).
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "core/analysis/block_windows.h"
 #include "core/trace/step_annotation.h"
 #include "core/trace/trace.h"
 
@@ -71,24 +72,14 @@ struct LayerWindow {
     std::int64_t endNs = 0;
 };
 
-enum class BlockKind : std::uint8_t { Attention = 0, Mlp };
 std::string_view toString(BlockKind kind);
-
-// A layer's attention or MLP block, from NVTX ranges or derived from the kernel sequence.
-struct BlockWindow {
-    std::int64_t step = 0;  // step key
-    int layer = 0;
-    BlockKind kind = BlockKind::Attention;
-    std::int64_t startNs = 0;
-    std::int64_t endNs = 0;
-};
 
 struct RankSegmentation {
     RankId rank{};
     SegmentationSource source = SegmentationSource::None;
     std::vector<StepWindow> steps;       // sorted by start
     std::vector<LayerWindow> layers;     // sorted by start
-    std::vector<BlockWindow> blocks;     // sorted by start; each inside its layer's window
+    BlockWindows blocks;                 // sorted by start; each inside its layer's window; block_windows.h
     bool blocksDerived = false;          // blocks split by kernel kinds, not NVTX block ranges
     std::size_t unsplitLayers = 0;       // derived: layers with no attention kernel and GEMM after it
     std::size_t leftoverBlocks = 0;      // pattern rule: blocks that did not complete a layer

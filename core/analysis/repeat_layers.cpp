@@ -180,6 +180,39 @@ RepeatCoverage repeatCoverage(std::span<const std::uint32_t> tokens, std::size_t
     return c;
 }
 
+namespace {
+
+// Sorts `kernels` by start, stably, given the ends of runs that are each (nearly always) in start
+// order already: the streams of a rank. Adjacent runs are merged pairwise, bottom up, so ties keep
+// their run order as a stable sort of the whole would, in O(n log runs) instead of O(n log n) (the
+// sort was ~17 % of the analysis of a 1 M-event trace without NVTX).
+void mergeRunsByStart(std::vector<RepeatKernel>& kernels, const std::vector<std::size_t>& runEnds) {
+    auto byStart = [](const RepeatKernel& a, const RepeatKernel& b) { return a.startNs < b.startNs; };
+    std::vector<std::size_t> bounds{0};
+    for (const std::size_t end : runEnds) {
+        if (end == bounds.back()) continue;  // a stream without kernels
+        const auto first = kernels.begin() + static_cast<std::ptrdiff_t>(bounds.back());
+        const auto last = kernels.begin() + static_cast<std::ptrdiff_t>(end);
+        if (!std::is_sorted(first, last, byStart)) std::stable_sort(first, last, byStart);
+        bounds.push_back(end);
+    }
+    while (bounds.size() > 2) {
+        std::vector<std::size_t> merged{0};
+        merged.reserve(bounds.size() / 2 + 2);
+        std::size_t i = 0;
+        for (; i + 2 < bounds.size(); i += 2) {
+            std::inplace_merge(kernels.begin() + static_cast<std::ptrdiff_t>(bounds[i]),
+                               kernels.begin() + static_cast<std::ptrdiff_t>(bounds[i + 1]),
+                               kernels.begin() + static_cast<std::ptrdiff_t>(bounds[i + 2]), byStart);
+            merged.push_back(bounds[i + 2]);
+        }
+        if (i + 1 < bounds.size()) merged.push_back(bounds.back());  // an odd run out: merged next round
+        bounds = std::move(merged);
+    }
+}
+
+}  // namespace
+
 std::vector<RepeatKernel> repeatKernels(const Trace& trace, const Rank& rank) {
     std::unordered_map<std::uint32_t, std::uint32_t> tokenOfName;
     std::unordered_map<std::string, std::uint32_t> tokenOfFamily;
@@ -200,6 +233,8 @@ std::vector<RepeatKernel> repeatKernels(const Trace& trace, const Rank& rank) {
     };
     std::vector<RepeatKernel> out;
     out.reserve(rank.eventCount());
+    std::vector<std::size_t> runEnds;  // each stream's kernels are one run, in start order
+    runEnds.reserve(rank.streams.size());
     for (const auto& stream : rank.streams) {
         const auto& ev = stream.events;
         for (std::size_t i = 0; i < ev.size(); ++i) {
@@ -207,9 +242,9 @@ std::vector<RepeatKernel> repeatKernels(const Trace& trace, const Rank& rank) {
             if (kind == EventKind::Memcpy || kind == EventKind::Memset) continue;
             out.push_back({ev.startNs(i), ev.endNs(i), token(ev.name(i)), kind});
         }
+        runEnds.push_back(out.size());
     }
-    std::stable_sort(out.begin(), out.end(),
-                     [](const RepeatKernel& a, const RepeatKernel& b) { return a.startNs < b.startNs; });
+    mergeRunsByStart(out, runEnds);
     return out;
 }
 

@@ -63,7 +63,7 @@ inline constexpr std::size_t kMaxPeriod = 2048;
 inline constexpr std::size_t kMaxScan = 16384;
 
 // A rank's kernels (every stream, no copies or sets) in start order, tokenised by name family:
-// the name up to its argument list, without digits. O(n log n).
+// the name up to its argument list, without digits. O(n log s) for s streams: each is in start order.
 std::vector<RepeatKernel> repeatKernels(const Trace& trace, const Rank& rank);
 
 // Step 1's measure for one period p: the tokens inside maximal runs of tokens[i] == tokens[i + p]

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 
 #include "core/util/parallel_for.h"
 #include "core/util/statistics.h"
@@ -149,8 +150,9 @@ void rankSummaries(const Trace& trace, const CollectiveMatching& m, const LayerB
     }
     // Compute spread explains wait: a rank with less compute than the slowest in a layer waits for it.
     for (const auto& layer : bd.layers) {
-        for (std::uint32_t i = 0; i < layer.ranks; ++i) {
-            const auto& row = bd.rows[layer.firstRow + i];
+        auto it = bd.rows.from(layer.firstRow);
+        for (std::uint32_t i = 0; i < layer.ranks; ++i, ++it) {
+            const LayerRankRow row = *it;
             s.rankSummaries[row.rankIndex].imbalanceNs += layer.maxComputeNs - row.time.computeNs;
         }
     }
@@ -285,12 +287,13 @@ std::vector<BlockIndexSummary> blockTable(const LayerBreakdown& breakdown, std::
 std::vector<LayerIndexSummary> layerTableSlowestRank(const LayerBreakdown& breakdown) {
     return accumulateLayers(breakdown, [&](const auto& add) {
         for (const auto& l : breakdown.layers) {
-            const LayerRankRow* slowest = nullptr;
-            for (std::uint32_t i = 0; i < l.ranks; ++i) {
-                const auto& row = breakdown.rows[l.firstRow + i];
-                if (slowest == nullptr || row.time.wallNs > slowest->time.wallNs) slowest = &row;
+            std::optional<LayerRankRow> slowest;
+            auto it = breakdown.rows.from(l.firstRow);
+            for (std::uint32_t i = 0; i < l.ranks; ++i, ++it) {
+                const LayerRankRow row = *it;
+                if (!slowest || row.time.wallNs > slowest->time.wallNs) slowest = row;
             }
-            if (slowest != nullptr) add(*slowest);
+            if (slowest) add(*slowest);
         }
     });
 }
@@ -299,8 +302,9 @@ std::optional<TimeSpan> firstLayerSpan(const LayerBreakdown& breakdown, int laye
     for (const auto& l : breakdown.layers) {  // sorted by (step, layer): the first match is the first step
         if (l.layer != layer || l.ranks == 0) continue;
         TimeSpan span{std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::min()};
-        for (std::uint32_t i = 0; i < l.ranks; ++i) {
-            const auto& row = breakdown.rows[l.firstRow + i];
+        auto it = breakdown.rows.from(l.firstRow);
+        for (std::uint32_t i = 0; i < l.ranks; ++i, ++it) {
+            const LayerRankRow row = *it;
             span.startNs = std::min(span.startNs, row.startNs);
             span.endNs = std::max(span.endNs, row.startNs + row.time.wallNs);
         }

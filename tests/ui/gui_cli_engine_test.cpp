@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "core/sim/allreduce_engine.h"
+#include "run_panel_settings.h"
 #include "test_support.h"
 #include "tests/ui/json_numbers.h"
 #include "ui/io_services.h"
@@ -31,24 +32,14 @@ const std::string kCliArgs =
     "--batch 1 --tokens 2 --context 256 --dtype fp16 --seed 1";
 
 void setPanel(RunPanel& panel, const QString& dir) {
-    QSettings s(dir + QStringLiteral("/panel.ini"), QSettings::IniFormat);
-    s.beginGroup(QStringLiteral("runPanel"));
-    s.setValue(QStringLiteral("model"), QStringLiteral("llama3-8b"));
-    s.setValue(QStringLiteral("dtype"), QStringLiteral("fp16"));
-    s.setValue(QStringLiteral("tp"), QStringList{QStringLiteral("2"), QStringLiteral("4")});
-    s.setValue(QStringLiteral("batches"), QStringLiteral("1"));
-    s.setValue(QStringLiteral("tokens"), 2);
-    s.setValue(QStringLiteral("context"), 256);
-    s.setValue(QStringLiteral("gpu"), QStringLiteral("h100-sxm"));
-    s.setValue(QStringLiteral("fabric"), QStringLiteral("nvlink4"));
-    s.setValue(QStringLiteral("nodes"), 1);
-    s.setValue(QStringLiteral("gpusPerNode"), 8);
-    s.setValue(QStringLiteral("overlap"), false);
-    s.setValue(QStringLiteral("graphs"), false);
-    s.setValue(QStringLiteral("allReduceEngine"), QString::fromLatin1(kEngine));
-    s.setValue(QStringLiteral("price"), 2.5);
-    s.endGroup();
-    panel.restoreSettings(s);
+    test::restoreRunPanel(panel, dir,
+                          {{QStringLiteral("model"), QStringLiteral("llama3-8b")},
+                           {QStringLiteral("tp"), QStringList{QStringLiteral("2"), QStringLiteral("4")}},
+                           {QStringLiteral("batches"), QStringLiteral("1")},
+                           {QStringLiteral("overlap"), false},
+                           {QStringLiteral("graphs"), false},
+                           {QStringLiteral("allReduceEngine"), QString::fromLatin1(kEngine)},
+                           {QStringLiteral("price"), 2.5}});
 }
 
 TEST(GuiCliEngine, TheRunPanelsEngineEqualsSimulateAllreduceJson) {

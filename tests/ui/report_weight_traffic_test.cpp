@@ -13,6 +13,7 @@
 #include "core/hw/catalog.h"
 #include "core/util/units.h"
 #include "core/workload/moe_summary.h"
+#include "run_panel_settings.h"
 #include "test_support.h"
 #include "ui/charts/chart_tabs.h"
 #include "ui/export/report_runs.h"
@@ -28,20 +29,11 @@ namespace {
 constexpr int kContext = 256;
 
 void setPanel(RunPanel& panel, const QString& dir, const QString& model) {
-    QSettings s(dir + QStringLiteral("/panel.ini"), QSettings::IniFormat);
-    s.beginGroup(QStringLiteral("runPanel"));
-    s.setValue(QStringLiteral("model"), model);
-    s.setValue(QStringLiteral("dtype"), QStringLiteral("fp16"));
-    s.setValue(QStringLiteral("tp"), QStringList{QStringLiteral("1"), QStringLiteral("2")});
-    s.setValue(QStringLiteral("batches"), QStringLiteral("1,64"));
-    s.setValue(QStringLiteral("tokens"), 2);
-    s.setValue(QStringLiteral("context"), kContext);
-    s.setValue(QStringLiteral("gpu"), QStringLiteral("h100-sxm"));
-    s.setValue(QStringLiteral("fabric"), QStringLiteral("nvlink4"));
-    s.setValue(QStringLiteral("nodes"), 1);
-    s.setValue(QStringLiteral("gpusPerNode"), 8);
-    s.endGroup();
-    panel.restoreSettings(s);
+    test::restoreRunPanel(panel, dir,
+                          {{QStringLiteral("model"), model},
+                           {QStringLiteral("tp"), QStringList{QStringLiteral("1"), QStringLiteral("2")}},
+                           {QStringLiteral("batches"), QStringLiteral("1,64")},
+                           {QStringLiteral("context"), kContext}});
 }
 
 struct WeightTraffic : test::AppGuard, ::testing::Test {

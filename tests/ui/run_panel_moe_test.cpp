@@ -19,6 +19,7 @@
 #include "core/hw/catalog.h"
 #include "core/trace/kernel_classifier.h"
 #include "core/workload/moe_routing.h"
+#include "run_panel_settings.h"
 #include "test_support.h"
 #include "tests/ui/json_numbers.h"
 #include "ui/io_services.h"
@@ -174,26 +175,17 @@ TEST(RunMoeWorkspace, PlacementAndSkewSurviveAWorkspaceRoundTrip) {
 
 // The panel set through its own settings, as a user's saved panel would be.
 void setPanel(RunPanel& panel, const QString& dir) {
-    QSettings s(dir + QStringLiteral("/panel.ini"), QSettings::IniFormat);
-    s.beginGroup(QStringLiteral("runPanel"));
-    s.setValue(QStringLiteral("model"), QString::fromLatin1(kMoeModel));
-    s.setValue(QStringLiteral("dtype"), QStringLiteral("bf16"));
-    s.setValue(QStringLiteral("tp"), QStringList{QStringLiteral("2"), QStringLiteral("4")});
-    s.setValue(QStringLiteral("batches"), QStringLiteral("8"));
-    s.setValue(QStringLiteral("tokens"), 2);
-    s.setValue(QStringLiteral("context"), 256);
-    s.setValue(QStringLiteral("gpu"), QStringLiteral("h100-sxm"));
-    s.setValue(QStringLiteral("fabric"), QStringLiteral("nvlink4"));
-    s.setValue(QStringLiteral("nodes"), 1);
-    s.setValue(QStringLiteral("gpusPerNode"), 8);
-    s.setValue(QStringLiteral("overlap"), false);
-    s.setValue(QStringLiteral("runtime"), QStringLiteral("cuda-graphs"));
-    s.setValue(QStringLiteral("allReduceEngine"), QStringLiteral("nccl"));
-    s.setValue(QStringLiteral("moeParallel"), QStringLiteral("ep"));
-    s.setValue(QStringLiteral("routingSkew"), kSkew);
-    s.setValue(QStringLiteral("price"), 2.5);
-    s.endGroup();
-    panel.restoreSettings(s);
+    test::restoreRunPanel(panel, dir,
+                          {{QStringLiteral("model"), QString::fromLatin1(kMoeModel)},
+                           {QStringLiteral("dtype"), QStringLiteral("bf16")},
+                           {QStringLiteral("tp"), QStringList{QStringLiteral("2"), QStringLiteral("4")}},
+                           {QStringLiteral("batches"), QStringLiteral("8")},
+                           {QStringLiteral("overlap"), false},
+                           {QStringLiteral("runtime"), QStringLiteral("cuda-graphs")},
+                           {QStringLiteral("allReduceEngine"), QStringLiteral("nccl")},
+                           {QStringLiteral("moeParallel"), QStringLiteral("ep")},
+                           {QStringLiteral("routingSkew"), kSkew},
+                           {QStringLiteral("price"), 2.5}});
 }
 
 TEST(GuiCliMoe, AnExpertParallelSkewedSweepEqualsSimulateJsonWithTheSameFlags) {

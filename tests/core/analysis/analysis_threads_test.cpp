@@ -149,9 +149,9 @@ TEST(AnalysisThreads, RowsAreSortedByStepLayerRankWhateverTheStartOrder) {
     EXPECT_TRUE(std::is_sorted(rows.begin(), rows.end(), [](const LayerRankRow& x, const LayerRankRow& y) {
         return std::tie(x.step, x.layer, x.rankIndex) < std::tie(y.step, y.layer, y.rankIndex);
     }));
-    EXPECT_EQ(std::tie(rows[0].layer, rows[0].rankIndex), std::make_tuple(0, 0u));
-    EXPECT_EQ(std::tie(rows[1].layer, rows[1].rankIndex), std::make_tuple(0, 2u));
-    EXPECT_EQ(std::tie(rows[2].layer, rows[2].rankIndex), std::make_tuple(1, 0u));
+    EXPECT_EQ(std::make_tuple(rows[0].layer, rows[0].rankIndex), std::make_tuple(0, 0u));
+    EXPECT_EQ(std::make_tuple(rows[1].layer, rows[1].rankIndex), std::make_tuple(0, 2u));
+    EXPECT_EQ(std::make_tuple(rows[2].layer, rows[2].rankIndex), std::make_tuple(1, 0u));
     // Each row is its own window: layer 2 of rank 0 is [0, 300), where its GEMM runs from 50.
     EXPECT_EQ(rows[5].layer, 2);
     EXPECT_EQ(rows[5].time.wallNs, 300);

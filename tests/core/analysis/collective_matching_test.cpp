@@ -2,7 +2,12 @@
 // Copyright (C) 2026 The tpscope authors
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "core/analysis/collective_matching.h"
 #include "trace_builder_fixtures.h"
@@ -195,6 +200,90 @@ TEST(CollectiveMatching, TraceWithoutCollectivesHasNoCalls) {
     const auto m = match(*b.build());
     EXPECT_TRUE(m.calls.empty());
     EXPECT_TRUE(m.notes.empty());
+}
+
+// A rank with `streams` streams (ids 0..streams-1) and one all-reduce [startNs, endNs) on each of
+// `onStreams`.
+void addCollectives(Trace& trace, std::uint32_t rankId, std::uint32_t streams, std::vector<std::uint32_t> onStreams,
+                    std::int64_t startNs, std::int64_t endNs) {
+    auto& rank = trace.rank(RankId{rankId});
+    rank.streams.resize(streams);
+    for (std::uint32_t s = 0; s < streams; ++s) rank.streams[s].id = StreamId{s};
+    const NameId name = trace.intern("ncclDevKernel_AllReduce_Sum_f16_RING_LL");
+    for (const std::uint32_t s : onStreams) {
+        rank.streams[s].events.append({startNs, endNs - startNs, name, EventKind::Collective, 0, kNoPayload});
+    }
+}
+
+bool hasNoteWith(const CollectiveMatching& m, const std::string& words) {
+    return std::any_of(m.notes.begin(), m.notes.end(),
+                       [&](const std::string& n) { return n.find(words) != std::string::npos; });
+}
+
+// Two ranks' one call, one more kernel left out (a rank or stream index past 16 bits) and named in a
+// note: checks that and returns the call, or nullptr when there is not exactly one call of two.
+const CollectiveCall* oneCallOfTwoWithOneKernelLeftOut(const CollectiveMatching& m) {
+    EXPECT_EQ(m.unmatchedKernels, 1u);
+    EXPECT_TRUE(hasNoteWith(
+        m, "1 collective kernel(s) on a rank or stream index above " + std::to_string(kMaxParticipantIndex)));
+    EXPECT_EQ(m.calls.size(), 1u);
+    return m.calls.size() == 1 && m.calls[0].participantCount == 2 ? &m.calls[0] : nullptr;
+}
+
+// Participants hold 16-bit stream indices: the largest one is matched, the next is left out and named.
+TEST(CollectiveMatching, KernelsOnAStreamIndexPastSixteenBitsAreLeftOutAndNamed) {
+    const std::uint32_t last = kMaxParticipantIndex;
+    auto trace = std::make_shared<Trace>();
+    addCollectives(*trace, 0, last + 1, {last}, 0, 100);
+    addCollectives(*trace, 1, last + 2, {last, last + 1}, 10, 120);
+    trace->finalize();
+    const auto m = match(*trace);
+    const CollectiveCall* call = oneCallOfTwoWithOneKernelLeftOut(m);
+    ASSERT_NE(call, nullptr);
+    const auto& c = *call;
+    EXPECT_TRUE(c.complete());
+    for (std::uint32_t i = 0; i < 2; ++i) {
+        const auto& p = m.participants[c.firstParticipant + i];
+        EXPECT_EQ(p.streamIndex, last);
+        EXPECT_EQ(p.eventIndex, 0u);
+        EXPECT_EQ(participantStartNs(*trace, p), p.rankIndex == 0 ? 0 : 10);
+        EXPECT_EQ(p.waitNs, c.lastStartNs - participantStartNs(*trace, p));
+    }
+    EXPECT_EQ(waitOf(m, c, 0), 10);
+    EXPECT_EQ(waitOf(m, c, 1), 0);
+    EXPECT_EQ(m.ranks[1].kernels, 1u);  // the kernel left out is not one of its matched kernels
+}
+
+// The same for rank indices: rank index 65,535 joins the call, rank index 65,536 does not.
+TEST(CollectiveMatching, KernelsOfARankIndexPastSixteenBitsAreLeftOutAndNamed) {
+    const std::uint32_t last = kMaxParticipantIndex;
+    auto trace = std::make_shared<Trace>();
+    trace->ranks.resize(last + 2);
+    for (std::uint32_t r = 0; r < trace->ranks.size(); ++r) trace->ranks[r].id = RankId{r};
+    addCollectives(*trace, 0, 1, {0}, 0, 100);
+    addCollectives(*trace, last, 2, {1}, 40, 130);
+    addCollectives(*trace, last + 1, 1, {0}, 50, 140);
+    trace->finalize();
+    const auto m = match(*trace);
+    const CollectiveCall* call = oneCallOfTwoWithOneKernelLeftOut(m);
+    ASSERT_NE(call, nullptr);
+    const auto& c = *call;
+    EXPECT_EQ(c.lastRankIndex, last);
+    EXPECT_EQ(c.lastStartNs, 40);
+    EXPECT_EQ(waitOf(m, c, 0), 40);
+    EXPECT_EQ(waitOf(m, c, last), 0);
+    const auto& p = m.participants[c.firstParticipant + 1];
+    EXPECT_EQ(p.rankIndex, last);
+    EXPECT_EQ(p.streamIndex, 1u);
+    EXPECT_EQ(participantEndNs(*trace, p), 130);
+    EXPECT_EQ(m.ranks[last + 1].kernels, 0u);
+}
+
+TEST(CollectiveMatching, ParticipantsAreSixteenBytes) {
+    // 20 M participants at 100 M events: 320 MB at 16 bytes, 480 MB at the former 24.
+    EXPECT_EQ(sizeof(CallParticipant), 16u);
+    EXPECT_EQ(kMaxParticipantIndex, std::numeric_limits<decltype(CallParticipant::rankIndex)>::max());
+    EXPECT_EQ(kMaxParticipantIndex, std::numeric_limits<decltype(CallParticipant::streamIndex)>::max());
 }
 
 }  // namespace

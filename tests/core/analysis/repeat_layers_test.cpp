@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright (C) 2026 The tpscope authors
 // findRepeatLayers on hand-made kernel sequences (repeat_layers.h): period, phase, the first layer
-// that differs, an extra kernel inside a layer, several passes and a pass cut by the profiler.
+// that differs, an extra kernel inside a layer, several passes and a pass cut by the profiler; and
+// repeatKernels, the kernel sequence they read from a rank.
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
+#include <map>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/analysis/repeat_layers.h"
+#include "trace_builder_fixtures.h"
 
 namespace tpscope::core::analysis {
 namespace {
@@ -133,6 +139,52 @@ TEST(RepeatLayers, CoverageEqualsTheOneByOneDefinition) {
         }
     }
     EXPECT_GT(periodic, 1000u);  // the trials did exercise runs, not only empty coverage
+}
+
+// repeatKernels merges a rank's streams, each in start order, by start: the same sequence as a stable
+// sort of all their kernels, so kernels that start together keep their streams' order. Five streams
+// (one holding only copies, which are left out), many equal starts, a duration per stream so that
+// the order of a tie shows.
+TEST(RepeatKernels, StreamsMergeByStartAsAStableSortOfThemAllWould) {
+    std::mt19937 rng(7);
+    test::TraceBuilder builder;
+    const std::array<const char*, 3> names{"gemm_a", "norm_b", "attention_c"};
+    for (std::uint32_t s = 1; s <= 5; ++s) {
+        for (int i = 0; i < 300; ++i) {
+            const std::int64_t start = static_cast<std::int64_t>(rng() % 200) * 10;
+            const EventKind kind = s == 4 ? EventKind::Memcpy : i % 2 == 0 ? EventKind::Gemm : EventKind::Elementwise;
+            builder.kernel(0, kind, start, start + s, StreamId{s}, names.at(rng() % names.size()));
+        }
+    }
+    const auto trace = builder.build();
+    const Rank& rank = trace->ranks.at(0);
+    struct Expected {
+        std::int64_t startNs;
+        std::int64_t endNs;
+        std::string_view name;
+        EventKind kind;
+    };
+    std::vector<Expected> expected;
+    for (const auto& stream : rank.streams) {
+        const auto& ev = stream.events;
+        for (std::size_t i = 0; i < ev.size(); ++i) {
+            if (ev.kind(i) == EventKind::Memcpy) continue;
+            expected.push_back({ev.startNs(i), ev.endNs(i), trace->name(ev.name(i)), ev.kind(i)});
+        }
+    }
+    std::stable_sort(expected.begin(), expected.end(),
+                     [](const Expected& a, const Expected& b) { return a.startNs < b.startNs; });
+    const auto kernels = repeatKernels(*trace, rank);
+    ASSERT_EQ(kernels.size(), expected.size());
+    ASSERT_EQ(kernels.size(), 4U * 300U);
+    std::map<std::string_view, std::uint32_t> tokenOf;
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+        EXPECT_EQ(kernels[i].startNs, expected[i].startNs) << i;
+        EXPECT_EQ(kernels[i].endNs, expected[i].endNs) << i;  // the stream, where starts tie
+        EXPECT_EQ(kernels[i].kind, expected[i].kind) << i;
+        EXPECT_EQ(tokenOf.emplace(expected[i].name, kernels[i].token).first->second, kernels[i].token) << i;
+    }
+    EXPECT_EQ(tokenOf.size(), names.size());
 }
 
 }  // namespace

@@ -31,25 +31,27 @@ struct Case {
 };
 
 std::shared_ptr<core::Trace> simulated(const Case& c, int layers) {
-    auto config = simConfig(c.model, "h100-sxm", "nvlink4", c.tp, c.batch, 3);
-    config.plan.model.layers = layers;
-    config.params = core::sim::SimParams::deterministic();
-    config.params.cudaGraphs = c.graphs;
-    auto r = core::sim::simulate(config);
-    EXPECT_TRUE(r) << r.error().describe();
-    return r ? std::const_pointer_cast<core::Trace>(r->trace) : nullptr;
+    return simulatedLayers(c.model, c.tp, c.batch, c.graphs, layers);
 }
 
 using BlockKey = std::tuple<std::int64_t, int, BlockKind>;
 
 // The block holding t (blocks sorted by start), if any.
-std::optional<BlockKey> blockAt(const std::vector<BlockWindow>& blocks, std::int64_t t) {
-    auto it = std::upper_bound(blocks.begin(), blocks.end(), t,
-                               [](std::int64_t v, const BlockWindow& b) { return v < b.startNs; });
-    if (it == blocks.begin()) return std::nullopt;
-    --it;
-    if (t >= it->endNs) return std::nullopt;
-    return BlockKey{it->step, it->layer, it->kind};
+std::optional<BlockKey> blockAt(const core::analysis::BlockWindows& blocks, std::int64_t t) {
+    std::size_t lo = 0;  // the first block starting after t, by bisection
+    std::size_t hi = blocks.size();
+    while (lo < hi) {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        if (t < blocks[mid].startNs) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    if (lo == 0) return std::nullopt;
+    const BlockWindow b = blocks[lo - 1];
+    if (t >= b.endNs) return std::nullopt;
+    return BlockKey{b.step, b.layer, b.kind};
 }
 
 class BlockRoundTrip : public ::testing::TestWithParam<Case> {};

@@ -21,15 +21,9 @@ struct Case {
     int batch;
 };
 
+// The catalog's Llama-3 8B with `layers` layers.
 std::shared_ptr<core::Trace> simulated(const Case& c, int layers) {
-    auto config = simConfig("llama3-8b", "h100-sxm", "nvlink4", c.tp, c.batch, 3);
-    config.plan.model = smallModel();
-    config.plan.model.layers = layers;
-    config.params = core::sim::SimParams::deterministic();
-    config.params.cudaGraphs = c.graphs;
-    auto r = core::sim::simulate(config);
-    EXPECT_TRUE(r) << r.error().describe();
-    return r ? std::const_pointer_cast<core::Trace>(r->trace) : nullptr;
+    return simulatedLayers("llama3-8b", c.tp, c.batch, c.graphs, layers);
 }
 
 class RepeatRoundTrip : public ::testing::TestWithParam<Case> {};

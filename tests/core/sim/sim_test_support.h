@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <string>
+
 #include "core/hw/catalog.h"
 #include "core/sim/simulator.h"
 
@@ -36,6 +39,19 @@ inline core::ModelSpec smallModel() {
     m.id = "llama3-8b-4l";
     m.layers = 4;
     return m;
+}
+
+// A deterministic simulation of `model` cut to `layers` layers, 3 tokens on H100 SXM over NVLink 4,
+// eager or replayed from CUDA graphs: the traces the round-trip tests strip of NVTX and segment again.
+inline std::shared_ptr<core::Trace> simulatedLayers(const std::string& model, int tp, int batch, bool graphs,
+                                                    int layers) {
+    auto config = simConfig(model, "h100-sxm", "nvlink4", tp, batch, 3);
+    config.plan.model.layers = layers;
+    config.params = core::sim::SimParams::deterministic();
+    config.params.cudaGraphs = graphs;
+    auto r = core::sim::simulate(config);
+    EXPECT_TRUE(r) << r.error().describe();
+    return r ? std::const_pointer_cast<core::Trace>(r->trace) : nullptr;
 }
 
 }  // namespace tpscope::test

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
+#include "core/analysis/layer_rows.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace tpscope::core::analysis {
+
+namespace {
+
+bool fits32(std::int64_t v, std::uint32_t limit) {
+    return v >= 0 && v < static_cast<std::int64_t>(limit);
+}
+
+}  // namespace
+
+void LayerRows::reset(std::vector<Instance> instances, std::size_t rows) {
+    const bool ordered =
+        std::adjacent_find(instances.begin(), instances.end(), [](const Instance& a, const Instance& b) {
+            return a.firstRow >= b.firstRow;
+        }) == instances.end();
+    const bool covered =
+        instances.empty() ? rows == 0 : instances.front().firstRow == 0 && instances.back().firstRow < rows;
+    if (!ordered || !covered || rows > 0xFFFFFFFFU) {
+        throw std::invalid_argument("layer rows: the instances do not partition the rows");
+    }
+    m_instances = std::move(instances);
+    m_rows.assign(rows, Packed{});
+    m_wide.clear();
+}
+
+bool LayerRows::store(std::size_t i, const LayerRankRow& row) {
+    const Instance& inst = m_instances[instanceOf(i)];
+    if (row.step != inst.step || row.layer != inst.layer) {
+        throw std::invalid_argument("layer rows: a row stored outside its layer instance");
+    }
+    const TimeBreakdown& t = row.time;
+    const bool narrow = fits32(t.wallNs, kWide) && fits32(t.computeNs, kWide) && fits32(t.overlappedCommNs, kWide) &&
+                        fits32(t.exposedWaitNs, kWide) && fits32(t.exposedTransferNs, kWide) &&
+                        t.exposedCommNs == t.exposedWaitNs + t.exposedTransferNs &&
+                        t.commNs == t.exposedCommNs + t.overlappedCommNs &&
+                        t.idleNs == t.wallNs - t.computeNs - t.exposedCommNs;
+    Packed& p = m_rows[i];
+    p.startNs = row.startNs;
+    p.rankIndex = row.rankIndex;
+    if (!narrow) {
+        p.wallNs = kWide;
+        return false;
+    }
+    p.wallNs = static_cast<std::uint32_t>(t.wallNs);
+    p.computeNs = static_cast<std::uint32_t>(t.computeNs);
+    p.overlappedCommNs = static_cast<std::uint32_t>(t.overlappedCommNs);
+    p.exposedWaitNs = static_cast<std::uint32_t>(t.exposedWaitNs);
+    p.exposedTransferNs = static_cast<std::uint32_t>(t.exposedTransferNs);
+    return true;
+}
+
+void LayerRows::keepWide(std::vector<WideRow> wide) {
+    std::sort(wide.begin(), wide.end(), [](const WideRow& a, const WideRow& b) { return a.first < b.first; });
+    m_wide = std::move(wide);
+}
+
+std::size_t LayerRows::instanceOf(std::size_t row) const {
+    const auto it = std::upper_bound(m_instances.begin(), m_instances.end(), row,
+                                     [](std::size_t r, const Instance& inst) { return r < inst.firstRow; });
+    return static_cast<std::size_t>(it - m_instances.begin()) - 1;
+}
+
+LayerRankRow LayerRows::operator[](std::size_t i) const {
+    return unpack(i, instanceOf(i));
+}
+
+LayerRankRow LayerRows::unpack(std::size_t row, std::size_t instance) const {
+    const Packed& p = m_rows[row];
+    const Instance& inst = m_instances[instance];
+    LayerRankRow out{inst.step, inst.layer, p.rankIndex, p.startNs, {}};
+    if (p.wallNs == kWide) {
+        const auto it = std::lower_bound(m_wide.begin(), m_wide.end(), row,
+                                         [](const WideRow& w, std::size_t r) { return w.first < r; });
+        if (it != m_wide.end() && it->first == row) out.time = it->second;
+        return out;
+    }
+    TimeBreakdown& t = out.time;
+    t.wallNs = p.wallNs;
+    t.computeNs = p.computeNs;
+    t.overlappedCommNs = p.overlappedCommNs;
+    t.exposedWaitNs = p.exposedWaitNs;
+    t.exposedTransferNs = p.exposedTransferNs;
+    t.exposedCommNs = t.exposedWaitNs + t.exposedTransferNs;
+    t.commNs = t.exposedCommNs + t.overlappedCommNs;
+    t.idleNs = t.wallNs - t.computeNs - t.exposedCommNs;
+    return out;
+}
+
+std::size_t LayerRows::residentBytes() const {
+    return m_rows.capacity() * sizeof(Packed) + m_instances.capacity() * sizeof(Instance) +
+           m_wide.capacity() * sizeof(WideRow);
+}
+
+}  // namespace tpscope::core::analysis

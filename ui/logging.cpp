@@ -4,6 +4,8 @@
 
 #include <QFile>
 
+#include <ctime>
+
 namespace tpscope::ui {
 
 Q_LOGGING_CATEGORY(lcTimeline, "tpscope.timeline", QtWarningMsg)
@@ -24,7 +26,15 @@ QString memoryUseText() {
         if (line.startsWith("VmHWM:")) peak = gb(line);
     }
     if (resident.isEmpty() || peak.isEmpty()) return {};
-    return QStringLiteral("resident %1 GB, peak %2 GB").arg(resident, peak);
+    // The process's CPU time (all threads, user and system): on a shared machine a stage's wall time is
+    // mostly waiting for a core, its CPU time much less so.
+    timespec cpu{};
+    const QString cpuText =
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu) == 0
+            ? QStringLiteral(", cpu %1 s")
+                  .arg(static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) / 1e9, 0, 'f', 2)
+            : QString();
+    return QStringLiteral("resident %1 GB, peak %2 GB").arg(resident, peak) + cpuText;
 }
 
 }  // namespace tpscope::ui

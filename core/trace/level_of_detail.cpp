@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <memory>
+
+#include "core/trace/event_batch_builder.h"
 
 namespace tpscope::core {
 
@@ -273,12 +276,17 @@ std::vector<EventColumns> nvtxDepthColumns(const Rank& rank, int maxDepth) {
         ++counts[r.depth];
     }
     std::vector<EventColumns> rows(counts.size());
-    for (std::size_t d = 0; d < rows.size(); ++d) rows[d].reserve(counts[d]);
+    // Appended a batch at a time, column by column, as a workspace decoder appends, not range by range.
+    std::vector<std::unique_ptr<EventBatchBuilder>> builders;
+    for (std::size_t d = 0; d < rows.size(); ++d) {
+        rows[d].reserve(counts[d]);
+        builders.push_back(std::make_unique<EventBatchBuilder>(rows[d]));
+    }
     for (const auto& r : rank.ranges) {
         if (r.depth > maxDepth) continue;
-        rows[r.depth].append(EventRecord{r.startNs, std::max<std::int64_t>(0, r.endNs - r.startNs), r.name,
-                                         EventKind::Other, 0, kNoPayload});
+        builders[r.depth]->add(r.startNs, std::max<std::int64_t>(0, r.endNs - r.startNs), r.name, EventKind::Other);
     }
+    for (auto& b : builders) b->flush();
     for (auto& row : rows) row.finalize();
     return rows;
 }

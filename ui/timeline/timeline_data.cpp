@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "core/analysis/exposed_comm.h"
+#include "core/trace/event_batch_builder.h"
 #include "core/trace/level_of_detail.h"
 #include "core/trace/range_stats.h"
 
@@ -53,10 +54,12 @@ RankTimelineData rowsOf(const core::Rank& rank, std::int64_t t0, std::int64_t t1
     out.nvtx = core::nvtxDepthColumns(rank, 2);
     const auto exposed = core::analysis::exposedCommIntervals(rank);
     out.exposed.reserve(exposed.size());
+    core::EventBatchBuilder builder(out.exposed);
     for (const auto& [start, end] : exposed) {
-        out.exposed.append({start, end - start, core::NameId{}, core::EventKind::Collective, 0, core::kNoPayload});
+        builder.add(start, end - start, core::NameId{}, core::EventKind::Collective);
         out.exposedTotalNs += end - start;
     }
+    builder.flush();
     out.exposed.finalize();
     out.exposedBlockSum = exposedBlockSums(out.exposed);
     out.kindCount = core::rankRangeStats(rank, t0, t1).kindCount;

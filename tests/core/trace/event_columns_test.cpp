@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright (C) 2026 The tpscope authors
 #include "core/trace/event_columns.h"
+#include "core/trace/event_batch_builder.h"
 
 #include <gtest/gtest.h>
 
@@ -358,6 +359,46 @@ TEST(EventColumns, StartsFarFromTheirBlockAreKeptExactly) {
     c.finalize();
     for (std::size_t i = 0; i < starts.size(); ++i) ASSERT_EQ(c.startNs(i), starts[i]) << i;
     EXPECT_EQ(c.startNs(starts.size()), t + 1);
+}
+
+}  // namespace
+}  // namespace tpscope::core
+
+namespace tpscope::core {
+namespace {
+
+// EventBatchBuilder: across several batches (a partial one last), with starts out of order, a
+// duration beyond 32 bits and more names than fit one batch, the columns equal event-by-event appends.
+TEST(EventBatchBuilder, ColumnsEqualEventByEventAppends) {
+    std::mt19937_64 rng(5);
+    const std::size_t n = 3 * EventBatchBuilder::kBatch + 123;
+    EventColumns byEvent;
+    EventColumns byBatch;
+    {
+        EventBatchBuilder builder(byBatch);
+        std::int64_t t = 1'000'000;
+        for (std::size_t i = 0; i < n; ++i) {
+            t += static_cast<std::int64_t>(rng() % 5000);
+            const std::int64_t start = i == n / 2 ? t - 900'000 : t;  // one event out of order
+            const std::int64_t dur = i == 7 ? (std::int64_t{1} << 33) : static_cast<std::int64_t>(rng() % 3000);
+            const NameId name{static_cast<std::uint32_t>(rng() % 9000)};
+            const EventKind kind = i % 3 == 0 ? EventKind::Collective : EventKind::Other;
+            byEvent.append({start, dur, name, kind, 0, kNoPayload});
+            builder.add(start, dur, name, kind);
+        }
+        builder.flush();  // the last, partial batch
+    }
+    byEvent.finalize();
+    byBatch.finalize();
+    ASSERT_EQ(byBatch.size(), n);
+    EXPECT_TRUE(byBatch == byEvent);
+    for (std::size_t i = 0; i < n; i += 97) {
+        EXPECT_EQ(byBatch.at(i).startNs, byEvent.at(i).startNs);
+        EXPECT_EQ(byBatch.at(i).durNs, byEvent.at(i).durNs);
+        EXPECT_EQ(byBatch.name(i), byEvent.name(i));
+        EXPECT_EQ(byBatch.payload(i), kNoPayload);
+        EXPECT_EQ(byBatch.correlationId(i), 0u);
+    }
 }
 
 }  // namespace

@@ -190,9 +190,11 @@ void BM_AnalyzeTrace(benchmark::State& state) {
 void BM_AnalyzeTraceWithoutNvtx(benchmark::State& state) {
     Trace trace = *makeTrace(static_cast<std::size_t>(state.range(0)));
     for (auto& rank : trace.ranks) rank.ranges.clear();
+    analysis::AnalysisOptions options;
+    if (const char* env = std::getenv("TPSCOPE_BENCH_ANALYSIS_THREADS")) options.threads = std::atoi(env);
     std::string source;
     for (auto _ : state) {
-        auto a = analysis::analyzeTrace(trace);
+        auto a = analysis::analyzeTrace(trace, options);
         source = std::string(analysis::toString(a.segmentation.ranks.at(0).source));
         benchmark::DoNotOptimize(a.summary.tokensPerSec);
     }

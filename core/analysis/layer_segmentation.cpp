@@ -70,7 +70,15 @@ std::vector<Closer> closers(const Trace& trace, const Rank& rank, const Segmenta
             out.push_back({ev.startNs(i), ev.endNs(i)});
         }
     }
-    std::sort(out.begin(), out.end(), [](const Closer& a, const Closer& b) { return a.endNs < b.endNs; });
+    // The collectives of one stream come in end order already, and a strictly increasing list is what
+    // the sort would return (ties are still left to it, as before): sorting it cost ~2 % of the
+    // analysis of a trace without NVTX.
+    const bool strictlyByEnd = std::adjacent_find(out.begin(), out.end(), [](const Closer& a, const Closer& b) {
+                                   return a.endNs >= b.endNs;
+                               }) == out.end();
+    if (!strictlyByEnd) {
+        std::sort(out.begin(), out.end(), [](const Closer& a, const Closer& b) { return a.endNs < b.endNs; });
+    }
     return out;
 }
 

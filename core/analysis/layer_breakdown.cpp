@@ -90,10 +90,11 @@ RankCoverage rankCoverage(const Rank& rank, const std::vector<CallParticipant>& 
         transfer.push_back({start + p.waitNs, ev.endNs(p.eventIndex)});
     }
     // In call order a rank's transfers mostly come in start order already (one stream, one channel):
-    // sorting a sorted list still cost ~10 % of the analysis. The union does not depend on the order.
+    // sorting a sorted list still cost ~2 % of the analysis. The union does not depend on the order.
     auto byStart = [](const Interval& a, const Interval& b) { return a.startNs < b.startNs; };
-    if (!std::is_sorted(transfer.begin(), transfer.end(), byStart))
+    if (!std::is_sorted(transfer.begin(), transfer.end(), byStart)) {
         std::sort(transfer.begin(), transfer.end(), byStart);
+    }
     unionInPlace(transfer);
     return {std::move(compute), std::move(comm), std::move(transfer)};
 }
@@ -315,7 +316,8 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
         const std::array<std::span<const Interval>, 3> lists{coverage.compute, coverage.comm, coverage.transfer};
         static_assert(std::size_t{1} << std::tuple_size_v<decltype(lists)> == kUsedMasks);
         const auto rankIndex = static_cast<std::uint32_t>(r);
-        // Layers (with their blocks) and steps are each in start order: one sweep apiece.
+        // Layers (with their blocks) in start order: one sweep; the steps then sweep only what their
+        // layers leave uncovered (step_masks.h).
         CoverageSweep layerSweep(lists);
         StepMasks stepMasks(seg.steps, seg.layers);
         BlockSums sums(seg.blocks.empty() ? std::span<const LayerWindow>{} : std::span<const LayerWindow>(seg.layers));
@@ -341,7 +343,7 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
                 layerBlocks.push_back(*head);
                 advance();
             }
-            TimeBreakdown layerTime;
+            CoverageTimeline::MaskTimes layerMasks;  // set by either branch
             if (partitions(layerBlocks, l) && layerBlocks.size() <= kMaxParts) {
                 // One sweep over the layer, cut at its blocks' starts; the layer's masks are their sum.
                 std::array<std::int64_t, kMaxParts> cuts;
@@ -349,7 +351,7 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
                 const std::size_t n = layerBlocks.size();
                 for (std::size_t k = 1; k < n; ++k) cuts[k - 1] = layerBlocks[k].startNs;
                 layerSweep.measureParts({l.startNs, l.endNs}, std::span(cuts).first(n - 1), std::span(parts).first(n));
-                CoverageTimeline::MaskTimes layerMasks = parts[0];
+                layerMasks = parts[0];
                 for (std::size_t k = 0; k < n; ++k) {
                     const BlockWindow& w = layerBlocks[k];
                     sums.add(w.layer, w.kind, parts[k], w.endNs - w.startNs);
@@ -360,16 +362,14 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
                         }
                     }
                 }
-                layerTime = fromMasks(layerMasks, l.endNs - l.startNs);
-                stepMasks.addLayer(i, layerMasks);
             } else {
                 for (const BlockWindow& w : layerBlocks) {
                     sums.add(w.layer, w.kind, layerSweep.measure({w.startNs, w.endNs}), w.endNs - w.startNs);
                 }
-                const auto layerMasks = layerSweep.measure({l.startNs, l.endNs});
-                layerTime = fromMasks(layerMasks, l.endNs - l.startNs);
-                stepMasks.addLayer(i, layerMasks);
+                layerMasks = layerSweep.measure({l.startNs, l.endNs});
             }
+            const TimeBreakdown layerTime = fromMasks(layerMasks, l.endNs - l.startNs);
+            stepMasks.addLayer(i, layerMasks);
             const std::uint32_t slot = slots[r][i];
             if (!out.rows.store(slot, {l.step, l.layer, rankIndex, l.startNs, layerTime})) {
                 wideOf[r].emplace_back(slot, layerTime);

@@ -61,8 +61,7 @@ TEST_P(BlockRoundTrip, BlocksWithoutNvtxEqualTheSimulatorsBlocks) {
         const auto trace = simulated(GetParam(), layers);
         ASSERT_TRUE(trace);
         const auto withNvtx = core::analysis::segmentLayers(*trace);
-        core::Trace stripped = *trace;
-        for (auto& rank : stripped.ranks) rank.ranges.clear();
+        const core::Trace stripped = withoutNvtx(*trace);
         const auto found = core::analysis::segmentLayers(stripped);
         ASSERT_EQ(found.ranks.size(), withNvtx.ranks.size());
         for (std::size_t r = 0; r < found.ranks.size(); ++r) {
@@ -114,8 +113,7 @@ TEST(BlockRoundTrip, BlockBreakdownOfStrippedTraceEqualsTheNvtxOneAndSumsToTheLa
     const int layers = 3;
     const auto trace = simulated({8, false, 1, "llama3-8b"}, layers);
     ASSERT_TRUE(trace);
-    core::Trace stripped = *trace;
-    for (auto& rank : stripped.ranks) rank.ranges.clear();
+    const core::Trace stripped = withoutNvtx(*trace);
     const auto withNvtx = core::analysis::analyzeTrace(*trace);
     const auto found = core::analysis::analyzeTrace(stripped);
     const auto& want = withNvtx.breakdown.blockSums;

@@ -33,8 +33,7 @@ TEST_P(RepeatRoundTrip, LayersWithoutNvtxEqualTheSimulatorsLayers) {
         const auto trace = simulated(GetParam(), layers);
         ASSERT_TRUE(trace);
         const auto withNvtx = core::analysis::segmentLayers(*trace);
-        core::Trace stripped = *trace;
-        for (auto& rank : stripped.ranks) rank.ranges.clear();
+        const core::Trace stripped = withoutNvtx(*trace);
         const auto found = core::analysis::segmentLayers(stripped);
         ASSERT_EQ(found.ranks.size(), withNvtx.ranks.size());
         for (std::size_t r = 0; r < found.ranks.size(); ++r) {
@@ -69,8 +68,7 @@ INSTANTIATE_TEST_SUITE_P(TpAndReplay, RepeatRoundTrip,
 TEST(RepeatRoundTrip, PatternSettingsGivenByTheUserOverrideTheRepeatRule) {
     const auto trace = simulated({1, false, 1}, 4);
     ASSERT_TRUE(trace);
-    core::Trace stripped = *trace;
-    for (auto& rank : stripped.ranks) rank.ranges.clear();
+    const core::Trace stripped = withoutNvtx(*trace);
     core::analysis::SegmentationOptions o;
     o.patternOnly = true;
     const auto seg = core::analysis::segmentLayers(stripped, o);

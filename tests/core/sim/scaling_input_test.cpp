@@ -25,8 +25,7 @@ std::shared_ptr<core::Trace> simulated(int tp) {
 
 // As a measured trace arrives: no NVTX ranges, no tpscope metadata.
 std::shared_ptr<core::Trace> asMeasured(const core::Trace& t) {
-    auto m = std::make_shared<core::Trace>(t);
-    for (auto& rank : m->ranks) rank.ranges.clear();
+    auto m = std::make_shared<core::Trace>(withoutNvtx(t));
     m->metadata.clear();
     m->origin = core::TraceOrigin::Imported;
     return m;

@@ -54,4 +54,11 @@ inline std::shared_ptr<core::Trace> simulatedLayers(const std::string& model, in
     return r ? std::const_pointer_cast<core::Trace>(r->trace) : nullptr;
 }
 
+// The trace as an importer without NVTX would give it: the same kernels, no NVTX ranges.
+inline core::Trace withoutNvtx(const core::Trace& trace) {
+    core::Trace stripped = trace;
+    for (auto& rank : stripped.ranks) rank.ranges.clear();
+    return stripped;
+}
+
 }  // namespace tpscope::test

@@ -18,7 +18,10 @@ cmake --preset "$preset" >/dev/null
 if [ "$mode" = gui ]; then
   # Only what this mode runs: the test suites and benchmarks are built by 'test' and 'build'.
   targets=(tpscope-cli)
-  cmake --build --preset "$preset" --target help 2>/dev/null | grep -q '^tpscope:' && targets+=(tpscope)
+  # The target list is read whole before it is searched: with pipefail, 'help | grep -q' failed
+  # whenever grep quit early and cmake died of SIGPIPE, and the GUI was then silently not built.
+  target_list="$(cmake --build --preset "$preset" --target help 2>/dev/null || true)"
+  grep -q '^tpscope:' <<<"$target_list" && targets+=(tpscope)
   cmake --build --preset "$preset" --parallel "$jobs" --target "${targets[@]}"
 else
   cmake --build --preset "$preset" --parallel "$jobs"

@@ -42,7 +42,9 @@ if [ "$mode" = tidy ] || [ "$mode" = all ]; then
   # Library and application sources only: tests follow GoogleTest's macro idioms, not these checks.
   out="$(git diff -U0 --no-color "$base" -- 'core/*.cpp' 'app/*.cpp' 'ui/*.cpp' 'gpu/*.cpp' |
     clang-tidy-diff -p1 -path "$build" -quiet -j "$(nproc 2>/dev/null || echo 2)" 2>/dev/null || true)"
-  if echo "$out" | grep -qE '(warning|error):'; then
+  # Searched as a here-string, not 'echo | grep -q': under pipefail, echo dies of SIGPIPE when grep
+  # quits early on a long output, and the warnings would read as clean.
+  if grep -qE '(warning|error):' <<<"$out"; then
     echo "$out" | grep -E -A3 '(warning|error):'
     echo "check-style: clang-tidy warnings on changed lines" >&2
     status=1

@@ -27,17 +27,14 @@ void unionInPlace(std::vector<Interval>& v) {
     v.resize(w);
 }
 
-void appendToUnion(std::vector<Interval>& united, Interval iv) {
-    if (iv.endNs <= iv.startNs) return;
-    if (!united.empty() && iv.startNs <= united.back().endNs) {
-        united.back().endNs = std::max(united.back().endNs, iv.endNs);
-    } else {
-        united.push_back(iv);
-    }
-}
-
 std::vector<Interval> mergeUnions(std::span<const Interval> a, std::span<const Interval> b) {
     std::vector<Interval> out;
+    mergeUnions(a, b, out);
+    return out;
+}
+
+void mergeUnions(std::span<const Interval> a, std::span<const Interval> b, std::vector<Interval>& out) {
+    out.clear();
     out.reserve(a.size() + b.size());
     std::size_t i = 0;
     std::size_t j = 0;
@@ -45,7 +42,6 @@ std::vector<Interval> mergeUnions(std::span<const Interval> a, std::span<const I
         const bool takeA = j == b.size() || (i < a.size() && a[i].startNs <= b[j].startNs);
         appendToUnion(out, takeA ? a[i++] : b[j++]);
     }
-    return out;
 }
 
 std::int64_t totalLength(std::span<const Interval> disjoint) {

@@ -33,9 +33,19 @@ void unionInPlace(std::vector<Interval>& sortedByStart);
 // Appends `iv` (starting no earlier than every interval already in `united`) to the disjoint sorted
 // union `united`: merged into the last one when they overlap or touch; empty intervals are dropped.
 // Building a union this way holds no list of every input interval.
-void appendToUnion(std::vector<Interval>& united, Interval iv);
+// Inline: called once a kernel when a rank's coverage is built.
+inline void appendToUnion(std::vector<Interval>& united, Interval iv) {
+    if (iv.endNs <= iv.startNs) return;
+    if (!united.empty() && iv.startNs <= united.back().endNs) {
+        if (iv.endNs > united.back().endNs) united.back().endNs = iv.endNs;
+    } else {
+        united.push_back(iv);
+    }
+}
 // Union of two disjoint sorted lists.
 std::vector<Interval> mergeUnions(std::span<const Interval> a, std::span<const Interval> b);
+// The same into `out` (cleared first; its capacity is reused).
+void mergeUnions(std::span<const Interval> a, std::span<const Interval> b, std::vector<Interval>& out);
 std::int64_t totalLength(std::span<const Interval> disjoint);
 
 struct CoverageSegment {

@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <queue>
 #include <span>
 #include <tuple>
 
+#include "core/analysis/coverage_chunks.h"
 #include "core/analysis/interval_union.h"
 #include "core/analysis/step_masks.h"
 #include "core/util/parallel_for.h"
@@ -38,66 +40,6 @@ constexpr std::uint32_t kTransfer = 4;
 // times (per layer and block) touch only the first eight.
 constexpr std::size_t kUsedMasks = 8;
 static_assert(kUsedMasks <= std::tuple_size_v<CoverageTimeline::MaskTimes>);
-
-// The three coverage lists of one rank: compute, comm, and the transfer part of comm.
-struct RankCoverage {
-    std::vector<Interval> compute;
-    std::vector<Interval> comm;
-    std::vector<Interval> transfer;
-};
-
-// `mine`: indices of the rank's kernels in `participants`.
-RankCoverage rankCoverage(const Rank& rank, const std::vector<CallParticipant>& participants,
-                          std::span<const std::uint32_t> mine) {
-    std::vector<Interval> compute;
-    std::vector<Interval> comm;
-    std::vector<Interval> streamCompute;
-    std::vector<Interval> streamComm;
-    for (const auto& stream : rank.streams) {
-        const auto& ev = stream.events;
-        const auto kinds = ev.kinds();
-        // Sized from the kind column (one byte an event): a union holds at most its kernels, and a
-        // list grown by doubling could hold twice that (at 100 M events, ~0.3 GB a rank).
-        const auto commKernels = static_cast<std::size_t>(
-            std::count(kinds.begin(), kinds.end(), static_cast<std::uint8_t>(EventKind::Collective)));
-        streamCompute.clear();
-        streamComm.clear();
-        streamCompute.reserve(ev.size() - commKernels);
-        streamComm.reserve(commKernels);
-        // Each stream is sorted by start, so its union is one pass; streams then merge pairwise.
-        for (std::size_t i = 0; i < ev.size(); ++i) {
-            const Interval iv{ev.startNs(i), ev.endNs(i)};
-            appendToUnion(kinds[i] == static_cast<std::uint8_t>(EventKind::Collective) ? streamComm : streamCompute,
-                          iv);
-        }
-        if (compute.empty()) {
-            compute.swap(streamCompute);
-        } else {
-            compute = mergeUnions(compute, streamCompute);
-        }
-        if (comm.empty()) {
-            comm.swap(streamComm);
-        } else {
-            comm = mergeUnions(comm, streamComm);
-        }
-    }
-    std::vector<Interval> transfer;
-    transfer.reserve(mine.size());
-    for (const std::uint32_t i : mine) {
-        const CallParticipant& p = participants[i];
-        const auto& ev = rank.streams[p.streamIndex].events;
-        const std::int64_t start = ev.startNs(p.eventIndex);
-        transfer.push_back({start + p.waitNs, ev.endNs(p.eventIndex)});
-    }
-    // In call order a rank's transfers mostly come in start order already (one stream, one channel):
-    // sorting a sorted list still cost ~2 % of the analysis. The union does not depend on the order.
-    auto byStart = [](const Interval& a, const Interval& b) { return a.startNs < b.startNs; };
-    if (!std::is_sorted(transfer.begin(), transfer.end(), byStart)) {
-        std::sort(transfer.begin(), transfer.end(), byStart);
-    }
-    unionInPlace(transfer);
-    return {std::move(compute), std::move(comm), std::move(transfer)};
-}
 
 TimeBreakdown fromMasks(const CoverageTimeline::MaskTimes& masks, std::int64_t wallNs) {
     TimeBreakdown t;
@@ -283,60 +225,53 @@ RowPlan rowSlots(const Segmentation& segmentation, std::size_t rankCount) {
     return plan;
 }
 
-}  // namespace
+// What one rank's task hands back beside the rows it stores.
+struct RankResult {
+    std::vector<LayerRows::WideRow> wide;  // rows whose times need 64 bits
+    std::vector<StepRankRow> steps;
+    std::vector<BlockRankSum> blockSums;
+    TimeBreakdown total;
+};
 
-LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmentation,
-                                const CollectiveMatching& matching, unsigned threads) {
-    LayerBreakdown out;
-    const std::size_t rankCount = trace.ranks.size();
-    out.rankTotals.resize(rankCount);
-    // Bucket the matched kernels by rank (counting sort keeps this linear).
-    std::vector<std::size_t> offsets(rankCount + 1, 0);
-    for (const auto& p : matching.participants) ++offsets[p.rankIndex + 1];
-    for (std::size_t r = 0; r < rankCount; ++r) offsets[r + 1] += offsets[r];
-    std::vector<std::uint32_t> byRank(matching.participants.size());
-    {
-        std::vector<std::size_t> fill(offsets.begin(), offsets.end() - 1);
-        for (std::uint32_t i = 0; i < byRank.size(); ++i) byRank[fill[matching.participants[i].rankIndex]++] = i;
-    }
-    RowPlan plan = rowSlots(segmentation, rankCount);
-    const auto& slots = plan.slots;
-    out.rows.reset(std::move(plan.instances), plan.rows);
-    const std::size_t ranks = std::min(rankCount, segmentation.ranks.size());
-    std::vector<std::vector<LayerRows::WideRow>> wideOf(ranks);  // rows whose times need 64 bits
-    std::vector<std::vector<StepRankRow>> stepsOf(ranks);
-    std::vector<std::vector<BlockRankSum>> blockSumsOf(ranks);
-    // Ranks are independent until here: each task builds one rank's coverage (the largest
-    // temporary, freed when the task ends) and writes only that rank's rows, steps and total.
-    parallelFor(ranks, threads, [&](std::size_t r) {
-        const auto& seg = segmentation.ranks[r];
-        if (seg.layers.empty() && seg.steps.empty()) return;
-        const std::span<const std::uint32_t> mine(byRank.data() + offsets[r], offsets[r + 1] - offsets[r]);
-        const RankCoverage coverage = rankCoverage(trace.ranks[r], matching.participants, mine);
-        const std::array<std::span<const Interval>, 3> lists{coverage.compute, coverage.comm, coverage.transfer};
-        static_assert(std::size_t{1} << std::tuple_size_v<decltype(lists)> == kUsedMasks);
-        const auto rankIndex = static_cast<std::uint32_t>(r);
-        // Layers (with their blocks) in start order: one sweep; the steps then sweep only what their
-        // layers leave uncovered (step_masks.h).
-        CoverageSweep layerSweep(lists);
-        StepMasks stepMasks(seg.steps, seg.layers);
-        BlockSums sums(seg.blocks.empty() ? std::span<const LayerWindow>{} : std::span<const LayerWindow>(seg.layers));
-        // The blocks are read once each out of their compact list (block_windows.h): `head` is the
-        // next one, `layerBlocks` the current layer's.
-        auto nextBlock = seg.blocks.begin();
-        std::optional<BlockWindow> head;
-        auto readHead = [&] {
-            head = nextBlock == seg.blocks.end() ? std::nullopt : std::optional<BlockWindow>(*nextBlock);
-        };
+// Measures one rank's layers (with their blocks) and steps over its coverage, chunk by chunk
+// (coverage_chunks.h): in each chunk the layers in start order in one sweep, then the steps, which
+// sweep only what their layers leave uncovered (step_masks.h). Stores the layer rows at their slots.
+// Returns false, keeping nothing in `result`, when a block reaches past its chunk (a block outside its
+// layer's window, which layer_blocks.h does not make): the caller then measures the rank in one chunk.
+bool measureRank(const Trace& trace, const RankSegmentation& seg, std::uint32_t rankIndex,
+                 const CollectiveMatching& matching, std::span<const std::uint32_t> mine,
+                 std::span<const CoverageChunk> chunks, std::span<const std::uint32_t> slots, LayerRows& rows,
+                 RankResult& result) {
+    ChunkedCoverage coverage(trace.ranks[rankIndex], matching.participants, mine);
+    StepMasks stepMasks(seg.steps, seg.layers);
+    BlockSums sums(seg.blocks.empty() ? std::span<const LayerWindow>{} : std::span<const LayerWindow>(seg.layers));
+    // The blocks are read once each out of their compact list (block_windows.h): `head` is the
+    // next one, `layerBlocks` the current layer's.
+    auto nextBlock = seg.blocks.begin();
+    std::optional<BlockWindow> head;
+    auto readHead = [&] {
+        head = nextBlock == seg.blocks.end() ? std::nullopt : std::optional<BlockWindow>(*nextBlock);
+    };
+    auto advance = [&] {
+        ++nextBlock;
         readHead();
-        std::vector<BlockWindow> layerBlocks;
-        for (std::size_t i = 0; i < seg.layers.size(); ++i) {
+    };
+    readHead();
+    std::vector<BlockWindow> layerBlocks;
+    result = {};
+    result.steps.reserve(seg.steps.size());
+    std::size_t i = 0;     // next layer
+    std::size_t step = 0;  // next step
+    std::int64_t chunkStart = std::numeric_limits<std::int64_t>::min();
+    for (const CoverageChunk& chunk : chunks) {
+        coverage.cover(chunkStart, chunk.endNs);
+        chunkStart = chunk.endNs;
+        const auto lists = coverage.lists();
+        static_assert(std::size_t{1} << std::tuple_size_v<decltype(lists)> == kUsedMasks);
+        CoverageSweep layerSweep(lists);
+        for (; i < chunk.layerEnd; ++i) {
             const auto& l = seg.layers[i];
             // Blocks lie inside their layer's window and both lists are in start order: a merge walk.
-            auto advance = [&] {
-                ++nextBlock;
-                readHead();
-            };
             while (head && head->startNs < l.startNs) advance();  // outside every layer
             layerBlocks.clear();
             while (head && head->startNs < l.endNs && head->step == l.step && head->layer == l.layer) {
@@ -364,35 +299,71 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
                 }
             } else {
                 for (const BlockWindow& w : layerBlocks) {
+                    if (w.endNs > chunk.endNs) return false;
                     sums.add(w.layer, w.kind, layerSweep.measure({w.startNs, w.endNs}), w.endNs - w.startNs);
                 }
                 layerMasks = layerSweep.measure({l.startNs, l.endNs});
             }
             const TimeBreakdown layerTime = fromMasks(layerMasks, l.endNs - l.startNs);
             stepMasks.addLayer(i, layerMasks);
-            const std::uint32_t slot = slots[r][i];
-            if (!out.rows.store(slot, {l.step, l.layer, rankIndex, l.startNs, layerTime})) {
-                wideOf[r].emplace_back(slot, layerTime);
+            if (!rows.store(slots[i], {l.step, l.layer, rankIndex, l.startNs, layerTime})) {
+                result.wide.emplace_back(slots[i], layerTime);
             }
         }
-        blockSumsOf[r] = sums.take(rankIndex);
         CoverageSweep stepSweep(lists);
-        auto& steps = stepsOf[r];
-        steps.reserve(seg.steps.size());
-        for (std::size_t i = 0; i < seg.steps.size(); ++i) {
-            const auto& s = seg.steps[i];
+        for (; step < chunk.stepEnd; ++step) {
+            const auto& s = seg.steps[step];
             // A step holding its layers is their sum plus the gaps between them: only the gaps are swept.
             StepRankRow row{s.key, rankIndex, s.startNs,
-                            fromMasks(stepMasks.measure(i, stepSweep), s.endNs - s.startNs)};
-            out.rankTotals[r] += row.time;
-            steps.push_back(row);
+                            fromMasks(stepMasks.measure(step, stepSweep), s.endNs - s.startNs)};
+            result.total += row.time;
+            result.steps.push_back(row);
         }
+    }
+    result.blockSums = sums.take(rankIndex);
+    return true;
+}
+
+}  // namespace
+
+LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmentation,
+                                const CollectiveMatching& matching, unsigned threads, std::size_t windowsPerChunk) {
+    LayerBreakdown out;
+    const std::size_t rankCount = trace.ranks.size();
+    out.rankTotals.resize(rankCount);
+    // Bucket the matched kernels by rank (counting sort keeps this linear).
+    std::vector<std::size_t> offsets(rankCount + 1, 0);
+    for (const auto& p : matching.participants) ++offsets[p.rankIndex + 1];
+    for (std::size_t r = 0; r < rankCount; ++r) offsets[r + 1] += offsets[r];
+    std::vector<std::uint32_t> byRank(matching.participants.size());
+    {
+        std::vector<std::size_t> fill(offsets.begin(), offsets.end() - 1);
+        for (std::uint32_t i = 0; i < byRank.size(); ++i) byRank[fill[matching.participants[i].rankIndex]++] = i;
+    }
+    RowPlan plan = rowSlots(segmentation, rankCount);
+    const auto& slots = plan.slots;
+    out.rows.reset(std::move(plan.instances), plan.rows);
+    const std::size_t ranks = std::min(rankCount, segmentation.ranks.size());
+    std::vector<RankResult> results(ranks);
+    // Ranks are independent until here: each task measures one rank over one chunk of its coverage at
+    // a time (the largest temporary) and writes only that rank's rows, steps and total.
+    parallelFor(ranks, threads, [&](std::size_t r) {
+        const auto& seg = segmentation.ranks[r];
+        if (seg.layers.empty() && seg.steps.empty()) return;
+        const std::span<const std::uint32_t> mine(byRank.data() + offsets[r], offsets[r + 1] - offsets[r]);
+        const auto rankIndex = static_cast<std::uint32_t>(r);
+        const std::vector<CoverageChunk> chunks = planChunks(seg.steps, seg.layers, windowsPerChunk);
+        if (!measureRank(trace, seg, rankIndex, matching, mine, chunks, slots[r], out.rows, results[r])) {
+            const CoverageChunk whole{std::numeric_limits<std::int64_t>::max(), seg.layers.size(), seg.steps.size()};
+            measureRank(trace, seg, rankIndex, matching, mine, std::span(&whole, 1), slots[r], out.rows, results[r]);
+        }
+        out.rankTotals[r] = results[r].total;
     });
     std::vector<LayerRows::WideRow> wide;
-    for (auto& w : wideOf) wide.insert(wide.end(), w.begin(), w.end());
+    for (auto& res : results) wide.insert(wide.end(), res.wide.begin(), res.wide.end());
     out.rows.keepWide(std::move(wide));
-    for (auto& steps : stepsOf) out.steps.insert(out.steps.end(), steps.begin(), steps.end());
-    for (auto& sums : blockSumsOf) out.blockSums.insert(out.blockSums.end(), sums.begin(), sums.end());
+    for (auto& res : results) out.steps.insert(out.steps.end(), res.steps.begin(), res.steps.end());
+    for (auto& res : results) out.blockSums.insert(out.blockSums.end(), res.blockSums.begin(), res.blockSums.end());
     std::stable_sort(out.steps.begin(), out.steps.end(), [](const StepRankRow& a, const StepRankRow& b) {
         return a.step != b.step ? a.step < b.step : a.rankIndex < b.rankIndex;
     });

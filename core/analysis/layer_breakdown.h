@@ -20,9 +20,11 @@
 // windows are measured by a sweep over the rank's three coverage lists
 // (CoverageSweep): the layers cost one pass; a step its layers tile adds only its gaps; rows placed
 // by a merge of the ranks' (step, layer) orders, O(L log ranks). One task per rank
-// (util/parallel_for.h): each holds one rank's coverage lists (16 bytes an interval) at a time.
+// (util/parallel_for.h): each holds its rank's coverage lists (16 bytes an interval) for one chunk
+// of time at a time, cut where no window crosses (coverage_chunks.h), not for the whole rank.
 // Memory: 32 bytes a layer x rank row (layer_rows.h), 56 a layer instance.
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -75,9 +77,15 @@ struct LayerBreakdown {
     std::vector<TimeBreakdown> rankTotals;
 };
 
+// Windows (layers and steps) a coverage chunk holds at least (coverage_chunks.h): about 160 kB of
+// intervals for decode layers of ten kernels, reused from chunk to chunk.
+inline constexpr std::size_t kBreakdownWindowsPerChunk = 1024;
+
 // Ranks are measured on up to `threads` threads (0: one per hardware thread); the result does not
-// depend on the thread count.
+// depend on the thread count, nor on `windowsPerChunk` (a test knob: SIZE_MAX measures each rank
+// over its whole coverage lists at once).
 LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmentation,
-                                const CollectiveMatching& matching, unsigned threads = 0);
+                                const CollectiveMatching& matching, unsigned threads = 0,
+                                std::size_t windowsPerChunk = kBreakdownWindowsPerChunk);
 
 }  // namespace tpscope::core::analysis

@@ -22,7 +22,7 @@ std::size_t vectorBytes(const std::vector<T>& v) {
 std::size_t RunAnalysis::residentBytes() const {
     std::size_t bytes = sizeof(*this);
     for (const auto& r : segmentation.ranks) {
-        bytes += sizeof(r) + vectorBytes(r.steps) + vectorBytes(r.layers) + r.blocks.residentBytes();
+        bytes += sizeof(r) + vectorBytes(r.steps) + r.layers.residentBytes() + r.blocks.residentBytes();
     }
     bytes += vectorBytes(matching.calls) + vectorBytes(matching.participants) + vectorBytes(matching.ranks);
     bytes += breakdown.rows.residentBytes() + vectorBytes(breakdown.blockSums) + vectorBytes(breakdown.steps) +

@@ -62,24 +62,29 @@ void uniteInto(std::vector<Interval>& list, std::vector<Interval>& part, std::ve
 
 }  // namespace
 
-std::vector<CoverageChunk> planChunks(std::span<const StepWindow> steps, std::span<const LayerWindow> layers,
+std::vector<CoverageChunk> planChunks(std::span<const StepWindow> steps, const LayerWindows& layers,
                                       std::size_t windowsPerChunk) {
     std::vector<CoverageChunk> out;
-    const bool ordered =
-        std::is_sorted(layers.begin(), layers.end(),
-                       [](const LayerWindow& a, const LayerWindow& b) { return a.startNs < b.startNs; }) &&
-        std::is_sorted(steps.begin(), steps.end(),
-                       [](const StepWindow& a, const StepWindow& b) { return a.startNs < b.startNs; });
-    if (ordered) {
+    if (std::is_sorted(steps.begin(), steps.end(),
+                       [](const StepWindow& a, const StepWindow& b) { return a.startNs < b.startNs; })) {
         const std::size_t least = std::max<std::size_t>(1, windowsPerChunk);
         std::size_t l = 0;
         std::size_t s = 0;
         std::size_t since = 0;          // windows since the last cut
         std::int64_t reachNs = kMinNs;  // the latest end of those windows
+        std::int64_t layerStartNs = kMinNs;
         while (l < layers.size() || s < steps.size()) {
-            const bool layer = s == steps.size() || (l < layers.size() && layers[l].startNs <= steps[s].startNs);
-            const std::int64_t start = layer ? layers[l].startNs : steps[s].startNs;
-            const std::int64_t end = layer ? layers[l].endNs : steps[s].endNs;
+            const LayerWindow next = l < layers.size() ? layers[l] : LayerWindow{};
+            if (l < layers.size()) {
+                if (next.startNs < layerStartNs) {  // layers out of start order: one chunk
+                    out.clear();
+                    break;
+                }
+                layerStartNs = next.startNs;
+            }
+            const bool layer = s == steps.size() || (l < layers.size() && next.startNs <= steps[s].startNs);
+            const std::int64_t start = layer ? next.startNs : steps[s].startNs;
+            const std::int64_t end = layer ? next.endNs : steps[s].endNs;
             // Every window so far ends by `start` and every later one starts at or after it.
             if (since >= least && reachNs <= start && (out.empty() || out.back().endNs < start)) {
                 out.push_back({start, l, s});

@@ -43,7 +43,7 @@ struct CoverageChunk {
 
 // Chunks of at least `windowsPerChunk` windows (layers and steps), except the last; one chunk
 // when the layers or the steps are not in start order.
-std::vector<CoverageChunk> planChunks(std::span<const StepWindow> steps, std::span<const LayerWindow> layers,
+std::vector<CoverageChunk> planChunks(std::span<const StepWindow> steps, const LayerWindows& layers,
                                       std::size_t windowsPerChunk);
 
 class ChunkedCoverage {

@@ -81,8 +81,8 @@ std::vector<BlockWindow> nvtxBlocks(const Trace& trace, const Rank& rank, std::s
             cursor = 0;
             continue;
         }
-        if (r.startNs >= layers[cursor].endNs) continue;  // between two layers
         const LayerWindow& layer = layers[cursor];
+        if (r.startNs >= layer.endNs) continue;  // between two layers
         out.push_back(
             {layer.step, layer.layer, static_cast<BlockKind>(kind), r.startNs, std::min(r.endNs, layer.endNs)});
     }

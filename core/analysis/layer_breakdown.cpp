@@ -66,20 +66,16 @@ TimeBreakdown fromMasks(const CoverageTimeline::MaskTimes& masks, std::int64_t w
 // rare larger one (an NVTX "layer 100000"), so memory stays O(layers).
 class BlockSums {
   public:
-    // `layers`: the rank's layer windows, whose largest dense index sizes the table once.
-    explicit BlockSums(std::span<const LayerWindow> layers)
-        : m_denseLimit(static_cast<int>(std::min<std::size_t>(4 * layers.size() + 64, 1U << 30))) {
-        int top = -1;
-        for (const auto& l : layers) {
-            if (l.layer < m_denseLimit) top = std::max(top, l.layer);
-        }
-        m_dense.resize(2 * static_cast<std::size_t>(top + 1));
-    }
+    // `layerCount`: the rank's layer windows; the dense table grows to the largest index seen.
+    explicit BlockSums(std::size_t layerCount)
+        : m_denseLimit(static_cast<int>(std::min<std::size_t>(4 * layerCount + 64, 1U << 30))) {}
     // Mask times are summed as they come and turned into a TimeBreakdown once, in take().
     void add(int layer, BlockKind kind, const CoverageTimeline::MaskTimes& masks, std::int64_t wallNs) {
         Acc* acc = nullptr;
         if (layer >= 0 && layer < m_denseLimit) {
-            acc = &m_dense[static_cast<std::size_t>(layer) * 2 + static_cast<std::size_t>(kind)];
+            const std::size_t slot = static_cast<std::size_t>(layer) * 2 + static_cast<std::size_t>(kind);
+            if (slot >= m_dense.size()) m_dense.resize(slot / 2 * 2 + 2);
+            acc = &m_dense[slot];
         } else {
             acc = &m_sparse[{layer, kind}];
         }
@@ -184,12 +180,21 @@ RowPlan rowSlots(const Segmentation& segmentation, std::size_t rankCount) {
         auto& o = order[r];
         o.resize(layers.size());
         for (std::uint32_t i = 0; i < o.size(); ++i) o[i] = i;
-        auto byKey = [&](std::uint32_t a, std::uint32_t b) {
-            const auto& x = layers[a];
-            const auto& y = layers[b];
+        auto before = [](const LayerWindow& x, const LayerWindow& y) {
             return x.step != y.step ? x.step < y.step : x.layer < y.layer;
         };
-        if (!std::is_sorted(o.begin(), o.end(), byKey)) std::stable_sort(o.begin(), o.end(), byKey);
+        // Usually in order already: each window read once to see that.
+        bool inOrder = true;
+        LayerWindow previous;
+        for (std::size_t i = 0; i < layers.size() && inOrder; ++i) {
+            const LayerWindow l = layers[i];
+            inOrder = i == 0 || !before(l, previous);
+            previous = l;
+        }
+        if (!inOrder) {
+            std::stable_sort(o.begin(), o.end(),
+                             [&](std::uint32_t a, std::uint32_t b) { return before(layers[a], layers[b]); });
+        }
     }
     struct Head {
         std::int64_t step;
@@ -244,7 +249,7 @@ bool measureRank(const Trace& trace, const RankSegmentation& seg, std::uint32_t 
                  RankResult& result) {
     ChunkedCoverage coverage(trace.ranks[rankIndex], matching.participants, mine);
     StepMasks stepMasks(seg.steps, seg.layers);
-    BlockSums sums(seg.blocks.empty() ? std::span<const LayerWindow>{} : std::span<const LayerWindow>(seg.layers));
+    BlockSums sums(seg.layers.size());
     // The blocks are read once each out of their compact list (block_windows.h): `head` is the
     // next one, `layerBlocks` the current layer's.
     auto nextBlock = seg.blocks.begin();

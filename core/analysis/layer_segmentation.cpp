@@ -169,7 +169,9 @@ class LayerIndexOfName {
     std::array<Slot, 256> m_slots{};
 };
 
-int nvtxLayers(const Trace& trace, const Rank& rank, const SegmentationOptions& o, RankSegmentation& seg) {
+// The layers go to `layers` (a plain list: the blocks are found from it before it is packed).
+int nvtxLayers(const Trace& trace, const Rank& rank, const SegmentationOptions& o, RankSegmentation& seg,
+               std::vector<LayerWindow>& layers) {
     LayerIndexOfName layerIndex(trace, o.layerPrefix);
     // Module-named ranges nest ("layers.3" > "layers.3.mlp"): only the shallowest depth that has
     // layer ranges is used, so each layer is counted once.
@@ -177,7 +179,6 @@ int nvtxLayers(const Trace& trace, const Rank& rank, const SegmentationOptions& 
     for (const auto& r : rank.ranges) {
         if (r.depth < depth && layerIndex(r.name) >= 0) depth = r.depth;
     }
-    std::vector<LayerWindow> layers;
     for (const auto& r : rank.ranges) {
         if (r.depth != depth) continue;
         const int index = layerIndex(r.name);
@@ -208,13 +209,13 @@ int nvtxLayers(const Trace& trace, const Rank& rank, const SegmentationOptions& 
             seg.steps.back().endNs = std::max(seg.steps.back().endNs, layers[i].endNs);
         }
     }
-    seg.layers = std::move(layers);
     return depth;
 }
 
 // Turns the closers of one step into layers. `blockStartNs` is where the step's first block begins.
 void patternLayersOfStep(const std::vector<Closer>& cl, std::size_t first, std::size_t last, std::int64_t step,
-                         std::int64_t blockStartNs, const SegmentationOptions& o, RankSegmentation& seg) {
+                         std::int64_t blockStartNs, const SegmentationOptions& o, RankSegmentation& seg,
+                         std::vector<LayerWindow>& layers) {
     const auto perLayer = static_cast<std::size_t>(std::max(1, o.blocksPerLayer));
     const auto leading = static_cast<std::size_t>(std::max(0, o.leadingBlocks));
     std::size_t block = 0;
@@ -226,7 +227,7 @@ void patternLayersOfStep(const std::vector<Closer>& cl, std::size_t first, std::
             continue;
         }
         if ((block - leading + 1) % perLayer == 0) {
-            seg.layers.push_back({step, layer++, layerStart, cl[i].endNs});
+            layers.push_back({step, layer++, layerStart, cl[i].endNs});
             layerStart = cl[i].endNs;
         }
     }
@@ -234,7 +235,8 @@ void patternLayersOfStep(const std::vector<Closer>& cl, std::size_t first, std::
     if (blocks > leading) seg.leftoverBlocks += (blocks - leading) % perLayer;
 }
 
-void patternLayers(const Trace& trace, const Rank& rank, const SegmentationOptions& o, RankSegmentation& seg) {
+void patternLayers(const Trace& trace, const Rank& rank, const SegmentationOptions& o, RankSegmentation& seg,
+                   std::vector<LayerWindow>& layers) {
     const auto cl = closers(trace, rank, o);
     const std::int64_t first = firstEventStart(rank);
     if (first == std::numeric_limits<std::int64_t>::max()) return;
@@ -244,13 +246,13 @@ void patternLayers(const Trace& trace, const Rank& rank, const SegmentationOptio
             while (i < cl.size() && cl[i].startNs < step.startNs) ++i;
             const std::size_t begin = i;
             while (i < cl.size() && cl[i].startNs < step.endNs) ++i;
-            patternLayersOfStep(cl, begin, i, step.key, step.startNs, o, seg);
+            patternLayersOfStep(cl, begin, i, step.key, step.startNs, o, seg, layers);
         }
         return;
     }
     if (o.layersPerStep <= 0) {
         seg.steps.push_back({0, first, lastEventEnd(rank)});
-        patternLayersOfStep(cl, 0, cl.size(), 0, first, o, seg);
+        patternLayersOfStep(cl, 0, cl.size(), 0, first, o, seg, layers);
         return;
     }
     const auto perStep =
@@ -260,7 +262,7 @@ void patternLayers(const Trace& trace, const Rank& rank, const SegmentationOptio
     std::int64_t key = 0;
     for (std::size_t begin = 0; begin + perStep <= cl.size(); begin += perStep, ++key) {
         seg.steps.push_back({key, stepStart, cl[begin + perStep - 1].endNs});
-        patternLayersOfStep(cl, begin, begin + perStep, key, stepStart, o, seg);
+        patternLayersOfStep(cl, begin, begin + perStep, key, stepStart, o, seg, layers);
         stepStart = cl[begin + perStep - 1].endNs;
     }
     seg.leftoverBlocks += cl.size() % perStep;
@@ -273,7 +275,7 @@ void patternLayers(const Trace& trace, const Rank& rank, const SegmentationOptio
 // (step, layer) stays a key: ranks are aligned by it.
 // Returns whether the window held several passes.
 bool appendRepeatLayers(std::span<const RepeatKernel> k, const RepeatResult& r, std::int64_t stepKey, bool passIsStep,
-                        RankSegmentation& seg) {
+                        std::vector<LayerWindow>& layers) {
     int offset = 0;
     int passEnd = 0;  // one past the highest index of the current pass, offset included
     for (std::size_t li = 0; li < r.layers.size(); ++li) {
@@ -288,7 +290,7 @@ bool appendRepeatLayers(std::span<const RepeatKernel> k, const RepeatResult& r, 
             for (std::size_t i = l.first; i < l.last; ++i) end = std::max(end, k[i].endNs);
         }
         const std::int64_t step = passIsStep ? static_cast<std::int64_t>(l.pass) : stepKey;
-        seg.layers.push_back({step, index, k[l.first].startNs, end});
+        layers.push_back({step, index, k[l.first].startNs, end});
     }
     return r.passes > 1;
 }
@@ -317,14 +319,15 @@ void stepsFromPasses(std::span<const RepeatKernel> k, const RepeatResult& r, Ran
 }
 
 // Returns the number of step windows that held several forward passes.
-std::size_t repeatLayers(std::span<const RepeatKernel> kernels, RankSegmentation& seg) {
+std::size_t repeatLayers(std::span<const RepeatKernel> kernels, RankSegmentation& seg,
+                         std::vector<LayerWindow>& layers) {
     if (kernels.empty()) return 0;
     const std::span<const RepeatKernel> all(kernels);
     if (seg.steps.empty()) {
         const RepeatResult r = findRepeatLayers(all);
         seg.repeatPeriod = r.period;
         if (r.layers.empty()) return 0;
-        appendRepeatLayers(all, r, 0, true, seg);
+        appendRepeatLayers(all, r, 0, true, layers);
         stepsFromPasses(all, r, seg);
         return 0;
     }
@@ -340,7 +343,7 @@ std::size_t repeatLayers(std::span<const RepeatKernel> kernels, RankSegmentation
         if (r.period == 0) continue;
         hint = r.period;
         seg.repeatPeriod = seg.repeatPeriod == 0 ? r.period : seg.repeatPeriod;
-        multiPass += appendRepeatLayers(window, r, step.key, false, seg) ? 1 : 0;
+        multiPass += appendRepeatLayers(window, r, step.key, false, layers) ? 1 : 0;
     }
     return multiPass;
 }
@@ -396,27 +399,32 @@ RankResult segmentRank(const Trace& trace, const Rank& rank, const SegmentationO
     RankSegmentation& seg = result.seg;
     seg.rank = rank.id;
     seg.steps = nvtxSteps(trace, rank, options);
-    const int layerDepth = nvtxLayers(trace, rank, options, seg);
+    // The layers are found into a plain list, which the blocks are then split from, and packed into
+    // seg.layers (layer_windows.h) once at the end.
+    std::vector<LayerWindow> layers;
+    const int layerDepth = nvtxLayers(trace, rank, options, seg, layers);
     std::vector<RepeatKernel> kernels;  // the repeat rule's: its layers' blocks are split from them
-    if (!seg.layers.empty()) {
+    if (!layers.empty()) {
         seg.source = SegmentationSource::Nvtx;
     } else if (rank.eventCount() > 0) {
         RankSegmentation repeat = seg;
-        patternLayers(trace, rank, options, seg);
+        std::vector<LayerWindow> repeatLayerList;
+        patternLayers(trace, rank, options, seg, layers);
         seg.source = SegmentationSource::Pattern;
-        seg.patternLayerCount = seg.layers.size();
+        seg.patternLayerCount = layers.size();
         if (!patternOnly(options)) kernels = repeatKernels(trace, rank);
         if (!patternOnly(options)) {
-            const std::size_t multiPass = repeatLayers(kernels, repeat);
+            const std::size_t multiPass = repeatLayers(kernels, repeat, repeatLayerList);
             seg.repeatPeriod = repeat.repeatPeriod;
-            seg.repeatLayerCount = repeat.layers.size();
+            seg.repeatLayerCount = repeatLayerList.size();
             // The pattern rule's blocks end at collectives, which the analysis of TP needs: kept when the
             // repeat agrees with it (or found nothing to check it with).
-            if (!repeat.layers.empty() && repeat.layers.size() != seg.layers.size()) {
+            if (!repeatLayerList.empty() && repeatLayerList.size() != layers.size()) {
                 repeat.source = SegmentationSource::Repeat;
                 repeat.patternLayerCount = seg.patternLayerCount;
-                repeat.repeatLayerCount = repeat.layers.size();
+                repeat.repeatLayerCount = repeatLayerList.size();
                 seg = std::move(repeat);
+                layers = std::move(repeatLayerList);
                 result.multiPassSteps = multiPass;
             }
         }
@@ -427,23 +435,23 @@ RankResult segmentRank(const Trace& trace, const Rank& rank, const SegmentationO
     if (!std::is_sorted(seg.steps.begin(), seg.steps.end(), byStart)) {
         std::stable_sort(seg.steps.begin(), seg.steps.end(), byStart);
     }
-    if (!std::is_sorted(seg.layers.begin(), seg.layers.end(), byStart)) {
-        std::stable_sort(seg.layers.begin(), seg.layers.end(), byStart);
+    if (!std::is_sorted(layers.begin(), layers.end(), byStart)) {
+        std::stable_sort(layers.begin(), layers.end(), byStart);
     }
     if (seg.source == SegmentationSource::Nvtx) {
-        seg.blocks = nvtxBlocks(trace, rank, seg.layers, layerDepth + 1);
+        seg.blocks = nvtxBlocks(trace, rank, layers, layerDepth + 1);
     } else if (seg.source == SegmentationSource::Repeat) {
         // Pattern layers are not split: their blocks already end at the collectives, and the split
         // measured ~8 % of the analysis of a 1 M-event trace without NVTX (bench_analysis).
-        auto derived = splitLayersByKernelKind(kernels, seg.layers);
+        auto derived = splitLayersByKernelKind(kernels, layers);
         seg.blocks = std::move(derived.blocks);
         seg.blocksDerived = true;
         seg.unsplitLayers = derived.unsplitLayers;
     }
-    // The lists grew by doubling: up to half their capacity unused, held for the result's lifetime
-    // (the blocks are held at their size: block_windows.h).
+    seg.layers = layers;
+    // The steps grew by doubling: up to half their capacity unused, held for the result's lifetime
+    // (the blocks and layers are packed at their size: block_windows.h, layer_windows.h).
     seg.steps.shrink_to_fit();
-    seg.layers.shrink_to_fit();
     return result;
 }
 

@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "core/analysis/block_windows.h"
+#include "core/analysis/layer_windows.h"
 #include "core/trace/step_annotation.h"
 #include "core/trace/trace.h"
 
@@ -65,20 +66,13 @@ struct StepWindow {
     int batch = 0;                         // sequences decoding, from the annotation; 0 unknown
 };
 
-struct LayerWindow {
-    std::int64_t step = 0;  // step key
-    int layer = 0;
-    std::int64_t startNs = 0;
-    std::int64_t endNs = 0;
-};
-
 std::string_view toString(BlockKind kind);
 
 struct RankSegmentation {
     RankId rank{};
     SegmentationSource source = SegmentationSource::None;
     std::vector<StepWindow> steps;       // sorted by start
-    std::vector<LayerWindow> layers;     // sorted by start
+    LayerWindows layers;                 // sorted by start; layer_windows.h
     BlockWindows blocks;                 // sorted by start; each inside its layer's window; block_windows.h
     bool blocksDerived = false;          // blocks split by kernel kinds, not NVTX block ranges
     std::size_t unsplitLayers = 0;       // derived: layers with no attention kernel and GEMM after it

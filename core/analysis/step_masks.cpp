@@ -18,7 +18,7 @@ void addMasks(CoverageTimeline::MaskTimes& to, const CoverageTimeline::MaskTimes
 
 }  // namespace
 
-StepMasks::StepMasks(std::span<const StepWindow> steps, std::span<const LayerWindow> layers)
+StepMasks::StepMasks(std::span<const StepWindow> steps, const LayerWindows& layers)
     : m_steps(steps), m_layers(layers), m_state(steps.size()), m_stepOfLayer(layers.size(), kNoStep) {
     bool disjoint = steps.size() < std::size_t{kNoStep};
     for (std::size_t s = 1; s < steps.size() && disjoint; ++s) disjoint = steps[s - 1].endNs <= steps[s].startNs;
@@ -28,8 +28,9 @@ StepMasks::StepMasks(std::span<const StepWindow> steps, std::span<const LayerWin
     }
     // Both lists in start order: each layer finds the step that holds its start by a forward walk.
     std::size_t s = 0;
+    std::int64_t previousEndNs = 0;  // the end of the last layer counted in a step
     for (std::size_t i = 0; i < layers.size(); ++i) {
-        const LayerWindow& l = layers[i];
+        const LayerWindow l = layers[i];
         while (s < steps.size() && steps[s].endNs <= l.startNs) ++s;
         if (s == steps.size()) break;
         if (l.startNs < steps[s].startNs) {
@@ -39,7 +40,8 @@ StepMasks::StepMasks(std::span<const StepWindow> steps, std::span<const LayerWin
         }
         Step& st = m_state[s];
         const bool inside = l.endNs <= steps[s].endNs && l.endNs >= l.startNs;
-        const bool afterPrevious = st.layerCount == 0 || m_layers[st.firstLayer + st.layerCount - 1].endNs <= l.startNs;
+        const bool afterPrevious = st.layerCount == 0 || previousEndNs <= l.startNs;
+        previousEndNs = l.endNs;
         if (st.layerCount == 0) st.firstLayer = i;
         ++st.layerCount;
         if (!inside || !afterPrevious || st.firstLayer + st.layerCount - 1 != i) st.tiled = false;
@@ -59,7 +61,7 @@ CoverageTimeline::MaskTimes StepMasks::measure(std::size_t index, CoverageSweep&
     CoverageTimeline::MaskTimes out = st.layerMasks;
     std::int64_t t = step.startNs;
     for (std::size_t i = st.firstLayer; i < st.firstLayer + st.layerCount; ++i) {
-        const LayerWindow& l = m_layers[i];
+        const LayerWindow l = m_layers[i];
         if (l.startNs > t) addMasks(out, sweep.measure({t, l.startNs}));
         t = l.endNs;
     }

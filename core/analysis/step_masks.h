@@ -26,7 +26,9 @@ namespace tpscope::core::analysis {
 
 class StepMasks {
   public:
-    StepMasks(std::span<const StepWindow> steps, std::span<const LayerWindow> layers);
+    // Both must outlive this.
+    StepMasks(std::span<const StepWindow> steps, const LayerWindows& layers);
+    StepMasks(std::span<const StepWindow> steps, const LayerWindows&& layers) = delete;  // would dangle
     // Layer `index` (of the layers given above) measured `masks`. Called in layer order, each once.
     void addLayer(std::size_t index, const CoverageTimeline::MaskTimes& masks);
     // Step `index`'s mask times: from its layers and gaps when it is tiled, else swept whole.
@@ -41,7 +43,7 @@ class StepMasks {
         bool tiled = true;
     };
     std::span<const StepWindow> m_steps;
-    std::span<const LayerWindow> m_layers;
+    const LayerWindows& m_layers;
     std::vector<Step> m_state;
     std::vector<std::uint32_t> m_stepOfLayer;  // kNoStep: a layer outside every step
 };

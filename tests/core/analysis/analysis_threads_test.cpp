@@ -46,8 +46,7 @@ void expectSameSegmentation(const Segmentation& a, const Segmentation& b) {
         }
         ASSERT_EQ(x.layers.size(), y.layers.size());
         for (std::size_t i = 0; i < x.layers.size(); ++i) {
-            EXPECT_EQ(std::tie(x.layers[i].step, x.layers[i].layer, x.layers[i].startNs, x.layers[i].endNs),
-                      std::tie(y.layers[i].step, y.layers[i].layer, y.layers[i].startNs, y.layers[i].endNs));
+            EXPECT_EQ(x.layers[i], y.layers[i]);
         }
     }
 }

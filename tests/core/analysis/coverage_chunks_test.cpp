@@ -176,7 +176,7 @@ TEST(CoverageChunks, KernelsBeforeASkippedStretchStillReachIntoTheChunk) {
 // but the last holds at least `least` windows.
 void expectPlanHoldsItsWindows(std::span<const StepWindow> steps, std::span<const LayerWindow> layers,
                                std::size_t least) {
-    const auto plan = planChunks(steps, layers, least);
+    const auto plan = planChunks(steps, LayerWindows(layers), least);
     ASSERT_FALSE(plan.empty());
     EXPECT_EQ(plan.back(), (CoverageChunk{kMax, layers.size(), steps.size()}));
     std::int64_t from = kMin;

@@ -56,7 +56,8 @@ Fixture tiledSteps(std::mt19937& rng, int stepCount) {
 void expectStepsEqualWholeSweeps(const Fixture& f, const std::array<std::vector<Interval>, 3>& lists,
                                  std::size_t expectedTiled) {
     const std::array<std::span<const Interval>, 3> spans{lists[0], lists[1], lists[2]};
-    StepMasks steps(f.steps, f.layers);
+    const LayerWindows layers(f.layers);
+    StepMasks steps(f.steps, layers);
     CoverageSweep layerSweep(spans);
     for (std::size_t i = 0; i < f.layers.size(); ++i) {
         steps.addLayer(i, layerSweep.measure({f.layers[i].startNs, f.layers[i].endNs}));

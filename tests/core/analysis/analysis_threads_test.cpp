@@ -9,6 +9,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "breakdown_fixtures.h"
 #include "core/analysis/analysis.h"
 #include "core/analysis/analysis_json.h"
 #include "synthetic_trace.h"
@@ -74,35 +75,10 @@ void expectSameMatching(const CollectiveMatching& a, const CollectiveMatching& b
     }
 }
 
-void expectSameBreakdown(const LayerBreakdown& a, const LayerBreakdown& b) {
-    ASSERT_EQ(a.rows.size(), b.rows.size());
-    for (std::size_t i = 0; i < a.rows.size(); ++i) {
-        const auto& x = a.rows[i];
-        const auto& y = b.rows[i];
-        EXPECT_EQ(std::tie(x.step, x.layer, x.rankIndex, x.startNs, x.time),
-                  std::tie(y.step, y.layer, y.rankIndex, y.startNs, y.time));
-    }
-    ASSERT_EQ(a.steps.size(), b.steps.size());
-    for (std::size_t i = 0; i < a.steps.size(); ++i) {
-        EXPECT_EQ(std::tie(a.steps[i].step, a.steps[i].rankIndex, a.steps[i].startNs, a.steps[i].time),
-                  std::tie(b.steps[i].step, b.steps[i].rankIndex, b.steps[i].startNs, b.steps[i].time));
-    }
-    ASSERT_EQ(a.layers.size(), b.layers.size());
-    for (std::size_t i = 0; i < a.layers.size(); ++i) {
-        const auto& x = a.layers[i];
-        const auto& y = b.layers[i];
-        EXPECT_EQ(std::tie(x.step, x.layer, x.ranks, x.firstRow, x.maxWallNs, x.minComputeNs, x.maxComputeNs,
-                           x.meanComputeNs, x.slowestRankIndex),
-                  std::tie(y.step, y.layer, y.ranks, y.firstRow, y.maxWallNs, y.minComputeNs, y.maxComputeNs,
-                           y.meanComputeNs, y.slowestRankIndex));
-    }
-    EXPECT_EQ(a.rankTotals, b.rankTotals);
-}
-
 void expectSameAnalysis(const Trace& trace, const RunAnalysis& a, const RunAnalysis& b) {
     expectSameSegmentation(a.segmentation, b.segmentation);
     expectSameMatching(a.matching, b.matching);
-    expectSameBreakdown(a.breakdown, b.breakdown);
+    test::expectSameBreakdown(a.breakdown, b.breakdown);
     EXPECT_EQ(a.notes, b.notes);
     // The summary, the findings and every call, as the CLI prints them.
     EXPECT_EQ(jsonOf(trace, a), jsonOf(trace, b));

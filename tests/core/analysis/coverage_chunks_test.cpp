@@ -10,8 +10,8 @@
 #include <limits>
 #include <random>
 #include <string>
-#include <tuple>
 
+#include "breakdown_fixtures.h"
 #include "core/analysis/coverage_chunks.h"
 #include "core/analysis/layer_breakdown.h"
 #include "trace_builder_fixtures.h"
@@ -19,6 +19,7 @@
 namespace tpscope::core::analysis {
 namespace {
 
+using test::expectSameBreakdown;
 using test::TraceBuilder;
 
 constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
@@ -249,31 +250,6 @@ TEST(CoverageChunks, DecodeStepsAreCutBetweenSteps) {
     // Out of start order: one chunk.
     std::swap(layers[3], layers[4]);
     EXPECT_EQ(planChunks(steps, layers, 10).size(), 1u);
-}
-
-void expectSameBreakdown(const LayerBreakdown& a, const LayerBreakdown& b) {
-    ASSERT_EQ(a.rows.size(), b.rows.size());
-    for (std::size_t i = 0; i < a.rows.size(); ++i) {
-        const auto x = a.rows[i];
-        const auto y = b.rows[i];
-        EXPECT_EQ(std::tie(x.step, x.layer, x.rankIndex, x.startNs, x.time),
-                  std::tie(y.step, y.layer, y.rankIndex, y.startNs, y.time))
-            << "row " << i;
-    }
-    ASSERT_EQ(a.steps.size(), b.steps.size());
-    for (std::size_t i = 0; i < a.steps.size(); ++i) {
-        EXPECT_EQ(std::tie(a.steps[i].step, a.steps[i].rankIndex, a.steps[i].startNs, a.steps[i].time),
-                  std::tie(b.steps[i].step, b.steps[i].rankIndex, b.steps[i].startNs, b.steps[i].time));
-    }
-    ASSERT_EQ(a.blockSums.size(), b.blockSums.size());
-    for (std::size_t i = 0; i < a.blockSums.size(); ++i) {
-        const auto& x = a.blockSums[i];
-        const auto& y = b.blockSums[i];
-        EXPECT_EQ(std::tie(x.rankIndex, x.layer, x.block, x.samples, x.time),
-                  std::tie(y.rankIndex, y.layer, y.block, y.samples, y.time));
-    }
-    EXPECT_EQ(a.layers.size(), b.layers.size());
-    EXPECT_EQ(a.rankTotals, b.rankTotals);
 }
 
 // Ranks of different sizes (rank r has r + 2 steps), kernels on two streams that cross layer and

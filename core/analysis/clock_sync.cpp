@@ -135,34 +135,30 @@ std::size_t dropOutliersAndRefit(Observations& obs, std::size_t matchedCalls, st
     return dropped;
 }
 
-// The calls of two ranks or more and each rank's first end in them (`origin`, `hasOrigin`). The
-// matching, about 50 bytes per collective kernel, is released before the fit starts.
-Observations matchedObservations(const Trace& trace, std::vector<std::int64_t>& origin, std::vector<bool>& hasOrigin) {
-    const CollectiveMatching m = matchCollectives(trace, Segmentation{}, MatchingOptions{.toleranceNs = -1});
-    Observations obs;
-    std::size_t calls = 0;
+// The calls of two ranks or more, matched by call order alone (callsByOrder), and each rank's first
+// end in them (`origin`, `hasOrigin`).
+Observations matchedObservations(const Trace& trace, const CollectiveKernels& kernels,
+                                 std::vector<std::int64_t>& origin, std::vector<bool>& hasOrigin) {
     std::size_t entries = 0;
-    for (const auto& call : m.calls) {
-        if (call.participantCount < 2) continue;
-        ++calls;
-        entries += call.participantCount;
-    }
-    obs.first.reserve(calls + 1);
+    const std::vector<CallByOrder> calls = callsByOrder(kernels, &entries);
+    Observations obs;
+    obs.first.reserve(calls.size() + 1);
     obs.rank.reserve(entries);
     obs.endNs.reserve(entries);
-    for (const auto& call : m.calls) {
-        if (call.participantCount < 2) continue;
-        for (std::uint32_t i = 0; i < call.participantCount; ++i) {
-            const auto& p = m.participants[call.firstParticipant + i];
-            const std::int64_t end = participantEndNs(trace, p);
-            if (!hasOrigin[p.rankIndex]) {
-                origin[p.rankIndex] = end;
-                hasOrigin[p.rankIndex] = true;
+    for (const auto& call : calls) {
+        const auto& perRank = kernels.channels[call.channel].perRank;
+        for (std::uint32_t r = 0; r < perRank.size(); ++r) {
+            if (call.index >= perRank[r].size()) continue;
+            const CollectiveKernelRef& k = perRank[r][call.index];
+            const std::int64_t end = trace.ranks[r].streams[k.streamIndex].events.endNs(k.eventIndex);
+            if (!hasOrigin[r]) {
+                origin[r] = end;
+                hasOrigin[r] = true;
             }
-            obs.rank.push_back(p.rankIndex);
+            obs.rank.push_back(r);
             // Offsets are measured from each rank's first end, then the origins are added back:
             // doubles hold the µs-scale differences exactly even on epoch-ns clocks.
-            obs.endNs.push_back(static_cast<double>(end - origin[p.rankIndex]));
+            obs.endNs.push_back(static_cast<double>(end - origin[r]));
         }
         obs.first.push_back(static_cast<std::uint32_t>(obs.rank.size()));
     }
@@ -180,6 +176,10 @@ std::int64_t ClockEstimate::maxAbsOffsetNs() const {
 }
 
 ClockEstimate estimateClockOffsets(const Trace& trace) {
+    return estimateClockOffsets(trace, gatherCollectiveKernels(trace));
+}
+
+ClockEstimate estimateClockOffsets(const Trace& trace, const CollectiveKernels& kernels) {
     ClockEstimate out;
     const std::size_t rankCount = trace.ranks.size();
     out.ranks.resize(rankCount);
@@ -187,7 +187,7 @@ ClockEstimate estimateClockOffsets(const Trace& trace) {
 
     std::vector<std::int64_t> origin(rankCount, 0);
     std::vector<bool> hasOrigin(rankCount, false);
-    Observations obs = matchedObservations(trace, origin, hasOrigin);
+    Observations obs = matchedObservations(trace, kernels, origin, hasOrigin);
     const std::size_t matchedCalls = obs.calls();
     auto reference = std::find(hasOrigin.begin(), hasOrigin.end(), true);
     for (auto& r : out.ranks) {
@@ -231,6 +231,11 @@ ClockEstimate estimateClockOffsets(const Trace& trace) {
 }
 
 Result<ClockSyncResult> planClockSync(const Trace& trace, const ClockSyncOptions& options) {
+    return planClockSync(trace, options, gatherCollectiveKernels(trace));
+}
+
+Result<ClockSyncResult> planClockSync(const Trace& trace, const ClockSyncOptions& options,
+                                      const CollectiveKernels& kernels) {
     ClockSyncResult out;
     const std::size_t n = trace.ranks.size();
     out.appliedNs.assign(n, 0);
@@ -248,7 +253,7 @@ Result<ClockSyncResult> planClockSync(const Trace& trace, const ClockSyncOptions
         out.appliedNs[index] = o.offsetNs;
         out.overridden[index] = true;
     }
-    out.estimate = estimateClockOffsets(trace);
+    out.estimate = estimateClockOffsets(trace, kernels);
     const std::int64_t maxOffset = out.estimate.maxAbsOffsetNs();
     out.estimateApplied = options.mode == ClockSyncMode::On ||
                           (options.mode == ClockSyncMode::Auto && maxOffset > kSharedClockToleranceNs);

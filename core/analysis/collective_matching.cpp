@@ -34,35 +34,52 @@ struct RankKernels {
 
 RankKernels gatherRank(const Trace& trace, const Rank& rank, std::size_t rankIndex) {
     RankKernels out;
-    std::uint32_t lastChannel = 0;
-    std::vector<KernelRef>* last = nullptr;
+    // The rank's collective kernels, counted first (one byte a kernel) so that a channel's list is
+    // reserved, not grown by doubling: with one channel (the usual case) at exactly its size.
+    std::size_t collectives = 0;
     for (std::size_t s = 0; s < rank.streams.size(); ++s) {
+        const auto kinds = rank.streams[s].events.kinds();
+        const auto n = static_cast<std::size_t>(
+            std::count(kinds.begin(), kinds.end(), static_cast<std::uint8_t>(EventKind::Collective)));
+        if (rankIndex > kMaxParticipantIndex || s > kMaxParticipantIndex) {
+            out.unmatched += n;
+        } else {
+            collectives += n;
+        }
+    }
+    std::size_t gathered = 0;
+    std::vector<KernelRef>* last = nullptr;
+    std::uint32_t lastChannel = 0;
+    std::uint32_t* group = nullptr;
+    // Kernels of one payload share its channel and group size: looked up once per run of them.
+    PayloadId lastPayload = kNoPayload;
+    for (std::size_t s = 0; s < rank.streams.size() && rankIndex <= kMaxParticipantIndex; ++s) {
+        if (s > kMaxParticipantIndex) break;
         const auto& ev = rank.streams[s].events;
         const auto kinds = ev.kinds();
-        if (rankIndex > kMaxParticipantIndex || s > kMaxParticipantIndex) {
-            out.unmatched += static_cast<std::size_t>(
-                std::count(kinds.begin(), kinds.end(), static_cast<std::uint8_t>(EventKind::Collective)));
-            continue;
-        }
         for (std::size_t i = 0; i < ev.size(); ++i) {
             if (kinds[i] != static_cast<std::uint8_t>(EventKind::Collective)) continue;
             const PayloadId id = ev.payload(i);
-            const CollectivePayload* c = collectiveOf(trace, id);
-            const std::uint32_t channel = c != nullptr ? c->communicator.value : 0;
-            if (last == nullptr || channel != lastChannel) {
-                last = &out.lists[channel];
-                lastChannel = channel;
-                out.groupSize.try_emplace(channel, 0);
-            }
-            if (c != nullptr) {
-                auto& g = out.groupSize[channel];
-                g = std::max(g, c->groupSize);
+            if (last == nullptr || id != lastPayload) {
+                const CollectivePayload* c = collectiveOf(trace, id);
+                const std::uint32_t channel = c != nullptr ? c->communicator.value : 0;
+                if (last == nullptr || channel != lastChannel) {
+                    last = &out.lists[channel];
+                    if (last->capacity() == 0) last->reserve(collectives - gathered);
+                    lastChannel = channel;
+                    group = &out.groupSize.try_emplace(channel, 0).first->second;
+                }
+                if (c != nullptr) *group = std::max(*group, c->groupSize);
+                lastPayload = id;
             }
             last->push_back({ev.startNs(i), static_cast<std::uint32_t>(s), static_cast<std::uint32_t>(i)});
+            ++gathered;
         }
     }
     auto byStart = [](const KernelRef& a, const KernelRef& b) { return a.startNs < b.startNs; };
     for (auto& [channel, list] : out.lists) {
+        // A list reserved for more than its channel's kernels (several channels) gives the rest back.
+        if (list.capacity() > list.size() + list.size() / 8) list.shrink_to_fit();
         // One stream per channel (the usual case) is already in order: skip the sort's buffer.
         if (!std::is_sorted(list.begin(), list.end(), byStart)) std::stable_sort(list.begin(), list.end(), byStart);
     }

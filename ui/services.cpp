@@ -2,9 +2,10 @@
 // Copyright (C) 2026 The tpscope authors
 #include "ui/services.h"
 
-#include <future>
 #include <optional>
+#include <utility>
 
+#include "core/analysis/synced_analysis.h"
 #include "ui/logging.h"
 #include "ui/timeline/timeline_data.h"
 
@@ -25,23 +26,23 @@ RunMetrics metricsOf(const core::analysis::RunAnalysis& analysis) {
 void deriveRunData(RunOutcome& outcome, int batch) {
     if (!outcome.trace) return;
     const bool needTimeline = !outcome.timeline || !outcome.timeline->hasAnalysis();
-    // The timeline's clock estimate needs the trace alone: it runs on a thread of its own beside the
-    // analysis, whose serial stages (matching, placing rows) leave the other core idle. A future from
-    // std::async joins in its destructor, so an exception from the analysis waits for it.
-    std::future<core::analysis::ClockEstimate> clock;
-    if (needTimeline && !outcome.analysis) {
-        clock = std::async(std::launch::async,
-                           [trace = outcome.trace] { return core::analysis::estimateClockOffsets(*trace); });
-    }
+    // The timeline's clock estimate needs the trace alone: with the analysis it runs on a thread of
+    // its own beside the segmentation, from the collective kernels both gather once
+    // (analyzeWithClockEstimate).
+    std::optional<core::analysis::ClockEstimate> estimate;
     if (!outcome.analysis) {
         core::analysis::AnalysisOptions options;
         options.batch = batch;
-        outcome.analysis =
-            std::make_shared<const core::analysis::RunAnalysis>(core::analysis::analyzeTrace(*outcome.trace, options));
+        if (needTimeline) {
+            auto both = core::analysis::analyzeWithClockEstimate(*outcome.trace, options);
+            outcome.analysis = std::make_shared<const core::analysis::RunAnalysis>(std::move(both.analysis));
+            estimate = std::move(both.estimate);
+        } else {
+            outcome.analysis = std::make_shared<const core::analysis::RunAnalysis>(
+                core::analysis::analyzeTrace(*outcome.trace, options));
+        }
     }
     if (needTimeline) {
-        std::optional<core::analysis::ClockEstimate> estimate;
-        if (clock.valid()) estimate = clock.get();
         outcome.timeline =
             TimelineData::build(*outcome.trace, outcome.analysis, outcome.timeline.get(), std::move(estimate));
     }

@@ -43,9 +43,15 @@ RunAnalysis analyzeTrace(const Trace& trace, const AnalysisOptions& options) {
 }
 
 RunAnalysis analyzeSegmentedTrace(const Trace& trace, Segmentation segmentation, const AnalysisOptions& options) {
+    CollectiveMatching matching = matchCollectives(trace, segmentation, options.matching, options.threads);
+    return analyzeMatchedTrace(trace, std::move(segmentation), std::move(matching), options);
+}
+
+RunAnalysis analyzeMatchedTrace(const Trace& trace, Segmentation segmentation, CollectiveMatching matching,
+                                const AnalysisOptions& options) {
     RunAnalysis a;
     a.segmentation = std::move(segmentation);
-    a.matching = matchCollectives(trace, a.segmentation, options.matching, options.threads);
+    a.matching = std::move(matching);
     a.breakdown = computeBreakdown(trace, a.segmentation, a.matching, options.threads);
     a.summary = summarizeRun(trace, a.matching, a.breakdown, options.batch, options.threads, &a.segmentation);
     a.findings = findTraceIssues(trace, a.matching, a.breakdown, a.summary, options.findings);

@@ -25,18 +25,25 @@ struct Observations {
     std::size_t calls() const { return first.size() - 1; }
 };
 
+// One byte a flag: read once per observation, where std::vector<bool>'s bit arithmetic took about
+// a tenth of the estimate's instructions.
+using Flags = std::vector<std::uint8_t>;
+
 // Ranks linked to `reference` through calls of at least two ranks (breadth-first over calls).
-std::vector<bool> linkedRanks(const Observations& obs, std::size_t rankCount, std::uint32_t reference) {
-    std::vector<bool> linked(rankCount, false);
-    linked[reference] = true;
+Flags linkedRanks(const Observations& obs, std::size_t rankCount, std::uint32_t reference) {
+    Flags linked(rankCount, 0);
+    linked[reference] = 1;
     for (bool grew = true; grew;) {
         grew = false;
         for (std::size_t c = 0; c < obs.calls(); ++c) {
             const auto begin = obs.rank.begin() + obs.first[c];
             const auto end = obs.rank.begin() + obs.first[c + 1];
-            if (!std::any_of(begin, end, [&](std::uint32_t r) { return linked[r]; })) continue;
+            if (!std::any_of(begin, end, [&](std::uint32_t r) { return linked[r] != 0; })) continue;
             for (auto it = begin; it != end; ++it) {
-                if (!linked[*it]) grew = linked[*it] = true;
+                if (linked[*it] == 0) {
+                    linked[*it] = 1;
+                    grew = true;
+                }
             }
         }
     }
@@ -45,13 +52,13 @@ std::vector<bool> linkedRanks(const Observations& obs, std::size_t rankCount, st
 
 // Keeps the calls c with keep[c], in order, compacting the columns in place (a write never passes
 // the entries still to be read, first[c + 1] included).
-void keepCalls(Observations& obs, const std::vector<bool>& keep) {
+void keepCalls(Observations& obs, const Flags& keep) {
     std::size_t out = 0;
     std::size_t calls = 0;
     for (std::size_t c = 0; c < obs.calls(); ++c) {
         const std::uint32_t begin = obs.first[c];
         const std::uint32_t end = obs.first[c + 1];
-        if (!keep[c]) continue;
+        if (keep[c] == 0) continue;
         for (std::uint32_t i = begin; i < end; ++i, ++out) {
             obs.rank[out] = obs.rank[i];
             obs.endNs[out] = obs.endNs[i];
@@ -121,48 +128,44 @@ std::size_t dropOutliersAndRefit(Observations& obs, std::size_t matchedCalls, st
         }
         limit = std::max(50'000.0, 10.0 * percentileInPlace(absResidual, 0.5));
     }
-    std::vector<bool> dropCall(obs.calls(), false);
+    Flags dropCall(obs.calls(), 0);
     for (std::size_t c = 0; c < obs.calls(); ++c) {
         for (std::uint32_t i = obs.first[c]; i < obs.first[c + 1]; ++i) {
-            if (std::abs(residualNs(obs, i, c, offset, t)) > limit) dropCall[c] = true;
+            if (std::abs(residualNs(obs, i, c, offset, t)) > limit) dropCall[c] = 1;
         }
     }
-    const auto dropped = static_cast<std::size_t>(std::count(dropCall.begin(), dropCall.end(), true));
+    const auto dropped = static_cast<std::size_t>(std::count(dropCall.begin(), dropCall.end(), 1));
     if (dropped == 0 || dropped == matchedCalls) return 0;
-    dropCall.flip();
+    for (auto& d : dropCall) d = d == 0 ? 1 : 0;  // now: keep
     keepCalls(obs, dropCall);
     fit(obs, rankCount, ref, offset, t);
     return dropped;
 }
 
-// The calls of two ranks or more and each rank's first end in them (`origin`, `hasOrigin`). The
-// matching, about 50 bytes per collective kernel, is released before the fit starts.
-Observations matchedObservations(const Trace& trace, std::vector<std::int64_t>& origin, std::vector<bool>& hasOrigin) {
-    const CollectiveMatching m = matchCollectives(trace, Segmentation{}, MatchingOptions{.toleranceNs = -1});
-    Observations obs;
-    std::size_t calls = 0;
+// The calls of two ranks or more, matched by call order alone (callsByOrder), and each rank's first
+// end in them (`origin`, `hasOrigin`).
+Observations matchedObservations(const Trace& trace, const CollectiveKernels& kernels,
+                                 std::vector<std::int64_t>& origin, Flags& hasOrigin) {
     std::size_t entries = 0;
-    for (const auto& call : m.calls) {
-        if (call.participantCount < 2) continue;
-        ++calls;
-        entries += call.participantCount;
-    }
-    obs.first.reserve(calls + 1);
+    const std::vector<CallByOrder> calls = callsByOrder(kernels, &entries);
+    Observations obs;
+    obs.first.reserve(calls.size() + 1);
     obs.rank.reserve(entries);
     obs.endNs.reserve(entries);
-    for (const auto& call : m.calls) {
-        if (call.participantCount < 2) continue;
-        for (std::uint32_t i = 0; i < call.participantCount; ++i) {
-            const auto& p = m.participants[call.firstParticipant + i];
-            const std::int64_t end = participantEndNs(trace, p);
-            if (!hasOrigin[p.rankIndex]) {
-                origin[p.rankIndex] = end;
-                hasOrigin[p.rankIndex] = true;
+    for (const auto& call : calls) {
+        const auto& perRank = kernels.channels[call.channel].perRank;
+        for (std::uint32_t r = 0; r < perRank.size(); ++r) {
+            if (call.index >= perRank[r].size()) continue;
+            const CollectiveKernelRef& k = perRank[r][call.index];
+            const std::int64_t end = trace.ranks[r].streams[k.streamIndex].events.endNs(k.eventIndex);
+            if (hasOrigin[r] == 0) {
+                origin[r] = end;
+                hasOrigin[r] = 1;
             }
-            obs.rank.push_back(p.rankIndex);
+            obs.rank.push_back(r);
             // Offsets are measured from each rank's first end, then the origins are added back:
             // doubles hold the µs-scale differences exactly even on epoch-ns clocks.
-            obs.endNs.push_back(static_cast<double>(end - origin[p.rankIndex]));
+            obs.endNs.push_back(static_cast<double>(end - origin[r]));
         }
         obs.first.push_back(static_cast<std::uint32_t>(obs.rank.size()));
     }
@@ -180,24 +183,28 @@ std::int64_t ClockEstimate::maxAbsOffsetNs() const {
 }
 
 ClockEstimate estimateClockOffsets(const Trace& trace) {
+    return estimateClockOffsets(trace, gatherCollectiveKernels(trace));
+}
+
+ClockEstimate estimateClockOffsets(const Trace& trace, const CollectiveKernels& kernels) {
     ClockEstimate out;
     const std::size_t rankCount = trace.ranks.size();
     out.ranks.resize(rankCount);
     for (std::uint32_t r = 0; r < rankCount; ++r) out.ranks[r].rankIndex = r;
 
     std::vector<std::int64_t> origin(rankCount, 0);
-    std::vector<bool> hasOrigin(rankCount, false);
-    Observations obs = matchedObservations(trace, origin, hasOrigin);
+    Flags hasOrigin(rankCount, 0);
+    Observations obs = matchedObservations(trace, kernels, origin, hasOrigin);
     const std::size_t matchedCalls = obs.calls();
-    auto reference = std::find(hasOrigin.begin(), hasOrigin.end(), true);
+    auto reference = std::find(hasOrigin.begin(), hasOrigin.end(), 1);
     for (auto& r : out.ranks) {
-        if (!hasOrigin[r.rankIndex]) r.reason = "no collective shared with another rank";
+        if (hasOrigin[r.rankIndex] == 0) r.reason = "no collective shared with another rank";
     }
     if (reference == hasOrigin.end()) return out;
     const auto ref = static_cast<std::uint32_t>(reference - hasOrigin.begin());
     out.referenceRankIndex = ref;
-    const std::vector<bool> linked = linkedRanks(obs, rankCount, ref);
-    std::vector<bool> linkedCall(obs.calls());
+    const Flags linked = linkedRanks(obs, rankCount, ref);
+    Flags linkedCall(obs.calls());
     for (std::size_t c = 0; c < obs.calls(); ++c) linkedCall[c] = linked[obs.rank[obs.first[c]]];
     keepCalls(obs, linkedCall);
 
@@ -231,6 +238,11 @@ ClockEstimate estimateClockOffsets(const Trace& trace) {
 }
 
 Result<ClockSyncResult> planClockSync(const Trace& trace, const ClockSyncOptions& options) {
+    return planClockSync(trace, options, gatherCollectiveKernels(trace));
+}
+
+Result<ClockSyncResult> planClockSync(const Trace& trace, const ClockSyncOptions& options,
+                                      const CollectiveKernels& kernels) {
     ClockSyncResult out;
     const std::size_t n = trace.ranks.size();
     out.appliedNs.assign(n, 0);
@@ -248,7 +260,7 @@ Result<ClockSyncResult> planClockSync(const Trace& trace, const ClockSyncOptions
         out.appliedNs[index] = o.offsetNs;
         out.overridden[index] = true;
     }
-    out.estimate = estimateClockOffsets(trace);
+    out.estimate = estimateClockOffsets(trace, kernels);
     const std::int64_t maxOffset = out.estimate.maxAbsOffsetNs();
     out.estimateApplied = options.mode == ClockSyncMode::On ||
                           (options.mode == ClockSyncMode::Auto && maxOffset > kSharedClockToleranceNs);

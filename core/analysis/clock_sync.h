@@ -16,9 +16,14 @@
 // The offset reported is the correction *added* to a rank's timestamps (Rank::clockOffsetNs
 // convention). A rank without a collective linked to the reference rank gets no estimate: it is
 // reported as unknown, never guessed.
-// Complexity: O(k log k) for the matching of k collective kernels, O(iterations x k) for the fit.
-// Memory: the matching's while it runs (about 40 bytes per kernel and 96 per call), then, the matching
-// released, 12 bytes per matched kernel (20 during the outlier check) and 12 per call for the fit.
+// The matching by call order reads the collective kernels as gathered for the analysis' matching
+// (gatherCollectiveKernels), so a caller running both gathers once; it reads no payload and builds no
+// CollectiveMatching: call i of a channel is the i-th kernel of each of its ranks.
+// Complexity: O(k log k) for gathering k collective kernels (O(k) in start order), O(k) for the
+// matching (O(c log c) for c calls when channels interleave), O(iterations x k) for the fit.
+// Memory: the gathered kernels (16 bytes each; the caller's when it passes them), 16 bytes per call
+// of two ranks or more while the observations are built, then 12 bytes per matched kernel (20 during
+// the outlier check) and 12 per call for the fit.
 
 #include <cstdint>
 #include <string>
@@ -29,6 +34,8 @@
 #include "core/util/result.h"
 
 namespace tpscope::core::analysis {
+
+struct CollectiveKernels;  // collective_matching.h
 
 struct RankClockEstimate {
     std::uint32_t rankIndex = 0;
@@ -49,6 +56,8 @@ struct ClockEstimate {
 };
 
 ClockEstimate estimateClockOffsets(const Trace& trace);
+// The same from gatherCollectiveKernels(trace).
+ClockEstimate estimateClockOffsets(const Trace& trace, const CollectiveKernels& kernels);
 
 enum class ClockSyncMode : std::uint8_t {
     Auto,  // apply the estimate when some |offset| exceeds kSharedClockToleranceNs
@@ -83,6 +92,9 @@ struct ClockSyncResult {
 // Estimates, and decides the shift of every rank as the options say, without touching the trace.
 // An override naming a rank the trace does not have is an InvalidArgument error.
 Result<ClockSyncResult> planClockSync(const Trace& trace, const ClockSyncOptions& options);
+// The same from gatherCollectiveKernels(trace).
+Result<ClockSyncResult> planClockSync(const Trace& trace, const ClockSyncOptions& options,
+                                      const CollectiveKernels& kernels);
 // Shifts the ranks of `trace` by plan.appliedNs (plan from planClockSync on this trace).
 void applyClockSync(Trace& trace, const ClockSyncResult& plan);
 // planClockSync, then applyClockSync when it succeeds (nothing is shifted on an error). A caller

@@ -13,14 +13,7 @@ namespace tpscope::core::analysis {
 
 namespace {
 
-// 16 bytes: the end and the payload (op, bytes, group size) are read from the trace's columns when
-// a call is finished, not copied per kernel. At 100 M events there are ~20 M collective kernels,
-// and these lists are held together with the whole result: 32 bytes each made them 0.6 GB.
-struct KernelRef {
-    std::int64_t startNs;
-    std::uint32_t streamIndex;
-    std::uint32_t eventIndex;
-};
+using KernelRef = CollectiveKernelRef;
 
 const EventColumns& eventsOf(const Trace& trace, std::uint32_t rankIndex, const KernelRef& k) {
     return trace.ranks[rankIndex].streams[k.streamIndex].events;
@@ -32,13 +25,6 @@ const CollectivePayload* collectiveOf(const Trace& trace, PayloadId id) {
     return p.kind == PayloadKind::Collective ? &p.collective : nullptr;
 }
 
-struct Channel {
-    std::vector<std::vector<KernelRef>> perRank;  // per rank index, sorted by start
-    std::uint32_t groupSize = 0;                  // largest group size a payload states
-};
-// keyed by communicator name id (0: unnamed)
-using Channels = std::map<std::uint32_t, Channel>;
-
 // One rank's collective kernels per channel, each list sorted by start.
 struct RankKernels {
     std::map<std::uint32_t, std::vector<KernelRef>> lists;
@@ -48,69 +34,85 @@ struct RankKernels {
 
 RankKernels gatherRank(const Trace& trace, const Rank& rank, std::size_t rankIndex) {
     RankKernels out;
-    std::uint32_t lastChannel = 0;
-    std::vector<KernelRef>* last = nullptr;
+    // The rank's collective kernels, counted first (one byte a kernel) so that a channel's list is
+    // reserved, not grown by doubling: with one channel (the usual case) at exactly its size.
+    std::size_t collectives = 0;
     for (std::size_t s = 0; s < rank.streams.size(); ++s) {
+        const auto kinds = rank.streams[s].events.kinds();
+        const auto n = static_cast<std::size_t>(
+            std::count(kinds.begin(), kinds.end(), static_cast<std::uint8_t>(EventKind::Collective)));
+        if (rankIndex > kMaxParticipantIndex || s > kMaxParticipantIndex) {
+            out.unmatched += n;
+        } else {
+            collectives += n;
+        }
+    }
+    std::size_t gathered = 0;
+    std::vector<KernelRef>* last = nullptr;
+    std::uint32_t lastChannel = 0;
+    std::uint32_t* group = nullptr;
+    // Kernels of one payload share its channel and group size: looked up once per run of them.
+    PayloadId lastPayload = kNoPayload;
+    for (std::size_t s = 0; s < rank.streams.size() && rankIndex <= kMaxParticipantIndex; ++s) {
+        if (s > kMaxParticipantIndex) break;
         const auto& ev = rank.streams[s].events;
         const auto kinds = ev.kinds();
-        if (rankIndex > kMaxParticipantIndex || s > kMaxParticipantIndex) {
-            out.unmatched += static_cast<std::size_t>(
-                std::count(kinds.begin(), kinds.end(), static_cast<std::uint8_t>(EventKind::Collective)));
-            continue;
-        }
         for (std::size_t i = 0; i < ev.size(); ++i) {
             if (kinds[i] != static_cast<std::uint8_t>(EventKind::Collective)) continue;
             const PayloadId id = ev.payload(i);
-            const CollectivePayload* c = collectiveOf(trace, id);
-            const std::uint32_t channel = c != nullptr ? c->communicator.value : 0;
-            if (last == nullptr || channel != lastChannel) {
-                last = &out.lists[channel];
-                lastChannel = channel;
-                out.groupSize.try_emplace(channel, 0);
-            }
-            if (c != nullptr) {
-                auto& g = out.groupSize[channel];
-                g = std::max(g, c->groupSize);
+            if (last == nullptr || id != lastPayload) {
+                const CollectivePayload* c = collectiveOf(trace, id);
+                const std::uint32_t channel = c != nullptr ? c->communicator.value : 0;
+                if (last == nullptr || channel != lastChannel) {
+                    last = &out.lists[channel];
+                    if (last->capacity() == 0) last->reserve(collectives - gathered);
+                    lastChannel = channel;
+                    group = &out.groupSize.try_emplace(channel, 0).first->second;
+                }
+                if (c != nullptr) *group = std::max(*group, c->groupSize);
+                lastPayload = id;
             }
             last->push_back({ev.startNs(i), static_cast<std::uint32_t>(s), static_cast<std::uint32_t>(i)});
+            ++gathered;
         }
     }
     auto byStart = [](const KernelRef& a, const KernelRef& b) { return a.startNs < b.startNs; };
     for (auto& [channel, list] : out.lists) {
+        // A list reserved for more than its channel's kernels (several channels) gives the rest back.
+        if (list.capacity() > list.size() + list.size() / 8) list.shrink_to_fit();
         // One stream per channel (the usual case) is already in order: skip the sort's buffer.
         if (!std::is_sorted(list.begin(), list.end(), byStart)) std::stable_sort(list.begin(), list.end(), byStart);
     }
     return out;
 }
 
-// Ranks are gathered in parallel, then their lists are moved into the channels in rank order.
-Channels gatherChannels(const Trace& trace, unsigned threads, std::size_t& unmatched) {
-    const std::size_t rankCount = trace.ranks.size();
-    std::vector<RankKernels> perRank(rankCount);
-    parallelFor(rankCount, threads, [&](std::size_t r) { perRank[r] = gatherRank(trace, trace.ranks[r], r); });
-    Channels channels;
-    for (std::size_t r = 0; r < rankCount; ++r) {
-        unmatched += perRank[r].unmatched;
-        for (auto& [channel, list] : perRank[r].lists) {
-            auto& ch = channels[channel];
-            if (ch.perRank.empty()) ch.perRank.resize(rankCount);
-            ch.perRank[r] = std::move(list);
-            ch.groupSize = std::max(ch.groupSize, perRank[r].groupSize[channel]);
+// Where a kernel start falls in a rank's layer windows. `from` is where this rank's previous search
+// ended: a channel's calls come in start order on each rank, so the window is at or just after it,
+// found by galloping forward from there (the same window as a binary search over all of them).
+void labelLayer(const RankSegmentation& seg, std::int64_t t, CollectiveCall& call, std::size_t& from) {
+    const auto& layers = seg.layers;
+    const std::size_t n = layers.size();
+    std::size_t lo = 0;
+    std::size_t hi = n;
+    if (from > 0 && from <= n && layers[from - 1].startNs <= t) {
+        // Every window before `lo` starts at or before t; double the step until one starts after it.
+        lo = from;
+        hi = lo;
+        for (std::size_t step = 1; hi < n && layers[hi].startNs <= t; step *= 2) {
+            lo = hi + 1;
+            hi = lo + step;
         }
-        perRank[r] = {};
+        hi = std::min(hi, n);
     }
-    return channels;
-}
-
-// Where a kernel start falls in a rank's layer windows.
-void labelLayer(const RankSegmentation& seg, std::int64_t t, CollectiveCall& call) {
-    auto it = std::upper_bound(seg.layers.begin(), seg.layers.end(), t,
-                               [](std::int64_t v, const LayerWindow& l) { return v < l.startNs; });
-    if (it == seg.layers.begin()) return;
-    --it;
-    if (t < it->endNs) {
-        call.step = it->step;
-        call.layer = it->layer;
+    const auto it = std::upper_bound(layers.begin() + static_cast<std::ptrdiff_t>(lo),
+                                     layers.begin() + static_cast<std::ptrdiff_t>(hi), t,
+                                     [](std::int64_t v, const LayerWindow& l) { return v < l.startNs; });
+    from = static_cast<std::size_t>(it - layers.begin());
+    if (it == layers.begin()) return;
+    const LayerWindow& l = *(it - 1);
+    if (t < l.endNs) {
+        call.step = l.step;
+        call.layer = l.layer;
     }
 }
 
@@ -119,17 +121,42 @@ struct Member {
     const KernelRef* kernel;
 };
 
-// Fills timing, waits and the last arrival of one call from its members.
-void finishCall(const Trace& trace, const std::vector<Member>& members, std::uint32_t expected, std::uint32_t channel,
-                CollectiveMatching& out, std::vector<std::int64_t>& endsScratch) {
+// One piece of a channel's matching: from `head` (each rank's next kernel) until the state is
+// `stopHeads` (empty: to the end of the channel). It stops before a call that would take a rank past
+// its stop head, so it writes only its own participants, [S_j, S_j+1) of the channel's in kernel
+// counts; what it matched goes to its own slots, joined in piece order when every piece is done.
+struct Piece {
+    std::size_t channel = 0;  // into CollectiveKernels::channels
+    std::vector<std::size_t> head;
+    std::vector<std::size_t> stopHeads;
+    std::size_t firstParticipant = 0;  // the next one it writes, into CollectiveMatching::participants
+    std::vector<CollectiveCall>* calls = nullptr;
+    std::vector<CollectiveCall> ownCalls;  // `calls` for every piece but the first
+    std::vector<RankCollectiveStats> ranks;
+    std::size_t incompleteCalls = 0;
+    bool reachedStop = false;  // ended in exactly stopHeads: the next piece's start was right
+};
+
+// The scratch of one piece's matching.
+struct PieceScratch {
+    std::vector<std::size_t> labelFrom;  // per rank: where its last layer search ended
+    std::vector<std::int64_t> ends;
+};
+
+// Fills timing, waits and the last arrival of one call from its members, and writes its participants
+// from `participants` on.
+void finishCall(const Trace& trace, const Segmentation& segmentation, const std::vector<Member>& members,
+                std::uint32_t expected, std::uint32_t channel, Piece& piece, CallParticipant* participants,
+                PieceScratch& scratch) {
     CollectiveCall call;
-    call.firstParticipant = static_cast<std::uint32_t>(out.participants.size());
+    call.firstParticipant = static_cast<std::uint32_t>(piece.firstParticipant);
     call.participantCount = static_cast<std::uint32_t>(members.size());
     call.expectedParticipants = expected;
     call.communicator = NameId{channel};
     call.firstStartNs = std::numeric_limits<std::int64_t>::max();
     call.lastStartNs = std::numeric_limits<std::int64_t>::min();
-    endsScratch.clear();
+    auto& ends = scratch.ends;
+    ends.clear();
     for (const auto& m : members) {
         call.firstStartNs = std::min(call.firstStartNs, m.kernel->startNs);
         if (m.kernel->startNs > call.lastStartNs) {
@@ -137,7 +164,7 @@ void finishCall(const Trace& trace, const std::vector<Member>& members, std::uin
             call.lastRankIndex = m.rankIndex;
         }
         const EventColumns& ev = eventsOf(trace, m.rankIndex, *m.kernel);
-        endsScratch.push_back(ev.endNs(m.kernel->eventIndex));
+        ends.push_back(ev.endNs(m.kernel->eventIndex));
         if (const CollectivePayload* c = collectiveOf(trace, ev.payload(m.kernel->eventIndex))) {
             if (call.op == CollectiveOp::Unknown) call.op = c->op;
             call.bytes = std::max(call.bytes, c->bytes);
@@ -145,45 +172,62 @@ void finishCall(const Trace& trace, const std::vector<Member>& members, std::uin
         }
     }
     call.groupSize = std::max(call.groupSize, call.participantCount);
-    std::sort(endsScratch.begin(), endsScratch.end());
-    const std::size_t n = endsScratch.size();
+    std::sort(ends.begin(), ends.end());
+    const std::size_t n = ends.size();
     // Median of an even count: the mean of the two middle values (rounded down).
-    call.medianEndNs =
-        n % 2 == 1 ? endsScratch[n / 2] : endsScratch[n / 2 - 1] + (endsScratch[n / 2] - endsScratch[n / 2 - 1]) / 2;
+    call.medianEndNs = n % 2 == 1 ? ends[n / 2] : ends[n / 2 - 1] + (ends[n / 2] - ends[n / 2 - 1]) / 2;
     call.transferNs = std::max<std::int64_t>(0, call.medianEndNs - call.lastStartNs);
-    for (const auto& m : members) {
+    for (std::size_t i = 0; i < members.size(); ++i) {
+        const auto& m = members[i];
         const std::int64_t dur = eventsOf(trace, m.rankIndex, *m.kernel).durNs(m.kernel->eventIndex);
         const std::int64_t wait = std::clamp<std::int64_t>(call.lastStartNs - m.kernel->startNs, 0, dur);
         // gatherRank kept only kernels whose indices fit (kMaxParticipantIndex).
-        out.participants.push_back({static_cast<std::uint16_t>(m.rankIndex),
-                                    static_cast<std::uint16_t>(m.kernel->streamIndex), m.kernel->eventIndex, wait});
-        auto& stats = out.ranks[m.rankIndex];
+        participants[i] = {static_cast<std::uint16_t>(m.rankIndex), static_cast<std::uint16_t>(m.kernel->streamIndex),
+                           m.kernel->eventIndex, wait};
+        auto& stats = piece.ranks[m.rankIndex];
         ++stats.kernels;
         stats.waitNs += wait;
         stats.kernelNs += dur;
         if (!call.complete()) ++stats.extraKernels;
     }
-    if (call.complete() && members.size() >= 2) ++out.ranks[call.lastRankIndex].lastArrivals;
-    if (!call.complete()) ++out.incompleteCalls;
-    out.calls.push_back(call);
+    if (call.complete() && members.size() >= 2) ++piece.ranks[call.lastRankIndex].lastArrivals;
+    if (!call.complete()) ++piece.incompleteCalls;
+    // The step and layer of the first participant's start.
+    const std::uint32_t first = members.front().rankIndex;
+    if (first < segmentation.ranks.size()) {
+        labelLayer(segmentation.ranks[first], members.front().kernel->startNs, call, scratch.labelFrom[first]);
+    }
+    piece.calls->push_back(call);
+    piece.firstParticipant += members.size();
 }
 
-void matchChannel(const Trace& trace, std::uint32_t channel, const std::vector<std::vector<KernelRef>>& perRank,
-                  const MatchingOptions& options, CollectiveMatching& out) {
+void matchPiece(const Trace& trace, const CollectiveChannel& ch, const Segmentation& segmentation,
+                const MatchingOptions& options, std::uint32_t expected, Piece& piece, CallParticipant* participants) {
+    const auto& perRank = ch.perRank;
     const std::size_t rankCount = perRank.size();
-    std::uint32_t expected = 0;
-    for (const auto& list : perRank) expected += list.empty() ? 0 : 1;
-    std::vector<std::size_t> head(rankCount, 0);
+    auto& head = piece.head;
+    const auto& stop = piece.stopHeads;
+    const bool stops = !stop.empty();
+    std::size_t behind = 0;  // ranks whose head is still before the stop state
+    for (std::size_t r = 0; stops && r < rankCount; ++r) {
+        if (head[r] > stop[r]) return;  // past it already (pieceStarts never plans that)
+        behind += head[r] < stop[r] ? 1 : 0;
+    }
+    PieceScratch scratch;
+    scratch.labelFrom.assign(segmentation.ranks.size(), 0);
     std::vector<std::uint32_t> set;
     std::vector<std::uint32_t> stale;
     std::vector<Member> members;
-    std::vector<std::int64_t> ends;
     while (true) {
+        if (stops && behind == 0) {
+            piece.reachedStop = true;
+            return;
+        }
         set.clear();
         for (std::uint32_t r = 0; r < rankCount; ++r) {
             if (head[r] < perRank[r].size()) set.push_back(r);
         }
-        if (set.empty()) break;
+        if (set.empty()) return;
         // Narrow to the ranks whose head can be one call: drop heads that ended before the latest
         // head started, and repeat among those (they ran ahead and may share an earlier call).
         while (options.toleranceNs >= 0 && set.size() > 1) {
@@ -197,50 +241,233 @@ void matchChannel(const Trace& trace, std::uint32_t channel, const std::vector<s
             if (stale.empty()) break;
             set.swap(stale);
         }
+        // A call that takes a rank past its stop head: the stop state is never reached (the piece
+        // after starts from a wrong guess), and this call is the next piece's to write.
+        if (stops && std::any_of(set.begin(), set.end(), [&](std::uint32_t r) { return head[r] >= stop[r]; })) return;
         members.clear();
-        for (const auto r : set) members.push_back({r, &perRank[r][head[r]++]});
-        finishCall(trace, members, expected, channel, out, ends);
+        for (const auto r : set) {
+            members.push_back({r, &perRank[r][head[r]++]});
+            if (stops && head[r] == stop[r]) --behind;
+        }
+        finishCall(trace, segmentation, members, expected, ch.communicator, piece,
+                   participants + piece.firstParticipant, scratch);
     }
+}
+
+// The states a channel's pieces start from, the first all zeros: for piece j, the kernel of the
+// busiest rank a j-th of the way through its list, and on every other rank the kernel nearest to it in
+// start time (the guess that they are one call).
+std::vector<std::vector<std::size_t>> pieceStarts(const CollectiveChannel& ch, std::size_t pieces) {
+    const auto& perRank = ch.perRank;
+    std::size_t busiest = 0;
+    for (std::size_t r = 1; r < perRank.size(); ++r) {
+        if (perRank[r].size() > perRank[busiest].size()) busiest = r;
+    }
+    std::vector<std::vector<std::size_t>> starts(pieces, std::vector<std::size_t>(perRank.size(), 0));
+    for (std::size_t j = 1; j < pieces; ++j) {
+        const std::int64_t t = perRank[busiest][perRank[busiest].size() * j / pieces].startNs;
+        for (std::size_t r = 0; r < perRank.size(); ++r) {
+            const auto& list = perRank[r];
+            if (list.empty()) continue;
+            const auto it = std::lower_bound(list.begin(), list.end(), t,
+                                             [](const KernelRef& k, std::int64_t v) { return k.startNs < v; });
+            auto i = static_cast<std::size_t>(it - list.begin());
+            // Start at or after t (none past the end), or before it: the nearer one (ties: the later).
+            if (i == list.size() || (i > 0 && t - list[i - 1].startNs < list[i].startNs - t)) --i;
+            // Never before the previous piece's start, so the pieces' participants never overlap.
+            starts[j][r] = std::max(i, starts[j - 1][r]);
+        }
+    }
+    return starts;
+}
+
+std::size_t kernelCount(const CollectiveChannel& ch) {
+    std::size_t n = 0;
+    for (const auto& list : ch.perRank) n += list.size();
+    return n;
+}
+
+std::size_t busiestCount(const CollectiveChannel& ch) {
+    std::size_t most = 0;
+    for (const auto& list : ch.perRank) most = std::max(most, list.size());
+    return most;
+}
+
+// Adds a kept piece's counts to the result.
+void addPiece(const Piece& piece, CollectiveMatching& out) {
+    for (std::size_t r = 0; r < out.ranks.size(); ++r) {
+        auto& to = out.ranks[r];
+        const auto& from = piece.ranks[r];
+        to.kernels += from.kernels;
+        to.lastArrivals += from.lastArrivals;
+        to.extraKernels += from.extraKernels;
+        to.waitNs += from.waitNs;
+        to.kernelNs += from.kernelNs;
+    }
+    out.incompleteCalls += piece.incompleteCalls;
+    if (piece.calls != &out.calls) out.calls.insert(out.calls.end(), piece.calls->begin(), piece.calls->end());
+}
+
+// The pieces of every channel, in channel order: up to `threads` per channel of at least
+// minCallsPerPiece calls each (by the busiest rank).
+std::vector<Piece> planPieces(const CollectiveKernels& kernels, std::size_t rankCount, unsigned threads,
+                              std::size_t minCallsPerPiece) {
+    std::vector<Piece> pieces;
+    std::size_t firstParticipant = 0;
+    for (std::size_t c = 0; c < kernels.channels.size(); ++c) {
+        const auto& ch = kernels.channels[c];
+        const std::size_t most = busiestCount(ch);
+        const std::size_t count =
+            std::max<std::size_t>(1, std::min<std::size_t>(resolveThreadCount(threads, most),
+                                                           most / std::max<std::size_t>(1, minCallsPerPiece)));
+        auto starts = pieceStarts(ch, count);
+        for (std::size_t j = 0; j < count; ++j) {
+            Piece p;
+            p.channel = c;
+            p.firstParticipant = firstParticipant;
+            for (const auto h : starts[j]) p.firstParticipant += h;
+            if (j + 1 < count) p.stopHeads = starts[j + 1];
+            p.head = std::move(starts[j]);
+            p.ranks.resize(rankCount);
+            pieces.push_back(std::move(p));
+        }
+        firstParticipant += kernelCount(ch);
+    }
+    return pieces;
 }
 
 }  // namespace
 
+CollectiveKernels gatherCollectiveKernels(const Trace& trace, unsigned threads) {
+    // Ranks are gathered in parallel, then their lists are moved into the channels in rank order.
+    const std::size_t rankCount = trace.ranks.size();
+    std::vector<RankKernels> perRank(rankCount);
+    parallelFor(rankCount, threads, [&](std::size_t r) { perRank[r] = gatherRank(trace, trace.ranks[r], r); });
+    CollectiveKernels out;
+    std::map<std::uint32_t, CollectiveChannel> channels;
+    for (std::size_t r = 0; r < rankCount; ++r) {
+        out.unmatchedKernels += perRank[r].unmatched;
+        for (auto& [channel, list] : perRank[r].lists) {
+            auto& ch = channels[channel];
+            if (ch.perRank.empty()) ch.perRank.resize(rankCount);
+            ch.communicator = channel;
+            ch.perRank[r] = std::move(list);
+            ch.groupSize = std::max(ch.groupSize, perRank[r].groupSize[channel]);
+        }
+        perRank[r] = {};
+    }
+    out.channels.reserve(channels.size());
+    for (auto& [channel, ch] : channels) out.channels.push_back(std::move(ch));
+    return out;
+}
+
+std::vector<CallByOrder> callsByOrder(const CollectiveKernels& kernels, std::size_t* kernelCount) {
+    std::vector<CallByOrder> calls;
+    for (std::size_t c = 0; c < kernels.channels.size(); ++c) {
+        const auto& perRank = kernels.channels[c].perRank;
+        const std::size_t most = busiestCount(kernels.channels[c]);
+        for (std::size_t i = 0; i < most; ++i) {
+            std::size_t members = 0;
+            std::int64_t last = std::numeric_limits<std::int64_t>::min();
+            for (const auto& list : perRank) {
+                if (i >= list.size()) continue;
+                ++members;
+                last = std::max(last, list[i].startNs);
+            }
+            if (members < 2) continue;
+            calls.push_back({last, static_cast<std::uint32_t>(c), static_cast<std::uint32_t>(i)});
+            if (kernelCount != nullptr) *kernelCount += members;
+        }
+    }
+    auto byLastStart = [](const CallByOrder& a, const CallByOrder& b) { return a.lastStartNs < b.lastStartNs; };
+    // One channel's calls usually come in order already: skip the sort's buffer then.
+    if (!std::is_sorted(calls.begin(), calls.end(), byLastStart)) {
+        std::stable_sort(calls.begin(), calls.end(), byLastStart);
+    }
+    return calls;
+}
+
 CollectiveMatching matchCollectives(const Trace& trace, const Segmentation& segmentation,
                                     const MatchingOptions& options, unsigned threads) {
+    return matchCollectives(trace, gatherCollectiveKernels(trace, threads), segmentation, options, threads);
+}
+
+CollectiveMatching matchCollectives(const Trace& trace, const CollectiveKernels& kernels,
+                                    const Segmentation& segmentation, const MatchingOptions& options,
+                                    unsigned threads) {
+    MatchingSplit split;
+    return matchCollectives(trace, kernels, segmentation, options, threads, split);
+}
+
+CollectiveMatching matchCollectives(const Trace& trace, const CollectiveKernels& kernels,
+                                    const Segmentation& segmentation, const MatchingOptions& options, unsigned threads,
+                                    MatchingSplit& split) {
     CollectiveMatching out;
     out.ranks.resize(trace.ranks.size());
     for (std::uint32_t r = 0; r < out.ranks.size(); ++r) out.ranks[r].rankIndex = r;
-    const Channels channels = gatherChannels(trace, threads, out.unmatchedKernels);
+    out.unmatchedKernels = kernels.unmatchedKernels;
     // Every kernel joins exactly one call, and a channel has at least as many calls as its busiest
     // rank has kernels (exactly as many when every call is complete): reserve, not double.
-    std::size_t kernels = 0;
+    std::size_t kernelTotal = 0;
     std::size_t calls = 0;
-    for (const auto& [channel, ch] : channels) {
-        std::size_t most = 0;
-        for (const auto& list : ch.perRank) {
-            kernels += list.size();
-            most = std::max(most, list.size());
-        }
-        calls += most;
+    std::vector<std::uint32_t> expected;  // per channel: its ranks
+    for (const auto& ch : kernels.channels) {
+        kernelTotal += kernelCount(ch);
+        calls += busiestCount(ch);
+        expected.push_back(static_cast<std::uint32_t>(
+            std::count_if(ch.perRank.begin(), ch.perRank.end(), [](const auto& l) { return !l.empty(); })));
     }
-    out.participants.reserve(kernels);
+    // Every piece writes its participants in place: a piece starting from state S begins at the
+    // channel's first participant plus the kernels before S (each kernel joins exactly one call).
+    out.participants.resize(kernelTotal);
     out.calls.reserve(calls);
-    for (const auto& [channel, ch] : channels) {
-        matchChannel(trace, channel, ch.perRank, options, out);
-        const auto present = static_cast<std::uint32_t>(
-            std::count_if(ch.perRank.begin(), ch.perRank.end(), [](const auto& l) { return !l.empty(); }));
-        if (ch.groupSize > present) {
-            const auto name = trace.name(NameId{channel});
+    std::vector<Piece> pieces = planPieces(kernels, out.ranks.size(), threads, split.minCallsPerPiece);
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+        auto& p = pieces[i];
+        if (i == 0) {
+            p.calls = &out.calls;
+            continue;
+        }
+        const auto& lists = kernels.channels[p.channel].perRank;
+        std::size_t most = 0;
+        for (std::size_t r = 0; r < lists.size(); ++r) {
+            most = std::max(most, (p.stopHeads.empty() ? lists[r].size() : p.stopHeads[r]) - p.head[r]);
+        }
+        p.ownCalls.reserve(most);
+        p.calls = &p.ownCalls;
+    }
+    parallelFor(pieces.size(), threads, [&](std::size_t i) {
+        auto& p = pieces[i];
+        matchPiece(trace, kernels.channels[p.channel], segmentation, options, expected[p.channel], p,
+                   out.participants.data());
+    });
+    // Each channel's first piece is kept, and every next one whose start state the kept piece before
+    // ended in. A kept piece that stopped short of its stop state (the next start was a wrong guess)
+    // matches on to the channel's end here, writing over what the pieces after it wrote.
+    bool keep = false;
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+        auto& p = pieces[i];
+        ++split.pieces;
+        const bool first = i == 0 || pieces[i - 1].channel != p.channel;
+        keep = first || (keep && pieces[i - 1].reachedStop);
+        if (!keep) continue;
+        ++split.piecesKept;
+        if (!p.stopHeads.empty() && !p.reachedStop) {
+            p.stopHeads.clear();
+            matchPiece(trace, kernels.channels[p.channel], segmentation, options, expected[p.channel], p,
+                       out.participants.data());
+        }
+        addPiece(p, out);
+        p.ownCalls = {};
+    }
+    for (std::size_t c = 0; c < kernels.channels.size(); ++c) {
+        const auto& ch = kernels.channels[c];
+        if (ch.groupSize > expected[c]) {
+            const auto name = trace.name(NameId{ch.communicator});
             out.notes.push_back("communicator " +
                                 (name.empty() ? std::string("(unnamed)") : "'" + std::string(name) + "'") + " has " +
-                                std::to_string(ch.groupSize) + " ranks but the trace holds " + std::to_string(present) +
-                                ": wait is measured among the ranks present");
-        }
-    }
-    for (auto& call : out.calls) {
-        const auto& first = out.participants[call.firstParticipant];
-        if (first.rankIndex < segmentation.ranks.size()) {
-            labelLayer(segmentation.ranks[first.rankIndex], participantStartNs(trace, first), call);
+                                std::to_string(ch.groupSize) + " ranks but the trace holds " +
+                                std::to_string(expected[c]) + ": wait is measured among the ranks present");
         }
     }
     auto byLastArrival = [](const CollectiveCall& a, const CollectiveCall& b) { return a.lastStartNs < b.lastStartNs; };

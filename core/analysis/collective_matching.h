@@ -16,9 +16,17 @@
 // transfer = median_r end_r - max_r start_r, clamped at 0 (the time from the last arrival until
 // the ranks finish). algbw = bytes / transfer; busbw = algbw x the nccl-tests factor of the op
 // (2(n-1)/n for all-reduce).
+// The collective kernels are gathered once (gatherCollectiveKernels: per channel and rank, in start
+// order); the clock estimate (clock_sync.h) groups the same lists by call order alone, so a caller
+// running both gathers once. The matching of a long channel runs in pieces on several threads: each
+// piece starts from a guessed state of the matching (every rank's next kernel: the ones nearest in
+// time to a kernel of the busiest rank) and is kept only when the piece before it ends in exactly
+// that state, so the result is the serial one whatever the guess (a wrong guess costs the time of
+// the pieces after it, which the piece before then matches itself).
 // Complexity: O(k log k) per rank for k collective kernels (O(k) when a rank's kernels are already
-// in start order, the usual case), O(calls x ranks) for the matching. Memory: the result (16 bytes
-// per kernel, 80 per call) and, while matching, 16 bytes per kernel.
+// in start order, the usual case), O(calls x ranks) for the matching (pieces on `threads` threads).
+// Memory: the result (16 bytes per kernel, 80 per call) and, while matching, 16 bytes per kernel
+// (and 80 per call matched by a piece after the first, until the pieces are joined).
 // Limits: a participant holds 16-bit rank and stream indices (20 M participants at 100 M events).
 // Collective kernels of a rank index or on a stream index above kMaxParticipantIndex are left out
 // of the matching, counted in `unmatchedKernels` and named in a note.
@@ -79,6 +87,33 @@ struct RankCollectiveStats {
     std::int64_t kernelNs = 0;     // summed collective kernel time
 };
 
+// A collective kernel in its rank's list. 16 bytes: the end and the payload (op, bytes, group size)
+// are read from the trace's columns when needed, not copied per kernel (~20 M at 100 M events).
+struct CollectiveKernelRef {
+    std::int64_t startNs = 0;
+    std::uint32_t streamIndex = 0;  // into Rank::streams
+    std::uint32_t eventIndex = 0;   // into that stream's events
+};
+static_assert(sizeof(CollectiveKernelRef) == 16);
+
+// One communicator's collective kernels.
+struct CollectiveChannel {
+    std::uint32_t communicator = 0;                         // name id; 0: unnamed (no payload names one)
+    std::uint32_t groupSize = 0;                            // the largest group size a payload states
+    std::vector<std::vector<CollectiveKernelRef>> perRank;  // per Trace::ranks index, each in start order
+};
+
+// Every rank's collective kernels by channel: what the matching and the clock estimate read.
+struct CollectiveKernels {
+    std::vector<CollectiveChannel> channels;  // ascending communicator id
+    // Left out: their rank or stream index is above kMaxParticipantIndex.
+    std::size_t unmatchedKernels = 0;
+};
+
+// Each rank's kernels gathered (and sorted, where they are not in order) on up to `threads` threads
+// (0: one per hardware thread).
+CollectiveKernels gatherCollectiveKernels(const Trace& trace, unsigned threads = 0);
+
 struct CollectiveMatching {
     std::vector<CollectiveCall> calls;  // sorted by last arrival
     std::vector<CallParticipant> participants;
@@ -89,10 +124,39 @@ struct CollectiveMatching {
     std::vector<std::string> notes;
 };
 
-// Each rank's collective kernels are gathered and sorted on up to `threads` threads (0: one per
-// hardware thread); the matching itself is serial. The result does not depend on the thread count.
+// gatherCollectiveKernels, then the matching, each on up to `threads` threads (0: one per hardware
+// thread). The result does not depend on the thread count.
 CollectiveMatching matchCollectives(const Trace& trace, const Segmentation& segmentation,
                                     const MatchingOptions& options = {}, unsigned threads = 0);
+// The matching of kernels gathered from this trace (gatherCollectiveKernels(trace)).
+CollectiveMatching matchCollectives(const Trace& trace, const CollectiveKernels& kernels,
+                                    const Segmentation& segmentation, const MatchingOptions& options = {},
+                                    unsigned threads = 0);
+
+// A call of the matching by call order alone (the clock estimate's, clock_sync.h): the index-th
+// kernel of each rank of a channel that has one. matchCollectives with a negative tolerance groups
+// kernels so too; this reads no payload and builds no call. 16 bytes.
+struct CallByOrder {
+    std::int64_t lastStartNs = 0;  // the latest start among its kernels
+    std::uint32_t channel = 0;     // into CollectiveKernels::channels
+    std::uint32_t index = 0;       // into each rank's list of that channel
+};
+
+// The calls by call order of two ranks or more, in order of their last start (stable: channel, then
+// index), as matchCollectives(MatchingOptions{.toleranceNs = -1}) orders its calls. Their kernels
+// (in rank order: every rank whose list of the channel is longer than the index) are added to
+// `kernelCount` when given. O(k) for k kernels, O(c log c) for c calls when channels interleave.
+std::vector<CallByOrder> callsByOrder(const CollectiveKernels& kernels, std::size_t* kernelCount = nullptr);
+
+// How the matching was split into pieces (the result is the same either way): for the tests.
+struct MatchingSplit {
+    std::size_t minCallsPerPiece = 8192;  // in: a channel is split only into pieces this long (by its busiest rank)
+    std::size_t pieces = 0;               // out: pieces matched, over every channel
+    std::size_t piecesKept = 0;           // out: of them, the ones whose guessed start state was right, or first
+};
+CollectiveMatching matchCollectives(const Trace& trace, const CollectiveKernels& kernels,
+                                    const Segmentation& segmentation, const MatchingOptions& options, unsigned threads,
+                                    MatchingSplit& split);
 
 // nccl-tests bus-bandwidth factor for an op over n ranks; NaN for an unknown op.
 double busBandwidthFactor(CollectiveOp op, std::uint32_t ranks);

@@ -8,7 +8,8 @@
 // (resident), result_MB (heap held by the result), peak_extra_MB (rise of the process peak RSS during the analysis,
 // measured by resetting VmHWM through /proc/self/clear_refs), main_cpu_ms (CPU time of the calling thread in the last
 // iteration: serial stages plus its share of the per-rank tasks, so about the wall time on idle cores, one per worker).
-// TPSCOPE_BENCH_ANALYSIS_THREADS=N sets AnalysisOptions::threads (default 0: one per hardware thread).
+// TPSCOPE_BENCH_ANALYSIS_THREADS=N sets AnalysisOptions::threads and the ByRanks benchmarks' threads (default 0: one
+// per hardware thread).
 //
 // CPU time is the process's (all threads), Time is wall. 100 M events (~2.5 GB of trace) only with
 // TPSCOPE_BENCH_ANALYSIS_100M=1.
@@ -150,6 +151,12 @@ double threadCpuMs() {
     return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
 }
 
+// TPSCOPE_BENCH_ANALYSIS_THREADS, else 0 (one per hardware thread).
+unsigned benchThreads() {
+    const char* env = std::getenv("TPSCOPE_BENCH_ANALYSIS_THREADS");
+    return env != nullptr ? static_cast<unsigned>(std::atoi(env)) : 0;
+}
+
 void resetPeakRss() {
     std::ofstream("/proc/self/clear_refs") << "5";
 }
@@ -160,7 +167,7 @@ void BM_AnalyzeTrace(benchmark::State& state) {
     std::size_t peakExtra = 0;
     double mainCpuMs = 0;
     analysis::AnalysisOptions options;
-    if (const char* env = std::getenv("TPSCOPE_BENCH_ANALYSIS_THREADS")) options.threads = std::atoi(env);
+    options.threads = benchThreads();
     for (auto _ : state) {
         state.PauseTiming();
         resetPeakRss();
@@ -191,7 +198,7 @@ void BM_AnalyzeTraceWithoutNvtx(benchmark::State& state) {
     Trace trace = *makeTrace(static_cast<std::size_t>(state.range(0)));
     for (auto& rank : trace.ranks) rank.ranges.clear();
     analysis::AnalysisOptions options;
-    if (const char* env = std::getenv("TPSCOPE_BENCH_ANALYSIS_THREADS")) options.threads = std::atoi(env);
+    options.threads = benchThreads();
     std::string source;
     for (auto _ : state) {
         auto a = analysis::analyzeTrace(trace, options);
@@ -246,7 +253,7 @@ void BM_MatchCollectivesByRanks(benchmark::State& state) {
     const auto trace = makeTrace(kScalingLayers * kKernelsPerLayer * static_cast<std::size_t>(ranks), ranks);
     const analysis::Segmentation segmentation = analysis::segmentLayers(*trace);
     for (auto _ : state) {
-        const auto m = analysis::matchCollectives(*trace, segmentation);
+        const auto m = analysis::matchCollectives(*trace, segmentation, {}, benchThreads());
         benchmark::DoNotOptimize(m.calls.size());
     }
     setRankCallCounters(state, ranks, kScalingLayers);
@@ -257,7 +264,8 @@ void BM_ClockOffsetsByRanks(benchmark::State& state) {
     const int ranks = static_cast<int>(state.range(0));
     const auto trace = makeTrace(kScalingLayers * kKernelsPerLayer * static_cast<std::size_t>(ranks), ranks);
     for (auto _ : state) {
-        const auto c = analysis::estimateClockOffsets(*trace);
+        const auto c =
+            analysis::estimateClockOffsets(*trace, analysis::gatherCollectiveKernels(*trace, benchThreads()));
         benchmark::DoNotOptimize(c.callsUsed);
     }
     setRankCallCounters(state, ranks, kScalingLayers);

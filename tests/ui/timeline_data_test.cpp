@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "core/analysis/exposed_comm.h"
+#include "tests/synthetic_trace.h"
 #include "ui/timeline/timeline_data.h"
 #include "ui_test_support.h"
 
@@ -85,6 +86,39 @@ TEST(TimelineData, OrdinalAndWindowFollowTheStartOrderAcrossStreams) {
             EXPECT_EQ(data->collectivesIn(*trace, static_cast<std::size_t>(r), t0, t1), want) << t0 << ".." << t1;
         }
     }
+}
+
+// The index is built rank by rank on several workers: every participant of every call of core's
+// matching must find that call, with the call's members, whichever worker tagged its rank.
+TEST(TimelineData, EveryParticipantFindsItsCallOnEveryRank) {
+    const auto trace = test::makeSyntheticTrace({.ranks = 7, .steps = 2, .layers = 3, .seed = 5});
+    const auto data = TimelineData::build(*trace);
+    const auto& matching = data->analysis().matching;
+    ASSERT_GT(matching.calls.size(), 10u);
+    std::size_t found = 0;
+    for (const auto& call : matching.calls) {
+        for (std::uint32_t i = 0; i < call.participantCount; ++i) {
+            const auto& p = matching.participants[call.firstParticipant + i];
+            const auto m = data->matchCollective(
+                *trace, EventRef{static_cast<int>(p.rankIndex), static_cast<int>(p.streamIndex), p.eventIndex});
+            ASSERT_TRUE(m.has_value()) << "rank " << p.rankIndex << " event " << p.eventIndex;
+            ++found;
+            EXPECT_EQ(m->transferNs, call.transferNs);
+            EXPECT_EQ(m->skewNs, call.lastStartNs - call.firstStartNs);
+            ASSERT_EQ(m->members.size(), call.participantCount);
+            for (const auto& member : m->members) {
+                const bool inCall =
+                    std::any_of(matching.participants.begin() + call.firstParticipant,
+                                matching.participants.begin() + call.firstParticipant + call.participantCount,
+                                [&](const core::analysis::CallParticipant& q) {
+                                    return member.event == EventRef{static_cast<int>(q.rankIndex),
+                                                                    static_cast<int>(q.streamIndex), q.eventIndex};
+                                });
+                EXPECT_TRUE(inCall);
+            }
+        }
+    }
+    EXPECT_EQ(found, matching.participants.size());
 }
 
 // Both unions are streamed across the streams as the kernels come: the result must be the definition's,

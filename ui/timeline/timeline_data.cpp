@@ -190,29 +190,34 @@ std::shared_ptr<const TimelineData> TimelineData::build(const core::Trace& trace
                            : std::make_shared<const core::analysis::RunAnalysis>(core::analysis::analyzeTrace(trace));
     // O(k log k) in the collective kernels: cheap beside the analysis, and done here on the worker.
     data->m_clock = clock ? std::move(*clock) : core::analysis::estimateClockOffsets(trace);
-    data->m_collectives.reserve(trace.ranks.size());
-    for (std::size_t r = 0; r < trace.ranks.size(); ++r) {
-        const auto count = data->ranks()[r].kindCount[static_cast<std::size_t>(core::EventKind::Collective)];
-        data->m_collectives.push_back(collectivesOf(trace.ranks[r], count));
-    }
-    // Each participant of core's matching points back to its kernel: tag the kernel with its call.
+    // The index, rank by rank: each worker takes every workers-th rank, lists its collective kernels
+    // and tags each with its call (a participant of core's matching points back to its kernel),
+    // reading the calls in order as one worker did; the same index on any number of workers.
     const auto& matching = data->m_analysis->matching;
-    std::vector<RefCursor> cursors;
-    cursors.reserve(data->m_collectives.size());
-    for (const auto& rc : data->m_collectives) cursors.emplace_back(rc);
+    const std::size_t rankCount = trace.ranks.size();
     const std::size_t calls = std::min<std::size_t>(matching.calls.size(), std::numeric_limits<std::int32_t>::max());
-    for (std::size_t c = 0; c < calls; ++c) {
-        const auto& call = matching.calls[c];
-        for (std::uint32_t i = 0; i < call.participantCount; ++i) {
-            const auto& p = matching.participants[call.firstParticipant + i];
-            if (p.rankIndex >= data->m_collectives.size()) continue;
-            auto& rc = data->m_collectives[p.rankIndex];
-            const auto it = cursors[p.rankIndex].find(p.streamIndex, p.eventIndex);
-            if (it != rc.refs.end()) {
-                rc.refs[static_cast<std::size_t>(it - rc.refs.begin())].call = static_cast<std::int32_t>(c);
+    data->m_collectives.resize(rankCount);
+    const unsigned workers = core::resolveThreadCount(0, rankCount);
+    core::parallelFor(workers, workers, [&](std::size_t w) {
+        std::vector<RefCursor> cursors;  // of this worker's ranks r: cursors[r / workers]
+        for (std::size_t r = w; r < rankCount; r += workers) {
+            const auto count = data->ranks()[r].kindCount[static_cast<std::size_t>(core::EventKind::Collective)];
+            data->m_collectives[r] = collectivesOf(trace.ranks[r], count);
+            cursors.emplace_back(data->m_collectives[r]);
+        }
+        for (std::size_t c = 0; c < calls; ++c) {
+            const auto& call = matching.calls[c];
+            for (std::uint32_t i = 0; i < call.participantCount; ++i) {
+                const auto& p = matching.participants[call.firstParticipant + i];
+                if (p.rankIndex >= rankCount || p.rankIndex % workers != w) continue;
+                auto& rc = data->m_collectives[p.rankIndex];
+                const auto it = cursors[p.rankIndex / workers].find(p.streamIndex, p.eventIndex);
+                if (it != rc.refs.end()) {
+                    rc.refs[static_cast<std::size_t>(it - rc.refs.begin())].call = static_cast<std::int32_t>(c);
+                }
             }
         }
-    }
+    });
     return data;
 }
 

@@ -15,8 +15,8 @@
 // checked in time, wait capped at the kernel), read from the run's RunAnalysis, so the wait, skew,
 // transfer and busbw the Selection panel shows are the numbers `tpscope-cli analyze --json` prints.
 // Rows: O(n) per rank, the ranks two at a time. Collective index: O(c) per rank for c collective
-// kernels plus O(log c) per matched participant, 8 bytes per kernel; a lookup is O(s log c) for s
-// streams.
+// kernels plus O(log c) per matched participant, 8 bytes per kernel, ranks split over the hardware
+// threads (each reads every call: O(calls) more per thread); a lookup is O(s log c) for s streams.
 
 #include <array>
 #include <cstdint>

@@ -12,6 +12,7 @@
 #include "breakdown_fixtures.h"
 #include "core/analysis/analysis.h"
 #include "core/analysis/analysis_json.h"
+#include "matching_expect.h"
 #include "synthetic_trace.h"
 #include "trace_builder_fixtures.h"
 
@@ -52,32 +53,9 @@ void expectSameSegmentation(const Segmentation& a, const Segmentation& b) {
     }
 }
 
-void expectSameMatching(const CollectiveMatching& a, const CollectiveMatching& b) {
-    EXPECT_EQ(a.notes, b.notes);
-    EXPECT_EQ(a.incompleteCalls, b.incompleteCalls);
-    ASSERT_EQ(a.participants.size(), b.participants.size());
-    for (std::size_t i = 0; i < a.participants.size(); ++i) {
-        const auto& x = a.participants[i];
-        const auto& y = b.participants[i];
-        EXPECT_EQ(std::tie(x.rankIndex, x.streamIndex, x.eventIndex, x.waitNs),
-                  std::tie(y.rankIndex, y.streamIndex, y.eventIndex, y.waitNs));
-    }
-    ASSERT_EQ(a.calls.size(), b.calls.size());
-    for (std::size_t i = 0; i < a.calls.size(); ++i) {
-        const auto& x = a.calls[i];
-        const auto& y = b.calls[i];
-        EXPECT_EQ(std::tie(x.firstParticipant, x.participantCount, x.expectedParticipants, x.groupSize, x.op, x.bytes,
-                           x.communicator, x.firstStartNs, x.lastStartNs, x.medianEndNs, x.transferNs, x.lastRankIndex,
-                           x.step, x.layer),
-                  std::tie(y.firstParticipant, y.participantCount, y.expectedParticipants, y.groupSize, y.op, y.bytes,
-                           y.communicator, y.firstStartNs, y.lastStartNs, y.medianEndNs, y.transferNs, y.lastRankIndex,
-                           y.step, y.layer));
-    }
-}
-
 void expectSameAnalysis(const Trace& trace, const RunAnalysis& a, const RunAnalysis& b) {
     expectSameSegmentation(a.segmentation, b.segmentation);
-    expectSameMatching(a.matching, b.matching);
+    test::expectSameMatching(a.matching, b.matching);
     test::expectSameBreakdown(a.breakdown, b.breakdown);
     EXPECT_EQ(a.notes, b.notes);
     // The summary, the findings and every call, as the CLI prints them.

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <tuple>
 
 #include "core/analysis/analysis_json.h"
 #include "core/analysis/synced_analysis.h"
@@ -94,6 +95,42 @@ TEST(SyncedAnalysis, OverrideOfAMissingRankIsAnError) {
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error().code, ErrorCode::InvalidArgument);
     EXPECT_NE(r.error().message.find("no rank 99"), std::string::npos);
+}
+
+void expectSameEstimate(const ClockEstimate& a, const ClockEstimate& b) {
+    EXPECT_EQ(a.referenceRankIndex, b.referenceRankIndex);
+    EXPECT_EQ(a.callsUsed, b.callsUsed);
+    EXPECT_EQ(a.callsDropped, b.callsDropped);
+    ASSERT_EQ(a.ranks.size(), b.ranks.size());
+    for (std::size_t r = 0; r < a.ranks.size(); ++r) {
+        const auto& x = a.ranks[r];
+        const auto& y = b.ranks[r];
+        // The residual bit for bit: the fit must see the same observations in the same order.
+        EXPECT_EQ(std::tie(x.rankIndex, x.known, x.offsetNs, x.residualNs, x.calls, x.reason),
+                  std::tie(y.rankIndex, y.known, y.offsetNs, y.residualNs, y.calls, y.reason))
+            << "rank " << r;
+    }
+}
+
+// The GUI's analysis with the clock estimate beside it, sharing the gathered kernels: what each
+// gives alone, on any thread count.
+TEST(SyncedAnalysis, AnalysisWithTheClockEstimateIsEachOfThemAlone) {
+    auto skewed = std::make_shared<Trace>(*synthetic());
+    shiftRank(skewed->ranks[1], 3'000'000);  // a third clock, and the trace as it is
+    for (const auto& trace : {synthetic(), std::shared_ptr<const Trace>(skewed)}) {
+        const RunAnalysis analysis = analyzeTrace(*trace);
+        const ClockEstimate estimate = estimateClockOffsets(*trace);
+        ASSERT_GT(estimate.callsUsed, 0u);
+        ASSERT_NE(estimate.maxAbsOffsetNs(), 0);
+        for (const unsigned threads : {1u, 2u, 0u}) {
+            SCOPED_TRACE("threads " + std::to_string(threads));
+            AnalysisOptions options;
+            options.threads = threads;
+            const auto both = analyzeWithClockEstimate(*trace, options);
+            expectSameEstimate(both.estimate, estimate);
+            EXPECT_EQ(jsonOf(*trace, both.analysis), jsonOf(*trace, analysis));
+        }
+    }
 }
 
 }  // namespace

@@ -431,9 +431,30 @@ void EventColumns::finalize() {
     m_blockMaxEnd.clear();
     m_blockMaxEnd.reserve((size() + kBlock - 1) / kBlock);
     std::int64_t runningMax = INT64_MIN;
-    for (std::size_t i = 0; i < size(); ++i) {
-        runningMax = std::max(runningMax, endNs(i));
-        if ((i + 1) % kBlock == 0 || i + 1 == size()) m_blockMaxEnd.push_back(runningMax);
+    if (startsNarrow()) {
+        // Block by block from the narrow columns: the block's largest offset + duration above its base,
+        // unless an escaped start or duration sends the block through endNs().
+        for (std::size_t first = 0; first < size(); first += kBlock) {
+            const std::size_t last = std::min(size(), first + kBlock);
+            std::uint64_t blockMax = 0;
+            unsigned escaped = 0;
+            for (std::size_t i = first; i < last; ++i) {
+                const std::uint32_t offset = m_startOffset[i], d = m_durNs[i];
+                escaped |= static_cast<unsigned>(offset == kFarStart) | static_cast<unsigned>(d == kLongDuration);
+                blockMax = std::max(blockMax, std::uint64_t{offset} + d);
+            }
+            if (escaped) {
+                for (std::size_t i = first; i < last; ++i) runningMax = std::max(runningMax, endNs(i));
+            } else {
+                runningMax = std::max(runningMax, m_startBase[first / kBlock] + static_cast<std::int64_t>(blockMax));
+            }
+            m_blockMaxEnd.push_back(runningMax);
+        }
+    } else {
+        for (std::size_t i = 0; i < size(); ++i) {
+            runningMax = std::max(runningMax, endNs(i));
+            if ((i + 1) % kBlock == 0 || i + 1 == size()) m_blockMaxEnd.push_back(runningMax);
+        }
     }
     narrowCorrelations();
     narrowStarts();

@@ -52,9 +52,28 @@ namespace {
 // the end the bytes are read without a bound check each.
 inline const std::uint8_t* varintAt(const std::uint8_t* p, const std::uint8_t* end, std::uint64_t& v) {
     if (end - p >= 10) {
-        std::uint64_t r = 0;
-        for (int shift = 0; shift < 70; shift += 7) {
-            const std::uint64_t b = *p++;
+        // Unrolled for the usual one to three bytes.
+        std::uint64_t b = p[0];
+        if (b < 0x80) {
+            v = b;
+            return p + 1;
+        }
+        std::uint64_t r = b & 0x7F;
+        b = p[1];
+        r |= (b & 0x7F) << 7;
+        if (b < 0x80) {
+            v = r;
+            return p + 2;
+        }
+        b = p[2];
+        r |= (b & 0x7F) << 14;
+        if (b < 0x80) {
+            v = r;
+            return p + 3;
+        }
+        p += 3;
+        for (int shift = 21; shift < 70; shift += 7) {
+            b = *p++;
             r |= (b & 0x7F) << shift;
             if (b < 0x80) {
                 v = r;

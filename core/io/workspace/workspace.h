@@ -56,6 +56,8 @@ struct WorkspaceOptions {
     // Level 1, on decode traces: as fast to save as zlib's run-length mode (Z_RLE, which wrote
     // workspaces before), a fifth fewer bytes, and about 30 % faster to inflate.
     int compressionLevel = 1;
+    // Loading: how far (compressed bytes) the reader may run ahead of the decoders.
+    std::size_t readAheadBytes = std::size_t{32} << 20;
 };
 
 Status saveWorkspace(const Workspace& workspace, const std::string& path, const WorkspaceOptions& options = {});

@@ -232,16 +232,15 @@ Status decodeRankRanges(const RangeBlob& stored, const Trace& trace, Rank& rank,
 // Chunk rows on their way from the reader (the thread that steps through the event_chunks table) to
 // the decoder threads. A stream becomes a task when its first chunk row is read; the decoder that
 // takes it decodes its chunks in order as they come, so reading and decoding overlap chunk by chunk.
-// The reader stays at most kReadAheadBytes of compressed chunks ahead of the decoders (it is faster
+// The reader stays at most `readAhead` bytes of compressed chunks ahead of the decoders (it is faster
 // than they are; unbounded, it held most of the file's blobs at once on top of the decoded columns),
 // unless every decoder is waiting for a chunk it has not read yet. Blob buffers are handed back and
 // reused, so they cost no fresh pages per chunk. Tasks [0, streams) are streams, the rest the ranks'
 // NVTX ranges. close(): no more rows; waiting decoders then get what is left, then nothing.
 class ChunkQueue {
   public:
-    static constexpr std::size_t kReadAheadBytes = std::size_t{32} << 20;
-
-    ChunkQueue(std::size_t streams, unsigned decoders) : m_chunks(streams), m_dropped(streams), m_decoders(decoders) {}
+    ChunkQueue(std::size_t streams, unsigned decoders, std::size_t readAhead)
+        : m_chunks(streams), m_dropped(streams), m_decoders(decoders), m_readAhead(readAhead) {}
 
     // Reader side.
     void pushTask(std::size_t task) {
@@ -275,7 +274,7 @@ class ChunkQueue {
     }
     void waitForRoom() {
         std::unique_lock lock(m_mutex);
-        m_forReader.wait(lock, [this] { return m_queuedBytes < kReadAheadBytes || m_waiting == m_decoders; });
+        m_forReader.wait(lock, [this] { return m_queuedBytes < m_readAhead || m_waiting == m_decoders; });
     }
     void close() {
         {
@@ -345,6 +344,7 @@ class ChunkQueue {
     std::size_t m_queuedBytes = 0;
     unsigned m_waiting = 0;
     const unsigned m_decoders;
+    const std::size_t m_readAhead;
     bool m_closed = false;
 };
 
@@ -398,7 +398,7 @@ Result<std::shared_ptr<Trace>> readTrace(SqliteDb& db, const RunRow& run, const 
     }
     std::vector<Status> rangeResults(rangeBlobs.size(), Ok{});
     const unsigned threads = resolveThreadCount(opt.threads, loads.size());
-    ChunkQueue queue(loads.size(), threads);
+    ChunkQueue queue(loads.size(), threads, opt.readAheadBytes);
     auto decoder = [&] {
         codec::EventChunkScratch scratch;
         std::size_t i = 0;

@@ -314,26 +314,30 @@ std::string encodeRanges(const std::vector<NvtxRange>& ranges) {
 }
 
 Status decodeRanges(std::string_view raw, std::size_t nameCount, std::vector<NvtxRange>& out) {
-    Reader r(raw);
+    const auto* p = reinterpret_cast<const std::uint8_t*>(raw.data());
+    const auto* const end = p + raw.size();
     std::uint64_t n = 0;
-    if (!r.varint(n) || n > raw.size()) return corrupt("range count");
+    p = varintAt(p, end, n);
+    if (p == nullptr || n > raw.size()) return corrupt("range count");
     out.reserve(n);
     std::int64_t prev = 0;
     for (std::uint64_t i = 0; i < n; ++i) {
-        NvtxRange range;
-        std::int64_t d = 0, len = 0;
-        std::uint64_t name = 0;
-        if (!r.zigzag(d) || !r.zigzag(len) || !r.varint(name) || name >= nameCount || !r.u8(range.depth)) {
+        std::uint64_t d = 0, len = 0, name = 0;
+        if ((p = varintAt(p, end, d)) == nullptr || (p = varintAt(p, end, len)) == nullptr ||
+            (p = varintAt(p, end, name)) == nullptr || name >= nameCount || p == end) {
             return corrupt("range entry");
         }
-        range.startNs = wrapAdd(prev, d);
+        NvtxRange range;
+        range.depth = *p++;
+        range.startNs = wrapAdd(prev, unzigzag(d));
         prev = range.startNs;
-        if (len < 0 || range.startNs > INT64_MAX - len) return corrupt("range length");
-        range.endNs = range.startNs + len;
+        const std::int64_t length = unzigzag(len);
+        if (length < 0 || range.startNs > INT64_MAX - length) return corrupt("range length");
+        range.endNs = range.startNs + length;
         range.name = NameId{static_cast<std::uint32_t>(name)};
         out.push_back(range);
     }
-    return r.atEnd() ? Status(Ok{}) : Status(corrupt("trailing bytes in the range table"));
+    return p == end ? Status(Ok{}) : Status(corrupt("trailing bytes in the range table"));
 }
 
 }  // namespace tpscope::core::codec

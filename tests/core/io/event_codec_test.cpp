@@ -187,5 +187,38 @@ TEST_F(DamagedChunk, TrailingBytesAWrongCountAndBadIdsAreErrors) {
     expectRefused(overlong, 1, "overlong varint");
 }
 
+// NVTX ranges: decoded as encoded (deltas and lengths of every varint length), and every truncation of
+// the blob, a trailing byte or a name id past the table is one error.
+TEST(EventCodec, RangesRoundTripAndDamagedRangesAreErrors) {
+    std::mt19937_64 rng(5);
+    std::vector<NvtxRange> ranges;
+    std::int64_t t = 77;
+    for (int i = 0; i < 500; ++i) {
+        t += static_cast<std::int64_t>(rng() % (i % 7 == 0 ? 10'000'000'000ULL : 300));
+        const auto length = static_cast<std::int64_t>(rng() % (i % 5 == 0 ? 1ULL << 45 : 1'000));
+        ranges.push_back(NvtxRange{t, t + length, NameId{static_cast<std::uint32_t>(rng() % 40)},
+                                   static_cast<std::uint8_t>(rng() % 4)});
+    }
+    const std::string raw = encodeRanges(ranges);
+    std::vector<NvtxRange> back;
+    ASSERT_TRUE(decodeRanges(raw, 40, back));
+    ASSERT_EQ(back.size(), ranges.size());
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+        ASSERT_EQ(back[i].startNs, ranges[i].startNs) << i;
+        ASSERT_EQ(back[i].endNs, ranges[i].endNs) << i;
+        ASSERT_EQ(back[i].name, ranges[i].name) << i;
+        ASSERT_EQ(back[i].depth, ranges[i].depth) << i;
+    }
+    auto refused = [](const std::string& bytes, std::size_t names) {
+        std::vector<NvtxRange> out;
+        const Status s = decodeRanges(bytes, names, out);
+        return !s && s.error().code == ErrorCode::ParseError;
+    };
+    for (std::size_t n = 0; n < raw.size(); ++n) ASSERT_TRUE(refused(raw.substr(0, n), 40)) << n;
+    EXPECT_TRUE(refused(raw + '\0', 40));
+    ASSERT_TRUE(std::any_of(ranges.begin(), ranges.end(), [](const NvtxRange& r) { return r.name.value == 39; }));
+    EXPECT_TRUE(refused(raw, 39));  // a name id past a table of 39
+}
+
 }  // namespace
 }  // namespace tpscope::core::codec

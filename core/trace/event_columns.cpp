@@ -43,9 +43,12 @@ T* grow(std::vector<T>& v, std::size_t n) {
 #ifdef MADV_POPULATE_WRITE
     constexpr std::uintptr_t kPage = 4096;
     if (old + n <= v.capacity() && n * sizeof(T) >= 16 * kPage) {
-        const auto from = (reinterpret_cast<std::uintptr_t>(v.data() + old) + kPage - 1) & ~(kPage - 1);
-        const auto to = reinterpret_cast<std::uintptr_t>(v.data() + old + n) & ~(kPage - 1);
-        if (to > from) (void)madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);
+        // The whole pages inside [first new element, end of the new ones).
+        auto* begin = reinterpret_cast<char*>(v.data() + old);
+        auto* end = reinterpret_cast<char*>(v.data() + old + n);
+        char* from = begin + (kPage - reinterpret_cast<std::uintptr_t>(begin) % kPage) % kPage;
+        char* to = end - reinterpret_cast<std::uintptr_t>(end) % kPage;
+        if (to > from) (void)madvise(from, static_cast<std::size_t>(to - from), MADV_POPULATE_WRITE);
     }
 #endif
     v.resize(old + n);

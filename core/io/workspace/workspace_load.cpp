@@ -2,8 +2,8 @@
 // Copyright (C) 2026 The tpscope authors
 // Loading a workspace: the file is opened read-only (immutable), its schema version checked, then
 // each run's tables are read and its event chunks inflated and decoded, one stream per task on
-// worker threads, each stream as soon as its chunks are read (reading and decoding overlap, and the
-// compressed bytes of a stream are freed once it is decoded); each rank's NVTX ranges are a task too.
+// worker threads, chunk by chunk as they are read (reading and decoding overlap; the reader stays a
+// bounded number of compressed bytes ahead); each rank's NVTX ranges are a task too.
 // Every count and id is validated (codec/event_codec.h), so a damaged file is an error.
 
 #include <algorithm>

@@ -2,7 +2,10 @@
 // Copyright (C) 2026 The tpscope authors
 #include "core/trace/event_columns.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
+#include <cstdint>
 #include <numeric>
 
 namespace tpscope::core {
@@ -30,12 +33,33 @@ std::size_t capacityBytes(const std::vector<T>& v) {
     return v.capacity() * sizeof(T);
 }
 
+// n more elements at the end of v (value-initialised; the caller overwrites them), their storage
+// returned. When the capacity is already there (a decoder reserves a stream's count), the new pages
+// are faulted in by one call instead of one page fault per 4 KB (MADV_POPULATE_WRITE, Linux 5.14;
+// on an older kernel the call fails and the pages fault one by one as before).
+template <typename T>
+T* grow(std::vector<T>& v, std::size_t n) {
+    const std::size_t old = v.size();
+#ifdef MADV_POPULATE_WRITE
+    constexpr std::uintptr_t kPage = 4096;
+    if (old + n <= v.capacity() && n * sizeof(T) >= 16 * kPage) {
+        // The whole pages inside [first new element, end of the new ones).
+        auto* begin = reinterpret_cast<char*>(v.data() + old);
+        auto* end = reinterpret_cast<char*>(v.data() + old + n);
+        char* from = begin + (kPage - reinterpret_cast<std::uintptr_t>(begin) % kPage) % kPage;
+        char* to = end - reinterpret_cast<std::uintptr_t>(end) % kPage;
+        if (to > from) (void)madvise(from, static_cast<std::size_t>(to - from), MADV_POPULATE_WRITE);
+    }
+#endif
+    v.resize(old + n);
+    return v.data() + old;
+}
+
 }  // namespace
 
 void EventColumns::reserve(std::size_t n) {
-    widenCorrelations();
     if (m_startNs.empty()) {
-        m_startBase.reserve(n / kBlock + 1);
+        m_startBase.reserve((n + kBlock - 1) / kBlock);
         m_startOffset.reserve(n);
     } else {
         m_startNs.reserve(n);
@@ -47,7 +71,12 @@ void EventColumns::reserve(std::size_t n) {
         m_labelIndex.reserve(n);
     }
     m_kind.reserve(n);
-    m_correlationId.reserve(n);
+    if (m_correlationId.empty()) {
+        m_correlationBase.reserve((n + kBlock - 1) / kBlock);
+        m_correlationOffset.reserve(n);
+    } else {
+        m_correlationId.reserve(n);
+    }
 }
 
 // Event i's start, stored narrow while the column is narrow (the block's first start as its base,
@@ -82,6 +111,60 @@ namespace {
 std::size_t labelHash(NameId name, PayloadId payload) {
     const std::uint64_t key = (std::uint64_t{name.value} << 32) | payload;
     return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> 32);
+}
+
+// Appends ids to narrow correlation columns: per block of `block` events the smallest id as its base
+// and 16-bit offsets from it, exactly as narrowCorrelations() stores them; the last block, when
+// partial, is re-based when a smaller id joins it. Returns how many ids were appended: all of them,
+// or fewer when a block's ids span more than 16 bits (the caller then keeps all 32 bits).
+std::size_t appendNarrowCorrelations(std::vector<std::uint32_t>& base, std::vector<std::uint16_t>& offset,
+                                     std::span<const std::uint32_t> ids, std::size_t block) {
+    std::size_t k = 0;
+    while (k < ids.size()) {
+        const std::size_t inBlock = offset.size() % block;
+        const std::size_t m = std::min(ids.size() - k, block - inBlock);
+        const auto [lowest, highest] = std::minmax_element(ids.begin() + static_cast<std::ptrdiff_t>(k),
+                                                           ids.begin() + static_cast<std::ptrdiff_t>(k + m));
+        std::uint32_t lo = *lowest;
+        const std::uint32_t hi = *highest;
+        if (inBlock == 0) {
+            if (hi - lo > UINT16_MAX) return k;
+            base.push_back(lo);
+        } else if (lo < base.back() || hi - base.back() > UINT16_MAX) {
+            // The block's ids so far lie in [base, base + their largest offset].
+            const std::uint32_t b = base.back();
+            const std::uint32_t top =
+                b + *std::max_element(offset.end() - static_cast<std::ptrdiff_t>(inBlock), offset.end());
+            lo = std::min(lo, b);
+            if (std::max(hi, top) - lo > UINT16_MAX) return k;
+            for (auto it = offset.end() - static_cast<std::ptrdiff_t>(inBlock); it != offset.end(); ++it) {
+                *it = static_cast<std::uint16_t>(*it + (b - lo));
+            }
+            base.back() = lo;
+        } else {
+            lo = base.back();
+        }
+        std::uint16_t* out = grow(offset, m);
+        for (std::size_t j = 0; j < m; ++j) out[j] = static_cast<std::uint16_t>(ids[k + j] - lo);
+        k += m;
+    }
+    return k;
+}
+
+// Appends ids to the correlation columns: narrow while every block's ids fit 16 bits; from the first
+// block that does not, all 32 bits (`wide`; finalize() tries to narrow them again, after sorting).
+void appendCorrelations(std::vector<std::uint32_t>& wide, std::vector<std::uint32_t>& base,
+                        std::vector<std::uint16_t>& offset, std::span<const std::uint32_t> ids, std::size_t block) {
+    std::size_t k = 0;
+    if (wide.empty()) {
+        k = appendNarrowCorrelations(base, offset, ids, block);
+        if (k == ids.size()) return;
+        wide.resize(offset.size());
+        for (std::size_t i = 0; i < wide.size(); ++i) wide[i] = base[i / block] + offset[i];
+        std::vector<std::uint32_t>().swap(base);
+        std::vector<std::uint16_t>().swap(offset);
+    }
+    wide.insert(wide.end(), ids.begin() + static_cast<std::ptrdiff_t>(k), ids.end());
 }
 
 }  // namespace
@@ -170,36 +253,90 @@ std::int64_t EventColumns::longDurNs(std::size_t i) const {
 }
 
 void EventColumns::append(const EventRecord& e) {
-    widenCorrelations();
     const std::size_t i = size();
     if (m_startNs.empty() && i > 0 && e.startNs < startNs(i - 1)) widenStarts();
     appendStart(i, e.startNs);
     appendDuration(e.durNs);
     appendLabel(e.name, e.payload);
+    appendCorrelations(m_correlationId, m_correlationBase, m_correlationOffset,
+                       std::span<const std::uint32_t>(&e.correlationId, 1), kBlock);
     m_kind.push_back(static_cast<std::uint8_t>(e.kind));
-    m_correlationId.push_back(e.correlationId);
     m_finalized = false;
 }
 
+// Column by column, each written in place (grow()): the same values as appending event by event.
 void EventColumns::append(const EventBatch& batch) {
     const std::size_t n = batch.size();
     if (n == 0) return;
-    widenCorrelations();
     const std::size_t first = size();
-    // The previous start kept at hand instead of read back for every event.
-    std::int64_t previous = first > 0 ? startNs(first - 1) : INT64_MIN;
+    const std::span<const std::int64_t> starts = batch.startNs;
+    bool wide = !m_startNs.empty();
+    if (!wide) {
+        // A start before the previous one switches the column to all 64 bits, for finalize() to sort.
+        wide = (first > 0 && starts[0] < startNs(first - 1)) || !std::is_sorted(starts.begin(), starts.end());
+        if (wide) widenStarts();
+    }
+    if (wide) {
+        m_startNs.insert(m_startNs.end(), starts.begin(), starts.end());
+    } else {
+        std::uint32_t* out = grow(m_startOffset, n);
+        for (std::size_t k = 0; k < n;) {
+            const std::size_t i = first + k;
+            if (i % kBlock == 0) m_startBase.push_back(starts[k]);
+            const auto base = static_cast<std::uint64_t>(m_startBase.back());
+            const std::size_t end = std::min(n, k + kBlock - i % kBlock);
+            for (; k < end; ++k) {
+                const auto d = static_cast<std::uint64_t>(starts[k]) - base;
+                if (d < kFarStart) {
+                    out[k] = static_cast<std::uint32_t>(d);
+                } else {
+                    out[k] = kFarStart;
+                    m_farStartNs.emplace_back(first + k, starts[k]);
+                }
+            }
+        }
+    }
+    std::uint32_t* durations = grow(m_durNs, n);
     for (std::size_t k = 0; k < n; ++k) {
-        const std::int64_t s = batch.startNs[k];
-        if (s < previous && m_startNs.empty()) widenStarts();
-        previous = s;
-        appendStart(first + k, s);
+        const std::int64_t d = batch.durNs[k];
+        if (d >= 0 && d < kLongDuration) {
+            durations[k] = static_cast<std::uint32_t>(d);
+        } else {
+            durations[k] = kLongDuration;
+            m_longDurNs.emplace_back(first + k, d);
+        }
     }
-    for (const std::int64_t d : batch.durNs) appendDuration(d);
-    for (std::size_t j = 0; j < n; ++j) {
-        appendLabel(NameId{batch.nameIds[j]}, batch.payloads.empty() ? kNoPayload : batch.payloads[j]);
+    std::size_t k = 0;
+    if (!m_wideLabels) {
+        std::uint16_t* out = grow(m_labelIndex, n);
+        // Runs of one label (a host thread's launch calls) skip the lookup, and a label already seen is
+        // usually found in its first slot.
+        std::uint32_t previous = first > 0 ? m_labelIndex[first - 1] : UINT32_MAX;
+        for (; k < n; ++k) {
+            const Label label{NameId{batch.nameIds[k]}, batch.payloads.empty() ? kNoPayload : batch.payloads[k]};
+            if (previous != UINT32_MAX && m_labels[previous] == label) {
+                out[k] = static_cast<std::uint16_t>(previous);
+                continue;
+            }
+            std::uint32_t index = UINT32_MAX;
+            if (!m_labelLookup.empty()) {
+                const std::uint32_t v =
+                    m_labelLookup[labelHash(label.name, label.payload) & (m_labelLookup.size() - 1)];
+                if (v != 0 && m_labels[v - 1] == label) index = v - 1;
+            }
+            if (index == UINT32_MAX) index = findOrAddLabel(label);
+            if (index >= kMaxLabels) {
+                m_labelIndex.resize(first + k);
+                widenLabels();
+                break;
+            }
+            out[k] = static_cast<std::uint16_t>(index);
+            previous = index;
+        }
     }
-    m_kind.insert(m_kind.end(), batch.kinds.begin(), batch.kinds.end());
-    m_correlationId.insert(m_correlationId.end(), batch.correlationIds.begin(), batch.correlationIds.end());
+    for (; k < n; ++k) appendLabel(NameId{batch.nameIds[k]}, batch.payloads.empty() ? kNoPayload : batch.payloads[k]);
+    appendCorrelations(m_correlationId, m_correlationBase, m_correlationOffset, batch.correlationIds, kBlock);
+    std::copy(batch.kinds.begin(), batch.kinds.end(), grow(m_kind, n));
     m_finalized = false;
 }
 
@@ -228,8 +365,8 @@ void EventColumns::narrowCorrelations() {
 }
 
 void EventColumns::widenCorrelations() {
-    if (m_correlationId.size() == size()) return;
-    m_correlationId.resize(size());
+    if (m_correlationOffset.empty()) return;  // all 32 bits already, or no events
+    m_correlationId.resize(m_correlationOffset.size());
     for (std::size_t i = 0; i < m_correlationId.size(); ++i) {
         m_correlationId[i] = m_correlationBase[i / kBlock] + m_correlationOffset[i];
     }
@@ -274,9 +411,9 @@ void EventColumns::widenStarts() {
 }
 
 void EventColumns::finalize() {
-    widenCorrelations();
     // Narrow starts came in order; wide ones (an event appended out of order) may need sorting.
     if (!std::is_sorted(m_startNs.begin(), m_startNs.end())) {
+        widenCorrelations();
         std::vector<std::size_t> order(m_startNs.size());
         std::iota(order.begin(), order.end(), std::size_t{0});
         std::stable_sort(order.begin(), order.end(),
@@ -297,9 +434,30 @@ void EventColumns::finalize() {
     m_blockMaxEnd.clear();
     m_blockMaxEnd.reserve((size() + kBlock - 1) / kBlock);
     std::int64_t runningMax = INT64_MIN;
-    for (std::size_t i = 0; i < size(); ++i) {
-        runningMax = std::max(runningMax, endNs(i));
-        if ((i + 1) % kBlock == 0 || i + 1 == size()) m_blockMaxEnd.push_back(runningMax);
+    if (startsNarrow()) {
+        // Block by block from the narrow columns: the block's largest offset + duration above its base,
+        // unless an escaped start or duration sends the block through endNs().
+        for (std::size_t first = 0; first < size(); first += kBlock) {
+            const std::size_t last = std::min(size(), first + kBlock);
+            std::uint64_t blockMax = 0;
+            unsigned escaped = 0;
+            for (std::size_t i = first; i < last; ++i) {
+                const std::uint32_t offset = m_startOffset[i], d = m_durNs[i];
+                escaped |= static_cast<unsigned>(offset == kFarStart) | static_cast<unsigned>(d == kLongDuration);
+                blockMax = std::max(blockMax, std::uint64_t{offset} + d);
+            }
+            if (escaped) {
+                for (std::size_t i = first; i < last; ++i) runningMax = std::max(runningMax, endNs(i));
+            } else {
+                runningMax = std::max(runningMax, m_startBase[first / kBlock] + static_cast<std::int64_t>(blockMax));
+            }
+            m_blockMaxEnd.push_back(runningMax);
+        }
+    } else {
+        for (std::size_t i = 0; i < size(); ++i) {
+            runningMax = std::max(runningMax, endNs(i));
+            if ((i + 1) % kBlock == 0 || i + 1 == size()) m_blockMaxEnd.push_back(runningMax);
+        }
     }
     narrowCorrelations();
     narrowStarts();
@@ -317,6 +475,8 @@ void EventColumns::finalize() {
     m_nameId.shrink_to_fit();
     m_kind.shrink_to_fit();
     m_correlationId.shrink_to_fit();
+    m_correlationBase.shrink_to_fit();
+    m_correlationOffset.shrink_to_fit();
     m_payloadId.shrink_to_fit();
     m_blockMaxEnd.shrink_to_fit();
     m_finalized = true;

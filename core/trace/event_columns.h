@@ -18,9 +18,9 @@
 //              keeps a 16-bit index into the stream's list of distinct labels instead of 8 bytes.
 //              A stream with more than 65,536 distinct labels keeps a 32-bit name column and, when
 //              any event has a payload, a 32-bit payload column instead.
-//   correlation ids: after finalize(), per block of kBlock events a 32-bit base and 16-bit offsets
-//              (ids grow by small steps along a stream); a stream where they do not fit keeps all
-//              32 bits. Appending after finalize() widens them again.
+//   correlation ids: per block of kBlock events a 32-bit base and 16-bit offsets, as appended
+//              (ids grow by small steps along a stream); from the first block where they do not
+//              fit, all 32 bits, until finalize() narrows the whole stream again if it can.
 // Every accessor returns the exact value that was appended.
 //
 // visibleRange(t0, t1) is two binary searches: events are sorted by start, and a prefix maximum of

@@ -6,7 +6,8 @@
 //                      once into /tmp (TPSCOPE_BENCH_KINETO_MB, default 200; 1000 for the 1 GB figure),
 //                      or the folder TPSCOPE_BENCH_KINETO_DIR.
 //   BM_WorkspaceSave / BM_WorkspaceLoad   a synthetic decode trace of TPSCOPE_BENCH_EVENTS events
-//                      (default 10 M), with bytes per event on disk.
+//                      (default 10 M), with bytes per event on disk; BM_WorkspaceLoad reads the
+//                      workspace TPSCOPE_BENCH_WORKSPACE instead when it is set.
 
 #include <benchmark/benchmark.h>
 
@@ -82,6 +83,13 @@ std::string workspacePath() {
     return (fs::temp_directory_path() / "tpscope-bench.tpscope").string();
 }
 
+// TPSCOPE_BENCH_WORKSPACE names a workspace for BM_WorkspaceLoad to read instead (a 100 M-event one);
+// it is never written.
+const char* givenWorkspace() {
+    const char* given = std::getenv("TPSCOPE_BENCH_WORKSPACE");
+    return given != nullptr && *given != '\0' ? given : nullptr;
+}
+
 void BM_WorkspaceSave(benchmark::State& state) {
     core::Workspace ws;
     ws.runs.push_back(core::Run{{"bench"}, bigTrace(), std::nullopt});
@@ -99,14 +107,15 @@ void BM_WorkspaceSave(benchmark::State& state) {
 BENCHMARK(BM_WorkspaceSave)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 
 void BM_WorkspaceLoad(benchmark::State& state) {
-    if (!fs::exists(workspacePath())) {
+    if (givenWorkspace() == nullptr && !fs::exists(workspacePath())) {
         core::Workspace ws;
         ws.runs.push_back(core::Run{{"bench"}, bigTrace(), std::nullopt});
         (void)core::saveWorkspace(ws, workspacePath());
     }
+    const std::string path = givenWorkspace() != nullptr ? givenWorkspace() : workspacePath();
     std::size_t events = 0;
     for (auto _ : state) {
-        auto ws = core::loadWorkspace(workspacePath());
+        auto ws = core::loadWorkspace(path);
         if (!ws) {
             state.SkipWithError(ws.error().describe().c_str());
             return;

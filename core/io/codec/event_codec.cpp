@@ -2,6 +2,9 @@
 // Copyright (C) 2026 The tpscope authors
 #include "core/io/codec/event_codec.h"
 
+#include <algorithm>
+#include <cstring>
+
 namespace tpscope::core::codec {
 
 namespace {
@@ -42,11 +45,96 @@ std::string encodeEvents(const EventColumns& ev, std::size_t first, std::size_t 
     return std::move(w.bytes());
 }
 
+namespace {
+
+// One LEB128 varint at p, as Reader::varint reads it (at most 10 bytes, bits past 64 dropped). Returns
+// the byte after it, or nullptr when the input ends inside it or it is longer than 10 bytes. Away from
+// the end the bytes are read without a bound check each.
+inline const std::uint8_t* varintAt(const std::uint8_t* p, const std::uint8_t* end, std::uint64_t& v) {
+    if (end - p >= 10) {
+        // Unrolled for the usual one to three bytes.
+        std::uint64_t b = p[0];
+        if (b < 0x80) {
+            v = b;
+            return p + 1;
+        }
+        std::uint64_t r = b & 0x7F;
+        b = p[1];
+        r |= (b & 0x7F) << 7;
+        if (b < 0x80) {
+            v = r;
+            return p + 2;
+        }
+        b = p[2];
+        r |= (b & 0x7F) << 14;
+        if (b < 0x80) {
+            v = r;
+            return p + 3;
+        }
+        p += 3;
+        for (int shift = 21; shift < 70; shift += 7) {
+            b = *p++;
+            r |= (b & 0x7F) << shift;
+            if (b < 0x80) {
+                v = r;
+                return p;
+            }
+        }
+        return nullptr;
+    }
+    std::uint64_t r = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        if (p == end) return nullptr;
+        const std::uint64_t b = *p++;
+        r |= (b & 0x7F) << shift;
+        if (b < 0x80) {
+            v = r;
+            return p;
+        }
+    }
+    return nullptr;
+}
+
+std::int64_t unzigzag(std::uint64_t u) {
+    return static_cast<std::int64_t>(u >> 1) ^ -static_cast<std::int64_t>(u & 1);
+}
+
+// Decodes a column of n varints from p, calling take(i, value) for each (false: the value is invalid).
+// Eight one-byte values at a time where the next eight bytes all are (names, kinds of id, small
+// deltas). Returns the byte after the column, or nullptr on truncated input or a value take refuses.
+template <typename Take>
+const std::uint8_t* decodeColumn(const std::uint8_t* p, const std::uint8_t* end, std::size_t n, Take&& take) {
+    std::size_t i = 0;
+    while (i < n) {
+        if (n - i >= 8 && end - p >= 8) {
+            std::uint64_t word = 0;
+            std::memcpy(&word, p, 8);
+            if ((word & 0x8080808080808080ULL) == 0) {
+                for (int k = 0; k < 8; ++k) {
+                    if (!take(i + static_cast<std::size_t>(k), std::uint64_t{p[k]})) return nullptr;
+                }
+                p += 8;
+                i += 8;
+                continue;
+            }
+        }
+        std::uint64_t v = 0;
+        p = varintAt(p, end, v);
+        if (p == nullptr || !take(i, v)) return nullptr;
+        ++i;
+    }
+    return p;
+}
+
+}  // namespace
+
 Status decodeEvents(std::string_view raw, std::size_t expectedCount, std::size_t nameCount, std::size_t payloadCount,
                     EventColumns& out, EventChunkScratch& scratch) {
-    Reader r(raw);
+    const auto* p = reinterpret_cast<const std::uint8_t*>(raw.data());
+    const auto* const end = p + raw.size();
     std::uint64_t n = 0;
-    if (!r.varint(n) || n != expectedCount || n > kChunkEvents) return corrupt("event count");
+    p = varintAt(p, end, n);
+    if (p == nullptr || n != expectedCount || n > kChunkEvents) return corrupt("event count");
     auto& starts = scratch.startNs;
     auto& durs = scratch.durNs;
     auto& names = scratch.nameIds;
@@ -60,39 +148,45 @@ Status decodeEvents(std::string_view raw, std::size_t expectedCount, std::size_t
     correlations.resize(n);
     payloads.resize(n);
     std::int64_t prev = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        std::int64_t d = 0;
-        if (!r.zigzag(d)) return corrupt("start column");
-        prev = wrapAdd(prev, d);
+    p = decodeColumn(p, end, n, [&](std::size_t i, std::uint64_t v) {
+        prev = wrapAdd(prev, unzigzag(v));
         starts[i] = prev;
-    }
-    for (std::size_t i = 0; i < n; ++i) {
+        return true;
+    });
+    if (p == nullptr) return corrupt("start column");
+    p = decodeColumn(p, end, n, [&](std::size_t i, std::uint64_t v) {
         // Valid traces have 0 <= duration and start + duration representable.
-        if (!r.zigzag(durs[i]) || durs[i] < 0 || starts[i] > INT64_MAX - durs[i]) return corrupt("duration column");
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-        std::uint64_t v = 0;
-        if (!r.varint(v) || v >= nameCount) return corrupt("name column");
+        const std::int64_t d = unzigzag(v);
+        durs[i] = d;
+        return d >= 0 && starts[i] <= INT64_MAX - d;
+    });
+    if (p == nullptr) return corrupt("duration column");
+    p = decodeColumn(p, end, n, [&](std::size_t i, std::uint64_t v) {
         names[i] = static_cast<std::uint32_t>(v);
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-        if (!r.u8(kinds[i]) || kinds[i] >= kEventKindCount) return corrupt("kind column");
+        return v < nameCount;
+    });
+    if (p == nullptr) return corrupt("name column");
+    if (static_cast<std::size_t>(end - p) < n) return corrupt("kind column");
+    std::memcpy(kinds.data(), p, n);
+    p += n;
+    if (std::any_of(kinds.begin(), kinds.end(), [](std::uint8_t k) { return k >= kEventKindCount; })) {
+        return corrupt("kind column");
     }
     std::int64_t prevCorrelation = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        std::int64_t d = 0;
-        if (!r.zigzag(d)) return corrupt("correlation column");
-        prevCorrelation = wrapAdd(prevCorrelation, d);
+    p = decodeColumn(p, end, n, [&](std::size_t i, std::uint64_t v) {
+        prevCorrelation = wrapAdd(prevCorrelation, unzigzag(v));
         correlations[i] = static_cast<std::uint32_t>(prevCorrelation);
-    }
+        return true;
+    });
+    if (p == nullptr) return corrupt("correlation column");
     bool anyPayload = false;
-    for (std::size_t i = 0; i < n; ++i) {
-        std::uint64_t v = 0;
-        if (!r.varint(v) || v >= payloadCount) return corrupt("payload column");
+    p = decodeColumn(p, end, n, [&](std::size_t i, std::uint64_t v) {
         payloads[i] = static_cast<PayloadId>(v);
         anyPayload = anyPayload || v != kNoPayload;
-    }
-    if (!r.atEnd()) return corrupt("trailing bytes in an event chunk");
+        return v < payloadCount;
+    });
+    if (p == nullptr) return corrupt("payload column");
+    if (p != end) return corrupt("trailing bytes in an event chunk");
     out.append(EventBatch{starts, durs, names, kinds, correlations,
                           anyPayload ? std::span<const PayloadId>(payloads) : std::span<const PayloadId>()});
     return Ok{};
@@ -220,26 +314,30 @@ std::string encodeRanges(const std::vector<NvtxRange>& ranges) {
 }
 
 Status decodeRanges(std::string_view raw, std::size_t nameCount, std::vector<NvtxRange>& out) {
-    Reader r(raw);
+    const auto* p = reinterpret_cast<const std::uint8_t*>(raw.data());
+    const auto* const end = p + raw.size();
     std::uint64_t n = 0;
-    if (!r.varint(n) || n > raw.size()) return corrupt("range count");
+    p = varintAt(p, end, n);
+    if (p == nullptr || n > raw.size()) return corrupt("range count");
     out.reserve(n);
     std::int64_t prev = 0;
     for (std::uint64_t i = 0; i < n; ++i) {
-        NvtxRange range;
-        std::int64_t d = 0, len = 0;
-        std::uint64_t name = 0;
-        if (!r.zigzag(d) || !r.zigzag(len) || !r.varint(name) || name >= nameCount || !r.u8(range.depth)) {
+        std::uint64_t d = 0, len = 0, name = 0;
+        if ((p = varintAt(p, end, d)) == nullptr || (p = varintAt(p, end, len)) == nullptr ||
+            (p = varintAt(p, end, name)) == nullptr || name >= nameCount || p == end) {
             return corrupt("range entry");
         }
-        range.startNs = wrapAdd(prev, d);
+        NvtxRange range;
+        range.depth = *p++;
+        range.startNs = wrapAdd(prev, unzigzag(d));
         prev = range.startNs;
-        if (len < 0 || range.startNs > INT64_MAX - len) return corrupt("range length");
-        range.endNs = range.startNs + len;
+        const std::int64_t length = unzigzag(len);
+        if (length < 0 || range.startNs > INT64_MAX - length) return corrupt("range length");
+        range.endNs = range.startNs + length;
         range.name = NameId{static_cast<std::uint32_t>(name)};
         out.push_back(range);
     }
-    return r.atEnd() ? Status(Ok{}) : Status(corrupt("trailing bytes in the range table"));
+    return p == end ? Status(Ok{}) : Status(corrupt("trailing bytes in the range table"));
 }
 
 }  // namespace tpscope::core::codec

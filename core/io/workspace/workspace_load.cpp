@@ -2,8 +2,8 @@
 // Copyright (C) 2026 The tpscope authors
 // Loading a workspace: the file is opened read-only (immutable), its schema version checked, then
 // each run's tables are read and its event chunks inflated and decoded, one stream per task on
-// worker threads, each stream as soon as its chunks are read (reading and decoding overlap, and the
-// compressed bytes of a stream are freed once it is decoded); each rank's NVTX ranges are a task too.
+// worker threads, chunk by chunk as they are read (reading and decoding overlap; the reader stays a
+// bounded number of compressed bytes ahead); each rank's NVTX ranges are a task too.
 // Every count and id is validated (codec/event_codec.h), so a damaged file is an error.
 
 #include <algorithm>
@@ -229,68 +229,150 @@ Status decodeRankRanges(const RangeBlob& stored, const Trace& trace, Rank& rank,
     return Ok{};
 }
 
-Status decodeStream(const std::vector<ChunkRow>& chunks, std::size_t expected, const Trace& trace, EventColumns& events,
-                    codec::EventChunkScratch& scratch, const std::string& path) {
-    std::size_t total = 0;
-    for (const auto& c : chunks) total += c.count;
-    if (total != expected) return damaged(path, "event count of a stream");
-    events.reserve(total);
-    for (const auto& c : chunks) {
-        TPSCOPE_TRY(codec::decompressInto(c.blob, c.rawBytes, "event chunk", scratch.raw));
-        TPSCOPE_TRY(
-            codec::decodeEvents(scratch.raw, c.count, trace.names.size(), trace.payloads.size(), events, scratch));
-    }
-    // Here, on the decoder thread, rather than in Trace::finalize on the reading thread afterwards:
-    // the streams narrow in parallel, and each one's wide correlation ids are freed as it ends.
-    events.finalize();
-    return Ok{};
-}
-
-// Tasks ready for a decoder thread: a rank's ranges, or a stream whose chunk rows have all been read.
-// Closed when the reader has read every row (or stopped on an error); pop() then drains what is left
-// and returns false.
-class ReadyTasks {
+// Chunk rows on their way from the reader (the thread that steps through the event_chunks table) to
+// the decoder threads. A stream becomes a task when its first chunk row is read; the decoder that
+// takes it decodes its chunks in order as they come, so reading and decoding overlap chunk by chunk.
+// The reader stays at most `readAhead` bytes of compressed chunks ahead of the decoders (it is faster
+// than they are; unbounded, it held most of the file's blobs at once on top of the decoded columns),
+// unless every decoder is waiting for a chunk it has not read yet. Blob buffers are handed back and
+// reused, so they cost no fresh pages per chunk. Tasks [0, streams) are streams, the rest the ranks'
+// NVTX ranges. close(): no more rows; waiting decoders then get what is left, then nothing.
+class ChunkQueue {
   public:
-    void push(std::size_t task) {
+    ChunkQueue(std::size_t streams, unsigned decoders, std::size_t readAhead)
+        : m_chunks(streams), m_dropped(streams), m_decoders(decoders), m_readAhead(readAhead) {}
+
+    // Reader side.
+    void pushTask(std::size_t task) {
         {
             std::lock_guard lock(m_mutex);
-            m_ready.push_back(task);
+            m_tasks.push_back(task);
         }
-        m_cv.notify_one();
+        m_forDecoders.notify_all();
+    }
+    // Queues a chunk of `stream`; its first one makes the stream a task.
+    void pushChunk(std::size_t stream, bool first, ChunkRow row) {
+        {
+            std::lock_guard lock(m_mutex);
+            if (first) m_tasks.push_back(stream);
+            if (m_dropped[stream]) {
+                m_spare.push_back(std::move(row.blob));
+            } else {
+                m_queuedBytes += row.blob.size();
+                m_chunks[stream].push_back(std::move(row));
+            }
+        }
+        m_forDecoders.notify_all();
+    }
+    // A buffer for the next blob: one a decoder is done with, or a new one.
+    std::vector<unsigned char> spareBuffer() {
+        std::lock_guard lock(m_mutex);
+        if (m_spare.empty()) return {};
+        std::vector<unsigned char> buffer = std::move(m_spare.back());
+        m_spare.pop_back();
+        return buffer;
+    }
+    void waitForRoom() {
+        std::unique_lock lock(m_mutex);
+        m_forReader.wait(lock, [this] { return m_queuedBytes < m_readAhead || m_waiting == m_decoders; });
     }
     void close() {
         {
             std::lock_guard lock(m_mutex);
             m_closed = true;
         }
-        m_cv.notify_all();
+        m_forDecoders.notify_all();
     }
-    bool pop(std::size_t& task) {
+
+    // Decoder side. False when the queue is closed and no task is left.
+    bool popTask(std::size_t& task) {
         std::unique_lock lock(m_mutex);
-        m_cv.wait(lock, [this] { return m_closed || !m_ready.empty(); });
-        if (m_ready.empty()) return false;
-        task = m_ready.front();
-        m_ready.pop_front();
+        waitLocked(lock, [this] { return m_closed || !m_tasks.empty(); });
+        if (m_tasks.empty()) return false;
+        task = m_tasks.front();
+        m_tasks.pop_front();
         return true;
+    }
+    // The stream's next chunk; false when the reader stopped before reading it.
+    bool popChunk(std::size_t stream, ChunkRow& row) {
+        std::unique_lock lock(m_mutex);
+        auto& chunks = m_chunks[stream];
+        waitLocked(lock, [&] { return m_closed || !chunks.empty(); });
+        if (chunks.empty()) return false;
+        row = std::move(chunks.front());
+        chunks.pop_front();
+        m_queuedBytes -= row.blob.size();
+        lock.unlock();
+        m_forReader.notify_one();
+        return true;
+    }
+    void recycle(std::vector<unsigned char> buffer) {
+        buffer.clear();
+        std::lock_guard lock(m_mutex);
+        m_spare.push_back(std::move(buffer));
+    }
+    // A stream that failed: its queued chunks and those still to come are dropped.
+    void drop(std::size_t stream) {
+        std::lock_guard lock(m_mutex);
+        m_dropped[stream] = true;
+        for (auto& row : m_chunks[stream]) {
+            m_queuedBytes -= row.blob.size();
+            m_spare.push_back(std::move(row.blob));
+        }
+        m_chunks[stream].clear();
+        m_forReader.notify_one();
     }
 
   private:
+    // Waits for `ready`, counted as a waiting decoder meanwhile (the reader does not wait for room
+    // while every decoder waits for it).
+    template <typename Ready>
+    void waitLocked(std::unique_lock<std::mutex>& lock, Ready ready) {
+        if (ready()) return;
+        ++m_waiting;
+        m_forReader.notify_one();
+        m_forDecoders.wait(lock, ready);
+        --m_waiting;
+    }
+
     std::mutex m_mutex;
-    std::condition_variable m_cv;
-    std::deque<std::size_t> m_ready;
+    std::condition_variable m_forDecoders, m_forReader;
+    std::deque<std::size_t> m_tasks;
+    std::vector<std::deque<ChunkRow>> m_chunks;  // per stream, read and not yet decoded
+    std::vector<bool> m_dropped;                 // per stream
+    std::vector<std::vector<unsigned char>> m_spare;
+    std::size_t m_queuedBytes = 0;
+    unsigned m_waiting = 0;
+    const unsigned m_decoders;
+    const std::size_t m_readAhead;
     bool m_closed = false;
 };
 
-// One (rank, stream): its compressed chunks as read, and what the reader has counted of them. The
-// reader thread owns `rows` and `events` until the stream is handed over; a decoder owns `chunks`
-// from then on and frees them once decoded.
+// Decodes the stream's chunks as the reader queues them, then finalizes it here, on the decoder
+// thread, rather than in Trace::finalize on the reading thread afterwards: the streams finalize in
+// parallel.
+Status decodeStream(ChunkQueue& queue, std::size_t task, std::size_t expected, const Trace& trace, EventColumns& events,
+                    codec::EventChunkScratch& scratch, const TaskControl& control, const std::string& path) {
+    events.reserve(expected);
+    ChunkRow chunk;
+    for (std::size_t decoded = 0; decoded < expected; decoded += chunk.count) {
+        if (control.cancelled()) return makeError(ErrorCode::Cancelled, "load cancelled");
+        if (!queue.popChunk(task, chunk)) return damaged(path, "event count of a stream");
+        TPSCOPE_TRY(codec::decompressInto(chunk.blob, chunk.rawBytes, "event chunk", scratch.raw));
+        TPSCOPE_TRY(
+            codec::decodeEvents(scratch.raw, chunk.count, trace.names.size(), trace.payloads.size(), events, scratch));
+        queue.recycle(std::move(chunk.blob));
+    }
+    events.finalize();
+    return Ok{};
+}
+
+// One (rank, stream): what the reader has counted of its chunk rows.
 struct StreamLoad {
     std::size_t rank = 0, stream = 0;
     std::size_t expected = 0;  // events, from the streams table
     std::size_t rows = 0;      // chunk rows read
     std::size_t events = 0;    // events in them
-    bool handedOver = false;
-    std::vector<ChunkRow> chunks;
     Status result = Ok{};
 };
 
@@ -303,10 +385,6 @@ Result<std::shared_ptr<Trace>> readTrace(SqliteDb& db, const RunRow& run, const 
     std::vector<RangeBlob> rangeBlobs;
     TPSCOPE_TRY(readLayout(db, run.id, *trace, rangeBlobs, counts));
 
-    // Each stream is decoded by one task as soon as its last chunk row is read (a stream is complete
-    // when its rows hold the event count of the streams table), and its compressed bytes are freed
-    // once decoded: reading and decoding overlap, and the file's blobs are never all held at once.
-    // Each rank's ranges are one task more, queued first: tasks [0, streams) are streams, the rest ranks.
     std::vector<StreamLoad> loads;
     std::vector<std::vector<std::size_t>> taskOf(trace->ranks.size());
     for (std::size_t r = 0; r < counts.size(); ++r) {
@@ -319,11 +397,12 @@ Result<std::shared_ptr<Trace>> readTrace(SqliteDb& db, const RunRow& run, const 
         }
     }
     std::vector<Status> rangeResults(rangeBlobs.size(), Ok{});
-    ReadyTasks ready;
+    const unsigned threads = resolveThreadCount(opt.threads, loads.size());
+    ChunkQueue queue(loads.size(), threads, opt.readAheadBytes);
     auto decoder = [&] {
         codec::EventChunkScratch scratch;
         std::size_t i = 0;
-        while (ready.pop(i)) {
+        while (queue.popTask(i)) {
             const bool isStream = i < loads.size();
             Status& result = isStream ? loads[i].result : rangeResults[i - loads.size()];
             if (opt.control.cancelled()) {
@@ -333,8 +412,9 @@ Result<std::shared_ptr<Trace>> readTrace(SqliteDb& db, const RunRow& run, const 
                 // A worker thread must not let bad_alloc escape (std::terminate): it becomes this task's error.
                 result = withAllocationErrors(
                     [&] {
-                        return decodeStream(load.chunks, load.expected, *trace,
-                                            slotColumns(trace->ranks[load.rank], load.stream), scratch, db.path());
+                        return decodeStream(queue, i, load.expected, *trace,
+                                            slotColumns(trace->ranks[load.rank], load.stream), scratch, opt.control,
+                                            db.path());
                     },
                     db.path());
             } else {
@@ -343,32 +423,25 @@ Result<std::shared_ptr<Trace>> readTrace(SqliteDb& db, const RunRow& run, const 
                     [&] { return decodeRankRanges(rangeBlobs[r], *trace, trace->ranks[r], scratch, db.path()); },
                     db.path());
             }
-            if (isStream) {
-                std::vector<ChunkRow>().swap(loads[i].chunks);
-            } else {
-                std::vector<unsigned char>().swap(rangeBlobs[i - loads.size()].blob);
-            }
+            if (isStream && !result) queue.drop(i);
+            if (!isStream) std::vector<unsigned char>().swap(rangeBlobs[i - loads.size()].blob);
         }
     };
-    const unsigned threads = resolveThreadCount(opt.threads, loads.size());
     std::vector<std::thread> pool;
     for (unsigned t = 0; t < threads; ++t) pool.emplace_back(decoder);
     // The decoders are joined on every way out of the reading below.
     struct Joiner {
-        ReadyTasks& ready;
+        ChunkQueue& queue;
         std::vector<std::thread>& pool;
         ~Joiner() {
-            ready.close();
+            queue.close();
             for (auto& t : pool) t.join();
         }
-    } joiner{ready, pool};
-    auto handOver = [&](StreamLoad& load) {
-        load.handedOver = true;
-        ready.push(static_cast<std::size_t>(&load - loads.data()));
-    };
-    for (std::size_t r = 0; r < rangeBlobs.size(); ++r) ready.push(loads.size() + r);
-    for (auto& load : loads) {
-        if (load.expected == 0) handOver(load);
+    } joiner{queue, pool};
+    // Each rank's ranges first; then a stream as soon as its first chunk row is read (an empty one now).
+    for (std::size_t r = 0; r < rangeBlobs.size(); ++r) queue.pushTask(loads.size() + r);
+    for (std::size_t i = 0; i < loads.size(); ++i) {
+        if (loads[i].expected == 0) queue.pushTask(i);
     }
 
     auto stmt = db.prepare(
@@ -383,9 +456,10 @@ Result<std::shared_ptr<Trace>> readTrace(SqliteDb& db, const RunRow& run, const 
             static_cast<std::size_t>(s) >= taskOf[r].size()) {
             return damaged(db.path(), "event chunk index");
         }
-        StreamLoad& load = loads[taskOf[r][s]];
+        const std::size_t task = taskOf[r][s];
+        StreamLoad& load = loads[task];
         const std::int64_t n = stmt->int64(3);
-        if (load.handedOver || stmt->int64(2) != static_cast<std::int64_t>(load.rows) || n <= 0 ||
+        if (stmt->int64(2) != static_cast<std::int64_t>(load.rows) || n <= 0 ||
             n > static_cast<std::int64_t>(codec::kChunkEvents) || stmt->int64(4) < 0) {
             return damaged(db.path(), "event chunk index");
         }
@@ -393,18 +467,19 @@ Result<std::shared_ptr<Trace>> readTrace(SqliteDb& db, const RunRow& run, const 
             return damaged(db.path(), "event count of a stream");
         }
         const auto blob = stmt->blob(5);
-        load.chunks.push_back({static_cast<std::size_t>(n), static_cast<std::uint64_t>(stmt->int64(4)),
-                               std::vector<unsigned char>(blob.begin(), blob.end())});
+        queue.waitForRoom();
+        ChunkRow row{static_cast<std::size_t>(n), static_cast<std::uint64_t>(stmt->int64(4)), queue.spareBuffer()};
+        row.blob.assign(blob.begin(), blob.end());
+        queue.pushChunk(task, load.rows == 0, std::move(row));
         ++load.rows;
         load.events += static_cast<std::size_t>(n);
-        if (load.events == load.expected) handOver(load);
     }
     if (rc != SQLITE_DONE) return db.error("cannot read event chunks");
     for (const auto& load : loads) {
-        if (!load.handedOver) return damaged(db.path(), "event count of a stream");
+        if (load.events != load.expected) return damaged(db.path(), "event count of a stream");
     }
     opt.control.report(0.3);
-    ready.close();
+    queue.close();
     for (auto& t : pool) t.join();
     pool.clear();
     for (const auto& load : loads) {

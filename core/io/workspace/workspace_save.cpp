@@ -94,7 +94,7 @@ Status compressChunks(const Workspace& ws, std::vector<ChunkJob>& jobs, const Wo
             const auto& events = slotEvents(ws.runs[j.run].trace->ranks[j.rank], j.stream);
             const std::string raw = codec::encodeEvents(events, j.first, j.last);
             j.rawBytes = raw.size();
-            auto blob = codec::compress(raw, opt.compressionLevel, opt.runLengthOnly);
+            auto blob = codec::compressBlock(raw, opt.compressionLevel);
             if (!blob) {
                 failed = true;
                 std::lock_guard lock(errorMutex);
@@ -199,7 +199,7 @@ Status writeRanksAndStreams(SqliteDb& db, const Trace& trace, std::int64_t runId
         const Rank& rank = trace.ranks[r];
         const std::string ranges = codec::encodeRanges(rank.ranges);
         std::string rangesZ;
-        TPSCOPE_TRY_ASSIGN(rangesZ, codec::compress(ranges, opt.compressionLevel, opt.runLengthOnly));
+        TPSCOPE_TRY_ASSIGN(rangesZ, codec::compressBlock(ranges, opt.compressionLevel));
         ranks->bind(1, runId);
         ranks->bind(2, static_cast<std::int64_t>(r));
         ranks->bind(3, std::int64_t{rank.id.value});

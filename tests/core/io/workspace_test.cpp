@@ -92,6 +92,39 @@ TEST(Workspace, InterleavedChunkRowsOfDifferentStreamsLoadTheSameTrace) {
     expectSameTrace(*ws.runs[0].trace, *loaded->runs[0].trace);
 }
 
+// The reader runs at most readAheadBytes ahead of the decoders unless every decoder waits for a chunk
+// it has not read yet: with chunk rows of the streams interleaved, a read-ahead of one byte and one to
+// three decoders, the trace loads the same (no decoder waits forever for a row behind the one the
+// reader holds), and a damaged chunk is still one error.
+TEST(Workspace, ATinyReadAheadLoadsTheSameTraceWithAnyNumberOfDecoders) {
+    TempDir dir;
+    const auto path = (dir / "interleaved.tpscope").string();
+    core::Workspace ws;
+    ws.runs.push_back(core::Run{{"long"}, makeSyntheticTrace({3, 1, 9000, 5}), std::nullopt});
+    ASSERT_TRUE(core::saveWorkspace(ws, path));
+    execSql(path,
+            "CREATE TABLE reordered AS SELECT * FROM event_chunks ORDER BY chunk, rank_position DESC, stream_position; "
+            "DELETE FROM event_chunks; INSERT INTO event_chunks SELECT * FROM reordered; DROP TABLE reordered;");
+    for (const unsigned threads : {1u, 2u, 3u}) {
+        core::WorkspaceOptions options;
+        options.threads = threads;
+        options.readAheadBytes = 1;
+        auto loaded = core::loadWorkspace(path, options);
+        ASSERT_TRUE(loaded) << loaded.error().describe();
+        expectSameTrace(*ws.runs[0].trace, *loaded->runs[0].trace);
+    }
+    execSql(path, "UPDATE event_chunks SET data = randomblob(length(data)) WHERE rowid = 2");
+    for (const unsigned threads : {1u, 2u}) {
+        core::WorkspaceOptions options;
+        options.threads = threads;
+        options.readAheadBytes = 1;
+        auto loaded = core::loadWorkspace(path, options);
+        ASSERT_FALSE(loaded);
+        EXPECT_EQ(loaded.error().code, core::ErrorCode::ParseError);
+        EXPECT_NE(loaded.error().message.find("corrupt"), std::string::npos) << loaded.error().message;
+    }
+}
+
 // A stream whose last chunk row is missing is never complete: an error naming the stream's count,
 // with the decoders of the other streams wound down (no hang, no crash).
 TEST(Workspace, AMissingChunkRowIsAnErrorNotAHang) {

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
+// The event chunk codec (core/io/codec/event_codec.h) as the workspace reader uses it: columns decoded
+// chunk by chunk equal the columns appended event by event, whatever the values (starts 4.3 s or more
+// apart, durations past 32 bits, more than 65,536 labels, correlation ids that jump, starts out of
+// order, varints of every length, chunks that end anywhere in a block); a damaged chunk is one error
+// and leaves the columns as they were.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include "core/io/codec/event_codec.h"
+
+namespace tpscope::core::codec {
+namespace {
+
+struct Shape {
+    std::size_t events = 0;
+    std::uint32_t names = 0;  // name ids drawn from [0, names)
+    bool outOfOrder = false;  // some starts before the previous one
+    bool jumpyIds = false;    // correlation ids that do not fit 16 bits within a block
+    std::uint64_t seed = 0;
+};
+
+std::vector<EventRecord> randomEvents(const Shape& shape) {
+    std::mt19937_64 rng(shape.seed);
+    auto pick = [&](std::uint64_t n) { return rng() % n; };
+    std::vector<EventRecord> events;
+    std::int64_t t = 1'000'000'000;
+    std::uint32_t id = 70'000;
+    for (std::size_t i = 0; i < shape.events; ++i) {
+        const std::uint64_t r = pick(1000);
+        if (r < 3) {
+            t += 5'000'000'000 + static_cast<std::int64_t>(pick(1'000'000));  // a gap past 32 bits: an escape
+        } else if (shape.outOfOrder && r < 40) {
+            t -= static_cast<std::int64_t>(pick(200'000));
+        } else {
+            t += static_cast<std::int64_t>(pick(r < 500 ? 100 : 3'000'000));  // one- to four-byte deltas
+        }
+        const std::uint64_t d = pick(1000);
+        const std::int64_t dur = d < 3    ? std::int64_t{UINT32_MAX} + static_cast<std::int64_t>(pick(1ULL << 40))
+                                 : d < 5  ? std::int64_t{UINT32_MAX}
+                                 : d < 7  ? std::int64_t{UINT32_MAX} - 1
+                                 : d < 20 ? 0
+                                          : static_cast<std::int64_t>(pick(d < 500 ? 120 : 200'000));
+        id += static_cast<std::uint32_t>(pick(4));
+        std::uint32_t correlation = id;
+        if (pick(10) == 0) correlation -= static_cast<std::uint32_t>(pick(1000));  // a smaller id: the block re-based
+        if (pick(100) == 0) correlation = 0;                                       // a host call without a kernel
+        if (shape.jumpyIds && pick(50) == 0) correlation = static_cast<std::uint32_t>(rng());
+        events.push_back(EventRecord{t, dur, NameId{static_cast<std::uint32_t>(pick(shape.names))},
+                                     static_cast<EventKind>(pick(kEventKindCount)), correlation,
+                                     pick(3) == 0 ? static_cast<PayloadId>(1 + pick(5)) : kNoPayload});
+    }
+    return events;
+}
+
+// Appended event by event (the reference) and decoded from chunks of the given sizes (cycled); both
+// finalized.
+std::pair<EventColumns, EventColumns> referenceAndDecoded(const std::vector<EventRecord>& events, std::uint32_t names,
+                                                          std::vector<std::size_t> chunkSizes) {
+    EventColumns reference;
+    for (const auto& e : events) reference.append(e);
+    EventColumns decoded;
+    decoded.reserve(events.size());
+    EventChunkScratch scratch;
+    std::size_t c = 0;
+    for (std::size_t first = 0; first < events.size(); ++c) {
+        const std::size_t last = std::min(events.size(), first + chunkSizes[c % chunkSizes.size()]);
+        const std::string raw = encodeEvents(reference, first, last);  // starts in append order
+        const Status s = decodeEvents(raw, last - first, names, 6, decoded, scratch);
+        EXPECT_TRUE(s) << s.error().describe();
+        first = last;
+    }
+    reference.finalize();
+    decoded.finalize();
+    return {std::move(reference), std::move(decoded)};
+}
+
+// Both equal the events themselves, stably sorted by start, and each other.
+void expectSameColumns(std::vector<EventRecord> events, const EventColumns& reference, const EventColumns& decoded) {
+    std::stable_sort(events.begin(), events.end(),
+                     [](const EventRecord& a, const EventRecord& b) { return a.startNs < b.startNs; });
+    ASSERT_EQ(reference.size(), events.size());
+    ASSERT_EQ(decoded.size(), events.size());
+    EXPECT_TRUE(decoded == reference);
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        const EventRecord& a = events[i];
+        const EventRecord b = decoded.at(i);
+        ASSERT_EQ(reference.at(i).correlationId, a.correlationId) << i;
+        ASSERT_EQ(reference.at(i).startNs, a.startNs) << i;
+        ASSERT_EQ(b.startNs, a.startNs) << i;
+        ASSERT_EQ(b.durNs, a.durNs) << i;
+        ASSERT_EQ(b.name, a.name) << i;
+        ASSERT_EQ(b.kind, a.kind) << i;
+        ASSERT_EQ(b.correlationId, a.correlationId) << i;
+        ASSERT_EQ(b.payload, a.payload) << i;
+    }
+    // The same representation too (narrow or wide columns, escapes): the same bytes resident.
+    EXPECT_EQ(decoded.residentBytes(), reference.residentBytes());
+    EXPECT_EQ(decoded.visibleRange(reference.firstStartNs(), reference.lastEndNs()).size(), reference.size());
+}
+
+TEST(EventCodec, DecodedChunksEqualEventByEventAppends) {
+    const std::vector<Shape> shapes = {
+        {20'000, 300, false, false, 1},      // in order, few labels, narrow ids
+        {20'000, 300, true, false, 2},       // starts out of order: sorted by finalize()
+        {20'000, 300, false, true, 3},       // ids that jump: all 32 bits
+        {150'000, 40'000, false, false, 4},  // > 65,536 distinct (name, payload) labels: wide label columns
+    };
+    for (const Shape& shape : shapes) {
+        SCOPED_TRACE(shape.seed);
+        const auto events = randomEvents(shape);
+        // Chunks of a whole number of blocks, and chunks that end inside a block (the next chunk
+        // continues the block: its start base and its correlation base).
+        for (const auto& sizes : {std::vector<std::size_t>{kChunkEvents}, std::vector<std::size_t>{1000, 7, 64, 333}}) {
+            auto [reference, decoded] = referenceAndDecoded(events, shape.names, sizes);
+            expectSameColumns(events, reference, decoded);
+        }
+    }
+}
+
+// A small chunk whose values take every varint length, and every way of damaging it.
+class DamagedChunk : public ::testing::Test {
+  protected:
+    static constexpr std::uint32_t kNames = 300;
+    static constexpr std::size_t kPayloads = 6;
+
+    void SetUp() override {
+        Shape shape{40, kNames, true, true, 9};
+        for (const auto& e : randomEvents(shape)) events.append(e);
+        raw = encodeEvents(events, 0, events.size());
+    }
+    // The chunk must be refused with one parse error, the columns untouched.
+    void expectRefused(const std::string& bytes, std::size_t count, const std::string& what) {
+        EventColumns out;
+        EventRecord first;
+        first.startNs = 5;
+        out.append(first);
+        const Status s = decodeEvents(bytes, count, kNames, kPayloads, out);
+        ASSERT_FALSE(s) << what;
+        EXPECT_EQ(s.error().code, ErrorCode::ParseError) << what;
+        EXPECT_NE(s.error().message.find("corrupt workspace data"), std::string::npos) << s.error().message;
+        EXPECT_EQ(out.size(), 1u) << what;
+    }
+    EventColumns events;
+    std::string raw;
+};
+
+TEST_F(DamagedChunk, TheIntactChunkDecodes) {
+    EventColumns out;
+    ASSERT_TRUE(decodeEvents(raw, events.size(), kNames, kPayloads, out));
+    for (std::size_t i = 0; i < events.size(); ++i) ASSERT_EQ(out.at(i).startNs, events.at(i).startNs) << i;
+}
+
+TEST_F(DamagedChunk, EveryTruncationIsAnError) {
+    for (std::size_t n = 0; n < raw.size(); ++n) expectRefused(raw.substr(0, n), events.size(), std::to_string(n));
+}
+
+TEST_F(DamagedChunk, TrailingBytesAWrongCountAndBadIdsAreErrors) {
+    expectRefused(raw + '\0', events.size(), "trailing byte");
+    expectRefused(raw, events.size() + 1, "count");
+    expectRefused(raw, events.size() - 1, "count");
+    auto oneEvent = [](std::int64_t dur, std::uint64_t name, std::uint8_t kind, std::uint64_t payload) {
+        Writer w;
+        w.varint(1);
+        w.zigzag(1'000);
+        w.zigzag(dur);
+        w.varint(name);
+        w.u8(kind);
+        w.zigzag(0);
+        w.varint(payload);
+        return w.bytes();
+    };
+    EventColumns out;
+    ASSERT_TRUE(decodeEvents(oneEvent(5, kNames - 1, kEventKindCount - 1, kPayloads - 1), 1, kNames, kPayloads, out));
+    expectRefused(oneEvent(-5, 0, 0, 0), 1, "negative duration");
+    expectRefused(oneEvent(INT64_MAX, 0, 0, 0), 1, "end past int64");
+    expectRefused(oneEvent(5, kNames, 0, 0), 1, "name id");
+    expectRefused(oneEvent(5, 0, kEventKindCount, 0), 1, "kind");
+    expectRefused(oneEvent(5, 0, 0, kPayloads), 1, "payload id");
+    // A varint of 11 bytes (ten with the continuation bit), followed by enough bytes to read ahead.
+    std::string overlong = "\x01" + std::string(10, '\x80') + std::string(20, '\x01');
+    expectRefused(overlong, 1, "overlong varint");
+}
+
+// NVTX ranges: decoded as encoded (deltas and lengths of every varint length), and every truncation of
+// the blob, a trailing byte or a name id past the table is one error.
+TEST(EventCodec, RangesRoundTripAndDamagedRangesAreErrors) {
+    std::mt19937_64 rng(5);
+    std::vector<NvtxRange> ranges;
+    std::int64_t t = 77;
+    for (int i = 0; i < 500; ++i) {
+        t += static_cast<std::int64_t>(rng() % (i % 7 == 0 ? 10'000'000'000ULL : 300));
+        const auto length = static_cast<std::int64_t>(rng() % (i % 5 == 0 ? 1ULL << 45 : 1'000));
+        ranges.push_back(NvtxRange{t, t + length, NameId{static_cast<std::uint32_t>(rng() % 40)},
+                                   static_cast<std::uint8_t>(rng() % 4)});
+    }
+    const std::string raw = encodeRanges(ranges);
+    std::vector<NvtxRange> back;
+    ASSERT_TRUE(decodeRanges(raw, 40, back));
+    ASSERT_EQ(back.size(), ranges.size());
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+        ASSERT_EQ(back[i].startNs, ranges[i].startNs) << i;
+        ASSERT_EQ(back[i].endNs, ranges[i].endNs) << i;
+        ASSERT_EQ(back[i].name, ranges[i].name) << i;
+        ASSERT_EQ(back[i].depth, ranges[i].depth) << i;
+    }
+    auto refused = [](const std::string& bytes, std::size_t names) {
+        std::vector<NvtxRange> out;
+        const Status s = decodeRanges(bytes, names, out);
+        return !s && s.error().code == ErrorCode::ParseError;
+    };
+    for (std::size_t n = 0; n < raw.size(); ++n) ASSERT_TRUE(refused(raw.substr(0, n), 40)) << n;
+    EXPECT_TRUE(refused(raw + '\0', 40));
+    ASSERT_TRUE(std::any_of(ranges.begin(), ranges.end(), [](const NvtxRange& r) { return r.name.value == 39; }));
+    EXPECT_TRUE(refused(raw, 39));  // a name id past a table of 39
+}
+
+}  // namespace
+}  // namespace tpscope::core::codec

@@ -3,6 +3,7 @@
 #include "core/analysis/exposed_comm.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace tpscope::core::analysis {
 
@@ -34,37 +35,25 @@ std::vector<TimeInterval> subtract(const std::vector<TimeInterval>& a, const std
 
 namespace {
 
-bool isCompute(core::EventKind kind) {
-    return kind != core::EventKind::Collective && kind != core::EventKind::Memcpy && kind != core::EventKind::Memset;
-}
+using KindMask = std::uint32_t;  // bit k: EventKind k belongs
 
-// Union of the rank's collective kernels: each stream's (sorted by start) grows by appending, then
-// the streams' unions are merged. A rank rarely has more than a few streams.
-std::vector<TimeInterval> commUnionOf(const core::Rank& rank) {
-    std::vector<TimeInterval> all;
-    for (const auto& stream : rank.streams) {
-        const auto& ev = stream.events;
-        // Sized once at the stream's collective count (its union's largest size): grown by doubling,
-        // the list was copied and its fresh pages faulted again at every step (a fifth of the
-        // timeline rows' CPU at 100 M events). Pages past the union's size are never touched.
-        const auto kinds = ev.kinds();
-        std::vector<TimeInterval> one;
-        one.reserve(static_cast<std::size_t>(
-            std::count(kinds.begin(), kinds.end(), static_cast<std::uint8_t>(core::EventKind::Collective))));
-        for (std::size_t i = 0; i < ev.size(); ++i) {
-            if (ev.kind(i) == core::EventKind::Collective) appendToUnion(one, {ev.startNs(i), ev.endNs(i)});
-        }
-        all = all.empty() ? std::move(one) : mergeUnions(all, one);
-    }
-    return all;
+constexpr KindMask bit(core::EventKind kind) {
+    return KindMask{1} << static_cast<unsigned>(kind);
 }
+static_assert(core::kEventKindCount <= 32);
+constexpr KindMask kCollectives = bit(core::EventKind::Collective);
+// Compute: every kernel but collectives; memcpy and memset count as neither.
+constexpr KindMask kCompute = ((KindMask{1} << core::kEventKindCount) - 1) &
+                              ~(kCollectives | bit(core::EventKind::Memcpy) | bit(core::EventKind::Memset));
 
-// The union of the rank's compute kernels over all its streams, one disjoint interval at a time in
-// order, without a list of them: compute is most of a trace, and at 100 M events that list was
-// 1.3 GB of fresh pages for the timeline to fill and drop.
-class ComputeUnion {
+// The union of a rank's kernels of some kinds over all its streams, one disjoint interval at a time
+// in start order, without a list of them: at 100 M events the compute list was 1.3 GB of fresh pages
+// and the collectives' 40 MB a rank, both filled and dropped for every rank. Kernels are taken by
+// start across the streams (each sorted by start); empty ones are dropped and intervals that overlap
+// or touch are merged, which is what appendToUnion/mergeUnions gave, interval for interval.
+class KernelUnion {
   public:
-    explicit ComputeUnion(const core::Rank& rank) : m_rank(rank), m_pos(rank.streams.size(), 0) {
+    KernelUnion(const core::Rank& rank, KindMask kinds) : m_rank(rank), m_kinds(kinds), m_pos(rank.streams.size(), 0) {
         m_pending = nextKernel(m_next);
     }
 
@@ -78,13 +67,16 @@ class ComputeUnion {
     }
 
   private:
-    // The next non-empty compute kernel by start over every stream (the earliest of the streams' next).
+    bool wanted(const core::EventColumns& ev, std::size_t i) const {
+        return ((m_kinds >> static_cast<unsigned>(ev.kind(i))) & 1U) != 0 && ev.durNs(i) > 0;
+    }
+    // The next wanted kernel by start over every stream (the earliest of the streams' next).
     bool nextKernel(TimeInterval& out) {
         std::size_t best = m_pos.size();
         for (std::size_t s = 0; s < m_pos.size(); ++s) {
             const auto& ev = m_rank.streams[s].events;
             std::size_t& i = m_pos[s];
-            while (i < ev.size() && (!isCompute(ev.kind(i)) || ev.durNs(i) <= 0)) ++i;
+            while (i < ev.size() && !wanted(ev, i)) ++i;
             if (i < ev.size() &&
                 (best == m_pos.size() || ev.startNs(i) < m_rank.streams[best].events.startNs(m_pos[best]))) {
                 best = s;
@@ -98,41 +90,56 @@ class ComputeUnion {
     }
 
     const core::Rank& m_rank;
+    KindMask m_kinds;
     std::vector<std::size_t> m_pos;  // per stream: the next event to look at
     TimeInterval m_next;
     bool m_pending = false;
 };
 
-// subtract(comm, compute union) with the compute union streamed.
-std::vector<TimeInterval> exposedPart(const std::vector<TimeInterval>& comm, const core::Rank& rank) {
-    std::vector<TimeInterval> out;
-    out.reserve(comm.size());  // a collective mostly leaves one exposed piece or none
-    ComputeUnion compute(rank);
+// Walks the collectives' union (onComm gets each interval) and the parts of it no compute kernel
+// covers (onExposed), both in order; two streamed unions, no list held.
+template <typename OnComm, typename OnExposed>
+void forEachExposed(const core::Rank& rank, OnComm&& onComm, OnExposed&& onExposed) {
+    KernelUnion comm(rank, kCollectives);
+    KernelUnion compute(rank, kCompute);
     TimeInterval c;
     bool have = compute.next(c);
-    for (const auto& iv : comm) {
+    TimeInterval iv;
+    while (comm.next(iv)) {
+        onComm(iv);
         std::int64_t cursor = iv.startNs;
         while (have && c.endNs <= cursor) have = compute.next(c);
         while (have && c.startNs < iv.endNs) {
-            if (c.startNs > cursor) out.push_back({cursor, c.startNs});
+            if (c.startNs > cursor) onExposed(TimeInterval{cursor, c.startNs});
             cursor = std::max(cursor, c.endNs);
             if (c.endNs > iv.endNs) break;  // reaches into the next collective: keep it
             have = compute.next(c);
         }
-        if (cursor < iv.endNs) out.push_back({cursor, iv.endNs});
+        if (cursor < iv.endNs) onExposed(TimeInterval{cursor, iv.endNs});
     }
-    return out;
 }
 
 }  // namespace
 
+void exposedCommIntervals(const core::Rank& rank, std::vector<TimeInterval>& out) {
+    out.clear();
+    forEachExposed(
+        rank, [](const TimeInterval&) {}, [&](const TimeInterval& iv) { out.push_back(iv); });
+}
+
 std::vector<TimeInterval> exposedCommIntervals(const core::Rank& rank) {
-    return exposedPart(commUnionOf(rank), rank);
+    std::vector<TimeInterval> out;
+    exposedCommIntervals(rank, out);
+    return out;
 }
 
 CommSummary summarizeComm(const core::Rank& rank) {
-    const std::vector<TimeInterval> comm = commUnionOf(rank);
-    return {static_cast<double>(totalLength(comm)), static_cast<double>(totalLength(exposedPart(comm, rank)))};
+    std::int64_t comm = 0;
+    std::int64_t exposed = 0;
+    forEachExposed(
+        rank, [&](const TimeInterval& iv) { comm += iv.length(); },
+        [&](const TimeInterval& iv) { exposed += iv.length(); });
+    return {static_cast<double>(comm), static_cast<double>(exposed)};
 }
 
 CommSummary summarizeComm(const core::Trace& trace) {

@@ -5,10 +5,10 @@
 // kernels while no compute kernel runs on it. The timeline draws them; the per-layer breakdown
 // (layer_breakdown.h) sums the same quantity per window.
 //
-// Input: one rank's streams (each sorted by start). Unions the collective kernels (each stream's as
-// they come, then merged), and subtracts the union of the compute kernels (memcpy/memset count as
-// neither), which is streamed across the streams in start order rather than held. O(n x s) for n
-// events on s streams (O(n) on one); holds the collectives' union and the result.
+// Input: one rank's streams (each sorted by start). Unions the collective kernels and subtracts the
+// union of the compute kernels (memcpy/memset count as neither); both unions are streamed across the
+// streams in start order, never held. O(n x s) for n events on s streams (O(n) on one); holds only
+// the result (summarizeComm: nothing).
 
 #include <vector>
 
@@ -20,6 +20,9 @@ namespace tpscope::core::analysis {
 using TimeInterval = Interval;  // [startNs, endNs)
 
 std::vector<TimeInterval> exposedCommIntervals(const core::Rank& rank);
+// The same into `out` (cleared first), reusing its capacity: a caller going rank by rank keeps one
+// list instead of fresh pages for every rank.
+void exposedCommIntervals(const core::Rank& rank, std::vector<TimeInterval>& out);
 
 // Totals as the run summary and the simulator report them.
 struct CommSummary {

@@ -87,7 +87,8 @@ TEST(TimelineData, OrdinalAndWindowFollowTheStartOrderAcrossStreams) {
     }
 }
 
-// The union is built stream by stream, as the kernels come: it must be the union of every kernel.
+// Both unions are streamed across the streams as the kernels come: the result must be the definition's,
+// the collectives' union minus the compute kernels' union, and summarizeComm's totals their lengths.
 TEST(TimelineData, ExposedCommunicationOverSeveralStreamsIsTheUnionOfEveryKernel) {
     auto t = std::make_shared<core::Trace>();
     auto& rank = t->rank(core::RankId{0});
@@ -112,6 +113,14 @@ TEST(TimelineData, ExposedCommunicationOverSeveralStreamsIsTheUnionOfEveryKernel
     const auto want = core::analysis::subtract(core::analysis::unionOf(comm), core::analysis::unionOf(compute));
     ASSERT_GT(want.size(), 10u);
     EXPECT_EQ(core::analysis::exposedCommIntervals(t->ranks[0]), want);
+    // Into a reused list that still holds another rank's intervals: only this rank's come out.
+    std::vector<core::analysis::TimeInterval> reused(want.size() + 7, core::analysis::TimeInterval{1, 2});
+    core::analysis::exposedCommIntervals(t->ranks[0], reused);
+    EXPECT_EQ(reused, want);
+    const auto summary = core::analysis::summarizeComm(t->ranks[0]);
+    EXPECT_EQ(summary.commNs, static_cast<double>(core::analysis::totalLength(core::analysis::unionOf(comm))));
+    EXPECT_EQ(summary.exposedNs, static_cast<double>(core::analysis::totalLength(want)));
+    EXPECT_LT(summary.exposedNs, summary.commNs);
 }
 
 }  // namespace

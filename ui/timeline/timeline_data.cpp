@@ -3,9 +3,7 @@
 #include "ui/timeline/timeline_data.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <future>
 #include <limits>
 #include <thread>
 
@@ -13,6 +11,7 @@
 #include "core/trace/event_batch_builder.h"
 #include "core/trace/level_of_detail.h"
 #include "core/trace/range_stats.h"
+#include "core/util/parallel_for.h"
 
 namespace tpscope::ui {
 
@@ -49,10 +48,12 @@ std::int64_t exposedBefore(const RankTimelineData& rank, std::size_t i) {
     return total;
 }
 
-RankTimelineData rowsOf(const core::Rank& rank, std::int64_t t0, std::int64_t t1) {
+// exposed: the calling worker's list of exposed intervals, reused from rank to rank.
+RankTimelineData rowsOf(const core::Rank& rank, std::int64_t t0, std::int64_t t1,
+                        std::vector<core::analysis::TimeInterval>& exposed) {
     RankTimelineData out;
     out.nvtx = core::nvtxDepthColumns(rank, 2);
-    const auto exposed = core::analysis::exposedCommIntervals(rank);
+    core::analysis::exposedCommIntervals(rank, exposed);
     out.exposed.reserve(exposed.size());
     core::EventBatchBuilder builder(out.exposed);
     for (const auto& [start, end] : exposed) {
@@ -67,20 +68,16 @@ RankTimelineData rowsOf(const core::Rank& rank, std::int64_t t0, std::int64_t t1
 }
 
 // Ranks are independent here, so they are built a few at a time (at 100 M events one rank takes about
-// a second). Not more than four: each holds its exposed-communication unions while it works.
+// a second). Not more than four: each worker holds its exposed-communication list while it works.
 std::shared_ptr<const std::vector<RankTimelineData>> rowsOfRanks(const core::Trace& trace) {
     auto rows = std::make_shared<std::vector<RankTimelineData>>(trace.ranks.size());
     const std::int64_t t0 = trace.startNs();
     const std::int64_t t1 = std::max(trace.endNs(), t0 + 1);
-    std::atomic<std::size_t> next{0};
-    const auto work = [&] {
-        for (std::size_t r = next++; r < rows->size(); r = next++) (*rows)[r] = rowsOf(trace.ranks[r], t0, t1);
-    };
-    const auto threads = std::min<std::size_t>({rows->size(), 4, std::max(1u, std::thread::hardware_concurrency())});
-    std::vector<std::future<void>> helpers;
-    for (std::size_t t = 1; t < threads; ++t) helpers.push_back(std::async(std::launch::async, work));
-    work();
-    for (auto& h : helpers) h.get();  // rethrows a helper's exception (bad_alloc) here
+    const auto threads = std::min(4u, std::max(1u, std::thread::hardware_concurrency()));
+    core::parallelForWithScratch<std::vector<core::analysis::TimeInterval>>(
+        rows->size(), threads, [&](std::size_t r, std::vector<core::analysis::TimeInterval>& exposed) {
+            (*rows)[r] = rowsOf(trace.ranks[r], t0, t1, exposed);
+        });
     return rows;
 }
 

@@ -80,6 +80,12 @@ TEST(HostIdle, DenseAndSparseCorrelationIdsGiveTheRuleOnAnyThreadCount) {
     add(addRank(trace, 1, 300, 5000, 2));           // dense with holes
     add(addRank(trace, 2, 300, 100, 1'000'000));    // sparse: the sorted list
     add(addRank(trace, 3, 40, 4'000'000'000u, 7));  // ids near the 32-bit end
+    // Last, a rank with kernels whose ids rank 0's table holds but no host row: a worker reuses its
+    // lookup from rank to rank, and nothing of an earlier rank may count here (no gap, no kernel).
+    auto& orphan = trace.rank(RankId{4}).stream(StreamId{7}, "compute");
+    for (std::uint32_t i = 0; i < 50; ++i) {
+        orphan.events.append({1000 * std::int64_t{i}, 100, trace.intern("gemm"), EventKind::Gemm, 1 + i, kNoPayload});
+    }
     trace.finalize();
     ASSERT_GT(sum.launchWaitNs, 0);
     ASSERT_LT(sum.launchWaitNs, sum.gapNs);

@@ -258,8 +258,19 @@ void EventColumns::append(const EventRecord& e) {
     appendStart(i, e.startNs);
     appendDuration(e.durNs);
     appendLabel(e.name, e.payload);
-    appendCorrelations(m_correlationId, m_correlationBase, m_correlationOffset,
-                       std::span<const std::uint32_t>(&e.correlationId, 1), kBlock);
+    // Usually a new block, or an id that fits the last one (appendCorrelations does the rest).
+    const std::uint32_t id = e.correlationId;
+    if (!m_correlationId.empty()) {
+        m_correlationId.push_back(id);
+    } else if (m_correlationOffset.size() % kBlock == 0) {
+        m_correlationBase.push_back(id);
+        m_correlationOffset.push_back(0);
+    } else if (id >= m_correlationBase.back() && id - m_correlationBase.back() <= UINT16_MAX) {
+        m_correlationOffset.push_back(static_cast<std::uint16_t>(id - m_correlationBase.back()));
+    } else {
+        appendCorrelations(m_correlationId, m_correlationBase, m_correlationOffset,
+                           std::span<const std::uint32_t>(&e.correlationId, 1), kBlock);
+    }
     m_kind.push_back(static_cast<std::uint8_t>(e.kind));
     m_finalized = false;
 }

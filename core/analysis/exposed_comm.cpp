@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <span>
 
 namespace tpscope::core::analysis {
 
@@ -53,7 +54,8 @@ constexpr KindMask kCompute = ((KindMask{1} << core::kEventKindCount) - 1) &
 // or touch are merged, which is what appendToUnion/mergeUnions gave, interval for interval.
 class KernelUnion {
   public:
-    KernelUnion(const core::Rank& rank, KindMask kinds) : m_rank(rank), m_kinds(kinds), m_pos(rank.streams.size(), 0) {
+    KernelUnion(const core::Rank& rank, KindMask kinds) : m_rank(rank), m_kinds(kinds), m_heads(rank.streams.size()) {
+        for (std::size_t s = 0; s < m_heads.size(); ++s) advance(s, 0);
         m_pending = nextKernel(m_next);
     }
 
@@ -67,31 +69,44 @@ class KernelUnion {
     }
 
   private:
-    bool wanted(const core::EventColumns& ev, std::size_t i) const {
-        return ((m_kinds >> static_cast<unsigned>(ev.kind(i))) & 1U) != 0 && ev.durNs(i) > 0;
+    // A stream's next wanted kernel, its times read once (not at every comparison).
+    struct Head {
+        std::size_t index = 0;  // == the stream's size: none left
+        TimeInterval interval;
+    };
+
+    // Stream s's head: its first wanted kernel at or after `from`. The kinds are scanned as bytes; a
+    // kernel's times are read only once its kind is wanted.
+    void advance(std::size_t s, std::size_t from) {
+        const auto& ev = m_rank.streams[s].events;
+        const std::span<const std::uint8_t> kinds = ev.kinds();
+        std::size_t i = from;
+        for (;; ++i) {
+            while (i < kinds.size() && ((m_kinds >> kinds[i]) & 1U) == 0) ++i;
+            if (i >= kinds.size() || ev.durNs(i) > 0) break;
+        }
+        m_heads[s].index = i;
+        if (i < kinds.size()) m_heads[s].interval = {ev.startNs(i), ev.endNs(i)};
     }
-    // The next wanted kernel by start over every stream (the earliest of the streams' next).
+
+    // The next wanted kernel by start over every stream (the earliest head; on a tie, the first stream).
     bool nextKernel(TimeInterval& out) {
-        std::size_t best = m_pos.size();
-        for (std::size_t s = 0; s < m_pos.size(); ++s) {
-            const auto& ev = m_rank.streams[s].events;
-            std::size_t& i = m_pos[s];
-            while (i < ev.size() && !wanted(ev, i)) ++i;
-            if (i < ev.size() &&
-                (best == m_pos.size() || ev.startNs(i) < m_rank.streams[best].events.startNs(m_pos[best]))) {
+        std::size_t best = m_heads.size();
+        for (std::size_t s = 0; s < m_heads.size(); ++s) {
+            if (m_heads[s].index < m_rank.streams[s].events.size() &&
+                (best == m_heads.size() || m_heads[s].interval.startNs < m_heads[best].interval.startNs)) {
                 best = s;
             }
         }
-        if (best == m_pos.size()) return false;
-        const auto& ev = m_rank.streams[best].events;
-        out = {ev.startNs(m_pos[best]), ev.endNs(m_pos[best])};
-        ++m_pos[best];
+        if (best == m_heads.size()) return false;
+        out = m_heads[best].interval;
+        advance(best, m_heads[best].index + 1);
         return true;
     }
 
     const core::Rank& m_rank;
     KindMask m_kinds;
-    std::vector<std::size_t> m_pos;  // per stream: the next event to look at
+    std::vector<Head> m_heads;  // per stream
     TimeInterval m_next;
     bool m_pending = false;
 };

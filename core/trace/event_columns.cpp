@@ -55,6 +55,19 @@ T* grow(std::vector<T>& v, std::size_t n) {
     return v.data() + old;
 }
 
+// The 32-bit cell of a start offset or a duration: the value itself when it is below kEscaped (as
+// unsigned: a negative duration is not), else kEscaped with the exact value kept in `escapes` as
+// (index, value), sorted by index since events come in order. One rule for both columns and both
+// append paths.
+constexpr std::uint32_t kEscaped = UINT32_MAX;
+using Escapes = std::vector<std::pair<std::size_t, std::int64_t>>;
+
+inline std::uint32_t narrowCell(std::uint64_t value, std::size_t index, std::int64_t exact, Escapes& escapes) {
+    if (value < kEscaped) return static_cast<std::uint32_t>(value);
+    escapes.emplace_back(index, exact);
+    return kEscaped;
+}
+
 }  // namespace
 
 void EventColumns::reserve(std::size_t n) {
@@ -87,23 +100,14 @@ void EventColumns::appendStart(std::size_t i, std::int64_t startNs) {
         m_startNs.push_back(startNs);
         return;
     }
+    static_assert(kFarStart == kEscaped && kLongDuration == kEscaped);
     if (i % kBlock == 0) m_startBase.push_back(startNs);
     const auto d = static_cast<std::uint64_t>(startNs) - static_cast<std::uint64_t>(m_startBase[i / kBlock]);
-    if (d < kFarStart) {
-        m_startOffset.push_back(static_cast<std::uint32_t>(d));
-    } else {
-        m_farStartNs.emplace_back(i, startNs);
-        m_startOffset.push_back(kFarStart);
-    }
+    m_startOffset.push_back(narrowCell(d, i, startNs, m_farStartNs));
 }
 
 void EventColumns::appendDuration(std::int64_t durNs) {
-    if (durNs >= 0 && durNs < kLongDuration) {
-        m_durNs.push_back(static_cast<std::uint32_t>(durNs));
-    } else {
-        m_longDurNs.emplace_back(m_durNs.size(), durNs);
-        m_durNs.push_back(kLongDuration);
-    }
+    m_durNs.push_back(narrowCell(static_cast<std::uint64_t>(durNs), m_durNs.size(), durNs, m_longDurNs));
 }
 
 namespace {
@@ -297,25 +301,14 @@ void EventColumns::append(const EventBatch& batch) {
             const auto base = static_cast<std::uint64_t>(m_startBase.back());
             const std::size_t end = std::min(n, k + kBlock - i % kBlock);
             for (; k < end; ++k) {
-                const auto d = static_cast<std::uint64_t>(starts[k]) - base;
-                if (d < kFarStart) {
-                    out[k] = static_cast<std::uint32_t>(d);
-                } else {
-                    out[k] = kFarStart;
-                    m_farStartNs.emplace_back(first + k, starts[k]);
-                }
+                out[k] = narrowCell(static_cast<std::uint64_t>(starts[k]) - base, first + k, starts[k], m_farStartNs);
             }
         }
     }
     std::uint32_t* durations = grow(m_durNs, n);
     for (std::size_t k = 0; k < n; ++k) {
         const std::int64_t d = batch.durNs[k];
-        if (d >= 0 && d < kLongDuration) {
-            durations[k] = static_cast<std::uint32_t>(d);
-        } else {
-            durations[k] = kLongDuration;
-            m_longDurNs.emplace_back(first + k, d);
-        }
+        durations[k] = narrowCell(static_cast<std::uint64_t>(d), first + k, d, m_longDurNs);
     }
     std::size_t k = 0;
     if (!m_wideLabels) {

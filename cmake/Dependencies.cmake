@@ -8,13 +8,15 @@ find_package(simdjson QUIET)
 find_package(SQLite3 QUIET)
 find_package(ZLIB QUIET)
 find_package(CLI11 CONFIG QUIET)
-# libdeflate inflates a workspace's whole-buffer zlib blocks about twice as fast as zlib (issue 18).
+# libdeflate inflates the whole-buffer zlib blocks of older workspaces about twice as fast as zlib
+# (issue 18); zstd writes and reads the blocks of today's (schema version 3), four times as fast again.
 find_package(PkgConfig QUIET)
 if(PkgConfig_FOUND)
   pkg_check_modules(LIBDEFLATE QUIET IMPORTED_TARGET libdeflate)
+  pkg_check_modules(LIBZSTD QUIET IMPORTED_TARGET libzstd)
 endif()
 set(_tpscope_missing_debs "")
-foreach(_dep simdjson:libsimdjson-dev SQLite3:libsqlite3-dev ZLIB:zlib1g-dev CLI11:libcli11-dev LIBDEFLATE:libdeflate-dev)
+foreach(_dep simdjson:libsimdjson-dev SQLite3:libsqlite3-dev ZLIB:zlib1g-dev CLI11:libcli11-dev LIBDEFLATE:libdeflate-dev LIBZSTD:libzstd-dev)
   string(REPLACE ":" ";" _pair ${_dep})
   list(GET _pair 0 _pkg)
   list(GET _pair 1 _deb)

@@ -2,13 +2,15 @@
 // Copyright (C) 2026 The tpscope authors
 // libFuzzer target: the workspace loader. A whole workspace image is loaded from a file on tmpfs
 // (SQLite + our blob decoders); inputs starting with 'D' instead feed the blob decoders directly
-// (byte 1 picks names / payloads / ranges / events), which reaches them far more often.
+// (byte 1 picks names / payloads / ranges / events), which reaches them far more often; inputs
+// starting with 'C' feed the blob decompression (zstd frame or zlib stream), bytes 1-3 the declared size.
 
 #include <unistd.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -51,6 +53,11 @@ const std::string& scratchPath() {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace tpscope::core;
+    if (size >= 4 && data[0] == 'C') {
+        const std::uint64_t declared = data[1] | (std::uint64_t{data[2]} << 8) | (std::uint64_t{data[3]} << 16);
+        (void)codec::decompress(std::span<const unsigned char>(data + 4, size - 4), declared, "fuzz");
+        return 0;
+    }
     if (size >= 2 && data[0] == 'D') {
         decodeDirectly(std::string_view(reinterpret_cast<const char*>(data + 2), size - 2), data[1]);
         return 0;

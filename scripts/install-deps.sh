@@ -11,7 +11,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git   # the build; binutils' objdump: gpu_check.bundle
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev
-  libsimdjson-dev libsqlite3-dev zlib1g-dev libdeflate-dev libcli11-dev
+  libsimdjson-dev libsqlite3-dev zlib1g-dev libdeflate-dev libzstd-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libopenmpi-dev openmpi-bin                          # mpirun: gpu_host_tests (MPI launch)
   patchelf python3                                    # gpu-check --bundle; bench_io's trace generator

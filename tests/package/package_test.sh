@@ -47,7 +47,7 @@ field() { dpkg-deb -f "$deb" "$1"; }
 [ "$(field Version)" = "$version" ] || fail "Version $(field Version), expected $version"
 depends=$(field Depends)
 echo "Depends: $depends"
-for lib in libsqlite3 zlib1g libdeflate0 libsimdjson; do
+for lib in libsqlite3 zlib1g libdeflate0 libzstd1 libsimdjson; do
   grep -q "$lib" <<<"$depends" || fail "Depends lacks $lib (dpkg-shlibdeps)"
 done
 if [ "$have_gui" = ON ]; then

@@ -1,22 +1,26 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright (C) 2026 The tpscope authors
 #pragma once
-// Byte encodings of the workspace: varints, zlib blobs (codec/zlib.h), and the columnar event chunk.
+// Byte encodings of the workspace: varints, compressed blobs (codec/zstd.h, codec/zlib.h), and the
+// columnar event chunk.
 //
 // An event chunk holds up to kChunkEvents consecutive events of one stream, column after column
 // (columns of like values compress far better than rows): start as zigzag deltas from the previous
 // start, duration, name id, kind (1 byte), correlation id as a zigzag delta, payload id; all LEB128
-// varints, then zlib. Kernel starts a few µs apart need 2-3 bytes, repeated names and payloads 1,
-// and zlib takes the repetition out: 3-6 bytes per event on disk.
+// varints, then zstd (zlib before schema version 3). Kernel starts a few µs apart need 2-3 bytes,
+// repeated names and payloads 1,
+// and the compressor takes the repetition out: 3-6 bytes per event on disk.
 // Decoding validates every length and id, so a corrupt or hostile file is an error, never a crash.
 // Cost: O(events) each way.
 
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/io/codec/zlib.h"
+#include "core/io/codec/zstd.h"
 #include "core/trace/event_columns.h"
 #include "core/trace/trace.h"
 #include "core/util/result.h"
@@ -91,14 +95,21 @@ class Reader {
     const char* m_end;
 };
 
-// Blobs are zlib streams (codec/zlib.h); a blob inflates to at most kMaxRawBytes.
-inline Result<std::string> decompress(std::span<const unsigned char> blob, std::uint64_t rawBytes,
-                                      const std::string& what) {
-    return decompress(blob, rawBytes, kMaxRawBytes, what);
+// A workspace blob is a zstd frame (schema version 3 on, codec/zstd.h) or a zlib stream (versions 1
+// and 2, codec/zlib.h), told apart by its first bytes; it decompresses to at most kMaxRawBytes.
+inline Result<std::string> compressBlob(std::string_view raw, int level) {
+    return compressZstd(raw, level);
 }
 inline Status decompressInto(std::span<const unsigned char> blob, std::uint64_t rawBytes, const std::string& what,
                              std::string& out) {
-    return decompressInto(blob, rawBytes, kMaxRawBytes, what, out);
+    return isZstdFrame(blob) ? decompressZstdInto(blob, rawBytes, kMaxRawBytes, what, out)
+                             : decompressInto(blob, rawBytes, kMaxRawBytes, what, out);
+}
+inline Result<std::string> decompress(std::span<const unsigned char> blob, std::uint64_t rawBytes,
+                                      const std::string& what) {
+    std::string out;
+    TPSCOPE_TRY(decompressInto(blob, rawBytes, what, out));
+    return out;
 }
 
 // Events [first, last) of one stream.

@@ -5,7 +5,6 @@
 #include <libdeflate.h>
 #include <zlib.h>
 
-#include <array>
 #include <limits>
 #include <memory>
 
@@ -40,32 +39,6 @@ Result<std::string> compress(std::string_view raw, int level, bool runLengthOnly
     const int endRc = deflateEnd(&z);
     if (rc != Z_STREAM_END) return zlibError("deflate", rc);  // deflateBound guarantees room for all of it
     if (endRc != Z_OK) return zlibError("deflateEnd", endRc);
-    return out;
-}
-
-Result<std::string> compressBlock(std::string_view raw, int level) {
-    constexpr int kMaxLevel = 12;
-    if (level < 1 || level > kMaxLevel) {
-        return makeError(ErrorCode::InvalidArgument, "compression level " + std::to_string(level) + " (1-12)");
-    }
-    // One compressor per thread and level, made on first use (the workspace compresses on several threads).
-    struct Compressors {
-        std::array<libdeflate_compressor*, kMaxLevel + 1> byLevel{};
-        Compressors() = default;
-        Compressors(const Compressors&) = delete;
-        Compressors& operator=(const Compressors&) = delete;
-        ~Compressors() {
-            for (auto* c : byLevel) libdeflate_free_compressor(c);  // null is allowed
-        }
-    };
-    thread_local Compressors compressors;
-    auto*& deflater = compressors.byLevel[static_cast<std::size_t>(level)];
-    if (deflater == nullptr) deflater = libdeflate_alloc_compressor(level);
-    if (deflater == nullptr) return makeError(ErrorCode::Internal, "libdeflate: out of memory for a compressor");
-    std::string out(libdeflate_zlib_compress_bound(deflater, raw.size()), '\0');
-    const std::size_t written = libdeflate_zlib_compress(deflater, raw.data(), raw.size(), out.data(), out.size());
-    if (written == 0) return makeError(ErrorCode::Internal, "libdeflate: the compressed block exceeds its bound");
-    out.resize(written);
     return out;
 }
 

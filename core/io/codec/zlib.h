@@ -4,10 +4,10 @@
 // The one zlib helper of tpscope: deflate to a zlib or gzip stream, and inflate a zlib stream of a
 // known size. Every zlib return code is checked, so a failure (out of memory, a bad level) is an
 // error instead of a silently short or empty blob. The inflate of a whole block is libdeflate's
-// (the same zlib format, checksum checked, about twice zlib's speed: it was 40 % of a 100 M-event
-// workspace's load). Streaming gzip input and output (large traces)
-// live in byte_source.h and output_file.h, which keep one block in memory at a time.
-// Cost: O(bytes); the output is allocated once at deflateBound / the declared size.
+// (the same zlib format, checksum checked, about twice zlib's speed): it reads the blobs of
+// workspaces of schema versions 1-2 (from version 3 on they are zstd frames, codec/zstd.h). Streaming gzip input and
+// output (large traces) live in byte_source.h and output_file.h, which keep one block in memory at a time. Cost:
+// O(bytes); the output is allocated once at deflateBound / the declared size.
 
 #include <cstdint>
 #include <span>
@@ -24,10 +24,6 @@ enum class ZlibWrapper { Zlib, Gzip };
 // chunks for ~20% more bytes; any zlib reader inflates both.
 Result<std::string> compress(std::string_view raw, int level, bool runLengthOnly = false,
                              ZlibWrapper wrapper = ZlibWrapper::Zlib);
-// A zlib stream written by libdeflate at `level` (1-12) in one call. On workspace event chunks level 1
-// is about as fast as zlib's Z_RLE, 20 % smaller, and inflates about 30 % faster (docs/PERFORMANCE.md,
-// "Workspace"); any zlib reader inflates it.
-Result<std::string> compressBlock(std::string_view raw, int level);
 // A .gz file's bytes (one gzip member).
 Result<std::string> gzip(std::string_view raw, int level = 6);
 // A zlib stream that must inflate to exactly rawBytes (at most maxRawBytes); anything else is corrupt.

@@ -25,7 +25,9 @@
 namespace tpscope::core {
 
 // 2: host threads (Rank::hostThreads) in `host_threads`, their chunks after the rank's streams.
-inline constexpr int kWorkspaceSchemaVersion = 2;
+// 3: blobs are zstd frames (codec/zstd.h); a reader of version 2 would take them for damaged zlib
+// streams, so it is told the file is newer instead. Blobs of older files stay zlib streams.
+inline constexpr int kWorkspaceSchemaVersion = 3;
 
 struct RunInfo {
     std::string name;
@@ -52,9 +54,8 @@ struct Workspace {
 struct WorkspaceOptions {
     TaskControl control;
     unsigned threads = 0;  // 0: hardware threads
-    // Event chunks and NVTX ranges are zlib streams written by libdeflate at this level (1-12).
-    // Level 1, on decode traces: as fast to save as zlib's run-length mode (Z_RLE, which wrote
-    // workspaces before), a fifth fewer bytes, and about 30 % faster to inflate.
+    // Event chunks and NVTX ranges are zstd frames at this level (1-19). Level 1 on decode traces: as
+    // small as libdeflate's zlib level 1 (which wrote versions 1-2), and four times as fast to read.
     int compressionLevel = 1;
     // Loading: how far (compressed bytes) the reader may run ahead of the decoders.
     std::size_t readAheadBytes = std::size_t{32} << 20;

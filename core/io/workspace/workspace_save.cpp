@@ -94,7 +94,7 @@ Status compressChunks(const Workspace& ws, std::vector<ChunkJob>& jobs, const Wo
             const auto& events = slotEvents(ws.runs[j.run].trace->ranks[j.rank], j.stream);
             const std::string raw = codec::encodeEvents(events, j.first, j.last);
             j.rawBytes = raw.size();
-            auto blob = codec::compressBlock(raw, opt.compressionLevel);
+            auto blob = codec::compressBlob(raw, opt.compressionLevel);
             if (!blob) {
                 failed = true;
                 std::lock_guard lock(errorMutex);
@@ -169,15 +169,17 @@ Status writeKeyValues(SqliteDb& db, const Run& run, const Trace& trace, std::int
     return Ok{};
 }
 
-// The name and payload tables, compressed.
+// The name and payload tables, compressed. They are small and read once: a higher level costs nothing.
+constexpr int kTableLevel = 9;
+
 Status writeTraceTables(SqliteDb& db, const Trace& trace, std::int64_t runId) {
     auto tables = db.prepare("INSERT INTO trace_tables VALUES(?1,?2,?3,?4,?5)");
     if (!tables) return tables.error();
     const std::string names = codec::encodeNames(trace.names);
     const std::string payloads = codec::encodePayloads(trace.payloads);
     std::string namesZ, payloadsZ;
-    TPSCOPE_TRY_ASSIGN(namesZ, codec::compress(names, 6));
-    TPSCOPE_TRY_ASSIGN(payloadsZ, codec::compress(payloads, 6));
+    TPSCOPE_TRY_ASSIGN(namesZ, codec::compressBlob(names, kTableLevel));
+    TPSCOPE_TRY_ASSIGN(payloadsZ, codec::compressBlob(payloads, kTableLevel));
     tables->bind(1, runId);
     tables->bindBlob(2, bytesOf(namesZ));
     tables->bind(3, static_cast<std::int64_t>(names.size()));
@@ -199,7 +201,7 @@ Status writeRanksAndStreams(SqliteDb& db, const Trace& trace, std::int64_t runId
         const Rank& rank = trace.ranks[r];
         const std::string ranges = codec::encodeRanges(rank.ranges);
         std::string rangesZ;
-        TPSCOPE_TRY_ASSIGN(rangesZ, codec::compressBlock(ranges, opt.compressionLevel));
+        TPSCOPE_TRY_ASSIGN(rangesZ, codec::compressBlob(ranges, opt.compressionLevel));
         ranks->bind(1, runId);
         ranks->bind(2, static_cast<std::int64_t>(r));
         ranks->bind(3, std::int64_t{rank.id.value});

@@ -7,7 +7,9 @@
 #include <csignal>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
+#include "core/io/codec/event_codec.h"
 #include "core/io/import/trace_reader.h"
 #include "core/io/workspace/workspace.h"
 #include "io_test_util.h"
@@ -219,6 +221,53 @@ TEST(Workspace, SchemaOneFilesWithoutHostThreadsStillLoad) {
     ASSERT_EQ(loaded->runs.size(), 2u);
     expectSameTrace(*ws.runs[0].trace, *loaded->runs[0].trace);
     EXPECT_EQ(loaded->runs[0].trace->hostEventCount(), 0u);
+}
+
+// Every blob of a workspace written before schema version 3 is a zlib stream: such a file, every
+// blob rewritten so (events, ranges, names, payloads), still opens to the same traces.
+TEST(Workspace, SchemaTwoFilesWithZlibBlobsStillLoad) {
+    TempDir dir;
+    const auto path = (dir / "zlib.tpscope").string();
+    const core::Workspace ws = twoRuns();
+    ASSERT_TRUE(core::saveWorkspace(ws, path));
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    std::size_t rewritten = 0;
+    for (const auto& [table, blob, raw] :
+         {std::tuple{"event_chunks", "data", "raw_bytes"}, std::tuple{"ranks", "ranges", "ranges_raw_bytes"},
+          std::tuple{"trace_tables", "names", "names_raw_bytes"},
+          std::tuple{"trace_tables", "payloads", "payloads_raw_bytes"}}) {
+        const std::string select = std::string("SELECT rowid, ") + blob + ", " + raw + " FROM " + table;
+        const std::string update = std::string("UPDATE ") + table + " SET " + blob + " = ?1 WHERE rowid = ?2";
+        sqlite3_stmt* read = nullptr;
+        sqlite3_stmt* write = nullptr;
+        ASSERT_EQ(sqlite3_prepare_v2(db, select.c_str(), -1, &read, nullptr), SQLITE_OK);
+        ASSERT_EQ(sqlite3_prepare_v2(db, update.c_str(), -1, &write, nullptr), SQLITE_OK);
+        while (sqlite3_step(read) == SQLITE_ROW) {
+            const auto* data = static_cast<const unsigned char*>(sqlite3_column_blob(read, 1));
+            const std::span<const unsigned char> stored(data, static_cast<std::size_t>(sqlite3_column_bytes(read, 1)));
+            ASSERT_TRUE(core::codec::isZstdFrame(stored)) << table << "." << blob;
+            auto plain =
+                core::codec::decompress(stored, static_cast<std::uint64_t>(sqlite3_column_int64(read, 2)), "t");
+            ASSERT_TRUE(plain) << plain.error().describe();
+            auto zlib = core::codec::compress(*plain, 6);
+            ASSERT_TRUE(zlib);
+            sqlite3_bind_blob(write, 1, zlib->data(), static_cast<int>(zlib->size()), SQLITE_TRANSIENT);
+            sqlite3_bind_int64(write, 2, sqlite3_column_int64(read, 0));
+            ASSERT_EQ(sqlite3_step(write), SQLITE_DONE);
+            sqlite3_reset(write);
+            ++rewritten;
+        }
+        sqlite3_finalize(read);
+        sqlite3_finalize(write);
+    }
+    sqlite3_close(db);
+    EXPECT_GT(rewritten, 4u);
+    execSql(path, "UPDATE tpscope_meta SET value = '2' WHERE key = 'schema_version'");
+    auto loaded = core::loadWorkspace(path);
+    ASSERT_TRUE(loaded) << loaded.error().describe();
+    ASSERT_EQ(loaded->runs.size(), ws.runs.size());
+    for (std::size_t i = 0; i < ws.runs.size(); ++i) expectSameTrace(*ws.runs[i].trace, *loaded->runs[i].trace);
 }
 
 // A schema-2 file must have its host_threads table: a view in its place is refused.

@@ -38,31 +38,6 @@ TEST(Zlib, CompressedBlocksInflateToTheSameBytes) {
     }
 }
 
-// libdeflate's blocks (the workspace's event chunks) are zlib streams: zlib itself inflates them too,
-// and a level outside 1-12 is an error.
-TEST(Zlib, LibdeflateBlocksAreZlibStreams) {
-    const std::string raw = sample();
-    for (const int level : {1, 6, 12}) {
-        auto z = compressBlock(raw, level);
-        ASSERT_TRUE(z) << z.error().describe();
-        EXPECT_LT(z->size(), raw.size() / 4) << level;
-        auto back = decompress(bytes(*z), raw.size(), raw.size(), "test");
-        ASSERT_TRUE(back) << back.error().describe();
-        EXPECT_EQ(*back, raw);
-        std::string byZlib(raw.size(), '\0');
-        uLongf size = byZlib.size();
-        ASSERT_EQ(uncompress(reinterpret_cast<Bytef*>(byZlib.data()), &size, reinterpret_cast<const Bytef*>(z->data()),
-                             z->size()),
-                  Z_OK);
-        EXPECT_EQ(byZlib, raw);
-    }
-    for (const int level : {0, 13}) {
-        auto z = compressBlock(raw, level);
-        ASSERT_FALSE(z) << level;
-        EXPECT_EQ(z.error().code, ErrorCode::InvalidArgument);
-    }
-}
-
 TEST(Zlib, GzipOutputIsWhatTheGzipReaderInflates) {
     const std::string raw = sample();
     auto gz = gzip(raw);

@@ -172,8 +172,54 @@ struct RowPlan {
     std::size_t rows = 0;
 };
 
-RowPlan rowSlots(const Segmentation& segmentation, std::size_t rankCount) {
+// The usual decode trace: every rank holds the same layer windows, (step, layer) strictly increasing.
+// The merge then puts window i of rank r at row i * ranks + r, so the plan needs no heap and each
+// rank's slots are filled (and their pages faulted) on the rank's own thread. Empty when the ranks
+// differ: the general merge below decides then.
+std::optional<RowPlan> sameWindowsOnEveryRank(const Segmentation& segmentation, std::size_t ranks, unsigned threads) {
+    if (ranks == 0) return std::nullopt;
+    const auto& first = segmentation.ranks[0].layers;
+    const std::size_t n = first.size();
+    for (std::size_t r = 1; r < ranks; ++r) {
+        if (segmentation.ranks[r].layers.size() != n) return std::nullopt;
+    }
+    if (n == 0 || n * ranks > 0xFFFFFFFFU) return std::nullopt;
+    RowPlan plan;
+    plan.slots.resize(ranks);
+    plan.instances.resize(n);
+    std::vector<char> same(ranks, 1);
+    parallelFor(ranks, threads, [&](std::size_t r) {
+        const auto& layers = segmentation.ranks[r].layers;
+        auto& slots = plan.slots[r];
+        slots.resize(n);
+        const auto rankCount = static_cast<std::uint32_t>(ranks);
+        auto a = first.begin();
+        auto b = layers.begin();
+        std::int64_t previousStep = 0;
+        int previousLayer = 0;
+        for (std::uint32_t i = 0; i < n; ++i, ++a, ++b) {
+            const LayerWindow want = *a;
+            const LayerWindow have = *b;
+            const bool increasing =
+                i == 0 || want.step > previousStep || (want.step == previousStep && want.layer > previousLayer);
+            if (have.step != want.step || have.layer != want.layer || !increasing) {
+                same[r] = 0;
+                return;
+            }
+            previousStep = want.step;
+            previousLayer = want.layer;
+            slots[i] = i * rankCount + static_cast<std::uint32_t>(r);
+            if (r == 0) plan.instances[i] = {want.step, want.layer, i * rankCount};
+        }
+    });
+    if (std::find(same.begin(), same.end(), 0) != same.end()) return std::nullopt;
+    plan.rows = n * ranks;
+    return plan;
+}
+
+RowPlan rowSlots(const Segmentation& segmentation, std::size_t rankCount, unsigned threads) {
     const std::size_t ranks = std::min(rankCount, segmentation.ranks.size());
+    if (auto plan = sameWindowsOnEveryRank(segmentation, ranks, threads)) return std::move(*plan);
     std::vector<std::vector<std::uint32_t>> order(ranks);  // per rank: layer indices in (step, layer) order
     for (std::size_t r = 0; r < ranks; ++r) {
         const auto& layers = segmentation.ranks[r].layers;
@@ -345,7 +391,7 @@ LayerBreakdown computeBreakdown(const Trace& trace, const Segmentation& segmenta
         std::vector<std::size_t> fill(offsets.begin(), offsets.end() - 1);
         for (std::uint32_t i = 0; i < byRank.size(); ++i) byRank[fill[matching.participants[i].rankIndex]++] = i;
     }
-    RowPlan plan = rowSlots(segmentation, rankCount);
+    RowPlan plan = rowSlots(segmentation, rankCount, threads);
     out.rows.reset(std::move(plan.instances), plan.rows);
     const std::size_t ranks = std::min(rankCount, segmentation.ranks.size());
     std::vector<RankResult> results(ranks);

@@ -26,7 +26,8 @@ void LayerRows::reset(std::vector<Instance> instances, std::size_t rows) {
         throw std::invalid_argument("layer rows: the instances do not partition the rows");
     }
     m_instances = std::move(instances);
-    m_rows.assign(rows, Packed{});
+    m_rows.clear();
+    m_rows.resize(rows);
     m_wide.clear();
 }
 

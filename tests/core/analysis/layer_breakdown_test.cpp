@@ -2,7 +2,10 @@
 // Copyright (C) 2026 The tpscope authors
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
+#include <tuple>
+#include <vector>
 
 #include "core/analysis/analysis.h"
 #include "core/analysis/layer_breakdown.h"
@@ -135,6 +138,43 @@ TEST(LayerBreakdown, SingleRankCountsAllCommAsTransfer) {
 
 // Brute force over every nanosecond of a small random trace with overlapping kernels on two streams:
 // the sweep must agree with counting time units one by one.
+// Rows are in (step, layer, rank) order, each with its own rank's times: when every rank holds the
+// same layer windows (rows placed as i * ranks + r, no merge) and when one rank lacks a layer (the
+// general merge of the ranks' windows).
+TEST(LayerBreakdown, RowsComeInStepLayerRankOrderWhetherOrNotRanksShareTheirWindows) {
+    constexpr int kRanks = 3;
+    constexpr int kSteps = 2;
+    constexpr int kLayers = 3;
+    constexpr std::int64_t kLayerNs = 1000;
+    auto computeOf = [](int step, int layer, int rank) { return 100 + 10 * rank + 3 * layer + step; };
+    for (const bool rankTwoLacksALayer : {false, true}) {
+        TraceBuilder b;
+        for (int r = 0; r < kRanks; ++r) {
+            for (int s = 0; s < kSteps; ++s) {
+                const std::int64_t stepStart = s * kLayers * kLayerNs;
+                b.step(r, s, stepStart, stepStart + kLayers * kLayerNs);
+                for (int l = 0; l < kLayers; ++l) {
+                    if (rankTwoLacksALayer && r == 2 && s == 1 && l == 1) continue;
+                    const std::int64_t start = stepStart + l * kLayerNs;
+                    b.layer(r, l, start, start + kLayerNs).gemm(r, start, start + computeOf(s, l, r));
+                }
+            }
+        }
+        const auto bd = breakdownOf(*b.build());
+        ASSERT_EQ(bd.rows.size(), std::size_t{kRanks * kSteps * kLayers} - (rankTwoLacksALayer ? 1 : 0));
+        std::vector<std::tuple<std::int64_t, int, std::uint32_t>> keys;
+        for (const auto& row : bd.rows) {
+            keys.emplace_back(row.step, row.layer, row.rankIndex);
+            const int rank = static_cast<int>(row.rankIndex);
+            EXPECT_EQ(row.time.computeNs, computeOf(static_cast<int>(row.step), row.layer, rank))
+                << "step " << row.step << " layer " << row.layer << " rank " << rank << " lacking "
+                << rankTwoLacksALayer;
+        }
+        EXPECT_TRUE(std::is_sorted(keys.begin(), keys.end()));
+        EXPECT_EQ(std::adjacent_find(keys.begin(), keys.end()), keys.end());
+    }
+}
+
 TEST(LayerBreakdown, SweepAgreesWithBruteForceOnRandomOverlappingKernels) {
     std::mt19937 rng(12345);
     std::uniform_int_distribution<int> startDist(0, 1900);

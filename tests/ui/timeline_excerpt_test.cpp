@@ -10,6 +10,8 @@
 
 #include <QTemporaryDir>
 
+#include <atomic>
+
 #include "core/hw/catalog.h"
 #include "core/io/workspace/workspace.h"
 #include "ui/io_services.h"
@@ -125,6 +127,42 @@ TEST(TimelineExcerpt, PaintsAsTheWholeTracesPreviewAndIsReplacedInPlace) {
     panel.fitView();
     EXPECT_NE(panel.view()->viewEndNs() - panel.view()->viewStartNs(), window.windowEndNs - window.windowStartNs)
         << "zoom is back with the trace";
+}
+
+// The same comparison on a large workspace a person names (TPSCOPE_EXCERPT_WORKSPACE, e.g. the 100 M-event
+// one of docs/PERFORMANCE.md): both frames are written to <build>/screenshots/ and must not differ.
+TEST(TimelineExcerpt, ALargeWorkspacesExcerptFrameIsItsTracesFrame) {
+    const QByteArray path = qgetenv("TPSCOPE_EXCERPT_WORKSPACE");
+    if (path.isEmpty()) GTEST_SKIP() << "TPSCOPE_EXCERPT_WORKSPACE names no workspace";
+    test::ensureApp();
+    std::vector<RunRecord> previews;
+    // Both previews come before the analysis; the analysis itself is not needed here.
+    TaskControl control;
+    std::atomic<bool> stop{false};
+    control.cancel = &stop;
+    auto doc = openWithIo(QString::fromLocal8Bit(path), control, [&](const RunRecord& r) {
+        previews.push_back(r);
+        if (previews.size() == 2) stop = true;
+    });
+    (void)doc;  // cancelled after the second preview
+    ASSERT_EQ(previews.size(), 2u);
+    ASSERT_TRUE(previews[0].timeline->excerpt()) << "the workspace has no opening excerpt";
+    TimelinePanel panel;
+    panel.resize(1240, 640);
+    panel.show();
+    panel.showPreview(previews[0]);
+    QImage excerptFrame, traceFrame;
+    panel.view()->renderTo(excerptFrame);
+    panel.showPreview(previews[1]);
+    panel.view()->renderTo(traceFrame);
+    EXPECT_TRUE(excerptFrame.save(test::screenshotDir() + "/excerpt-frame.png"));
+    EXPECT_TRUE(traceFrame.save(test::screenshotDir() + "/trace-frame.png"));
+    ASSERT_EQ(excerptFrame.size(), traceFrame.size());
+    std::size_t differing = 0;
+    for (int y = 0; y < traceFrame.height(); ++y) {
+        for (int x = 0; x < traceFrame.width(); ++x) differing += excerptFrame.pixel(x, y) != traceFrame.pixel(x, y);
+    }
+    EXPECT_EQ(differing, 0u) << "of " << traceFrame.width() * traceFrame.height() << " pixels";
 }
 
 }  // namespace

@@ -5,6 +5,9 @@
 // whole trace's.
 #include <gtest/gtest.h>
 
+#include <ostream>
+#include <string>
+
 #include "core/analysis/exposed_comm.h"
 #include "core/analysis/opening_excerpt.h"
 #include "core/sim/sim_test_support.h"
@@ -49,13 +52,28 @@ struct Shape {
     int tokens = 0;
 };
 
+// Printed and named by its fields (the default prints the std::string's bytes, a heap address).
+void PrintTo(const Shape& s, std::ostream* os) {
+    *os << s.model << " tp" << s.tp << " " << s.tokens << " tokens";
+}
+
+std::string shapeName(const ::testing::TestParamInfo<Shape>& info) {
+    std::string name =
+        info.param.model + "_tp" + std::to_string(info.param.tp) + "_" + std::to_string(info.param.tokens) + "tokens";
+    for (char& c : name) {
+        if (c == '-') c = '_';
+    }
+    return name;
+}
+
 class OpeningExcerptShapes : public ::testing::TestWithParam<Shape> {};
 
 // Several shapes, so that the excerpt's NVTX rows start at odd positions of the whole rank's rows too.
 INSTANTIATE_TEST_SUITE_P(Shapes, OpeningExcerptShapes,
                          ::testing::Values(Shape{"llama3-8b", 4, 6}, Shape{"llama3-8b", 2, 3},
                                            Shape{"llama3-70b", 8, 4}, Shape{"llama2-7b", 2, 5},
-                                           Shape{"llama3-8b", 8, 4}));
+                                           Shape{"llama3-8b", 8, 4}),
+                         shapeName);
 
 TEST_P(OpeningExcerptShapes, DrawsTheWholeTracesItemsInsideItsWindow) {
     const auto full = simulatedRun(GetParam().tokens, GetParam().model, GetParam().tp);
@@ -64,8 +82,12 @@ TEST_P(OpeningExcerptShapes, DrawsTheWholeTracesItemsInsideItsWindow) {
     ASSERT_TRUE(excerpt);
     const core::Trace& part = *excerpt->events;
     ASSERT_EQ(part.ranks.size(), full->ranks.size());
-    EXPECT_LT(part.eventCount(), full->eventCount());
-    EXPECT_GT(part.eventCount(), 0u);
+    // Three steps or fewer: the window and its margins hold them all.
+    if (GetParam().tokens > 3) {
+        EXPECT_LT(part.eventCount(), full->eventCount());
+    } else {
+        EXPECT_EQ(part.eventCount(), full->eventCount());
+    }
     const std::int64_t w0 = excerpt->windowStartNs, w1 = excerpt->windowEndNs;
     const std::int64_t span = w1 - w0;
     // The window, zooms into it and its edges, at widths from a narrow pane to a wide screen.

@@ -46,44 +46,13 @@ void expectSameItems(const core::Trace& full, const core::EventColumns& a, const
     }
 }
 
-struct Shape {
-    std::string model;
-    int tp = 0;
-    int tokens = 0;
-};
-
-// Printed and named by its fields (the default prints the std::string's bytes, a heap address).
-void PrintTo(const Shape& s, std::ostream* os) {
-    *os << s.model << " tp" << s.tp << " " << s.tokens << " tokens";
-}
-
-std::string shapeName(const ::testing::TestParamInfo<Shape>& info) {
-    std::string name =
-        info.param.model + "_tp" + std::to_string(info.param.tp) + "_" + std::to_string(info.param.tokens) + "tokens";
-    for (char& c : name) {
-        if (c == '-') c = '_';
-    }
-    return name;
-}
-
-class OpeningExcerptShapes : public ::testing::TestWithParam<Shape> {};
-
-// Several shapes, so that the excerpt's NVTX rows start at odd positions of the whole rank's rows too.
-INSTANTIATE_TEST_SUITE_P(Shapes, OpeningExcerptShapes,
-                         ::testing::Values(Shape{"llama3-8b", 4, 6}, Shape{"llama3-8b", 2, 3},
-                                           Shape{"llama3-70b", 8, 4}, Shape{"llama2-7b", 2, 5},
-                                           Shape{"llama3-8b", 8, 4}),
-                         shapeName);
-
-TEST_P(OpeningExcerptShapes, DrawsTheWholeTracesItemsInsideItsWindow) {
-    const auto full = simulatedRun(GetParam().tokens, GetParam().model, GetParam().tp);
-    ASSERT_TRUE(full);
+void expectExcerptDrawsAsTrace(const std::shared_ptr<core::Trace>& full, int tokens) {
     const auto excerpt = core::analysis::makeOpeningExcerpt(*full);
     ASSERT_TRUE(excerpt);
     const core::Trace& part = *excerpt->events;
     ASSERT_EQ(part.ranks.size(), full->ranks.size());
     // Three steps or fewer: the window and its margins hold them all.
-    if (GetParam().tokens > 3) {
+    if (tokens > 3) {
         EXPECT_LT(part.eventCount(), full->eventCount());
     } else {
         EXPECT_EQ(part.eventCount(), full->eventCount());
@@ -118,6 +87,49 @@ TEST_P(OpeningExcerptShapes, DrawsTheWholeTracesItemsInsideItsWindow) {
             }
         }
     }
+}
+
+struct Shape {
+    std::string model;
+    int tp = 0;
+    int tokens = 0;
+};
+
+// Printed and named by its fields (the default prints the std::string's bytes, a heap address).
+void PrintTo(const Shape& s, std::ostream* os) {
+    *os << s.model << " tp" << s.tp << " " << s.tokens << " tokens";
+}
+
+std::string shapeName(const ::testing::TestParamInfo<Shape>& info) {
+    std::string name =
+        info.param.model + "_tp" + std::to_string(info.param.tp) + "_" + std::to_string(info.param.tokens) + "tokens";
+    for (char& c : name) {
+        if (c == '-') c = '_';
+    }
+    return name;
+}
+
+class OpeningExcerptShapes : public ::testing::TestWithParam<Shape> {};
+
+// Several shapes, so that the excerpt's NVTX rows start at odd positions of the whole rank's rows too.
+INSTANTIATE_TEST_SUITE_P(Shapes, OpeningExcerptShapes,
+                         ::testing::Values(Shape{"llama3-8b", 4, 6}, Shape{"llama3-8b", 2, 3},
+                                           Shape{"llama3-70b", 8, 4}, Shape{"llama2-7b", 2, 5},
+                                           Shape{"llama3-8b", 8, 4}),
+                         shapeName);
+
+TEST_P(OpeningExcerptShapes, DrawsTheWholeTracesItemsInsideItsWindow) {
+    const auto full = simulatedRun(GetParam().tokens, GetParam().model, GetParam().tp);
+    ASSERT_TRUE(full);
+    expectExcerptDrawsAsTrace(full, GetParam().tokens);
+    // One more layer and block range before everything on every rank: each excerpt row's first range
+    // moves to a position of the other parity, which the excerpt must keep (NVTX colours alternate).
+    for (auto& rank : full->ranks) {
+        const std::int64_t t = rank.ranges.front().startNs - 100;
+        rank.ranges.insert(rank.ranges.begin(), {core::NvtxRange{t, t + 10, full->intern("early layer"), 1},
+                                                 core::NvtxRange{t, t + 10, full->intern("early block"), 2}});
+    }
+    expectExcerptDrawsAsTrace(full, GetParam().tokens);
 }
 
 TEST(OpeningExcerpt, ExposedCommunicationInsideTheWindowIsTheWholeTraces) {

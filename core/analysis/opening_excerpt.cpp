@@ -70,7 +70,7 @@ ExcerptRankTotals totalsOf(const Rank& rank, std::int64_t t0, std::int64_t t1, s
 std::optional<std::pair<std::int64_t, std::int64_t>> openingWindow(const Trace& trace) {
     if (trace.ranks.empty()) return std::nullopt;
     // Rank 0's steps in start order (Rank::ranges is sorted by start); the second is warm.
-    const NvtxRange* steps[2] = {nullptr, nullptr};
+    std::array<const NvtxRange*, 2> steps{};
     std::size_t n = 0;
     for (const NvtxRange& r : trace.ranks.front().ranges) {
         if (r.depth != 0) continue;

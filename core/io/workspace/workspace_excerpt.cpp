@@ -26,8 +26,9 @@ Status decodeExcerptTotals(std::string_view raw, std::size_t rankCount, std::vec
     codec::Reader r(raw);
     std::uint64_t ranks = 0, kinds = 0;
     if (!r.varint(ranks) || !r.varint(kinds)) return bad("totals cut short");
-    if (ranks != rankCount)
+    if (ranks != rankCount) {
         return bad("totals of " + std::to_string(ranks) + " ranks for " + std::to_string(rankCount));
+    }
     if (kinds > kEventKindCount) return bad("totals of " + std::to_string(kinds) + " event kinds");
     out.resize(rankCount);
     for (auto& rank : out) {

@@ -12,8 +12,8 @@
 
 #include <atomic>
 
-#include "core/hw/catalog.h"
 #include "core/io/workspace/workspace.h"
+#include "core/sim/sim_test_support.h"
 #include "ui/io_services.h"
 #include "ui/timeline/timeline_data.h"
 #include "ui/timeline/timeline_panel.h"
@@ -24,18 +24,9 @@ namespace tpscope::ui {
 namespace {
 
 std::shared_ptr<const core::Trace> simulatedTp4(int tokens) {
-    auto catalog = core::Catalog::builtin();
-    EXPECT_TRUE(catalog.ok());
-    RunRequest req;
-    req.model = *catalog->model("llama3-8b");
-    req.gpu = *catalog->gpu("h100-sxm");
-    req.fabric = *catalog->fabric("nvlink4");
-    req.tp = 4;
-    req.batch = 1;
-    req.tokens = tokens;
-    auto trace = test::simulateRun(req);
-    EXPECT_TRUE(trace.ok());
-    return trace.ok() ? *trace : nullptr;
+    auto r = core::sim::simulate(test::simConfig("llama3-8b", "h100-sxm", "nvlink4", 4, 1, tokens));
+    EXPECT_TRUE(r) << r.error().describe();
+    return r ? r->trace : nullptr;
 }
 
 // Saved as `simulate --out` or the GUI's save writes a large run: with its excerpt (the threshold

@@ -529,17 +529,20 @@ Result<Workspace> loadWorkspaceRuns(const std::string& path, const WorkspaceOpti
     return ws;
 }
 
+Status requireRun(const std::vector<RunRow>& runs, std::size_t runIndex, const std::string& path) {
+    if (runIndex < runs.size()) return Ok{};
+    return makeError(ErrorCode::NotFound,
+                     "the workspace has " + std::to_string(runs.size()) + " runs; run " + std::to_string(runIndex) +
+                         " does not exist",
+                     path);
+}
+
 Result<std::shared_ptr<Trace>> loadOneRun(const std::string& path, std::size_t runIndex, const WorkspaceOptions& opt) {
     auto db = openWorkspace(path);
     if (!db) return db.error();
     std::vector<RunRow> runs;
     TPSCOPE_TRY_ASSIGN(runs, readRuns(*db));
-    if (runIndex >= runs.size()) {
-        return makeError(ErrorCode::NotFound,
-                         "the workspace has " + std::to_string(runs.size()) + " runs; run " + std::to_string(runIndex) +
-                             " does not exist",
-                         path);
-    }
+    TPSCOPE_TRY(requireRun(runs, runIndex, path));
     return readTrace(*db, runs[runIndex], opt);
 }
 
@@ -549,12 +552,7 @@ Result<std::optional<analysis::OpeningExcerpt>> loadOneExcerpt(const std::string
     if (!db) return db.error();
     std::vector<RunRow> runs;
     TPSCOPE_TRY_ASSIGN(runs, readRuns(*db));
-    if (runIndex >= runs.size()) {
-        return makeError(ErrorCode::NotFound,
-                         "the workspace has " + std::to_string(runs.size()) + " runs; run " + std::to_string(runIndex) +
-                             " does not exist",
-                         path);
-    }
+    TPSCOPE_TRY(requireRun(runs, runIndex, path));
     if (!db->hasTable("run_excerpts")) return std::optional<analysis::OpeningExcerpt>{};  // older than version 3
     auto stmt = db->prepare(
         "SELECT excerpt_id, window_start_ns, window_end_ns, trace_start_ns, trace_end_ns, trace_event_count, totals "

@@ -3,7 +3,6 @@
 // A run's opening excerpt in the workspace (schema 3): written with the run, read back alone without
 // the run's events, absent from older files and small runs, and a clear error when damaged.
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 
 #include "core/io/workspace/workspace.h"
 #include "core/io/workspace/workspace_excerpt.h"
@@ -34,13 +33,6 @@ std::string savedWithExcerpt(const TempDir& dir, const core::Workspace& ws) {
     options.excerptMinEvents = 0;
     EXPECT_TRUE(core::saveWorkspace(ws, path, options));
     return path;
-}
-
-void execSql(const std::string& path, const char* sql) {
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
-    sqlite3_close(db);
 }
 
 TEST(WorkspaceExcerpt, RoundTripsBesideAnUnchangedRun) {

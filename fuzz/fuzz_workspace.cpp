@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright (C) 2026 The tpscope authors
 // libFuzzer target: the workspace loader. A whole workspace image is loaded from a file on tmpfs
-// (SQLite + our blob decoders); inputs starting with 'D' instead feed the blob decoders directly
-// (byte 1 picks names / payloads / ranges / events), which reaches them far more often; inputs
-// starting with 'C' feed the blob decompression (zstd frame or zlib stream), bytes 1-3 the declared size.
+// (SQLite + our blob decoders), then its first run's opening excerpt; inputs starting with 'D' instead
+// feed the blob decoders directly (byte 1 picks names / payloads / ranges / events / excerpt totals),
+// which reaches them far more often; inputs starting with 'C' feed the blob decompression (zstd frame
+// or zlib stream), bytes 1-3 the declared size.
 
 #include <unistd.h>
 
@@ -16,6 +17,7 @@
 
 #include "core/io/codec/event_codec.h"
 #include "core/io/workspace/workspace.h"
+#include "core/io/workspace/workspace_excerpt.h"
 
 namespace {
 
@@ -23,7 +25,7 @@ void decodeDirectly(std::string_view raw, std::uint8_t which) {
     using namespace tpscope::core;
     StringTable names;
     PayloadTable payloads;
-    switch (which % 4) {
+    switch (which % 5) {
         case 0:
             (void)codec::decodeNames(raw, names);
             break;
@@ -33,6 +35,11 @@ void decodeDirectly(std::string_view raw, std::uint8_t which) {
         case 2: {
             std::vector<NvtxRange> ranges;
             (void)codec::decodeRanges(raw, 16, ranges);
+            break;
+        }
+        case 4: {
+            std::vector<analysis::ExcerptRankTotals> totals;
+            (void)decodeExcerptTotals(raw, raw.empty() ? 0 : static_cast<unsigned char>(raw[0]) % 16, totals);
             break;
         }
         default: {
@@ -71,6 +78,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     auto ws = loadWorkspace(scratchPath(), options);
     if (ws) {
         for (const auto& run : ws->runs) (void)run.trace->eventCount();
+    }
+    if (auto excerpt = loadWorkspaceExcerpt(scratchPath(), 0, options); excerpt && *excerpt) {
+        (void)(*excerpt)->events->eventCount();
     }
     return 0;
 }

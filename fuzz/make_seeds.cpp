@@ -14,6 +14,7 @@
 #include "core/io/codec/event_codec.h"
 #include "core/io/codec/zlib.h"
 #include "core/io/workspace/workspace.h"
+#include "core/io/workspace/workspace_excerpt.h"
 #include "tests/synthetic_trace.h"
 
 namespace {
@@ -108,7 +109,10 @@ int main(int argc, char** argv) {
     core::Workspace ws;
     ws.runs.push_back(core::Run{
         {"tp2", "llama3-70b", "h100-sxm", "nvlink4", 2, 1, 1024, {{"dtype", "bf16"}}}, trace, std::string("cache")});
-    if (auto s = core::saveWorkspace(ws, (out / "workspace" / "ws.tpscope").string()); !s) {
+    // With its opening excerpt (schema 3) whatever its size, so the excerpt's tables are in the corpus.
+    core::WorkspaceOptions withExcerpt;
+    withExcerpt.excerptMinEvents = 0;
+    if (auto s = core::saveWorkspace(ws, (out / "workspace" / "ws.tpscope").string(), withExcerpt); !s) {
         std::cerr << s.error().describe() << "\n";
         return 1;
     }
@@ -118,6 +122,10 @@ int main(int argc, char** argv) {
     write(out / "workspace" / "ranges.raw", std::string("D\2", 2) + core::codec::encodeRanges(trace->ranks[0].ranges));
     write(out / "workspace" / "events.raw",
           std::string("D\3", 2) + core::codec::encodeEvents(events, 0, std::min<std::size_t>(events.size(), 100)));
+    if (const auto excerpt = core::analysis::makeOpeningExcerpt(*trace)) {
+        write(out / "workspace" / "excerpt_totals.raw",
+              std::string("D\4", 2) + core::encodeExcerptTotals(excerpt->ranks));
+    }
     std::cout << "seeds written to " << out << "\n";
     return 0;
 }

@@ -26,6 +26,7 @@
 #include "ui/run_document.h"
 #include "ui/runs_model.h"
 #include "ui/sweep_runner.h"
+#include "ui/timeline/timeline_data.h"
 #include "ui/timeline/timeline_panel.h"
 #include "ui/view_tab.h"
 
@@ -99,7 +100,9 @@ void MainWindow::onDocumentPreview(const RunRecord& firstRun) {
     // the unsaved-changes prompt), and a run the user is looking at is not taken away before that.
     if (m_current != RunId::None) return;
     m_timeline->showPreview(firstRun);
-    statusBar()->showMessage(tr("Read %1; analysing…").arg(firstRun.source));
+    const bool excerpt = firstRun.timeline && firstRun.timeline->excerpt();
+    statusBar()->showMessage(excerpt ? tr("Showing the stored excerpt of %1; reading its events…").arg(firstRun.source)
+                                     : tr("Read %1; analysing…").arg(firstRun.source));
 }
 
 void MainWindow::cancelWork() {

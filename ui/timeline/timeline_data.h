@@ -26,6 +26,7 @@
 
 #include "core/analysis/analysis.h"
 #include "core/analysis/clock_sync.h"
+#include "core/analysis/opening_excerpt.h"
 #include "core/trace/event_columns.h"
 #include "core/trace/trace.h"
 
@@ -98,6 +99,19 @@ class TimelineData {
                                                      const TimelineData* rows = nullptr,
                                                      std::optional<core::analysis::ClockEstimate> clock = {});
 
+    // An opening excerpt's rows (core::analysis::OpeningExcerpt, timeline_excerpt.cpp): the rows of its
+    // events, with each rank's kernel counts and exposed total those of the whole trace, so the rank
+    // headers read as the whole trace's. excerpt() then says what the rows are a part of.
+    struct ExcerptFacts {
+        std::int64_t traceStartNs = 0;  // the whole trace's start, end and GPU event count
+        std::int64_t traceEndNs = 0;
+        std::uint64_t traceEventCount = 0;
+        std::int64_t windowStartNs = 0;  // the window the excerpt holds exactly
+        std::int64_t windowEndNs = 0;
+    };
+    static std::shared_ptr<const TimelineData> buildExcerptRows(const core::analysis::OpeningExcerpt& excerpt);
+    const std::optional<ExcerptFacts>& excerpt() const { return m_excerpt; }
+
     const std::vector<RankTimelineData>& ranks() const { return *m_ranks; }
     // False for buildRows(): no matching, no clock estimate yet.
     bool hasAnalysis() const { return m_analysis != nullptr; }
@@ -121,6 +135,7 @@ class TimelineData {
     std::shared_ptr<const core::analysis::RunAnalysis> m_analysis;
     core::analysis::ClockEstimate m_clock;
     std::vector<RankCollectives> m_collectives;  // per rank; empty without the analysis
+    std::optional<ExcerptFacts> m_excerpt;       // set by buildExcerptRows alone
 };
 
 }  // namespace tpscope::ui

@@ -61,6 +61,7 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     layout->addLayout(tools);
 
     m_view = new TimelineView(this);
+    m_viewFocusPolicy = m_view->focusPolicy();
     m_scroll = new QScrollBar(Qt::Vertical, this);
     auto* viewBox = new QWidget(this);
     auto* viewLayout = new QHBoxLayout(viewBox);
@@ -97,15 +98,31 @@ QString TimelinePanel::tabTitle() const {
 }
 
 void TimelinePanel::fitView() {
-    m_view->fit();
+    if (!m_excerptShown) m_view->fit();
 }
 
 void TimelinePanel::zoomIn() {
-    m_view->zoomAt(0.5, m_view->timeAreaLeft() + m_view->timeAreaWidth() / 2.0);
+    if (!m_excerptShown) m_view->zoomAt(0.5, m_view->timeAreaLeft() + m_view->timeAreaWidth() / 2.0);
 }
 
 void TimelinePanel::zoomOut() {
-    m_view->zoomAt(2.0, m_view->timeAreaLeft() + m_view->timeAreaWidth() / 2.0);
+    if (!m_excerptShown) m_view->zoomAt(2.0, m_view->timeAreaLeft() + m_view->timeAreaWidth() / 2.0);
+}
+
+void TimelinePanel::zoomToSelection() {
+    if (!m_excerptShown) m_view->zoomToSelection();
+}
+
+void TimelinePanel::setAllRanksCollapsed(bool collapsed) {
+    if (!m_excerptShown) m_view->setAllRanksCollapsed(collapsed);
+}
+
+void TimelinePanel::setExcerptShown(bool shown) {
+    // The excerpt holds one window's events: no zoom, pan, hover or selection that would look past
+    // it (outside it the timeline would look empty, not unread) until the events replace it.
+    m_excerptShown = shown;
+    m_view->setAttribute(Qt::WA_TransparentForMouseEvents, shown);
+    m_view->setFocusPolicy(shown ? Qt::NoFocus : m_viewFocusPolicy);
 }
 
 void TimelinePanel::setCurrentRun(RunId id) {
@@ -163,6 +180,7 @@ std::optional<core::analysis::TimeSpan> TimelinePanel::shownStepOf(const core::a
 void TimelinePanel::setTrace(std::shared_ptr<const core::Trace> trace, std::shared_ptr<const TimelineData> timeline,
                              const QString& title) {
     m_shownTrace = trace.get();
+    setExcerptShown(timeline && timeline->excerpt());
     m_stack->setCurrentIndex(trace ? 1 : 0);
     m_title->setText(title.isEmpty() ? QString() : QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped()));
     m_view->setTrace(std::move(trace), std::move(timeline));
@@ -182,6 +200,13 @@ void TimelinePanel::showLoading(const QString& path) {
 void TimelinePanel::showPreview(const RunRecord& run) {
     if (!run.trace || !run.timeline) return;
     m_run = RunId::None;
+    if (const auto& excerpt = run.timeline->excerpt()) {
+        // Stored with the workspace and read before its events: the step it opens on, exactly.
+        setTrace(run.trace, run.timeline, tr("%1 (stored excerpt of this step; loading events…)").arg(runTitle(run)));
+        m_view->setVisibleRange(excerpt->windowStartNs, excerpt->windowEndNs);
+        m_previewRange = {m_view->viewStartNs(), m_view->viewEndNs()};
+        return;
+    }
     setTrace(run.trace, run.timeline, tr("%1 (analysing…)").arg(runTitle(run)));
     // The analysis' steps come from the NVTX step ranges; before it, rank 0's own are the best guess.
     const auto& ranks = run.timeline->ranks();
@@ -235,6 +260,10 @@ QStringList TimelinePanel::exportFormats() const {
 core::Status TimelinePanel::exportTo(const ExportRequest& request) const {
     if (!m_view->trace()) {
         return core::makeError(core::ErrorCode::InvalidArgument, "no timeline to export", request.path.toStdString());
+    }
+    if (m_excerptShown) {
+        return core::makeError(core::ErrorCode::InvalidArgument, "the timeline's events are still loading",
+                               request.path.toStdString());
     }
     const QSize size = request.sizePx.isValid() && !request.sizePx.isEmpty() ? request.sizePx : m_view->size();
     // A copy of the view's renderer: the export paints at its own size without touching the screen.

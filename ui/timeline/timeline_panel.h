@@ -44,8 +44,8 @@ class TimelinePanel : public QWidget, public ViewTab {
     QStringList exportFormats() const override;
     // The visible range and rows as PNG (at request.dpr), SVG or PDF, painted by the view's renderer.
     core::Status exportTo(const ExportRequest& request) const override;
-    void zoomToSelection() override { view()->zoomToSelection(); }
-    void setAllRanksCollapsed(bool collapsed) override { view()->setAllRanksCollapsed(collapsed); }
+    void zoomToSelection() override;
+    void setAllRanksCollapsed(bool collapsed) override;
 
     // Shows a trace directly (no document: tests, a compare view).
     void setTrace(std::shared_ptr<const core::Trace> trace, std::shared_ptr<const TimelineData> timeline,
@@ -55,8 +55,11 @@ class TimelinePanel : public QWidget, public ViewTab {
     void showLoading(const QString& path);
     // A file's first run while it is still being analysed (DocumentLoader::preview): its trace and
     // timeline rows, on rank 0's second NVTX step. setCurrentRun of the same trace later completes it
-    // and keeps the range unless the user moved it.
+    // and keeps the range unless the user moved it. Before that, a workspace's stored opening excerpt
+    // (TimelineData::excerpt()) may come as a preview: shown on its window, titled as an excerpt whose
+    // events are loading, with zoom, pan, selection and export off until the trace replaces it.
     void showPreview(const RunRecord& run);
+    bool showsExcerpt() const { return m_excerptShown; }
     bool showsTimeline() const;
     QString messageHtml() const;
     QString detailsHtml() const { return m_detailsHtml; }
@@ -77,6 +80,7 @@ class TimelinePanel : public QWidget, public ViewTab {
 
   private:
     void refreshDetails();
+    void setExcerptShown(bool shown);
 
     const RunDocument* m_document = nullptr;
     RunId m_run = RunId::None;
@@ -89,6 +93,8 @@ class TimelinePanel : public QWidget, public ViewTab {
     QWidget* m_legend = nullptr;
     QLabel* m_empty = nullptr;
     QString m_detailsHtml;
+    bool m_excerptShown = false;
+    Qt::FocusPolicy m_viewFocusPolicy = Qt::StrongFocus;
 };
 
 }  // namespace tpscope::ui

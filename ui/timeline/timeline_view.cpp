@@ -73,8 +73,11 @@ void TimelineView::setTrace(std::shared_ptr<const core::Trace> trace, std::share
     s.trace = std::move(trace);
     s.data = data ? std::move(data) : (s.trace ? TimelineData::build(*s.trace) : nullptr);
     s.collapsed.assign(s.trace ? s.trace->ranks.size() : 0, s.trace && m_foldPolicy && m_foldPolicy(*s.trace));
-    s.originNs = s.trace ? s.trace->startNs() : 0;
-    s.traceEndNs = s.trace ? std::max(s.trace->endNs(), s.originNs + TimeAxis::kMinSpanNs) : TimeAxis::kMinSpanNs;
+    // An opening excerpt is placed on the whole trace's axis (its ruler, its headers' shares).
+    const auto& excerpt = s.data ? s.data->excerpt() : std::nullopt;
+    s.originNs = excerpt ? excerpt->traceStartNs : s.trace ? s.trace->startNs() : 0;
+    const std::int64_t end = excerpt ? excerpt->traceEndNs : s.trace ? s.trace->endNs() : 0;
+    s.traceEndNs = s.trace ? std::max(end, s.originNs + TimeAxis::kMinSpanNs) : TimeAxis::kMinSpanNs;
     m_anchorNs = s.originNs;
     s.selected = {};
     s.match.reset();
@@ -275,9 +278,14 @@ void TimelineView::paintEvent(QPaintEvent*) {
     // "tpscope.timeline=true" and %{time process} in QT_MESSAGE_PATTERN.
     if (scene().trace && scene().data.get() != m_loggedFrameOf) {
         m_loggedFrameOf = scene().data.get();
-        qCInfo(lcTimeline).noquote() << "first frame of" << scene().trace->eventCount() << "events"
-                                     << (scene().data->hasAnalysis() ? "with" : "before") << "the analysis,"
-                                     << memoryUseText();
+        if (const auto& excerpt = scene().data->excerpt()) {
+            qCInfo(lcTimeline).noquote() << "overview frame: the stored opening excerpt," << scene().trace->eventCount()
+                                         << "of" << excerpt->traceEventCount << "events," << memoryUseText();
+        } else {
+            qCInfo(lcTimeline).noquote() << "first frame of" << scene().trace->eventCount() << "events"
+                                         << (scene().data->hasAnalysis() ? "with" : "before") << "the analysis,"
+                                         << memoryUseText();
+        }
     }
 }
 

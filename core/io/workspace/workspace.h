@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/analysis/opening_excerpt.h"
 #include "core/trace/trace.h"
 #include "core/util/result.h"
 #include "core/util/task_control.h"
@@ -25,8 +26,9 @@
 namespace tpscope::core {
 
 // 2: host threads (Rank::hostThreads) in `host_threads`, their chunks after the rank's streams.
-// 3: blobs are zstd frames (codec/zstd.h); a reader of version 2 would take them for damaged zlib
-// streams, so it is told the file is newer instead. Blobs of older files stay zlib streams.
+// 3: blobs are zstd frames (codec/zstd.h): a reader of version 2 would take them for damaged zlib
+// streams, so it is told the file is newer instead (blobs of older files stay zlib streams); and
+// each large run's opening excerpt (`run_excerpts`, workspace_excerpt.h).
 inline constexpr int kWorkspaceSchemaVersion = 3;
 
 struct RunInfo {
@@ -59,12 +61,20 @@ struct WorkspaceOptions {
     int compressionLevel = 1;
     // Loading: how far (compressed bytes) the reader may run ahead of the decoders.
     std::size_t readAheadBytes = std::size_t{32} << 20;
+    // Saving: each run of at least this many GPU events gets its opening excerpt, which a reader shows
+    // before the events are read (loadWorkspaceExcerpt). SIZE_MAX: none.
+    std::size_t excerptMinEvents = analysis::kExcerptMinEvents;
 };
 
 Status saveWorkspace(const Workspace& workspace, const std::string& path, const WorkspaceOptions& options = {});
 Result<Workspace> loadWorkspace(const std::string& path, const WorkspaceOptions& options = {});
 // The runs' descriptions only (fast: no events decoded).
 Result<std::vector<RunInfo>> listWorkspaceRuns(const std::string& path);
+// One run's opening excerpt (analysis/opening_excerpt.h) without reading the run's events: nullopt
+// when the run has none (a small run, a trace without NVTX steps, a file older than schema 3). A few
+// milliseconds. A damaged excerpt is an error, as a damaged run is.
+Result<std::optional<analysis::OpeningExcerpt>> loadWorkspaceExcerpt(const std::string& path, std::size_t runIndex,
+                                                                     const WorkspaceOptions& options = {});
 // One run's trace, decoded into a fresh, mutable Trace.
 Result<std::shared_ptr<Trace>> loadWorkspaceTrace(const std::string& path, std::size_t runIndex,
                                                   const WorkspaceOptions& options = {});

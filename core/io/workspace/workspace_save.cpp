@@ -17,6 +17,7 @@
 #include "core/io/codec/event_codec.h"
 #include "core/io/sqlite_db.h"
 #include "core/io/workspace/workspace.h"
+#include "core/io/workspace/workspace_excerpt.h"
 #include "core/io/workspace/workspace_schema.h"
 #include "core/util/parallel_for.h"
 
@@ -24,8 +25,15 @@ namespace tpscope::core {
 
 namespace {
 
+// A trace written to the event tables under `id`: a run's (its run_id) or a run's opening excerpt
+// (run_excerpts.excerpt_id, negative).
+struct StoredTrace {
+    std::int64_t id = 0;
+    const Trace* trace = nullptr;
+};
+
 struct ChunkJob {
-    std::size_t run = 0, rank = 0, stream = 0, chunk = 0, first = 0, last = 0;
+    std::size_t run = 0, rank = 0, stream = 0, chunk = 0, first = 0, last = 0;  // run: into the StoredTraces
     std::size_t rawBytes = 0;
     std::string blob;
 };
@@ -60,11 +68,10 @@ Status fsyncPath(const std::string& path, bool directory) {
     return Ok{};
 }
 
-std::vector<ChunkJob> planChunks(const Workspace& ws) {
+std::vector<ChunkJob> planChunks(const std::vector<StoredTrace>& stored) {
     std::vector<ChunkJob> jobs;
-    for (std::size_t run = 0; run < ws.runs.size(); ++run) {
-        if (!ws.runs[run].trace) continue;
-        const auto& ranks = ws.runs[run].trace->ranks;
+    for (std::size_t run = 0; run < stored.size(); ++run) {
+        const auto& ranks = stored[run].trace->ranks;
         for (std::size_t r = 0; r < ranks.size(); ++r) {
             for (std::size_t s = 0; s < slotCount(ranks[r]); ++s) {
                 const std::size_t n = slotEvents(ranks[r], s).size();
@@ -77,7 +84,8 @@ std::vector<ChunkJob> planChunks(const Workspace& ws) {
     return jobs;
 }
 
-Status compressChunks(const Workspace& ws, std::vector<ChunkJob>& jobs, const WorkspaceOptions& opt) {
+Status compressChunks(const std::vector<StoredTrace>& stored, std::vector<ChunkJob>& jobs,
+                      const WorkspaceOptions& opt) {
     std::atomic<std::size_t> next{0};
     std::atomic<std::size_t> done{0};
     std::atomic<bool> cancelled{false};
@@ -91,7 +99,7 @@ Status compressChunks(const Workspace& ws, std::vector<ChunkJob>& jobs, const Wo
                 return;
             }
             auto& j = jobs[i];
-            const auto& events = slotEvents(ws.runs[j.run].trace->ranks[j.rank], j.stream);
+            const auto& events = slotEvents(stored[j.run].trace->ranks[j.rank], j.stream);
             const std::string raw = codec::encodeEvents(events, j.first, j.last);
             j.rawBytes = raw.size();
             auto blob = codec::compressBlob(raw, opt.compressionLevel);
@@ -235,6 +243,23 @@ Status writeRanksAndStreams(SqliteDb& db, const Trace& trace, std::int64_t runId
     return Ok{};
 }
 
+// The run_excerpts row of run `runId`; the excerpt's events go under `excerptId` like a run's.
+Status writeExcerptRow(SqliteDb& db, const analysis::OpeningExcerpt& excerpt, std::int64_t runId,
+                       std::int64_t excerptId) {
+    auto stmt = db.prepare("INSERT INTO run_excerpts VALUES(?1,?2,?3,?4,?5,?6,?7,?8)");
+    if (!stmt) return stmt.error();
+    const std::string totals = encodeExcerptTotals(excerpt.ranks);
+    stmt->bind(1, runId);
+    stmt->bind(2, excerptId);
+    stmt->bind(3, excerpt.windowStartNs);
+    stmt->bind(4, excerpt.windowEndNs);
+    stmt->bind(5, excerpt.traceStartNs);
+    stmt->bind(6, excerpt.traceEndNs);
+    stmt->bind(7, static_cast<std::int64_t>(excerpt.traceEventCount));
+    stmt->bindBlob(8, bytesOf(totals));
+    return insertBlob(db, *stmt, "opening excerpt");
+}
+
 // Everything of one run except its event chunks.
 Status writeRun(SqliteDb& db, const Run& run, std::int64_t runId, const WorkspaceOptions& opt) {
     const Trace empty;
@@ -246,7 +271,9 @@ Status writeRun(SqliteDb& db, const Run& run, std::int64_t runId, const Workspac
 }
 
 // Statements are finalized when this returns, so the database can then be closed.
-Status fillDatabase(SqliteDb* db, const Workspace& ws, const std::vector<ChunkJob>& jobs, const WorkspaceOptions& opt) {
+Status fillDatabase(SqliteDb* db, const Workspace& ws, const std::vector<StoredTrace>& stored,
+                    const std::vector<std::optional<analysis::OpeningExcerpt>>& excerpts,
+                    const std::vector<ChunkJob>& jobs, const WorkspaceOptions& opt) {
     TPSCOPE_TRY(db->exec("BEGIN"));
     TPSCOPE_TRY(db->exec(kWorkspaceDdl));
     auto meta = db->prepare("INSERT INTO tpscope_meta VALUES(?1, ?2)");
@@ -260,11 +287,19 @@ Status fillDatabase(SqliteDb* db, const Workspace& ws, const std::vector<ChunkJo
     }
     for (std::size_t r = 0; r < ws.runs.size(); ++r)
         TPSCOPE_TRY(writeRun(*db, ws.runs[r], static_cast<std::int64_t>(r), opt));
+    for (std::size_t r = 0; r < excerpts.size(); ++r) {
+        if (!excerpts[r]) continue;
+        const std::int64_t id = excerptIdOf(static_cast<std::int64_t>(r));
+        TPSCOPE_TRY(writeExcerptRow(*db, *excerpts[r], static_cast<std::int64_t>(r), id));
+        TPSCOPE_TRY(writeKeyValues(*db, Run{}, *excerpts[r]->events, id));
+        TPSCOPE_TRY(writeTraceTables(*db, *excerpts[r]->events, id));
+        TPSCOPE_TRY(writeRanksAndStreams(*db, *excerpts[r]->events, id, opt));
+    }
     auto chunk = db->prepare("INSERT INTO event_chunks VALUES(?1,?2,?3,?4,?5,?6,?7)");
     if (!chunk) return chunk.error();
     for (std::size_t i = 0; i < jobs.size(); ++i) {
         const auto& j = jobs[i];
-        chunk->bind(1, static_cast<std::int64_t>(j.run));
+        chunk->bind(1, stored[j.run].id);
         chunk->bind(2, static_cast<std::int64_t>(j.rank));
         chunk->bind(3, static_cast<std::int64_t>(j.stream));
         chunk->bind(4, static_cast<std::int64_t>(j.chunk));
@@ -280,8 +315,9 @@ Status fillDatabase(SqliteDb* db, const Workspace& ws, const std::vector<ChunkJo
     return db->exec("COMMIT");
 }
 
-Status writeDatabase(const Workspace& ws, const std::vector<ChunkJob>& jobs, const std::string& tmp,
-                     const WorkspaceOptions& opt) {
+Status writeDatabase(const Workspace& ws, const std::vector<StoredTrace>& stored,
+                     const std::vector<std::optional<analysis::OpeningExcerpt>>& excerpts,
+                     const std::vector<ChunkJob>& jobs, const std::string& tmp, const WorkspaceOptions& opt) {
     auto db = SqliteDb::open(tmp, SqliteDb::Mode::ReadWriteCreate);
     if (!db) return db.error();
     // The temporary file is private until the rename: no journal, durability by one fsync at the end.
@@ -291,7 +327,7 @@ Status writeDatabase(const Workspace& ws, const std::vector<ChunkJob>& jobs, con
     const char* pageSize = blobBytes > (std::size_t{8} << 20) ? "65536" : "4096";
     TPSCOPE_TRY(
         db->exec(std::string("PRAGMA page_size=") + pageSize + "; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"));
-    TPSCOPE_TRY(fillDatabase(&*db, ws, jobs, opt));
+    TPSCOPE_TRY(fillDatabase(&*db, ws, stored, excerpts, jobs, opt));
     return db->close();
 }
 
@@ -310,9 +346,23 @@ Status saveWorkspace(const Workspace& ws, const std::string& path, const Workspa
                      .string());
     fs::remove(tmp.path(), ec);
 
-    std::vector<ChunkJob> jobs = planChunks(ws);
-    TPSCOPE_TRY(compressChunks(ws, jobs, opt));
-    if (Status s = writeDatabase(ws, jobs, tmp.path(), opt); !s) {
+    // Each large run's opening excerpt (analysis/opening_excerpt.h), written after the runs.
+    std::vector<std::optional<analysis::OpeningExcerpt>> excerpts(ws.runs.size());
+    std::vector<StoredTrace> stored;
+    for (std::size_t r = 0; r < ws.runs.size(); ++r) {
+        const auto& trace = ws.runs[r].trace;
+        if (!trace) continue;
+        stored.push_back({static_cast<std::int64_t>(r), trace.get()});
+        if (trace->eventCount() >= opt.excerptMinEvents) {
+            excerpts[r] = analysis::makeOpeningExcerpt(*trace, opt.threads);
+        }
+    }
+    for (std::size_t r = 0; r < excerpts.size(); ++r) {
+        if (excerpts[r]) stored.push_back({excerptIdOf(static_cast<std::int64_t>(r)), excerpts[r]->events.get()});
+    }
+    std::vector<ChunkJob> jobs = planChunks(stored);
+    TPSCOPE_TRY(compressChunks(stored, jobs, opt));
+    if (Status s = writeDatabase(ws, stored, excerpts, jobs, tmp.path(), opt); !s) {
         Error e = s.error();
         e.context = path;
         return e;

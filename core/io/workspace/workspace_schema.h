@@ -6,6 +6,8 @@
 // newer one with a clear message; new optional columns/tables bump the version. Chunks are inserted
 // in (rank, stream, chunk) order and read back in rowid order. A rank's host threads (version 2)
 // take the stream positions after its streams: host thread h of a rank with S streams is S + h.
+// A run's opening excerpt (version 3) is stored in the same tables under a negative id
+// (run_excerpts.excerpt_id, workspace_excerpt.h), which no run has.
 
 #include "core/io/sqlite_db.h"
 #include "core/trace/trace.h"
@@ -34,6 +36,9 @@ CREATE TABLE host_threads(run_id INTEGER NOT NULL, rank_position INTEGER NOT NUL
 CREATE TABLE event_chunks(run_id INTEGER NOT NULL, rank_position INTEGER NOT NULL, stream_position INTEGER NOT NULL,
   chunk INTEGER NOT NULL, event_count INTEGER NOT NULL, raw_bytes INTEGER NOT NULL, data BLOB NOT NULL);
 CREATE INDEX event_chunks_by_run ON event_chunks(run_id);
+CREATE TABLE run_excerpts(run_id INTEGER PRIMARY KEY, excerpt_id INTEGER NOT NULL, window_start_ns INTEGER NOT NULL,
+  window_end_ns INTEGER NOT NULL, trace_start_ns INTEGER NOT NULL, trace_end_ns INTEGER NOT NULL,
+  trace_event_count INTEGER NOT NULL, totals BLOB NOT NULL);
 )sql";
 
 // The events of slot `position` of a rank: its streams first, then its host threads.

@@ -82,7 +82,7 @@ class KernelUnion {
         const EventKinds kinds = ev.kinds();
         std::size_t i = from;
         for (;; ++i) {
-            while (i < kinds.size() && ((m_kinds >> kinds[i]) & 1U) == 0) ++i;
+            i = kinds.next(i, m_kinds);
             if (i >= kinds.size() || ev.durNs(i) > 0) break;
         }
         m_heads[s].index = i;

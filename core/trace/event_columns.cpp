@@ -216,6 +216,7 @@ std::uint32_t EventColumns::findOrAddLabel(const Label& label, std::uint8_t kind
     const auto index = static_cast<std::uint32_t>(m_labels.size());
     m_labels.push_back(label);
     m_labelKind.push_back(kind);
+    m_labelKindMask |= 1U << (kind & 31U);
     if (2 * (m_labels.size() + 1) > m_labelLookup.size()) {
         rebuildLabelLookup();
     } else {
@@ -288,6 +289,7 @@ void EventColumns::widenLabels() {
     std::vector<std::uint16_t>().swap(m_labelIndex);
     std::vector<Label>().swap(m_labels);
     std::vector<std::uint8_t>().swap(m_labelKind);
+    m_labelKindMask = 0;
     std::vector<std::uint32_t>().swap(m_labelLookup);
 }
 

@@ -82,13 +82,35 @@ class EventKinds {
   public:
     EventKinds() = default;
     EventKinds(const std::uint8_t* perEvent, const std::uint16_t* labelIndex, const std::uint8_t* labelKinds,
-               std::size_t size)
-        : m_perEvent(perEvent), m_labelIndex(labelIndex), m_labelKinds(labelKinds), m_size(size) {}
+               std::uint32_t labelKindMask, std::size_t size)
+        : m_perEvent(perEvent),
+          m_labelIndex(labelIndex),
+          m_labelKinds(labelKinds),
+          m_labelKindMask(labelKindMask),
+          m_size(size) {}
 
     std::size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
     std::uint8_t operator[](std::size_t i) const {
         return m_perEvent != nullptr ? m_perEvent[i] : m_labelKinds[m_labelIndex[i]];
+    }
+    // The first index in [from, size()) whose kind has its bit set in kindMask (bit k: EventKind k),
+    // or size(). The column is chosen once, outside the loop; a stream none of whose labels has such
+    // a kind answers at once.
+    std::size_t next(std::size_t from, std::uint32_t kindMask) const {
+        if (m_perEvent != nullptr) {
+            while (from < m_size && ((kindMask >> m_perEvent[from]) & 1U) == 0) ++from;
+            return from;
+        }
+        if ((m_labelKindMask & kindMask) == 0) return m_size;
+        while (from < m_size && ((kindMask >> m_labelKinds[m_labelIndex[from]]) & 1U) == 0) ++from;
+        return from;
+    }
+    // Events of the given kind.
+    std::size_t count(std::uint8_t kind) const {
+        std::size_t n = 0;
+        for (std::size_t i = next(0, 1U << kind); i < m_size; i = next(i + 1, 1U << kind)) ++n;
+        return n;
     }
 
     class Iterator {
@@ -123,6 +145,7 @@ class EventKinds {
     const std::uint8_t* m_perEvent = nullptr;  // null: per label
     const std::uint16_t* m_labelIndex = nullptr;
     const std::uint8_t* m_labelKinds = nullptr;
+    std::uint32_t m_labelKindMask = 0;  // per label: bit k set when a label has EventKind k
     std::size_t m_size = 0;
 };
 
@@ -170,8 +193,8 @@ class EventColumns {
     EventRecord at(std::size_t i) const;
 
     EventKinds kinds() const {
-        return m_kind.empty() ? EventKinds(nullptr, m_labelIndex.data(), m_labelKind.data(), size())
-                              : EventKinds(m_kind.data(), nullptr, nullptr, size());
+        return m_kind.empty() ? EventKinds(nullptr, m_labelIndex.data(), m_labelKind.data(), m_labelKindMask, size())
+                              : EventKinds(m_kind.data(), nullptr, nullptr, 0, size());
     }
     // Starts loading event i's start, duration and kind (level of detail: the next column's events).
     void prefetch(std::size_t i) const {
@@ -238,6 +261,7 @@ class EventColumns {
     std::vector<std::uint16_t> m_labelIndex;                        // per event, into m_labels; empty when m_wideLabels
     std::vector<Label> m_labels;                                    // distinct labels in order of first appearance
     std::vector<std::uint8_t> m_labelKind;                          // per label: its first event's kind
+    std::uint32_t m_labelKindMask = 0;                              // bit k: some label has EventKind k
     // While appending: open-addressed hash of m_labels (slot = label index + 1, 0 = free), a power of
     // two at most half full. Freed by finalize() and rebuilt by a later append.
     std::vector<std::uint32_t> m_labelLookup;

@@ -39,8 +39,7 @@ RankKernels gatherRank(const Trace& trace, const Rank& rank, std::size_t rankInd
     std::size_t collectives = 0;
     for (std::size_t s = 0; s < rank.streams.size(); ++s) {
         const auto kinds = rank.streams[s].events.kinds();
-        const auto n = static_cast<std::size_t>(
-            std::count(kinds.begin(), kinds.end(), static_cast<std::uint8_t>(EventKind::Collective)));
+        const std::size_t n = kinds.count(static_cast<std::uint8_t>(EventKind::Collective));
         if (rankIndex > kMaxParticipantIndex || s > kMaxParticipantIndex) {
             out.unmatched += n;
         } else {
@@ -57,8 +56,8 @@ RankKernels gatherRank(const Trace& trace, const Rank& rank, std::size_t rankInd
         if (s > kMaxParticipantIndex) break;
         const auto& ev = rank.streams[s].events;
         const auto kinds = ev.kinds();
-        for (std::size_t i = 0; i < ev.size(); ++i) {
-            if (kinds[i] != static_cast<std::uint8_t>(EventKind::Collective)) continue;
+        constexpr std::uint32_t kCollectives = 1U << static_cast<unsigned>(EventKind::Collective);
+        for (std::size_t i = kinds.next(0, kCollectives); i < ev.size(); i = kinds.next(i + 1, kCollectives)) {
             const PayloadId id = ev.payload(i);
             if (last == nullptr || id != lastPayload) {
                 const CollectivePayload* c = collectiveOf(trace, id);

@@ -79,10 +79,10 @@ class KernelUnion {
     // kernel's times are read only once its kind is wanted.
     void advance(std::size_t s, std::size_t from) {
         const auto& ev = m_rank.streams[s].events;
-        const std::span<const std::uint8_t> kinds = ev.kinds();
+        const EventKinds kinds = ev.kinds();
         std::size_t i = from;
         for (;; ++i) {
-            while (i < kinds.size() && ((m_kinds >> kinds[i]) & 1U) == 0) ++i;
+            i = kinds.next(i, m_kinds);
             if (i >= kinds.size() || ev.durNs(i) > 0) break;
         }
         m_heads[s].index = i;

@@ -83,7 +83,7 @@ void EventColumns::reserve(std::size_t n) {
     } else {
         m_labelIndex.reserve(n);
     }
-    m_kind.reserve(n);
+    if (!m_kind.empty() || m_wideLabels) m_kind.reserve(n);
     if (m_correlationId.empty()) {
         m_correlationBase.reserve((n + kBlock - 1) / kBlock);
         m_correlationOffset.reserve(n);
@@ -117,39 +117,58 @@ std::size_t labelHash(NameId name, PayloadId payload) {
     return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> 32);
 }
 
-// Appends ids to narrow correlation columns: per block of `block` events the smallest id as its base
-// and 16-bit offsets from it, exactly as narrowCorrelations() stores them; the last block, when
-// partial, is re-based when a smaller id joins it. Returns how many ids were appended: all of them,
-// or fewer when a block's ids span more than 16 bits (the caller then keeps all 32 bits).
+constexpr std::uint16_t kIdZero = EventColumns::kIdZero;
+constexpr std::uint32_t kMaxIdOffset = EventColumns::kMaxIdOffset;
+
+// The smallest and largest ids other than 0 in ids ({UINT32_MAX, 0} when every id is 0).
+std::pair<std::uint32_t, std::uint32_t> nonZeroRange(std::span<const std::uint32_t> ids) {
+    std::uint32_t lo = UINT32_MAX, hi = 0;
+    for (const std::uint32_t id : ids) {
+        if (id != 0) lo = std::min(lo, id);
+        hi = std::max(hi, id);
+    }
+    return {lo, hi};
+}
+
+// Appends ids to narrow correlation columns: per block of `block` events the smallest id other than 0
+// as its base (0 while all are 0) and 16-bit offsets from it, id 0 as kIdZero, exactly as
+// narrowCorrelations() stores them; the last block, when partial, is re-based when a smaller id joins
+// it. Returns how many ids were appended: all of them, or fewer when a block's non-zero ids span more
+// than kMaxIdOffset (the caller then keeps all 32 bits).
 std::size_t appendNarrowCorrelations(std::vector<std::uint32_t>& base, std::vector<std::uint16_t>& offset,
                                      std::span<const std::uint32_t> ids, std::size_t block) {
     std::size_t k = 0;
     while (k < ids.size()) {
         const std::size_t inBlock = offset.size() % block;
         const std::size_t m = std::min(ids.size() - k, block - inBlock);
-        const auto [lowest, highest] = std::minmax_element(ids.begin() + static_cast<std::ptrdiff_t>(k),
-                                                           ids.begin() + static_cast<std::ptrdiff_t>(k + m));
-        std::uint32_t lo = *lowest;
-        const std::uint32_t hi = *highest;
+        auto [lo, hi] = nonZeroRange(ids.subspan(k, m));
         if (inBlock == 0) {
-            if (hi - lo > UINT16_MAX) return k;
+            if (hi == 0) lo = 0;  // all 0
+            if (hi - lo > kMaxIdOffset) return k;
             base.push_back(lo);
-        } else if (lo < base.back() || hi - base.back() > UINT16_MAX) {
-            // The block's ids so far lie in [base, base + their largest offset].
+        } else if (hi != 0 && (lo < base.back() || hi - base.back() > kMaxIdOffset)) {
+            // Re-based on the smallest non-zero id of the block so far and of the new ones (the base
+            // may be below the former: a block that began with id 0 has base 0).
             const std::uint32_t b = base.back();
-            const std::uint32_t top =
-                b + *std::max_element(offset.end() - static_cast<std::ptrdiff_t>(inBlock), offset.end());
-            lo = std::min(lo, b);
-            if (std::max(hi, top) - lo > UINT16_MAX) return k;
-            for (auto it = offset.end() - static_cast<std::ptrdiff_t>(inBlock); it != offset.end(); ++it) {
-                *it = static_cast<std::uint16_t>(*it + (b - lo));
+            const auto kept = offset.end() - static_cast<std::ptrdiff_t>(inBlock);
+            for (auto it = kept; it != offset.end(); ++it) {
+                if (*it == kIdZero) continue;
+                lo = std::min<std::uint32_t>(lo, b + *it);
+                hi = std::max<std::uint32_t>(hi, b + *it);
+            }
+            if (hi - lo > kMaxIdOffset) return k;
+            for (auto it = kept; it != offset.end(); ++it) {
+                if (*it != kIdZero) *it = static_cast<std::uint16_t>(b + *it - lo);
             }
             base.back() = lo;
         } else {
             lo = base.back();
         }
         std::uint16_t* out = grow(offset, m);
-        for (std::size_t j = 0; j < m; ++j) out[j] = static_cast<std::uint16_t>(ids[k + j] - lo);
+        for (std::size_t j = 0; j < m; ++j) {
+            const std::uint32_t id = ids[k + j];
+            out[j] = id != 0 ? static_cast<std::uint16_t>(id - lo) : kIdZero;
+        }
         k += m;
     }
     return k;
@@ -164,7 +183,7 @@ void appendCorrelations(std::vector<std::uint32_t>& wide, std::vector<std::uint3
         k = appendNarrowCorrelations(base, offset, ids, block);
         if (k == ids.size()) return;
         wide.resize(offset.size());
-        for (std::size_t i = 0; i < wide.size(); ++i) wide[i] = base[i / block] + offset[i];
+        for (std::size_t i = 0; i < wide.size(); ++i) wide[i] = offset[i] != kIdZero ? base[i / block] + offset[i] : 0;
         std::vector<std::uint32_t>().swap(base);
         std::vector<std::uint16_t>().swap(offset);
     }
@@ -184,8 +203,9 @@ void EventColumns::rebuildLabelLookup() {
     }
 }
 
-// The label's index in m_labels, added at the end when new (the index may then be kMaxLabels).
-std::uint32_t EventColumns::findOrAddLabel(const Label& label) {
+// The label's index in m_labels, added at the end with `kind` as its kind when new (the index may then
+// be kMaxLabels).
+std::uint32_t EventColumns::findOrAddLabel(const Label& label, std::uint8_t kind) {
     if (m_labelLookup.empty()) rebuildLabelLookup();
     const std::size_t mask = m_labelLookup.size() - 1;
     std::size_t slot = labelHash(label.name, label.payload) & mask;
@@ -195,6 +215,8 @@ std::uint32_t EventColumns::findOrAddLabel(const Label& label) {
     }
     const auto index = static_cast<std::uint32_t>(m_labels.size());
     m_labels.push_back(label);
+    m_labelKind.push_back(kind);
+    m_labelKindMask |= 1U << (kind & 31U);
     if (2 * (m_labels.size() + 1) > m_labelLookup.size()) {
         rebuildLabelLookup();
     } else {
@@ -203,25 +225,43 @@ std::uint32_t EventColumns::findOrAddLabel(const Label& label) {
     return index;
 }
 
-void EventColumns::appendLabel(NameId name, PayloadId payload) {
+// The label's index (findOrAddLabel). Runs of one label (a host thread's launch calls) are found as
+// the previous event's (kNoLabel: none) without the lookup, and a label already seen is usually found
+// in its first slot without a call.
+std::uint32_t EventColumns::labelIndexOf(const Label& label, std::uint32_t previous, std::uint8_t kind) {
+    if (previous != kNoLabel && m_labels[previous] == label) return previous;
+    if (!m_labelLookup.empty()) {
+        const std::uint32_t v = m_labelLookup[labelHash(label.name, label.payload) & (m_labelLookup.size() - 1)];
+        if (v != 0 && m_labels[v - 1] == label) return v - 1;
+    }
+    return findOrAddLabel(label, kind);
+}
+
+// Event i, of label index `label`, has `kind`: kept by its label while every label has one kind;
+// from the first that meets a second kind, a byte per event.
+void EventColumns::keepKind(std::size_t i, std::uint32_t label, std::uint8_t kind) {
+    if (m_kind.empty()) {
+        if (m_labelKind[label] == kind) return;
+        spreadKinds(i);
+    }
+    m_kind.push_back(kind);
+}
+
+// Kinds kept per label become a byte per event for events [0, n).
+void EventColumns::spreadKinds(std::size_t n) {
+    if (!m_kind.empty()) return;
+    m_kind.reserve(m_labelIndex.capacity());
+    m_kind.resize(n);
+    for (std::size_t i = 0; i < n; ++i) m_kind[i] = m_labelKind[m_labelIndex[i]];
+}
+
+void EventColumns::appendLabel(NameId name, PayloadId payload, std::uint8_t kind) {
     if (!m_wideLabels) {
-        const Label label{name, payload};
-        // Runs of one label (a host thread's launch calls) skip the lookup, and a label already
-        // seen is found in its first slot without a call.
-        if (!m_labelIndex.empty() && m_labels[m_labelIndex.back()] == label) {
-            m_labelIndex.push_back(m_labelIndex.back());
-            return;
-        }
-        if (!m_labelLookup.empty()) {
-            const std::uint32_t v = m_labelLookup[labelHash(name, payload) & (m_labelLookup.size() - 1)];
-            if (v != 0 && m_labels[v - 1] == label) {
-                m_labelIndex.push_back(static_cast<std::uint16_t>(v - 1));
-                return;
-            }
-        }
-        const std::uint32_t index = findOrAddLabel(label);
+        const std::size_t i = m_labelIndex.size();
+        const std::uint32_t index = labelIndexOf(Label{name, payload}, i > 0 ? m_labelIndex.back() : kNoLabel, kind);
         if (index < kMaxLabels) {
             m_labelIndex.push_back(static_cast<std::uint16_t>(index));
+            keepKind(i, index, kind);
             return;
         }
         widenLabels();
@@ -231,11 +271,14 @@ void EventColumns::appendLabel(NameId name, PayloadId payload) {
         m_payloadId.resize(m_nameId.size() - 1, kNoPayload);
         m_payloadId.push_back(payload);
     }
+    m_kind.push_back(kind);
 }
 
-// More labels than a 16-bit index reaches: a name column, and a payload column when any has one.
+// More labels than a 16-bit index reaches: a name column, and a payload column when any has one; kinds
+// a byte per event.
 void EventColumns::widenLabels() {
     const std::size_t n = m_labelIndex.size();
+    spreadKinds(n);
     m_nameId.resize(n);
     for (std::size_t i = 0; i < n; ++i) m_nameId[i] = m_labels[m_labelIndex[i]].name.value;
     if (std::any_of(m_labels.begin(), m_labels.end(), [](const Label& l) { return l.payload != kNoPayload; })) {
@@ -245,6 +288,8 @@ void EventColumns::widenLabels() {
     m_wideLabels = true;
     std::vector<std::uint16_t>().swap(m_labelIndex);
     std::vector<Label>().swap(m_labels);
+    std::vector<std::uint8_t>().swap(m_labelKind);
+    m_labelKindMask = 0;
     std::vector<std::uint32_t>().swap(m_labelLookup);
 }
 
@@ -261,21 +306,23 @@ void EventColumns::append(const EventRecord& e) {
     if (m_startNs.empty() && i > 0 && e.startNs < startNs(i - 1)) widenStarts();
     appendStart(i, e.startNs);
     appendDuration(e.durNs);
-    appendLabel(e.name, e.payload);
-    // Usually a new block, or an id that fits the last one (appendCorrelations does the rest).
+    appendLabel(e.name, e.payload, static_cast<std::uint8_t>(e.kind));
+    // Usually a new block (its base the id, 0 for id 0), id 0, or an id that fits the last block
+    // (appendCorrelations does the rest).
     const std::uint32_t id = e.correlationId;
     if (!m_correlationId.empty()) {
         m_correlationId.push_back(id);
     } else if (m_correlationOffset.size() % kBlock == 0) {
         m_correlationBase.push_back(id);
-        m_correlationOffset.push_back(0);
-    } else if (id >= m_correlationBase.back() && id - m_correlationBase.back() <= UINT16_MAX) {
+        m_correlationOffset.push_back(id != 0 ? 0 : kIdZero);
+    } else if (id == 0) {
+        m_correlationOffset.push_back(kIdZero);
+    } else if (id >= m_correlationBase.back() && id - m_correlationBase.back() <= kMaxIdOffset) {
         m_correlationOffset.push_back(static_cast<std::uint16_t>(id - m_correlationBase.back()));
     } else {
         appendCorrelations(m_correlationId, m_correlationBase, m_correlationOffset,
                            std::span<const std::uint32_t>(&e.correlationId, 1), kBlock);
     }
-    m_kind.push_back(static_cast<std::uint8_t>(e.kind));
     m_finalized = false;
 }
 
@@ -313,22 +360,11 @@ void EventColumns::append(const EventBatch& batch) {
     std::size_t k = 0;
     if (!m_wideLabels) {
         std::uint16_t* out = grow(m_labelIndex, n);
-        // Runs of one label (a host thread's launch calls) skip the lookup, and a label already seen is
-        // usually found in its first slot.
-        std::uint32_t previous = first > 0 ? m_labelIndex[first - 1] : UINT32_MAX;
+        std::uint32_t previous = first > 0 ? m_labelIndex[first - 1] : kNoLabel;
         for (; k < n; ++k) {
             const Label label{NameId{batch.nameIds[k]}, batch.payloads.empty() ? kNoPayload : batch.payloads[k]};
-            if (previous != UINT32_MAX && m_labels[previous] == label) {
-                out[k] = static_cast<std::uint16_t>(previous);
-                continue;
-            }
-            std::uint32_t index = UINT32_MAX;
-            if (!m_labelLookup.empty()) {
-                const std::uint32_t v =
-                    m_labelLookup[labelHash(label.name, label.payload) & (m_labelLookup.size() - 1)];
-                if (v != 0 && m_labels[v - 1] == label) index = v - 1;
-            }
-            if (index == UINT32_MAX) index = findOrAddLabel(label);
+            const std::uint8_t kind = batch.kinds[k];
+            const std::uint32_t index = labelIndexOf(label, previous, kind);
             if (index >= kMaxLabels) {
                 m_labelIndex.resize(first + k);
                 widenLabels();
@@ -336,11 +372,13 @@ void EventColumns::append(const EventBatch& batch) {
             }
             out[k] = static_cast<std::uint16_t>(index);
             previous = index;
+            if (!m_kind.empty() || m_labelKind[index] != kind) keepKind(first + k, index, kind);
         }
     }
-    for (; k < n; ++k) appendLabel(NameId{batch.nameIds[k]}, batch.payloads.empty() ? kNoPayload : batch.payloads[k]);
+    for (; k < n; ++k) {
+        appendLabel(NameId{batch.nameIds[k]}, batch.payloads.empty() ? kNoPayload : batch.payloads[k], batch.kinds[k]);
+    }
     appendCorrelations(m_correlationId, m_correlationBase, m_correlationOffset, batch.correlationIds, kBlock);
-    std::copy(batch.kinds.begin(), batch.kinds.end(), grow(m_kind, n));
     m_finalized = false;
 }
 
@@ -355,12 +393,13 @@ void EventColumns::narrowCorrelations() {
     std::vector<std::uint16_t> offset(n);
     for (std::size_t b = 0; b < base.size(); ++b) {
         const std::size_t first = b * kBlock, last = std::min(n, first + kBlock);
-        base[b] = *std::min_element(m_correlationId.begin() + static_cast<std::ptrdiff_t>(first),
-                                    m_correlationId.begin() + static_cast<std::ptrdiff_t>(last));
+        const auto [lo, hi] =
+            nonZeroRange(std::span<const std::uint32_t>(m_correlationId).subspan(first, last - first));
+        base[b] = hi != 0 ? lo : 0;
+        if (hi - base[b] > kMaxIdOffset) return;  // ids jump within a block: keep all 32 bits
         for (std::size_t i = first; i < last; ++i) {
-            const std::uint32_t d = m_correlationId[i] - base[b];
-            if (d > UINT16_MAX) return;  // ids jump within a block: keep all 32 bits
-            offset[i] = static_cast<std::uint16_t>(d);
+            const std::uint32_t id = m_correlationId[i];
+            offset[i] = id != 0 ? static_cast<std::uint16_t>(id - base[b]) : kIdZero;
         }
     }
     m_correlationBase = std::move(base);
@@ -372,7 +411,7 @@ void EventColumns::widenCorrelations() {
     if (m_correlationOffset.empty()) return;  // all 32 bits already, or no events
     m_correlationId.resize(m_correlationOffset.size());
     for (std::size_t i = 0; i < m_correlationId.size(); ++i) {
-        m_correlationId[i] = m_correlationBase[i / kBlock] + m_correlationOffset[i];
+        m_correlationId[i] = narrowId(m_correlationBase[i / kBlock], m_correlationOffset[i]);
     }
     std::vector<std::uint32_t>().swap(m_correlationBase);
     std::vector<std::uint16_t>().swap(m_correlationOffset);
@@ -476,6 +515,7 @@ void EventColumns::finalize() {
     m_longDurNs.shrink_to_fit();
     m_labelIndex.shrink_to_fit();
     m_labels.shrink_to_fit();
+    m_labelKind.shrink_to_fit();
     m_nameId.shrink_to_fit();
     m_kind.shrink_to_fit();
     m_correlationId.shrink_to_fit();
@@ -541,17 +581,17 @@ std::size_t EventColumns::countOverlaps() const {
 std::size_t EventColumns::residentBytes() const {
     return capacityBytes(m_startNs) + capacityBytes(m_startBase) + capacityBytes(m_startOffset) +
            capacityBytes(m_farStartNs) + capacityBytes(m_durNs) + capacityBytes(m_longDurNs) +
-           capacityBytes(m_labelIndex) + capacityBytes(m_labels) + capacityBytes(m_labelLookup) +
-           capacityBytes(m_nameId) + capacityBytes(m_kind) + capacityBytes(m_correlationId) +
-           capacityBytes(m_correlationBase) + capacityBytes(m_correlationOffset) + capacityBytes(m_payloadId) +
-           capacityBytes(m_blockMaxEnd);
+           capacityBytes(m_labelIndex) + capacityBytes(m_labels) + capacityBytes(m_labelKind) +
+           capacityBytes(m_labelLookup) + capacityBytes(m_nameId) + capacityBytes(m_kind) +
+           capacityBytes(m_correlationId) + capacityBytes(m_correlationBase) + capacityBytes(m_correlationOffset) +
+           capacityBytes(m_payloadId) + capacityBytes(m_blockMaxEnd);
 }
 
 bool EventColumns::operator==(const EventColumns& other) const {
-    if (m_kind != other.m_kind || m_longDurNs != other.m_longDurNs || m_durNs != other.m_durNs) return false;
+    if (m_longDurNs != other.m_longDurNs || m_durNs != other.m_durNs) return false;
     for (std::size_t i = 0; i < size(); ++i) {
-        if (startNs(i) != other.startNs(i) || name(i) != other.name(i) || correlationId(i) != other.correlationId(i) ||
-            payload(i) != other.payload(i)) {
+        if (startNs(i) != other.startNs(i) || name(i) != other.name(i) || kind(i) != other.kind(i) ||
+            correlationId(i) != other.correlationId(i) || payload(i) != other.payload(i)) {
             return false;
         }
     }

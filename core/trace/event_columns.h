@@ -2,9 +2,9 @@
 // Copyright (C) 2026 The tpscope authors
 #pragma once
 // Columnar storage of one stream's events (DESIGN.md §2). One vector per field; a kernel event costs
-// about 13 bytes resident: 4 start + 4 duration + 2 label + 1 kind + 2 correlation, plus 12 bytes per
-// block of kBlock events for the start base and the visible-range index and 4 for the correlation
-// base, plus the stream's distinct labels.
+// about 12 bytes resident: 4 start + 4 duration + 2 label + 2 correlation, plus 12 bytes per block of
+// kBlock events for the start base and the visible-range index and 4 for the correlation base, plus
+// the stream's distinct labels.
 //   starts:    per block of kBlock events a 64-bit base (the block's first start) and 32-bit offsets
 //              from it; the rare start 4.3 s or more past its block's first (a long idle gap inside a
 //              block) is kept exactly in a side list, sorted by index (an escape). Events appended in
@@ -18,16 +18,23 @@
 //              keeps a 16-bit index into the stream's list of distinct labels instead of 8 bytes.
 //              A stream with more than 65,536 distinct labels keeps a 32-bit name column and, when
 //              any event has a payload, a 32-bit payload column instead.
-//   correlation ids: per block of kBlock events a 32-bit base and 16-bit offsets, as appended
-//              (ids grow by small steps along a stream); from the first block where they do not
-//              fit, all 32 bits, until finalize() narrows the whole stream again if it can.
+//   kinds:     one per label while every event of a label has the same kind (importers classify by
+//              name, so they do); from the first label met with a second kind, and on a stream with
+//              32-bit names, one byte per event.
+//   correlation ids: per block of kBlock events a 32-bit base (its smallest id other than 0) and
+//              16-bit offsets, as appended (ids grow by small steps along a stream); offset 0xFFFF
+//              is id 0 (a call that launched nothing, beside ids in the hundreds of thousands). From
+//              the first block where they do not fit, all 32 bits, until finalize() narrows the whole
+//              stream again if it can.
 // Every accessor returns the exact value that was appended.
 //
 // visibleRange(t0, t1) is two binary searches: events are sorted by start, and a prefix maximum of
 // end times sampled once per block finds the first event that can still be running at t0 even when
 // events overlap (concurrent kernels, imported traces). O(log n + kBlock).
 
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <span>
 #include <utility>
 #include <vector>
@@ -68,9 +75,87 @@ struct EventBatch {
     std::size_t size() const { return startNs.size(); }
 };
 
+// A stream's event kinds by index (EventColumns::kinds()), EventKind values as bytes: each event's
+// own byte, or its label's kind through its label index when the stream keeps kinds per label.
+// Valid until the columns change.
+class EventKinds {
+  public:
+    EventKinds() = default;
+    EventKinds(const std::uint8_t* perEvent, const std::uint16_t* labelIndex, const std::uint8_t* labelKinds,
+               std::uint32_t labelKindMask, std::size_t size)
+        : m_perEvent(perEvent),
+          m_labelIndex(labelIndex),
+          m_labelKinds(labelKinds),
+          m_labelKindMask(labelKindMask),
+          m_size(size) {}
+
+    std::size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    std::uint8_t operator[](std::size_t i) const {
+        return m_perEvent != nullptr ? m_perEvent[i] : m_labelKinds[m_labelIndex[i]];
+    }
+    // The first index in [from, size()) whose kind has its bit set in kindMask (bit k: EventKind k),
+    // or size(). The column is chosen once, outside the loop; a stream none of whose labels has such
+    // a kind answers at once.
+    std::size_t next(std::size_t from, std::uint32_t kindMask) const {
+        if (m_perEvent != nullptr) {
+            while (from < m_size && ((kindMask >> m_perEvent[from]) & 1U) == 0) ++from;
+            return from;
+        }
+        if ((m_labelKindMask & kindMask) == 0) return m_size;
+        while (from < m_size && ((kindMask >> m_labelKinds[m_labelIndex[from]]) & 1U) == 0) ++from;
+        return from;
+    }
+    // Events of the given kind.
+    std::size_t count(std::uint8_t kind) const {
+        std::size_t n = 0;
+        for (std::size_t i = next(0, 1U << kind); i < m_size; i = next(i + 1, 1U << kind)) ++n;
+        return n;
+    }
+
+    class Iterator {
+      public:
+        using iterator_category = std::forward_iterator_tag;
+        using value_type = std::uint8_t;
+        using difference_type = std::ptrdiff_t;
+        using pointer = void;
+        using reference = std::uint8_t;
+        Iterator() = default;
+        Iterator(const EventKinds* kinds, std::size_t i) : m_kinds(kinds), m_i(i) {}
+        std::uint8_t operator*() const { return (*m_kinds)[m_i]; }
+        Iterator& operator++() {
+            ++m_i;
+            return *this;
+        }
+        Iterator operator++(int) {
+            Iterator before = *this;
+            ++m_i;
+            return before;
+        }
+        bool operator==(const Iterator& other) const { return m_i == other.m_i; }
+
+      private:
+        const EventKinds* m_kinds = nullptr;
+        std::size_t m_i = 0;
+    };
+    Iterator begin() const { return {this, 0}; }
+    Iterator end() const { return {this, m_size}; }
+
+  private:
+    const std::uint8_t* m_perEvent = nullptr;  // null: per label
+    const std::uint16_t* m_labelIndex = nullptr;
+    const std::uint8_t* m_labelKinds = nullptr;
+    std::uint32_t m_labelKindMask = 0;  // per label: bit k set when a label has EventKind k
+    std::size_t m_size = 0;
+};
+
 class EventColumns {
   public:
     static constexpr std::size_t kBlock = 64;
+    // A narrow correlation id: the offset that stands for id 0, and the largest offset of any other id
+    // from its block's base (a block whose non-zero ids span more keeps the stream at 32 bits).
+    static constexpr std::uint16_t kIdZero = UINT16_MAX;
+    static constexpr std::uint32_t kMaxIdOffset = kIdZero - 1U;
 
     void reserve(std::size_t n);
     void append(const EventRecord& e);
@@ -80,8 +165,8 @@ class EventColumns {
     void finalize();
     bool finalized() const { return m_finalized; }
 
-    std::size_t size() const { return m_kind.size(); }
-    bool empty() const { return m_kind.empty(); }
+    std::size_t size() const { return m_durNs.size(); }
+    bool empty() const { return m_durNs.empty(); }
 
     std::int64_t startNs(std::size_t i) const {
         if (!m_startNs.empty()) return m_startNs[i];
@@ -94,9 +179,12 @@ class EventColumns {
     }
     std::int64_t endNs(std::size_t i) const { return startNs(i) + durNs(i); }
     NameId name(std::size_t i) const { return m_wideLabels ? NameId{m_nameId[i]} : m_labels[m_labelIndex[i]].name; }
-    EventKind kind(std::size_t i) const { return static_cast<EventKind>(m_kind[i]); }
+    EventKind kind(std::size_t i) const {
+        return static_cast<EventKind>(m_kind.empty() ? m_labelKind[m_labelIndex[i]] : m_kind[i]);
+    }
     std::uint32_t correlationId(std::size_t i) const {
-        return m_correlationId.empty() ? m_correlationBase[i / kBlock] + m_correlationOffset[i] : m_correlationId[i];
+        return m_correlationId.empty() ? narrowId(m_correlationBase[i / kBlock], m_correlationOffset[i])
+                                       : m_correlationId[i];
     }
     PayloadId payload(std::size_t i) const {
         if (!m_wideLabels) return m_labels[m_labelIndex[i]].payload;
@@ -104,12 +192,15 @@ class EventColumns {
     }
     EventRecord at(std::size_t i) const;
 
-    std::span<const std::uint8_t> kinds() const { return m_kind; }
+    EventKinds kinds() const {
+        return m_kind.empty() ? EventKinds(nullptr, m_labelIndex.data(), m_labelKind.data(), m_labelKindMask, size())
+                              : EventKinds(m_kind.data(), nullptr, nullptr, 0, size());
+    }
     // Starts loading event i's start, duration and kind (level of detail: the next column's events).
     void prefetch(std::size_t i) const {
         __builtin_prefetch(m_startNs.empty() ? static_cast<const void*>(&m_startOffset[i]) : &m_startNs[i]);
         __builtin_prefetch(&m_durNs[i]);
-        __builtin_prefetch(&m_kind[i]);
+        __builtin_prefetch(m_kind.empty() ? static_cast<const void*>(m_labelIndex.data() + i) : m_kind.data() + i);
     }
     // First index in [first, last) whose start is >= t (last when none): a binary search.
     std::size_t lowerBoundStart(std::int64_t t, std::size_t first, std::size_t last) const;
@@ -131,6 +222,11 @@ class EventColumns {
     static constexpr std::uint32_t kLongDuration = UINT32_MAX;  // the duration is in m_longDurNs
     static constexpr std::uint32_t kFarStart = UINT32_MAX;      // the start is in m_farStartNs
     static constexpr std::size_t kMaxLabels = std::size_t{UINT16_MAX} + 1;
+    static constexpr std::uint32_t kNoLabel = UINT32_MAX;  // no previous event's label
+
+    static std::uint32_t narrowId(std::uint32_t base, std::uint16_t offset) {
+        return offset != kIdZero ? base + offset : 0;
+    }
 
     // A distinct (name, payload) pair of this stream.
     struct Label {
@@ -143,8 +239,11 @@ class EventColumns {
     std::int64_t farStartNs(std::size_t i) const;
     void appendStart(std::size_t i, std::int64_t startNs);
     void appendDuration(std::int64_t durNs);
-    void appendLabel(NameId name, PayloadId payload);
-    std::uint32_t findOrAddLabel(const Label& label);
+    void appendLabel(NameId name, PayloadId payload, std::uint8_t kind);
+    std::uint32_t labelIndexOf(const Label& label, std::uint32_t previous, std::uint8_t kind);
+    std::uint32_t findOrAddLabel(const Label& label, std::uint8_t kind);
+    void keepKind(std::size_t i, std::uint32_t label, std::uint8_t kind);
+    void spreadKinds(std::size_t n);
     void rebuildLabelLookup();
     void widenLabels();
     void narrowCorrelations();
@@ -161,16 +260,18 @@ class EventColumns {
     std::vector<std::pair<std::size_t, std::int64_t>> m_longDurNs;  // (index, duration), by index
     std::vector<std::uint16_t> m_labelIndex;                        // per event, into m_labels; empty when m_wideLabels
     std::vector<Label> m_labels;                                    // distinct labels in order of first appearance
+    std::vector<std::uint8_t> m_labelKind;                          // per label: its first event's kind
+    std::uint32_t m_labelKindMask = 0;                              // bit k: some label has EventKind k
     // While appending: open-addressed hash of m_labels (slot = label index + 1, 0 = free), a power of
     // two at most half full. Freed by finalize() and rebuilt by a later append.
     std::vector<std::uint32_t> m_labelLookup;
-    bool m_wideLabels = false;            // more than kMaxLabels labels: the two columns below instead
-    std::vector<std::uint32_t> m_nameId;  // wide labels only
-    std::vector<PayloadId> m_payloadId;   // wide labels only; empty: every event has kNoPayload
-    std::vector<std::uint8_t> m_kind;
+    bool m_wideLabels = false;                       // more than kMaxLabels labels: the two columns below instead
+    std::vector<std::uint32_t> m_nameId;             // wide labels only
+    std::vector<PayloadId> m_payloadId;              // wide labels only; empty: every event has kNoPayload
+    std::vector<std::uint8_t> m_kind;                // per event; empty while every label has one kind (m_labelKind)
     std::vector<std::uint32_t> m_correlationId;      // all 32 bits; empty when narrowed into the two below
-    std::vector<std::uint32_t> m_correlationBase;    // per block: the smallest id
-    std::vector<std::uint16_t> m_correlationOffset;  // id - its block's base
+    std::vector<std::uint32_t> m_correlationBase;    // per block: the smallest id but 0 (0 when all are)
+    std::vector<std::uint16_t> m_correlationOffset;  // id - its block's base, or kIdZero for id 0
     // m_blockMaxEnd[b] = max end over events [0, (b + 1) * kBlock): non-decreasing.
     std::vector<std::int64_t> m_blockMaxEnd;
     bool m_finalized = true;

@@ -3,8 +3,8 @@
 #pragma once
 // Events built one at a time but appended to an EventColumns a batch at a time
 // (EventColumns::append(EventBatch), column by column): for rows derived from something else, such
-// as the timeline's NVTX depth rows (30 M ranges at 100 M events) and its exposed-communication
-// intervals: a call per column per batch instead of one per event.
+// as the timeline's exposed-communication intervals (millions at 100 M events): a call per column
+// per batch instead of one per event.
 // Events have no payload and correlation id 0; out-of-order starts are allowed (EventColumns sorts
 // them at finalize()). Cost: O(1) amortised per event, 84 KB of scratch on the heap.
 

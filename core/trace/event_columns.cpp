@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <numeric>
 
+#include "core/trace/block_max_end.h"
+
 namespace tpscope::core {
 
 namespace {
@@ -497,10 +499,8 @@ void EventColumns::finalize() {
             m_blockMaxEnd.push_back(runningMax);
         }
     } else {
-        for (std::size_t i = 0; i < size(); ++i) {
-            runningMax = std::max(runningMax, endNs(i));
-            if ((i + 1) % kBlock == 0 || i + 1 == size()) m_blockMaxEnd.push_back(runningMax);
-        }
+        appendBlockMaxEnds(
+            size(), kBlock, [this](std::size_t i) { return endNs(i); }, m_blockMaxEnd);
     }
     narrowCorrelations();
     narrowStarts();
@@ -552,20 +552,7 @@ std::size_t EventColumns::lowerBoundStart(std::int64_t t, std::size_t first, std
 IndexRange EventColumns::visibleRange(std::int64_t t0, std::int64_t t1) const {
     if (empty() || t1 <= t0) return {};
     const std::size_t last = lowerBoundStart(t1, 0, size());
-    // First block whose prefix max end passes t0: every event before it has ended by t0.
-    const auto block = static_cast<std::size_t>(std::upper_bound(m_blockMaxEnd.begin(), m_blockMaxEnd.end(), t0) -
-                                                m_blockMaxEnd.begin());
-    if (block == m_blockMaxEnd.size()) return {last, last};
-    std::size_t first = block * kBlock;
-    std::int64_t runningMax = block == 0 ? INT64_MIN : m_blockMaxEnd[block - 1];
-    const std::size_t blockEnd = std::min(size(), first + kBlock);
-    while (first < blockEnd) {
-        runningMax = std::max(runningMax, endNs(first));
-        if (runningMax > t0) break;
-        ++first;
-    }
-    if (first >= last) return {last, last};
-    return {first, last};
+    return rangeAfterBlockMaxEnd(m_blockMaxEnd, kBlock, size(), last, t0, [this](std::size_t i) { return endNs(i); });
 }
 
 std::size_t EventColumns::countOverlaps() const {

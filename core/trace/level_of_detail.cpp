@@ -5,9 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <memory>
-
-#include "core/trace/event_batch_builder.h"
 
 namespace tpscope::core {
 
@@ -24,7 +21,8 @@ Wide floorDiv(Wide a, Wide b) {
 
 // std::lower_bound over [lo, hi) without data-dependent branches (a conditional move per step):
 // event boundaries are random, so a branching search mispredicts about every other step.
-std::size_t branchlessLowerBound(const EventColumns& events, std::size_t lo, std::size_t hi, std::int64_t t) {
+template <class Events>
+std::size_t branchlessLowerBound(const Events& events, std::size_t lo, std::size_t hi, std::int64_t t) {
     if (lo >= hi) return lo;
     std::size_t base = lo;
     std::size_t len = hi - lo;
@@ -39,8 +37,8 @@ std::size_t branchlessLowerBound(const EventColumns& events, std::size_t lo, std
 // First index in [lo, hi) whose start is >= t (hi when none), searched outwards from `guess` with
 // doubling steps: the cost grows with the log of the guess's error, and the probes stay on the few
 // cache lines around the guess instead of spreading over the stream.
-std::size_t lowerBoundNear(const EventColumns& events, std::size_t lo, std::size_t hi, std::size_t guess,
-                           std::int64_t t) {
+template <class Events>
+std::size_t lowerBoundNear(const Events& events, std::size_t lo, std::size_t hi, std::size_t guess, std::int64_t t) {
     if (lo >= hi) return lo;
     guess = std::clamp(guess, lo, hi - 1);
     if (events.startNs(guess) < t) {
@@ -123,7 +121,8 @@ struct RunAccumulator {
 };
 
 // Samples at most kKindSamples events of the group [first, last) (always its first and last) into acc.
-void sampleGroup(const EventColumns& ev, std::size_t first, std::size_t last, std::int64_t spanNs, int widthPx,
+template <class Events>
+void sampleGroup(const Events& ev, std::size_t first, std::size_t last, std::int64_t spanNs, int widthPx,
                  RunAccumulator& acc) {
     const std::size_t n = last - first;
     const std::size_t samples = std::min(n, kKindSamples);
@@ -154,7 +153,8 @@ struct GroupStride {
     // kMaxJumpColumns); keep the jump only if it holds at least 7/8 of the events the run's
     // density predicts, which bounds what it can hide to about jump/8 pixels of gap or of wider
     // events. Anything sparser is taken column by column.
-    std::size_t end(const EventColumns& events, std::size_t i, std::size_t last, const ColumnMap& columns,
+    template <class Events>
+    std::size_t end(const Events& events, std::size_t i, std::size_t last, const ColumnMap& columns,
                     std::int64_t column, bool inNarrowRun) {
         std::size_t groupEnd = 0;
         std::size_t groupColumns = 1;
@@ -178,7 +178,8 @@ struct GroupStride {
 // The next search and samples land about one group further: start loading them now. On a large
 // trace every column is a fresh cache line (and page), and the loop is otherwise one dependent memory
 // latency after another.
-void prefetchNextGroup(const EventColumns& events, std::size_t groupEnd, std::size_t groupSize, std::size_t last) {
+template <class Events>
+void prefetchNextGroup(const Events& events, std::size_t groupEnd, std::size_t groupSize, std::size_t last) {
     if (const std::size_t ahead = groupEnd + groupSize; ahead < last) {
         events.prefetch(ahead);
         events.prefetch(ahead - groupSize / 2);
@@ -214,8 +215,13 @@ std::int64_t columnStartNs(std::int64_t c, std::int64_t t0, std::int64_t t1, int
     return t0 - static_cast<std::int64_t>(floorDiv(-static_cast<Wide>(c) * (t1 - t0), widthPx));
 }
 
-void visibleSpans(const EventColumns& events, std::int64_t t0, std::int64_t t1, int widthPx,
-                  std::vector<LodSpan>& out) {
+namespace {
+
+// The level of detail over any event list with EventColumns' read accessors (startNs, durNs, endNs,
+// kind, prefetch, visibleRange, empty): the trace's columns and the NVTX depth rows. One algorithm,
+// so both draw the same items from the same events.
+template <class Events>
+void visibleSpansOf(const Events& events, std::int64_t t0, std::int64_t t1, int widthPx, std::vector<LodSpan>& out) {
     out.clear();
     if (widthPx <= 0 || t1 <= t0 || events.empty()) return;
     const IndexRange range = events.visibleRange(t0, t1);
@@ -260,35 +266,28 @@ void visibleSpans(const EventColumns& events, std::int64_t t0, std::int64_t t1, 
     if (open) out.push_back(closedRun(cur, acc));
 }
 
+}  // namespace
+
+void visibleSpans(const EventColumns& events, std::int64_t t0, std::int64_t t1, int widthPx,
+                  std::vector<LodSpan>& out) {
+    visibleSpansOf(events, t0, t1, widthPx, out);
+}
+
+void visibleSpans(const NvtxDepthRow& events, std::int64_t t0, std::int64_t t1, int widthPx,
+                  std::vector<LodSpan>& out) {
+    visibleSpansOf(events, t0, t1, widthPx, out);
+}
+
 std::vector<LodSpan> visibleSpans(const EventColumns& events, std::int64_t t0, std::int64_t t1, int widthPx) {
     std::vector<LodSpan> out;
     visibleSpans(events, t0, t1, widthPx, out);
     return out;
 }
 
-std::vector<EventColumns> nvtxDepthColumns(const Rank& rank, int maxDepth) {
-    // Counted first so that each row is allocated once at its size: grown by appending, a row held up
-    // to twice its bytes and finalize's shrink copied it again (1.2 GB at 100 M events, 8 ranks).
-    std::vector<std::size_t> counts;
-    for (const auto& r : rank.ranges) {
-        if (r.depth > maxDepth) continue;
-        if (counts.size() <= r.depth) counts.resize(r.depth + 1u);
-        ++counts[r.depth];
-    }
-    std::vector<EventColumns> rows(counts.size());
-    // Appended a batch at a time, column by column, as a workspace decoder appends, not range by range.
-    std::vector<std::unique_ptr<EventBatchBuilder>> builders;
-    for (std::size_t d = 0; d < rows.size(); ++d) {
-        rows[d].reserve(counts[d]);
-        builders.push_back(std::make_unique<EventBatchBuilder>(rows[d]));
-    }
-    for (const auto& r : rank.ranges) {
-        if (r.depth > maxDepth) continue;
-        builders[r.depth]->add(r.startNs, std::max<std::int64_t>(0, r.endNs - r.startNs), r.name, EventKind::Other);
-    }
-    for (auto& b : builders) b->flush();
-    for (auto& row : rows) row.finalize();
-    return rows;
+std::vector<LodSpan> visibleSpans(const NvtxDepthRow& events, std::int64_t t0, std::int64_t t1, int widthPx) {
+    std::vector<LodSpan> out;
+    visibleSpans(events, t0, t1, widthPx, out);
+    return out;
 }
 
 }  // namespace tpscope::core

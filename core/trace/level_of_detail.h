@@ -5,7 +5,8 @@
 // Qt Creator tracing library): the events of one EventColumns that overlap [t0, t1), reduced to at
 // most one item per pixel column of a row widthPx wide.
 //
-// Input: a finalized EventColumns (sorted by start). Mapping: pixel column c holds the times
+// Input: a finalized EventColumns (sorted by start), or one depth of a rank's NVTX ranges
+// (NvtxDepthRow, which reads as the same columns would). Mapping: pixel column c holds the times
 // t with floor((t - t0) * widthPx / (t1 - t0)) == c. Every item gathers the events whose start lies
 // in one or more consecutive columns, so item start columns strictly increase and a row yields at
 // most widthPx items. An event at least one pixel wide that is alone in its start column is an exact
@@ -33,7 +34,7 @@
 #include <vector>
 
 #include "core/trace/event_columns.h"
-#include "core/trace/trace.h"
+#include "core/trace/nvtx_depth_rows.h"
 
 namespace tpscope::core {
 
@@ -54,16 +55,14 @@ inline constexpr std::size_t kKindSamples = 3;
 // Appends to out (cleared first) so a caller can reuse the buffer every frame.
 void visibleSpans(const EventColumns& events, std::int64_t t0, std::int64_t t1, int widthPx, std::vector<LodSpan>& out);
 std::vector<LodSpan> visibleSpans(const EventColumns& events, std::int64_t t0, std::int64_t t1, int widthPx);
+// The same for an NVTX row: indices are the row's (0 .. size), not Rank::ranges'.
+void visibleSpans(const NvtxDepthRow& events, std::int64_t t0, std::int64_t t1, int widthPx, std::vector<LodSpan>& out);
+std::vector<LodSpan> visibleSpans(const NvtxDepthRow& events, std::int64_t t0, std::int64_t t1, int widthPx);
 
 // Pixel column of time t for a row of widthPx showing [t0, t1); may be negative or >= widthPx for
 // times outside the range. Exact integer arithmetic (128-bit products), no rounding drift.
 std::int64_t pixelColumn(std::int64_t t, std::int64_t t0, std::int64_t t1, int widthPx);
 // First time that falls in column c (the inverse of pixelColumn).
 std::int64_t columnStartNs(std::int64_t c, std::int64_t t0, std::int64_t t1, int widthPx);
-
-// NVTX rows: one EventColumns per depth (0 step, 1 layer, 2 block, ...) holding that depth's ranges
-// of a rank (name = range name, kind Other), so the same visibleSpans draws them. Depths beyond
-// maxDepth are dropped. O(r log r) for r ranges; built once per trace.
-std::vector<EventColumns> nvtxDepthColumns(const Rank& rank, int maxDepth = 2);
 
 }  // namespace tpscope::core

@@ -41,7 +41,8 @@ TEST(TimelineScreenshot, WritesZoomedOutAndLayerViews) {
 
     // Two layers of the first step, with the first layer's MLP all-reduce of rank 1 selected.
     const auto& data = *view.data();
-    const auto& layers = data.ranks()[0].nvtx.at(1);
+    ASSERT_GT(data.ranks()[0].nvtx.size(), 1u);
+    const core::NvtxDepthRow layers = data.ranks()[0].nvtxRow(view.trace()->ranks[0], 1);
     ASSERT_GT(layers.size(), 3u);
     view.setVisibleRange(layers.startNs(1) - 2'000, layers.endNs(2) + 2'000);
     const auto calls = data.collectivesIn(*view.trace(), 1, view.trace()->startNs(), view.trace()->endNs());

@@ -344,6 +344,39 @@ TEST_F(TimelineFixture, TooltipOfACollectiveNamesItsDurationBytesBandwidthAndWai
     EXPECT_TRUE(html.contains(QStringLiteral("3.00&nbsp;µs")));  // wait: rank 3 arrives 3 us later
 }
 
+// NVTX rows read the trace's ranges (no copy of them): hovering a range finds it in its depth's row
+// and the tooltip names it, with its start and span.
+TEST_F(TimelineFixture, HoveringAnNvtxRangeNamesItAndItsSpan) {
+    auto trace = std::make_shared<core::Trace>(*test::makeTrace(1, backToBack(10, 10'000, 0), {}));
+    const core::NameId step = trace->intern("decode step"), layer = trace->intern("layer 7");
+    const core::NameId attn = trace->intern("attention block"), mlp = trace->intern("mlp block");
+    trace->ranks[0].ranges = {{0, 100'000, step, 0},    {0, 50'000, layer, 1},       {0, 20'000, attn, 2},
+                              {20'000, 50'000, mlp, 2}, {50'000, 100'000, layer, 1}, {50'000, 70'000, attn, 2},
+                              {70'000, 100'000, mlp, 2}};
+    trace->finalize();
+    view.setTrace(trace);
+    view.setVisibleRange(0, 100'000);
+    const TimelineRow* blocks = nullptr;
+    for (const auto& row : view.layout().rows()) {
+        if (row.kind == RowKind::Nvtx && row.rank == 0 && row.sub == 2) blocks = &row;
+    }
+    ASSERT_NE(blocks, nullptr);
+    const TimelineHit hit = view.indexAt(pointOf(view, *blocks, 20'000, 50'000));
+    ASSERT_TRUE(hit.isItem());
+    EXPECT_EQ(hit.rowKind, RowKind::Nvtx);
+    EXPECT_EQ(hit.nvtxIndex, 1u);  // the second range of depth 2
+    EXPECT_EQ(hit.startNs, 20'000);
+    EXPECT_EQ(hit.endNs, 50'000);
+    const QString html = itemTooltipHtml(*view.trace(), *view.data(), hit, view.originNs());
+    EXPECT_TRUE(html.contains(QStringLiteral("mlp block"))) << html.toStdString();
+    EXPECT_TRUE(html.contains(QStringLiteral("30.00&nbsp;µs"))) << html.toStdString();  // its span
+    const TimelineHit last = view.indexAt(pointOf(view, *blocks, 70'000, 100'000));
+    ASSERT_TRUE(last.isItem());
+    EXPECT_EQ(last.nvtxIndex, 3u);
+    EXPECT_TRUE(
+        itemTooltipHtml(*view.trace(), *view.data(), last, view.originNs()).contains(QStringLiteral("mlp block")));
+}
+
 TEST_F(TimelineFixture, ZoomToSelectionShowsTheSelectedRange) {
     view.setTrace(test::makeTrace(1, backToBack(100, 10'000, 0), {}));
     view.selectRange(200'000, 300'000);

@@ -189,8 +189,9 @@ QString itemTooltipHtml(const core::Trace& trace, const TimelineData& data, cons
         const bool nvtx = hit.rowKind == RowKind::Nvtx;
         QString title = nvtx ? QStringLiteral("NVTX range") : QStringLiteral("exposed communication");
         if (nvtx && hit.count == 1) {
-            const auto& cols = data.ranks()[static_cast<std::size_t>(hit.rank)].nvtx;
-            for (const auto& c : cols) {
+            const auto& rows = data.ranks()[static_cast<std::size_t>(hit.rank)];
+            for (std::size_t depth = 0; depth < rows.nvtx.size(); ++depth) {
+                const core::NvtxDepthRow c = rows.nvtxRow(rank, depth);
                 if (hit.nvtxIndex < c.size() && c.startNs(hit.nvtxIndex) == hit.startNs) {
                     title = qs(trace.name(c.name(hit.nvtxIndex)));
                     break;

@@ -9,7 +9,7 @@
 
 #include "core/analysis/exposed_comm.h"
 #include "core/trace/event_batch_builder.h"
-#include "core/trace/level_of_detail.h"
+#include "core/trace/nvtx_depth_rows.h"
 #include "core/trace/range_stats.h"
 #include "core/util/parallel_for.h"
 
@@ -52,7 +52,7 @@ std::int64_t exposedBefore(const RankTimelineData& rank, std::size_t i) {
 RankTimelineData rowsOf(const core::Rank& rank, std::int64_t t0, std::int64_t t1,
                         std::vector<core::analysis::TimeInterval>& exposed) {
     RankTimelineData out;
-    out.nvtx = core::nvtxDepthColumns(rank, 2);
+    out.nvtx = core::nvtxDepthIndex(rank, 2);
     core::analysis::exposedCommIntervals(rank, exposed);
     out.exposed.reserve(exposed.size());
     core::EventBatchBuilder builder(out.exposed);

@@ -28,6 +28,7 @@
 #include "core/analysis/clock_sync.h"
 #include "core/analysis/opening_excerpt.h"
 #include "core/trace/event_columns.h"
+#include "core/trace/nvtx_depth_rows.h"
 #include "core/trace/trace.h"
 
 namespace tpscope::ui {
@@ -73,8 +74,10 @@ struct CollectiveMatch {
 inline constexpr std::size_t kExposedBlock = 64;
 
 struct RankTimelineData {
-    std::vector<core::EventColumns> nvtx;  // per depth: 0 step, 1 layer, 2 block
-    core::EventColumns exposed;            // exposed-communication intervals (kind Collective)
+    // Per depth (0 step, 1 layer, 2 block): which of the trace's ranges the row draws. The ranges
+    // themselves stay in the trace (Rank::ranges); nvtxRow() reads them through this index.
+    std::vector<core::NvtxDepthIndex> nvtx;
+    core::EventColumns exposed;  // exposed-communication intervals (kind Collective)
     // Sum of the exposed durations before each block of kExposedBlock intervals, so that exposedNs
     // of a window is O(log n + kExposedBlock) instead of a loop over every interval in it (12 M at
     // 100 M events, zoomed out: the timeline's exposed strip asks once per item and frame). Empty
@@ -83,6 +86,8 @@ struct RankTimelineData {
     std::int64_t exposedTotalNs = 0;
     std::array<std::size_t, core::kEventKindCount> kindCount{};  // events per kind (core::rangeStats)
     std::size_t kernelCount() const;                             // kernels only: memcpy and memset are not kernels
+    // NVTX row `depth` (< nvtx.size()) of `rank`, the trace's rank these rows were built from.
+    core::NvtxDepthRow nvtxRow(const core::Rank& rank, std::size_t depth) const { return {rank.ranges, nvtx[depth]}; }
     bool hasCollectives() const { return kindCount[static_cast<std::size_t>(core::EventKind::Collective)] > 0; }
 };
 

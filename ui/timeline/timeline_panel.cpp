@@ -211,7 +211,7 @@ void TimelinePanel::showPreview(const RunRecord& run) {
     // The analysis' steps come from the NVTX step ranges; before it, rank 0's own are the best guess.
     const auto& ranks = run.timeline->ranks();
     if (!ranks.empty() && !ranks.front().nvtx.empty() && !ranks.front().nvtx.front().empty()) {
-        const auto& steps = ranks.front().nvtx.front();
+        const core::NvtxDepthRow steps = ranks.front().nvtxRow(run.trace->ranks.front(), 0);
         const std::size_t step = warmStepIndex(steps.size());
         if (steps.endNs(step) > steps.startNs(step)) m_view->setVisibleRange(steps.startNs(step), steps.endNs(step));
     }
@@ -281,12 +281,12 @@ void TimelinePanel::focusOnExample(ExampleZoom zoom) {
     const auto* trace = view->trace();
     const auto* timeline = view->data();
     if (trace == nullptr || timeline == nullptr || timeline->ranks().empty()) return;
-    const auto& nvtx = timeline->ranks().front().nvtx;
-    if (nvtx.size() < 2 || nvtx[1].size() < 3) {
+    const auto& rows = timeline->ranks().front();
+    if (rows.nvtx.size() < 2 || rows.nvtx[1].size() < 3) {
         if (zoom == ExampleZoom::TwoLayers) view->fit();
         return;
     }
-    const auto& steps = nvtx[0];
+    const core::NvtxDepthRow steps = rows.nvtxRow(trace->ranks.front(), 0);
     const std::size_t step = warmStepIndex(steps.size());
     const std::int64_t s0 = steps.startNs(step), s1 = steps.endNs(step);
     std::optional<CollectiveMatch> best;
@@ -295,7 +295,7 @@ void TimelinePanel::focusOnExample(ExampleZoom zoom) {
         if (match && (!best || match->skewNs > best->skewNs)) best = std::move(match);
     }
     // Two layers wide, the call a little right of the centre so the compute that led to it shows.
-    const auto& layers = nvtx[1];
+    const core::NvtxDepthRow layers = rows.nvtxRow(trace->ranks.front(), 1);
     const std::int64_t width = 2 * (layers.endNs(1) - layers.startNs(1));
     if (!best) {
         if (zoom == ExampleZoom::TwoLayers) view->setVisibleRange(s0, s0 + width);

@@ -126,14 +126,19 @@ const core::EventColumns* TimelineRenderer::columnsOfRow(const TimelineRow& row)
             return &m_scene.trace->ranks[r].streams[static_cast<std::size_t>(row.sub)].events;
         case RowKind::Host:
             return &m_scene.trace->ranks[r].hostThreads[static_cast<std::size_t>(row.sub)].events;
-        case RowKind::Nvtx:
-            return &m_scene.data->ranks()[r].nvtx[static_cast<std::size_t>(row.sub)];
         case RowKind::Exposed:
             return &m_scene.data->ranks()[r].exposed;
+        case RowKind::Nvtx:
         case RowKind::RankHeader:
             return nullptr;
     }
     return nullptr;
+}
+
+core::NvtxDepthRow TimelineRenderer::nvtxRowOf(const TimelineRow& row) const {
+    if (!m_scene.trace || !m_scene.data || row.kind != RowKind::Nvtx) return {};
+    const auto r = static_cast<std::size_t>(row.rank);
+    return m_scene.data->ranks()[r].nvtxRow(m_scene.trace->ranks[r], static_cast<std::size_t>(row.sub));
 }
 
 QRectF TimelineRenderer::itemRect(const TimelineRow& row, std::int64_t startNs, std::int64_t endNs) const {
@@ -153,7 +158,8 @@ QRectF TimelineRenderer::itemRect(const TimelineRow& row, std::int64_t startNs, 
 
 void TimelineRenderer::addRowItems(const TimelineRow& row, const std::vector<core::LodSpan>& spans) const {
     const core::EventColumns* columns = columnsOfRow(row);
-    if (columns == nullptr) return;
+    const core::NvtxDepthRow nvtx = nvtxRowOf(row);
+    if (columns == nullptr && row.kind != RowKind::Nvtx) return;
     const QFontMetrics fm(m_font);
     const double nsPerDevicePx = static_cast<double>(m_scene.t1 - m_scene.t0) / deviceTimeAreaWidth();
     const bool kernels = row.kind == RowKind::Stream || row.kind == RowKind::Summary;
@@ -197,7 +203,8 @@ void TimelineRenderer::addRowItems(const TimelineRow& row, const std::vector<cor
         if (s.folded()) {
             text = QStringLiteral("%1 ×").arg(s.count);
         } else {
-            const auto name = m_scene.trace->name(columns->name(s.firstIndex));
+            const auto name =
+                m_scene.trace->name(row.kind == RowKind::Nvtx ? nvtx.name(s.firstIndex) : columns->name(s.firstIndex));
             text = QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
         }
         const QRectF textRect = rect.adjusted(3, 0, -2, 0);
@@ -227,11 +234,13 @@ void TimelineRenderer::rebuildGeometry() const {
     // run on the renderer's own pool (the walk is memory-latency bound, one column after the other).
     const int w = deviceTimeAreaWidth();
     const auto lod = [&](std::size_t slot) {
-        const core::EventColumns* columns = columnsOfRow(rows[static_cast<std::size_t>(g.rows[slot])]);
-        if (columns == nullptr) {
-            g.spans[slot].clear();
-        } else {
+        const TimelineRow& row = rows[static_cast<std::size_t>(g.rows[slot])];
+        if (row.kind == RowKind::Nvtx) {
+            core::visibleSpans(nvtxRowOf(row), m_scene.t0, m_scene.t1, w, g.spans[slot]);
+        } else if (const core::EventColumns* columns = columnsOfRow(row); columns != nullptr) {
             core::visibleSpans(*columns, m_scene.t0, m_scene.t1, w, g.spans[slot]);
+        } else {
+            g.spans[slot].clear();
         }
     };
     std::vector<std::size_t> rowSlots(g.rows.size());

@@ -36,7 +36,7 @@ struct TimelineHit {
     RowKind rowKind = RowKind::Stream;
     int rank = -1;
     EventRef event;             // stream rows: the item's representative (longest) event
-    std::size_t nvtxIndex = 0;  // NVTX rows: the range's index in its depth's columns
+    std::size_t nvtxIndex = 0;  // NVTX rows: the range's index in its depth's row (core::NvtxDepthRow)
     int hostThread = -1;        // host rows: index into the rank's hostThreads
     std::size_t hostIndex = 0;  // host rows: the call's (representative's) index in its thread's events
     std::size_t count = 0;      // events under the item; > 1 for a folded run
@@ -104,7 +104,10 @@ class TimelineRenderer {
     // The draw list for the current key (built on demand); spansOfRow is null for rows off screen.
     const TimelineGeometry& geometry() const;
     const std::vector<core::LodSpan>* spansOfRow(int row) const;
+    // The columns a stream, host or exposed row draws; null for NVTX rows (nvtxRowOf) and headers.
     const core::EventColumns* columnsOfRow(const TimelineRow& row) const;
+    // The trace's ranges an NVTX row draws; empty for other rows.
+    core::NvtxDepthRow nvtxRowOf(const TimelineRow& row) const;
 
     // The text of a rank header's band: device, kernel counts, exposed share, and with several ranks
     // the rank's estimated clock offset and residual (or why it has none).

@@ -12,6 +12,7 @@
 #include "core/analysis/opening_excerpt.h"
 #include "core/sim/sim_test_support.h"
 #include "core/trace/level_of_detail.h"
+#include "core/trace/nvtx_depth_rows.h"
 #include "core/trace/range_stats.h"
 
 namespace tpscope::test {
@@ -26,9 +27,10 @@ std::shared_ptr<core::Trace> simulatedRun(int tokens, const std::string& model =
 
 // The items of one row over [t0, t1) in both traces: same times, counts, kinds, representatives and
 // labels; NVTX rows also the parity of their first index (the timeline alternates colours by it).
-void expectSameItems(const core::Trace& full, const core::EventColumns& a, const core::Trace& part,
-                     const core::EventColumns& b, std::int64_t t0, std::int64_t t1, int width, bool parity,
-                     const std::string& what) {
+// Events: core::EventColumns or core::NvtxDepthRow (the timeline's NVTX rows).
+template <class Events>
+void expectSameItems(const core::Trace& full, const Events& a, const core::Trace& part, const Events& b,
+                     std::int64_t t0, std::int64_t t1, int width, bool parity, const std::string& what) {
     const auto x = core::visibleSpans(a, t0, t1, width);
     const auto y = core::visibleSpans(b, t0, t1, width);
     ASSERT_EQ(x.size(), y.size()) << what << " width " << width;
@@ -78,11 +80,13 @@ void expectExcerptDrawsAsTrace(const std::shared_ptr<core::Trace>& full, int tok
                     expectSameItems(*full, fr.hostThreads[h].events, part, pr.hostThreads[h].events, t0, t1, width,
                                     false, "host thread");
                 }
-                const auto fn = core::nvtxDepthColumns(fr, 2);
-                const auto pn = core::nvtxDepthColumns(pr, 2);
+                const auto fn = core::nvtxDepthIndex(fr, 2);
+                const auto pn = core::nvtxDepthIndex(pr, 2);
                 ASSERT_EQ(fn.size(), pn.size());
                 for (std::size_t d = 0; d < fn.size(); ++d) {
-                    expectSameItems(*full, fn[d], part, pn[d], t0, t1, width, true, "nvtx depth " + std::to_string(d));
+                    expectSameItems(*full, core::NvtxDepthRow(fr.ranges, fn[d]), part,
+                                    core::NvtxDepthRow(pr.ranges, pn[d]), t0, t1, width, true,
+                                    "nvtx depth " + std::to_string(d));
                 }
             }
         }

@@ -211,22 +211,5 @@ TEST(LevelOfDetail, DegenerateViewsYieldNothing) {
     EXPECT_TRUE(visibleSpans(c, 50, 100, 10).empty());
 }
 
-TEST(LevelOfDetail, NvtxRangesSplitIntoOneRowPerDepth) {
-    Rank rank;
-    rank.ranges = {{0, 1000, NameId{1}, 0},  {0, 400, NameId{2}, 1},    {0, 200, NameId{3}, 2},
-                   {200, 400, NameId{4}, 2}, {400, 1000, NameId{2}, 1}, {0, 10, NameId{5}, 3}};
-    const auto rows = nvtxDepthColumns(rank, 2);
-    ASSERT_EQ(rows.size(), 3u);
-    EXPECT_EQ(rows[0].size(), 1u);
-    EXPECT_EQ(rows[1].size(), 2u);
-    EXPECT_EQ(rows[2].size(), 2u);
-    EXPECT_EQ(rows[2].startNs(1), 200);
-    EXPECT_EQ(rows[2].durNs(1), 200);
-    EXPECT_EQ(rows[2].name(1), NameId{4});
-    const auto spans = visibleSpans(rows[1], 0, 1000, 100);
-    ASSERT_EQ(spans.size(), 2u);
-    EXPECT_EQ(spans[1].startNs, 400);
-}
-
 }  // namespace
 }  // namespace tpscope::core

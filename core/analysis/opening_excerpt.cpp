@@ -13,7 +13,7 @@ namespace tpscope::core::analysis {
 
 namespace {
 
-// Depths the timeline draws as NVTX rows (TimelineData: nvtxDepthColumns(rank, 2)).
+// Depths the timeline draws as NVTX rows (TimelineData: nvtxDepthIndex(rank, 2)).
 constexpr std::uint8_t kMaxDrawnDepth = 2;
 
 void copyEvents(const EventColumns& from, std::int64_t a, std::int64_t b, EventColumns& to) {

@@ -167,7 +167,7 @@ Status decodeEvents(std::string_view raw, std::size_t expectedCount, std::size_t
     });
     if (p == nullptr) return corrupt("name column");
     if (static_cast<std::size_t>(end - p) < n) return corrupt("kind column");
-    std::memcpy(kinds.data(), p, n);
+    std::copy_n(p, n, kinds.begin());  // not memcpy: an empty chunk's kinds.data() may be null
     p += n;
     if (std::any_of(kinds.begin(), kinds.end(), [](std::uint8_t k) { return k >= kEventKindCount; })) {
         return corrupt("kind column");

@@ -156,6 +156,17 @@ TEST_F(DamagedChunk, TheIntactChunkDecodes) {
     for (std::size_t i = 0; i < events.size(); ++i) ASSERT_EQ(out.at(i).startNs, events.at(i).startNs) << i;
 }
 
+// A chunk of no events (the fuzzer's: under UBSan a copy of its empty kind column was undefined
+// behaviour) decodes to nothing, on a fresh scratch whose columns were never allocated.
+TEST(EventCodec, AChunkOfNoEventsDecodesToNone) {
+    EventColumns none;
+    const std::string raw = encodeEvents(none, 0, 0);
+    EventColumns out;
+    ASSERT_TRUE(decodeEvents(raw, 0, 4, 4, out));
+    EXPECT_EQ(out.size(), 0u);
+    EXPECT_FALSE(decodeEvents(raw, 1, 4, 4, out));  // the count must match
+}
+
 TEST_F(DamagedChunk, EveryTruncationIsAnError) {
     for (std::size_t n = 0; n < raw.size(); ++n) expectRefused(raw.substr(0, n), events.size(), std::to_string(n));
 }

@@ -17,12 +17,57 @@ namespace {
 
 // The matched calls of two ranks or more, flattened: call c's observations are
 // [first[c], first[c + 1]) of the columns. One allocation per column, where a vector per call took
-// two heap blocks for each of ~2.5 M calls at 100 M events; 12 bytes per observation.
+// two heap blocks for each of ~2.5 M calls at 100 M events. An observation's end (ns from its rank's
+// first end) is its call's base plus a 32-bit difference: a call's kernels end within microseconds
+// of each other once each rank is measured from its own first end, so 6 bytes an observation and 8
+// a call (20 M observations at 100 M events: 120 MB, where a 64-bit rank and a double took 240 MB).
+// When any difference does not fit, every end is kept as a double instead (wide), exactly as read.
 struct Observations {
     std::vector<std::uint32_t> first{0};  // calls + 1 entries; 32 bits as CollectiveCall's indices
-    std::vector<std::uint32_t> rank;
-    std::vector<double> endNs;  // relative to the rank's first end, so doubles keep ns precision
+    std::vector<std::uint16_t> rank;      // gathered kernels' ranks are <= kMaxParticipantIndex
+    std::vector<std::int64_t> base;       // per call: its first observation's end
+    std::vector<std::int32_t> delta;      // per observation: end - its call's base; empty when wide
+    std::vector<double> wide;             // per observation: the end; empty unless wide
     std::size_t calls() const { return first.size() - 1; }
+    std::size_t size() const { return rank.size(); }
+    // The ends, read through plain pointers that a loop keeps in registers: each is exactly the double
+    // of the end as an integer (< 2^53 ns from the rank's first end).
+    struct Ends {
+        const std::int64_t* base;
+        const std::int32_t* delta;
+        const double* wide;  // null while narrow
+        double operator()(std::size_t i, std::size_t call) const {
+            return wide == nullptr ? static_cast<double>(base[call] + delta[i]) : wide[i];
+        }
+    };
+    Ends ends() const { return {base.data(), delta.data(), wide.empty() ? nullptr : wide.data()}; }
+    void add(std::uint16_t r, std::int64_t end) {
+        const bool firstOfCall = rank.size() == first.back();
+        if (firstOfCall) base.push_back(end);
+        rank.push_back(r);
+        const std::int64_t d = end - base.back();
+        if (wide.empty() && d >= INT32_MIN && d <= INT32_MAX) {
+            delta.push_back(static_cast<std::int32_t>(d));
+            return;
+        }
+        if (wide.empty()) widen();
+        wide.push_back(static_cast<double>(end));
+    }
+    void endCall() { first.push_back(static_cast<std::uint32_t>(rank.size())); }
+
+  private:
+    void widen() {
+        wide.reserve(rank.capacity());
+        for (std::size_t c = 0; c < calls(); ++c) {
+            for (std::uint32_t i = first[c]; i < first[c + 1]; ++i) {
+                wide.push_back(static_cast<double>(base[c] + delta[i]));
+            }
+        }
+        for (std::size_t i = first.back(); i < delta.size(); ++i) {  // the call being added
+            wide.push_back(static_cast<double>(base.back() + delta[i]));
+        }
+        std::vector<std::int32_t>().swap(delta);
+    }
 };
 
 // One byte a flag: read once per observation, where std::vector<bool>'s bit arithmetic took about
@@ -61,17 +106,27 @@ void keepCalls(Observations& obs, const Flags& keep) {
         if (keep[c] == 0) continue;
         for (std::uint32_t i = begin; i < end; ++i, ++out) {
             obs.rank[out] = obs.rank[i];
-            obs.endNs[out] = obs.endNs[i];
+            if (obs.wide.empty()) {
+                obs.delta[out] = obs.delta[i];
+            } else {
+                obs.wide[out] = obs.wide[i];
+            }
         }
+        obs.base[calls] = obs.base[c];
         obs.first[++calls] = static_cast<std::uint32_t>(out);
     }
     obs.first.resize(calls + 1);
+    obs.base.resize(calls);
     obs.rank.resize(out);
-    obs.endNs.resize(out);
+    if (obs.wide.empty()) {
+        obs.delta.resize(out);
+    } else {
+        obs.wide.resize(out);
+    }
 }
 
 // Alternating least squares: T(call) into `t` and offset(rank), offset(reference) = 0. The
-// residual of observation i of call c is residualNs(obs, i, c, offset, t); it is recomputed where
+// residual of observation i of call c is residualsOf(obs, offset, t)(i, c); it is recomputed where
 // needed rather than stored (8 bytes per observation).
 void fit(const Observations& obs, std::size_t ranks, std::uint32_t reference, std::vector<double>& offset,
          std::vector<double>& t) {
@@ -80,18 +135,21 @@ void fit(const Observations& obs, std::size_t ranks, std::uint32_t reference, st
     std::vector<double> sum(ranks, 0);
     std::vector<std::size_t> count(ranks, 0);
     offset.assign(ranks, 0);
+    const Observations::Ends end = obs.ends();
+    const std::uint32_t* first = obs.first.data();
+    const std::uint16_t* rank = obs.rank.data();
     for (int iteration = 0; iteration < 500; ++iteration) {
         for (std::size_t c = 0; c < calls; ++c) {
             double s = 0;
-            for (std::uint32_t i = obs.first[c]; i < obs.first[c + 1]; ++i) s += obs.endNs[i] + offset[obs.rank[i]];
+            for (std::uint32_t i = first[c]; i < first[c + 1]; ++i) s += end(i, c) + offset[rank[i]];
             t[c] = s / static_cast<double>(obs.first[c + 1] - obs.first[c]);
         }
         std::fill(sum.begin(), sum.end(), 0);
         std::fill(count.begin(), count.end(), 0);
         for (std::size_t c = 0; c < calls; ++c) {
-            for (std::uint32_t i = obs.first[c]; i < obs.first[c + 1]; ++i) {
-                sum[obs.rank[i]] += t[c] - obs.endNs[i];
-                ++count[obs.rank[i]];
+            for (std::uint32_t i = first[c]; i < first[c + 1]; ++i) {
+                sum[rank[i]] += t[c] - end(i, c);
+                ++count[rank[i]];
             }
         }
         double moved = 0;
@@ -106,9 +164,16 @@ void fit(const Observations& obs, std::size_t ranks, std::uint32_t reference, st
     }
 }
 
-double residualNs(const Observations& obs, std::size_t i, std::size_t call, const std::vector<double>& offset,
-                  const std::vector<double>& t) {
-    return obs.endNs[i] + offset[obs.rank[i]] - t[call];
+// The residual of observation i of call c under the fit's offsets and call times.
+struct Residuals {
+    Observations::Ends end;
+    const std::uint16_t* rank;
+    const double* offset;
+    const double* t;
+    double operator()(std::size_t i, std::size_t call) const { return end(i, call) + offset[rank[i]] - t[call]; }
+};
+Residuals residualsOf(const Observations& obs, const std::vector<double>& offset, const std::vector<double>& t) {
+    return {obs.ends(), obs.rank.data(), offset.data(), t.data()};
 }
 
 // One mismatched call (a rank that ran an extra collective) would pull every offset: drops the
@@ -118,20 +183,20 @@ double residualNs(const Observations& obs, std::size_t i, std::size_t call, cons
 std::size_t dropOutliersAndRefit(Observations& obs, std::size_t matchedCalls, std::size_t rankCount, std::uint32_t ref,
                                  std::vector<double>& offset, std::vector<double>& t) {
     if (obs.rank.empty()) return 0;
-    double limit = 0;
-    {
-        std::vector<double> absResidual(obs.rank.size());
-        for (std::size_t c = 0; c < obs.calls(); ++c) {
-            for (std::uint32_t i = obs.first[c]; i < obs.first[c + 1]; ++i) {
-                absResidual[i] = std::abs(residualNs(obs, i, c, offset, t));
-            }
+    // The median absolute residual, visited call by call rather than held (8 bytes an observation).
+    const Residuals residual = residualsOf(obs, offset, t);
+    const std::uint32_t* first = obs.first.data();
+    const std::size_t calls = obs.calls();
+    const double median = percentileOfEach(obs.size(), 0.5, [&](auto&& visit) {
+        for (std::size_t c = 0; c < calls; ++c) {
+            for (std::uint32_t i = first[c]; i < first[c + 1]; ++i) visit(std::abs(residual(i, c)));
         }
-        limit = std::max(50'000.0, 10.0 * percentileInPlace(absResidual, 0.5));
-    }
+    });
+    const double limit = std::max(50'000.0, 10.0 * median);
     Flags dropCall(obs.calls(), 0);
     for (std::size_t c = 0; c < obs.calls(); ++c) {
         for (std::uint32_t i = obs.first[c]; i < obs.first[c + 1]; ++i) {
-            if (std::abs(residualNs(obs, i, c, offset, t)) > limit) dropCall[c] = 1;
+            if (std::abs(residual(i, c)) > limit) dropCall[c] = 1;
         }
     }
     const auto dropped = static_cast<std::size_t>(std::count(dropCall.begin(), dropCall.end(), 1));
@@ -150,8 +215,9 @@ Observations matchedObservations(const Trace& trace, const CollectiveKernels& ke
     const std::vector<CallByOrder> calls = callsByOrder(kernels, &entries);
     Observations obs;
     obs.first.reserve(calls.size() + 1);
+    obs.base.reserve(calls.size());
     obs.rank.reserve(entries);
-    obs.endNs.reserve(entries);
+    obs.delta.reserve(entries);
     for (const auto& call : calls) {
         const auto& perRank = kernels.channels[call.channel].perRank;
         for (std::uint32_t r = 0; r < perRank.size(); ++r) {
@@ -162,12 +228,11 @@ Observations matchedObservations(const Trace& trace, const CollectiveKernels& ke
                 origin[r] = end;
                 hasOrigin[r] = 1;
             }
-            obs.rank.push_back(r);
             // Offsets are measured from each rank's first end, then the origins are added back:
             // doubles hold the µs-scale differences exactly even on epoch-ns clocks.
-            obs.endNs.push_back(static_cast<double>(end - origin[r]));
+            obs.add(static_cast<std::uint16_t>(r), end - origin[r]);
         }
-        obs.first.push_back(static_cast<std::uint32_t>(obs.rank.size()));
+        obs.endCall();
     }
     return obs;
 }
@@ -213,9 +278,10 @@ ClockEstimate estimateClockOffsets(const Trace& trace, const CollectiveKernels& 
     fit(obs, rankCount, ref, offset, t);
     out.callsDropped = dropOutliersAndRefit(obs, matchedCalls, rankCount, ref, offset, t);
     std::vector<double> squares(rankCount, 0);
+    const Residuals residualOf = residualsOf(obs, offset, t);
     for (std::size_t c = 0; c < obs.calls(); ++c) {
         for (std::uint32_t i = obs.first[c]; i < obs.first[c + 1]; ++i) {
-            const double residual = residualNs(obs, i, c, offset, t);
+            const double residual = residualOf(i, c);
             squares[obs.rank[i]] += residual * residual;
             ++out.ranks[obs.rank[i]].calls;
         }

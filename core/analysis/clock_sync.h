@@ -22,8 +22,10 @@
 // Complexity: O(k log k) for gathering k collective kernels (O(k) in start order), O(k) for the
 // matching (O(c log c) for c calls when channels interleave), O(iterations x k) for the fit.
 // Memory: the gathered kernels (16 bytes each; the caller's when it passes them), 16 bytes per call
-// of two ranks or more while the observations are built, then 12 bytes per matched kernel (20 during
-// the outlier check) and 12 per call for the fit.
+// of two ranks or more while the observations are built, then 6 bytes per matched kernel (a 16-bit
+// rank and its end as a 32-bit difference from its call's first end; 10 when some call's ends lie
+// 2.1 s or more apart) and 20 per call for the fit. The outlier check's median residual is selected
+// in passes over the observations (percentileOfEach), not from a copy.
 
 #include <cstdint>
 #include <string>

@@ -109,6 +109,39 @@ TEST(ClockSync, RankWithoutCollectivesIsReportedNotGuessed) {
     EXPECT_EQ(t.ranks[1].clockOffsetNs, -1'000'000);
 }
 
+// Ranks 0 and 1 share a clock and communicator "a"; ranks 1 and 2 communicator "b", rank 2's clock
+// 1 ms ahead. Each rank's ends are measured from its own first end, so in b's calls rank 1's ends lie
+// `gapNs` past its origin and rank 2's at its origin: over 2.1 s the observations are kept as doubles
+// instead of 32-bit differences, and the answer must not change.
+Trace twoCommunicators(std::int64_t gapNs) {
+    test::TraceBuilder b;
+    for (int r : {0, 1}) {
+        b.collective(r, 0, 10'000, 1024, CollectiveOp::AllReduce, test::kComputeStream, "a");
+        b.collective(r, 20'000, 30'000, 1024, CollectiveOp::AllReduce, test::kComputeStream, "a");
+    }
+    for (int call = 0; call < 2; ++call) {
+        const std::int64_t start = gapNs + call * 50'000;
+        b.collective(1, start, start + 10'000, 1024, CollectiveOp::AllReduce, test::kComputeStream, "b");
+        b.collective(2, start + 1'000'000, start + 1'010'000, 1024, CollectiveOp::AllReduce, test::kComputeStream, "b");
+    }
+    return *b.build();
+}
+
+TEST(ClockSync, CallsWhoseEndsLieSecondsApartGiveTheSameExactOffsets) {
+    for (const std::int64_t gap : {std::int64_t{1'000'000}, std::int64_t{2'147'483'647}, std::int64_t{5'000'000'000}}) {
+        const ClockEstimate e = estimateClockOffsets(twoCommunicators(gap));
+        ASSERT_EQ(e.ranks.size(), 3u);
+        for (const auto& r : e.ranks) ASSERT_TRUE(r.known) << "gap " << gap << " rank " << r.rankIndex << r.reason;
+        EXPECT_EQ(e.ranks[0].offsetNs, 0) << "gap " << gap;
+        EXPECT_EQ(e.ranks[1].offsetNs, 0) << "gap " << gap;
+        EXPECT_EQ(e.ranks[2].offsetNs, -1'000'000) << "gap " << gap;
+        EXPECT_EQ(e.callsUsed, 4u) << "gap " << gap;
+        EXPECT_EQ(e.callsDropped, 0u) << "gap " << gap;
+        for (const auto& r : e.ranks)
+            EXPECT_NEAR(r.residualNs, 0.0, 1.0) << "gap " << gap;  // the fit stops under 0.5 ns
+    }
+}
+
 TEST(ClockSync, OverrideWinsOverTheEstimateAndOffKeepsTheRest) {
     Trace t = threeRanks();
     ClockSyncOptions o;

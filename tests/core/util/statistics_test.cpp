@@ -46,5 +46,45 @@ TEST(Percentile, InPlaceSelectionEqualsInterpolationOnTheSortedSample) {
     }
 }
 
+// percentileOfEach never holds the sample but must agree bit for bit with the sorted sample's
+// interpolation: spread values, negative ones, heavy ties, one value repeated (every radix pass down
+// to the last 16 bits) and samples over the 65,536 values it collects at the end.
+TEST(Percentile, OfEachEqualsInterpolationOnTheSortedSample) {
+    std::mt19937 rng(31);
+    std::uniform_real_distribution<double> value(-1e6, 1e6);
+    const auto samples = [&](std::size_t n, int shape) {
+        std::vector<double> v(n);
+        for (auto& x : v) {
+            const double y = value(rng);
+            x = shape == 0   ? y
+                : shape == 1 ? std::floor(y / 1e5)
+                : shape == 2 ? 1234.5
+                             : std::abs(std::floor(y)) + 0.25;
+        }
+        return v;
+    };
+    for (const std::size_t n : {1u, 2u, 3u, 10u, 1001u, 200'000u}) {
+        for (int shape = 0; shape < 4; ++shape) {
+            const std::vector<double> v = samples(n, shape);
+            std::vector<double> sorted = v;
+            std::sort(sorted.begin(), sorted.end());
+            for (const double p : {0.0, 0.1, 0.5, 0.9, 0.99, 1.0}) {
+                const double pos = p * static_cast<double>(n - 1);
+                const auto lo = static_cast<std::size_t>(std::floor(pos));
+                const auto hi = std::min(lo + 1, n - 1);
+                const double expected = sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - static_cast<double>(lo));
+                int passes = 0;
+                const double got = percentileOfEach(n, p, [&](auto&& visit) {
+                    ++passes;
+                    for (const double x : v) visit(x);
+                });
+                EXPECT_EQ(got, expected) << "n " << n << " shape " << shape << " p " << p;
+                EXPECT_LE(passes, 6) << "n " << n << " shape " << shape << " p " << p;
+            }
+        }
+    }
+    EXPECT_EQ(percentileOfEach(0, 0.5, [](auto&&) {}), 0.0);
+}
+
 }  // namespace
 }  // namespace tpscope::core

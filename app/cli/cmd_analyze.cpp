@@ -66,7 +66,7 @@ void printLayerTable(const core::analysis::RunAnalysis& a, std::int64_t rankInde
     t.print(std::cout);
     if (blockWall.empty()) return;
     const bool derived = std::any_of(a.segmentation.ranks.begin(), a.segmentation.ranks.end(),
-                                     [](const auto& r) { return r.blocksDerived && !r.blocks.empty(); });
+                                     [](const auto& r) { return r.blocksDerived && r.blockCount > 0; });
     std::cout << "  attention / mlp: mean wall of each block, "
               << (derived ? "derived from the kernel sequence (the MLP block starts after the attention output "
                             "projection and its all-reduce)"

@@ -33,7 +33,7 @@ struct AnalysisOptions {
 };
 
 struct RunAnalysis {
-    Segmentation segmentation;
+    Segmentation segmentation;  // its blocks released once the breakdown has read them (blockCount kept)
     CollectiveMatching matching;
     LayerBreakdown breakdown;
     RunSummary summary;

@@ -139,8 +139,8 @@ void writeAnalysisJson(JsonWriter& w, const Trace& trace, const RunAnalysis& a, 
         w.beginObject().field("rank", r.rank.value).field("source", toString(r.source));
         w.field("steps", static_cast<std::uint64_t>(r.steps.size()));
         w.field("layers", static_cast<std::uint64_t>(r.layers.size()));
-        w.field("blocks", static_cast<std::uint64_t>(r.blocks.size()));
-        w.field("block_source", r.blocks.empty() ? "none" : r.blocksDerived ? "derived" : "nvtx");
+        w.field("blocks", static_cast<std::uint64_t>(r.blockCount));
+        w.field("block_source", r.blockCount == 0 ? "none" : r.blocksDerived ? "derived" : "nvtx");
         w.field("leftover_blocks", static_cast<std::uint64_t>(r.leftoverBlocks)).endObject();
     }
     w.endArray();

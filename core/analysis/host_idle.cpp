@@ -17,18 +17,28 @@ constexpr std::int64_t kNoLaunch = std::numeric_limits<std::int64_t>::min();
 
 // Correlation id -> end of its launch call, the first launch call of an id kept (host threads in
 // order, each in start order). Ids are dense in practice (a runtime counter per process): then a
-// table indexed by id - first id, 8 bytes an id; sparse ids fall back to a sorted list. A hash map
-// cost one heap node per launch (12 M a rank at 100 M events, most of the finding's time).
+// table indexed by id - first id holds the launch call's position among the rank's host events (4
+// bytes an id; its end is read from the columns when a kernel asks); sparse ids fall back to a
+// sorted list of (id, position), 8 bytes a launch. A hash map cost one heap node per launch (12 M a
+// rank at 100 M events, most of the finding's time); a table of 64-bit ends took 100 MB a worker.
 class LaunchEnds {
   public:
     // Rebuilds the lookup for rank in the buffers the previous rank left (same capacity, no fresh pages).
     void build(const Rank& rank) {
+        m_rank = &rank;
         m_table.clear();
         m_sorted.clear();
+        m_threadFirst.clear();
         std::size_t count = 0;
+        std::size_t hostEvents = 0;
         std::uint32_t lo = std::numeric_limits<std::uint32_t>::max();
         std::uint32_t hi = 0;
-        forEachLaunch(rank, [&](std::uint32_t id, std::int64_t) {
+        for (const auto& thread : rank.hostThreads) {
+            m_threadFirst.push_back(hostEvents);
+            hostEvents += thread.events.size();
+        }
+        m_threadFirst.push_back(hostEvents);
+        forEachLaunch(rank, [&](std::uint32_t id, std::size_t) {
             ++count;
             lo = std::min(lo, id);
             hi = std::max(hi, id);
@@ -36,15 +46,15 @@ class LaunchEnds {
         if (count == 0) return;
         m_first = lo;
         const std::size_t range = static_cast<std::size_t>(hi - lo) + 1;
-        if (range <= 4 * count + 1024) {
-            m_table.assign(range, kNoLaunch);
-            forEachLaunch(rank, [&](std::uint32_t id, std::int64_t end) {
-                std::int64_t& slot = m_table[id - m_first];
-                if (slot == kNoLaunch) slot = end;
+        if (hostEvents < kNone && range <= 4 * count + 1024) {
+            m_table.assign(range, kNone);
+            forEachLaunch(rank, [&](std::uint32_t id, std::size_t position) {
+                std::uint32_t& slot = m_table[id - m_first];
+                if (slot == kNone) slot = static_cast<std::uint32_t>(position);
             });
         } else {
             m_sorted.reserve(count);
-            forEachLaunch(rank, [&](std::uint32_t id, std::int64_t end) { m_sorted.emplace_back(id, end); });
+            forEachLaunch(rank, [&](std::uint32_t id, std::size_t position) { m_sorted.emplace_back(id, position); });
             std::stable_sort(m_sorted.begin(), m_sorted.end(),
                              [](const auto& a, const auto& b) { return a.first < b.first; });
         }
@@ -53,27 +63,41 @@ class LaunchEnds {
     // The launch call's end, or kNoLaunch.
     std::int64_t find(std::uint32_t id) const {
         if (!m_table.empty()) {
-            return id >= m_first && id - m_first < m_table.size() ? m_table[id - m_first] : kNoLaunch;
+            if (id < m_first || id - m_first >= m_table.size()) return kNoLaunch;
+            const std::uint32_t position = m_table[id - m_first];
+            return position == kNone ? kNoLaunch : endAt(position);
         }
         const auto it = std::lower_bound(m_sorted.begin(), m_sorted.end(), id,
                                          [](const auto& entry, std::uint32_t key) { return entry.first < key; });
-        return it != m_sorted.end() && it->first == id ? it->second : kNoLaunch;
+        return it != m_sorted.end() && it->first == id ? endAt(it->second) : kNoLaunch;
     }
 
   private:
+    static constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+
+    // f(id, position) for every launch call, position counting the rank's host events thread after thread.
     template <typename F>
     static void forEachLaunch(const Rank& rank, F&& f) {
+        std::size_t position = 0;
         for (const auto& thread : rank.hostThreads) {
             const auto& ev = thread.events;
-            for (std::size_t i = 0; i < ev.size(); ++i) {
+            for (std::size_t i = 0; i < ev.size(); ++i, ++position) {
                 const std::uint32_t id = ev.correlationId(i);
-                if (id != 0) f(id, ev.endNs(i));
+                if (id != 0) f(id, position);
             }
         }
     }
+    std::int64_t endAt(std::size_t position) const {
+        std::size_t t = 0;
+        while (position >= m_threadFirst[t + 1]) ++t;  // a rank has a few host threads
+        return m_rank->hostThreads[t].events.endNs(position - m_threadFirst[t]);
+    }
+
+    const Rank* m_rank = nullptr;
     std::uint32_t m_first = 0;
-    std::vector<std::int64_t> m_table;
-    std::vector<std::pair<std::uint32_t, std::int64_t>> m_sorted;
+    std::vector<std::size_t> m_threadFirst;  // host thread t's first position; one more: their count
+    std::vector<std::uint32_t> m_table;
+    std::vector<std::pair<std::uint32_t, std::size_t>> m_sorted;
 };
 
 HostIdle rankIdle(const Rank& rank, LaunchEnds& launchEnd) {
@@ -106,7 +130,7 @@ HostIdle rankIdle(const Rank& rank, LaunchEnds& launchEnd) {
 
 HostIdle attributeIdleToHost(const Trace& trace, unsigned threads) {
     std::vector<HostIdle> perRank(trace.ranks.size());
-    // One lookup table per worker, rebuilt rank after rank: 8 bytes an id, 100 MB a rank at 100 M events.
+    // One lookup table per worker, rebuilt rank after rank: 4 bytes an id, 50 MB a rank at 100 M events.
     parallelForWithScratch<LaunchEnds>(trace.ranks.size(), threads, [&](std::size_t r, LaunchEnds& launchEnd) {
         perRank[r] = rankIdle(trace.ranks[r], launchEnd);
     });

@@ -9,8 +9,9 @@
 // the kernel had not been launched yet, so the host set the pace. Gaps before kernels whose launch
 // came early are the device's own (queue, graph-node gaps) or wait for another stream.
 // Complexity: O(host events + kernels) time, one task per rank on up to `threads` threads (0: one
-// per hardware thread; the result does not depend on it); memory 8 bytes per correlation id of a
-// rank's launch calls (dense ids), or 16 per launch and O(log n) a kernel when the ids are sparse.
+// per hardware thread; the result does not depend on it); memory per worker 4 bytes per correlation
+// id of a rank's launch calls (dense ids: the launch call's position, its end read from the host
+// rows), or 16 per launch and O(log n) a kernel when the ids are sparse.
 
 #include <cstdint>
 

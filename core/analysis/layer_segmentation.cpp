@@ -464,6 +464,7 @@ Segmentation segmentLayers(const Trace& trace, const SegmentationOptions& option
     parallelFor(trace.ranks.size(), threads, [&](std::size_t r) {
         auto result = segmentRank(trace, trace.ranks[r], options);
         out.ranks[r] = std::move(result.seg);
+        out.ranks[r].blockCount = out.ranks[r].blocks.size();
         multiPassSteps[r] = result.multiPassSteps;
     });
     std::size_t nvtxRanks = 0;

@@ -74,6 +74,7 @@ struct RankSegmentation {
     std::vector<StepWindow> steps;       // sorted by start
     LayerWindows layers;                 // sorted by start; layer_windows.h
     BlockWindows blocks;                 // sorted by start; each inside its layer's window; block_windows.h
+    std::size_t blockCount = 0;          // blocks.size() as segmented; kept when analyzeTrace releases them
     bool blocksDerived = false;          // blocks split by kernel kinds, not NVTX block ranges
     std::size_t unsplitLayers = 0;       // derived: layers with no attention kernel and GEMM after it
     std::size_t leftoverBlocks = 0;      // pattern rule: blocks that did not complete a layer

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/analysis/analysis_json.h"
+#include "core/sim/sim_test_support.h"
 #include "trace_builder_fixtures.h"
 
 namespace tpscope::core::analysis {
@@ -44,6 +45,31 @@ TEST(AnalysisJson, PrintsTheSameNumbersAsTheResult) {
     EXPECT_DOUBLE_EQ(calls.at(0)["algbw_bytes_per_sec"].get_double().value(), f.arBytes / (f.arNs * 1e-9));
     EXPECT_EQ(calls.at(0)["participants"].at(0)["wait_ns"].get_int64().value(), f.lateByNs);
     EXPECT_EQ(calls.at(0)["last_rank"].get_uint64().value(), 1u);
+}
+
+// The analysis releases the blocks once its breakdown has read them (20 M at 100 M events, used by
+// nothing after it); their number stays, and the JSON prints what the segmentation found.
+TEST(AnalysisJson, ReleasedBlocksKeepTheirCount) {
+    auto sim = sim::simulate(test::simConfig("llama3-8b", "h100-sxm", "nvlink4", 2, 1, 3));
+    ASSERT_TRUE(sim) << sim.error().describe();
+    const auto& trace = sim->trace;
+    const Segmentation seg = segmentLayers(*trace);
+    const auto a = analyzeTrace(*trace);
+    std::ostringstream out;
+    JsonWriter w(out);
+    writeAnalysisJson(w, *trace, a, {});
+    simdjson::dom::parser parser;
+    const auto root = parse(parser, out.str());
+    const auto ranks = root["segmentation"].get_array().value();
+    ASSERT_EQ(ranks.size(), seg.ranks.size());
+    for (std::size_t r = 0; r < seg.ranks.size(); ++r) {
+        ASSERT_GT(seg.ranks[r].blocks.size(), 0u) << "rank " << r;
+        EXPECT_EQ(seg.ranks[r].blockCount, seg.ranks[r].blocks.size()) << "rank " << r;
+        EXPECT_TRUE(a.segmentation.ranks[r].blocks.empty()) << "rank " << r;
+        EXPECT_EQ(a.segmentation.ranks[r].blockCount, seg.ranks[r].blocks.size()) << "rank " << r;
+        EXPECT_EQ(ranks.at(r)["blocks"].get_uint64().value(), seg.ranks[r].blocks.size()) << "rank " << r;
+        EXPECT_NE(std::string_view(ranks.at(r)["block_source"].get_string().value()), "none") << "rank " << r;
+    }
 }
 
 TEST(AnalysisJson, UnknownValuesAreNull) {

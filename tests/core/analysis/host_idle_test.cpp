@@ -25,11 +25,14 @@ struct Expected {
 // but the first). Kernel i's launch call ends 950 ns after the previous kernel ended (late: a launch
 // wait) when i % 3 == 0, 10 ns before it ended otherwise (early). Every fifth kernel has no launch
 // call. Correlation ids are `first + stride * i`; a second launch call of the same id, later, must
-// not count (the first one is kept).
-Expected addRank(Trace& trace, std::uint32_t r, std::size_t n, std::uint32_t first, std::uint32_t stride) {
+// not count (the first one is kept). Kernel i is launched from host thread 1 + i % `threads` (each
+// thread's calls are found through their position among the rank's host events).
+Expected addRank(Trace& trace, std::uint32_t r, std::size_t n, std::uint32_t first, std::uint32_t stride,
+                 std::size_t threads = 1) {
     Rank& rank = trace.rank(RankId{r});
     auto& stream = rank.stream(StreamId{7}, "compute");
-    auto& host = rank.hostThread(1, "launch thread");
+    for (std::size_t t = 1; t <= threads; ++t) rank.hostThread(t, "launch thread");
+    const auto host = [&](std::size_t i) -> EventColumns& { return rank.hostThread(1 + i % threads).events; };
     const NameId kernel = trace.intern("gemm");
     const NameId launch = trace.intern("cudaLaunchKernel");
     Expected e;
@@ -41,7 +44,7 @@ Expected addRank(Trace& trace, std::uint32_t r, std::size_t n, std::uint32_t fir
         const bool late = i % 3 == 0;
         if (i % 5 != 4) {
             const std::int64_t launchEnd = late ? previousEnd + 950 : previousEnd - 10;
-            host.events.append({launchEnd - 20, 20, launch, EventKind::Other, id, kNoPayload});
+            host(i).append({launchEnd - 20, 20, launch, EventKind::Other, id, kNoPayload});
             ++e.kernels;
             if (i > 0 && late) {
                 e.launchWaitNs += 900;
@@ -53,8 +56,8 @@ Expected addRank(Trace& trace, std::uint32_t r, std::size_t n, std::uint32_t fir
     // Later calls repeating the ids of early launches: they would turn those launches late.
     for (std::size_t i = 1; i < n; i += 3) {
         if (i % 5 == 4) continue;  // no first call to repeat
-        host.events.append({1000 * static_cast<std::int64_t>(n) + 10 * static_cast<std::int64_t>(i), 5, launch,
-                            EventKind::Other, static_cast<std::uint32_t>(first + stride * i), kNoPayload});
+        host(i).append({1000 * static_cast<std::int64_t>(n) + 10 * static_cast<std::int64_t>(i), 5, launch,
+                        EventKind::Other, static_cast<std::uint32_t>(first + stride * i), kNoPayload});
     }
     return e;
 }
@@ -76,10 +79,12 @@ TEST(HostIdle, DenseAndSparseCorrelationIdsGiveTheRuleOnAnyThreadCount) {
         sum.kernels += e.kernels;
         sum.launchBound += e.launchBound;
     };
-    add(addRank(trace, 0, 300, 1, 1));              // dense: a table
-    add(addRank(trace, 1, 300, 5000, 2));           // dense with holes
-    add(addRank(trace, 2, 300, 100, 1'000'000));    // sparse: the sorted list
-    add(addRank(trace, 3, 40, 4'000'000'000u, 7));  // ids near the 32-bit end
+    add(addRank(trace, 0, 300, 1, 1));               // dense: a table
+    add(addRank(trace, 1, 300, 5000, 2));            // dense with holes
+    add(addRank(trace, 2, 300, 100, 1'000'000));     // sparse: the sorted list
+    add(addRank(trace, 3, 40, 4'000'000'000u, 7));   // ids near the 32-bit end
+    add(addRank(trace, 5, 300, 1, 1, 3));            // dense, launched from three host threads
+    add(addRank(trace, 6, 300, 100, 1'000'000, 2));  // sparse, from two
     // Last, a rank with kernels whose ids rank 0's table holds but no host row: a worker reuses its
     // lookup from rank to rank, and nothing of an earlier rank may count here (no gap, no kernel).
     auto& orphan = trace.rank(RankId{4}).stream(StreamId{7}, "compute");

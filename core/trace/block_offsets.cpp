@@ -44,8 +44,11 @@ void BlockOffsets<LowBits>::append(std::span<const std::uint32_t> cells) {
         const std::size_t i = first + k;
         const std::size_t inBlock = i % kBlock;
         const auto part = cells.subspan(k, std::min(cells.size() - k, kBlock - inBlock));
-        const auto [loIt, hiIt] = std::minmax_element(part.begin(), part.end());
-        const std::uint32_t lo = *loIt, hi = *hiIt;
+        std::uint32_t lo = UINT32_MAX, hi = 0;
+        for (const std::uint32_t cell : part) {
+            lo = std::min(lo, cell);
+            hi = std::max(hi, cell);
+        }
         if (inBlock == 0) {
             m_entry.push_back(fits(lo, hi) ? lo : addWideBlock());
         } else if (const std::uint32_t base = m_entry.back();

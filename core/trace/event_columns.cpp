@@ -48,12 +48,24 @@ inline std::uint32_t narrowCell(std::uint64_t value, std::size_t index, std::int
     return kEscaped;
 }
 
+// Events from index i on, all in i's block and the latest ending at `end`, appended in start order: the
+// prefix maximum of ends of their block (finalize() keeps these when every event came in order, instead
+// of reading the narrow columns back).
+inline void noteEnd(std::vector<std::int64_t>& blockMaxEnd, std::size_t i, std::int64_t end, std::size_t block) {
+    if (i % block == 0) {
+        blockMaxEnd.push_back(blockMaxEnd.empty() ? end : std::max(blockMaxEnd.back(), end));
+    } else {
+        blockMaxEnd.back() = std::max(blockMaxEnd.back(), end);
+    }
+}
+
 }  // namespace
 
 void EventColumns::reserve(std::size_t n) {
     if (m_startNs.empty()) {
         m_startBase.reserve((n + kBlock - 1) / kBlock);
         m_startOffset.reserve(n);
+        m_blockMaxEnd.reserve((n + kBlock - 1) / kBlock);
     } else {
         m_startNs.reserve(n);
     }
@@ -303,6 +315,7 @@ void EventColumns::append(const EventRecord& e) {
     if (m_startNs.empty() && i > 0 && e.startNs < startNs(i - 1)) widenStarts();
     appendStart(i, e.startNs);
     appendDuration(e.durNs);
+    if (m_startNs.empty()) noteEnd(m_blockMaxEnd, i, e.startNs + e.durNs, kBlock);
     appendLabel(e.name, e.payload, static_cast<std::uint8_t>(e.kind));
     // Usually a new block (its base the id, 0 for id 0), id 0, or an id that fits the last block
     // (appendCorrelations does the rest).
@@ -336,29 +349,41 @@ void EventColumns::append(const EventBatch& batch) {
         wide = (first > 0 && starts[0] < startNs(first - 1)) || !std::is_sorted(starts.begin(), starts.end());
         if (wide) widenStarts();
     }
-    // Starts and durations as 32-bit cells, a block's worth at a time (BlockOffsets narrows them).
-    std::array<std::uint32_t, kBlock> cells{};
+    // Starts and durations as 32-bit cells, kPiece at a time (BlockOffsets narrows them), and, in start
+    // order, the blocks' prefix maxima of ends. A piece holds a whole workspace chunk (65,536 events),
+    // so that BlockOffsets grows its column once a chunk, its pages faulted in by one call (grow()).
+    constexpr std::size_t kPiece = 65'536;
+    thread_local std::vector<std::uint32_t> scratch;
+    scratch.resize(std::min(n, kPiece));
+    const std::span<std::uint32_t> cells(scratch);
     if (wide) {
         m_startNs.insert(m_startNs.end(), starts.begin(), starts.end());
     } else {
         for (std::size_t k = 0; k < n;) {
-            const std::size_t i = first + k;
-            if (i % kBlock == 0) m_startBase.push_back(starts[k]);
-            const auto base = static_cast<std::uint64_t>(m_startBase.back());
-            const std::size_t m = std::min(n - k, kBlock - i % kBlock);
-            for (std::size_t j = 0; j < m; ++j, ++k) {
-                cells[j] = narrowCell(static_cast<std::uint64_t>(starts[k]) - base, first + k, starts[k], m_farStartNs);
+            const std::size_t pieceFirst = k, pieceEnd = std::min(n, k + kPiece);
+            while (k < pieceEnd) {
+                const std::size_t i = first + k;
+                if (i % kBlock == 0) m_startBase.push_back(starts[k]);
+                const auto base = static_cast<std::uint64_t>(m_startBase.back());
+                const std::size_t end = std::min(pieceEnd, k + kBlock - i % kBlock);
+                std::int64_t maxEnd = INT64_MIN;
+                for (; k < end; ++k) {
+                    cells[k - pieceFirst] =
+                        narrowCell(static_cast<std::uint64_t>(starts[k]) - base, first + k, starts[k], m_farStartNs);
+                    maxEnd = std::max(maxEnd, starts[k] + batch.durNs[k]);
+                }
+                noteEnd(m_blockMaxEnd, i, maxEnd, kBlock);
             }
-            m_startOffset.append(std::span<const std::uint32_t>(cells.data(), m));
+            m_startOffset.append(std::span<const std::uint32_t>(cells.data(), k - pieceFirst));
         }
     }
     for (std::size_t k = 0; k < n;) {
-        const std::size_t m = std::min(n - k, kBlock - (first + k) % kBlock);
-        for (std::size_t j = 0; j < m; ++j, ++k) {
+        const std::size_t pieceFirst = k, pieceEnd = std::min(n, k + kPiece);
+        for (; k < pieceEnd; ++k) {
             const std::int64_t d = batch.durNs[k];
-            cells[j] = narrowCell(static_cast<std::uint64_t>(d), first + k, d, m_longDurNs);
+            cells[k - pieceFirst] = narrowCell(static_cast<std::uint64_t>(d), first + k, d, m_longDurNs);
         }
-        m_durNs.append(std::span<const std::uint32_t>(cells.data(), m));
+        m_durNs.append(std::span<const std::uint32_t>(cells.data(), k - pieceFirst));
     }
     std::size_t k = 0;
     if (!m_wideLabels) {
@@ -449,6 +474,7 @@ void EventColumns::widenStarts() {
     std::vector<std::int64_t> wide(m_startOffset.size());
     for (std::size_t i = 0; i < wide.size(); ++i) wide[i] = startNs(i);
     m_startNs = std::move(wide);
+    m_blockMaxEnd.clear();  // finalize() computes them after sorting
     std::vector<std::int64_t>().swap(m_startBase);
     m_startOffset = BlockOffsets<24>();
     std::vector<std::pair<std::size_t, std::int64_t>>().swap(m_farStartNs);
@@ -475,29 +501,11 @@ void EventColumns::finalize() {
         m_longDurNs.clear();
         for (const std::int64_t d : durations) appendDuration(d);
     }
-    m_blockMaxEnd.clear();
-    m_blockMaxEnd.reserve((size() + kBlock - 1) / kBlock);
-    std::int64_t runningMax = INT64_MIN;
-    if (startsNarrow()) {
-        // Block by block from the narrow columns: the block's largest offset + duration above its base,
-        // unless an escaped start or duration sends the block through endNs().
-        for (std::size_t first = 0; first < size(); first += kBlock) {
-            const std::size_t last = std::min(size(), first + kBlock);
-            std::uint64_t blockMax = 0;
-            unsigned escaped = 0;
-            for (std::size_t i = first; i < last; ++i) {
-                const std::uint32_t offset = m_startOffset[i], d = m_durNs[i];
-                escaped |= static_cast<unsigned>(offset == kFarStart) | static_cast<unsigned>(d == kLongDuration);
-                blockMax = std::max(blockMax, std::uint64_t{offset} + d);
-            }
-            if (escaped) {
-                for (std::size_t i = first; i < last; ++i) runningMax = std::max(runningMax, endNs(i));
-            } else {
-                runningMax = std::max(runningMax, m_startBase[first / kBlock] + static_cast<std::int64_t>(blockMax));
-            }
-            m_blockMaxEnd.push_back(runningMax);
-        }
-    } else {
+    // Events appended in start order kept their blocks' prefix maxima of ends as they came (noteEnd);
+    // after an out-of-order event (wide starts, now sorted) they are computed here.
+    if (!startsNarrow() || m_blockMaxEnd.size() != (size() + kBlock - 1) / kBlock) {
+        m_blockMaxEnd.clear();
+        m_blockMaxEnd.reserve((size() + kBlock - 1) / kBlock);
         appendBlockMaxEnds(
             size(), kBlock, [this](std::size_t i) { return endNs(i); }, m_blockMaxEnd);
     }

@@ -2,13 +2,13 @@
 // Copyright (C) 2026 The tpscope authors
 #include "core/trace/event_columns.h"
 
-#include <sys/mman.h>
-
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <numeric>
 
 #include "core/trace/block_max_end.h"
+#include "core/util/vector_grow.h"
 
 namespace tpscope::core {
 
@@ -35,28 +35,6 @@ std::size_t capacityBytes(const std::vector<T>& v) {
     return v.capacity() * sizeof(T);
 }
 
-// n more elements at the end of v (value-initialised; the caller overwrites them), their storage
-// returned. When the capacity is already there (a decoder reserves a stream's count), the new pages
-// are faulted in by one call instead of one page fault per 4 KB (MADV_POPULATE_WRITE, Linux 5.14;
-// on an older kernel the call fails and the pages fault one by one as before).
-template <typename T>
-T* grow(std::vector<T>& v, std::size_t n) {
-    const std::size_t old = v.size();
-#ifdef MADV_POPULATE_WRITE
-    constexpr std::uintptr_t kPage = 4096;
-    if (old + n <= v.capacity() && n * sizeof(T) >= 16 * kPage) {
-        // The whole pages inside [first new element, end of the new ones).
-        auto* begin = reinterpret_cast<char*>(v.data() + old);
-        auto* end = reinterpret_cast<char*>(v.data() + old + n);
-        char* from = begin + (kPage - reinterpret_cast<std::uintptr_t>(begin) % kPage) % kPage;
-        char* to = end - reinterpret_cast<std::uintptr_t>(end) % kPage;
-        if (to > from) (void)madvise(from, static_cast<std::size_t>(to - from), MADV_POPULATE_WRITE);
-    }
-#endif
-    v.resize(old + n);
-    return v.data() + old;
-}
-
 // The 32-bit cell of a start offset or a duration: the value itself when it is below kEscaped (as
 // unsigned: a negative duration is not), else kEscaped with the exact value kept in `escapes` as
 // (index, value), sorted by index since events come in order. One rule for both columns and both
@@ -70,12 +48,24 @@ inline std::uint32_t narrowCell(std::uint64_t value, std::size_t index, std::int
     return kEscaped;
 }
 
+// Events from index i on, all in i's block and the latest ending at `end`, appended in start order: the
+// prefix maximum of ends of their block (finalize() keeps these when every event came in order, instead
+// of reading the narrow columns back).
+inline void noteEnd(std::vector<std::int64_t>& blockMaxEnd, std::size_t i, std::int64_t end, std::size_t block) {
+    if (i % block == 0) {
+        blockMaxEnd.push_back(blockMaxEnd.empty() ? end : std::max(blockMaxEnd.back(), end));
+    } else {
+        blockMaxEnd.back() = std::max(blockMaxEnd.back(), end);
+    }
+}
+
 }  // namespace
 
 void EventColumns::reserve(std::size_t n) {
     if (m_startNs.empty()) {
         m_startBase.reserve((n + kBlock - 1) / kBlock);
         m_startOffset.reserve(n);
+        m_blockMaxEnd.reserve((n + kBlock - 1) / kBlock);
     } else {
         m_startNs.reserve(n);
     }
@@ -86,11 +76,12 @@ void EventColumns::reserve(std::size_t n) {
         m_labelIndex.reserve(n);
     }
     if (!m_kind.empty() || m_wideLabels) m_kind.reserve(n);
-    if (m_correlationId.empty()) {
+    // Ids all 0 so far keep no column; the first other id reserves one (appendCorrelations).
+    if (!m_correlationId.empty()) {
+        m_correlationId.reserve(n);
+    } else if (!m_correlationOffset.empty()) {
         m_correlationBase.reserve((n + kBlock - 1) / kBlock);
         m_correlationOffset.reserve(n);
-    } else {
-        m_correlationId.reserve(n);
     }
 }
 
@@ -178,8 +169,8 @@ std::size_t appendNarrowCorrelations(std::vector<std::uint32_t>& base, std::vect
 
 // Appends ids to the correlation columns: narrow while every block's ids fit 16 bits; from the first
 // block that does not, all 32 bits (`wide`; finalize() tries to narrow them again, after sorting).
-void appendCorrelations(std::vector<std::uint32_t>& wide, std::vector<std::uint32_t>& base,
-                        std::vector<std::uint16_t>& offset, std::span<const std::uint32_t> ids, std::size_t block) {
+void appendIds(std::vector<std::uint32_t>& wide, std::vector<std::uint32_t>& base, std::vector<std::uint16_t>& offset,
+               std::span<const std::uint32_t> ids, std::size_t block) {
     std::size_t k = 0;
     if (wide.empty()) {
         k = appendNarrowCorrelations(base, offset, ids, block);
@@ -193,6 +184,22 @@ void appendCorrelations(std::vector<std::uint32_t>& wide, std::vector<std::uint3
 }
 
 }  // namespace
+
+// Ids appended to the correlation columns. While every id so far is 0 there is no column; the first
+// other id makes the narrow columns for the events before it (base 0, every offset kIdZero).
+void EventColumns::appendCorrelations(std::span<const std::uint32_t> ids) {
+    if (m_correlationId.empty() && m_correlationOffset.empty()) {
+        const auto nonZero = std::find_if(ids.begin(), ids.end(), [](std::uint32_t id) { return id != 0; });
+        if (nonZero == ids.end()) return;
+        const std::size_t before = size() - ids.size() + static_cast<std::size_t>(nonZero - ids.begin());
+        m_correlationOffset.reserve(std::max(m_durNs.capacity(), size()));
+        m_correlationBase.reserve((m_correlationOffset.capacity() + kBlock - 1) / kBlock);
+        m_correlationBase.assign((before + kBlock - 1) / kBlock, 0);
+        m_correlationOffset.assign(before, kIdZero);
+        ids = ids.subspan(static_cast<std::size_t>(nonZero - ids.begin()));
+    }
+    appendIds(m_correlationId, m_correlationBase, m_correlationOffset, ids, kBlock);
+}
 
 void EventColumns::rebuildLabelLookup() {
     std::size_t slots = 16;
@@ -308,12 +315,15 @@ void EventColumns::append(const EventRecord& e) {
     if (m_startNs.empty() && i > 0 && e.startNs < startNs(i - 1)) widenStarts();
     appendStart(i, e.startNs);
     appendDuration(e.durNs);
+    if (m_startNs.empty()) noteEnd(m_blockMaxEnd, i, e.startNs + e.durNs, kBlock);
     appendLabel(e.name, e.payload, static_cast<std::uint8_t>(e.kind));
     // Usually a new block (its base the id, 0 for id 0), id 0, or an id that fits the last block
     // (appendCorrelations does the rest).
     const std::uint32_t id = e.correlationId;
     if (!m_correlationId.empty()) {
         m_correlationId.push_back(id);
+    } else if (m_correlationOffset.empty()) {
+        if (id != 0) appendCorrelations(std::span<const std::uint32_t>(&e.correlationId, 1));  // the first id not 0
     } else if (m_correlationOffset.size() % kBlock == 0) {
         m_correlationBase.push_back(id);
         m_correlationOffset.push_back(id != 0 ? 0 : kIdZero);
@@ -322,8 +332,7 @@ void EventColumns::append(const EventRecord& e) {
     } else if (id >= m_correlationBase.back() && id - m_correlationBase.back() <= kMaxIdOffset) {
         m_correlationOffset.push_back(static_cast<std::uint16_t>(id - m_correlationBase.back()));
     } else {
-        appendCorrelations(m_correlationId, m_correlationBase, m_correlationOffset,
-                           std::span<const std::uint32_t>(&e.correlationId, 1), kBlock);
+        appendCorrelations(std::span<const std::uint32_t>(&e.correlationId, 1));
     }
     m_finalized = false;
 }
@@ -340,24 +349,41 @@ void EventColumns::append(const EventBatch& batch) {
         wide = (first > 0 && starts[0] < startNs(first - 1)) || !std::is_sorted(starts.begin(), starts.end());
         if (wide) widenStarts();
     }
+    // Starts and durations as 32-bit cells, kPiece at a time (BlockOffsets narrows them), and, in start
+    // order, the blocks' prefix maxima of ends. A piece holds a whole workspace chunk (65,536 events),
+    // so that BlockOffsets grows its column once a chunk, its pages faulted in by one call (grow()).
+    constexpr std::size_t kPiece = 65'536;
+    thread_local std::vector<std::uint32_t> scratch;
+    scratch.resize(std::min(n, kPiece));
+    const std::span<std::uint32_t> cells(scratch);
     if (wide) {
         m_startNs.insert(m_startNs.end(), starts.begin(), starts.end());
     } else {
-        std::uint32_t* out = grow(m_startOffset, n);
         for (std::size_t k = 0; k < n;) {
-            const std::size_t i = first + k;
-            if (i % kBlock == 0) m_startBase.push_back(starts[k]);
-            const auto base = static_cast<std::uint64_t>(m_startBase.back());
-            const std::size_t end = std::min(n, k + kBlock - i % kBlock);
-            for (; k < end; ++k) {
-                out[k] = narrowCell(static_cast<std::uint64_t>(starts[k]) - base, first + k, starts[k], m_farStartNs);
+            const std::size_t pieceFirst = k, pieceEnd = std::min(n, k + kPiece);
+            while (k < pieceEnd) {
+                const std::size_t i = first + k;
+                if (i % kBlock == 0) m_startBase.push_back(starts[k]);
+                const auto base = static_cast<std::uint64_t>(m_startBase.back());
+                const std::size_t end = std::min(pieceEnd, k + kBlock - i % kBlock);
+                std::int64_t maxEnd = INT64_MIN;
+                for (; k < end; ++k) {
+                    cells[k - pieceFirst] =
+                        narrowCell(static_cast<std::uint64_t>(starts[k]) - base, first + k, starts[k], m_farStartNs);
+                    maxEnd = std::max(maxEnd, starts[k] + batch.durNs[k]);
+                }
+                noteEnd(m_blockMaxEnd, i, maxEnd, kBlock);
             }
+            m_startOffset.append(std::span<const std::uint32_t>(cells.data(), k - pieceFirst));
         }
     }
-    std::uint32_t* durations = grow(m_durNs, n);
-    for (std::size_t k = 0; k < n; ++k) {
-        const std::int64_t d = batch.durNs[k];
-        durations[k] = narrowCell(static_cast<std::uint64_t>(d), first + k, d, m_longDurNs);
+    for (std::size_t k = 0; k < n;) {
+        const std::size_t pieceFirst = k, pieceEnd = std::min(n, k + kPiece);
+        for (; k < pieceEnd; ++k) {
+            const std::int64_t d = batch.durNs[k];
+            cells[k - pieceFirst] = narrowCell(static_cast<std::uint64_t>(d), first + k, d, m_longDurNs);
+        }
+        m_durNs.append(std::span<const std::uint32_t>(cells.data(), k - pieceFirst));
     }
     std::size_t k = 0;
     if (!m_wideLabels) {
@@ -380,7 +406,7 @@ void EventColumns::append(const EventBatch& batch) {
     for (; k < n; ++k) {
         appendLabel(NameId{batch.nameIds[k]}, batch.payloads.empty() ? kNoPayload : batch.payloads[k], batch.kinds[k]);
     }
-    appendCorrelations(m_correlationId, m_correlationBase, m_correlationOffset, batch.correlationIds, kBlock);
+    appendCorrelations(batch.correlationIds);
     m_finalized = false;
 }
 
@@ -424,20 +450,18 @@ void EventColumns::narrowStarts() {
     if (n == 0) return;
     // Sorted by start, so each block's first start is its smallest and every offset is >= 0.
     std::vector<std::int64_t> base((n + kBlock - 1) / kBlock);
-    std::vector<std::uint32_t> offset(n);
+    BlockOffsets<24> offset;
+    offset.reserve(n);
     std::vector<std::pair<std::size_t, std::int64_t>> far;
+    std::array<std::uint32_t, kBlock> cells{};
     for (std::size_t b = 0; b < base.size(); ++b) {
         const std::size_t first = b * kBlock, last = std::min(n, first + kBlock);
         base[b] = m_startNs[first];
         for (std::size_t i = first; i < last; ++i) {
             const auto d = static_cast<std::uint64_t>(m_startNs[i]) - static_cast<std::uint64_t>(base[b]);
-            if (d < kFarStart) {
-                offset[i] = static_cast<std::uint32_t>(d);
-            } else {
-                offset[i] = kFarStart;
-                far.emplace_back(i, m_startNs[i]);
-            }
+            cells[i - first] = narrowCell(d, i, m_startNs[i], far);
         }
+        offset.append(std::span<const std::uint32_t>(cells.data(), last - first));
     }
     m_startBase = std::move(base);
     m_startOffset = std::move(offset);
@@ -450,8 +474,9 @@ void EventColumns::widenStarts() {
     std::vector<std::int64_t> wide(m_startOffset.size());
     for (std::size_t i = 0; i < wide.size(); ++i) wide[i] = startNs(i);
     m_startNs = std::move(wide);
+    m_blockMaxEnd.clear();  // finalize() computes them after sorting
     std::vector<std::int64_t>().swap(m_startBase);
-    std::vector<std::uint32_t>().swap(m_startOffset);
+    m_startOffset = BlockOffsets<24>();
     std::vector<std::pair<std::size_t, std::int64_t>>().swap(m_farStartNs);
 }
 
@@ -476,29 +501,11 @@ void EventColumns::finalize() {
         m_longDurNs.clear();
         for (const std::int64_t d : durations) appendDuration(d);
     }
-    m_blockMaxEnd.clear();
-    m_blockMaxEnd.reserve((size() + kBlock - 1) / kBlock);
-    std::int64_t runningMax = INT64_MIN;
-    if (startsNarrow()) {
-        // Block by block from the narrow columns: the block's largest offset + duration above its base,
-        // unless an escaped start or duration sends the block through endNs().
-        for (std::size_t first = 0; first < size(); first += kBlock) {
-            const std::size_t last = std::min(size(), first + kBlock);
-            std::uint64_t blockMax = 0;
-            unsigned escaped = 0;
-            for (std::size_t i = first; i < last; ++i) {
-                const std::uint32_t offset = m_startOffset[i], d = m_durNs[i];
-                escaped |= static_cast<unsigned>(offset == kFarStart) | static_cast<unsigned>(d == kLongDuration);
-                blockMax = std::max(blockMax, std::uint64_t{offset} + d);
-            }
-            if (escaped) {
-                for (std::size_t i = first; i < last; ++i) runningMax = std::max(runningMax, endNs(i));
-            } else {
-                runningMax = std::max(runningMax, m_startBase[first / kBlock] + static_cast<std::int64_t>(blockMax));
-            }
-            m_blockMaxEnd.push_back(runningMax);
-        }
-    } else {
+    // Events appended in start order kept their blocks' prefix maxima of ends as they came (noteEnd);
+    // after an out-of-order event (wide starts, now sorted) they are computed here.
+    if (!startsNarrow() || m_blockMaxEnd.size() != (size() + kBlock - 1) / kBlock) {
+        m_blockMaxEnd.clear();
+        m_blockMaxEnd.reserve((size() + kBlock - 1) / kBlock);
         appendBlockMaxEnds(
             size(), kBlock, [this](std::size_t i) { return endNs(i); }, m_blockMaxEnd);
     }
@@ -509,9 +516,9 @@ void EventColumns::finalize() {
     }
     std::vector<std::uint32_t>().swap(m_labelLookup);
     m_startBase.shrink_to_fit();
-    m_startOffset.shrink_to_fit();
+    m_startOffset.shrinkToFit();
     m_farStartNs.shrink_to_fit();
-    m_durNs.shrink_to_fit();
+    m_durNs.shrinkToFit();
     m_longDurNs.shrink_to_fit();
     m_labelIndex.shrink_to_fit();
     m_labels.shrink_to_fit();
@@ -566,8 +573,8 @@ std::size_t EventColumns::countOverlaps() const {
 }
 
 std::size_t EventColumns::residentBytes() const {
-    return capacityBytes(m_startNs) + capacityBytes(m_startBase) + capacityBytes(m_startOffset) +
-           capacityBytes(m_farStartNs) + capacityBytes(m_durNs) + capacityBytes(m_longDurNs) +
+    return capacityBytes(m_startNs) + capacityBytes(m_startBase) + m_startOffset.residentBytes() +
+           capacityBytes(m_farStartNs) + m_durNs.residentBytes() + capacityBytes(m_longDurNs) +
            capacityBytes(m_labelIndex) + capacityBytes(m_labels) + capacityBytes(m_labelKind) +
            capacityBytes(m_labelLookup) + capacityBytes(m_nameId) + capacityBytes(m_kind) +
            capacityBytes(m_correlationId) + capacityBytes(m_correlationBase) + capacityBytes(m_correlationOffset) +
@@ -575,10 +582,10 @@ std::size_t EventColumns::residentBytes() const {
 }
 
 bool EventColumns::operator==(const EventColumns& other) const {
-    if (m_longDurNs != other.m_longDurNs || m_durNs != other.m_durNs) return false;
+    if (size() != other.size()) return false;
     for (std::size_t i = 0; i < size(); ++i) {
-        if (startNs(i) != other.startNs(i) || name(i) != other.name(i) || kind(i) != other.kind(i) ||
-            correlationId(i) != other.correlationId(i) || payload(i) != other.payload(i)) {
+        if (startNs(i) != other.startNs(i) || durNs(i) != other.durNs(i) || name(i) != other.name(i) ||
+            kind(i) != other.kind(i) || correlationId(i) != other.correlationId(i) || payload(i) != other.payload(i)) {
             return false;
         }
     }

@@ -2,17 +2,21 @@
 // Copyright (C) 2026 The tpscope authors
 #pragma once
 // Columnar storage of one stream's events (DESIGN.md §2). One vector per field; a kernel event costs
-// about 12 bytes resident: 4 start + 4 duration + 2 label + 2 correlation, plus 12 bytes per block of
-// kBlock events for the start base and the visible-range index and 4 for the correlation base, plus
-// the stream's distinct labels.
-//   starts:    per block of kBlock events a 64-bit base (the block's first start) and 32-bit offsets
-//              from it; the rare start 4.3 s or more past its block's first (a long idle gap inside a
-//              block) is kept exactly in a side list, sorted by index (an escape). Events appended in
-//              start order are stored so as they come (a decoder never holds 64-bit starts); an
-//              event that starts before the previous one switches the column to all 64 bits until
-//              finalize() sorts and narrows it again.
-//   durations: 32 bits; the rare duration outside [0, 2^32 - 1) ns (4.3 s) is kept exactly in a
-//              side list, sorted by index (an escape).
+// about 9.4 bytes resident: 3 start + 2 duration + 2 label + 2 correlation, plus 28 bytes per block of
+// kBlock events (start base 8, visible-range index 8, the start and duration block entries 4 + 4,
+// correlation base 4), 1 or 2 bytes more an event in a block whose starts or durations do not sit
+// close (below), and the stream's distinct labels. A stream whose correlation ids are all 0 (NVTX
+// ranges, exposed-communication intervals) keeps no correlation column: about 7.4 bytes.
+//   starts:    per block of kBlock events a 64-bit base (the block's first start) and offsets from it,
+//              kept by BlockOffsets<24>: 3 bytes an event while the block spans less than 2^24 ns
+//              (16.7 ms), else 4 bytes for that block. The rare start 4.3 s or more past its block's
+//              first (a long idle gap inside a block) is kept exactly in a side list, sorted by index
+//              (an escape). Events appended in start order are stored so as they come (a decoder
+//              never holds 64-bit starts); an event that starts before the previous one switches the
+//              column to all 64 bits until finalize() sorts and narrows it again.
+//   durations: BlockOffsets<16>: per block its smallest duration and 16-bit offsets while the block's
+//              durations span at most 65,535 ns, else 32 bits for that block; the rare duration
+//              outside [0, 2^32 - 1) ns (4.3 s) is kept exactly in a side list, sorted by index.
 //   labels:    an event's name and payload id together are its label; a stream has few distinct
 //              ones (a decode step repeats the same kernels with the same shapes), so each event
 //              keeps a 16-bit index into the stream's list of distinct labels instead of 8 bytes.
@@ -21,11 +25,11 @@
 //   kinds:     one per label while every event of a label has the same kind (importers classify by
 //              name, so they do); from the first label met with a second kind, and on a stream with
 //              32-bit names, one byte per event.
-//   correlation ids: per block of kBlock events a 32-bit base (its smallest id other than 0) and
-//              16-bit offsets, as appended (ids grow by small steps along a stream); offset 0xFFFF
-//              is id 0 (a call that launched nothing, beside ids in the hundreds of thousands). From
-//              the first block where they do not fit, all 32 bits, until finalize() narrows the whole
-//              stream again if it can.
+//   correlation ids: none while every id is 0. Else per block of kBlock events a 32-bit base (its
+//              smallest id other than 0) and 16-bit offsets, as appended (ids grow by small steps
+//              along a stream); offset 0xFFFF is id 0 (a call that launched nothing, beside ids in
+//              the hundreds of thousands). From the first block where they do not fit, all 32 bits,
+//              until finalize() narrows the whole stream again if it can.
 // Every accessor returns the exact value that was appended.
 //
 // visibleRange(t0, t1) is two binary searches: events are sorted by start, and a prefix maximum of
@@ -39,6 +43,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/trace/block_offsets.h"
 #include "core/trace/event_kind.h"
 #include "core/trace/payload.h"
 #include "core/util/strong_id.h"
@@ -171,7 +176,7 @@ class EventColumns {
     std::int64_t startNs(std::size_t i) const {
         if (!m_startNs.empty()) return m_startNs[i];
         const std::uint32_t offset = m_startOffset[i];
-        return offset != kFarStart ? m_startBase[i / kBlock] + offset : farStartNs(i);
+        return offset != kFarStart ? m_startBase[i / kBlock] + std::int64_t{offset} : farStartNs(i);
     }
     std::int64_t durNs(std::size_t i) const {
         const std::uint32_t d = m_durNs[i];
@@ -183,8 +188,8 @@ class EventColumns {
         return static_cast<EventKind>(m_kind.empty() ? m_labelKind[m_labelIndex[i]] : m_kind[i]);
     }
     std::uint32_t correlationId(std::size_t i) const {
-        return m_correlationId.empty() ? narrowId(m_correlationBase[i / kBlock], m_correlationOffset[i])
-                                       : m_correlationId[i];
+        if (!m_correlationId.empty()) return m_correlationId[i];
+        return m_correlationOffset.empty() ? 0 : narrowId(m_correlationBase[i / kBlock], m_correlationOffset[i]);
     }
     PayloadId payload(std::size_t i) const {
         if (!m_wideLabels) return m_labels[m_labelIndex[i]].payload;
@@ -198,8 +203,8 @@ class EventColumns {
     }
     // Starts loading event i's start, duration and kind (level of detail: the next column's events).
     void prefetch(std::size_t i) const {
-        __builtin_prefetch(m_startNs.empty() ? static_cast<const void*>(&m_startOffset[i]) : &m_startNs[i]);
-        __builtin_prefetch(&m_durNs[i]);
+        __builtin_prefetch(m_startNs.empty() ? m_startOffset.address(i) : &m_startNs[i]);
+        __builtin_prefetch(m_durNs.address(i));
         __builtin_prefetch(m_kind.empty() ? static_cast<const void*>(m_labelIndex.data() + i) : m_kind.data() + i);
     }
     // First index in [first, last) whose start is >= t (last when none): a binary search.
@@ -216,6 +221,10 @@ class EventColumns {
     std::size_t countOverlaps() const;
 
     std::size_t residentBytes() const;
+    // Blocks whose durations, and whose start offsets, keep all 32 bits (BlockOffsets' wide blocks; the
+    // rest keep 16 and 24): for the byte accounting of a loaded trace.
+    std::size_t wideDurationBlocks() const { return m_durNs.wideBlocks(); }
+    std::size_t wideStartBlocks() const { return m_startOffset.wideBlocks(); }
     bool operator==(const EventColumns& other) const;
 
   private:
@@ -246,6 +255,7 @@ class EventColumns {
     void spreadKinds(std::size_t n);
     void rebuildLabelLookup();
     void widenLabels();
+    void appendCorrelations(std::span<const std::uint32_t> ids);
     void narrowCorrelations();
     void widenCorrelations();
     void narrowStarts();
@@ -254,27 +264,29 @@ class EventColumns {
 
     std::vector<std::int64_t> m_startNs;                             // all 64 bits; empty when narrow (the three below)
     std::vector<std::int64_t> m_startBase;                           // per block: its first start
-    std::vector<std::uint32_t> m_startOffset;                        // start - its block's base, or kFarStart
+    BlockOffsets<24> m_startOffset;                                  // start - its block's base, or kFarStart
     std::vector<std::pair<std::size_t, std::int64_t>> m_farStartNs;  // (index, start), by index
-    std::vector<std::uint32_t> m_durNs;
-    std::vector<std::pair<std::size_t, std::int64_t>> m_longDurNs;  // (index, duration), by index
-    std::vector<std::uint16_t> m_labelIndex;                        // per event, into m_labels; empty when m_wideLabels
-    std::vector<Label> m_labels;                                    // distinct labels in order of first appearance
-    std::vector<std::uint8_t> m_labelKind;                          // per label: its first event's kind
-    std::uint32_t m_labelKindMask = 0;                              // bit k: some label has EventKind k
+    BlockOffsets<16> m_durNs;                                        // the duration, or kLongDuration
+    std::vector<std::pair<std::size_t, std::int64_t>> m_longDurNs;   // (index, duration), by index
+    std::vector<std::uint16_t> m_labelIndex;  // per event, into m_labels; empty when m_wideLabels
+    std::vector<Label> m_labels;              // distinct labels in order of first appearance
+    std::vector<std::uint8_t> m_labelKind;    // per label: its first event's kind
+    std::uint32_t m_labelKindMask = 0;        // bit k: some label has EventKind k
     // While appending: open-addressed hash of m_labels (slot = label index + 1, 0 = free), a power of
     // two at most half full. Freed by finalize() and rebuilt by a later append.
     std::vector<std::uint32_t> m_labelLookup;
-    bool m_wideLabels = false;                       // more than kMaxLabels labels: the two columns below instead
-    std::vector<std::uint32_t> m_nameId;             // wide labels only
-    std::vector<PayloadId> m_payloadId;              // wide labels only; empty: every event has kNoPayload
-    std::vector<std::uint8_t> m_kind;                // per event; empty while every label has one kind (m_labelKind)
+    bool m_wideLabels = false;            // more than kMaxLabels labels: the two columns below instead
+    std::vector<std::uint32_t> m_nameId;  // wide labels only
+    std::vector<PayloadId> m_payloadId;   // wide labels only; empty: every event has kNoPayload
+    std::vector<std::uint8_t> m_kind;     // per event; empty while every label has one kind (m_labelKind)
+    // Correlation ids: all three empty while every id is 0 (correlationId() answers 0).
     std::vector<std::uint32_t> m_correlationId;      // all 32 bits; empty when narrowed into the two below
     std::vector<std::uint32_t> m_correlationBase;    // per block: the smallest id but 0 (0 when all are)
     std::vector<std::uint16_t> m_correlationOffset;  // id - its block's base, or kIdZero for id 0
     // m_blockMaxEnd[b] = max end over events [0, (b + 1) * kBlock): non-decreasing.
     std::vector<std::int64_t> m_blockMaxEnd;
     bool m_finalized = true;
+    static_assert(BlockOffsets<24>::kBlock == kBlock && BlockOffsets<16>::kBlock == kBlock);
 };
 
 }  // namespace tpscope::core

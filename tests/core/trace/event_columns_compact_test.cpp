@@ -110,7 +110,10 @@ TEST(EventColumns, CorrelationIdZeroKeepsBlocksNarrow) {
         wide.finalize();
         const std::size_t blocks = (n + kB - 1) / kB;
         const std::size_t narrowSaves = n * 2 - blocks * 4;
-        EXPECT_EQ(wide.residentBytes() - byEvent.residentBytes(), c.narrow ? narrowSaves : 0) << c.what;
+        const bool allZero = std::all_of(c.ids.begin(), c.ids.end(), [](std::uint32_t id) { return id == 0; });
+        // Ids all 0 keep no column at all.
+        EXPECT_EQ(wide.residentBytes() - byEvent.residentBytes(), allZero ? n * 4 : (c.narrow ? narrowSaves : 0))
+            << c.what;
         for (const std::size_t batch : {std::size_t{1}, std::size_t{7}, kB, std::size_t{333}}) {
             EventColumns byBatch;
             for (std::size_t first = 0; first < n; first += batch) {

@@ -127,21 +127,22 @@ TEST(EventColumns, ResidentBytesPerEventStaysWithinBudget) {
     }
     c.finalize();
     const double perEvent = static_cast<double>(c.residentBytes()) / kEvents;
-    // start offset 4 + duration 4 + label index 2 + correlation offset 2, per block of kBlock events
-    // its start base (8), max end (8) and correlation base (4), and the stream's two distinct labels
-    // (name 4 + payload 4 + kind 1 each: the kernel with and without its payload, one kind).
-    const double perBlock = (8.0 + 8.0 + 4.0) / EventColumns::kBlock;
+    // start offset 3 + duration offset 2 + label index 2 + correlation offset 2, per block of kBlock
+    // events its start base (8), max end (8), start and duration entries (4 + 4) and correlation base
+    // (4), one byte of padding after the 3-byte starts, and the stream's two distinct labels (name 4 +
+    // payload 4 + kind 1 each: the kernel with and without its payload, one kind).
+    const double perBlock = (8.0 + 8.0 + 4.0 + 4.0) / EventColumns::kBlock;
     const double perLabel = 4 + 4 + 1;
-    const double expected = 4 + 4 + 2 + 2 + perBlock + 2 * perLabel / kEvents;
+    const double expected = 3 + 2 + 2 + 2 + (perBlock + 4.0 / EventColumns::kBlock) + (1 + 2 * perLabel) / kEvents;
     EXPECT_NEAR(perEvent, expected, 1e-9) << "more: a column is wider than planned; less: one went missing";
-    EXPECT_LE(perEvent, 13.0);
+    EXPECT_LE(perEvent, 9.5);
 
-    // One label: the same columns, and an event appended later with a payload adds a label while
-    // every earlier event keeps its none.
+    // One label, every id 0: no correlation column, and an event appended later with a payload adds a
+    // label while every earlier event keeps its none.
     EventColumns none;
     for (int i = 0; i < kEvents; ++i) none.append(ev(std::int64_t{i} * 10, 5));
     none.finalize();
-    EXPECT_NEAR(static_cast<double>(none.residentBytes()) / kEvents, 4 + 4 + 2 + 2 + perBlock + perLabel / kEvents,
+    EXPECT_NEAR(static_cast<double>(none.residentBytes()) / kEvents, 3 + 2 + 2 + perBlock + (1 + perLabel) / kEvents,
                 1e-9);
     EventRecord late = ev(std::int64_t{kEvents} * 10, 5);
     late.payload = PayloadId{9};
@@ -178,8 +179,9 @@ TEST(EventColumns, StreamsWithMoreLabelsThanA16BitIndexKeepEveryNameAndPayload) 
         ASSERT_EQ(c.kind(i), events[i].kind) << i;
         ASSERT_EQ(c.kinds()[i], static_cast<std::uint8_t>(events[i].kind)) << i;
     }
-    // Names 4 + payloads 4 per event now, no label index.
-    EXPECT_GE(static_cast<double>(c.residentBytes()) / static_cast<double>(c.size()), 4 + 4 + 4 + 1 + 2);
+    // Names 4 + payloads 4 + kinds 1 per event now beside starts 3 and durations 2, no label index (and no
+    // correlation column: every id is 0).
+    EXPECT_GE(static_cast<double>(c.residentBytes()) / static_cast<double>(c.size()), 3 + 2 + 4 + 4 + 1);
 }
 
 // Starts stored narrow as they come equal the starts of a stream narrowed by finalize() after a

@@ -33,7 +33,7 @@ void decodeDirectly(std::string_view raw, std::uint8_t which) {
             (void)codec::decodePayloads(raw, 16, payloads);
             break;
         case 2: {
-            std::vector<NvtxRange> ranges;
+            NvtxRanges ranges;
             (void)codec::decodeRanges(raw, 16, ranges);
             break;
         }

@@ -72,8 +72,9 @@ std::vector<BlockWindow> nvtxBlocks(const Trace& trace, const Rank& rank, std::s
         return recentKind[0];
     };
     std::size_t cursor = 0;  // the layer of the previous block: ranges mostly come in start order
-    for (const auto& r : rank.ranges) {
-        if (r.depth != depth) continue;
+    for (std::size_t i = 0; i < rank.ranges.size(); ++i) {
+        if (rank.ranges.depth(i) != depth) continue;  // the depth column first: most ranges are not blocks
+        const NvtxRange r = rank.ranges[i];
         const int kind = kindOf(r.name);
         if (kind < 0) continue;
         cursor = lastLayerStartingBy(layers, cursor, r.startNs);

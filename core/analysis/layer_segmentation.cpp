@@ -101,8 +101,9 @@ std::int64_t lastEventEnd(const Rank& rank) {
 std::vector<StepWindow> nvtxSteps(const Trace& trace, const Rank& rank, const SegmentationOptions& o) {
     std::vector<StepWindow> steps;
     std::vector<bool> fromEngine;
-    for (const auto& r : rank.ranges) {
-        if (r.depth != 0) continue;
+    for (std::size_t i = 0; i < rank.ranges.size(); ++i) {
+        if (rank.ranges.depth(i) != 0) continue;  // the depth column first: most ranges are not steps
+        const NvtxRange r = rank.ranges[i];
         const auto name = trace.name(r.name);
         const auto annotation = parseStepAnnotation(name);
         const bool isStep = annotation || std::any_of(o.stepPrefixes.begin(), o.stepPrefixes.end(),
@@ -176,11 +177,13 @@ int nvtxLayers(const Trace& trace, const Rank& rank, const SegmentationOptions& 
     // Module-named ranges nest ("layers.3" > "layers.3.mlp"): only the shallowest depth that has
     // layer ranges is used, so each layer is counted once.
     int depth = 256;
-    for (const auto& r : rank.ranges) {
-        if (r.depth < depth && layerIndex(r.name) >= 0) depth = r.depth;
+    const NvtxRanges& ranges = rank.ranges;
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+        if (ranges.depth(i) < depth && layerIndex(ranges.name(i)) >= 0) depth = ranges.depth(i);
     }
-    for (const auto& r : rank.ranges) {
-        if (r.depth != depth) continue;
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+        if (ranges.depth(i) != depth) continue;
+        const NvtxRange r = ranges[i];
         const int index = layerIndex(r.name);
         if (index >= 0) layers.push_back({0, index, r.startNs, r.endNs});
     }

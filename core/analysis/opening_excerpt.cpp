@@ -27,32 +27,33 @@ void copyEvents(const EventColumns& from, std::int64_t a, std::int64_t b, EventC
 // depth; a range is kept from the first whose running maximum end passes a, as visibleRange does), each
 // depth starting at an even position of the whole rank's row when its first kept one is at an even one,
 // and at an odd one otherwise: the range before is kept too when that makes the parity match.
-std::vector<NvtxRange> keptRanges(const std::vector<NvtxRange>& ranges, std::int64_t a, std::int64_t b) {
+NvtxRanges keptRanges(const NvtxRanges& ranges, std::int64_t a, std::int64_t b) {
+    constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
     struct Depth {
         std::size_t position = 0;  // of the next range of this depth in the whole rank's row
         std::int64_t maxEnd = std::numeric_limits<std::int64_t>::min();
         bool keeping = false;
-        const NvtxRange* previous = nullptr;
+        std::size_t previous = kNone;  // index in ranges
     };
     std::array<Depth, kMaxDrawnDepth + 1> depths{};
-    std::vector<NvtxRange> kept;
-    for (const NvtxRange& r : ranges) {
-        if (r.depth > kMaxDrawnDepth) continue;
-        Depth& d = depths[r.depth];
-        d.maxEnd = std::max(d.maxEnd, r.endNs);
-        if (!d.keeping && d.maxEnd > a && r.startNs < b) {
+    NvtxRanges kept;
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+        const std::uint8_t depth = ranges.depth(i);
+        if (depth > kMaxDrawnDepth) continue;
+        Depth& d = depths[depth];
+        const std::int64_t start = ranges.startNs(i);
+        d.maxEnd = std::max(d.maxEnd, ranges.endNs(i));
+        if (!d.keeping && d.maxEnd > a && start < b) {
             d.keeping = true;
             // Position 0 of the excerpt's row must have the parity of this range's position.
-            if (d.position % 2 == 1 && d.previous != nullptr) kept.push_back(*d.previous);
+            if (d.position % 2 == 1 && d.previous != kNone) kept.push_back(ranges[d.previous]);
         }
-        if (d.keeping && r.startNs < b) kept.push_back(r);
-        d.previous = &r;
+        if (d.keeping && start < b) kept.push_back(ranges[i]);
+        d.previous = i;
         ++d.position;
     }
     // Sorted as Rank::ranges is (by start, then depth); stable keeps each depth's order.
-    std::stable_sort(kept.begin(), kept.end(), [](const NvtxRange& x, const NvtxRange& y) {
-        return x.startNs != y.startNs ? x.startNs < y.startNs : x.depth < y.depth;
-    });
+    kept.finalize();
     return kept;
 }
 
@@ -70,15 +71,16 @@ ExcerptRankTotals totalsOf(const Rank& rank, std::int64_t t0, std::int64_t t1, s
 std::optional<std::pair<std::int64_t, std::int64_t>> openingWindow(const Trace& trace) {
     if (trace.ranks.empty()) return std::nullopt;
     // Rank 0's steps in start order (Rank::ranges is sorted by start); the second is warm.
-    std::array<const NvtxRange*, 2> steps{};
+    const NvtxRanges& ranges = trace.ranks.front().ranges;
+    std::array<std::size_t, 2> steps{};
     std::size_t n = 0;
-    for (const NvtxRange& r : trace.ranks.front().ranges) {
-        if (r.depth != 0) continue;
-        if (n < 2) steps[n] = &r;
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+        if (ranges.depth(i) != 0) continue;
+        if (n < 2) steps[n] = i;
         if (++n == 2) break;
     }
     if (n == 0) return std::nullopt;
-    const NvtxRange& step = n > 1 ? *steps[1] : *steps[0];
+    const NvtxRange step = ranges[n > 1 ? steps[1] : steps[0]];
     if (step.endNs <= step.startNs) return std::nullopt;
     return std::pair{step.startNs, step.endNs};
 }

@@ -30,7 +30,7 @@ struct RankState {
     HbmWindows windows;            // the last collectives, for HBM contention in overlap mode
     EventColumns* compute = nullptr;
     EventColumns* comm = nullptr;
-    std::vector<NvtxRange>* ranges = nullptr;
+    NvtxRanges* ranges = nullptr;
 };
 
 class Engine {

@@ -13,29 +13,29 @@ std::vector<NvtxDepthIndex> nvtxDepthIndex(const Rank& rank, int maxDepth) {
     if (rank.ranges.size() > std::numeric_limits<std::uint32_t>::max()) return {};
     // Counted first so that each list is allocated once at its size.
     std::vector<std::size_t> counts;
-    for (const auto& r : rank.ranges) {
-        if (r.depth > maxDepth) continue;
-        if (counts.size() <= r.depth) counts.resize(r.depth + 1u);
-        ++counts[r.depth];
+    const NvtxRanges& ranges = rank.ranges;
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+        const std::uint8_t depth = ranges.depth(i);
+        if (depth > maxDepth) continue;
+        if (counts.size() <= depth) counts.resize(depth + 1u);
+        ++counts[depth];
     }
     std::vector<NvtxDepthIndex> rows(counts.size());
     for (std::size_t d = 0; d < rows.size(); ++d) {
         rows[d].positions.reserve(counts[d]);
-        rows[d].rangeCount = rank.ranges.size();
+        rows[d].rangeCount = ranges.size();
     }
-    for (std::size_t i = 0; i < rank.ranges.size(); ++i) {
-        const auto depth = rank.ranges[i].depth;
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+        const auto depth = ranges.depth(i);
         if (depth <= maxDepth) rows[depth].positions.push_back(static_cast<std::uint32_t>(i));
     }
-    const auto byStart = [&](std::uint32_t a, std::uint32_t b) {
-        return rank.ranges[a].startNs < rank.ranges[b].startNs;
-    };
+    const auto byStart = [&](std::uint32_t a, std::uint32_t b) { return ranges.startNs(a) < ranges.startNs(b); };
     for (auto& row : rows) {
         // Out of order only in a trace that was not finalized: sorted stably, as EventColumns would.
         if (!std::is_sorted(row.positions.begin(), row.positions.end(), byStart)) {
             std::stable_sort(row.positions.begin(), row.positions.end(), byStart);
         }
-        const NvtxDepthRow view(rank.ranges, row);
+        const NvtxDepthRow view(ranges, row);
         row.blockMaxEnd.reserve((row.size() + NvtxDepthRow::kBlock - 1) / NvtxDepthRow::kBlock);
         appendBlockMaxEnds(
             row.size(), NvtxDepthRow::kBlock, [&](std::size_t i) { return view.endNs(i); }, row.blockMaxEnd);
@@ -43,9 +43,9 @@ std::vector<NvtxDepthIndex> nvtxDepthIndex(const Rank& rank, int maxDepth) {
     return rows;
 }
 
-NvtxDepthRow::NvtxDepthRow(std::span<const NvtxRange> ranges, const NvtxDepthIndex& index) {
+NvtxDepthRow::NvtxDepthRow(const NvtxRanges& ranges, const NvtxDepthIndex& index) {
     if (ranges.size() != index.rangeCount) return;  // an index of other ranges: nothing to draw
-    m_ranges = ranges.data();
+    m_ranges = &ranges;
     m_positions = index.positions;
     m_blockMaxEnd = index.blockMaxEnd;
 }

@@ -3,7 +3,7 @@
 #pragma once
 // The timeline's NVTX rows (one per depth: 0 step, 1 layer, 2 block), read straight from the
 // trace's Rank::ranges instead of a copy of them (issue 31: a copy in EventColumns was 13.3 bytes a
-// range, 0.4 GB at 30 M ranges, beside the trace's 24 bytes a range).
+// range, 0.4 GB at 30 M ranges).
 //
 // Input: a rank's ranges (sorted by start, then by depth, as Trace::finalize leaves them; any order
 // is accepted). Mapping: depth d's row holds the ranges of depth d in start order (ties: their order
@@ -12,9 +12,10 @@
 // core::visibleSpans draws the same items from either. Depths beyond maxDepth are dropped.
 // Cost: 4 bytes a range (its position in Rank::ranges) plus 8 bytes per EventColumns::kBlock ranges
 // (the prefix maxima of ends that find the first range still running at a window's start); built
-// once per trace in O(r) (O(r log r) when the ranges are out of order). A row reads a range through
-// its position: one more load than columns, and 24-byte records instead of narrow columns.
+// once per trace in O(r) (O(r log r) when the ranges are out of order). A row reads a range's
+// columns (NvtxRanges) through its position: one more load than a row of its own.
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -46,21 +47,18 @@ class NvtxDepthRow {
     static constexpr std::size_t kBlock = EventColumns::kBlock;
 
     NvtxDepthRow() = default;
-    NvtxDepthRow(std::span<const NvtxRange> ranges, const NvtxDepthIndex& index);
+    NvtxDepthRow(const NvtxRanges& ranges, const NvtxDepthIndex& index);
 
     std::size_t size() const { return m_positions.size(); }
     bool empty() const { return m_positions.empty(); }
-    const NvtxRange& range(std::size_t i) const { return m_ranges[m_positions[i]]; }
     std::size_t position(std::size_t i) const { return m_positions[i]; }  // in Rank::ranges
-    std::int64_t startNs(std::size_t i) const { return range(i).startNs; }
-    std::int64_t durNs(std::size_t i) const {
-        const NvtxRange& r = range(i);
-        return std::max<std::int64_t>(0, r.endNs - r.startNs);
-    }
+    NvtxRange range(std::size_t i) const { return (*m_ranges)[m_positions[i]]; }
+    std::int64_t startNs(std::size_t i) const { return m_ranges->startNs(m_positions[i]); }
+    std::int64_t durNs(std::size_t i) const { return std::max<std::int64_t>(0, m_ranges->durNs(m_positions[i])); }
     std::int64_t endNs(std::size_t i) const { return startNs(i) + durNs(i); }
-    NameId name(std::size_t i) const { return range(i).name; }
+    NameId name(std::size_t i) const { return m_ranges->name(m_positions[i]); }
     static EventKind kind(std::size_t /*i*/) { return EventKind::Other; }
-    // Starts loading range i's position; its record follows once the position is in (see the
+    // Starts loading range i's position; its columns follow once the position is in (see the
     // level of detail's prefetch).
     void prefetch(std::size_t i) const { __builtin_prefetch(&m_positions[i]); }
     // As EventColumns::visibleRange: [first, last) of every range that overlaps [t0, t1), possibly
@@ -68,7 +66,7 @@ class NvtxDepthRow {
     IndexRange visibleRange(std::int64_t t0, std::int64_t t1) const;
 
   private:
-    const NvtxRange* m_ranges = nullptr;
+    const NvtxRanges* m_ranges = nullptr;
     std::span<const std::uint32_t> m_positions;
     std::span<const std::int64_t> m_blockMaxEnd;
 };

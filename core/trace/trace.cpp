@@ -45,10 +45,15 @@ void shiftRank(Rank& rank, std::int64_t deltaNs) {
     if (deltaNs == 0) return;
     for (auto& s : rank.streams) shiftColumns(s.events, deltaNs);
     for (auto& h : rank.hostThreads) shiftColumns(h.events, deltaNs);
-    for (auto& r : rank.ranges) {
+    NvtxRanges shifted;
+    shifted.reserve(rank.ranges.size());
+    for (NvtxRange r : rank.ranges) {
         r.startNs += deltaNs;
         r.endNs += deltaNs;
+        shifted.push_back(r);
     }
+    shifted.finalize();
+    rank.ranges = std::move(shifted);
     rank.clockOffsetNs += deltaNs;
 }
 
@@ -99,17 +104,6 @@ std::size_t Rank::hostEventCount() const {
     return n;
 }
 
-IndexRange Rank::visibleRanges(std::int64_t t0, std::int64_t t1) const {
-    if (ranges.empty() || t1 <= t0) return {};
-    const auto last =
-        static_cast<std::size_t>(std::lower_bound(ranges.begin(), ranges.end(), t1,
-                                                  [](const NvtxRange& r, std::int64_t t) { return r.startNs < t; }) -
-                                 ranges.begin());
-    std::size_t first = 0;
-    while (first < last && ranges[first].endNs <= t0) ++first;
-    return {first, last};
-}
-
 Rank& Trace::rank(RankId id) {
     auto it = std::lower_bound(ranks.begin(), ranks.end(), id, [](const Rank& r, RankId v) { return r.id < v; });
     if (it != ranks.end() && it->id == id) return *it;
@@ -124,9 +118,6 @@ const Rank* Trace::findRank(RankId id) const {
 }
 
 void Trace::finalize() {
-    const auto rangeOrder = [](const NvtxRange& a, const NvtxRange& b) {
-        return a.startNs != b.startNs ? a.startNs < b.startNs : a.depth < b.depth;
-    };
     for (auto& r : ranks) {
         // A loader may have finalized its streams already (on its decoder threads); doing it again
         // would only narrow the same columns twice.
@@ -137,12 +128,7 @@ void Trace::finalize() {
         for (auto& h : r.hostThreads) {
             if (!h.events.finalized()) h.events.finalize();
         }
-        // Ranges read back from a workspace are in order already: a stable sort would still move every
-        // range log n times (30 M ranges at 100 M events: seconds), the check reads them once.
-        if (!std::is_sorted(r.ranges.begin(), r.ranges.end(), rangeOrder)) {
-            std::stable_sort(r.ranges.begin(), r.ranges.end(), rangeOrder);
-        }
-        r.ranges.shrink_to_fit();
+        if (!r.ranges.finalized()) r.ranges.finalize();
     }
 }
 
@@ -181,7 +167,7 @@ std::int64_t Trace::endNs() const {
         for (const auto& h : r.hostThreads) {
             if (!h.events.empty()) t = std::max(t, h.events.lastEndNs());
         }
-        for (const auto& range : r.ranges) t = std::max(t, range.endNs);
+        if (!r.ranges.empty()) t = std::max(t, r.ranges.lastEndNs());
     }
     return t == std::numeric_limits<std::int64_t>::min() ? 0 : t;
 }
@@ -189,7 +175,7 @@ std::int64_t Trace::endNs() const {
 std::size_t Trace::residentBytes() const {
     std::size_t bytes = names.residentBytes() + payloads.size() * sizeof(Payload);
     for (const auto& r : ranks) {
-        bytes += sizeof(Rank) + r.ranges.capacity() * sizeof(NvtxRange);
+        bytes += sizeof(Rank) + r.ranges.residentBytes();
         for (const auto& s : r.streams) bytes += sizeof(Stream) + s.events.residentBytes();
         for (const auto& h : r.hostThreads) bytes += sizeof(HostThread) + h.events.residentBytes();
     }

@@ -14,20 +14,12 @@
 #include <vector>
 
 #include "core/trace/event_columns.h"
+#include "core/trace/nvtx_ranges.h"
 #include "core/trace/payload.h"
 #include "core/trace/string_table.h"
 #include "core/util/strong_id.h"
 
 namespace tpscope::core {
-
-// A named interval on a rank's NVTX track: "step 3" (depth 0) > "layer 12" (1) > "mlp" (2).
-struct NvtxRange {
-    std::int64_t startNs = 0;
-    std::int64_t endNs = 0;
-    NameId name{};
-    std::uint8_t depth = 0;
-    bool operator==(const NvtxRange&) const = default;
-};
 
 struct Stream {
     StreamId id{};
@@ -57,7 +49,7 @@ struct Rank {
     std::string deviceName;
     std::int64_t clockOffsetNs = 0;  // added to this rank's native clock to reach the common timeline
     std::vector<Stream> streams;
-    std::vector<NvtxRange> ranges;        // sorted by start, then by depth
+    NvtxRanges ranges;                    // sorted by start, then by depth (after finalize)
     std::vector<HostThread> hostThreads;  // CPU side; empty for traces without host rows
 
     Stream& stream(StreamId id, std::string_view label = {});  // find or create
@@ -65,9 +57,9 @@ struct Rank {
     HostThread& hostThread(std::uint64_t threadId, std::string_view label = {});  // find or create
     std::size_t eventCount() const;                                               // GPU events (streams) only
     std::size_t hostEventCount() const;                                           // host-thread events
-    // Indices [first, last) of NVTX ranges overlapping [t0, t1); ranges are few (tens per step), so a
-    // linear bound on the end side is fine. O(log n) for the start, O(k) for the result.
-    IndexRange visibleRanges(std::int64_t t0, std::int64_t t1) const;
+    // Indices [first, last) of NVTX ranges overlapping [t0, t1) (NvtxRanges::visibleRanges: some inside
+    // may have ended before t0). Requires finalized ranges.
+    IndexRange visibleRanges(std::int64_t t0, std::int64_t t1) const { return ranges.visibleRanges(t0, t1); }
     bool operator==(const Rank&) const = default;
 };
 

@@ -59,8 +59,7 @@ const Rank& nvtxRank() {
         std::uniform_int_distribution<std::int64_t> jitter(0, 20'000);
         std::int64_t now = 0;
         for (int s = 0; s < kSteps; ++s) {
-            const std::size_t step = r.ranges.size();
-            r.ranges.push_back({now, 0, NameId{1}, 0});
+            const std::int64_t stepStart = now;
             for (int l = 0; l < kLayers; ++l) {
                 const std::int64_t attn = 150'000 + jitter(rng), mlp = 250'000 + jitter(rng);
                 r.ranges.push_back({now, now + attn + mlp, NameId{2}, 1});
@@ -68,9 +67,10 @@ const Rank& nvtxRank() {
                 r.ranges.push_back({now + attn, now + attn + mlp, NameId{4}, 2});
                 now += attn + mlp;
             }
-            r.ranges[step].endNs = now;
+            r.ranges.push_back({stepStart, now, NameId{1}, 0});
             now += 500'000;  // between steps: sampling, host work
         }
+        r.ranges.finalize();
         return r;
     }();
     return rank;

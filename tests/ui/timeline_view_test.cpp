@@ -8,7 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <random>
+#include <utility>
 
 #include "ui/sim_service.h"
 #include "ui/timeline/event_details.h"
@@ -375,6 +377,36 @@ TEST_F(TimelineFixture, HoveringAnNvtxRangeNamesItAndItsSpan) {
     EXPECT_EQ(last.nvtxIndex, 3u);
     EXPECT_TRUE(
         itemTooltipHtml(*view.trace(), *view.data(), last, view.originNs()).contains(QStringLiteral("mlp block")));
+}
+
+// Step 0, layer 0 and the first block all start at 0 and are each the first of their depth's row: the
+// tooltip names the range of the row hovered, not the first depth whose range has that index and start.
+TEST_F(TimelineFixture, HoveringAnNvtxRangeNamesTheHoveredRowsRangeWhenDepthsStartTogether) {
+    auto trace = std::make_shared<core::Trace>(*test::makeTrace(1, backToBack(10, 10'000, 0), {}));
+    const core::NameId step = trace->intern("decode step"), layer = trace->intern("layer 7");
+    const core::NameId attn = trace->intern("attention block");
+    trace->ranks[0].ranges = {{0, 100'000, step, 0}, {0, 50'000, layer, 1}, {0, 20'000, attn, 2}};
+    trace->finalize();
+    view.setTrace(trace);
+    view.setVisibleRange(0, 100'000);
+    const std::array<std::pair<int, const char*>, 3> expected{
+        {{0, "decode step"}, {1, "layer 7"}, {2, "attention block"}}};
+    for (const auto& [depth, name] : expected) {
+        const TimelineRow* hovered = nullptr;
+        for (const auto& row : view.layout().rows()) {
+            if (row.kind == RowKind::Nvtx && row.rank == 0 && row.sub == depth) hovered = &row;
+        }
+        ASSERT_NE(hovered, nullptr) << depth;
+        const auto& range = trace->ranks[0].ranges[static_cast<std::size_t>(depth)];
+        const TimelineHit hit = view.indexAt(pointOf(view, *hovered, range.startNs, range.endNs));
+        ASSERT_TRUE(hit.isItem()) << depth;
+        ASSERT_EQ(hit.nvtxIndex, 0u) << depth;
+        const QString html = itemTooltipHtml(*view.trace(), *view.data(), hit, view.originNs());
+        EXPECT_TRUE(html.contains(QLatin1String(name))) << depth << " " << html.toStdString();
+        for (const auto& [other, otherName] : expected) {
+            if (other != depth) EXPECT_FALSE(html.contains(QLatin1String(otherName))) << depth << " " << otherName;
+        }
+    }
 }
 
 TEST_F(TimelineFixture, ZoomToSelectionShowsTheSelectedRange) {

@@ -188,15 +188,13 @@ QString itemTooltipHtml(const core::Trace& trace, const TimelineData& data, cons
     if (hit.rowKind == RowKind::Nvtx || hit.rowKind == RowKind::Exposed) {
         const bool nvtx = hit.rowKind == RowKind::Nvtx;
         QString title = nvtx ? QStringLiteral("NVTX range") : QStringLiteral("exposed communication");
-        if (nvtx && hit.count == 1) {
-            const auto& rows = data.ranks()[static_cast<std::size_t>(hit.rank)];
-            for (std::size_t depth = 0; depth < rows.nvtx.size(); ++depth) {
-                const core::NvtxDepthRow c = rows.nvtxRow(rank, depth);
-                if (hit.nvtxIndex < c.size() && c.startNs(hit.nvtxIndex) == hit.startNs) {
-                    title = qs(trace.name(c.name(hit.nvtxIndex)));
-                    break;
-                }
-            }
+        const auto& rows = data.ranks()[static_cast<std::size_t>(hit.rank)];
+        // The hovered row's depth: two depths may hold a range at the same index with the same start
+        // (step 0 and layer 0), so the index alone does not say which was hovered.
+        if (nvtx && hit.count == 1 && hit.nvtxDepth >= 0 &&
+            static_cast<std::size_t>(hit.nvtxDepth) < rows.nvtx.size()) {
+            const core::NvtxDepthRow c = rows.nvtxRow(rank, static_cast<std::size_t>(hit.nvtxDepth));
+            if (hit.nvtxIndex < c.size()) title = qs(trace.name(c.name(hit.nvtxIndex)));
         }
         html = QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped()) + html;
         if (hit.count > 1) html += row(QStringLiteral("folded"), QStringLiteral("%1 intervals").arg(hit.count));

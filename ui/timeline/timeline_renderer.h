@@ -37,6 +37,7 @@ struct TimelineHit {
     int rank = -1;
     EventRef event;             // stream rows: the item's representative (longest) event
     std::size_t nvtxIndex = 0;  // NVTX rows: the range's index in its depth's row (core::NvtxDepthRow)
+    int nvtxDepth = -1;         // NVTX rows: the row's depth (0 step, 1 layer, 2 block)
     int hostThread = -1;        // host rows: index into the rank's hostThreads
     std::size_t hostIndex = 0;  // host rows: the call's (representative's) index in its thread's events
     std::size_t count = 0;      // events under the item; > 1 for a folded run

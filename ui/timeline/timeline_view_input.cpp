@@ -83,6 +83,7 @@ TimelineHit TimelineView::indexAt(QPoint pos) const {
         hit.event = EventRef{row.rank, row.sub, best->representative};
     } else if (row.kind == RowKind::Nvtx) {
         hit.nvtxIndex = best->firstIndex;
+        hit.nvtxDepth = row.sub;
     } else if (row.kind == RowKind::Host) {
         hit.hostThread = row.sub;
         hit.hostIndex = best->representative;

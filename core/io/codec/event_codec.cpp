@@ -3,6 +3,7 @@
 #include "core/io/codec/event_codec.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 namespace tpscope::core::codec {
@@ -299,27 +300,40 @@ Status decodePayloads(std::string_view raw, std::size_t nameCount, PayloadTable&
     return r.atEnd() ? Status(Ok{}) : Status(corrupt("trailing bytes in the payload table"));
 }
 
-std::string encodeRanges(const std::vector<NvtxRange>& ranges) {
+std::string encodeRanges(const NvtxRanges& ranges) {
     Writer w;
     w.varint(ranges.size());
     std::int64_t prev = 0;
-    for (const auto& r : ranges) {
-        w.zigzag(wrapSub(r.startNs, prev));
-        prev = r.startNs;
-        w.zigzag(wrapSub(r.endNs, r.startNs));
-        w.varint(r.name.value);
-        w.u8(r.depth);
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+        const std::int64_t start = ranges.startNs(i);
+        w.zigzag(wrapSub(start, prev));
+        prev = start;
+        w.zigzag(wrapSub(ranges.endNs(i), start));
+        w.varint(ranges.name(i).value);
+        w.u8(ranges.depth(i));
     }
     return std::move(w.bytes());
 }
 
-Status decodeRanges(std::string_view raw, std::size_t nameCount, std::vector<NvtxRange>& out) {
+Status decodeRanges(std::string_view raw, std::size_t nameCount, NvtxRanges& out) {
     const auto* p = reinterpret_cast<const std::uint8_t*>(raw.data());
     const auto* const end = p + raw.size();
     std::uint64_t n = 0;
     p = varintAt(p, end, n);
     if (p == nullptr || n > raw.size()) return corrupt("range count");
-    out.reserve(n);
+    out.reserve(out.size() + n);
+    // Decoded a chunk at a time and appended as columns (NvtxRanges::append).
+    constexpr std::size_t kChunk = 4096;
+    std::array<std::int64_t, kChunk> starts{};
+    std::array<std::int64_t, kChunk> ends{};
+    std::array<std::uint32_t, kChunk> names{};
+    std::array<std::uint8_t, kChunk> depths{};
+    std::size_t held = 0;
+    const auto flush = [&] {
+        out.append(std::span(starts.data(), held), std::span(ends.data(), held), std::span(names.data(), held),
+                   std::span(depths.data(), held));
+        held = 0;
+    };
     std::int64_t prev = 0;
     for (std::uint64_t i = 0; i < n; ++i) {
         std::uint64_t d = 0, len = 0, name = 0;
@@ -327,16 +341,17 @@ Status decodeRanges(std::string_view raw, std::size_t nameCount, std::vector<Nvt
             (p = varintAt(p, end, name)) == nullptr || name >= nameCount || p == end) {
             return corrupt("range entry");
         }
-        NvtxRange range;
-        range.depth = *p++;
-        range.startNs = wrapAdd(prev, unzigzag(d));
-        prev = range.startNs;
+        depths[held] = *p++;
+        const std::int64_t start = wrapAdd(prev, unzigzag(d));
+        prev = start;
         const std::int64_t length = unzigzag(len);
-        if (length < 0 || range.startNs > INT64_MAX - length) return corrupt("range length");
-        range.endNs = range.startNs + length;
-        range.name = NameId{static_cast<std::uint32_t>(name)};
-        out.push_back(range);
+        if (length < 0 || start > INT64_MAX - length) return corrupt("range length");
+        starts[held] = start;
+        ends[held] = start + length;
+        names[held] = static_cast<std::uint32_t>(name);
+        if (++held == kChunk) flush();
     }
+    flush();
     return p == end ? Status(Ok{}) : Status(corrupt("trailing bytes in the range table"));
 }
 

@@ -135,7 +135,7 @@ std::string encodeNames(const StringTable& names);
 Status decodeNames(std::string_view raw, StringTable& out);  // out must be fresh
 std::string encodePayloads(const PayloadTable& payloads);
 Status decodePayloads(std::string_view raw, std::size_t nameCount, PayloadTable& out);  // out must be fresh
-std::string encodeRanges(const std::vector<NvtxRange>& ranges);
-Status decodeRanges(std::string_view raw, std::size_t nameCount, std::vector<NvtxRange>& out);
+std::string encodeRanges(const NvtxRanges& ranges);
+Status decodeRanges(std::string_view raw, std::size_t nameCount, NvtxRanges& out);  // appends; call out.finalize()
 
 }  // namespace tpscope::core::codec

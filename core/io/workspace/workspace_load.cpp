@@ -228,6 +228,7 @@ Status decodeRankRanges(const RangeBlob& stored, const Trace& trace, Rank& rank,
     TPSCOPE_TRY(codec::decompressInto(stored.blob, stored.rawBytes, "ranges", scratch.raw));
     TPSCOPE_TRY(codec::decodeRanges(scratch.raw, trace.names.size(), rank.ranges));
     if (rank.ranges.size() != stored.count) return damaged(path, "range count");
+    rank.ranges.finalize();  // here, on a decoder thread, rather than in Trace::finalize
     return Ok{};
 }
 

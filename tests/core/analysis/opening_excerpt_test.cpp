@@ -130,8 +130,9 @@ TEST_P(OpeningExcerptShapes, DrawsTheWholeTracesItemsInsideItsWindow) {
     // moves to a position of the other parity, which the excerpt must keep (NVTX colours alternate).
     for (auto& rank : full->ranks) {
         const std::int64_t t = rank.ranges.front().startNs - 100;
-        rank.ranges.insert(rank.ranges.begin(), {core::NvtxRange{t, t + 10, full->intern("early layer"), 1},
-                                                 core::NvtxRange{t, t + 10, full->intern("early block"), 2}});
+        rank.ranges.push_back({t, t + 10, full->intern("early layer"), 1});
+        rank.ranges.push_back({t, t + 10, full->intern("early block"), 2});
+        rank.ranges.finalize();  // both first, as an insert at the front left them
     }
     expectExcerptDrawsAsTrace(full, GetParam().tokens);
 }

@@ -202,7 +202,7 @@ TEST_F(DamagedChunk, TrailingBytesAWrongCountAndBadIdsAreErrors) {
 // the blob, a trailing byte or a name id past the table is one error.
 TEST(EventCodec, RangesRoundTripAndDamagedRangesAreErrors) {
     std::mt19937_64 rng(5);
-    std::vector<NvtxRange> ranges;
+    NvtxRanges ranges;
     std::int64_t t = 77;
     for (int i = 0; i < 500; ++i) {
         t += static_cast<std::int64_t>(rng() % (i % 7 == 0 ? 10'000'000'000ULL : 300));
@@ -211,7 +211,7 @@ TEST(EventCodec, RangesRoundTripAndDamagedRangesAreErrors) {
                                    static_cast<std::uint8_t>(rng() % 4)});
     }
     const std::string raw = encodeRanges(ranges);
-    std::vector<NvtxRange> back;
+    NvtxRanges back;
     ASSERT_TRUE(decodeRanges(raw, 40, back));
     ASSERT_EQ(back.size(), ranges.size());
     for (std::size_t i = 0; i < ranges.size(); ++i) {
@@ -221,7 +221,7 @@ TEST(EventCodec, RangesRoundTripAndDamagedRangesAreErrors) {
         ASSERT_EQ(back[i].depth, ranges[i].depth) << i;
     }
     auto refused = [](const std::string& bytes, std::size_t names) {
-        std::vector<NvtxRange> out;
+        NvtxRanges out;
         const Status s = decodeRanges(bytes, names, out);
         return !s && s.error().code == ErrorCode::ParseError;
     };

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "core/analysis/exposed_comm.h"
@@ -161,24 +162,24 @@ TEST(Simulator, TraceHasTheShapeOfACapture) {
     const int layers = static_cast<int>(c.plan.model.layers);
     ASSERT_EQ(ranges.size(), static_cast<std::size_t>(c.tokens * (1 + 3 * layers)));
     std::map<int, int> perDepth;
-    const core::NvtxRange* step = nullptr;
-    const core::NvtxRange* layer = nullptr;
+    std::optional<core::NvtxRange> step;
+    std::optional<core::NvtxRange> layer;
     for (const auto& range : ranges) {
         ++perDepth[range.depth];
         EXPECT_LE(range.startNs, range.endNs);
         const auto name = t.name(range.name);
         if (range.depth == 0) {
             EXPECT_EQ(name.substr(0, 5), "step ");
-            step = &range;
+            step = range;
         } else if (range.depth == 1) {
             EXPECT_EQ(name.substr(0, 6), "layer ");
-            ASSERT_NE(step, nullptr);
+            ASSERT_TRUE(step);
             EXPECT_GE(range.startNs, step->startNs);
             EXPECT_LE(range.endNs, step->endNs);
-            layer = &range;
+            layer = range;
         } else {
             EXPECT_TRUE(name == "attention" || name == "mlp") << name;
-            ASSERT_NE(layer, nullptr);
+            ASSERT_TRUE(layer);
             EXPECT_GE(range.startNs, layer->startNs);
             EXPECT_LE(range.endNs, layer->endNs);
         }

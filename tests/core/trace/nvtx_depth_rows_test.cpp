@@ -45,7 +45,7 @@ Rank randomRank(std::size_t n, unsigned seed, bool shuffled) {
     std::mt19937_64 rng(seed);
     std::uniform_int_distribution<int> depth(0, 3), pick(0, 99);
     std::uniform_int_distribution<std::int64_t> small(0, 5'000);
-    Rank rank;
+    std::vector<NvtxRange> ranges;
     std::int64_t t = -20'000;
     for (std::size_t i = 0; i < n; ++i) {
         const int p = pick(rng);
@@ -55,13 +55,14 @@ Rank randomRank(std::size_t n, unsigned seed, bool shuffled) {
         if (p >= 80 && p < 85) end = t - small(rng);               // ends before it starts
         if (p >= 85 && p < 88) end = t + (std::int64_t{1} << 33);  // longer than 32 bits
         if (p >= 88 && p < 90) end = t + 300 * small(rng);         // overlaps the next ones
-        rank.ranges.push_back(
-            {t, end, NameId{static_cast<std::uint32_t>(i % 7)}, static_cast<std::uint8_t>(depth(rng))});
+        ranges.push_back({t, end, NameId{static_cast<std::uint32_t>(i % 7)}, static_cast<std::uint8_t>(depth(rng))});
     }
-    rank.ranges.push_back({rank.ranges.front().startNs, rank.ranges.back().startNs, NameId{9}, 1});  // the long one
-    std::stable_sort(rank.ranges.begin(), rank.ranges.end(),
+    ranges.push_back({ranges.front().startNs, ranges.back().startNs, NameId{9}, 1});  // the long one
+    std::stable_sort(ranges.begin(), ranges.end(),
                      [](const NvtxRange& a, const NvtxRange& b) { return a.startNs < b.startNs; });
-    if (shuffled) std::shuffle(rank.ranges.begin(), rank.ranges.end(), rng);
+    if (shuffled) std::shuffle(ranges.begin(), ranges.end(), rng);
+    Rank rank;
+    for (const NvtxRange& r : ranges) rank.ranges.push_back(r);  // not finalized: in this order
     return rank;
 }
 
@@ -75,11 +76,11 @@ TEST(NvtxDepthRows, SplitIntoOneRowPerDepth) {
     EXPECT_EQ(steps.size(), 1u);
     EXPECT_EQ(layers.size(), 2u);
     EXPECT_EQ(blocks.size(), 2u);
-    EXPECT_EQ(blocks.position(1), 3u);
+    EXPECT_EQ(blocks.position(1), 4u);  // after the depth-3 range, sorted before it (same start, deeper)
     EXPECT_EQ(blocks.startNs(1), 200);
     EXPECT_EQ(blocks.durNs(1), 200);
     EXPECT_EQ(blocks.name(1), NameId{4});
-    EXPECT_EQ(layers.position(1), 4u);
+    EXPECT_EQ(layers.position(1), 5u);
     const auto spans = visibleSpans(layers, 0, 1000, 100);
     ASSERT_EQ(spans.size(), 2u);
     EXPECT_EQ(spans[1].startNs, 400);
@@ -87,8 +88,11 @@ TEST(NvtxDepthRows, SplitIntoOneRowPerDepth) {
 }
 
 TEST(NvtxDepthRows, OutOfOrderRangesAreOrderedByStartKeepingTies) {
-    Rank rank;
-    rank.ranges = {{50, 60, NameId{1}, 0}, {10, 20, NameId{2}, 0}, {50, 70, NameId{3}, 0}, {10, 30, NameId{4}, 0}};
+    Rank rank;  // pushed, not finalized: in the order given
+    for (const NvtxRange& r : {NvtxRange{50, 60, NameId{1}, 0}, NvtxRange{10, 20, NameId{2}, 0},
+                               NvtxRange{50, 70, NameId{3}, 0}, NvtxRange{10, 30, NameId{4}, 0}}) {
+        rank.ranges.push_back(r);
+    }
     const auto index = nvtxDepthIndex(rank, 2);
     ASSERT_EQ(index.size(), 1u);
     const NvtxDepthRow row(rank.ranges, index[0]);

@@ -243,13 +243,13 @@ std::optional<CollectiveMatch> TimelineData::matchCollective(const core::Trace& 
         m.event = EventRef{static_cast<int>(p.rankIndex), static_cast<int>(p.streamIndex), p.eventIndex};
         m.startNs = core::analysis::participantStartNs(trace, p);
         m.endNs = core::analysis::participantEndNs(trace, p);
-        m.waitNs = p.waitNs;
+        m.waitNs = matching.waitNs(call.firstParticipant + i);
         match.members.push_back(m);
     }
     std::sort(match.members.begin(), match.members.end(),
               [](const CollectiveMember& a, const CollectiveMember& b) { return a.event.rank < b.event.rank; });
     match.skewNs = call.lastStartNs - call.firstStartNs;
-    match.transferNs = call.transferNs;
+    match.transferNs = call.transferNs();
     match.bytes = call.bytes;
     match.busbwBytesPerSec = core::analysis::busBandwidth(call);
     match.complete = call.complete();

@@ -142,16 +142,16 @@ void printCallTable(const core::Trace& trace, const core::analysis::CollectiveMa
         for (std::uint32_t i = 0; i < c.participantCount; ++i) {
             const auto& p = m.participants[c.firstParticipant + i];
             waits += (waits.empty() ? "" : " ") + std::to_string(trace.ranks[p.rankIndex].id.value) + ":" +
-                     ns(static_cast<double>(p.waitNs));
-            maxWait = std::max(maxWait, p.waitNs);
+                     ns(static_cast<double>(m.waitNs(c.firstParticipant + i)));
+            maxWait = std::max(maxWait, m.waitNs(c.firstParticipant + i));
         }
         const double busbw = core::analysis::busBandwidth(c);
         t.addRow({c.layer >= 0 ? std::to_string(c.step) : "-", c.layer >= 0 ? std::to_string(c.layer) : "-",
                   std::string(core::toString(c.op)), core::formatBytes(static_cast<double>(c.bytes)),
                   std::to_string(c.participantCount) + "/" + std::to_string(c.expectedParticipants),
                   std::to_string(trace.ranks[c.lastRankIndex].id.value), ns(static_cast<double>(maxWait)),
-                  ns(static_cast<double>(c.transferNs)), std::isfinite(busbw) ? core::formatFixed(busbw / 1e9, 2) : "-",
-                  waits});
+                  ns(static_cast<double>(c.transferNs())),
+                  std::isfinite(busbw) ? core::formatFixed(busbw / 1e9, 2) : "-", waits});
     }
     t.print(std::cout);
 }

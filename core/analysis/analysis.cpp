@@ -24,7 +24,8 @@ std::size_t RunAnalysis::residentBytes() const {
     for (const auto& r : segmentation.ranks) {
         bytes += sizeof(r) + vectorBytes(r.steps) + r.layers.residentBytes() + r.blocks.residentBytes();
     }
-    bytes += vectorBytes(matching.calls) + vectorBytes(matching.participants) + vectorBytes(matching.ranks);
+    bytes += vectorBytes(matching.calls) + vectorBytes(matching.participants) + vectorBytes(matching.longWaits) +
+             vectorBytes(matching.ranks);
     bytes += breakdown.rows.residentBytes() + vectorBytes(breakdown.blockSums) + vectorBytes(breakdown.steps) +
              vectorBytes(breakdown.layers) + vectorBytes(breakdown.rankTotals);
     bytes += vectorBytes(summary.steps) + vectorBytes(summary.rankSummaries);

@@ -105,7 +105,7 @@ void writeCalls(JsonWriter& w, const Trace& trace, const CollectiveMatching& m) 
         w.field("kernel",
                 trace.name(trace.ranks[first.rankIndex].streams[first.streamIndex].events.name(first.eventIndex)));
         w.field("first_start_ns", c.firstStartNs).field("last_start_ns", c.lastStartNs);
-        w.field("median_end_ns", c.medianEndNs).field("transfer_ns", c.transferNs);
+        w.field("median_end_ns", c.medianEndNs).field("transfer_ns", c.transferNs());
         w.field("last_rank", trace.ranks[c.lastRankIndex].id.value);
         w.field("algbw_bytes_per_sec", algBandwidth(c)).field("busbw_bytes_per_sec", busBandwidth(c));
         w.key("participants").beginArray();
@@ -113,7 +113,7 @@ void writeCalls(JsonWriter& w, const Trace& trace, const CollectiveMatching& m) 
             const auto& p = m.participants[c.firstParticipant + i];
             w.beginObject().field("rank", trace.ranks[p.rankIndex].id.value);
             w.field("start_ns", participantStartNs(trace, p)).field("end_ns", participantEndNs(trace, p));
-            w.field("wait_ns", p.waitNs).endObject();
+            w.field("wait_ns", m.waitNs(c.firstParticipant + i)).endObject();
         }
         w.endArray().endObject();
     }

@@ -134,6 +134,7 @@ struct Piece {
     std::vector<RankCollectiveStats> ranks;
     std::size_t incompleteCalls = 0;
     bool reachedStop = false;  // ended in exactly stopHeads: the next piece's start was right
+    bool longWait = false;     // wrote a participant whose wait is kLongWait ns or more
 };
 
 // The scratch of one piece's matching.
@@ -175,14 +176,16 @@ void finishCall(const Trace& trace, const Segmentation& segmentation, const std:
     const std::size_t n = ends.size();
     // Median of an even count: the mean of the two middle values (rounded down).
     call.medianEndNs = n % 2 == 1 ? ends[n / 2] : ends[n / 2 - 1] + (ends[n / 2] - ends[n / 2 - 1]) / 2;
-    call.transferNs = std::max<std::int64_t>(0, call.medianEndNs - call.lastStartNs);
     for (std::size_t i = 0; i < members.size(); ++i) {
         const auto& m = members[i];
         const std::int64_t dur = eventsOf(trace, m.rankIndex, *m.kernel).durNs(m.kernel->eventIndex);
         const std::int64_t wait = std::clamp<std::int64_t>(call.lastStartNs - m.kernel->startNs, 0, dur);
-        // gatherRank kept only kernels whose indices fit (kMaxParticipantIndex).
+        // gatherRank kept only kernels whose indices fit (kMaxParticipantIndex). A wait of
+        // kLongWait ns or more goes to the side table once every piece is done (longWaitsOf).
+        const bool narrow = wait < kLongWait;
+        piece.longWait = piece.longWait || !narrow;
         participants[i] = {static_cast<std::uint16_t>(m.rankIndex), static_cast<std::uint16_t>(m.kernel->streamIndex),
-                           m.kernel->eventIndex, wait};
+                           m.kernel->eventIndex, narrow ? static_cast<std::int32_t>(wait) : kLongWait};
         auto& stats = piece.ranks[m.rankIndex];
         ++stats.kernels;
         stats.waitNs += wait;
@@ -335,7 +338,31 @@ std::vector<Piece> planPieces(const CollectiveKernels& kernels, std::size_t rank
     return pieces;
 }
 
+// The waits the participants could not hold, computed again from their calls as finishCall did.
+std::vector<LongWait> longWaitsOf(const Trace& trace, const CollectiveMatching& m) {
+    std::vector<LongWait> out;
+    for (const auto& call : m.calls) {
+        for (std::uint32_t i = 0; i < call.participantCount; ++i) {
+            const auto& p = m.participants[call.firstParticipant + i];
+            if (p.narrowWaitNs != kLongWait) continue;
+            const auto& ev = trace.ranks[p.rankIndex].streams[p.streamIndex].events;
+            const std::int64_t wait =
+                std::clamp<std::int64_t>(call.lastStartNs - ev.startNs(p.eventIndex), 0, ev.durNs(p.eventIndex));
+            out.push_back({call.firstParticipant + i, wait});
+        }
+    }
+    std::sort(out.begin(), out.end(),
+              [](const LongWait& a, const LongWait& b) { return a.participant < b.participant; });
+    return out;
+}
+
 }  // namespace
+
+std::int64_t longWaitNs(std::span<const LongWait> longWaits, std::size_t i) {
+    const auto it = std::lower_bound(longWaits.begin(), longWaits.end(), i,
+                                     [](const LongWait& w, std::size_t p) { return w.participant < p; });
+    return it != longWaits.end() && it->participant == i ? it->waitNs : kLongWait;
+}
 
 CollectiveKernels gatherCollectiveKernels(const Trace& trace, unsigned threads) {
     // Ranks are gathered in parallel, then their lists are moved into the channels in rank order.
@@ -444,6 +471,7 @@ CollectiveMatching matchCollectives(const Trace& trace, const CollectiveKernels&
     // ended in. A kept piece that stopped short of its stop state (the next start was a wrong guess)
     // matches on to the channel's end here, writing over what the pieces after it wrote.
     bool keep = false;
+    bool longWait = false;
     for (std::size_t i = 0; i < pieces.size(); ++i) {
         auto& p = pieces[i];
         ++split.pieces;
@@ -457,8 +485,10 @@ CollectiveMatching matchCollectives(const Trace& trace, const CollectiveKernels&
                        out.participants.data());
         }
         addPiece(p, out);
+        longWait = longWait || p.longWait;
         p.ownCalls = {};
     }
+    if (longWait) out.longWaits = longWaitsOf(trace, out);
     for (std::size_t c = 0; c < kernels.channels.size(); ++c) {
         const auto& ch = kernels.channels[c];
         if (ch.groupSize > expected[c]) {
@@ -521,8 +551,8 @@ double busBandwidthFactor(CollectiveOp op, std::uint32_t ranks) {
 }
 
 double algBandwidth(const CollectiveCall& call) {
-    if (call.bytes == 0 || call.transferNs <= 0) return std::numeric_limits<double>::quiet_NaN();
-    return static_cast<double>(call.bytes) / (static_cast<double>(call.transferNs) * 1e-9);
+    if (call.bytes == 0 || call.transferNs() <= 0) return std::numeric_limits<double>::quiet_NaN();
+    return static_cast<double>(call.bytes) / (static_cast<double>(call.transferNs()) * 1e-9);
 }
 
 double busBandwidth(const CollectiveCall& call) {

@@ -25,13 +25,17 @@
 // the pieces after it, which the piece before then matches itself).
 // Complexity: O(k log k) per rank for k collective kernels (O(k) when a rank's kernels are already
 // in start order, the usual case), O(calls x ranks) for the matching (pieces on `threads` threads).
-// Memory: the result (16 bytes per kernel, 80 per call) and, while matching, 16 bytes per kernel
-// (and 80 per call matched by a piece after the first, until the pieces are joined).
-// Limits: a participant holds 16-bit rank and stream indices (20 M participants at 100 M events).
+// Memory: the result (12 bytes per kernel, 72 per call, 16 per wait of 2.1 s or more) and, while
+// matching, 16 bytes per kernel (and 72 per call matched by a piece after the first, until the
+// pieces are joined).
+// Limits: a participant holds 16-bit rank and stream indices and a 32-bit wait (20 M participants
+// at 100 M events); a wait of 2^31 - 1 ns or more is kept exactly in a side table
+// (CollectiveMatching::longWaits): read waits through CollectiveMatching::waitNs.
 // Collective kernels of a rank index or on a stream index above kMaxParticipantIndex are left out
 // of the matching, counted in `unmatchedKernels` and named in a note.
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -48,17 +52,38 @@ struct MatchingOptions {
 // The largest rank or stream index a participant can hold.
 inline constexpr std::uint32_t kMaxParticipantIndex = 0xFFFF;
 
-// 16 bytes: 16-bit rank and stream indices (see kMaxParticipantIndex).
+// A wait that a participant's 32 bits cannot hold: 2^31 - 1 ns (2.1 s) or more.
+inline constexpr std::int32_t kLongWait = 0x7FFFFFFF;
+
+// 12 bytes: 16-bit rank and stream indices (see kMaxParticipantIndex), the wait in 32 bits.
 struct CallParticipant {
     std::uint16_t rankIndex = 0;    // into Trace::ranks
     std::uint16_t streamIndex = 0;  // into Rank::streams
     std::uint32_t eventIndex = 0;   // into that stream's events
-    std::int64_t waitNs = 0;
+    // The wait (ns, >= 0); kLongWait: in CollectiveMatching::longWaits. Read it through waitNs().
+    std::int32_t narrowWaitNs = 0;
 };
-static_assert(sizeof(CallParticipant) == 16);
+static_assert(sizeof(CallParticipant) == 12);
 
-// 80 bytes: the 32-bit fields first, then the 64-bit ones, so that no padding sits between them
-// (2.5 M calls at 100 M events).
+// A participant's wait of kLongWait ns or more.
+struct LongWait {
+    std::uint32_t participant = 0;  // into CollectiveMatching::participants
+    std::int64_t waitNs = 0;
+    bool operator==(const LongWait&) const = default;
+};
+
+// The entry of participant i in `longWaits` (sorted by participant); kLongWait when it has none.
+std::int64_t longWaitNs(std::span<const LongWait> longWaits, std::size_t i);
+// The wait of participants[i]: its own 32 bits, or its entry of `longWaits`. Inline: read once a
+// matched kernel by the breakdown.
+inline std::int64_t participantWaitNs(std::span<const CallParticipant> participants,
+                                      std::span<const LongWait> longWaits, std::size_t i) {
+    const std::int32_t narrow = participants[i].narrowWaitNs;
+    return narrow != kLongWait ? narrow : longWaitNs(longWaits, i);
+}
+
+// 72 bytes: the 32-bit fields first, then the 64-bit ones, so that no padding sits between them
+// (2.5 M calls at 100 M events); the transfer time is derived from the median end and the last start.
 struct CollectiveCall {
     std::uint32_t firstParticipant = 0;  // into CollectiveMatching::participants
     std::uint32_t participantCount = 0;
@@ -72,11 +97,12 @@ struct CollectiveCall {
     std::int64_t firstStartNs = 0;
     std::int64_t lastStartNs = 0;  // max_r start_r: the last arrival
     std::int64_t medianEndNs = 0;
-    std::int64_t transferNs = 0;
     std::int64_t step = -1;  // of the first participant; -1 outside every layer
     bool complete() const { return participantCount >= expectedParticipants; }
+    // Median end - last arrival, clamped at 0: the time from the last arrival until the ranks finish.
+    std::int64_t transferNs() const { return medianEndNs > lastStartNs ? medianEndNs - lastStartNs : 0; }
 };
-static_assert(sizeof(CollectiveCall) == 80);
+static_assert(sizeof(CollectiveCall) == 72);
 
 struct RankCollectiveStats {
     std::uint32_t rankIndex = 0;
@@ -117,11 +143,14 @@ CollectiveKernels gatherCollectiveKernels(const Trace& trace, unsigned threads =
 struct CollectiveMatching {
     std::vector<CollectiveCall> calls;  // sorted by last arrival
     std::vector<CallParticipant> participants;
+    std::vector<LongWait> longWaits;         // the waits of kLongWait ns or more, by participant
     std::vector<RankCollectiveStats> ranks;  // one per Trace::ranks entry
     std::size_t incompleteCalls = 0;
     // Collective kernels left out: their rank or stream index is above kMaxParticipantIndex.
     std::size_t unmatchedKernels = 0;
     std::vector<std::string> notes;
+    // The wait of participants[i] (last arrival - its start, clamped to its kernel).
+    std::int64_t waitNs(std::size_t i) const { return participantWaitNs(participants, longWaits, i); }
 };
 
 // gatherCollectiveKernels, then the matching, each on up to `threads` threads (0: one per hardware

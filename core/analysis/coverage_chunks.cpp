@@ -14,13 +14,6 @@ namespace {
 constexpr std::int64_t kMinNs = std::numeric_limits<std::int64_t>::min();
 constexpr std::int64_t kMaxNs = std::numeric_limits<std::int64_t>::max();
 
-// The part of a collective kernel after its matched wait moves bytes (layer_breakdown.h).
-inline Interval transferOf(const Rank& rank, const CallParticipant& p) {
-    const auto& ev = rank.streams[p.streamIndex].events;
-    const std::int64_t start = ev.startNs(p.eventIndex);
-    return {start + p.waitNs, start + ev.durNs(p.eventIndex)};
-}
-
 // Ends a chunk's union built from unclipped intervals that start before `to`: only its last
 // interval can reach past `to` (the others end before the next one starts). Keeps that reach, the
 // latest end read so far, for the next chunk and clips the interval to the chunk.
@@ -99,18 +92,26 @@ std::vector<CoverageChunk> planChunks(std::span<const StepWindow> steps, const L
     return out;
 }
 
+// The part of a collective kernel after its matched wait moves bytes (layer_breakdown.h).
+Interval ChunkedCoverage::transferOf(std::uint32_t participant) const {
+    const CallParticipant& p = m_participants[participant];
+    const auto& ev = m_rank.streams[p.streamIndex].events;
+    const std::int64_t start = ev.startNs(p.eventIndex);
+    return {start + participantWaitNs(m_participants, m_longWaits, participant), start + ev.durNs(p.eventIndex)};
+}
+
 ChunkedCoverage::ChunkedCoverage(const Rank& rank, std::span<const CallParticipant> participants,
-                                 std::span<const std::uint32_t> mine)
-    : m_rank(rank), m_participants(participants), m_mine(mine), m_streams(rank.streams.size()) {
+                                 std::span<const LongWait> longWaits, std::span<const std::uint32_t> mine)
+    : m_rank(rank), m_participants(participants), m_longWaits(longWaits), m_mine(mine), m_streams(rank.streams.size()) {
     std::int64_t previous = std::numeric_limits<std::int64_t>::min();
     for (std::size_t k = 0; k < mine.size() && m_transferInPlace; ++k) {
-        const std::int64_t start = transferOf(rank, participants[mine[k]]).startNs;
+        const std::int64_t start = transferOf(mine[k]).startNs;
         m_transferInPlace = previous <= start;
         previous = start;
     }
     if (!m_transferInPlace) {
         m_transferSorted.reserve(mine.size());
-        for (const std::uint32_t k : mine) m_transferSorted.push_back(transferOf(rank, participants[k]));
+        for (const std::uint32_t k : mine) m_transferSorted.push_back(transferOf(k));
         std::sort(m_transferSorted.begin(), m_transferSorted.end(),
                   [](const Interval& a, const Interval& b) { return a.startNs < b.startNs; });
         unionInPlace(m_transferSorted);
@@ -182,8 +183,8 @@ void ChunkedCoverage::cover(std::int64_t fromNs, std::int64_t toNs) {
     if (firstComm) m_comm.clear();
     m_transfer.clear();
     if (m_transferInPlace) {
-        appendClipped([this](std::size_t k) { return transferOf(m_rank, m_participants[m_mine[k]]); }, m_mine.size(),
-                      m_transferNext, m_transferEndNs, fromNs, toNs, m_transfer);
+        appendClipped([this](std::size_t k) { return transferOf(m_mine[k]); }, m_mine.size(), m_transferNext,
+                      m_transferEndNs, fromNs, toNs, m_transfer);
     } else {
         appendClipped([this](std::size_t k) { return m_transferSorted[k]; }, m_transferSorted.size(), m_transferNext,
                       m_transferEndNs, fromNs, toNs, m_transfer);

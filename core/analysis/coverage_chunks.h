@@ -48,9 +48,10 @@ std::vector<CoverageChunk> planChunks(std::span<const StepWindow> steps, const L
 
 class ChunkedCoverage {
   public:
-    // `mine`: the rank's matched kernels, indices into `participants`. All must outlive this.
+    // `mine`: the rank's matched kernels, indices into `participants`; `longWaits`: the matching's
+    // (CollectiveMatching::longWaits). All must outlive this.
     ChunkedCoverage(const Rank& rank, std::span<const CallParticipant> participants,
-                    std::span<const std::uint32_t> mine);
+                    std::span<const LongWait> longWaits, std::span<const std::uint32_t> mine);
     // The lists clipped to [fromNs, toNs). Chunks come in time order: fromNs no earlier than the
     // previous call's toNs (std::logic_error otherwise).
     void cover(std::int64_t fromNs, std::int64_t toNs);
@@ -65,6 +66,7 @@ class ChunkedCoverage {
     };
     const Rank& m_rank;
     std::span<const CallParticipant> m_participants;
+    std::span<const LongWait> m_longWaits;
     std::span<const std::uint32_t> m_mine;
     std::vector<Interval> m_transferSorted;  // united once when `mine` is not in transfer-start order
     bool m_transferInPlace = true;
@@ -78,6 +80,7 @@ class ChunkedCoverage {
     std::vector<Interval> m_streamCompute;  // one stream's part of the chunk
     std::vector<Interval> m_streamComm;
     std::vector<Interval> m_merged;  // merge target, swapped with the list
+    Interval transferOf(std::uint32_t participant) const;
 };
 
 }  // namespace tpscope::core::analysis

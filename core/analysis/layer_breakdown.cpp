@@ -293,7 +293,7 @@ bool measureRank(const Trace& trace, const RankSegmentation& seg, std::uint32_t 
                  const CollectiveMatching& matching, std::span<const std::uint32_t> mine,
                  std::span<const CoverageChunk> chunks, std::span<const std::uint32_t> slots, LayerRows& rows,
                  RankResult& result) {
-    ChunkedCoverage coverage(trace.ranks[rankIndex], matching.participants, mine);
+    ChunkedCoverage coverage(trace.ranks[rankIndex], matching.participants, matching.longWaits, mine);
     StepMasks stepMasks(seg.steps, seg.layers);
     BlockSums sums(seg.layers.size());
     // The blocks are read once each out of their compact list (block_windows.h): `head` is the

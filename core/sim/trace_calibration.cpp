@@ -23,7 +23,7 @@ TraceSamples allReduceSamples(const Trace& trace, const analysis::CollectiveMatc
             ++out.incomplete;
             continue;
         }
-        if (call.transferNs <= 0) {
+        if (call.transferNs() <= 0) {
             ++out.zeroTransfer;
             continue;
         }
@@ -33,7 +33,7 @@ TraceSamples allReduceSamples(const Trace& trace, const analysis::CollectiveMatc
         }
         const int ranks = static_cast<int>(std::max(call.groupSize, call.participantCount));
         out.samples.push_back(
-            {call.bytes, ranks, std::max(1, static_cast<int>(hosts.size())), static_cast<double>(call.transferNs)});
+            {call.bytes, ranks, std::max(1, static_cast<int>(hosts.size())), static_cast<double>(call.transferNs())});
     }
     if (trace.ranks.size() == 1 && !out.samples.empty()) {
         out.notes.emplace_back(

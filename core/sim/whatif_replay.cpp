@@ -83,7 +83,7 @@ double modelledTransfer(const analysis::CollectiveCall& call, const Payload& pay
                         std::map<int, CollectiveModel>& models, const WhatIfOptions& o, bool* modelled,
                         Status* status) {
     *modelled = false;
-    const auto measured = static_cast<double>(call.transferNs);
+    const auto measured = static_cast<double>(call.transferNs());
     const bool sized = call.bytes > 0;
     const CollectiveOp op = call.op != CollectiveOp::Unknown ? call.op : payload.collective.op;
     if (!sized ||

@@ -12,6 +12,7 @@
 //   build/dev/tests/bench/bench_timeline --benchmark_min_time=0.5
 //   build/dev/tests/bench/bench_timeline --benchmark_filter=Timeline   (rows, then the analysis' part)
 //   TPSCOPE_BENCH_TIMELINE_EVENTS=100000000 build/dev/tests/bench/bench_timeline --benchmark_filter=events:100000000/
+//   build/dev/tests/bench/bench_timeline --benchmark_filter=MatchCollective   (hover: a collective's call)
 
 #include <QApplication>
 #include <QImage>
@@ -152,7 +153,7 @@ BENCHMARK(BM_PaintCold)->Apply(zooms);
 BENCHMARK(BM_PaintWarm)->Apply(zooms);
 
 // What a file waits for before its first frame (issue 18): the timeline's rows from the trace alone
-// (TimelineData::buildRows), and after the analysis the part that needs it (the collective index and
+// (TimelineData::buildRows), and after the analysis the part that needs it (the collective lookup and
 // the clock estimate, sharing the rows). The analysis itself is BM_AnalyzeTrace's.
 void BM_TimelineRows(benchmark::State& state) {
     const Fixture& f = fixture(static_cast<std::size_t>(state.range(0)));
@@ -170,6 +171,35 @@ void sizes(benchmark::internal::Benchmark* b) {
 }
 BENCHMARK(BM_TimelineRows)->Apply(sizes);
 BENCHMARK(BM_TimelineAnalysisPart)->Apply(sizes);
+
+// Hovering or selecting a collective kernel: TimelineData::matchCollective (its call through core's
+// matching, its place among the rank's kernels, the members' times). One lookup an iteration, over
+// 4096 kernels of rank 3 spread across the trace. Target: well under 1 ms at 100 M events (a lookup
+// per mouse move).
+void BM_MatchCollective(benchmark::State& state) {
+    const Fixture& f = fixture(static_cast<std::size_t>(state.range(0)));
+    const auto& ev = f.trace->ranks[3].streams[1].events;
+    std::vector<ui::EventRef> kernels;
+    for (std::size_t k = 0; k < 4096; ++k) kernels.push_back({3, 1, ev.size() * k / 4096});
+    std::size_t k = 0;
+    std::size_t matched = 0;
+    for (auto _ : state) {
+        const auto match = f.data->matchCollective(*f.trace, kernels[k]);
+        matched += match ? 1 : 0;
+        benchmark::DoNotOptimize(match);
+        k = (k + 1) % kernels.size();
+    }
+    state.counters["matched"] = static_cast<double>(matched) / static_cast<double>(state.iterations());
+    state.counters["events"] = static_cast<double>(f.trace->eventCount());
+}
+void lookupSizes(benchmark::internal::Benchmark* b) {
+    b->Arg(1'000'000L)->Arg(10'000'000L);
+    if (const auto extra = static_cast<long>(bench::envNumber("TPSCOPE_BENCH_TIMELINE_EVENTS", 0)); extra > 0) {
+        b->Arg(extra);
+    }
+    b->ArgName("events")->Unit(benchmark::kMicrosecond);
+}
+BENCHMARK(BM_MatchCollective)->Apply(lookupSizes);
 
 }  // namespace
 

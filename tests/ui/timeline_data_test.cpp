@@ -103,7 +103,7 @@ TEST(TimelineData, EveryParticipantFindsItsCallOnEveryRank) {
                 *trace, EventRef{static_cast<int>(p.rankIndex), static_cast<int>(p.streamIndex), p.eventIndex});
             ASSERT_TRUE(m.has_value()) << "rank " << p.rankIndex << " event " << p.eventIndex;
             ++found;
-            EXPECT_EQ(m->transferNs, call.transferNs);
+            EXPECT_EQ(m->transferNs, call.transferNs());
             EXPECT_EQ(m->skewNs, call.lastStartNs - call.firstStartNs);
             ASSERT_EQ(m->members.size(), call.participantCount);
             for (const auto& member : m->members) {

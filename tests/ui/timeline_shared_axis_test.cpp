@@ -206,8 +206,8 @@ TEST_F(SharedAxis, TheSelectionPanelUsesCoresMatchingWithTwoCommunicators) {
     const auto core = core::analysis::matchCollectives(*t, view.data()->analysis().segmentation);
     for (const auto& call : core.calls) {
         if (call.participantCount != 2) continue;
-        EXPECT_EQ(match->transferNs, call.transferNs);
-        EXPECT_EQ(match->members[0].waitNs, core.participants[call.firstParticipant].waitNs);
+        EXPECT_EQ(match->transferNs, call.transferNs());
+        EXPECT_EQ(match->members[0].waitNs, core.waitNs(call.firstParticipant));
     }
 }
 

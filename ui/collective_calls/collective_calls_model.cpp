@@ -134,7 +134,7 @@ double CollectiveCallsModel::raw(const core::analysis::CollectiveCall& call, int
             v = call.groupSize;
             break;
         case Transfer:
-            v = static_cast<double>(call.transferNs);
+            v = static_cast<double>(call.transferNs());
             break;
         case Algbw:
             v = core::analysis::algBandwidth(call);
@@ -167,7 +167,7 @@ QString CollectiveCallsModel::text(const core::analysis::CollectiveCall& call, i
         case Ranks:
             return QString::number(call.groupSize);
         case Transfer:
-            return qs(core::formatDurationNs(static_cast<double>(call.transferNs), core::DurationStyle::Detail));
+            return qs(core::formatDurationNs(static_cast<double>(call.transferNs()), core::DurationStyle::Detail));
         case Algbw:
             return bandwidthText(core::analysis::algBandwidth(call));
         case Busbw:

@@ -2,21 +2,21 @@
 // Copyright (C) 2026 The tpscope authors
 #pragma once
 // What the timeline derives once per trace (on the worker thread that produced or loaded it): NVTX
-// depth rows, exposed-communication intervals, the kernels per kind of each rank, and an index from
+// depth rows, exposed-communication intervals, the kernels per kind of each rank, and a lookup from
 // each collective kernel to its call in core's cross-rank matching, so that drawing, hit-testing and
 // the Selection panel never scan the whole trace.
 //
 // Two stages, so that a large trace paints before its analysis is done (issue 18: a 100 M-event
 // workspace): buildRows() needs the trace alone (the rows, exposed communication, kernel counts);
-// build() adds the analysis' part (the collective index, the clock estimate) and shares the rows of
+// build() adds the analysis' part (the collective lookup, the clock estimate) and shares the rows of
 // an earlier buildRows() instead of deriving them again. A view shows either.
 //
 // Collective matching is core's (core::analysis::matchCollectives, DESIGN.md §5: per communicator,
 // checked in time, wait capped at the kernel), read from the run's RunAnalysis, so the wait, skew,
 // transfer and busbw the Selection panel shows are the numbers `tpscope-cli analyze --json` prints.
-// Rows: O(n) per rank, the ranks two at a time. Collective index: O(c) per rank for c collective
-// kernels plus O(log c) per matched participant, 8 bytes per kernel, ranks split over the hardware
-// threads (each reads every call: O(calls) more per thread); a lookup is O(s log c) for s streams.
+// Rows: O(n) per rank, the ranks two at a time. Collective lookup (core::analysis::CollectiveLookup):
+// O(participants) to build, a few bytes per block of 64 calls (1.6 MB at 100 M events, where an
+// index of every kernel took 160 MB); a lookup reads the calls near the kernel's start, microseconds.
 
 #include <array>
 #include <cstdint>
@@ -26,6 +26,7 @@
 
 #include "core/analysis/analysis.h"
 #include "core/analysis/clock_sync.h"
+#include "core/analysis/collective_lookup.h"
 #include "core/analysis/opening_excerpt.h"
 #include "core/trace/event_columns.h"
 #include "core/trace/nvtx_depth_rows.h"
@@ -40,17 +41,6 @@ struct EventRef {
     std::size_t index = 0;
     bool valid() const { return rank >= 0 && stream >= 0; }
     bool operator==(const EventRef&) const = default;
-};
-
-// A rank's collective kernels, stream by stream and in each stream in index (= start) order, each
-// with its call in core's matching. 8 bytes a kernel (20 M kernels at 100 M events).
-struct RankCollectives {
-    struct Ref {
-        std::uint32_t index = 0;  // into the stream's columns
-        std::int32_t call = -1;   // into the matching's calls, -1 when unmatched
-    };
-    std::vector<std::size_t> streamFirst;  // refs of stream s: [streamFirst[s], streamFirst[s + 1])
-    std::vector<Ref> refs;
 };
 
 struct CollectiveMember {
@@ -139,8 +129,8 @@ class TimelineData {
     std::shared_ptr<const std::vector<RankTimelineData>> m_ranks = std::make_shared<std::vector<RankTimelineData>>();
     std::shared_ptr<const core::analysis::RunAnalysis> m_analysis;
     core::analysis::ClockEstimate m_clock;
-    std::vector<RankCollectives> m_collectives;  // per rank; empty without the analysis
-    std::optional<ExcerptFacts> m_excerpt;       // set by buildExcerptRows alone
+    core::analysis::CollectiveLookup m_lookup;  // over m_analysis->matching; empty without the analysis
+    std::optional<ExcerptFacts> m_excerpt;      // set by buildExcerptRows alone
 };
 
 }  // namespace tpscope::ui

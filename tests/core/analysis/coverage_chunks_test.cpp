@@ -79,7 +79,7 @@ std::vector<CallParticipant> participantsOf(const Trace& trace) {
         for (std::size_t i = 0; i < ev.size(); ++i) {
             if (ev.kind(i) != EventKind::Collective) continue;
             out.push_back({0, static_cast<std::uint16_t>(s), static_cast<std::uint32_t>(i),
-                           static_cast<std::int64_t>(out.size() % 7)});
+                           static_cast<std::int32_t>(out.size() % 7)});
         }
     }
     return out;
@@ -89,14 +89,14 @@ std::vector<Interval> transfersOf(const Trace& trace, std::span<const CallPartic
     std::vector<Interval> out;
     for (const auto& p : participants) {
         const auto& ev = trace.ranks[0].streams[p.streamIndex].events;
-        out.push_back({ev.startNs(p.eventIndex) + p.waitNs, ev.endNs(p.eventIndex)});
+        out.push_back({ev.startNs(p.eventIndex) + p.narrowWaitNs, ev.endNs(p.eventIndex)});  // all narrow here
     }
     return out;
 }
 
 void expectChunksAreTheClippedUnion(const RandomRank& r, std::span<const CallParticipant> participants,
                                     std::span<const std::uint32_t> mine, std::span<const std::int64_t> cuts) {
-    ChunkedCoverage coverage(r.trace->ranks[0], participants, mine);
+    ChunkedCoverage coverage(r.trace->ranks[0], participants, {}, mine);
     std::vector<CallParticipant> minePs;
     for (const std::uint32_t i : mine) minePs.push_back(participants[i]);
     const auto transfers = transfersOf(*r.trace, minePs);
@@ -154,7 +154,7 @@ TEST(CoverageChunks, EachChunkHoldsTheWholeUnionClippedToIt) {
 
 TEST(CoverageChunks, ChunksMayNotGoBackInTime) {
     const RandomRank r = randomRank(3, 20);
-    ChunkedCoverage coverage(r.trace->ranks[0], {}, {});
+    ChunkedCoverage coverage(r.trace->ranks[0], {}, {}, {});
     coverage.cover(kMin, 5'000);
     coverage.cover(6'000, 7'000);  // a gap is allowed: kernels before 6000 add only their reach
     EXPECT_THROW(coverage.cover(6'500, 9'000), std::logic_error);
@@ -164,7 +164,7 @@ TEST(CoverageChunks, KernelsBeforeASkippedStretchStillReachIntoTheChunk) {
     TraceBuilder b;
     b.gemm(0, 0, 10'000).gemm(0, 100, 200).gemm(0, 12'000, 12'500);
     const auto trace = b.build();
-    ChunkedCoverage coverage(trace->ranks[0], {}, {});
+    ChunkedCoverage coverage(trace->ranks[0], {}, {}, {});
     coverage.cover(kMin, 50);
     EXPECT_EQ(std::vector<Interval>(coverage.lists()[0].begin(), coverage.lists()[0].end()),
               (std::vector<Interval>{{0, 50}}));

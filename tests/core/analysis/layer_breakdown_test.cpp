@@ -207,9 +207,10 @@ TEST(LayerBreakdown, SweepAgreesWithBruteForceOnRandomOverlappingKernels) {
     const auto bd = computeBreakdown(*trace, seg, m);
     // Waiting part of each collective kernel, from the matching.
     std::vector<std::vector<int>> waitUntil(2, std::vector<int>(2100, 0));
-    for (const auto& p : m.participants) {
+    for (std::size_t i = 0; i < m.participants.size(); ++i) {
+        const auto& p = m.participants[i];
         const std::int64_t s = participantStartNs(*trace, p);
-        for (std::int64_t t = s; t < s + p.waitNs; ++t) waitUntil[p.rankIndex][t] += 1;
+        for (std::int64_t t = s; t < s + m.waitNs(i); ++t) waitUntil[p.rankIndex][t] += 1;
     }
     for (const auto& row : bd.rows) {
         const int w0 = row.layer == 0 ? 0 : row.layer == 1 ? 700 : 1500;

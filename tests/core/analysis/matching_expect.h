@@ -20,20 +20,20 @@ inline void expectSameMatching(const core::analysis::CollectiveMatching& a,
     for (std::size_t i = 0; i < a.participants.size(); ++i) {
         const auto& x = a.participants[i];
         const auto& y = b.participants[i];
-        EXPECT_EQ(std::tie(x.rankIndex, x.streamIndex, x.eventIndex, x.waitNs),
-                  std::tie(y.rankIndex, y.streamIndex, y.eventIndex, y.waitNs))
+        EXPECT_EQ(std::tie(x.rankIndex, x.streamIndex, x.eventIndex, x.narrowWaitNs),
+                  std::tie(y.rankIndex, y.streamIndex, y.eventIndex, y.narrowWaitNs))
             << "participant " << i;
     }
+    EXPECT_EQ(a.longWaits, b.longWaits);
     ASSERT_EQ(a.calls.size(), b.calls.size());
     for (std::size_t i = 0; i < a.calls.size(); ++i) {
         const auto& x = a.calls[i];
         const auto& y = b.calls[i];
-        EXPECT_EQ(std::tie(x.firstParticipant, x.participantCount, x.expectedParticipants, x.groupSize, x.op, x.bytes,
-                           x.communicator, x.firstStartNs, x.lastStartNs, x.medianEndNs, x.transferNs, x.lastRankIndex,
-                           x.step, x.layer),
-                  std::tie(y.firstParticipant, y.participantCount, y.expectedParticipants, y.groupSize, y.op, y.bytes,
-                           y.communicator, y.firstStartNs, y.lastStartNs, y.medianEndNs, y.transferNs, y.lastRankIndex,
-                           y.step, y.layer))
+        EXPECT_EQ(
+            std::tie(x.firstParticipant, x.participantCount, x.expectedParticipants, x.groupSize, x.op, x.bytes,
+                     x.communicator, x.firstStartNs, x.lastStartNs, x.medianEndNs, x.lastRankIndex, x.step, x.layer),
+            std::tie(y.firstParticipant, y.participantCount, y.expectedParticipants, y.groupSize, y.op, y.bytes,
+                     y.communicator, y.firstStartNs, y.lastStartNs, y.medianEndNs, y.lastRankIndex, y.step, y.layer))
             << "call " << i;
     }
     ASSERT_EQ(a.ranks.size(), b.ranks.size());

@@ -66,7 +66,7 @@ TEST_F(CollectiveCallsModelTest, EachCellIsCoresNumberForItsCall) {
         EXPECT_EQ(raw(m, r, Model::Layer), static_cast<double>(c.layer));
         EXPECT_EQ(raw(m, r, Model::Bytes), static_cast<double>(c.bytes));
         EXPECT_EQ(raw(m, r, Model::Ranks), static_cast<double>(c.groupSize));
-        EXPECT_EQ(raw(m, r, Model::Transfer), static_cast<double>(c.transferNs));
+        EXPECT_EQ(raw(m, r, Model::Transfer), static_cast<double>(c.transferNs()));
         EXPECT_EQ(raw(m, r, Model::Algbw), core::analysis::algBandwidth(c));
         EXPECT_EQ(raw(m, r, Model::Busbw), busbw);
         // The model's curve is the all-reduce of the run's communicator: other ops have no model busbw.

@@ -404,7 +404,9 @@ TEST_F(TimelineFixture, HoveringAnNvtxRangeNamesTheHoveredRowsRangeWhenDepthsSta
         const QString html = itemTooltipHtml(*view.trace(), *view.data(), hit, view.originNs());
         EXPECT_TRUE(html.contains(QLatin1String(name))) << depth << " " << html.toStdString();
         for (const auto& [other, otherName] : expected) {
-            if (other != depth) EXPECT_FALSE(html.contains(QLatin1String(otherName))) << depth << " " << otherName;
+            if (other != depth) {
+                EXPECT_FALSE(html.contains(QLatin1String(otherName))) << depth << " " << otherName;
+            }
         }
     }
 }

@@ -105,8 +105,7 @@ std::shared_ptr<const TimelineData> TimelineData::build(const core::Trace& trace
 }
 
 std::optional<CollectiveMatch> TimelineData::matchCollective(const core::Trace& trace, const EventRef& event) const {
-    if (!m_analysis || !event.valid() || static_cast<std::size_t>(event.rank) >= trace.ranks.size())
-        return std::nullopt;
+    if (!m_analysis || !event.valid()) return std::nullopt;  // callOf checks the rest against the trace
     const core::analysis::CollectiveKernelAt kernel{static_cast<std::size_t>(event.rank),
                                                     static_cast<std::size_t>(event.stream), event.index};
     const auto& matching = m_analysis->matching;

@@ -312,6 +312,22 @@ TEST(CollectiveMatching, WaitsOfTwoPointOneSecondsOrMoreAreKeptExactlyInTheSideT
     EXPECT_EQ(m.ranks[0].waitNs, lateBy[0] + lateBy[1] + lateBy[2] + lateBy[3]);
 }
 
+// The transfer time is derived (median end - last arrival), clamped at 0: two of three ranks ended
+// (within the time check's tolerance) before the third started.
+TEST(CollectiveMatching, TransferIsTheMedianEndAfterTheLastArrivalAndNeverNegative) {
+    TraceBuilder b;
+    b.allReduce(0, 0, 100, 4096).allReduce(1, 0, 100, 4096).allReduce(2, 1000, 5000, 4096);
+    b.allReduce(0, 10'000, 10'300, 4096).allReduce(1, 10'050, 10'400, 4096).allReduce(2, 10'100, 10'500, 4096);
+    const auto m = match(*b.build());
+    ASSERT_EQ(m.calls.size(), 2u);
+    EXPECT_EQ(m.calls[0].participantCount, 3u);
+    EXPECT_EQ(m.calls[0].medianEndNs, 100);
+    EXPECT_EQ(m.calls[0].lastStartNs, 1000);
+    EXPECT_EQ(m.calls[0].transferNs(), 0);
+    EXPECT_TRUE(std::isnan(algBandwidth(m.calls[0])));
+    EXPECT_EQ(m.calls[1].transferNs(), 10'400 - 10'100);
+}
+
 TEST(CollectiveMatching, ParticipantsAreTwelveBytes) {
     // 20 M participants at 100 M events: 240 MB at 12 bytes, 320 MB at the former 16, 480 MB at 24.
     EXPECT_EQ(sizeof(CallParticipant), 12u);

@@ -29,6 +29,8 @@ class LaunchEnds {
         m_table.clear();
         m_sorted.clear();
         m_threadFirst.clear();
+        m_rising = risingLaunchThread(rank);
+        if (m_rising != nullptr) return;
         std::size_t count = 0;
         std::size_t hostEvents = 0;
         std::uint32_t lo = std::numeric_limits<std::uint32_t>::max();
@@ -59,7 +61,10 @@ class LaunchEnds {
                              [](const auto& a, const auto& b) { return a.first < b.first; });
         }
     }
-    bool empty() const { return m_table.empty() && m_sorted.empty(); }
+    bool empty() const { return m_rising == nullptr && m_table.empty() && m_sorted.empty(); }
+    // The one host thread that launches every kernel, when it and every stream keep their ids rising:
+    // then each stream walks it once (RisingLaunches) and no lookup is built.
+    const EventColumns* rising() const { return m_rising; }
     // The launch call's end, or kNoLaunch.
     std::int64_t find(std::uint32_t id) const {
         if (!m_table.empty()) {
@@ -93,12 +98,80 @@ class LaunchEnds {
         return m_rank->hostThreads[t].events.endNs(position - m_threadFirst[t]);
     }
 
+    // Ids other than 0 strictly rising along the events (a runtime counter on one thread).
+    static bool idsRise(const EventColumns& ev) {
+        std::uint32_t last = 0;
+        for (std::size_t i = 0; i < ev.size(); ++i) {
+            const std::uint32_t id = ev.correlationId(i);
+            if (id == 0) continue;
+            if (id <= last) return false;
+            last = id;
+        }
+        return true;
+    }
+    static const EventColumns* risingLaunchThread(const Rank& rank) {
+        const EventColumns* launches = nullptr;
+        for (const auto& thread : rank.hostThreads) {
+            const auto& ev = thread.events;
+            bool any = false;
+            for (std::size_t i = 0; i < ev.size() && !any; ++i) any = ev.correlationId(i) != 0;
+            if (!any) continue;
+            if (launches != nullptr) return nullptr;  // two launching threads: the lookup
+            launches = &ev;
+        }
+        if (launches == nullptr || !idsRise(*launches)) return nullptr;
+        for (const auto& stream : rank.streams) {
+            if (!idsRise(stream.events)) return nullptr;
+        }
+        return launches;
+    }
+
     const Rank* m_rank = nullptr;
+    const EventColumns* m_rising = nullptr;
     std::uint32_t m_first = 0;
     std::vector<std::size_t> m_threadFirst;  // host thread t's first position; one more: their count
     std::vector<std::uint32_t> m_table;
     std::vector<std::pair<std::uint32_t, std::size_t>> m_sorted;
 };
+
+// The launch calls of a rising launch thread (LaunchEnds::rising) read in the order of a stream's
+// rising ids: a cursor, no memory.
+class RisingLaunches {
+  public:
+    explicit RisingLaunches(const EventColumns& launches) : m_launches(launches) {}
+    std::int64_t find(std::uint32_t id) {
+        if (id == 0) return kNoLaunch;
+        while (m_next < m_launches.size()) {
+            const std::uint32_t at = m_launches.correlationId(m_next);
+            if (at >= id && at != 0) return at == id ? m_launches.endNs(m_next) : kNoLaunch;
+            ++m_next;
+        }
+        return kNoLaunch;
+    }
+
+  private:
+    const EventColumns& m_launches;
+    std::size_t m_next = 0;
+};
+
+template <typename Find>
+void addStream(const EventColumns& ev, Find&& launchEndOf, HostIdle& out) {
+    std::int64_t freeAt = 0;
+    for (std::size_t i = 0; i < ev.size(); ++i) {
+        const std::int64_t start = ev.startNs(i);
+        const std::int64_t launch = launchEndOf(ev.correlationId(i));
+        if (i > 0 && start > freeAt) {
+            const std::int64_t gap = start - freeAt;
+            out.gapNs += gap;
+            if (launch != kNoLaunch && launch > freeAt) {
+                out.launchWaitNs += gap;
+                ++out.launchBoundKernels;
+            }
+        }
+        if (launch != kNoLaunch) ++out.kernels;
+        freeAt = i == 0 ? ev.endNs(i) : std::max(freeAt, ev.endNs(i));
+    }
+}
 
 HostIdle rankIdle(const Rank& rank, LaunchEnds& launchEnd) {
     HostIdle out;
@@ -106,21 +179,13 @@ HostIdle rankIdle(const Rank& rank, LaunchEnds& launchEnd) {
     if (launchEnd.empty()) return out;
     out.hostRows = true;
     for (const auto& stream : rank.streams) {
-        const auto& ev = stream.events;
-        std::int64_t freeAt = 0;
-        for (std::size_t i = 0; i < ev.size(); ++i) {
-            const std::int64_t start = ev.startNs(i);
-            const std::int64_t launch = launchEnd.find(ev.correlationId(i));
-            if (i > 0 && start > freeAt) {
-                const std::int64_t gap = start - freeAt;
-                out.gapNs += gap;
-                if (launch != kNoLaunch && launch > freeAt) {
-                    out.launchWaitNs += gap;
-                    ++out.launchBoundKernels;
-                }
-            }
-            if (launch != kNoLaunch) ++out.kernels;
-            freeAt = i == 0 ? ev.endNs(i) : std::max(freeAt, ev.endNs(i));
+        if (launchEnd.rising() != nullptr) {
+            RisingLaunches launches(*launchEnd.rising());
+            addStream(
+                stream.events, [&](std::uint32_t id) { return launches.find(id); }, out);
+        } else {
+            addStream(
+                stream.events, [&](std::uint32_t id) { return launchEnd.find(id); }, out);
         }
     }
     return out;
@@ -130,7 +195,8 @@ HostIdle rankIdle(const Rank& rank, LaunchEnds& launchEnd) {
 
 HostIdle attributeIdleToHost(const Trace& trace, unsigned threads) {
     std::vector<HostIdle> perRank(trace.ranks.size());
-    // One lookup table per worker, rebuilt rank after rank: 4 bytes an id, 50 MB a rank at 100 M events.
+    // One lookup table per worker, rebuilt rank after rank: 4 bytes an id, 50 MB a rank at 100 M events,
+    // unless the rank's ids rise along its launch thread and streams (a decode trace): no table then.
     parallelForWithScratch<LaunchEnds>(trace.ranks.size(), threads, [&](std::size_t r, LaunchEnds& launchEnd) {
         perRank[r] = rankIdle(trace.ranks[r], launchEnd);
     });

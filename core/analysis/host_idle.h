@@ -11,7 +11,9 @@
 // Complexity: O(host events + kernels) time, one task per rank on up to `threads` threads (0: one
 // per hardware thread; the result does not depend on it); memory per worker 4 bytes per correlation
 // id of a rank's launch calls (dense ids: the launch call's position, its end read from the host
-// rows), or 16 per launch and O(log n) a kernel when the ids are sparse.
+// rows), or 16 per launch and O(log n) a kernel when the ids are sparse; none when one host thread
+// launches every kernel and its ids and every stream's rise (a decode trace, a runtime counter): each
+// stream then walks the launch thread once, O(streams x launches).
 
 #include <cstdint>
 

@@ -26,9 +26,10 @@ struct Expected {
 // wait) when i % 3 == 0, 10 ns before it ended otherwise (early). Every fifth kernel has no launch
 // call. Correlation ids are `first + stride * i`; a second launch call of the same id, later, must
 // not count (the first one is kept). Kernel i is launched from host thread 1 + i % `threads` (each
-// thread's calls are found through their position among the rank's host events).
+// thread's calls are found through their position among the rank's host events). Without `repeats`
+// and from one thread, the ids rise along the launch thread and the stream (the walk, no lookup).
 Expected addRank(Trace& trace, std::uint32_t r, std::size_t n, std::uint32_t first, std::uint32_t stride,
-                 std::size_t threads = 1) {
+                 std::size_t threads = 1, bool repeats = true) {
     Rank& rank = trace.rank(RankId{r});
     auto& stream = rank.stream(StreamId{7}, "compute");
     for (std::size_t t = 1; t <= threads; ++t) rank.hostThread(t, "launch thread");
@@ -54,7 +55,7 @@ Expected addRank(Trace& trace, std::uint32_t r, std::size_t n, std::uint32_t fir
         if (i > 0) e.gapNs += 900;
     }
     // Later calls repeating the ids of early launches: they would turn those launches late.
-    for (std::size_t i = 1; i < n; i += 3) {
+    for (std::size_t i = 1; repeats && i < n; i += 3) {
         if (i % 5 == 4) continue;  // no first call to repeat
         host(i).append({1000 * static_cast<std::int64_t>(n) + 10 * static_cast<std::int64_t>(i), 5, launch,
                         EventKind::Other, static_cast<std::uint32_t>(first + stride * i), kNoPayload});
@@ -85,6 +86,9 @@ TEST(HostIdle, DenseAndSparseCorrelationIdsGiveTheRuleOnAnyThreadCount) {
     add(addRank(trace, 3, 40, 4'000'000'000u, 7));   // ids near the 32-bit end
     add(addRank(trace, 5, 300, 1, 1, 3));            // dense, launched from three host threads
     add(addRank(trace, 6, 300, 100, 1'000'000, 2));  // sparse, from two
+    // Ids rising along one launch thread and the stream (no repeated call): walked, no lookup built.
+    add(addRank(trace, 7, 300, 1, 1, 1, false));
+    add(addRank(trace, 8, 300, 100, 1'000'000, 1, false));
     // Last, a rank with kernels whose ids rank 0's table holds but no host row: a worker reuses its
     // lookup from rank to rank, and nothing of an earlier rank may count here (no gap, no kernel).
     auto& orphan = trace.rank(RankId{4}).stream(StreamId{7}, "compute");

@@ -5,10 +5,20 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 
 namespace tpscope::core {
 namespace {
+
+// The definition on the sorted sample: linear interpolation between the two closest ranks.
+double fromSorted(const std::vector<double>& sorted, double p) {
+    const std::size_t n = sorted.size();
+    const double pos = p * static_cast<double>(n - 1);
+    const auto lo = static_cast<std::size_t>(std::floor(pos));
+    const auto hi = std::min(lo + 1, n - 1);
+    return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - static_cast<double>(lo));
+}
 
 TEST(Percentile, InterpolatesBetweenOrderStatistics) {
     // Sorted: 100 200 300 400 1000; p90 sits at rank 0.9 * 4 = 3.6, between 400 and 1000.
@@ -35,10 +45,7 @@ TEST(Percentile, InPlaceSelectionEqualsInterpolationOnTheSortedSample) {
         std::vector<double> sorted = v;
         std::sort(sorted.begin(), sorted.end());
         for (const double p : {0.0, 0.1, 0.5, 0.9, 0.99, 1.0}) {
-            const double pos = p * static_cast<double>(n - 1);
-            const auto lo = static_cast<std::size_t>(std::floor(pos));
-            const auto hi = std::min(lo + 1, n - 1);
-            const double expected = sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - static_cast<double>(lo));
+            const double expected = fromSorted(sorted, p);
             std::vector<double> copy = v;
             EXPECT_EQ(percentileInPlace(copy, p), expected) << "n " << n << " p " << p;
             EXPECT_EQ(percentile(v, p), expected) << "n " << n << " p " << p;
@@ -69,10 +76,7 @@ TEST(Percentile, OfEachEqualsInterpolationOnTheSortedSample) {
             std::vector<double> sorted = v;
             std::sort(sorted.begin(), sorted.end());
             for (const double p : {0.0, 0.1, 0.5, 0.9, 0.99, 1.0}) {
-                const double pos = p * static_cast<double>(n - 1);
-                const auto lo = static_cast<std::size_t>(std::floor(pos));
-                const auto hi = std::min(lo + 1, n - 1);
-                const double expected = sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - static_cast<double>(lo));
+                const double expected = fromSorted(sorted, p);
                 int passes = 0;
                 const double got = percentileOfEach(n, p, [&](auto&& visit) {
                     ++passes;

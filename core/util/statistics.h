@@ -10,7 +10,6 @@
 // counts and, at the end, the few values left in one bucket.
 
 #include <algorithm>
-#include <array>
 #include <bit>
 #include <cmath>
 #include <cstddef>

@@ -15,7 +15,7 @@
 #include "core/io/codec/event_codec.h"
 #include "core/io/sqlite_db.h"
 #include "core/io/workspace/workspace.h"
-#include "core/io/workspace/workspace_excerpt.h"
+#include "core/io/workspace/workspace_runs.h"
 #include "core/io/workspace/workspace_schema.h"
 #include "core/util/out_of_memory.h"
 #include "core/util/parallel_for.h"
@@ -24,87 +24,11 @@ namespace tpscope::core {
 
 namespace {
 
-struct RunRow {
-    std::int64_t id = 0;
-    RunInfo info;
-    TraceOrigin origin = TraceOrigin::Unknown;
-    std::string source;
-    std::optional<std::string> cache;
-};
-
 struct ChunkRow {
     std::size_t count = 0;
     std::uint64_t rawBytes = 0;
     std::vector<unsigned char> blob;
 };
-
-Error damaged(const std::string& path, const std::string& what) {
-    return makeError(ErrorCode::ParseError, "damaged workspace: " + what, path);
-}
-
-Result<SqliteDb> openWorkspace(const std::string& path) {
-    auto db = SqliteDb::open(path, SqliteDb::Mode::ReadOnly);
-    if (!db) return db.error();
-    if (auto probe = db->prepare("SELECT count(*) FROM sqlite_master"); !probe || probe->step() != SQLITE_ROW) {
-        return makeError(ErrorCode::WrongFormat, "not a tpscope workspace (not an SQLite database)", path);
-    }
-    // Workspaces come from other people too: every table read must be a real one.
-    TPSCOPE_TRY(db->requireRealTables(
-        {"tpscope_meta", "runs", "run_spec", "trace_tables", "trace_metadata", "ranks", "streams", "event_chunks"}));
-    if (!isWorkspaceDatabase(*db)) {
-        return makeError(ErrorCode::WrongFormat, "SQLite database that is not a tpscope workspace", path);
-    }
-    auto stmt = db->prepare("SELECT value FROM tpscope_meta WHERE key = 'schema_version'");
-    if (!stmt || stmt->step() != SQLITE_ROW) return damaged(path, "no schema_version");
-    const std::int64_t version = stmt->int64(0);
-    if (version > kWorkspaceSchemaVersion) {
-        return makeError(ErrorCode::Unsupported,
-                         "this workspace was written by a newer tpscope (schema version " + std::to_string(version) +
-                             "; this build reads up to " + std::to_string(kWorkspaceSchemaVersion) +
-                             "). Update tpscope to open it.",
-                         path);
-    }
-    if (version < 1) return damaged(path, "invalid schema_version");
-    if (version >= 2) TPSCOPE_TRY(db->requireRealTables({"host_threads"}));
-    if (version >= 3) TPSCOPE_TRY(db->requireRealTables({"run_excerpts"}));
-    return db;
-}
-
-Result<std::vector<RunRow>> readRuns(SqliteDb& db) {
-    auto stmt = db.prepare(
-        "SELECT run_id, name, model, gpu, fabric, tp, batch, tokens, trace_origin, trace_source, analysis_cache "
-        "FROM runs ORDER BY run_id");
-    if (!stmt) return stmt.error();
-    std::vector<RunRow> runs;
-    int rc = 0;
-    while ((rc = stmt->step()) == SQLITE_ROW) {
-        RunRow r;
-        r.id = stmt->int64(0);
-        r.info.name = std::string(stmt->text(1));
-        r.info.model = std::string(stmt->text(2));
-        r.info.gpu = std::string(stmt->text(3));
-        r.info.fabric = std::string(stmt->text(4));
-        r.info.tp = static_cast<int>(stmt->int64(5));
-        r.info.batch = static_cast<int>(stmt->int64(6));
-        r.info.tokens = stmt->int64(7);
-        r.origin = parseTraceOrigin(stmt->text(8)).value_or(TraceOrigin::Unknown);
-        r.source = std::string(stmt->text(9));
-        if (!stmt->isNull(10)) {
-            const auto b = stmt->blob(10);
-            r.cache = std::string(reinterpret_cast<const char*>(b.data()), b.size());
-        }
-        runs.push_back(std::move(r));
-    }
-    if (rc != SQLITE_DONE) return db.error("cannot read runs");
-    auto spec = db.prepare("SELECT run_id, key, value FROM run_spec ORDER BY run_id, position");
-    if (!spec) return spec.error();
-    while (spec->step() == SQLITE_ROW) {
-        for (auto& r : runs) {
-            if (r.id == spec->int64(0)) r.info.spec.emplace_back(spec->text(1), spec->text(2));
-        }
-    }
-    return runs;
-}
 
 Result<std::string> inflateColumn(SqliteStmt& stmt, int blobCol, int rawCol, const std::string& what) {
     return codec::decompress(stmt.blob(blobCol), static_cast<std::uint64_t>(stmt.int64(rawCol)), what);
@@ -379,6 +303,8 @@ struct StreamLoad {
     Status result = Ok{};
 };
 
+}  // namespace
+
 Result<std::shared_ptr<Trace>> readTrace(SqliteDb& db, const RunRow& run, const WorkspaceOptions& opt) {
     auto trace = std::make_shared<Trace>();
     trace->origin = run.origin;
@@ -495,24 +421,6 @@ Result<std::shared_ptr<Trace>> readTrace(SqliteDb& db, const RunRow& run, const 
     return trace;
 }
 
-}  // namespace
-
-bool isWorkspaceDatabase(SqliteDb& db) {
-    if (!db.hasTable("tpscope_meta")) return false;
-    auto stmt = db.prepare("SELECT value FROM tpscope_meta WHERE key = 'format'");
-    return stmt && stmt->step() == SQLITE_ROW && stmt->text(0) == kWorkspaceFormatName;
-}
-
-Result<std::vector<RunInfo>> listWorkspaceRuns(const std::string& path) {
-    auto db = openWorkspace(path);
-    if (!db) return db.error();
-    auto runs = readRuns(*db);
-    if (!runs) return runs.error();
-    std::vector<RunInfo> out;
-    for (auto& r : *runs) out.push_back(std::move(r.info));
-    return out;
-}
-
 namespace {
 
 Result<Workspace> loadWorkspaceRuns(const std::string& path, const WorkspaceOptions& opt) {
@@ -530,14 +438,6 @@ Result<Workspace> loadWorkspaceRuns(const std::string& path, const WorkspaceOpti
     return ws;
 }
 
-Status requireRun(const std::vector<RunRow>& runs, std::size_t runIndex, const std::string& path) {
-    if (runIndex < runs.size()) return Ok{};
-    return makeError(ErrorCode::NotFound,
-                     "the workspace has " + std::to_string(runs.size()) + " runs; run " + std::to_string(runIndex) +
-                         " does not exist",
-                     path);
-}
-
 Result<std::shared_ptr<Trace>> loadOneRun(const std::string& path, std::size_t runIndex, const WorkspaceOptions& opt) {
     auto db = openWorkspace(path);
     if (!db) return db.error();
@@ -547,58 +447,7 @@ Result<std::shared_ptr<Trace>> loadOneRun(const std::string& path, std::size_t r
     return readTrace(*db, runs[runIndex], opt);
 }
 
-Result<std::optional<analysis::OpeningExcerpt>> loadOneExcerpt(const std::string& path, std::size_t runIndex,
-                                                               const WorkspaceOptions& opt) {
-    auto db = openWorkspace(path);
-    if (!db) return db.error();
-    std::vector<RunRow> runs;
-    TPSCOPE_TRY_ASSIGN(runs, readRuns(*db));
-    TPSCOPE_TRY(requireRun(runs, runIndex, path));
-    if (!db->hasTable("run_excerpts")) return std::optional<analysis::OpeningExcerpt>{};  // older than version 3
-    auto stmt = db->prepare(
-        "SELECT excerpt_id, window_start_ns, window_end_ns, trace_start_ns, trace_end_ns, trace_event_count, totals "
-        "FROM run_excerpts WHERE run_id = ?1");
-    if (!stmt) return stmt.error();
-    stmt->bind(1, runs[runIndex].id);
-    const int rc = stmt->step();
-    if (rc == SQLITE_DONE) return std::optional<analysis::OpeningExcerpt>{};
-    if (rc != SQLITE_ROW) return db->error("cannot read the opening excerpt");
-    analysis::OpeningExcerpt excerpt;
-    RunRow row;
-    row.id = stmt->int64(0);
-    row.origin = runs[runIndex].origin;
-    excerpt.windowStartNs = stmt->int64(1);
-    excerpt.windowEndNs = stmt->int64(2);
-    excerpt.traceStartNs = stmt->int64(3);
-    excerpt.traceEndNs = stmt->int64(4);
-    const std::int64_t count = stmt->int64(5);
-    const auto blob = stmt->blob(6);
-    const std::string totals(reinterpret_cast<const char*>(blob.data()), blob.size());
-    // Its own id, negative so that no run's rows are read as the excerpt's; a window inside the trace.
-    if (row.id >= 0 || count < 0 || excerpt.windowEndNs <= excerpt.windowStartNs ||
-        excerpt.traceEndNs < excerpt.traceStartNs || excerpt.windowStartNs < excerpt.traceStartNs ||
-        excerpt.windowEndNs > excerpt.traceEndNs) {
-        return damaged(path, "opening excerpt");
-    }
-    excerpt.traceEventCount = static_cast<std::uint64_t>(count);
-    std::shared_ptr<Trace> events;
-    TPSCOPE_TRY_ASSIGN(events, readTrace(*db, row, opt));
-    events->source = "opening excerpt of " + runs[runIndex].source;
-    if (Status s = decodeExcerptTotals(totals, events->ranks.size(), excerpt.ranks); !s) {
-        Error e = s.error();
-        e.context = path;
-        return e;
-    }
-    excerpt.events = std::move(events);
-    return std::optional<analysis::OpeningExcerpt>{std::move(excerpt)};
-}
-
 }  // namespace
-
-Result<std::optional<analysis::OpeningExcerpt>> loadWorkspaceExcerpt(const std::string& path, std::size_t runIndex,
-                                                                     const WorkspaceOptions& opt) {
-    return withAllocationErrors([&] { return loadOneExcerpt(path, runIndex, opt); }, path);
-}
 
 Result<Workspace> loadWorkspace(const std::string& path, const WorkspaceOptions& opt) {
     return withAllocationErrors([&] { return loadWorkspaceRuns(path, opt); }, path);

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "core/analysis/synced_analysis.h"
+#include "core/util/freed_memory.h"
 #include "ui/logging.h"
 #include "ui/timeline/timeline_data.h"
 
@@ -47,6 +48,9 @@ void deriveRunData(RunOutcome& outcome, int batch) {
             TimelineData::build(*outcome.trace, outcome.analysis, outcome.timeline.get(), std::move(estimate));
     }
     outcome.metrics = metricsOf(*outcome.analysis);
+    // The analysis' per-rank scratch is freed by now but kept in its workers' arenas (~0.3 GB at 100 M
+    // events, beside a 0.9 GB result): handed back, so that what stays resident is the result.
+    core::returnFreedMemory();
 }
 
 void deriveRunData(RunRecord& record) {

@@ -49,7 +49,14 @@ std::size_t lastLayerStartingBy(std::span<const LayerWindow> layers, std::size_t
 std::vector<BlockWindow> nvtxBlocks(const Trace& trace, const Rank& rank, std::span<const LayerWindow> layers,
                                     int depth) {
     std::vector<BlockWindow> out;
-    if (layers.empty()) return out;
+    nvtxBlocks(trace, rank, layers, depth, out);
+    return out;
+}
+
+void nvtxBlocks(const Trace& trace, const Rank& rank, std::span<const LayerWindow> layers, int depth,
+                std::vector<BlockWindow>& out) {
+    out.clear();
+    if (layers.empty()) return;
     out.reserve(2 * layers.size());
     // A few names, many ranges: the last two names looked up ("attention", "mlp") are kept at hand.
     // Kind codes: -1 not a block, else the BlockKind.
@@ -89,7 +96,6 @@ std::vector<BlockWindow> nvtxBlocks(const Trace& trace, const Rank& rank, std::s
     }
     auto byStart = [](const BlockWindow& a, const BlockWindow& b) { return a.startNs < b.startNs; };
     if (!std::is_sorted(out.begin(), out.end(), byStart)) std::stable_sort(out.begin(), out.end(), byStart);
-    return out;
 }
 
 DerivedBlocks splitLayersByKernelKind(std::span<const RepeatKernel> kernels, std::span<const LayerWindow> layers) {

@@ -71,7 +71,8 @@ class KernelUnion {
   private:
     // A stream's next wanted kernel, its times read once (not at every comparison).
     struct Head {
-        std::size_t index = 0;  // == the stream's size: none left
+        std::size_t index = 0;  // == size: none left
+        std::size_t size = 0;   // the stream's events
         TimeInterval interval;
     };
 
@@ -81,20 +82,25 @@ class KernelUnion {
         const auto& ev = m_rank.streams[s].events;
         const EventKinds kinds = ev.kinds();
         std::size_t i = from;
+        std::int64_t dur = 0;
         for (;; ++i) {
             i = kinds.next(i, m_kinds);
-            if (i >= kinds.size() || ev.durNs(i) > 0) break;
+            if (i >= kinds.size() || (dur = ev.durNs(i)) > 0) break;
         }
         m_heads[s].index = i;
-        if (i < kinds.size()) m_heads[s].interval = {ev.startNs(i), ev.endNs(i)};
+        m_heads[s].size = kinds.size();
+        if (i < kinds.size()) {
+            const std::int64_t start = ev.startNs(i);  // each column read once (endNs reads both again)
+            m_heads[s].interval = {start, start + dur};
+        }
     }
 
     // The next wanted kernel by start over every stream (the earliest head; on a tie, the first stream).
     bool nextKernel(TimeInterval& out) {
         std::size_t best = m_heads.size();
         for (std::size_t s = 0; s < m_heads.size(); ++s) {
-            if (m_heads[s].index < m_rank.streams[s].events.size() &&
-                (best == m_heads.size() || m_heads[s].interval.startNs < m_heads[best].interval.startNs)) {
+            const Head& h = m_heads[s];
+            if (h.index < h.size && (best == m_heads.size() || h.interval.startNs < m_heads[best].interval.startNs)) {
                 best = s;
             }
         }

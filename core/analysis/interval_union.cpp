@@ -126,6 +126,7 @@ namespace {
 std::size_t firstEndingAfter(std::span<const Interval> list, std::size_t hint, std::int64_t t) {
     auto before = [](std::int64_t v, const Interval& iv) { return v < iv.endNs; };
     auto at = [&list](std::size_t i) { return list.begin() + static_cast<std::ptrdiff_t>(i); };
+    if (hint < list.size() && list[hint].endNs > t && (hint == 0 || list[hint - 1].endNs <= t)) return hint;
     hint = std::min(hint, list.size());
     std::size_t lo = 0;
     std::size_t hi = hint;
@@ -154,23 +155,33 @@ std::size_t firstEndingAfter(std::span<const Interval> list, std::size_t hint, s
 // next boundary (the end of the interval covering t, else the start of the next one), so a step takes
 // the least of K boundaries and re-reads only the lists whose boundary it reached, instead of testing
 // every list at every boundary. Yields the stretches of constant mask (bits of the lists' own
-// indices); the mask of each instant is stepAt's.
+// indices); the mask of each instant is stepAt's. Works on local copies of CoverageSweep's state
+// (kept in registers), loaded at the window's start and saved at its end.
 template <std::size_t K>
 class ListSweep {
   public:
     static constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::max();
+    using Positions = std::array<std::size_t, CoverageTimeline::kMaxLayers>;
+    using Boundaries = std::array<std::int64_t, CoverageTimeline::kMaxLayers>;
 
-    // Starts at t; pos[which[l]]: that list's first interval ending after t (firstEndingAfter).
-    ListSweep(const std::span<const Interval>* lists, const std::array<std::uint32_t, K>& which,
-              const ListPositions& pos, std::int64_t t)
-        : m_t(t) {
+    // Stands at t with the state `pos`, `boundary` and `mask` (indexed by the lists' own indices),
+    // valid at t for every list unless restart()ed.
+    ListSweep(const std::span<const Interval>* lists, const std::array<std::uint32_t, K>& which, const Positions& pos,
+              const Boundaries& boundary, std::uint32_t mask, std::int64_t t)
+        : m_t(t), m_mask(mask) {
         for (std::size_t l = 0; l < K; ++l) {
             m_data[l] = lists[which[l]].data();
             m_size[l] = lists[which[l]].size();
             m_pos[l] = pos[which[l]];
+            m_boundary[l] = boundary[which[l]];
             m_bit[l] = 1U << which[l];
-            settle(l);
         }
+    }
+    std::int64_t boundary(std::size_t l) const { return m_boundary[l]; }
+    // Swept list l (of `which`) from its first interval ending after t (firstEndingAfter).
+    void restart(std::size_t l, std::size_t pos) {
+        m_pos[l] = pos;
+        settle(l);
     }
     // Calls emit(from, to, mask) for each stretch of [t, end) where the mask stays the same, in time
     // order; the sweep then stands at end (or stays at t when end <= t).
@@ -186,8 +197,13 @@ class ListSweep {
             }
         }
     }
-    void positions(const std::array<std::uint32_t, K>& which, ListPositions& pos) const {
-        for (std::size_t l = 0; l < K; ++l) pos[which[l]] = m_pos[l];
+    void save(const std::array<std::uint32_t, K>& which, Positions& pos, Boundaries& boundary,
+              std::uint32_t& mask) const {
+        for (std::size_t l = 0; l < K; ++l) {
+            pos[which[l]] = m_pos[l];
+            boundary[which[l]] = m_boundary[l];
+        }
+        mask = m_mask;
     }
 
   private:
@@ -245,22 +261,44 @@ class CoveredTime {
     std::size_t m_pos;
 };
 
-// Measures `window` cut at `cuts` into `parts` (parts.size() == cuts.size() + 1, each zeroed), from
-// `pos` (each list's firstEndingAfter of the window's start), which it leaves at the window's end.
-// The list with the most intervals (`inner`, the breakdown's compute) is not swept: the other K
-// lists give the stretches of constant mask, and in each the inner list's covered time is summed
-// from its intervals. The times per mask are the full sweep's: each is a sum of lengths, whatever
-// the pieces it is summed in.
+}  // namespace
+
+CoverageSweep::CoverageSweep(std::span<const std::span<const Interval>> lists)
+    : m_count(std::min<std::size_t>(lists.size(), CoverageTimeline::kMaxLayers)) {
+    for (std::size_t l = 0; l < m_count; ++l) {
+        m_lists[l] = lists[l];
+        if (m_lists[l].size() > m_lists[m_inner].size()) m_inner = l;
+    }
+}
+
+CoverageTimeline::MaskTimes CoverageSweep::measure(Interval window) {
+    CoverageTimeline::MaskTimes out{};
+    measureParts(window, {}, std::span(&out, 1));
+    return out;
+}
+
+// Measures `window` cut at `cuts` into `parts` (parts.size() == cuts.size() + 1, each zeroed): the K
+// lists other than m_inner give the stretches of constant mask, and in each the inner list's covered
+// time is summed from its intervals. The times per mask are the full sweep's: each is a sum of
+// lengths, whatever the pieces it is summed in.
 template <std::size_t K>
-void sweepParts(const std::span<const Interval>* lists, std::size_t inner, ListPositions& pos, Interval window,
-                std::span<const std::int64_t> cuts, std::span<CoverageTimeline::MaskTimes> parts) {
+void CoverageSweep::sweepParts(Interval window, std::span<const std::int64_t> cuts,
+                               std::span<CoverageTimeline::MaskTimes> parts) {
     std::array<std::uint32_t, K> which{};
     for (std::uint32_t l = 0, k = 0; k < K; ++l) {
-        if (l != inner) which[k++] = l;
+        if (l != m_inner) which[k++] = l;
     }
-    ListSweep<K> sweep(lists, which, pos, window.startNs);
-    CoveredTime covered(lists[inner], pos[inner]);
-    const std::uint32_t innerBit = 1U << inner;
+    // From where the last window ended, a list's state holds until its next boundary; the others
+    // (all of them for a window that starts earlier) find their place from their last one.
+    const bool resume = m_live && window.startNs >= m_at;
+    ListSweep<K> sweep(m_lists.data(), which, m_pos, m_boundary, resume ? m_mask : 0, window.startNs);
+    for (std::size_t k = 0; k < K; ++k) {
+        if (!resume || sweep.boundary(k) <= window.startNs) {
+            sweep.restart(k, firstEndingAfter(m_lists[which[k]], m_pos[which[k]], window.startNs));
+        }
+    }
+    CoveredTime covered(m_lists[m_inner], firstEndingAfter(m_lists[m_inner], m_pos[m_inner], window.startNs));
+    const std::uint32_t innerBit = 1U << m_inner;
     std::int64_t t = window.startNs;
     for (std::size_t part = 0; part < parts.size(); ++part) {
         const std::int64_t end = part < cuts.size() ? std::clamp(cuts[part], t, window.endNs) : window.endNs;
@@ -272,59 +310,41 @@ void sweepParts(const std::span<const Interval>* lists, std::size_t inner, ListP
         });
         t = end;
     }
-    sweep.positions(which, pos);
-    pos[inner] = covered.position();
-}
-
-}  // namespace
-
-CoverageSweep::CoverageSweep(std::span<const std::span<const Interval>> lists)
-    : m_count(std::min<std::size_t>(lists.size(), CoverageTimeline::kMaxLayers)) {
-    for (std::size_t l = 0; l < m_count; ++l) m_lists[l] = lists[l];
-}
-
-CoverageTimeline::MaskTimes CoverageSweep::measure(Interval window) {
-    CoverageTimeline::MaskTimes out{};
-    measureParts(window, {}, std::span(&out, 1));
-    return out;
+    sweep.save(which, m_pos, m_boundary, m_mask);
+    m_pos[m_inner] = covered.position();
+    m_at = window.endNs;
+    m_live = true;
 }
 
 void CoverageSweep::measureParts(Interval window, std::span<const std::int64_t> cuts,
                                  std::span<CoverageTimeline::MaskTimes> parts) {
     for (auto& p : parts) p.fill(0);
     if (window.endNs <= window.startNs || parts.empty()) return;
-    ListPositions pos{};
-    for (std::size_t l = 0; l < m_count; ++l) pos[l] = firstEndingAfter(m_lists[l], m_pos[l], window.startNs);
-    if (m_count == 0) {  // all of the window uncovered
-        std::int64_t t = window.startNs;
-        for (std::size_t part = 0; part < parts.size(); ++part) {
-            const std::int64_t end = part < cuts.size() ? std::clamp(cuts[part], t, window.endNs) : window.endNs;
-            parts[part][0] = end - t;
-            t = end;
-        }
-        return;
-    }
-    std::size_t inner = 0;
-    for (std::size_t l = 1; l < m_count; ++l) {
-        if (m_lists[l].size() > m_lists[inner].size()) inner = l;
-    }
     // Each count of swept lists has its own unrolled sweep (the breakdown's: two, comm and transfer).
     static_assert(CoverageTimeline::kMaxLayers == 4);
     switch (m_count) {
+        case 0: {  // all of the window uncovered
+            std::int64_t t = window.startNs;
+            for (std::size_t part = 0; part < parts.size(); ++part) {
+                const std::int64_t end = part < cuts.size() ? std::clamp(cuts[part], t, window.endNs) : window.endNs;
+                parts[part][0] = end - t;
+                t = end;
+            }
+            break;
+        }
         case 1:
-            sweepParts<0>(m_lists.data(), inner, pos, window, cuts, parts);
+            sweepParts<0>(window, cuts, parts);
             break;
         case 2:
-            sweepParts<1>(m_lists.data(), inner, pos, window, cuts, parts);
+            sweepParts<1>(window, cuts, parts);
             break;
         case 3:
-            sweepParts<2>(m_lists.data(), inner, pos, window, cuts, parts);
+            sweepParts<2>(window, cuts, parts);
             break;
         default:
-            sweepParts<3>(m_lists.data(), inner, pos, window, cuts, parts);
+            sweepParts<3>(window, cuts, parts);
             break;
     }
-    m_pos = pos;  // the next window usually starts where this one ended
 }
 
 CoverageTimeline::MaskTimes measureLists(std::span<const std::span<const Interval>> lists, Interval window) {

@@ -151,36 +151,37 @@ std::size_t firstEndingAfter(std::span<const Interval> list, std::size_t hint, s
     return static_cast<std::size_t>(std::upper_bound(at(lo), at(hi), t, before) - list.begin());
 }
 
-// The sweep of stepAt over K of the lists (`which`), with K known when compiled: each list keeps its
+// The sweep of stepAt over the first K of the lists, with K known when compiled: each list keeps its
 // next boundary (the end of the interval covering t, else the start of the next one), so a step takes
 // the least of K boundaries and re-reads only the lists whose boundary it reached, instead of testing
-// every list at every boundary. Yields the stretches of constant mask (bits of the lists' own
-// indices); the mask of each instant is stepAt's. Works on local copies of CoverageSweep's state
-// (kept in registers), loaded at the window's start and saved at its end.
+// every list at every boundary. Yields the stretches of constant mask (`bits`: each list's bit); the
+// mask of each instant is stepAt's. Works on local copies of CoverageSweep's state (kept in
+// registers), loaded at the window's start and saved at its end.
 template <std::size_t K>
 class ListSweep {
   public:
     static constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::max();
     using Positions = std::array<std::size_t, CoverageTimeline::kMaxLayers>;
     using Boundaries = std::array<std::int64_t, CoverageTimeline::kMaxLayers>;
+    using Bits = std::array<std::uint32_t, CoverageTimeline::kMaxLayers>;
 
-    // Stands at t with the state `pos`, `boundary` and `mask` (indexed by the lists' own indices),
-    // valid at t for every list unless restart()ed.
-    ListSweep(const std::span<const Interval>* lists, const std::array<std::uint32_t, K>& which, const Positions& pos,
+    // Stands at t with the state `pos`, `boundary` and `mask`, valid at t for every list unless
+    // restart()ed.
+    ListSweep(const std::span<const Interval>* lists, const Bits& bits, const Positions& pos,
               const Boundaries& boundary, std::uint32_t mask, std::int64_t t)
         : m_t(t), m_mask(mask) {
         for (std::size_t l = 0; l < K; ++l) {
-            m_data[l] = lists[which[l]].data();
-            m_size[l] = lists[which[l]].size();
-            m_pos[l] = pos[which[l]];
-            m_boundary[l] = boundary[which[l]];
-            m_bit[l] = 1U << which[l];
+            m_data[l] = lists[l].data();
+            m_cur[l] = m_data[l] + pos[l];
+            m_end[l] = m_data[l] + lists[l].size();
+            m_boundary[l] = boundary[l];
+            m_bit[l] = bits[l];
         }
     }
     std::int64_t boundary(std::size_t l) const { return m_boundary[l]; }
-    // Swept list l (of `which`) from its first interval ending after t (firstEndingAfter).
+    // List l from its first interval ending after t (firstEndingAfter).
     void restart(std::size_t l, std::size_t pos) {
-        m_pos[l] = pos;
+        m_cur[l] = m_data[l] + pos;
         settle(l);
     }
     // Calls emit(from, to, mask) for each stretch of [t, end) where the mask stays the same, in time
@@ -197,11 +198,10 @@ class ListSweep {
             }
         }
     }
-    void save(const std::array<std::uint32_t, K>& which, Positions& pos, Boundaries& boundary,
-              std::uint32_t& mask) const {
+    void save(Positions& pos, Boundaries& boundary, std::uint32_t& mask) const {
         for (std::size_t l = 0; l < K; ++l) {
-            pos[which[l]] = m_pos[l];
-            boundary[which[l]] = m_boundary[l];
+            pos[l] = static_cast<std::size_t>(m_cur[l] - m_data[l]);
+            boundary[l] = m_boundary[l];
         }
         mask = m_mask;
     }
@@ -210,16 +210,15 @@ class ListSweep {
     // stepAt's test of one list at m_t. Every boundary stays after m_t: the interval read ends after
     // it, and starts after it when it does not cover m_t.
     void settle(std::size_t l) {
-        const Interval* list = m_data[l];
-        std::size_t p = m_pos[l];
-        while (p < m_size[l] && list[p].endNs <= m_t) ++p;
-        m_pos[l] = p;
-        if (p == m_size[l]) {
+        const Interval* p = m_cur[l];
+        while (p != m_end[l] && p->endNs <= m_t) ++p;
+        m_cur[l] = p;
+        if (p == m_end[l]) {
             m_mask &= ~m_bit[l];
             m_boundary[l] = kNone;
             return;
         }
-        const Interval iv = list[p];
+        const Interval iv = *p;
         const bool covers = iv.startNs <= m_t;
         m_mask = covers ? (m_mask | m_bit[l]) : (m_mask & ~m_bit[l]);
         // Not covering: stepAt's mask for this list changes at the start, or where the interval
@@ -228,8 +227,8 @@ class ListSweep {
     }
 
     std::array<const Interval*, K> m_data{};
-    std::array<std::size_t, K> m_size{};
-    std::array<std::size_t, K> m_pos{};
+    std::array<const Interval*, K> m_cur{};
+    std::array<const Interval*, K> m_end{};
     std::array<std::uint32_t, K> m_bit{};
     std::array<std::int64_t, K> m_boundary{};
     std::int64_t m_t = 0;
@@ -242,32 +241,38 @@ class CoveredTime {
   public:
     // pos: the list's first interval ending after the first stretch's start.
     CoveredTime(std::span<const Interval> list, std::size_t pos)
-        : m_data(list.data()), m_size(list.size()), m_pos(pos) {}
+        : m_data(list.data()), m_cur(list.data() + pos), m_end(list.data() + list.size()) {}
     std::int64_t in(std::int64_t from, std::int64_t to) {
         std::int64_t sum = 0;
-        while (m_pos < m_size && m_data[m_pos].startNs < to) {
-            const Interval iv = m_data[m_pos];
+        for (; m_cur != m_end && m_cur->startNs < to; ++m_cur) {
+            const Interval iv = *m_cur;
             sum += std::min(iv.endNs, to) - std::max(iv.startNs, from);
             if (iv.endNs > to) break;  // reaches into the next stretch
-            ++m_pos;
         }
         return sum;
     }
-    std::size_t position() const { return m_pos; }
+    std::size_t position() const { return static_cast<std::size_t>(m_cur - m_data); }
 
   private:
     const Interval* m_data;
-    std::size_t m_size;
-    std::size_t m_pos;
+    const Interval* m_cur;
+    const Interval* m_end;
 };
 
 }  // namespace
 
 CoverageSweep::CoverageSweep(std::span<const std::span<const Interval>> lists)
     : m_count(std::min<std::size_t>(lists.size(), CoverageTimeline::kMaxLayers)) {
+    // The list with the most intervals (the first on ties) goes last, the others keep their order.
+    std::size_t inner = 0;
+    for (std::size_t l = 1; l < m_count; ++l) {
+        if (lists[l].size() > lists[inner].size()) inner = l;
+    }
+    std::size_t slot = 0;
     for (std::size_t l = 0; l < m_count; ++l) {
-        m_lists[l] = lists[l];
-        if (m_lists[l].size() > m_lists[m_inner].size()) m_inner = l;
+        const std::size_t at = l == inner ? m_count - 1 : slot++;
+        m_lists[at] = lists[l];
+        m_bits[at] = 1U << l;
     }
 }
 
@@ -277,28 +282,24 @@ CoverageTimeline::MaskTimes CoverageSweep::measure(Interval window) {
     return out;
 }
 
-// Measures `window` cut at `cuts` into `parts` (parts.size() == cuts.size() + 1, each zeroed): the K
-// lists other than m_inner give the stretches of constant mask, and in each the inner list's covered
-// time is summed from its intervals. The times per mask are the full sweep's: each is a sum of
+// Measures `window` cut at `cuts` into `parts` (parts.size() == cuts.size() + 1, each zeroed): the
+// first K lists give the stretches of constant mask, and in each the last one's covered time is summed
+// from its intervals. The times per mask are the full sweep's: each is a sum of
 // lengths, whatever the pieces it is summed in.
 template <std::size_t K>
 void CoverageSweep::sweepParts(Interval window, std::span<const std::int64_t> cuts,
                                std::span<CoverageTimeline::MaskTimes> parts) {
-    std::array<std::uint32_t, K> which{};
-    for (std::uint32_t l = 0, k = 0; k < K; ++l) {
-        if (l != m_inner) which[k++] = l;
-    }
     // From where the last window ended, a list's state holds until its next boundary; the others
     // (all of them for a window that starts earlier) find their place from their last one.
     const bool resume = m_live && window.startNs >= m_at;
-    ListSweep<K> sweep(m_lists.data(), which, m_pos, m_boundary, resume ? m_mask : 0, window.startNs);
-    for (std::size_t k = 0; k < K; ++k) {
-        if (!resume || sweep.boundary(k) <= window.startNs) {
-            sweep.restart(k, firstEndingAfter(m_lists[which[k]], m_pos[which[k]], window.startNs));
+    ListSweep<K> sweep(m_lists.data(), m_bits, m_pos, m_boundary, resume ? m_mask : 0, window.startNs);
+    for (std::size_t l = 0; l < K; ++l) {
+        if (!resume || sweep.boundary(l) <= window.startNs) {
+            sweep.restart(l, firstEndingAfter(m_lists[l], m_pos[l], window.startNs));
         }
     }
-    CoveredTime covered(m_lists[m_inner], firstEndingAfter(m_lists[m_inner], m_pos[m_inner], window.startNs));
-    const std::uint32_t innerBit = 1U << m_inner;
+    CoveredTime covered(m_lists[K], firstEndingAfter(m_lists[K], m_pos[K], window.startNs));
+    const std::uint32_t innerBit = m_bits[K];
     std::int64_t t = window.startNs;
     for (std::size_t part = 0; part < parts.size(); ++part) {
         const std::int64_t end = part < cuts.size() ? std::clamp(cuts[part], t, window.endNs) : window.endNs;
@@ -310,8 +311,8 @@ void CoverageSweep::sweepParts(Interval window, std::span<const std::int64_t> cu
         });
         t = end;
     }
-    sweep.save(which, m_pos, m_boundary, m_mask);
-    m_pos[m_inner] = covered.position();
+    sweep.save(m_pos, m_boundary, m_mask);
+    m_pos[K] = covered.position();
     m_at = window.endNs;
     m_live = true;
 }

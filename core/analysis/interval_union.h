@@ -97,9 +97,11 @@ class CoverageSweep {
     template <std::size_t K>
     void sweepParts(Interval window, std::span<const std::int64_t> cuts, std::span<CoverageTimeline::MaskTimes> parts);
 
+    // The lists swept first, the one summed inside their stretches last; m_bits: each one's bit in
+    // the masks (1 << its index in the constructor's lists).
     std::array<std::span<const Interval>, CoverageTimeline::kMaxLayers> m_lists{};
+    std::array<std::uint32_t, CoverageTimeline::kMaxLayers> m_bits{};
     std::size_t m_count = 0;
-    std::size_t m_inner = 0;  // the list summed inside the stretches, not swept
     // Where the last window ended (once m_live), and there: each list's first interval ending after
     // it, each swept list's next boundary, and which swept lists cover it.
     std::array<std::size_t, CoverageTimeline::kMaxLayers> m_pos{};

@@ -54,8 +54,13 @@ constexpr KindMask kCompute = ((KindMask{1} << core::kEventKindCount) - 1) &
 // or touch are merged, which is what appendToUnion/mergeUnions gave, interval for interval.
 class KernelUnion {
   public:
-    KernelUnion(const core::Rank& rank, KindMask kinds) : m_rank(rank), m_kinds(kinds), m_heads(rank.streams.size()) {
-        for (std::size_t s = 0; s < m_heads.size(); ++s) advance(s, 0);
+    KernelUnion(const core::Rank& rank, KindMask kinds) : m_kinds(kinds), m_heads(rank.streams.size()) {
+        for (std::size_t s = 0; s < m_heads.size(); ++s) {
+            Head& h = m_heads[s];
+            h.events = &rank.streams[s].events;
+            h.kinds = h.events->kinds();
+            advance(h, 0);
+        }
         m_pending = nextKernel(m_next);
     }
 
@@ -69,42 +74,43 @@ class KernelUnion {
     }
 
   private:
-    // A stream's next wanted kernel, its times read once (not at every comparison).
+    // A stream's next wanted kernel, its times read once (not at every comparison), beside the
+    // stream's columns and kinds (looked up once, not at every kernel).
     struct Head {
-        std::size_t index = 0;  // == the stream's size: none left
+        const EventColumns* events = nullptr;
+        EventKinds kinds;
+        std::size_t index = 0;  // == kinds.size(): none left
         TimeInterval interval;
     };
 
-    // Stream s's head: its first wanted kernel at or after `from`. The kinds are scanned as bytes; a
-    // kernel's times are read only once its kind is wanted.
-    void advance(std::size_t s, std::size_t from) {
-        const auto& ev = m_rank.streams[s].events;
-        const EventKinds kinds = ev.kinds();
+    // The stream's first wanted kernel at or after `from`. The kinds are scanned as bytes; a
+    // kernel's times are read only once its kind is wanted, each column once.
+    void advance(Head& h, std::size_t from) const {
         std::size_t i = from;
+        std::int64_t dur = 0;
         for (;; ++i) {
-            i = kinds.next(i, m_kinds);
-            if (i >= kinds.size() || ev.durNs(i) > 0) break;
+            i = h.kinds.next(i, m_kinds);
+            if (i >= h.kinds.size() || (dur = h.events->durNs(i)) > 0) break;
         }
-        m_heads[s].index = i;
-        if (i < kinds.size()) m_heads[s].interval = {ev.startNs(i), ev.endNs(i)};
+        h.index = i;
+        if (i < h.kinds.size()) {
+            const std::int64_t start = h.events->startNs(i);
+            h.interval = {start, start + dur};
+        }
     }
 
     // The next wanted kernel by start over every stream (the earliest head; on a tie, the first stream).
     bool nextKernel(TimeInterval& out) {
-        std::size_t best = m_heads.size();
-        for (std::size_t s = 0; s < m_heads.size(); ++s) {
-            if (m_heads[s].index < m_rank.streams[s].events.size() &&
-                (best == m_heads.size() || m_heads[s].interval.startNs < m_heads[best].interval.startNs)) {
-                best = s;
-            }
+        Head* best = nullptr;
+        for (Head& h : m_heads) {
+            if (h.index < h.kinds.size() && (best == nullptr || h.interval.startNs < best->interval.startNs)) best = &h;
         }
-        if (best == m_heads.size()) return false;
-        out = m_heads[best].interval;
-        advance(best, m_heads[best].index + 1);
+        if (best == nullptr) return false;
+        out = best->interval;
+        advance(*best, best->index + 1);
         return true;
     }
 
-    const core::Rank& m_rank;
     KindMask m_kinds;
     std::vector<Head> m_heads;  // per stream
     TimeInterval m_next;

@@ -75,9 +75,13 @@ class CoverageTimeline {
 
 // The same per-mask times as CoverageTimeline(lists).measure(window), swept from the lists
 // themselves, without the segment table (~24 bytes a kernel: ~0.5 GB for one rank of a 100 M-event
-// trace). Each measure() finds its start from the previous window's (galloping forward), so a run
-// of windows in start order costs about one sweep over the intervals they cover; a window that
-// starts earlier than the last one costs a binary search. The lists must outlive the sweep.
+// trace). The list with the most intervals (the breakdown's compute) is not swept: the others give the
+// stretches where their mask stays the same, each list re-read only at its own next boundary, and in
+// each stretch the longest list's covered time is summed from its intervals (the same sums of the same
+// lengths). A window that starts where the last one ended, or later, resumes the sweep there (lists
+// whose next boundary it passed find their place galloping forward), so a run of windows in start
+// order costs about one sweep over the intervals they cover; a window that starts earlier costs a
+// backward gallop. The lists must outlive the sweep.
 class CoverageSweep {
   public:
     explicit CoverageSweep(std::span<const std::span<const Interval>> lists);
@@ -89,9 +93,22 @@ class CoverageSweep {
                       std::span<CoverageTimeline::MaskTimes> parts);
 
   private:
+    // measureParts with K lists swept beside the summed one (interval_union.cpp).
+    template <std::size_t K>
+    void sweepParts(Interval window, std::span<const std::int64_t> cuts, std::span<CoverageTimeline::MaskTimes> parts);
+
+    // The lists swept first, the one summed inside their stretches last; m_bits: each one's bit in
+    // the masks (1 << its index in the constructor's lists).
     std::array<std::span<const Interval>, CoverageTimeline::kMaxLayers> m_lists{};
-    std::array<std::size_t, CoverageTimeline::kMaxLayers> m_pos{};
+    std::array<std::uint32_t, CoverageTimeline::kMaxLayers> m_bits{};
     std::size_t m_count = 0;
+    // Where the last window ended (once m_live), and there: each list's first interval ending after
+    // it, each swept list's next boundary, and which swept lists cover it.
+    std::array<std::size_t, CoverageTimeline::kMaxLayers> m_pos{};
+    std::array<std::int64_t, CoverageTimeline::kMaxLayers> m_boundary{};
+    std::int64_t m_at = 0;
+    std::uint32_t m_mask = 0;
+    bool m_live = false;
 };
 
 // One window: CoverageSweep(lists).measure(window).

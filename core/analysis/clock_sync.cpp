@@ -78,7 +78,9 @@ using Flags = std::vector<std::uint8_t>;
 Flags linkedRanks(const Observations& obs, std::size_t rankCount, std::uint32_t reference) {
     Flags linked(rankCount, 0);
     linked[reference] = 1;
-    for (bool grew = true; grew;) {
+    std::size_t linkedCount = 1;
+    // Passes until one links no rank, or until every rank is linked (a pass more would link none).
+    for (bool grew = true; grew && linkedCount < rankCount;) {
         grew = false;
         for (std::size_t c = 0; c < obs.calls(); ++c) {
             const auto begin = obs.rank.begin() + obs.first[c];
@@ -87,6 +89,7 @@ Flags linkedRanks(const Observations& obs, std::size_t rankCount, std::uint32_t 
             for (auto it = begin; it != end; ++it) {
                 if (linked[*it] == 0) {
                     linked[*it] = 1;
+                    ++linkedCount;
                     grew = true;
                 }
             }
@@ -98,6 +101,7 @@ Flags linkedRanks(const Observations& obs, std::size_t rankCount, std::uint32_t 
 // Keeps the calls c with keep[c], in order, compacting the columns in place (a write never passes
 // the entries still to be read, first[c + 1] included).
 void keepCalls(Observations& obs, const Flags& keep) {
+    if (std::find(keep.begin(), keep.end(), 0) == keep.end()) return;  // every call kept: nothing moves
     std::size_t out = 0;
     std::size_t calls = 0;
     for (std::size_t c = 0; c < obs.calls(); ++c) {

@@ -121,8 +121,8 @@ const EventColumns* launchThread(const Rank& rank, bool& several) {
 // The launch calls of the one launch thread read in the order of a stream's rising ids: a cursor, no
 // memory. It answers as the lookup would (the first launch call of an id) only while the ids other
 // than 0 rise along the launch thread, which it checks as it reads: each call is checked once, by the
-// first cursor that passes it (`checked` is shared by the rank's streams; tailRises() checks the
-// calls no cursor passed). At the first id that does not rise it stops answering (`broken`).
+// first cursor that passes it (a RiseCheck handed from a stream's cursor to the next one; tailRises()
+// checks the calls no cursor passed). At the first id that does not rise it stops answering (`broken`).
 struct RiseCheck {
     std::size_t checkedTo = 0;  // calls [0, checkedTo) checked
     std::uint32_t lastId = 0;   // the last id other than 0 among them
@@ -131,7 +131,9 @@ struct RiseCheck {
 
 class RisingLaunches {
   public:
-    RisingLaunches(const EventColumns& launches, RiseCheck& checked) : m_launches(launches), m_check(checked) {}
+    RisingLaunches(const EventColumns& launches, const RiseCheck& checked) : m_launches(launches), m_check(checked) {}
+    // The check as it stands after this cursor's reads (a copy while it reads: kept in registers).
+    const RiseCheck& check() const { return m_check; }
     // The end of the launch call of id, which must be above the previous id asked for (the stream's ids
     // rise): the calls before it are passed, and so is the call found (the next id is above it).
     std::int64_t find(std::uint32_t id) {
@@ -174,7 +176,7 @@ class RisingLaunches {
     }
 
     const EventColumns& m_launches;
-    RiseCheck& m_check;
+    RiseCheck m_check;
     std::size_t m_next = 0;
 };
 
@@ -227,11 +229,10 @@ bool walkRising(const Rank& rank, const EventColumns& launches, HostIdle& out) {
     RiseCheck check;
     for (const auto& stream : rank.streams) {
         RisingLaunches cursor(launches, check);
-        if (!addStream<true>(
-                stream.events, [&](std::uint32_t id) { return cursor.find(id); }, out) ||
-            check.broken) {
-            return false;
-        }
+        const bool rises = addStream<true>(
+            stream.events, [&](std::uint32_t id) { return cursor.find(id); }, out);
+        check = cursor.check();
+        if (!rises || check.broken) return false;
     }
     return RisingLaunches::tailRises(launches, check);
 }

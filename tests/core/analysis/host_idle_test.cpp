@@ -174,7 +174,7 @@ void addRandomRank(Trace& trace, std::uint32_t r, Break brk, std::mt19937_64& rn
     const NameId kernel = trace.intern("gemm");
     const NameId call = trace.intern("cudaLaunchKernel");
     std::vector<std::int64_t> streamStart(streamCount, 0);
-    std::vector<std::vector<std::uint32_t>> streamIds(streamCount);
+    std::vector<std::uint32_t> uncalled;  // ids of kernels without a call
     std::int64_t hostAt = 0;
     std::uint32_t id = 1 + static_cast<std::uint32_t>(pick(1000));
     const std::size_t n = 100 + static_cast<std::size_t>(pick(400));
@@ -191,7 +191,7 @@ void addRandomRank(Trace& trace, std::uint32_t r, Break brk, std::mt19937_64& rn
         streamStart[s] = start;
         const std::uint32_t kernelId = pick(12) == 0 ? 0 : id;
         rank.streams[s].events.append({start, 1 + pick(4000), kernel, EventKind::Gemm, kernelId, kNoPayload});
-        streamIds[s].push_back(kernelId);
+        if (!hasCall && kernelId != 0) uncalled.push_back(kernelId);
     }
     switch (brk) {
         case Break::None:
@@ -206,6 +206,11 @@ void addRandomRank(Trace& trace, std::uint32_t r, Break brk, std::mt19937_64& rn
         case Break::LaunchRepeatLate:  // a later call repeats an early id (the first call counts)
             launches.append(
                 {hostAt + 10, 5, call, EventKind::Other, id - static_cast<std::uint32_t>(pick(n / 2)), kNoPayload});
+            // and the only call of a kernel comes last, past every call a stream's walk reads
+            if (!uncalled.empty()) {
+                launches.append({hostAt + 20, 5, call, EventKind::Other,
+                                 uncalled[static_cast<std::size_t>(pick(uncalled.size()))], kNoPayload});
+            }
             break;
         case Break::LaunchRepeatEarly: {  // a call early on repeats an id a few calls back
             EventColumns repeated;

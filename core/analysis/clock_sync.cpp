@@ -78,7 +78,9 @@ using Flags = std::vector<std::uint8_t>;
 Flags linkedRanks(const Observations& obs, std::size_t rankCount, std::uint32_t reference) {
     Flags linked(rankCount, 0);
     linked[reference] = 1;
-    for (bool grew = true; grew;) {
+    std::size_t linkedCount = 1;
+    // Passes until one links no rank, or until every rank is linked (a pass more would link none).
+    for (bool grew = true; grew && linkedCount < rankCount;) {
         grew = false;
         for (std::size_t c = 0; c < obs.calls(); ++c) {
             const auto begin = obs.rank.begin() + obs.first[c];
@@ -87,6 +89,7 @@ Flags linkedRanks(const Observations& obs, std::size_t rankCount, std::uint32_t 
             for (auto it = begin; it != end; ++it) {
                 if (linked[*it] == 0) {
                     linked[*it] = 1;
+                    ++linkedCount;
                     grew = true;
                 }
             }
@@ -98,6 +101,7 @@ Flags linkedRanks(const Observations& obs, std::size_t rankCount, std::uint32_t 
 // Keeps the calls c with keep[c], in order, compacting the columns in place (a write never passes
 // the entries still to be read, first[c + 1] included).
 void keepCalls(Observations& obs, const Flags& keep) {
+    if (std::find(keep.begin(), keep.end(), 0) == keep.end()) return;  // every call kept: nothing moves
     std::size_t out = 0;
     std::size_t calls = 0;
     for (std::size_t c = 0; c < obs.calls(); ++c) {
@@ -176,6 +180,18 @@ Residuals residualsOf(const Observations& obs, const std::vector<double>& offset
     return {obs.ends(), obs.rank.data(), offset.data(), t.data()};
 }
 
+// Whether percentileOfEach(count, 0.5, forEach) is at most `bound` (count > 0), from one pass that
+// counts the values at most `bound`: it is when both values the median lies between are (the
+// (lo + 1)-th and (lo + 2)-th smallest, pos = (count - 1) / 2 as percentileOfEach places it), since a
+// point between two values at most `bound` is too, rounded as well (`bound` is a double).
+template <class ForEach>
+bool medianAtMost(std::size_t count, double bound, ForEach&& forEach) {
+    const auto lo = static_cast<std::size_t>(std::floor(0.5 * static_cast<double>(count - 1)));
+    std::size_t atMost = 0;
+    forEach([&](double v) { atMost += v <= bound ? 1 : 0; });
+    return atMost >= std::min(count, lo + 2);
+}
+
 // One mismatched call (a rank that ran an extra collective) would pull every offset: drops the
 // calls with a residual above max(50 us, 10 x the median absolute residual) and refits once, unless
 // that would drop none or every one of the `matchedCalls` (linked to the reference or not). Returns
@@ -187,12 +203,17 @@ std::size_t dropOutliersAndRefit(Observations& obs, std::size_t matchedCalls, st
     const Residuals residual = residualsOf(obs, offset, t);
     const std::uint32_t* first = obs.first.data();
     const std::size_t calls = obs.calls();
-    const double median = percentileOfEach(obs.size(), 0.5, [&](auto&& visit) {
+    const auto eachAbsResidual = [&](auto&& visit) {
         for (std::size_t c = 0; c < calls; ++c) {
             for (std::uint32_t i = first[c]; i < first[c + 1]; ++i) visit(std::abs(residual(i, c)));
         }
-    });
-    const double limit = std::max(50'000.0, 10.0 * median);
+    };
+    constexpr double kFloor = 50'000.0;
+    // When the median is at most a tenth of the floor (ranks on one clock: residuals of a few µs), the
+    // limit is the floor whatever the median: one counting pass instead of the median's selection passes.
+    const double limit = medianAtMost(obs.size(), kFloor / 10.0, eachAbsResidual)
+                             ? kFloor
+                             : std::max(kFloor, 10.0 * percentileOfEach(obs.size(), 0.5, eachAbsResidual));
     Flags dropCall(obs.calls(), 0);
     for (std::size_t c = 0; c < obs.calls(); ++c) {
         for (std::uint32_t i = obs.first[c]; i < obs.first[c + 1]; ++i) {

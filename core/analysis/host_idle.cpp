@@ -29,8 +29,6 @@ class LaunchEnds {
         m_table.clear();
         m_sorted.clear();
         m_threadFirst.clear();
-        m_rising = risingLaunchThread(rank);
-        if (m_rising != nullptr) return;
         std::size_t count = 0;
         std::size_t hostEvents = 0;
         std::uint32_t lo = std::numeric_limits<std::uint32_t>::max();
@@ -61,10 +59,6 @@ class LaunchEnds {
                              [](const auto& a, const auto& b) { return a.first < b.first; });
         }
     }
-    bool empty() const { return m_rising == nullptr && m_table.empty() && m_sorted.empty(); }
-    // The one host thread that launches every kernel, when it and every stream keep their ids rising:
-    // then each stream walks it once (RisingLaunches) and no lookup is built.
-    const EventColumns* rising() const { return m_rising; }
     // The launch call's end, or kNoLaunch.
     std::int64_t find(std::uint32_t id) const {
         if (!m_table.empty()) {
@@ -98,95 +92,166 @@ class LaunchEnds {
         return m_rank->hostThreads[t].events.endNs(position - m_threadFirst[t]);
     }
 
-    // Ids other than 0 strictly rising along the events (a runtime counter on one thread).
-    static bool idsRise(const EventColumns& ev) {
-        std::uint32_t last = 0;
-        for (std::size_t i = 0; i < ev.size(); ++i) {
-            const std::uint32_t id = ev.correlationId(i);
-            if (id == 0) continue;
-            if (id <= last) return false;
-            last = id;
-        }
-        return true;
-    }
-    static const EventColumns* risingLaunchThread(const Rank& rank) {
-        const EventColumns* launches = nullptr;
-        for (const auto& thread : rank.hostThreads) {
-            const auto& ev = thread.events;
-            bool any = false;
-            for (std::size_t i = 0; i < ev.size() && !any; ++i) any = ev.correlationId(i) != 0;
-            if (!any) continue;
-            if (launches != nullptr) return nullptr;  // two launching threads: the lookup
-            launches = &ev;
-        }
-        if (launches == nullptr || !idsRise(*launches)) return nullptr;
-        for (const auto& stream : rank.streams) {
-            if (!idsRise(stream.events)) return nullptr;
-        }
-        return launches;
-    }
-
     const Rank* m_rank = nullptr;
-    const EventColumns* m_rising = nullptr;
     std::uint32_t m_first = 0;
     std::vector<std::size_t> m_threadFirst;  // host thread t's first position; one more: their count
     std::vector<std::uint32_t> m_table;
     std::vector<std::pair<std::uint32_t, std::size_t>> m_sorted;
 };
 
-// The launch calls of a rising launch thread (LaunchEnds::rising) read in the order of a stream's
-// rising ids: a cursor, no memory.
+// The one host thread that launches every kernel of a rank (the only one with an id other than 0),
+// or nullptr with `several` set when more than one does (or with neither: no launch call at all).
+const EventColumns* launchThread(const Rank& rank, bool& several) {
+    several = false;
+    const EventColumns* launches = nullptr;
+    for (const auto& thread : rank.hostThreads) {
+        const auto& ev = thread.events;
+        bool any = false;
+        for (std::size_t i = 0; i < ev.size() && !any; ++i) any = ev.correlationId(i) != 0;
+        if (!any) continue;
+        if (launches != nullptr) {
+            several = true;
+            return nullptr;
+        }
+        launches = &ev;
+    }
+    return launches;
+}
+
+// The launch calls of the one launch thread read in the order of a stream's rising ids: a cursor, no
+// memory. It answers as the lookup would (the first launch call of an id) only while the ids other
+// than 0 rise along the launch thread, which it checks as it reads: each call is checked once, by the
+// first cursor that passes it (a RiseCheck handed from a stream's cursor to the next one; tailRises()
+// checks the calls no cursor passed). At the first id that does not rise it stops answering (`broken`).
+struct RiseCheck {
+    std::size_t checkedTo = 0;  // calls [0, checkedTo) checked
+    std::uint32_t lastId = 0;   // the last id other than 0 among them
+    bool broken = false;
+};
+
 class RisingLaunches {
   public:
-    explicit RisingLaunches(const EventColumns& launches) : m_launches(launches) {}
+    RisingLaunches(const EventColumns& launches, const RiseCheck& checked) : m_launches(launches), m_check(checked) {}
+    // The check as it stands after this cursor's reads (a copy while it reads: kept in registers).
+    const RiseCheck& check() const { return m_check; }
+    // The end of the launch call of id, which must be above the previous id asked for (the stream's ids
+    // rise): the calls before it are passed, and so is the call found (the next id is above it).
     std::int64_t find(std::uint32_t id) {
         if (id == 0) return kNoLaunch;
-        while (m_next < m_launches.size()) {
+        const std::size_t n = m_launches.size();
+        while (m_next < n) {
             const std::uint32_t at = m_launches.correlationId(m_next);
-            if (at >= id && at != 0) return at == id ? m_launches.endNs(m_next) : kNoLaunch;
-            ++m_next;
+            if (at > id) return kNoLaunch;  // stays: a later id may be this one
+            if (!pass(at)) return kNoLaunch;
+            if (at == id) return m_launches.endNs(m_next - 1);
         }
         return kNoLaunch;
     }
+    // Whether the ids of the calls no cursor passed keep rising.
+    static bool tailRises(const EventColumns& launches, RiseCheck& check) {
+        for (std::size_t i = check.checkedTo; i < launches.size(); ++i) {
+            const std::uint32_t id = launches.correlationId(i);
+            if (id == 0) continue;
+            if (id <= check.lastId) return false;
+            check.lastId = id;
+        }
+        check.checkedTo = launches.size();
+        return true;
+    }
 
   private:
+    // Steps past the call at m_next, whose id is `at`, checking it if no cursor has: false, and no more
+    // answers (the rank takes the lookup), when its id does not rise.
+    bool pass(std::uint32_t at) {
+        if (m_next++ != m_check.checkedTo) return true;
+        ++m_check.checkedTo;
+        if (at == 0) return true;
+        if (at <= m_check.lastId) {
+            m_check.broken = true;
+            m_next = m_launches.size();
+            return false;
+        }
+        m_check.lastId = at;
+        return true;
+    }
+
     const EventColumns& m_launches;
+    RiseCheck m_check;
     std::size_t m_next = 0;
 };
 
-template <typename Find>
-void addStream(const EventColumns& ev, Find&& launchEndOf, HostIdle& out) {
+// Adds one stream's gaps to out. With CheckRise, false (out then incomplete) at the first id other
+// than 0 that does not rise along the stream: the cursor's answers need rising ids. Sums are kept in
+// locals (stores through `out` inside the loop would make the compiler reload the columns' pointers).
+template <bool CheckRise, typename Find>
+bool addStream(const EventColumns& ev, Find&& launchEndOf, HostIdle& out) {
+    const std::size_t n = ev.size();
+    if (n == 0) return true;
+    std::int64_t gapNs = 0;
+    std::int64_t launchWaitNs = 0;
+    std::size_t kernels = 0;
+    std::size_t launchBound = 0;
+    std::uint32_t lastId = 0;
     std::int64_t freeAt = 0;
-    for (std::size_t i = 0; i < ev.size(); ++i) {
+    for (std::size_t i = 0; i < n; ++i) {
         const std::int64_t start = ev.startNs(i);
-        const std::int64_t launch = launchEndOf(ev.correlationId(i));
-        if (i > 0 && start > freeAt) {
-            const std::int64_t gap = start - freeAt;
-            out.gapNs += gap;
-            if (launch != kNoLaunch && launch > freeAt) {
-                out.launchWaitNs += gap;
-                ++out.launchBoundKernels;
+        const std::int64_t end = start + ev.durNs(i);
+        const std::uint32_t id = ev.correlationId(i);
+        if constexpr (CheckRise) {
+            if (id != 0) {
+                if (id <= lastId) return false;
+                lastId = id;
             }
         }
-        if (launch != kNoLaunch) ++out.kernels;
-        freeAt = i == 0 ? ev.endNs(i) : std::max(freeAt, ev.endNs(i));
+        const std::int64_t launch = launchEndOf(id);
+        if (i > 0 && start > freeAt) {
+            const std::int64_t gap = start - freeAt;
+            gapNs += gap;
+            if (launch != kNoLaunch && launch > freeAt) {
+                launchWaitNs += gap;
+                ++launchBound;
+            }
+        }
+        if (launch != kNoLaunch) ++kernels;
+        freeAt = i == 0 ? end : std::max(freeAt, end);
     }
+    out.gapNs += gapNs;
+    out.launchWaitNs += launchWaitNs;
+    out.kernels += kernels;
+    out.launchBoundKernels += launchBound;
+    return true;
+}
+
+// The rank's gaps through the one launch thread's cursor, one walk a stream; false (out incomplete)
+// when the ids do not rise along the launch thread and every stream, where the cursor's answers would
+// differ from the lookup's.
+bool walkRising(const Rank& rank, const EventColumns& launches, HostIdle& out) {
+    RiseCheck check;
+    for (const auto& stream : rank.streams) {
+        RisingLaunches cursor(launches, check);
+        const bool rises = addStream<true>(
+            stream.events, [&](std::uint32_t id) { return cursor.find(id); }, out);
+        check = cursor.check();
+        if (!rises || check.broken) return false;
+    }
+    return RisingLaunches::tailRises(launches, check);
 }
 
 HostIdle rankIdle(const Rank& rank, LaunchEnds& launchEnd) {
     HostIdle out;
-    launchEnd.build(rank);
-    if (launchEnd.empty()) return out;
+    bool several = false;
+    const EventColumns* launches = launchThread(rank, several);
+    if (launches == nullptr && !several) return out;  // no launch call: no host rows
     out.hostRows = true;
+    // One launch thread whose ids, and every stream's, rise (a decode trace, a runtime counter): the
+    // walk, no lookup. Else the lookup, from the start again.
+    if (launches != nullptr && walkRising(rank, *launches, out)) return out;
+    out = HostIdle{};
+    out.hostRows = true;
+    launchEnd.build(rank);
     for (const auto& stream : rank.streams) {
-        if (launchEnd.rising() != nullptr) {
-            RisingLaunches launches(*launchEnd.rising());
-            addStream(
-                stream.events, [&](std::uint32_t id) { return launches.find(id); }, out);
-        } else {
-            addStream(
-                stream.events, [&](std::uint32_t id) { return launchEnd.find(id); }, out);
-        }
+        addStream<false>(
+            stream.events, [&](std::uint32_t id) { return launchEnd.find(id); }, out);
     }
     return out;
 }

@@ -17,6 +17,7 @@
 //   build/dev/tests/bench/bench_analysis --benchmark_filter=10M
 //   TPSCOPE_BENCH_ANALYSIS_100M=1 build/dev/tests/bench/bench_analysis --benchmark_filter=100M
 //   build/dev/tests/bench/bench_analysis --benchmark_filter=ByRanks   # matching and clock offsets at 8/32/72 ranks
+//   build/dev/tests/bench/bench_analysis --benchmark_filter=Simulated  # a simulated trace with host rows
 
 #include <benchmark/benchmark.h>
 
@@ -31,7 +32,11 @@
 #include "core/analysis/analysis.h"
 #include "core/analysis/clock_sync.h"
 #include "core/analysis/collective_matching.h"
+#include "core/analysis/host_idle.h"
 #include "core/analysis/repeat_layers.h"
+#include "core/analysis/synced_analysis.h"
+#include "core/hw/catalog.h"
+#include "core/sim/simulator.h"
 #include "core/trace/trace.h"
 
 namespace {
@@ -271,6 +276,67 @@ void BM_ClockOffsetsByRanks(benchmark::State& state) {
     setRankCallCounters(state, ranks, kScalingLayers);
 }
 BENCHMARK(BM_ClockOffsetsByRanks)->Apply(byRanks);
+
+// A simulated trace with host rows, as `tpscope-cli simulate --model llama3-70b --gpu h100-sxm --fabric
+// nvlink4 --tp 8 --batch 1 --tokens N` writes it (eager: one launch call a kernel on one launch thread,
+// correlation ids rising along it and the stream; 6,440 kernels and as many launch calls a token over
+// the 8 ranks). makeTrace() has no host rows, so the host-idle walk (host_idle.cpp) runs only here.
+std::shared_ptr<const Trace> simulatedTrace(int tokens) {
+    static const Catalog catalog = *Catalog::builtin();
+    sim::SimConfig c;
+    c.plan.model = *catalog.model("llama3-70b");
+    c.plan.tp = 8;
+    c.plan.batch = 1;
+    c.cluster.gpu = *catalog.gpu("h100-sxm");
+    c.cluster.intraFabric = *catalog.fabric("nvlink4");
+    c.tokens = tokens;
+    auto r = sim::simulate(c);
+    return r ? r->trace : nullptr;
+}
+
+void setSimulatedCounters(benchmark::State& state, const Trace& trace) {
+    state.counters["events"] = static_cast<double>(trace.eventCount());
+    state.counters["host_events"] = static_cast<double>(trace.hostEventCount());
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * trace.eventCount()));
+}
+
+// The host-idle finding alone (attributeIdleToHost): every kernel against its launch call.
+void BM_HostIdleSimulated(benchmark::State& state) {
+    const auto trace = simulatedTrace(static_cast<int>(state.range(0)));
+    if (trace == nullptr) {
+        state.SkipWithError("simulation failed");
+        return;
+    }
+    for (auto _ : state) {
+        const auto idle = analysis::attributeIdleToHost(*trace, benchThreads());
+        benchmark::DoNotOptimize(idle.launchWaitNs);
+    }
+    setSimulatedCounters(state, *trace);
+}
+BENCHMARK(BM_HostIdleSimulated)->Name("HostIdleSimulated")->Arg(240)->Unit(benchmark::kMillisecond);
+
+// The whole analysis of the same trace as the GUI runs it (analyzeWithClockEstimate: the analysis, and
+// the clock offsets estimated on a thread of their own), matching the simulator's collectives.
+void BM_AnalyzeSimulated(benchmark::State& state) {
+    const auto trace = simulatedTrace(static_cast<int>(state.range(0)));
+    if (trace == nullptr) {
+        state.SkipWithError("simulation failed");
+        return;
+    }
+    analysis::AnalysisOptions options;
+    options.threads = benchThreads();
+    for (auto _ : state) {
+        const auto a = analysis::analyzeWithClockEstimate(*trace, options);
+        benchmark::DoNotOptimize(a.analysis.summary.tokensPerSec);
+    }
+    setSimulatedCounters(state, *trace);
+}
+BENCHMARK(BM_AnalyzeSimulated)
+    ->Name("AnalyzeSimulated")
+    ->Arg(240)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
 
 // The period search of the repeat rule on a step window without a period, like those of the
 // synthetic Kineto traces (gen_kineto.py: 3,100 kernels a step, GEMMs of three tile shapes drawn at

@@ -6,10 +6,15 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "core/analysis/clock_sync.h"
 #include "core/io/import/trace_reader.h"
+#include "core/util/statistics.h"
 #include "test_support.h"
 #include "trace_builder_fixtures.h"
 
@@ -140,6 +145,56 @@ TEST(ClockSync, CallsWhoseEndsLieSecondsApartGiveTheSameExactOffsets) {
         for (const auto& r : e.ranks)
             EXPECT_NEAR(r.residualNs, 0.0, 1.0) << "gap " << gap;  // the fit stops under 0.5 ns
     }
+}
+
+// Two ranks on one clock, 400 calls where rank 1 ends d_c after rank 0, d_c = +-`nearNs` (the first
+// half) and +-`farNs` (the second), and one call 110 us apart. The fit's offset is -mean(d), each call's
+// two residuals are +-(d_c - mean(d)) / 2, and that call is dropped when its residual exceeds
+// max(50 us, 10 x the median absolute residual): computed here from that rule.
+struct OutlierCase {
+    Trace trace;
+    std::size_t expectedDropped = 0;
+};
+OutlierCase twoRanksWithAnOutlier(std::int64_t nearNs, std::int64_t farNs) {
+    constexpr int kCalls = 400;
+    constexpr std::int64_t kOutlierNs = 110'000;
+    test::TraceBuilder b;
+    std::vector<std::int64_t> d;
+    for (int c = 0; c <= kCalls; ++c) {
+        const std::int64_t sign = c % 2 == 0 ? 1 : -1;
+        d.push_back(c == kCalls ? kOutlierNs : sign * (c < kCalls / 2 ? nearNs : farNs));
+        const std::int64_t end = 1'000'000 * std::int64_t{c + 1};
+        b.collective(0, end - 20'000, end);
+        b.collective(1, end - 20'000, end + d.back());
+    }
+    double mean = 0;
+    for (const auto v : d) mean += static_cast<double>(v) / static_cast<double>(d.size());
+    std::vector<double> residuals;
+    for (const auto v : d) residuals.insert(residuals.end(), 2, std::abs(static_cast<double>(v) - mean) / 2);
+    const double limit = std::max(50'000.0, 10.0 * percentile(residuals, 0.5));
+    return {*b.build(), residuals.back() > limit ? 1u : 0u};
+}
+
+// The outlier limit's floor (50 us) holds while the median residual is at most 5 us; above, 10 x the
+// median: a residual of ~55 us is dropped under the floor and kept under a median of ~6 us, whether
+// every residual is near 6 us or half are near 4 us and half near 8 us (the median between them).
+TEST(ClockSync, OutlierLimitIsTheFloorOrTenMediansWhicheverIsLarger) {
+    const std::pair<std::int64_t, std::int64_t> cases[] = {
+        {8'000, 8'000}, {12'000, 12'000}, {8'000, 16'000}, {9'900, 10'100}, {2'000, 9'800}};
+    bool sawDrop = false;
+    bool sawKeep = false;
+    for (const auto& [nearNs, farNs] : cases) {
+        SCOPED_TRACE(std::to_string(nearNs) + "/" + std::to_string(farNs));
+        const OutlierCase c = twoRanksWithAnOutlier(nearNs, farNs);
+        const ClockEstimate e = estimateClockOffsets(c.trace);
+        ASSERT_TRUE(e.ranks[1].known);
+        EXPECT_EQ(e.callsDropped, c.expectedDropped);
+        EXPECT_EQ(e.callsUsed, 401u - c.expectedDropped);
+        sawDrop = sawDrop || c.expectedDropped == 1;
+        sawKeep = sawKeep || c.expectedDropped == 0;
+    }
+    EXPECT_TRUE(sawDrop);
+    EXPECT_TRUE(sawKeep);
 }
 
 TEST(ClockSync, OverrideWinsOverTheEstimateAndOffKeepsTheRest) {

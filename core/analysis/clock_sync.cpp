@@ -180,15 +180,12 @@ Residuals residualsOf(const Observations& obs, const std::vector<double>& offset
     return {obs.ends(), obs.rank.data(), offset.data(), t.data()};
 }
 
-// Whether percentileOfEach(count, 0.5, forEach) is at most `bound` (count > 0), from one pass that
-// counts the values at most `bound`: it is when both values the median lies between are (the
+// Whether the median percentileOfEach(count, 0.5, ...) places among `count` values (count > 0) is at
+// most a bound, given how many of them are (`atMost`): it is when both values it lies between are (the
 // (lo + 1)-th and (lo + 2)-th smallest, pos = (count - 1) / 2 as percentileOfEach places it), since a
-// point between two values at most `bound` is too, rounded as well (`bound` is a double).
-template <class ForEach>
-bool medianAtMost(std::size_t count, double bound, ForEach&& forEach) {
+// point between two values at most the bound is too, rounded as well (the bound is a double).
+bool medianAtMost(std::size_t count, std::size_t atMost) {
     const auto lo = static_cast<std::size_t>(std::floor(0.5 * static_cast<double>(count - 1)));
-    std::size_t atMost = 0;
-    forEach([&](double v) { atMost += v <= bound ? 1 : 0; });
     return atMost >= std::min(count, lo + 2);
 }
 
@@ -210,15 +207,23 @@ std::size_t dropOutliersAndRefit(Observations& obs, std::size_t matchedCalls, st
     };
     constexpr double kFloor = 50'000.0;
     // When the median is at most a tenth of the floor (ranks on one clock: residuals of a few µs), the
-    // limit is the floor whatever the median: one counting pass instead of the median's selection passes.
-    const double limit = medianAtMost(obs.size(), kFloor / 10.0, eachAbsResidual)
-                             ? kFloor
-                             : std::max(kFloor, 10.0 * percentileOfEach(obs.size(), 0.5, eachAbsResidual));
-    Flags dropCall(obs.calls(), 0);
-    for (std::size_t c = 0; c < obs.calls(); ++c) {
-        for (std::uint32_t i = obs.first[c]; i < obs.first[c + 1]; ++i) {
-            if (std::abs(residual(i, c)) > limit) dropCall[c] = 1;
+    // limit is the floor whatever the median: one pass counts the residuals at most a tenth of it and
+    // marks the calls above the floor, instead of the median's selection passes and a pass to mark.
+    Flags dropCall(calls, 0);
+    const auto markAbove = [&](double limit, std::size_t* atMostTenth) {
+        for (std::size_t c = 0; c < calls; ++c) {
+            for (std::uint32_t i = first[c]; i < first[c + 1]; ++i) {
+                const double r = std::abs(residual(i, c));
+                if (r > limit) dropCall[c] = 1;
+                if (atMostTenth != nullptr) *atMostTenth += r <= kFloor / 10.0 ? 1 : 0;
+            }
         }
+    };
+    std::size_t small = 0;
+    markAbove(kFloor, &small);
+    if (!medianAtMost(obs.size(), small)) {
+        std::fill(dropCall.begin(), dropCall.end(), 0);
+        markAbove(std::max(kFloor, 10.0 * percentileOfEach(obs.size(), 0.5, eachAbsResidual)), nullptr);
     }
     const auto dropped = static_cast<std::size_t>(std::count(dropCall.begin(), dropCall.end(), 1));
     if (dropped == 0 || dropped == matchedCalls) return 0;

@@ -3,6 +3,7 @@
 #include "core/trace/block_offsets.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "core/util/vector_grow.h"
 
@@ -20,7 +21,17 @@ template <unsigned LowBits>
 void BlockOffsets<LowBits>::write(std::size_t i, std::span<const std::uint32_t> cells) {
     const std::uint32_t entry = m_entry.back();
     if ((entry & kWide) == 0) {
-        for (std::size_t j = 0; j < cells.size(); ++j) setLow(i + j, cells[j] - entry);
+        if constexpr (LowBits == 24) {
+            // Each low part as a 4-byte store: its top byte is 0 (the offset fits 24 bits) and lands on
+            // the next cell's first byte, written next, or on the padding byte, which is 0.
+            std::uint8_t* low = m_low.data() + i * kLowBytes;
+            for (std::size_t j = 0; j < cells.size(); ++j) {
+                const std::uint32_t offset = cells[j] - entry;
+                std::memcpy(low + j * kLowBytes, &offset, sizeof offset);
+            }
+        } else {
+            for (std::size_t j = 0; j < cells.size(); ++j) setLow(i + j, cells[j] - entry);
+        }
         return;
     }
     High* high = m_high.data() + std::size_t{entry & ~kWide} * kBlock;

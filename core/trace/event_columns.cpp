@@ -114,13 +114,14 @@ constexpr std::uint16_t kIdZero = EventColumns::kIdZero;
 constexpr std::uint32_t kMaxIdOffset = EventColumns::kMaxIdOffset;
 
 // The smallest and largest ids other than 0 in ids ({UINT32_MAX, 0} when every id is 0).
+// Without a branch per id: id - 1 wraps 0 to UINT32_MAX, above every other id - 1.
 std::pair<std::uint32_t, std::uint32_t> nonZeroRange(std::span<const std::uint32_t> ids) {
-    std::uint32_t lo = UINT32_MAX, hi = 0;
+    std::uint32_t loLess = UINT32_MAX, hi = 0;
     for (const std::uint32_t id : ids) {
-        if (id != 0) lo = std::min(lo, id);
+        loLess = std::min(loLess, id - 1U);
         hi = std::max(hi, id);
     }
-    return {lo, hi};
+    return {loLess == UINT32_MAX ? UINT32_MAX : loLess + 1U, hi};
 }
 
 // Appends ids to narrow correlation columns: per block of `block` events the smallest id other than 0
@@ -183,6 +184,24 @@ void appendIds(std::vector<std::uint32_t>& wide, std::vector<std::uint32_t>& bas
     wide.insert(wide.end(), ids.begin() + static_cast<std::ptrdiff_t>(k), ids.end());
 }
 
+// The label indices found while appending one batch, direct-mapped by (name, payload): a decode trace
+// alternates some ten kernel names, so the previous event's label seldom matches, and a slot of this
+// small table answers most events without the stream's lookup (EventColumns::labelIndexOf). An index,
+// once given, stays the label's while labels stay narrow; the batch drops the table when they widen.
+struct BatchLabels {
+    static constexpr std::size_t kSlots = 256;
+    static std::uint64_t keyOf(std::uint32_t name, PayloadId payload) { return (std::uint64_t{name} << 32) | payload; }
+    static std::size_t slotOf(std::uint64_t key) {
+        return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> 56);
+    }
+    // A free slot's index is kNoLabel, whatever its key.
+    std::array<std::uint64_t, kSlots> key{};
+    std::array<std::uint32_t, kSlots> index = [] {
+        std::array<std::uint32_t, kSlots> none{};
+        none.fill(UINT32_MAX);
+        return none;
+    }();
+};
 }  // namespace
 
 // Ids appended to the correlation columns. While every id so far is 0 there is no column; the first
@@ -388,18 +407,25 @@ void EventColumns::append(const EventBatch& batch) {
     std::size_t k = 0;
     if (!m_wideLabels) {
         std::uint16_t* out = grow(m_labelIndex, n);
-        std::uint32_t previous = first > 0 ? m_labelIndex[first - 1] : kNoLabel;
+        static_assert(kNoLabel == UINT32_MAX);  // BatchLabels' free slots
+        BatchLabels known;
         for (; k < n; ++k) {
-            const Label label{NameId{batch.nameIds[k]}, batch.payloads.empty() ? kNoPayload : batch.payloads[k]};
+            const PayloadId payload = batch.payloads.empty() ? kNoPayload : batch.payloads[k];
             const std::uint8_t kind = batch.kinds[k];
-            const std::uint32_t index = labelIndexOf(label, previous, kind);
-            if (index >= kMaxLabels) {
-                m_labelIndex.resize(first + k);
-                widenLabels();
-                break;
+            const std::uint64_t key = BatchLabels::keyOf(batch.nameIds[k], payload);
+            const std::size_t slot = BatchLabels::slotOf(key);
+            std::uint32_t index = known.key[slot] == key ? known.index[slot] : kNoLabel;
+            if (index == kNoLabel) {
+                index = labelIndexOf(Label{NameId{batch.nameIds[k]}, payload}, kNoLabel, kind);
+                if (index >= kMaxLabels) {
+                    m_labelIndex.resize(first + k);
+                    widenLabels();
+                    break;
+                }
+                known.key[slot] = key;
+                known.index[slot] = index;
             }
             out[k] = static_cast<std::uint16_t>(index);
-            previous = index;
             if (!m_kind.empty() || m_labelKind[index] != kind) keepKind(first + k, index, kind);
         }
     }

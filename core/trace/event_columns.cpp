@@ -124,6 +124,39 @@ std::pair<std::uint32_t, std::uint32_t> nonZeroRange(std::span<const std::uint32
     return {loLess == UINT32_MAX ? UINT32_MAX : loLess + 1U, hi};
 }
 
+// Appends the ids of a new block (`ids`, at most a block) to narrow correlation columns in one pass:
+// offsets from its first id other than 0 (usually its smallest: ids grow), its range measured as they
+// are written, and written again from its smallest other id only when a smaller one came. The same
+// base and offsets as narrowCorrelations() stores. False, with nothing appended, when its ids other
+// than 0 span more than kMaxIdOffset.
+bool appendNarrowBlock(std::vector<std::uint32_t>& base, std::vector<std::uint16_t>& offset,
+                       std::span<const std::uint32_t> ids) {
+    const std::size_t m = ids.size();
+    std::size_t firstNonZero = 0;
+    while (firstNonZero < m && ids[firstNonZero] == 0) ++firstNonZero;
+    const std::uint32_t guess = firstNonZero < m ? ids[firstNonZero] : 0;
+    std::uint16_t* out = grow(offset, m);
+    std::uint32_t loLess = UINT32_MAX, hi = 0;  // as nonZeroRange
+    for (std::size_t j = 0; j < m; ++j) {
+        const std::uint32_t id = ids[j];
+        loLess = std::min(loLess, id - 1U);
+        hi = std::max(hi, id);
+        out[j] = id != 0 ? static_cast<std::uint16_t>(id - guess) : kIdZero;
+    }
+    const std::uint32_t lo = hi == 0 ? 0 : loLess + 1U;  // all 0: base 0
+    if (hi - lo > kMaxIdOffset) {
+        offset.resize(offset.size() - m);
+        return false;
+    }
+    base.push_back(lo);
+    if (lo != guess) {
+        for (std::size_t j = 0; j < m; ++j) {
+            if (ids[j] != 0) out[j] = static_cast<std::uint16_t>(ids[j] - lo);
+        }
+    }
+    return true;
+}
+
 // Appends ids to narrow correlation columns: per block of `block` events the smallest id other than 0
 // as its base (0 while all are 0) and 16-bit offsets from it, id 0 as kIdZero, exactly as
 // narrowCorrelations() stores them; the last block, when partial, is re-based when a smaller id joins
@@ -135,12 +168,13 @@ std::size_t appendNarrowCorrelations(std::vector<std::uint32_t>& base, std::vect
     while (k < ids.size()) {
         const std::size_t inBlock = offset.size() % block;
         const std::size_t m = std::min(ids.size() - k, block - inBlock);
-        auto [lo, hi] = nonZeroRange(ids.subspan(k, m));
         if (inBlock == 0) {
-            if (hi == 0) lo = 0;  // all 0
-            if (hi - lo > kMaxIdOffset) return k;
-            base.push_back(lo);
-        } else if (hi != 0 && (lo < base.back() || hi - base.back() > kMaxIdOffset)) {
+            if (!appendNarrowBlock(base, offset, ids.subspan(k, m))) return k;
+            k += m;
+            continue;
+        }
+        auto [lo, hi] = nonZeroRange(ids.subspan(k, m));
+        if (hi != 0 && (lo < base.back() || hi - base.back() > kMaxIdOffset)) {
             // Re-based on the smallest non-zero id of the block so far and of the new ones (the base
             // may be below the former: a block that began with id 0 has base 0).
             const std::uint32_t b = base.back();
@@ -201,6 +235,7 @@ struct BatchLabels {
         none.fill(UINT32_MAX);
         return none;
     }();
+    std::array<std::uint8_t, kSlots> kind{};  // the label's kind (its first event's; it never changes)
 };
 }  // namespace
 
@@ -409,14 +444,15 @@ void EventColumns::append(const EventBatch& batch) {
         std::uint16_t* out = grow(m_labelIndex, n);
         static_assert(kNoLabel == UINT32_MAX);  // BatchLabels' free slots
         BatchLabels known;
+        const PayloadId* payloads = batch.payloads.empty() ? nullptr : batch.payloads.data();
+        bool perEventKinds = !m_kind.empty();
         for (; k < n; ++k) {
-            const PayloadId payload = batch.payloads.empty() ? kNoPayload : batch.payloads[k];
+            const PayloadId payload = payloads != nullptr ? payloads[k] : kNoPayload;
             const std::uint8_t kind = batch.kinds[k];
             const std::uint64_t key = BatchLabels::keyOf(batch.nameIds[k], payload);
             const std::size_t slot = BatchLabels::slotOf(key);
-            std::uint32_t index = known.key[slot] == key ? known.index[slot] : kNoLabel;
-            if (index == kNoLabel) {
-                index = labelIndexOf(Label{NameId{batch.nameIds[k]}, payload}, kNoLabel, kind);
+            if (known.key[slot] != key || known.index[slot] == kNoLabel) {
+                const std::uint32_t index = labelIndexOf(Label{NameId{batch.nameIds[k]}, payload}, kNoLabel, kind);
                 if (index >= kMaxLabels) {
                     m_labelIndex.resize(first + k);
                     widenLabels();
@@ -424,9 +460,13 @@ void EventColumns::append(const EventBatch& batch) {
                 }
                 known.key[slot] = key;
                 known.index[slot] = index;
+                known.kind[slot] = m_labelKind[index];
             }
-            out[k] = static_cast<std::uint16_t>(index);
-            if (!m_kind.empty() || m_labelKind[index] != kind) keepKind(first + k, index, kind);
+            out[k] = static_cast<std::uint16_t>(known.index[slot]);
+            if (perEventKinds || known.kind[slot] != kind) {
+                keepKind(first + k, known.index[slot], kind);
+                perEventKinds = !m_kind.empty();
+            }
         }
     }
     for (; k < n; ++k) {

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <numeric>
+#include <type_traits>
 
 #include "core/trace/block_max_end.h"
 #include "core/util/vector_grow.h"
@@ -224,19 +225,25 @@ void appendIds(std::vector<std::uint32_t>& wide, std::vector<std::uint32_t>& bas
 // once given, stays the label's while labels stay narrow; the batch drops the table when they widen.
 struct BatchLabels {
     static constexpr std::size_t kSlots = 256;
-    static std::uint64_t keyOf(std::uint32_t name, PayloadId payload) { return (std::uint64_t{name} << 32) | payload; }
-    static std::size_t slotOf(std::uint64_t key) {
+    static constexpr std::uint64_t keyOf(std::uint32_t name, PayloadId payload) {
+        return (std::uint64_t{name} << 32) | payload;
+    }
+    static constexpr std::size_t slotOf(std::uint64_t key) {
         return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> 56);
     }
-    // A free slot's index is kNoLabel, whatever its key.
-    std::array<std::uint64_t, kSlots> key{};
-    std::array<std::uint32_t, kSlots> index = [] {
-        std::array<std::uint32_t, kSlots> none{};
-        none.fill(UINT32_MAX);
-        return none;
-    }();
-    std::array<std::uint8_t, kSlots> kind{};  // the label's kind (its first event's; it never changes)
+    // A free slot holds a key of another slot, which no label's key there can equal (static_assert below).
+    BatchLabels() {
+        key.fill(UINT64_MAX);
+        key[slotOf(UINT64_MAX)] = 0;
+    }
+    static constexpr std::uint32_t entryOf(std::uint32_t index, std::uint8_t kind) {
+        return index | (std::uint32_t{kind} << 16);
+    }
+    std::array<std::uint64_t, kSlots> key;
+    std::array<std::uint32_t, kSlots> entry{};  // the label's index (16 bits), its kind above (it never changes)
 };
+static_assert(BatchLabels::slotOf(0) == 0 && BatchLabels::slotOf(UINT64_MAX) != 0);
+
 }  // namespace
 
 // Ids appended to the correlation columns. While every id so far is 0 there is no column; the first
@@ -442,31 +449,39 @@ void EventColumns::append(const EventBatch& batch) {
     std::size_t k = 0;
     if (!m_wideLabels) {
         std::uint16_t* out = grow(m_labelIndex, n);
-        static_assert(kNoLabel == UINT32_MAX);  // BatchLabels' free slots
+        static_assert(kMaxLabels <= 65'536);  // an index fits BatchLabels' 16 bits
         BatchLabels known;
-        const PayloadId* payloads = batch.payloads.empty() ? nullptr : batch.payloads.data();
         bool perEventKinds = !m_kind.empty();
-        for (; k < n; ++k) {
-            const PayloadId payload = payloads != nullptr ? payloads[k] : kNoPayload;
-            const std::uint8_t kind = batch.kinds[k];
-            const std::uint64_t key = BatchLabels::keyOf(batch.nameIds[k], payload);
-            const std::size_t slot = BatchLabels::slotOf(key);
-            if (known.key[slot] != key || known.index[slot] == kNoLabel) {
-                const std::uint32_t index = labelIndexOf(Label{NameId{batch.nameIds[k]}, payload}, kNoLabel, kind);
-                if (index >= kMaxLabels) {
-                    m_labelIndex.resize(first + k);
-                    widenLabels();
-                    break;
+        // One loop with payloads, one without (none is read then).
+        const auto labelAll = [&](auto withPayloads) {
+            for (; k < n; ++k) {
+                PayloadId payload = kNoPayload;
+                if constexpr (decltype(withPayloads)::value) payload = batch.payloads[k];
+                const std::uint8_t kind = batch.kinds[k];
+                const std::uint64_t key = BatchLabels::keyOf(batch.nameIds[k], payload);
+                const std::size_t slot = BatchLabels::slotOf(key);
+                if (known.key[slot] != key) {
+                    const std::uint32_t index = labelIndexOf(Label{NameId{batch.nameIds[k]}, payload}, kNoLabel, kind);
+                    if (index >= kMaxLabels) {
+                        m_labelIndex.resize(first + k);
+                        widenLabels();
+                        return;
+                    }
+                    known.key[slot] = key;
+                    known.entry[slot] = BatchLabels::entryOf(index, m_labelKind[index]);
                 }
-                known.key[slot] = key;
-                known.index[slot] = index;
-                known.kind[slot] = m_labelKind[index];
+                const std::uint32_t entry = known.entry[slot];
+                out[k] = static_cast<std::uint16_t>(entry);
+                if (perEventKinds || entry >> 16 != kind) {
+                    keepKind(first + k, entry & 0xFFFFU, kind);
+                    perEventKinds = !m_kind.empty();
+                }
             }
-            out[k] = static_cast<std::uint16_t>(known.index[slot]);
-            if (perEventKinds || known.kind[slot] != kind) {
-                keepKind(first + k, known.index[slot], kind);
-                perEventKinds = !m_kind.empty();
-            }
+        };
+        if (batch.payloads.empty()) {
+            labelAll(std::false_type{});
+        } else {
+            labelAll(std::true_type{});
         }
     }
     for (; k < n; ++k) {

@@ -56,9 +56,28 @@ void BlockOffsets<LowBits>::append(std::span<const std::uint32_t> cells) {
         const std::size_t inBlock = i % kBlock;
         const auto part = cells.subspan(k, std::min(cells.size() - k, kBlock - inBlock));
         std::uint32_t lo = UINT32_MAX, hi = 0;
-        for (const std::uint32_t cell : part) {
-            lo = std::min(lo, cell);
-            hi = std::max(hi, cell);
+        if (LowBits == 24 && inBlock == 0) {
+            // A new block of start offsets: its first cell is usually its smallest (starts in order,
+            // the first 0), so its low parts are written from it in the pass that measures the block,
+            // as write() would write them when it is; else write() below writes them again.
+            const std::uint32_t firstCell = part[0];
+            std::uint8_t* low = m_low.data() + i * kLowBytes;
+            for (std::size_t j = 0; j < part.size(); ++j) {
+                lo = std::min(lo, part[j]);
+                hi = std::max(hi, part[j]);
+                const std::uint32_t offset = (part[j] - firstCell) & kMaxOffset;  // a 4-byte store, as write()'s
+                std::memcpy(low + j * kLowBytes, &offset, sizeof offset);
+            }
+            if (lo == firstCell && fits(lo, hi)) {
+                m_entry.push_back(lo);
+                k += part.size();
+                continue;
+            }
+        } else {
+            for (const std::uint32_t cell : part) {
+                lo = std::min(lo, cell);
+                hi = std::max(hi, cell);
+            }
         }
         if (inBlock == 0) {
             m_entry.push_back(fits(lo, hi) ? lo : addWideBlock());

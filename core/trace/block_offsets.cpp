@@ -3,6 +3,7 @@
 #include "core/trace/block_offsets.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "core/util/vector_grow.h"
 
@@ -20,7 +21,17 @@ template <unsigned LowBits>
 void BlockOffsets<LowBits>::write(std::size_t i, std::span<const std::uint32_t> cells) {
     const std::uint32_t entry = m_entry.back();
     if ((entry & kWide) == 0) {
-        for (std::size_t j = 0; j < cells.size(); ++j) setLow(i + j, cells[j] - entry);
+        if constexpr (LowBits == 24) {
+            // Each low part as a 4-byte store: its top byte is 0 (the offset fits 24 bits) and lands on
+            // the next cell's first byte, written next, or on the padding byte, which is 0.
+            std::uint8_t* low = m_low.data() + i * kLowBytes;
+            for (std::size_t j = 0; j < cells.size(); ++j) {
+                const std::uint32_t offset = cells[j] - entry;
+                std::memcpy(low + j * kLowBytes, &offset, sizeof offset);
+            }
+        } else {
+            for (std::size_t j = 0; j < cells.size(); ++j) setLow(i + j, cells[j] - entry);
+        }
         return;
     }
     High* high = m_high.data() + std::size_t{entry & ~kWide} * kBlock;
@@ -45,9 +56,28 @@ void BlockOffsets<LowBits>::append(std::span<const std::uint32_t> cells) {
         const std::size_t inBlock = i % kBlock;
         const auto part = cells.subspan(k, std::min(cells.size() - k, kBlock - inBlock));
         std::uint32_t lo = UINT32_MAX, hi = 0;
-        for (const std::uint32_t cell : part) {
-            lo = std::min(lo, cell);
-            hi = std::max(hi, cell);
+        if (LowBits == 24 && inBlock == 0) {
+            // A new block of start offsets: its first cell is usually its smallest (starts in order,
+            // the first 0), so its low parts are written from it in the pass that measures the block,
+            // as write() would write them when it is; else write() below writes them again.
+            const std::uint32_t firstCell = part[0];
+            std::uint8_t* low = m_low.data() + i * kLowBytes;
+            for (std::size_t j = 0; j < part.size(); ++j) {
+                lo = std::min(lo, part[j]);
+                hi = std::max(hi, part[j]);
+                const std::uint32_t offset = (part[j] - firstCell) & kMaxOffset;  // a 4-byte store, as write()'s
+                std::memcpy(low + j * kLowBytes, &offset, sizeof offset);
+            }
+            if (lo == firstCell && fits(lo, hi)) {
+                m_entry.push_back(lo);
+                k += part.size();
+                continue;
+            }
+        } else {
+            for (const std::uint32_t cell : part) {
+                lo = std::min(lo, cell);
+                hi = std::max(hi, cell);
+            }
         }
         if (inBlock == 0) {
             m_entry.push_back(fits(lo, hi) ? lo : addWideBlock());

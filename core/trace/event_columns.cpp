@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <numeric>
+#include <type_traits>
 
 #include "core/trace/block_max_end.h"
 #include "core/util/vector_grow.h"
@@ -114,13 +115,47 @@ constexpr std::uint16_t kIdZero = EventColumns::kIdZero;
 constexpr std::uint32_t kMaxIdOffset = EventColumns::kMaxIdOffset;
 
 // The smallest and largest ids other than 0 in ids ({UINT32_MAX, 0} when every id is 0).
+// Without a branch per id: id - 1 wraps 0 to UINT32_MAX, above every other id - 1.
 std::pair<std::uint32_t, std::uint32_t> nonZeroRange(std::span<const std::uint32_t> ids) {
-    std::uint32_t lo = UINT32_MAX, hi = 0;
+    std::uint32_t loLess = UINT32_MAX, hi = 0;
     for (const std::uint32_t id : ids) {
-        if (id != 0) lo = std::min(lo, id);
+        loLess = std::min(loLess, id - 1U);
         hi = std::max(hi, id);
     }
-    return {lo, hi};
+    return {loLess == UINT32_MAX ? UINT32_MAX : loLess + 1U, hi};
+}
+
+// Appends the ids of a new block (`ids`, at most a block) to narrow correlation columns in one pass:
+// offsets from its first id other than 0 (usually its smallest: ids grow), its range measured as they
+// are written, and written again from its smallest other id only when a smaller one came. The same
+// base and offsets as narrowCorrelations() stores. False, with nothing appended, when its ids other
+// than 0 span more than kMaxIdOffset.
+bool appendNarrowBlock(std::vector<std::uint32_t>& base, std::vector<std::uint16_t>& offset,
+                       std::span<const std::uint32_t> ids) {
+    const std::size_t m = ids.size();
+    std::size_t firstNonZero = 0;
+    while (firstNonZero < m && ids[firstNonZero] == 0) ++firstNonZero;
+    const std::uint32_t guess = firstNonZero < m ? ids[firstNonZero] : 0;
+    std::uint16_t* out = grow(offset, m);
+    std::uint32_t loLess = UINT32_MAX, hi = 0;  // as nonZeroRange
+    for (std::size_t j = 0; j < m; ++j) {
+        const std::uint32_t id = ids[j];
+        loLess = std::min(loLess, id - 1U);
+        hi = std::max(hi, id);
+        out[j] = id != 0 ? static_cast<std::uint16_t>(id - guess) : kIdZero;
+    }
+    const std::uint32_t lo = hi == 0 ? 0 : loLess + 1U;  // all 0: base 0
+    if (hi - lo > kMaxIdOffset) {
+        offset.resize(offset.size() - m);
+        return false;
+    }
+    base.push_back(lo);
+    if (lo != guess) {
+        for (std::size_t j = 0; j < m; ++j) {
+            if (ids[j] != 0) out[j] = static_cast<std::uint16_t>(ids[j] - lo);
+        }
+    }
+    return true;
 }
 
 // Appends ids to narrow correlation columns: per block of `block` events the smallest id other than 0
@@ -134,12 +169,13 @@ std::size_t appendNarrowCorrelations(std::vector<std::uint32_t>& base, std::vect
     while (k < ids.size()) {
         const std::size_t inBlock = offset.size() % block;
         const std::size_t m = std::min(ids.size() - k, block - inBlock);
-        auto [lo, hi] = nonZeroRange(ids.subspan(k, m));
         if (inBlock == 0) {
-            if (hi == 0) lo = 0;  // all 0
-            if (hi - lo > kMaxIdOffset) return k;
-            base.push_back(lo);
-        } else if (hi != 0 && (lo < base.back() || hi - base.back() > kMaxIdOffset)) {
+            if (!appendNarrowBlock(base, offset, ids.subspan(k, m))) return k;
+            k += m;
+            continue;
+        }
+        auto [lo, hi] = nonZeroRange(ids.subspan(k, m));
+        if (hi != 0 && (lo < base.back() || hi - base.back() > kMaxIdOffset)) {
             // Re-based on the smallest non-zero id of the block so far and of the new ones (the base
             // may be below the former: a block that began with id 0 has base 0).
             const std::uint32_t b = base.back();
@@ -182,6 +218,31 @@ void appendIds(std::vector<std::uint32_t>& wide, std::vector<std::uint32_t>& bas
     }
     wide.insert(wide.end(), ids.begin() + static_cast<std::ptrdiff_t>(k), ids.end());
 }
+
+// The label indices found while appending one batch, direct-mapped by (name, payload): a decode trace
+// alternates some ten kernel names, so the previous event's label seldom matches, and a slot of this
+// small table answers most events without the stream's lookup (EventColumns::labelIndexOf). An index,
+// once given, stays the label's while labels stay narrow; the batch drops the table when they widen.
+struct BatchLabels {
+    static constexpr std::size_t kSlots = 256;
+    static constexpr std::uint64_t keyOf(std::uint32_t name, PayloadId payload) {
+        return (std::uint64_t{name} << 32) | payload;
+    }
+    static constexpr std::size_t slotOf(std::uint64_t key) {
+        return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> 56);
+    }
+    // A free slot holds a key of another slot, which no label's key there can equal (static_assert below).
+    BatchLabels() {
+        key.fill(UINT64_MAX);
+        key[slotOf(UINT64_MAX)] = 0;
+    }
+    static constexpr std::uint32_t entryOf(std::uint32_t index, std::uint8_t kind) {
+        return index | (std::uint32_t{kind} << 16);
+    }
+    std::array<std::uint64_t, kSlots> key;
+    std::array<std::uint32_t, kSlots> entry{};  // the label's index (16 bits), its kind above (it never changes)
+};
+static_assert(BatchLabels::slotOf(0) == 0 && BatchLabels::slotOf(UINT64_MAX) != 0);
 
 }  // namespace
 
@@ -388,19 +449,39 @@ void EventColumns::append(const EventBatch& batch) {
     std::size_t k = 0;
     if (!m_wideLabels) {
         std::uint16_t* out = grow(m_labelIndex, n);
-        std::uint32_t previous = first > 0 ? m_labelIndex[first - 1] : kNoLabel;
-        for (; k < n; ++k) {
-            const Label label{NameId{batch.nameIds[k]}, batch.payloads.empty() ? kNoPayload : batch.payloads[k]};
-            const std::uint8_t kind = batch.kinds[k];
-            const std::uint32_t index = labelIndexOf(label, previous, kind);
-            if (index >= kMaxLabels) {
-                m_labelIndex.resize(first + k);
-                widenLabels();
-                break;
+        static_assert(kMaxLabels <= 65'536);  // an index fits BatchLabels' 16 bits
+        BatchLabels known;
+        bool perEventKinds = !m_kind.empty();
+        // One loop with payloads, one without (none is read then).
+        const auto labelAll = [&](auto withPayloads) {
+            for (; k < n; ++k) {
+                PayloadId payload = kNoPayload;
+                if constexpr (decltype(withPayloads)::value) payload = batch.payloads[k];
+                const std::uint8_t kind = batch.kinds[k];
+                const std::uint64_t key = BatchLabels::keyOf(batch.nameIds[k], payload);
+                const std::size_t slot = BatchLabels::slotOf(key);
+                if (known.key[slot] != key) {
+                    const std::uint32_t index = labelIndexOf(Label{NameId{batch.nameIds[k]}, payload}, kNoLabel, kind);
+                    if (index >= kMaxLabels) {
+                        m_labelIndex.resize(first + k);
+                        widenLabels();
+                        return;
+                    }
+                    known.key[slot] = key;
+                    known.entry[slot] = BatchLabels::entryOf(index, m_labelKind[index]);
+                }
+                const std::uint32_t entry = known.entry[slot];
+                out[k] = static_cast<std::uint16_t>(entry);
+                if (perEventKinds || entry >> 16 != kind) {
+                    keepKind(first + k, entry & 0xFFFFU, kind);
+                    perEventKinds = !m_kind.empty();
+                }
             }
-            out[k] = static_cast<std::uint16_t>(index);
-            previous = index;
-            if (!m_kind.empty() || m_labelKind[index] != kind) keepKind(first + k, index, kind);
+        };
+        if (batch.payloads.empty()) {
+            labelAll(std::false_type{});
+        } else {
+            labelAll(std::true_type{});
         }
     }
     for (; k < n; ++k) {

@@ -60,8 +60,14 @@ void NvtxRanges::finalize() {
         const std::int64_t sa = startNs(a), sb = startNs(b);
         return sa != sb ? sa < sb : m_depth[a] < m_depth[b];
     };
+    // Each start read once: range i is not before range i - 1 (as `before` orders them).
     bool sorted = true;
-    for (std::size_t i = 1; i < size() && sorted; ++i) sorted = !before(i, i - 1);
+    std::int64_t previous = empty() ? 0 : startNs(0);
+    for (std::size_t i = 1; i < size() && sorted; ++i) {
+        const std::int64_t start = startNs(i);
+        sorted = start != previous ? start > previous : m_depth[i] >= m_depth[i - 1];
+        previous = start;
+    }
     if (!sorted) {
         std::vector<std::size_t> order(size());
         std::iota(order.begin(), order.end(), std::size_t{0});

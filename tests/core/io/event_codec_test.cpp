@@ -123,6 +123,33 @@ TEST(EventCodec, DecodedChunksEqualEventByEventAppends) {
     }
 }
 
+// Varints of every length, 1 to 10 bytes, in no order: eight bytes of a column hold several varints,
+// or the end of one, and each is decoded from them exactly (durations of 0 to 62 bits, starts that
+// jump 2^62 back and forth, in chunks that end anywhere).
+TEST(EventCodec, VarintsOfEveryLengthInAnyOrderDecodeExactly) {
+    std::mt19937_64 rng(17);
+    auto bitsOf = [&](int b) {  // a value of exactly b bits (0 for b = 0)
+        return b == 0 ? std::uint64_t{0}
+                      : (std::uint64_t{1} << (b - 1)) | (rng() & ((std::uint64_t{1} << (b - 1)) - 1));
+    };
+    std::vector<EventRecord> events;
+    std::int64_t near = 1'000'000'000;
+    for (int i = 0; i < 20'000; ++i) {
+        near += static_cast<std::int64_t>(bitsOf(static_cast<int>(rng() % 24)));
+        const bool far = rng() % 8 == 0;  // 2^62 away and back: zigzag deltas of 64 bits (10 bytes)
+        const std::int64_t start = far ? (std::int64_t{1} << 62) + static_cast<std::int64_t>(rng() % 1000) : near;
+        const auto dur = static_cast<std::int64_t>(bitsOf(static_cast<int>(rng() % (far ? 40 : 63))));
+        events.push_back(EventRecord{
+            start, dur, NameId{static_cast<std::uint32_t>(bitsOf(static_cast<int>(rng() % 9)))},
+            static_cast<EventKind>(rng() % kEventKindCount),
+            static_cast<std::uint32_t>(bitsOf(static_cast<int>(rng() % 33))), static_cast<PayloadId>(rng() % 6)});
+    }
+    for (const auto& sizes : {std::vector<std::size_t>{kChunkEvents}, std::vector<std::size_t>{1000, 7, 64, 333}}) {
+        auto [reference, decoded] = referenceAndDecoded(events, 300, sizes);
+        expectSameColumns(events, reference, decoded);
+    }
+}
+
 // A small chunk whose values take every varint length, and every way of damaging it.
 class DamagedChunk : public ::testing::Test {
   protected:

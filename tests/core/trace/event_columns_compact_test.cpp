@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <random>
 #include <span>
 #include <string>
 #include <vector>
@@ -241,6 +242,54 @@ TEST(EventColumns, KindsPerLabelUnlessALabelHasTwoKinds) {
     more.push_back(other);
     later.finalize();
     expectKinds(later, more, "a second kind after finalize()");
+}
+
+// Labels found through a batch's own table of label indices (EventColumns::append(EventBatch)):
+// names that alternate and collide in its slots, payloads on some events, a label met with a second
+// kind, and more labels than a 16-bit index reaches, the switch in the middle of a batch. Each event
+// keeps the name, payload and kind it was given, and the columns equal those appended event by event.
+TEST(EventColumns, BatchLabelsKeepEveryNamePayloadAndKind) {
+    constexpr std::uint32_t kDistinct = 70'000;  // past 65,536: labels widen
+    std::mt19937 rng(5);
+    std::vector<EventRecord> events;
+    for (std::uint32_t i = 0; i < 3 * kDistinct; ++i) {
+        EventRecord e = ev(static_cast<std::int64_t>(i) * 10, 5);
+        // First some 600 names at random (more than the table's slots), then new names one by one.
+        const std::uint32_t name = i < kDistinct ? rng() % 600 : i % kDistinct;
+        e.name = NameId{name};
+        e.payload = name % 5 == 0 ? PayloadId{name % 3} : kNoPayload;
+        e.kind = static_cast<EventKind>((name + (i == 777 ? 1 : 0)) % kEventKindCount);
+        events.push_back(e);
+    }
+    EventColumns byEvent;
+    for (const auto& e : events) byEvent.append(e);
+    byEvent.finalize();
+    for (const std::size_t batch : {std::size_t{1'000}, std::size_t{65'536}}) {
+        EventColumns byBatch;
+        for (std::size_t first = 0; first < events.size(); first += batch) {
+            std::vector<std::int64_t> starts, durs;
+            std::vector<std::uint32_t> names, ids;
+            std::vector<std::uint8_t> kinds;
+            std::vector<PayloadId> payloads;
+            for (std::size_t i = first; i < std::min(events.size(), first + batch); ++i) {
+                starts.push_back(events[i].startNs);
+                durs.push_back(events[i].durNs);
+                names.push_back(events[i].name.value);
+                kinds.push_back(static_cast<std::uint8_t>(events[i].kind));
+                ids.push_back(events[i].correlationId);
+                payloads.push_back(events[i].payload);
+            }
+            byBatch.append(EventBatch{starts, durs, names, kinds, ids, payloads});
+            for (std::size_t i = first; i < byBatch.size(); ++i) {
+                ASSERT_EQ(byBatch.name(i), events[i].name) << "batches of " << batch << ", " << i;
+                ASSERT_EQ(byBatch.payload(i), events[i].payload) << "batches of " << batch << ", " << i;
+                ASSERT_EQ(byBatch.kind(i), events[i].kind) << "batches of " << batch << ", " << i;
+            }
+        }
+        byBatch.finalize();
+        EXPECT_EQ(byBatch, byEvent) << "batches of " << batch;
+        EXPECT_EQ(byBatch.residentBytes(), byEvent.residentBytes()) << "batches of " << batch;
+    }
 }
 
 }  // namespace

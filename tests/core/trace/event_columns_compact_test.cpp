@@ -197,19 +197,7 @@ TEST(EventColumns, KindsPerLabelUnlessALabelHasTwoKinds) {
         for (const std::size_t batch : {std::size_t{1}, std::size_t{50}, kN}) {
             EventColumns byBatch;
             for (std::size_t first = 0; first < kN; first += batch) {
-                std::vector<std::int64_t> starts, durs;
-                std::vector<std::uint32_t> names, ids;
-                std::vector<std::uint8_t> kinds;
-                std::vector<PayloadId> payloads;
-                for (std::size_t i = first; i < std::min(kN, first + batch); ++i) {
-                    starts.push_back(mixed[i].startNs);
-                    durs.push_back(mixed[i].durNs);
-                    names.push_back(mixed[i].name.value);
-                    kinds.push_back(static_cast<std::uint8_t>(mixed[i].kind));
-                    ids.push_back(mixed[i].correlationId);
-                    payloads.push_back(mixed[i].payload);
-                }
-                byBatch.append(EventBatch{starts, durs, names, kinds, ids, payloads});
+                appendAsBatch(byBatch, std::span(mixed).subspan(first, std::min(kN, first + batch) - first));
             }
             byBatch.finalize();
             const std::string how = "batches of " + std::to_string(batch) + ", odd kind at " + std::to_string(odd);
@@ -267,19 +255,7 @@ TEST(EventColumns, BatchLabelsKeepEveryNamePayloadAndKind) {
     for (const std::size_t batch : {std::size_t{1'000}, std::size_t{65'536}}) {
         EventColumns byBatch;
         for (std::size_t first = 0; first < events.size(); first += batch) {
-            std::vector<std::int64_t> starts, durs;
-            std::vector<std::uint32_t> names, ids;
-            std::vector<std::uint8_t> kinds;
-            std::vector<PayloadId> payloads;
-            for (std::size_t i = first; i < std::min(events.size(), first + batch); ++i) {
-                starts.push_back(events[i].startNs);
-                durs.push_back(events[i].durNs);
-                names.push_back(events[i].name.value);
-                kinds.push_back(static_cast<std::uint8_t>(events[i].kind));
-                ids.push_back(events[i].correlationId);
-                payloads.push_back(events[i].payload);
-            }
-            byBatch.append(EventBatch{starts, durs, names, kinds, ids, payloads});
+            appendAsBatch(byBatch, std::span(events).subspan(first, std::min(events.size(), first + batch) - first));
             for (std::size_t i = first; i < byBatch.size(); ++i) {
                 ASSERT_EQ(byBatch.name(i), events[i].name) << "batches of " << batch << ", " << i;
                 ASSERT_EQ(byBatch.payload(i), events[i].payload) << "batches of " << batch << ", " << i;

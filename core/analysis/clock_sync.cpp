@@ -180,15 +180,6 @@ Residuals residualsOf(const Observations& obs, const std::vector<double>& offset
     return {obs.ends(), obs.rank.data(), offset.data(), t.data()};
 }
 
-// Whether the median percentileOfEach(count, 0.5, ...) places among `count` values (count > 0) is at
-// most a bound, given how many of them are (`atMost`): it is when both values it lies between are (the
-// (lo + 1)-th and (lo + 2)-th smallest, pos = (count - 1) / 2 as percentileOfEach places it), since a
-// point between two values at most the bound is too, rounded as well (the bound is a double).
-bool medianAtMost(std::size_t count, std::size_t atMost) {
-    const auto lo = static_cast<std::size_t>(std::floor(0.5 * static_cast<double>(count - 1)));
-    return atMost >= std::min(count, lo + 2);
-}
-
 // One mismatched call (a rank that ran an extra collective) would pull every offset: drops the
 // calls with a residual above max(50 us, 10 x the median absolute residual) and refits once, unless
 // that would drop none or every one of the `matchedCalls` (linked to the reference or not). Returns
@@ -221,7 +212,7 @@ std::size_t dropOutliersAndRefit(Observations& obs, std::size_t matchedCalls, st
     };
     std::size_t small = 0;
     markAbove(kFloor, &small);
-    if (!medianAtMost(obs.size(), small)) {
+    if (!percentileAtMost(obs.size(), 0.5, small)) {
         std::fill(dropCall.begin(), dropCall.end(), 0);
         markAbove(std::max(kFloor, 10.0 * percentileOfEach(obs.size(), 0.5, eachAbsResidual)), nullptr);
     }

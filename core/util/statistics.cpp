@@ -13,16 +13,14 @@ double percentile(std::vector<double> values, double p) {
 
 double percentileInPlace(std::vector<double>& values, double p) {
     if (values.empty()) return 0;
-    const double pos = std::clamp(p, 0.0, 1.0) * static_cast<double>(values.size() - 1);
-    const auto lo = static_cast<std::size_t>(std::floor(pos));
-    const auto hi = std::min(lo + 1, values.size() - 1);
+    const auto [lo, hi, fraction] = percentilePosition(values.size(), p);
     // The values a full sort would put at lo and hi: nth_element leaves everything after lo no
     // smaller, so the (lo + 1)-th is the least of them.
     std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(lo), values.end());
     const double atLo = values[lo];
     const double atHi =
         hi == lo ? atLo : *std::min_element(values.begin() + static_cast<std::ptrdiff_t>(hi), values.end());
-    return atLo + (atHi - atLo) * (pos - static_cast<double>(lo));
+    return atLo + (atHi - atLo) * fraction;
 }
 
 }  // namespace tpscope::core

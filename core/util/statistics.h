@@ -27,6 +27,24 @@ inline double median(std::vector<double> values) {
     return percentile(std::move(values), 0.5);
 }
 
+// Where percentile p of `count` values (count > 0) falls in their sorted order: between the values of
+// ranks lo and hi (0-based, hi = lo + 1 but for the last), at `fraction` of the way from the first.
+struct PercentilePosition {
+    std::size_t lo = 0;
+    std::size_t hi = 0;
+    double fraction = 0;
+};
+inline PercentilePosition percentilePosition(std::size_t count, double p) {
+    const double pos = std::clamp(p, 0.0, 1.0) * static_cast<double>(count - 1);
+    const auto lo = static_cast<std::size_t>(std::floor(pos));
+    return {lo, std::min(lo + 1, count - 1), pos - static_cast<double>(lo)};
+}
+// Whether percentile p of `count` values is at most a bound, given how many of them are (`atMost`):
+// it is when both values it lies between are, since a point between two such values is too.
+inline bool percentileAtMost(std::size_t count, double p, std::size_t atMost) {
+    return count > 0 && atMost > percentilePosition(count, p).hi;
+}
+
 namespace detail {
 
 // A double's bits reordered so that unsigned order is the values' order (no NaN; -0 before +0).
@@ -78,10 +96,9 @@ double selectOfEach(std::size_t k, ForEach&& forEach) {
 template <class ForEach>
 double percentileOfEach(std::size_t count, double p, ForEach&& forEach) {
     if (count == 0) return 0;
-    const double pos = std::clamp(p, 0.0, 1.0) * static_cast<double>(count - 1);
-    const auto lo = static_cast<std::size_t>(std::floor(pos));
+    const auto [lo, hi, fraction] = percentilePosition(count, p);
     const double atLo = detail::selectOfEach(lo, forEach);
-    if (lo + 1 >= count) return atLo;
+    if (hi == lo) return atLo;
     // The (lo + 1)-th: atLo again when it occurs past rank lo, else the least value above it.
     std::size_t notAbove = 0;
     double above = 0;
@@ -94,8 +111,8 @@ double percentileOfEach(std::size_t count, double p, ForEach&& forEach) {
             anyAbove = true;
         }
     });
-    const double atHi = notAbove > lo + 1 ? atLo : above;
-    return atLo + (atHi - atLo) * (pos - static_cast<double>(lo));
+    const double atHi = notAbove > hi ? atLo : above;
+    return atLo + (atHi - atLo) * fraction;
 }
 
 }  // namespace tpscope::core

@@ -90,5 +90,31 @@ TEST(Percentile, OfEachEqualsInterpolationOnTheSortedSample) {
     EXPECT_EQ(percentileOfEach(0, 0.5, [](auto&&) {}), 0.0);
 }
 
+// percentileAtMost from a count alone: true exactly when the upper of the two values the percentile
+// interpolates between is at most the bound (the sorted sample's value at percentilePosition's hi), and
+// then the percentile is at most the bound too.
+TEST(Percentile, AtMostABoundFromHowManyValuesAreAtMostIt) {
+    std::mt19937 rng(11);
+    for (int round = 0; round < 300; ++round) {
+        const std::size_t n = 1 + rng() % 40;
+        std::vector<double> values(n);
+        for (auto& v : values) v = static_cast<double>(rng() % 20);
+        std::vector<double> sorted = values;
+        std::sort(sorted.begin(), sorted.end());
+        for (const double p : {0.0, 0.3, 0.5, 0.9, 1.0}) {
+            const double bound = static_cast<double>(rng() % 21);
+            const auto atMost = static_cast<std::size_t>(
+                std::count_if(values.begin(), values.end(), [&](double v) { return v <= bound; }));
+            const std::size_t hi =
+                std::min(static_cast<std::size_t>(std::floor(p * static_cast<double>(n - 1))) + 1, n - 1);
+            EXPECT_EQ(percentileAtMost(n, p, atMost), sorted[hi] <= bound) << "n " << n << " p " << p;
+            if (percentileAtMost(n, p, atMost)) {
+                EXPECT_LE(percentile(values, p), bound);
+            }
+        }
+    }
+    EXPECT_FALSE(percentileAtMost(0, 0.5, 0));
+}
+
 }  // namespace
 }  // namespace tpscope::core

@@ -2,29 +2,37 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Copyright (C) 2026 The tpscope authors
 #
-# The README's quick start, exactly as a new user runs it, on a Debian 12 root that has nothing
-# installed: `debootstrap --variant=minbase bookworm` into a temporary folder, a clean `git archive`
+# The README's quick start, exactly as a new user runs it, on a Debian root that has nothing
+# installed: `debootstrap --variant=minbase RELEASE` into a temporary folder, a clean `git archive`
 # of HEAD inside it, then `./setup.sh gui` and `./setup.sh test` in a chroot, each with its exit code
 # and the test summary. A machine that already has the packages hides a missing install step (the
-# `file` utility that CPack's DEB generator needs went unnoticed that way); this check does not.
+# `file` utility that CPack's DEB generator needs went unnoticed that way); this check does not. A
+# newer release hides nothing that an older one shows and the other way round (GCC 14 on Debian 13
+# stopped pulling <algorithm> in through other headers), so run it on both.
 #
-#   scripts/fresh-root-check.sh [--ccache] [--keep] [--workdir DIR]
+#   scripts/fresh-root-check.sh [--release bookworm|trixie|all] [--ccache] [--keep] [--workdir DIR]
+#     --release  the Debian release of the root: bookworm (12, the default), trixie (13), or all
+#                (each in turn, every one in a fresh root; exit 0 only when all pass)
 #     --ccache   install ccache in the root and share this machine's cache (CCACHE_DIR bind-mounted),
 #                so the two builds reuse objects; it adds no other package and changes no command
 #     --keep     leave the root in place afterwards (its path is printed)
 #     --workdir  where the temporary root goes (default /var/tmp)
 #
-# Runs as root (debootstrap, chroot, mounts). The mirror and the suites are read from this machine's
-# own apt sources, so the root gets what a default Debian 12 install gets (main, updates, security).
+# Runs as root (debootstrap, chroot, mounts). The mirror is read from this machine's own apt sources,
+# and the root gets the suites a default install of the release gets (main, updates, security).
 # Mounts (/proc, /sys, /dev, /dev/pts, the cache) are undone on every exit path.
-# Exit status: 0 only when both README commands exit 0. Takes a full build: 30-60 minutes on 2 cores.
+# Exit status: 0 only when both README commands exit 0. Takes a full build: 30-60 minutes on 2 cores
+# per release.
 set -euo pipefail
 
 use_ccache=0
 keep=0
 workdir=/var/tmp
+release=bookworm
+args=("$@")
 while [ $# -gt 0 ]; do
   case "$1" in
+    --release) release="${2:-}"; shift ;;
     --ccache) use_ccache=1 ;;
     --keep) keep=1 ;;
     --workdir) workdir="$2"; shift ;;
@@ -36,6 +44,24 @@ done
 
 say() { echo "fresh-root-check: $*"; }
 die() { echo "fresh-root-check: $*" >&2; exit 1; }
+
+case "$release" in
+  bookworm) version=12 ;;
+  trixie) version=13 ;;
+  all)
+    # Each release in its own run of this script, so that every root starts empty.
+    overall=0
+    for r in bookworm trixie; do
+      filtered=()
+      for ((i = 0; i < ${#args[@]}; i++)); do
+        if [ "${args[$i]}" = --release ]; then i=$((i + 1)); else filtered+=("${args[$i]}"); fi
+      done
+      "$0" "${filtered[@]}" --release "$r" || overall=1
+    done
+    exit "$overall"
+    ;;
+  *) echo "fresh-root-check: unknown release '$release' (bookworm, trixie or all)" >&2; exit 2 ;;
+esac
 
 [ "$(id -u)" -eq 0 ] || die "run as root (debootstrap, chroot and mounts need it)"
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -87,14 +113,18 @@ mount_into() {  # $1: source, $2: target under the root, rest: mount options
   mounted+=("$dst")
 }
 
-say "debootstrap --variant=minbase bookworm from $mirror into $root"
+say "debootstrap --variant=minbase $release (Debian $version) from $mirror into $root"
 started=$(date +%s)
-debootstrap --variant=minbase bookworm "$root" "$mirror" >"$tmp/debootstrap.log" 2>&1 ||
+# This machine's debootstrap may predate the release: every Debian release since buster uses the
+# same script, so an unknown one falls back to sid's.
+script_arg=()
+[ -e "/usr/share/debootstrap/scripts/$release" ] || script_arg=(/usr/share/debootstrap/scripts/sid)
+debootstrap --variant=minbase "$release" "$root" "$mirror" "${script_arg[@]}" >"$tmp/debootstrap.log" 2>&1 ||
   { tail -20 "$tmp/debootstrap.log"; die "debootstrap failed (log above)"; }
 {
-  echo "deb $mirror bookworm main"
-  echo "deb $mirror bookworm-updates main"
-  [ -z "$security" ] || echo "deb $security bookworm-security main"
+  echo "deb $mirror $release main"
+  echo "deb $mirror $release-updates main"
+  [ -z "$security" ] || echo "deb $security $release-security main"
 } >"$root/etc/apt/sources.list"
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 say "root ready in $(($(date +%s) - started)) s: $(chroot "$root" dpkg-query -W -f='.\n' | wc -l) packages"
@@ -117,7 +147,7 @@ if [ "$use_ccache" -eq 1 ]; then
     sh -c 'apt-get update -qq && apt-get install -y -qq --no-install-recommends ccache >/dev/null' ||
     die "could not install ccache in the root"
   # Content, not mtime: the root's compiler was unpacked at another time than this machine's.
-  cache_env=(CCACHE_DIR=/var/cache/tpscope-ccache CCACHE_BASEDIR="$src" CCACHE_COMPILERCHECK=content
+  cache_env=(CCACHE_DIR=/var/cache/tpscope-ccache CCACHE_BASEDIR=/ CCACHE_COMPILERCHECK=content
     CCACHE_NOHASHDIR=1)
   say "sharing the compiler cache $cache_dir (ccache installed in the root)"
 fi
@@ -157,6 +187,13 @@ for r in "${results[@]}"; do echo "  $r"; done
 skipped=$(grep -c '\*\*\*Skipped' "$tmp/__setup_sh_test.log" 2>/dev/null || true)
 echo "  tests skipped: ${skipped:-0}"
 grep '\*\*\*Skipped' "$tmp/__setup_sh_test.log" 2>/dev/null | sed 's/^/    /' || true
-if [ "$overall" -eq 0 ]; then say "PASS: both README commands exit 0 on a fresh Debian 12 root"; else say "FAIL"; fi
-[ "$keep" -eq 1 ] || cp "$tmp"/*.log "$workdir/" 2>/dev/null || true
+echo "  compiler: $(chroot "$root" g++ --version 2>/dev/null | head -1)"
+if [ "$overall" -eq 0 ]; then
+  say "PASS: both README commands exit 0 on a fresh Debian $version ($release) root"
+else
+  say "FAIL on Debian $version ($release)"
+fi
+if [ "$keep" -eq 0 ]; then
+  for f in "$tmp"/*.log; do cp "$f" "$workdir/$release-$(basename "$f")" 2>/dev/null || true; done
+fi
 exit "$overall"

@@ -2,6 +2,7 @@
 // Copyright (C) 2026 The tpscope authors
 #include "core/analysis/synced_analysis.h"
 
+#include <exception>
 #include <future>
 #include <optional>
 #include <utility>

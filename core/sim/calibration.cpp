@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <tuple>
 
 #include "core/sim/collective_model.h"
 #include "core/sim/nelder_mead.h"

@@ -4,9 +4,11 @@
 // Reading docs/cli.md the way the tests check it: the commands it lists, its error table and its
 // example commands, so the documentation and the program cannot drift apart.
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "test_support.h"

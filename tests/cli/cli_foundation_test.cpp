@@ -5,6 +5,10 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include <cstdint>
+#include <string>
+#include <vector>
+
 #include "test_support.h"
 
 namespace tpscope::test {

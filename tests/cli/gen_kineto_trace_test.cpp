@@ -7,8 +7,10 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <regex>
+#include <string>
 
 #include "test_support.h"
 

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include <algorithm>
 #include <regex>
 #include <set>
 #include <string>

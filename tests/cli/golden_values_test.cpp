@@ -9,7 +9,10 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "golden_support.h"
 

@@ -8,7 +8,9 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include <cstdint>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "test_support.h"

@@ -7,8 +7,10 @@
 #include <simdjson.h>
 
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <string_view>
 
 #include "test_support.h"
 

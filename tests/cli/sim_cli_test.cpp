@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <string_view>
 
 #include "test_support.h"
 

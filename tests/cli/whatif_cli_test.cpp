@@ -8,6 +8,8 @@
 #include <simdjson.h>
 
 #include <filesystem>
+#include <string>
+#include <string_view>
 
 #include "test_support.h"
 

@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "charts/pdf_pages.h"
 #include "test_support.h"
 

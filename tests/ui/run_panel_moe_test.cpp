@@ -15,6 +15,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "compare_test_support.h"
 #include "core/hw/catalog.h"
 #include "core/trace/kernel_classifier.h"

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <random>
+#include <stdexcept>
 #include <utility>
 
 #include "ui/sim_service.h"

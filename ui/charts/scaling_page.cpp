@@ -8,6 +8,8 @@
 #include <QLabel>
 #include <QStandardItemModel>
 
+#include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "core/util/units.h"

@@ -4,6 +4,8 @@
 
 #include <QPainter>
 
+#include <vector>
+
 #include "ui/timeline/kind_palette.h"
 
 namespace tpscope::ui {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <limits>
 #include <random>
+#include <stdexcept>
 #include <string>
 
 #include "breakdown_fixtures.h"

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <tuple>
 
 #include "core/analysis/analysis.h"
 #include "core/io/import/trace_reader.h"

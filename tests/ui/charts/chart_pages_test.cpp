@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "chart_fixture.h"
 #include "core/calc/cost.h"
 #include "core/util/units.h"

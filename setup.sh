@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Copyright (C) 2026 The tpscope authors
-# tpscope set-up in one command on a fresh Debian 12 machine.
+# tpscope set-up in one command on a fresh Debian 12 (bookworm) or 13 (trixie) machine.
 #   ./setup.sh gui    install dependencies, build only the GUI and the CLI, open the GUI on the
 #                     embedded default sweep (no display: say so and write the report instead)
 #   ./setup.sh test   install dependencies, build everything, run every test (exits non-zero on a failure)

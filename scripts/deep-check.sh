@@ -5,7 +5,7 @@
 # The checks that do not fit the per-change CI time on 2 cores, in one run with a summary at the end;
 # the step before every release tag (README "Development"). Each step runs even when an earlier one
 # failed, so one run shows everything that is wrong.
-#   fresh-root  scripts/fresh-root-check.sh: the README's two commands on an empty Debian 12 root
+#   fresh-root  scripts/fresh-root-check.sh: the README's two commands on empty Debian 12 and 13 roots
 #   tidy        clang-tidy on every file (preset "tidy": the whole tree built with clang-tidy)
 #   asan        every test under AddressSanitizer + UBSan (scripts/weekly-asan.sh)
 #   fuzz        every importer's libFuzzer target for FUZZ_SECONDS each (scripts/run-fuzzers.sh)
@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 
 fuzz_seconds=600
 only=""
-fresh_args=()
+fresh_args=(--release all)
 while [ $# -gt 0 ]; do
   case "$1" in
     --fuzz-seconds) fuzz_seconds="$2"; shift ;;

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Copyright (C) 2026 The tpscope authors
-# Installs the Debian 12 packages tpscope builds with. Idempotent and quiet: does nothing when
+# Installs the Debian 12 and 13 packages tpscope builds with (the same names on both). Idempotent and quiet: does nothing when
 # everything is already there, otherwise runs 'apt-get update' once and installs what is missing.
 set -euo pipefail
 
 # Every tool a test, a benchmark or a script calls is listed here, next to what calls it: installs use
 # --no-install-recommends, so nothing arrives by accident (scripts/fresh-root-check.sh proves the list
-# on an empty Debian 12 root).
+# on empty Debian 12 and 13 roots: --release all).
 packages=(
   build-essential cmake ninja-build pkg-config git   # the build; binutils' objdump: gpu_check.bundle
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev

@@ -269,7 +269,8 @@ void BM_ClockOffsetsByRanks(benchmark::State& state) {
     const int ranks = static_cast<int>(state.range(0));
     const auto trace = makeTrace(kScalingLayers * kKernelsPerLayer * static_cast<std::size_t>(ranks), ranks);
     for (auto _ : state) {
-        const auto c =
+        // Not const: Google Benchmark 1.9 (Debian 13) deprecates DoNotOptimize of a const object.
+        auto c =
             analysis::estimateClockOffsets(*trace, analysis::gatherCollectiveKernels(*trace, benchThreads()));
         benchmark::DoNotOptimize(c.callsUsed);
     }
@@ -308,7 +309,7 @@ void BM_HostIdleSimulated(benchmark::State& state) {
         return;
     }
     for (auto _ : state) {
-        const auto idle = analysis::attributeIdleToHost(*trace, benchThreads());
+        auto idle = analysis::attributeIdleToHost(*trace, benchThreads());
         benchmark::DoNotOptimize(idle.launchWaitNs);
     }
     setSimulatedCounters(state, *trace);
@@ -326,7 +327,7 @@ void BM_AnalyzeSimulated(benchmark::State& state) {
     analysis::AnalysisOptions options;
     options.threads = benchThreads();
     for (auto _ : state) {
-        const auto a = analysis::analyzeWithClockEstimate(*trace, options);
+        auto a = analysis::analyzeWithClockEstimate(*trace, options);
         benchmark::DoNotOptimize(a.analysis.summary.tokensPerSec);
     }
     setSimulatedCounters(state, *trace);

@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
     for (CommandFactory add : {addPlanCommand, addAmdahlCommand, addCostCommand, addBoundsCommand, addCatalogCommands,
                                addDemoCommand, addSimulateCommand, addAllReduceCommand, addCalibrateCommand,
                                addPlanCapacityCommand, addAnalyzeCommand, addScalingCommand, addCompareCommand,
-                               addCaptureCommand, addDevicesCommand, addConvertCommands, addWhatIfCommand}) {
+                               addCaptureCommand, addDevicesCommand, addConvertCommands, addWhatIfCommand, addKernelsCommand}) {
         add(app, ctx);
     }
 

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/sim/op_time_fit.h"
+
 namespace tpscope::core::sim {
 
 namespace {
@@ -100,6 +102,16 @@ KernelCost kernelCost(const PlanOp& op, const GpuSpec& gpu, Dtype dtype, const S
     const auto bytes = static_cast<double>(op.bytesRead + op.bytesWritten);
     c.memoryNs = gpu.hbmBytesPerSec > 0 && eff.memory > 0 ? bytes / (gpu.hbmBytesPerSec * eff.memory) * 1e9 : 0;
     c.overheadNs = params.kernelOverheadNs;
+    if (!params.fittedOpTimes || opFitClass(op.kind) == OpFitClass::None) return c;
+    const auto model = opTimeModel(gpu);
+    if (!model) return c;
+    if (const auto t = fittedOpTimeNs(op, *model, gpu, dtype)) {
+        // The fits cover the decode batches (1-128 tokens). Beyond them a GEMM turns compute-bound (its
+        // compute roofline is the floor; its bandwidth term is the fit's own, measured) and a row kernel
+        // streams its rows (the roofline is the floor).
+        const double floorNs = opFitClass(op.kind) == OpFitClass::Gemm ? c.computeNs + c.overheadNs : c.rooflineNs();
+        c.fittedNs = std::max(*t, floorNs);
+    }
     return c;
 }
 

@@ -123,8 +123,9 @@ void addModelOptions(CLI::App& cmd, ModelOptions& opts, bool required) {
     opts.required = required;
     opts.command = cmd.get_name();
     file->check(CLI::ExistingFile);
-    cmd.add_option("--model-config", opts.modelConfig,
-                   "A Hugging Face config.json (llama, mistral, qwen2, qwen3, mixtral, qwen3_moe, gpt_oss, deepseek_v3)")
+    cmd.add_option(
+           "--model-config", opts.modelConfig,
+           "A Hugging Face config.json (llama, mistral, qwen2, qwen3, mixtral, qwen3_moe, gpt_oss, deepseek_v3)")
         ->check(CLI::ExistingFile)
         ->excludes(model);
     cmd.add_option("--routing-skew", opts.routingSkew,

@@ -79,7 +79,7 @@ core::Result<std::optional<core::KernelClassifier>> classifierFor(const std::str
 
 struct ModelOptions {
     std::string preset;
-    std::string modelFile;  // --model-file: models in resources/models.json's shape (MoE, MLA, weights)
+    std::string modelFile;    // --model-file: models in resources/models.json's shape (MoE, MLA, weights)
     std::string modelConfig;  // --model-config: a Hugging Face config.json (core/workload/hf_config.h)
     std::string command;      // the subcommand, for the "--model is required" message
     bool required = true;

@@ -82,8 +82,7 @@ void printText(const core::sim::KernelTable& t, const core::PlanConfig& c, const
     out << "\nlayer " << t.layer << ": " << core::formatDurationNs(t.layerTimeNs)
         << " of compute kernels (collectives not included: see 'tpscope-cli allreduce')\n";
     if (t.derived) {
-        out << "note: " << gpu.id << " has no measured per-op data; its fitted times are " << t.fitDescription
-            << '\n';
+        out << "note: " << gpu.id << " has no measured per-op data; its fitted times are " << t.fitDescription << '\n';
     }
 }
 
@@ -127,8 +126,12 @@ void addKernelsCommand(CLI::App& app, CliContext& ctx) {
     addModelOptions(*cmd, opts->model);
     cmd->add_option("--gpu", opts->gpu, "GPU preset (see 'tpscope-cli hardware')")->required();
     cmd->add_option("--tp", opts->tp, "Tensor-parallel degree")->capture_default_str()->check(positiveNumber());
-    cmd->add_option("--batch", opts->batch, "Sequences decoded together")->capture_default_str()->check(positiveNumber());
-    cmd->add_option("--context", opts->context, "Tokens in the KV cache")->capture_default_str()->check(positiveNumber());
+    cmd->add_option("--batch", opts->batch, "Sequences decoded together")
+        ->capture_default_str()
+        ->check(positiveNumber());
+    cmd->add_option("--context", opts->context, "Tokens in the KV cache")
+        ->capture_default_str()
+        ->check(positiveNumber());
     cmd->add_option("--layer", opts->layer, "The decoder layer to show (MoE models: dense and MoE layers differ)")
         ->capture_default_str()
         ->check(nonNegativeNumber());

@@ -32,7 +32,8 @@ Result<KernelTable> kernelTable(const PlanConfig& config, const GpuSpec& gpu, co
         row.op = op;
         row.timeNs = cost.timeNs();
         const auto bytes = static_cast<double>(op.bytesRead + op.bytesWritten);
-        row.bandwidthFraction = row.timeNs > 0 && gpu.hbmBytesPerSec > 0 ? bytes / (row.timeNs * 1e-9) / gpu.hbmBytesPerSec : 0;
+        row.bandwidthFraction =
+            row.timeNs > 0 && gpu.hbmBytesPerSec > 0 ? bytes / (row.timeNs * 1e-9) / gpu.hbmBytesPerSec : 0;
         row.source = cost.fittedNs && model ? model->description() + ", " + std::string(toString(opFitClass(op.kind)))
                                             : std::string("roofline");
         if (op.layer == shown) t.layerTimeNs += row.timeNs;

@@ -19,10 +19,10 @@
 namespace tpscope::core::sim {
 
 struct KernelRow {
-    PlanOp op;           // shape (GEMM m, n, k; rows x width), FLOPs and bytes
-    double timeNs = 0;   // the simulator's time for it
+    PlanOp op;                     // shape (GEMM m, n, k; rows x width), FLOPs and bytes
+    double timeNs = 0;             // the simulator's time for it
     double bandwidthFraction = 0;  // (bytes read + written) / time / peak HBM bandwidth
-    std::string source;  // "a100-sxm fit (Vidur, measured)", "derived from ... not measured", "roofline"
+    std::string source;            // "a100-sxm fit (Vidur, measured)", "derived from ... not measured", "roofline"
 };
 
 struct KernelTable {

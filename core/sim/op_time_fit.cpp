@@ -50,10 +50,10 @@ Result<GpuOpTimeFit> parseGpu(simdjson::dom::element e, const std::string& where
     g.gpuId = *id;
     auto gemm = objectField(*fits, "gemm", at);
     if (!gemm) return gemm.error();
-    for (const auto& [key, target] : {std::pair{"fixed_ns", &g.gemm.fixedNs},
-                                      std::pair{"ns_per_weight_byte", &g.gemm.nsPerWeightByte},
-                                      std::pair{"ns_per_flop", &g.gemm.nsPerFlop},
-                                      std::pair{"ns_per_activation_byte", &g.gemm.nsPerActivationByte}}) {
+    for (const auto& [key, target] :
+         {std::pair{"fixed_ns", &g.gemm.fixedNs}, std::pair{"ns_per_weight_byte", &g.gemm.nsPerWeightByte},
+          std::pair{"ns_per_flop", &g.gemm.nsPerFlop},
+          std::pair{"ns_per_activation_byte", &g.gemm.nsPerActivationByte}}) {
         if (auto s = coefficient(*gemm, key, at + " gemm", *target); !s) return s.error();
     }
     for (const auto& [name, row] : {std::pair{"norm", &g.norm}, std::pair{"act", &g.activation},
@@ -61,8 +61,9 @@ Result<GpuOpTimeFit> parseGpu(simdjson::dom::element e, const std::string& where
         auto fit = objectField(*fits, name, at);
         if (!fit) return fit.error();
         const std::string in = at + " " + name;
-        for (const auto& [key, target] : {std::pair{"fixed_ns", &row->fixedNs}, std::pair{"ns_per_width", &row->nsPerWidth},
-                                          std::pair{"ns_per_byte", &row->nsPerByte}}) {
+        for (const auto& [key, target] :
+             {std::pair{"fixed_ns", &row->fixedNs}, std::pair{"ns_per_width", &row->nsPerWidth},
+              std::pair{"ns_per_byte", &row->nsPerByte}}) {
             if (auto s = coefficient(*fit, key, in, *target); !s) return s.error();
         }
     }
@@ -250,11 +251,11 @@ std::optional<double> expectedGemmNs(std::int64_t m, std::int64_t n, std::int64_
     PlanOp op;
     op.kind = OpKind::QkvGemm;  // any dense GEMM: the fit has one class
     op.eventKind = EventKind::Gemm;
-    op.gemm = GemmPayload{static_cast<std::uint32_t>(m), static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(k),
-                          dtype};
+    op.gemm =
+        GemmPayload{static_cast<std::uint32_t>(m), static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(k), dtype};
     op.flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
-    op.weightBytesRead = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(k) *
-                         static_cast<std::uint64_t>(dtypeBytes(dtype));
+    op.weightBytesRead =
+        static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(k) * static_cast<std::uint64_t>(dtypeBytes(dtype));
     const auto t = fittedOpTimeNs(op, *model, gpu, dtype);
     const double peak = gpu.peakFlops(dtype);
     const double computeFloor = peak > 0 ? op.flops / peak * 1e9 : 0.0;

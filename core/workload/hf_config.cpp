@@ -115,9 +115,10 @@ Status checkAttentionWindow(const ConfigReader& r, const std::string& type, cons
         }
     }
     if (!sliding) return Ok{};
-    return unsupported(source, "'sliding_window' / 'layer_types': sliding-window attention layers are not supported "
-                               "yet (tpscope's plan runs every layer with full attention); remove the field to model "
-                               "full attention on every layer");
+    return unsupported(source,
+                       "'sliding_window' / 'layer_types': sliding-window attention layers are not supported "
+                       "yet (tpscope's plan runs every layer with full attention); remove the field to model "
+                       "full attention on every layer");
 }
 
 Status readQuantization(const ConfigReader& r, const std::string& source, ModelSpec& m) {
@@ -159,8 +160,9 @@ Status readMoe(ConfigReader& r, const std::string& type, const std::string& sour
         const bool denseLayers =
             r.object()["mlp_only_layers"].get_array().get(mlpOnly) == simdjson::SUCCESS && mlpOnly.size() > 0;
         if (r.optional("decoder_sparse_step").value_or(1) != 1 || denseLayers) {
-            return unsupported(source, "'decoder_sparse_step' / 'mlp_only_layers': MoE on some layers only is not "
-                                       "supported (tpscope's MoE layers follow leading dense layers)");
+            return unsupported(source,
+                               "'decoder_sparse_step' / 'mlp_only_layers': MoE on some layers only is not "
+                               "supported (tpscope's MoE layers follow leading dense layers)");
         }
     } else if (type == "deepseek_v3") {
         m.moe.experts = r.required("n_routed_experts");
@@ -169,8 +171,9 @@ Status readMoe(ConfigReader& r, const std::string& type, const std::string& sour
         m.moe.sharedExperts = r.optional("n_shared_experts").value_or(0);
         m.moe.denseLayers = r.optional("first_k_dense_replace").value_or(0);
         if (r.optional("moe_layer_freq").value_or(1) != 1) {
-            return unsupported(source, "'moe_layer_freq' other than 1 is not supported (MoE on every layer after "
-                                       "the first_k_dense_replace dense ones)");
+            return unsupported(source,
+                               "'moe_layer_freq' other than 1 is not supported (MoE on every layer after "
+                               "the first_k_dense_replace dense ones)");
         }
         m.attention = AttentionKind::Mla;
         m.mla.qLoraRank = r.optional("q_lora_rank").value_or(0);

@@ -79,7 +79,7 @@ void expectSamePlan(const core::ModelSpec& a, const core::ModelSpec& b, int tp) 
 
 TEST(HfConfig, EachFamilyReadsIntoTheSamePlanAsItsPreset) {
     for (const auto& [file, preset, tp] :
-         {std::tuple{"llama2-7b.json", "llama2-7b", 8}, std::tuple{"qwen2.5-72b.json", "qwen2.5-72b", 8},
+         {std::tuple{"llama2-7b.json", "llama2-7b", 8}, std::tuple{"qwen2.5-72b.json", "qwen2-5-72b", 8},
           std::tuple{"mixtral-8x7b.json", "mixtral-8x7b", 8}, std::tuple{"deepseek-v3.json", "deepseek-v3", 8}}) {
         SCOPED_TRACE(file);
         auto read = core::loadHfConfig(fixture(file));

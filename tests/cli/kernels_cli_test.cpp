@@ -48,8 +48,12 @@ TEST(CliKernels, JsonRowsAreTheSimulatorsTimesWithTheirBandwidthAndSource) {
         const double bytes = double(op["bytes_read"]) + double(op["bytes_written"]);
         EXPECT_NEAR(double(op["bandwidth_fraction"]), bytes / (t * 1e-9) / gpu.hbmBytesPerSec, 1e-9) << name;
         const std::string source{std::string_view(op["timed_by"])};
-        if (name == "qkv_proj" || name == "lm_head") EXPECT_NE(source.find("gemm"), std::string::npos) << source;
-        if (name == "attention") EXPECT_EQ(source, "roofline");
+        if (name == "qkv_proj" || name == "lm_head") {
+            EXPECT_NE(source.find("gemm"), std::string::npos) << source;
+        }
+        if (name == "attention") {
+            EXPECT_EQ(source, "roofline");
+        }
         if (int64_t(op["layer"]) == 0) layer += t;
         lmHead = lmHead || name == "lm_head";
     }

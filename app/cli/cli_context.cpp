@@ -7,6 +7,8 @@
 #include <charconv>
 #include <filesystem>
 
+#include "core/workload/hf_config.h"
+
 namespace tpscope::cli {
 
 core::Result<core::Catalog> CliContext::catalog() const {
@@ -112,11 +114,20 @@ core::Result<std::optional<core::KernelClassifier>> classifierFor(const std::str
 }
 
 void addModelOptions(CLI::App& cmd, ModelOptions& opts, bool required) {
-    auto* model = cmd.add_option("--model", opts.preset, "Model preset id (see 'tpscope-cli models'), or 'custom'");
+    auto* model = cmd.add_option("--model", opts.preset,
+                                 std::string("Model preset id (see 'tpscope-cli models'), or 'custom'") +
+                                     (required ? " (required unless --model-config)" : ""));
     auto* file = cmd.add_option("--model-file", opts.modelFile,
                                 "JSON file of models in resources/models.json's shape (MoE, MLA and weight formats)");
-    if (required) model->required();
+    // --model is required unless --model-config names the model: checked in resolveModel, with CLI11's words.
+    opts.required = required;
+    opts.command = cmd.get_name();
     file->check(CLI::ExistingFile);
+    cmd.add_option(
+           "--model-config", opts.modelConfig,
+           "A Hugging Face config.json (llama, mistral, qwen2, qwen3, mixtral, qwen3_moe, gpt_oss, deepseek_v3)")
+        ->check(CLI::ExistingFile)
+        ->excludes(model);
     cmd.add_option("--routing-skew", opts.routingSkew,
                    "MoE routing skew (Zipf exponent over expert popularity; 0 = uniform, no published calibration)")
         ->check(CLI::Range(0.0, 8.0));
@@ -139,7 +150,14 @@ core::Result<core::ModelSpec> resolveModel(const core::Catalog& builtin, const M
         if (auto added = catalog.addFile(opts.modelFile); !added) return fileError(added.error());
     }
     core::ModelSpec m;
-    if (preset != "custom") {
+    if (!opts.modelConfig.empty()) {
+        auto read = core::loadHfConfig(opts.modelConfig);
+        if (!read) return read.error().code == core::ErrorCode::NotFound ? fileError(read.error()) : read.error();
+        m = *read;
+    } else if (preset.empty()) {
+        return core::makeError(core::ErrorCode::InvalidArgument,
+                               "--model is required (a preset id, 'custom', or --model-config FILE)", opts.command);
+    } else if (preset != "custom") {
         TPSCOPE_TRY_ASSIGN(m, catalog.model(preset));
     } else {
         m.id = "custom";
@@ -158,7 +176,7 @@ core::Result<core::ModelSpec> resolveModel(const core::Catalog& builtin, const M
     } else if ((opts.hidden || opts.heads) && m.heads > 0 && m.hidden % m.heads == 0) {
         m.headDim = m.hidden / m.heads;
     }
-    if (preset == "custom" && m.kvHeads == 0) m.kvHeads = m.heads;
+    if (preset == "custom" && opts.modelConfig.empty() && m.kvHeads == 0) m.kvHeads = m.heads;
     if (customised && preset != "custom") m.id += "-custom";
     if (opts.routingSkew >= 0) m.moe.routingSkew = opts.routingSkew;
     if (auto status = core::validateModel(m); !status) {

@@ -79,13 +79,17 @@ core::Result<std::optional<core::KernelClassifier>> classifierFor(const std::str
 
 struct ModelOptions {
     std::string preset;
-    std::string modelFile;  // --model-file: models in resources/models.json's shape (MoE, MLA, weights)
+    std::string modelFile;    // --model-file: models in resources/models.json's shape (MoE, MLA, weights)
+    std::string modelConfig;  // --model-config: a Hugging Face config.json (core/workload/hf_config.h)
+    std::string command;      // the subcommand, for the "--model is required" message
+    bool required = true;
     std::int64_t hidden = 0, ffn = 0, heads = 0, kvHeads = 0, headDim = 0, layers = 0, vocab = 0;
     double routingSkew = -1;  // --routing-skew: MoE routing skew; < 0 keeps the model's
 };
 void addModelOptions(CLI::App& cmd, ModelOptions& opts, bool required = true);
 // The preset with any custom dimensions applied, or a fully custom model ("custom"); --model-file's
-// models join the catalog first, so --model can name one of them.
+// models join the catalog first, so --model can name one of them; --model-config reads the model from a
+// Hugging Face config.json instead of --model (custom dimensions then apply to it).
 core::Result<core::ModelSpec> resolveModel(const core::Catalog& catalog, const ModelOptions& opts);
 
 core::Result<core::Dtype> resolveDtype(const std::string& text);
@@ -133,5 +137,6 @@ void addCalibrateCommand(CLI::App& app, CliContext& ctx);
 void addPlanCapacityCommand(CLI::App& app, CliContext& ctx);
 void addConvertCommands(CLI::App& app, CliContext& ctx);  // convert, info
 void addWhatIfCommand(CLI::App& app, CliContext& ctx);
+void addKernelsCommand(CLI::App& app, CliContext& ctx);
 
 }  // namespace tpscope::cli

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli_context.h"
+#include "core/sim/op_time_fit.h"
 #include "core/util/json_writer.h"
 #include "core/util/units.h"
 #include "text_table.h"
@@ -62,6 +63,12 @@ int runModels(bool json, const CliContext& ctx) {
     return kExitOk;
 }
 
+// Where a GPU's per-op kernel times come from (core/sim/op_time_fit.h).
+std::string kernelTimes(const core::GpuSpec& gpu) {
+    const auto model = core::sim::opTimeModel(gpu);
+    return model ? model->description() : std::string("roofline");
+}
+
 int runHardware(bool json, const CliContext& ctx) {
     auto catalog = ctx.catalog();
     if (!catalog) return reportError(catalog.error());
@@ -73,6 +80,7 @@ int runHardware(bool json, const CliContext& ctx) {
             w.field("hbm_bytes_per_sec", g.hbmBytesPerSec).field("fp16_flops", g.fp16Flops);
             w.field("bf16_flops", g.bf16Flops).field("fp8_flops", g.fp8Flops).field("fp32_flops", g.fp32Flops);
             w.field("sms", g.sms).field("roofline_crossover_fp16", g.rooflineCrossover(core::Dtype::Fp16));
+            w.field("kernel_times", kernelTimes(g));
             writeSources(w, g.sources);
             w.endObject();
         }
@@ -92,12 +100,15 @@ int runHardware(bool json, const CliContext& ctx) {
         w.endArray().endObject();
         return kExitOk;
     }
-    TextTable gt({"gpu", "name", "memory", "HBM GB/s", "FP16 TFLOP/s", "FP8 TFLOP/s", "SMs", "crossover FLOP/B"});
+    TextTable gt({"gpu", "name", "memory", "HBM GB/s", "FP16 TFLOP/s", "FP8 TFLOP/s", "SMs", "crossover FLOP/B",
+                  "kernel times"});
     for (const auto& g : catalog->gpus()) {
+        const auto model = core::sim::opTimeModel(g);
         gt.addRow({g.id, g.name, core::formatBytes(static_cast<double>(g.memoryBytes)),
                    core::formatFixed(g.hbmBytesPerSec / 1e9, 0), core::formatFixed(g.fp16Flops / 1e12, 1),
                    g.fp8Flops > 0 ? core::formatFixed(g.fp8Flops / 1e12, 1) : "-", std::to_string(g.sms),
-                   core::formatFixed(g.rooflineCrossover(core::Dtype::Fp16), 1)});
+                   core::formatFixed(g.rooflineCrossover(core::Dtype::Fp16), 1),
+                   !model ? "roofline" : (model->derived ? "derived, not measured" : "measured (Vidur)")});
     }
     gt.print(std::cout);
     std::cout << '\n';

@@ -27,10 +27,11 @@ int main(int argc, char** argv) {
     CliContext ctx;
     app.add_option("--catalog", ctx.catalogFiles, "Extra preset file(s) with models/gpus/fabrics (repeatable)");
 
-    for (CommandFactory add : {addPlanCommand, addAmdahlCommand, addCostCommand, addBoundsCommand, addCatalogCommands,
-                               addDemoCommand, addSimulateCommand, addAllReduceCommand, addCalibrateCommand,
-                               addPlanCapacityCommand, addAnalyzeCommand, addScalingCommand, addCompareCommand,
-                               addCaptureCommand, addDevicesCommand, addConvertCommands, addWhatIfCommand}) {
+    for (CommandFactory add :
+         {addPlanCommand, addAmdahlCommand, addCostCommand, addBoundsCommand, addCatalogCommands, addDemoCommand,
+          addSimulateCommand, addAllReduceCommand, addCalibrateCommand, addPlanCapacityCommand, addAnalyzeCommand,
+          addScalingCommand, addCompareCommand, addCaptureCommand, addDevicesCommand, addConvertCommands,
+          addWhatIfCommand, addKernelsCommand}) {
         add(app, ctx);
     }
 

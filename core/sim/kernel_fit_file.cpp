@@ -118,6 +118,8 @@ Status applyKernelFit(const KernelFit& fit, const std::string& gpuId, SimParams&
                          fit.source);
     }
     for (const auto& c : fit.classes) params.efficiency(c.kind) = c.efficiency;
+    // The measured machine's efficiencies scale the roofline; they replace the built-in per-op fit.
+    if (!fit.classes.empty()) params.fittedOpTimes = false;
     // The runtime's profile with the measured machine's numbers: the gap between kernels, the host
     // time per launch and the host work between steps.
     HostCosts host = params.host();

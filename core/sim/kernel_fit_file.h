@@ -8,7 +8,8 @@
 // `kind` (gemm, attention, elementwise, other), `compute_efficiency` and `memory_efficiency` in
 // (0, 1]. Other fields of that output are ignored.
 // Mapping: each class's two efficiencies replace SimParams' for that class (core/sim/kernel_model.h:
-// a kernel's roofline time scales with 1 / efficiency); `launch_gap_ns` becomes the device gap
+// a kernel's roofline time scales with 1 / efficiency; the built-in per-op fit of op_time_fit.h is
+// then off, SimParams::fittedOpTimes); `launch_gap_ns` becomes the device gap
 // between kernels, `host_per_launch_ns` (optional) the eager host time per launch and
 // `step_host_ns` (optional) the host work between steps, replacing the runtime profile's numbers
 // (SimParams::hostCosts) exactly as calibrateKernels fitted them. The fit describes

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/sim/op_time_fit.h"
+
 namespace tpscope::core::sim {
 
 namespace {
@@ -85,6 +87,24 @@ std::string gemmName(const PlanOp& op, GpuArch arch, Dtype dtype) {
     return "gemm";
 }
 
+// The op-time model of the GPU the last call asked for, per thread: a simulation costs every op of a
+// plan on one GPU, and deriving the model each time would cost more than the op's arithmetic.
+const OpTimeModel* cachedOpTimeModel(const GpuSpec& gpu) {
+    thread_local std::string id;
+    thread_local double bandwidth = -1;
+    thread_local double fp16 = -1;
+    thread_local int sms = -1;
+    thread_local std::optional<OpTimeModel> model;
+    if (gpu.id != id || gpu.hbmBytesPerSec != bandwidth || gpu.fp16Flops != fp16 || gpu.sms != sms) {
+        model = opTimeModel(gpu);
+        id = gpu.id;
+        bandwidth = gpu.hbmBytesPerSec;
+        fp16 = gpu.fp16Flops;
+        sms = gpu.sms;
+    }
+    return model ? &*model : nullptr;
+}
+
 }  // namespace
 
 KernelCost kernelCost(const PlanOp& op, const GpuSpec& gpu, Dtype dtype, const SimParams& params) {
@@ -100,6 +120,16 @@ KernelCost kernelCost(const PlanOp& op, const GpuSpec& gpu, Dtype dtype, const S
     const auto bytes = static_cast<double>(op.bytesRead + op.bytesWritten);
     c.memoryNs = gpu.hbmBytesPerSec > 0 && eff.memory > 0 ? bytes / (gpu.hbmBytesPerSec * eff.memory) * 1e9 : 0;
     c.overheadNs = params.kernelOverheadNs;
+    if (!params.fittedOpTimes || opFitClass(op.kind) == OpFitClass::None) return c;
+    const OpTimeModel* model = cachedOpTimeModel(gpu);
+    if (model == nullptr) return c;
+    if (const auto t = fittedOpTimeNs(op, *model, gpu, dtype)) {
+        // The fits cover the decode batches (1-128 tokens). Beyond them a GEMM turns compute-bound (its
+        // compute roofline is the floor; its bandwidth term is the fit's own, measured) and a row kernel
+        // streams its rows (the roofline is the floor).
+        const double floorNs = opFitClass(op.kind) == OpFitClass::Gemm ? c.computeNs + c.overheadNs : c.rooflineNs();
+        c.fittedNs = std::max(*t, floorNs);
+    }
     return c;
 }
 

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright (C) 2026 The tpscope authors
 #pragma once
-// Roofline cost of one plan op's kernel on a GPU (DESIGN.md §4), and the kernel name a real
-// capture would show for it on that GPU's architecture.
+// Cost of one plan op's kernel on a GPU (DESIGN.md §4), and the kernel name a real capture would
+// show for it on that GPU's architecture.
 //
-// time = max(FLOPs / (peak x compute efficiency), bytes / (HBM bandwidth x memory efficiency))
-//        + fixed per-kernel overhead
-// Efficiencies per kernel class come from SimParams. Collective ops are costed by
-// CollectiveModel, not here. O(1) per op.
+// Roofline: time = max(FLOPs / (peak x compute efficiency), bytes / (HBM bandwidth x memory efficiency))
+//                  + fixed per-kernel overhead
+// Efficiencies per kernel class come from SimParams. With SimParams::fittedOpTimes (the default) the
+// ops that core/sim/op_time_fit.h covers (dense GEMMs, norms, SiLU*mul) take their fitted time instead,
+// never below the roofline (GEMMs: its compute term). Collective ops are costed by CollectiveModel, not here.
+// O(1) per op.
 
+#include <optional>
 #include <string>
 
 #include "core/hw/gpu_spec.h"
@@ -18,10 +21,14 @@
 namespace tpscope::core::sim {
 
 struct KernelCost {
+    // The roofline's terms (kept when a fit times the op: memoryBound() still says which resource it
+    // streams, for the overlap model).
     double computeNs = 0;
     double memoryNs = 0;
     double overheadNs = 0;
-    double timeNs() const { return (computeNs > memoryNs ? computeNs : memoryNs) + overheadNs; }
+    std::optional<double> fittedNs;  // set when the op-time fit timed the op
+    double rooflineNs() const { return (computeNs > memoryNs ? computeNs : memoryNs) + overheadNs; }
+    double timeNs() const { return fittedNs ? *fittedNs : rooflineNs(); }
     bool memoryBound() const { return memoryNs >= computeNs; }
 };
 

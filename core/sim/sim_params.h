@@ -35,6 +35,10 @@ struct SimParams {
     // Fixed time of any kernel, however small: the shortest kernels in the public TraceLens H100
     // trace (traces/public/tracelens-h100-qwen: 1-element rsqrt/add kernels) last 1.5-1.6 us.
     double kernelOverheadNs = 1500;
+    // Dense GEMMs, norms and SiLU*mul take the per-op times fitted to measured kernels
+    // (core/sim/op_time_fit.h; A100 and H100 measured, other GPUs derived) instead of the roofline
+    // above. false: the roofline alone (the efficiencies above then matter for every op).
+    bool fittedOpTimes = true;
     // The host that launches each rank's kernels: a runtime profile (resources/runtime_profiles.json,
     // each number with its source; core/sim/runtime_profile.h). `cudaGraphs` is the older switch and
     // the --cuda-graphs alias: when set it selects the cuda-graphs profile whatever `runtime` says.

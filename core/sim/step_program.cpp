@@ -9,6 +9,7 @@
 
 #include "core/sim/all_to_all_model.h"
 #include "core/sim/moe_kernel_names.h"
+#include "core/sim/op_time_fit.h"
 #include "core/util/units.h"
 
 namespace tpscope::core::sim {
@@ -92,6 +93,13 @@ class ProgramBuilder {
     void describeCompute(StepInstr& in, const PlanOp& op, const DecodePlan& plan) {
         const KernelCost cost = kernelCost(op, m_gpu, plan.config.dtype, m_params);
         in.baseNs = cost.timeNs();
+        if (cost.fittedNs && !m_fitNoted) {
+            // Every output that uses a GPU without per-op measurements says so.
+            m_fitNoted = true;
+            if (const auto model = opTimeModel(m_gpu); model && model->derived) {
+                addNote("kernel times on " + m_gpu.id + ": " + model->description());
+            }
+        }
         in.memoryBound = cost.memoryBound();
         const std::string moe = moeKernelName(op, plan.config, m_arch);
         in.name = name(moe.empty() ? computeKernelName(op, m_arch, plan.config.dtype, plan.config.model.headDim) : moe);
@@ -143,6 +151,7 @@ class ProgramBuilder {
     const SimParams& m_params;
     Trace& m_trace;
     GpuArch m_arch;
+    bool m_fitNoted = false;
     std::unordered_map<std::string, NameId> m_names;
 };
 

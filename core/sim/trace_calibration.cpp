@@ -60,6 +60,8 @@ Result<KernelCalibration> calibrateKernels(const Trace& trace, const analysis::R
     if (!plan) return plan.error();
     KernelCalibration out;
     out.params = config.params;
+    // The efficiencies fitted here scale the roofline: the built-in per-op fit would hide them.
+    out.params.fittedOpTimes = false;
     const double perStepRank = static_cast<double>(s.steps.size()) * static_cast<double>(s.ranks);
     const std::size_t kernelsPerStep = plan->ops.size();
     for (const EventKind kind : {EventKind::Gemm, EventKind::Attention, EventKind::Elementwise, EventKind::Other}) {
@@ -69,7 +71,7 @@ Result<KernelCalibration> calibrateKernels(const Trace& trace, const analysis::R
         double roofline = 0, overhead = 0;
         for (const auto& op : plan->ops) {
             if (op.eventKind != kind) continue;
-            const KernelCost c = kernelCost(op, config.cluster.gpu, plan->config.dtype, config.params);
+            const KernelCost c = kernelCost(op, config.cluster.gpu, plan->config.dtype, out.params);
             roofline += c.timeNs() - c.overheadNs;
             overhead += c.overheadNs;
         }

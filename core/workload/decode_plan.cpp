@@ -215,6 +215,8 @@ class PlanBuilder {
         PlanOp op = base(kind, block, layer, EventKind::Elementwise);
         const auto h = static_cast<std::uint64_t>(m_c.model.hidden);
         op.flops = 5.0 * static_cast<double>(m_b * h);
+        op.rows = static_cast<std::int64_t>(m_b);
+        op.rowWidth = m_c.model.hidden;
         op.bytesRead = (2 * m_b * h + h) * m_dt;
         op.bytesWritten = 2 * m_b * h * m_dt;
         m_ops.push_back(op);
@@ -252,6 +254,8 @@ class PlanBuilder {
         PlanOp op = base(kind, OpBlock::Mlp, layer, EventKind::Elementwise);
         const auto n = static_cast<std::uint64_t>(rows) * static_cast<std::uint64_t>(width);
         op.flops = 5.0 * static_cast<double>(n);
+        op.rows = rows;
+        op.rowWidth = width;
         op.bytesRead = 2 * n * m_dt;
         op.bytesWritten = n * m_dt;
         m_ops.push_back(op);

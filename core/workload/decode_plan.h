@@ -87,6 +87,10 @@ struct PlanOp {
     std::uint64_t bytesRead = 0;
     std::uint64_t bytesWritten = 0;
     std::uint64_t weightBytesRead = 0;  // GEMMs: the part of bytesRead that is weights
+    // Row-wise kernels (norms, SiLU*mul): `rows` rows (tokens) of `rowWidth` elements each; one thread
+    // block per row, so their time follows the width (core/sim/op_time_fit.h).
+    std::int64_t rows = 0;
+    std::int64_t rowWidth = 0;
     // Collectives only:
     CollectiveOp collective = CollectiveOp::Unknown;
     std::uint64_t messageBytes = 0;     // per-rank buffer size (nccl-tests "size")

@@ -17,6 +17,7 @@ TEST(KernelModel, DecodeGemmIsMemoryBoundAndCostsBytesOverEffectiveBandwidthPlus
     ASSERT_TRUE(plan);
     const auto gpu = *catalog().gpu("h100-sxm");
     core::sim::SimParams p;
+    p.fittedOpTimes = false;  // the roofline alone (op_time_fit_test.cpp covers the fit)
     for (const auto& op : plan->ops) {
         if (op.kind != core::OpKind::GateUpGemm) continue;
         const auto c = core::sim::kernelCost(op, gpu, core::Dtype::Fp16, p);
@@ -36,7 +37,8 @@ TEST(KernelModel, LargeBatchGemmTurnsComputeBound) {
     for (const auto& op : plan->ops) {
         if (op.kind != core::OpKind::GateUpGemm) continue;
         const auto gpu = *catalog().gpu("h100-sxm");  // a copy: gpu() returns by value
-        const core::sim::SimParams p;
+        core::sim::SimParams p;
+        p.fittedOpTimes = false;  // the roofline alone
         const auto c = core::sim::kernelCost(op, gpu, core::Dtype::Fp16, p);
         // Roofline by hand: 2*m*n*k flops over the achieved FLOP rate vs bytes over the achieved HBM rate.
         const double computeNs = op.flops / (gpu.fp16Flops * p.gemm.compute) * 1e9;

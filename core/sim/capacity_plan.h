@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/calc/cost.h"
+#include "core/sim/defaults.h"
 #include "core/sim/sweep.h"
 
 namespace tpscope::core::sim {
@@ -27,7 +28,7 @@ struct CapacityPlanSpec {
     int gpuBudget = 0;             // 0: the cluster's GPUs
     double targetItlMs = 0;        // > 0
     double minTokensPerSec = 0;    // 0: no throughput demand
-    double pricePerGpuHour = 2.0;  // > 0
+    double pricePerGpuHour = kDefaults.pricePerGpuHour;  // > 0
 };
 
 struct CapacityConfig {
@@ -47,7 +48,9 @@ struct CapacityConfig {
 
 struct CapacityPlan {
     std::vector<CapacityConfig> configs;     // one per simulated (TP, batch), sweep order
-    std::vector<std::size_t> meetingTarget;  // indices meeting the latency target within the budget
+    // Indices meeting the latency target within the budget, cheapest first (those meeting the
+    // throughput before those short of it, then by $ per million tokens; ties in sweep order).
+    std::vector<std::size_t> meetingTarget;
     std::optional<std::size_t> cheapest;     // cheapest meeting latency and throughput within the budget
     std::vector<SkippedRun> skipped;         // configurations that do not fit memory
     bool cancelled = false;

@@ -177,6 +177,8 @@ int runScaling(const CliContext& ctx, const ScalingCliOptions& o) {
         report->notes.emplace_back(
             "minimum TP that fits unknown: give --model and --gpu (or trace metadata model/gpu)");
     }
+    // Simulated runs say which runtime launched them (trace metadata 'runtime').
+    adviceOptions.eagerLaunches = first->metadataValue("runtime") == "pytorch-eager";
     const auto advice = core::analysis::adviseTp(*report, adviceOptions);
     if (o.json) {
         core::JsonWriter w(std::cout);

@@ -133,6 +133,11 @@ std::vector<AdviceItem> adviseTp(const ScalingReport& report, const AdviceOption
         } else {
             rec.text += " (the only TP measured at this batch)";
         }
+        if (options.eagerLaunches && rec.largestLoss == "idle") {
+            rec.text += "; idle is " + percent(rec.largestLossShare) +
+                        " of its step: the runs launch eagerly (pytorch-eager), so the host limits them; under "
+                        "cuda-graphs (the default runtime) a step is one graph launch";
+        }
         for (auto& p : pairs) out.push_back(std::move(p));
         out.push_back(std::move(rec));
     }

@@ -200,6 +200,21 @@ TEST(Advice, AHigherTpThatIsSlowerSaysSlowerNotFaster) {
     EXPECT_NE(eight->text.find("slower in latency too"), std::string::npos) << eight->text;
 }
 
+TEST(Advice, EagerLaunchesThatLimitTheRecommendedRunAreNamed) {
+    std::vector<RunPoint> runs{point(2, 1, 600), point(4, 1, 1100), point(8, 1, 2100)};
+    for (auto& r : runs) r.loss.idle = 0.4;  // the host leaves the GPU idle: the largest loss
+    const auto report = *analyzeScaling(runs, {});
+    AdviceOptions options{.minimumTpThatFits = 2};
+    const auto plain = adviseTp(report, options);
+    EXPECT_EQ(plain.back().text.find("pytorch-eager"), std::string::npos) << plain.back().text;
+    options.eagerLaunches = true;
+    const auto eager = adviseTp(report, options);
+    ASSERT_EQ(eager.back().kind, AdviceKind::Recommendation);
+    EXPECT_EQ(eager.back().largestLoss, "idle");
+    EXPECT_NE(eager.back().text.find("pytorch-eager"), std::string::npos) << eager.back().text;
+    EXPECT_NE(eager.back().text.find("cuda-graphs"), std::string::npos) << eager.back().text;
+}
+
 TEST(Advice, RecommendationClimbsWhileTheNextTpPays) {
     const auto report = sweep(600, 1100, 1200, 0, 0.3);  // 2->4: 92 % efficient, 4->8: 55 %
     const auto advice = adviseTp(report, AdviceOptions{.minimumTpThatFits = 2});

@@ -119,8 +119,9 @@ core::Result<std::vector<LoadedRun>> loadRuns(const std::string& path, const std
                                               core::ImportStats* stats = nullptr,
                                               const core::KernelClassifier* classifier = nullptr);
 void addRunOption(CLI::App& cmd, std::string& runSelector,
-                  const std::string& help = "Workspace with several runs: only run N (1-based) or the run of that "
-                                            "name (default: every run)");
+                  const std::string& help =
+                      "Workspace with several runs: only run N (1-based) or the run of that "
+                      "name (default: every run)");
 // One run: the trace file, or the run --run selects; a workspace with several runs and no --run is a
 // command-line error that lists the runs (a command never picks one silently).
 core::Result<LoadedRun> loadOneRun(const std::string& path, const std::string& runSelector,

@@ -257,7 +257,7 @@ struct CompareOptions {
 // no --run is given (a workspace's runs named "FILE: NAME"); one --run per file; or several --run of
 // one workspace. Fewer than two runs is a command-line error.
 core::Result<std::vector<std::pair<std::string, LoadedRun>>> compareInputs(const CompareOptions& o,
-                                                                          const core::KernelClassifier* classifier) {
+                                                                           const core::KernelClassifier* classifier) {
     std::vector<std::pair<std::string, LoadedRun>> out;
     if (o.files.size() == 1 && !isWorkspacePath(o.files.front())) {
         return core::makeError(core::ErrorCode::InvalidArgument,

@@ -272,8 +272,12 @@ void addCaptureCommand(CLI::App& app, CliContext& ctx) {
     auto* cmd =
         app.add_subcommand("capture", "Run TP decode on local GPUs (or under mpirun/srun) and record it with CUPTI");
     addModelOptions(*cmd, opts->model);
-    cmd->add_option("--tp", opts->tp, "Tensor-parallel degree: one GPU (NCCL rank) each")->capture_default_str()->check(positiveNumber());
-    cmd->add_option("--batch", opts->batch, "Sequences decoded together")->capture_default_str()->check(positiveNumber());
+    cmd->add_option("--tp", opts->tp, "Tensor-parallel degree: one GPU (NCCL rank) each")
+        ->capture_default_str()
+        ->check(positiveNumber());
+    cmd->add_option("--batch", opts->batch, "Sequences decoded together")
+        ->capture_default_str()
+        ->check(positiveNumber());
     cmd->add_option("--tokens", opts->tokens, "Measured decode steps")->capture_default_str()->check(positiveNumber());
     cmd->add_option("--warmup", opts->warmup, "Decode steps run before recording (not in the trace)")
         ->capture_default_str()

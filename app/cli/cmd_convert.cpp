@@ -82,7 +82,7 @@ int runConvert(const ConvertOptions& o) {
     if (*format == "tpscope") {
         core::Workspace ws;
         core::RunInfo info;
-        info.name = !o.name.empty()       ? o.name
+        info.name = !o.name.empty()      ? o.name
                     : !run->name.empty() ? run->name
                                          : std::filesystem::path(o.input).filename().string();
         ws.runs.push_back(core::Run{info, trace, std::nullopt});
@@ -111,7 +111,8 @@ int runConvert(const ConvertOptions& o) {
         std::cout << '\n';
         return kExitOk;
     }
-    std::cout << "wrote " << o.output << " from " << runLabel(o.input, *run) << ": " << countText(static_cast<std::int64_t>(t.eventCount()), "event") << " on "
+    std::cout << "wrote " << o.output << " from " << runLabel(o.input, *run) << ": "
+              << countText(static_cast<std::int64_t>(t.eventCount()), "event") << " on "
               << countText(static_cast<std::int64_t>(t.ranks.size()), "rank");
     if (*format == "csv") std::cout << " (ranges in " << rangesPath(o.output) << ")";
     std::cout << '\n';
@@ -326,7 +327,8 @@ void addConvertCommands(CLI::App& app, CliContext& ctx) {
     c->add_option("output", convert->output, "Output file; the format follows the extension")->required();
     c->add_option("--to", convert->to, "Output format: tpscope, json, json.gz, csv, sqlite");
     addKernelRulesOption(*c, convert->rules);
-    c->add_option("--name", convert->name, "Run name in the workspace (default: the run's name, else the input's file name)");
+    c->add_option("--name", convert->name,
+                  "Run name in the workspace (default: the run's name, else the input's file name)");
     addRunOption(*c, convert->run,
                  "Workspace with several runs: the run to convert, N (1-based) or its name (required then)");
     addJsonFlag(*c, convert->json);

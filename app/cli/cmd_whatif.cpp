@@ -151,7 +151,7 @@ void addWhatIfCommand(CLI::App& app, CliContext& ctx) {
                  "Workspace with several runs: the run to replay, N (1-based) or its name (required then)");
     cmd->add_option("--fabric", opts->fabric, "Fabric preset to replay on (see 'tpscope-cli hardware')")->required();
     cmd->add_option("--inter-node-fabric,--inter-fabric", opts->interFabric,
-                   "Network between nodes when a group spans nodes");
+                    "Network between nodes when a group spans nodes");
     cmd->add_option("--gpus-per-node", opts->gpusPerNode, "GPUs per node (default: the fabric's maximum, else 8)")
         ->check(CLI::Range(1, 1024));
     cmd->add_option("--allreduce", opts->engine,

@@ -107,7 +107,8 @@ QString summaryMarkdown(const ui::MainWindow& window, const QStringList& files) 
     for (const auto& row : rows) {
         if (row.request.backend == ui::BackendKind::SimulatedCluster) runtimes.push_back(row.request.runtime);
     }
-    const QString what = files.isEmpty() ? QStringLiteral("the embedded default sweep") : files.join(QStringLiteral(", "));
+    const QString what =
+        files.isEmpty() ? QStringLiteral("the embedded default sweep") : files.join(QStringLiteral(", "));
     s << "# " << ui::titleWithRuntimes(QStringLiteral("tpscope report: ") + what, runtimes) << "\n\n";
     if (!rows.empty()) {
         const auto& r = rows.front().request;

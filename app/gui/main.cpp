@@ -83,9 +83,10 @@ int run(int argc, char** argv) {
         QStringLiteral("png"));
     const QCommandLineOption report(
         QStringLiteral("report"),
-        QStringLiteral("Write the PDF report of [file...] (default: the embedded sweep) to <out.pdf> and exit; a "
-                       "folder instead gets screenshots, summary.md and report.pdf, every one of [file...] (default: the "
-                       "embedded sweep)."),
+        QStringLiteral(
+            "Write the PDF report of [file...] (default: the embedded sweep) to <out.pdf> and exit; a "
+            "folder instead gets screenshots, summary.md and report.pdf, every one of [file...] (default: the "
+            "embedded sweep)."),
         QStringLiteral("out"));
     const QCommandLineOption exportCharts(
         QStringLiteral("export-charts"),

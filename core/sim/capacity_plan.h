@@ -24,10 +24,10 @@
 namespace tpscope::core::sim {
 
 struct CapacityPlanSpec {
-    SweepSpec sweep;               // model, cluster node, TP and batch axes, context, dtype, params
-    int gpuBudget = 0;             // 0: the cluster's GPUs
-    double targetItlMs = 0;        // > 0
-    double minTokensPerSec = 0;    // 0: no throughput demand
+    SweepSpec sweep;             // model, cluster node, TP and batch axes, context, dtype, params
+    int gpuBudget = 0;           // 0: the cluster's GPUs
+    double targetItlMs = 0;      // > 0
+    double minTokensPerSec = 0;  // 0: no throughput demand
     double pricePerGpuHour = kDefaults.pricePerGpuHour;  // > 0
 };
 
@@ -47,12 +47,12 @@ struct CapacityConfig {
 };
 
 struct CapacityPlan {
-    std::vector<CapacityConfig> configs;     // one per simulated (TP, batch), sweep order
+    std::vector<CapacityConfig> configs;  // one per simulated (TP, batch), sweep order
     // Indices meeting the latency target within the budget, cheapest first (those meeting the
     // throughput before those short of it, then by $ per million tokens; ties in sweep order).
     std::vector<std::size_t> meetingTarget;
-    std::optional<std::size_t> cheapest;     // cheapest meeting latency and throughput within the budget
-    std::vector<SkippedRun> skipped;         // configurations that do not fit memory
+    std::optional<std::size_t> cheapest;  // cheapest meeting latency and throughput within the budget
+    std::vector<SkippedRun> skipped;      // configurations that do not fit memory
     bool cancelled = false;
 };
 

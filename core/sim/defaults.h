@@ -29,8 +29,8 @@ struct Defaults {
     std::string_view model = "llama3-70b";
     std::string_view gpu = "h100-sxm";
     std::string_view fabric = "nvlink4";
-    int gpusPerNode = 8;  // when the fabric does not say how many GPUs it connects
-    int tokens = 4;       // simulated decode steps per run
+    int gpusPerNode = 8;      // when the fabric does not say how many GPUs it connects
+    int tokens = 4;           // simulated decode steps per run
     int capturedTokens = 16;  // measured decode steps of a capture (warm steps for a stable mean)
     int contextLen = 1024;
     double pricePerGpuHour = 2.50;

@@ -96,7 +96,8 @@ void writeWhatIfJson(JsonWriter& w, const WhatIfReport& r) {
         w.field("measured_wall_ns", l.measuredWallNs).field("predicted_wall_ns", l.predictedWallNs);
         w.field("measured_exposed_comm_ns", l.measuredExposedCommNs);
         w.field("predicted_exposed_comm_ns", l.predictedExposedCommNs);
-        w.field("measured_exposed_wait_ns", l.measuredExposedWaitNs).field("predicted_exposed_wait_ns", l.predictedExposedWaitNs);
+        w.field("measured_exposed_wait_ns", l.measuredExposedWaitNs)
+            .field("predicted_exposed_wait_ns", l.predictedExposedWaitNs);
         w.endObject();
     }
     w.endArray().key("assumptions").beginArray();

@@ -3,8 +3,8 @@
 #pragma once
 // The what-if answer as a user reads it: the measured run and its replay on another fabric, both
 // analysed the one way (core::analysis), side by side: step latency and its delta, per layer the
-// wall time, exposed communication and exposed wait (sync wait + imbalance), and the assumptions the prediction rests on.
-// JSON fields are documented in docs/cli.md (whatif). O(layers + steps).
+// wall time, exposed communication and exposed wait (sync wait + imbalance), and the assumptions the prediction rests
+// on. JSON fields are documented in docs/cli.md (whatif). O(layers + steps).
 
 #include <string>
 #include <vector>

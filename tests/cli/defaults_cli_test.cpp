@@ -109,8 +109,8 @@ TEST(CliDefaults, EagerRuntimeStaysAvailableAndIsSlowerThanTheDefault) {
 TEST(CliProgress, AFileOrPipeGetsOneLinePerRunNotOnePerStep) {
     const auto dir = freshDir("cli-progress");
     // Four runs of 6 steps each: one progress line per run (4), not per step (24).
-    const auto r = runSplit(std::string(TPSCOPE_CLI_PATH) + " simulate --model llama3-8b --tp 1,2 --batch 1,2 --tokens 6",
-                            dir);
+    const auto r =
+        runSplit(std::string(TPSCOPE_CLI_PATH) + " simulate --model llama3-8b --tp 1,2 --batch 1,2 --tokens 6", dir);
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     int progressLines = 0;
     for (const auto& line : linesOf(r.err)) {

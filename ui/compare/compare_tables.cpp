@@ -64,8 +64,8 @@ QString runName(const RunComparison& c, std::size_t i) {
 
 void fillLayerDeltaTable(QStandardItemModel& model, const RunComparison& c) {
     reset(model, {tr("Layer"), tr("Run"), tr("Wall"), tr("Δ wall vs #1"), tr("Δ wall %"), tr("Compute"),
-                  tr("Δ compute"), tr("Exposed transfer"), tr("Δ exposed transfer"), tr("Exposed wait"), tr("Δ exposed wait"),
-                  tr("Idle"), tr("Δ idle")});
+                  tr("Δ compute"), tr("Exposed transfer"), tr("Δ exposed transfer"), tr("Exposed wait"),
+                  tr("Δ exposed wait"), tr("Idle"), tr("Δ idle")});
     // Part deltas of each run against run 0, by layer index (core::analysis::layerDeltas).
     std::vector<std::vector<LayerDelta>> deltas(c.runs.size());
     for (std::size_t i = 1; i < c.runs.size(); ++i) deltas[i] = core::analysis::layerDeltas(c, i, 0);

@@ -96,9 +96,9 @@ TEST_F(ChartExport, CsvHoldsTheTablesRawNumbers) {
 // under one title; now each column says which, and every column is a snake_case name.
 TEST_F(ChartExport, EveryCsvHeaderNamesItsUnit) {
     const QRegularExpression snake(QStringLiteral("^[a-z][a-z0-9_]*$"));
-    const QStringList units{QStringLiteral("_ns"), QStringLiteral("_ms"), QStringLiteral("_us"),
+    const QStringList units{QStringLiteral("_ns"),      QStringLiteral("_ms"),    QStringLiteral("_us"),
                             QStringLiteral("_per_sec"), QStringLiteral("_share"), QStringLiteral("_fraction"),
-                            QStringLiteral("_ratio"), QStringLiteral("_tokens")};
+                            QStringLiteral("_ratio"),   QStringLiteral("_tokens")};
     const QStringList unitless{QStringLiteral("layer"), QStringLiteral("batch"), QStringLiteral("gpus"),
                                QStringLiteral("meets_target")};
     QStringList latencyColumns;
@@ -111,8 +111,10 @@ TEST_F(ChartExport, EveryCsvHeaderNamesItsUnit) {
         const QStringList header = QString::fromUtf8(f.readLine()).trimmed().split(QLatin1Char(','));
         for (const auto& name : header) {
             EXPECT_TRUE(snake.match(name).hasMatch()) << name.toStdString();
-            const bool hasUnit = std::any_of(units.begin(), units.end(), [&](const QString& u) { return name.endsWith(u); });
-            EXPECT_TRUE(hasUnit || unitless.contains(name)) << page->tabTitle().toStdString() << ": " << name.toStdString();
+            const bool hasUnit =
+                std::any_of(units.begin(), units.end(), [&](const QString& u) { return name.endsWith(u); });
+            EXPECT_TRUE(hasUnit || unitless.contains(name))
+                << page->tabTitle().toStdString() << ": " << name.toStdString();
             if (name.startsWith(QStringLiteral("step_latency"))) latencyColumns << name;
         }
     }

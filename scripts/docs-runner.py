@@ -188,7 +188,8 @@ class Runner:
 
     def env(self):
         env = dict(os.environ)
-        env["PATH"] = self.bindir + os.pathsep + env.get("PATH", "")
+        # The GUI binary is app/gui/tpscope in a build folder, beside tpscope-cli once installed.
+        env["PATH"] = self.bindir + os.pathsep + os.path.join(self.bindir, "gui") + os.pathsep + env.get("PATH", "")
         env["TRACES"] = "public-traces"
         env["TPSCOPE_SOURCE_DIR"] = self.source
         env["QT_QPA_PLATFORM"] = "offscreen"
@@ -217,7 +218,8 @@ class Runner:
                 for name in option[len("traces="):].split(","):
                     if not self.traces or not os.path.exists(os.path.join(self.traces, name)):
                         return "needs the public trace %s (TPSCOPE_PUBLIC_TRACES=%s)" % (name, self.traces or "unset")
-            if option == "gui" and not os.path.exists(os.path.join(self.bindir, "tpscope")):
+            if option == "gui" and not any(os.path.exists(os.path.join(self.bindir, *p))
+                                           for p in (("tpscope",), ("gui", "tpscope"))):
                 return "needs the GUI binary tpscope (not built here)"
         return None
 

@@ -12,6 +12,7 @@
 // failure leaves the previous file. Every failure is one Status naming the file.
 
 #include <QAbstractItemModel>
+#include <QStringList>
 
 #include "core/util/result.h"
 #include "ui/view_tab.h"

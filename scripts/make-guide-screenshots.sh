@@ -24,7 +24,7 @@ cp "$work/report/timeline-overview.png" "$out/timeline-overview.png"
 
 # 2. A PCIe box with uneven ranks: the early ranks' all-reduces are mostly waiting.
 "$cli" simulate --model llama3-8b --gpu l40s --fabric pcie4 --tp 4 --tokens 4 --imbalance 0.05 --seed 3 \
-  --out "$work/pcie.tpscope" >/dev/null 2>&1
+  --runtime pytorch-eager --out "$work/pcie.tpscope" >/dev/null 2>&1  # the picture's run: eager launches
 "$gui" --screenshot "$out/pcie-imbalance.png" "$work/pcie.tpscope" >/dev/null
 
 # 3. Two TP configurations of one workspace, as the runs table lists them.

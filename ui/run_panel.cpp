@@ -180,10 +180,10 @@ QWidget* RunPanel::buildWorkload() {
     m_batches->setPlaceholderText(tr("e.g. 1,8,32"));
     m_batches->setToolTip(tr("Comma-separated batch sizes; every TP degree runs each"));
     form->addRow(tr("Batch sizes"), m_batches);
-    m_tokens = spin(1, kMaxTokens, 4, box);
+    m_tokens = spin(1, kMaxTokens, core::sim::kDefaults.tokens, box);
     m_tokens->setToolTip(tr("Decode steps to run (one new token per sequence per step), 1 to %L1").arg(kMaxTokens));
     form->addRow(tr("Tokens (steps)"), m_tokens);
-    m_context = spin(1, 1 << 20, 1024, box);
+    m_context = spin(1, 1 << 20, core::sim::kDefaults.contextLen, box);
     m_context->setSingleStep(256);
     m_context->setToolTip(tr("Tokens already in the KV cache that each new token attends to"));
     form->addRow(tr("Context length"), m_context);
@@ -372,7 +372,7 @@ core::Result<SweepRequest> RunPanel::sweepRequest() const {
     }
     base.overlap = m_overlap->isChecked();
     base.runtime = core::sim::parseRuntime(m_runtime->currentData().toString().toStdString())
-                       .value_or(core::sim::Runtime::PytorchEager);
+                       .value_or(core::sim::kDefaults.runtime);
     base.allReduceEngine = core::sim::parseAllReduceEngine(m_engine->currentData().toString().toStdString())
                                .value_or(core::sim::AllReduceEngine::Nccl);
     base.pricePerGpuHour = m_price->value();

@@ -11,6 +11,7 @@
 #include <QWidget>
 
 #include "core/hw/catalog.h"
+#include "core/sim/defaults.h"
 #include "core/util/result.h"
 #include "ui/run_request.h"
 #include "ui/services.h"
@@ -56,7 +57,7 @@ class RunPanel : public QWidget {
 
     static constexpr int kTpChoices[] = {1, 2, 4, 8, 16, 32};
     static constexpr int kMaxTokens = 100'000;  // the simulator's event cap says more where it binds
-    static constexpr double kDefaultPricePerGpuHour = 2.50;
+    static constexpr double kDefaultPricePerGpuHour = core::sim::kDefaults.pricePerGpuHour;
 
   Q_SIGNALS:
     void runRequested();

@@ -35,22 +35,23 @@ struct RunRequest {
     core::MoeParallel moeParallel = core::MoeParallel::Tensor;
     int tp = 1;
     int batch = 1;
-    int tokens = 4;  // decode steps to run (one new token per sequence per step)
-    int contextLen = 1024;
+    // Defaults: the one table (core/sim/defaults.h), as the CLI.
+    int tokens = core::sim::kDefaults.tokens;  // decode steps to run (one new token per sequence per step)
+    int contextLen = core::sim::kDefaults.contextLen;
     BackendKind backend = BackendKind::SimulatedCluster;
     core::GpuSpec gpu;
     core::FabricSpec fabric;
     std::optional<core::FabricSpec> interFabric;  // between nodes; required when nodes > 1
     int nodes = 1;
-    int gpusPerNode = 8;
+    int gpusPerNode = core::sim::kDefaults.gpusPerNode;
     bool overlap = false;  // overlap communication with the next layer's compute
     // The host runtime that launches the kernels (SimParams::runtime, `simulate --runtime`); on local
     // GPUs cuda-graphs captures and replays the step, the other two launch eagerly.
-    core::sim::Runtime runtime = core::sim::Runtime::PytorchEager;
+    core::sim::Runtime runtime = core::sim::kDefaults.runtime;
     // Whose all-reduce the simulator runs (SimParams::allReduceEngine, `simulate --allreduce`).
     core::sim::AllReduceEngine allReduceEngine = core::sim::AllReduceEngine::Nccl;
     double pricePerGpuHour = 0;
-    std::uint64_t seed = 1;  // one seed for the whole sweep, as `tpscope-cli simulate --seed`
+    std::uint64_t seed = core::sim::kDefaults.seed;  // one seed for the whole sweep, as `tpscope-cli simulate --seed`
 
     QString label() const;  // "TP 4 · batch 8 · 4 tokens"
     // The decode plan this request runs (model, TP, batch, context, dtype, expert placement): what the

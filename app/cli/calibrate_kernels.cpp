@@ -29,6 +29,28 @@ core::Result<core::sim::SimConfig> configOf(const core::Trace& t, const KernelCa
     return c;
 }
 
+// An efficiency far below what any kernel reaches means the fit explained the trace with the wrong
+// model (another model's shapes, another GPU, a prefill trace): said, not silently written.
+constexpr double kImplausibleEfficiency = 0.05;
+
+void warnImplausibleFit(const core::sim::KernelCalibration& fit, const core::Trace& trace,
+                        const core::sim::SimConfig& config) {
+    const std::string traceModel = trace.metadataValue("model");
+    if (!traceModel.empty() && traceModel != config.plan.model.id) {
+        warn("the trace says model '" + traceModel + "', the fit assumed '" + config.plan.model.id +
+             "': efficiencies fitted to another model's kernels do not carry over");
+    }
+    for (const auto& c : fit.classes) {
+        const double lowest = std::min(c.fitted.compute, c.fitted.memory);
+        if (lowest < kImplausibleEfficiency) {
+            warn(std::string(core::toString(c.kind)) + " efficiency " + core::formatFixed(lowest, 3) +
+                 " is implausible (kernels reach 0.3-0.9 of peak): is the trace of " + config.plan.model.id + " on " +
+                 config.cluster.gpu.id + " at batch " + std::to_string(config.plan.batch) +
+                 "? pass --model and --gpu of the run");
+        }
+    }
+}
+
 }  // namespace
 
 int runKernelCalibration(const KernelCalibrationRequest& r, const core::Catalog& catalog) {
@@ -38,7 +60,8 @@ int runKernelCalibration(const KernelCalibrationRequest& r, const core::Catalog&
     auto config = configOf(**trace, r, catalog, a.summary.batch);
     if (!config) return reportError(config.error());
     auto fit = core::sim::calibrateKernels(**trace, a, *config);
-    if (!fit) return reportError(fit.error());
+    if (!fit) return reportError(dataError(fit.error(), r.trace, "check --model and --gpu against the run"));
+    warnImplausibleFit(*fit, **trace, *config);
     std::vector<std::pair<int, double>> predictions;
     if (!r.predictTp.empty()) {
         auto tps = core::parsePositiveIntList(r.predictTp, "--predict-tp");

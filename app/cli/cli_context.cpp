@@ -30,6 +30,17 @@ core::Error fileError(core::Error error) {
     return error;
 }
 
+core::Error dataError(core::Error error, const std::string& file, const std::string& advice) {
+    if (error.code == core::ErrorCode::NotFound || error.code == core::ErrorCode::InvalidArgument) {
+        error.code = core::ErrorCode::ParseError;
+    }
+    if (error.context.find(file) == std::string::npos) {
+        error.context = error.context.empty() ? file : file + ": " + error.context;
+    }
+    if (!advice.empty()) error.message += "; " + advice;
+    return error;
+}
+
 void warn(const std::string& text) {
     std::cerr << "tpscope-cli: warning: " << text << '\n';
 }
@@ -57,11 +68,11 @@ core::Status checkOutputPath(const std::string& path, const std::string& option)
 
 ProgressLine::ProgressLine() : m_terminal(::isatty(STDERR_FILENO) == 1) {}
 
-void ProgressLine::update(const std::string& text) {
+void ProgressLine::update(const std::string& text, bool milestone) {
     if (m_terminal) {
         std::cerr << '\r' << text << std::string(m_width > text.size() ? m_width - text.size() : 0, ' ') << std::flush;
         m_width = text.size();
-    } else {
+    } else if (milestone) {
         std::cerr << text << '\n';
     }
 }

@@ -42,6 +42,9 @@ struct CliContext {
 int reportError(const core::Error& error);
 // A failed file read is a failure of the work (exit 1) even when the file does not exist.
 core::Error fileError(core::Error error);
+// A problem with the data a command read (too few samples, no matching calls): exit 1, never 2,
+// with the file named and what to do about it ("FILE: <what>; <advice>").
+core::Error dataError(core::Error error, const std::string& file, const std::string& advice);
 // Prints "tpscope-cli: warning: <text>" to stderr.
 void warn(const std::string& text);
 
@@ -59,7 +62,9 @@ class ProgressLine {
     ~ProgressLine() { finish(); }
     ProgressLine(const ProgressLine&) = delete;
     ProgressLine& operator=(const ProgressLine&) = delete;
-    void update(const std::string& text);
+    // On a terminal every update rewrites the line; to a file or a pipe only a milestone (a run
+    // finished) is written, one line each, so a log holds one line per run, not one per step.
+    void update(const std::string& text, bool milestone = true);
     void finish();
 
   private:
@@ -117,7 +122,17 @@ struct LoadedRun {
 core::Result<std::vector<LoadedRun>> loadRuns(const std::string& path, const std::string& runSelector,
                                               core::ImportStats* stats = nullptr,
                                               const core::KernelClassifier* classifier = nullptr);
-void addRunOption(CLI::App& cmd, std::string& runSelector);
+void addRunOption(CLI::App& cmd, std::string& runSelector,
+                  const std::string& help =
+                      "Workspace with several runs: only run N (1-based) or the run of that "
+                      "name (default: every run)");
+// One run: the trace file, or the run --run selects; a workspace with several runs and no --run is a
+// command-line error that lists the runs (a command never picks one silently).
+core::Result<LoadedRun> loadOneRun(const std::string& path, const std::string& runSelector,
+                                   core::ImportStats* stats = nullptr,
+                                   const core::KernelClassifier* classifier = nullptr);
+// "run 2 of 6 'TP 4 · batch 1' of sweep.tpscope", or the path for a plain trace file.
+std::string runLabel(const std::string& path, const LoadedRun& run);
 
 using CommandFactory = void (*)(CLI::App& app, CliContext& ctx);
 void addPlanCommand(CLI::App& app, CliContext& ctx);
@@ -138,5 +153,7 @@ void addPlanCapacityCommand(CLI::App& app, CliContext& ctx);
 void addConvertCommands(CLI::App& app, CliContext& ctx);  // convert, info
 void addWhatIfCommand(CLI::App& app, CliContext& ctx);
 void addKernelsCommand(CLI::App& app, CliContext& ctx);
+// `tpscope-cli --defaults`: the one table of defaults (core/sim/defaults.h); returns kExitOk.
+int printDefaults(std::ostream& out);
 
 }  // namespace tpscope::cli

@@ -17,6 +17,7 @@
 #include "core/analysis/host_idle.h"
 #include "core/analysis/synced_analysis.h"
 #include "core/util/units.h"
+#include "run_output.h"
 #include "text_table.h"
 
 namespace tpscope::cli {
@@ -246,32 +247,79 @@ int runAnalyze(const AnalyzeOptions& o, const CliContext& ctx) {
 
 struct CompareOptions {
     std::vector<std::string> files;
+    std::vector<std::string> runs;  // --run N|NAME: one per file, or several of one workspace
     std::optional<std::int64_t> rank;
     bool json = false;
     AnalysisCliOptions analysis;
 };
+
+// The runs compare sets side by side, each with the label it prints: every run of every file when
+// no --run is given (a workspace's runs named "FILE: NAME"); one --run per file; or several --run of
+// one workspace. Fewer than two runs is a command-line error.
+core::Result<std::vector<std::pair<std::string, LoadedRun>>> compareInputs(const CompareOptions& o,
+                                                                           const core::KernelClassifier* classifier) {
+    std::vector<std::pair<std::string, LoadedRun>> out;
+    if (o.files.size() == 1 && !isWorkspacePath(o.files.front())) {
+        return core::makeError(core::ErrorCode::InvalidArgument,
+                               "needs two runs or more: two files, or a workspace with several runs", "compare");
+    }
+    auto add = [&](const std::string& file, const std::string& selector) -> core::Status {
+        auto runs = loadRuns(file, selector, nullptr, classifier);
+        if (!runs) return runs.error();
+        for (auto& r : *runs) out.emplace_back(r.of > 0 ? file + ": " + r.name : file, std::move(r));
+        return core::Ok{};
+    };
+    if (o.runs.empty()) {
+        for (const auto& f : o.files) {
+            TPSCOPE_TRY(add(f, ""));
+        }
+    } else if (o.runs.size() == o.files.size()) {
+        for (std::size_t i = 0; i < o.files.size(); ++i) {
+            TPSCOPE_TRY(add(o.files[i], o.runs[i]));
+        }
+    } else if (o.files.size() == 1) {
+        for (const auto& r : o.runs) {
+            TPSCOPE_TRY(add(o.files.front(), r));
+        }
+    } else {
+        return core::makeError(core::ErrorCode::InvalidArgument,
+                               "give one --run per file, or several --run of one workspace", "--run");
+    }
+    if (out.size() < 2) {
+        return core::makeError(core::ErrorCode::InvalidArgument,
+                               "needs two runs or more: two files, or a workspace with several runs", "compare");
+    }
+    if (out.size() > 16) {
+        return core::makeError(core::ErrorCode::InvalidArgument,
+                               "compares at most 16 runs; choose some with --run N|NAME", "compare");
+    }
+    return out;
+}
 
 int runCompare(const CompareOptions& o) {
     std::vector<std::shared_ptr<const core::Trace>> traces;
     std::vector<core::analysis::RunAnalysis> analyses;
     auto classifier = classifierFor(o.analysis.kernelRules);
     if (!classifier) return reportError(classifier.error());
-    for (const auto& f : o.files) {
-        auto trace = loadSyncedTrace(f, o.analysis.clockSync, o.analysis.clockOffsets, nullptr, nullptr,
-                                     *classifier ? &**classifier : nullptr);
-        if (!trace) return reportError(trace.error());
-        traces.push_back(*trace);
+    auto selected = compareInputs(o, *classifier ? &**classifier : nullptr);
+    if (!selected) return reportError(selected.error());
+    std::vector<std::string> labels;
+    for (auto& [label, run] : *selected) {
+        auto synced = syncRunClocks(run.trace, o.analysis.clockSync, o.analysis.clockOffsets);
+        if (!synced) return reportError(synced.error());
+        traces.push_back(*synced);
+        labels.push_back(label);
     }
     std::vector<std::int64_t> rankIndices(traces.size(), -1);
     for (std::size_t i = 0; i < traces.size() && o.rank; ++i) {
         auto index = rankIndexOf(*traces[i], *o.rank);
-        if (!index) return reportError(core::makeError(index.error().code, index.error().message, o.files[i]));
+        if (!index) return reportError(core::makeError(index.error().code, index.error().message, labels[i]));
         rankIndices[i] = *index;
     }
     analyses.reserve(traces.size());
     for (const auto& t : traces) analyses.push_back(core::analysis::analyzeTrace(*t, o.analysis.toCore()));
     std::vector<core::analysis::CompareInput> inputs;
-    for (std::size_t i = 0; i < analyses.size(); ++i) inputs.push_back({o.files[i], &analyses[i], rankIndices[i]});
+    for (std::size_t i = 0; i < analyses.size(); ++i) inputs.push_back({labels[i], &analyses[i], rankIndices[i]});
     const auto c = core::analysis::compareRuns(inputs);
     if (o.json) {
         core::JsonWriter w(std::cout);
@@ -327,9 +375,13 @@ void addAnalyzeCommand(CLI::App& app, CliContext& ctx) {
 void addCompareCommand(CLI::App& app, CliContext& ctx) {
     auto opts = std::make_shared<CompareOptions>();
     auto* cmd = app.add_subcommand("compare", "Runs side by side: per-layer deltas aligned by layer index");
-    cmd->add_option("files", opts->files, "Two or more trace files; deltas are against the first")
+    cmd->add_option("files", opts->files,
+                    "Trace files or workspaces; deltas are against the first run (a workspace gives every run)")
         ->required()
-        ->expected(2, 16);
+        ->expected(1, 16);
+    cmd->add_option("--run", opts->runs,
+                    "N|NAME: one per file, or several of one workspace (repeatable; default: every run)")
+        ->allow_extra_args(false);
     cmd->add_option("--rank", opts->rank, "Compare this rank only (default: mean over ranks)");
     cmd->add_flag("--json", opts->json, "Machine-readable output (docs/cli.md)");
     addAnalysisOptions(*cmd, opts->analysis);

@@ -9,6 +9,7 @@
 #include "cli_context.h"
 #include "core/calc/allreduce_bound.h"
 #include "core/calc/roofline.h"
+#include "core/sim/defaults.h"
 #include "core/sim/step_floors.h"
 #include "core/util/json_writer.h"
 #include "core/util/units.h"
@@ -22,10 +23,10 @@ struct BoundsOptions {
     ModelOptions model;
     int tp = 1;
     int batch = 1;
-    int context = 1024;
+    int context = core::sim::kDefaults.contextLen;
     std::string dtype = "fp16";
     PrecisionOptions precision;
-    std::string fabric;
+    std::string fabric{core::sim::kDefaults.fabric};
     std::string gpu;
     bool json = false;
 };
@@ -169,7 +170,7 @@ void addBoundsCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_option("--context", opts->context, "Tokens in the KV cache")->capture_default_str();
     cmd->add_option("--dtype", opts->dtype, "fp16, bf16, fp8 or fp32")->capture_default_str();
     addPrecisionOptions(*cmd, opts->precision);
-    cmd->add_option("--fabric", opts->fabric, "Fabric preset (see 'tpscope-cli hardware')")->required();
+    cmd->add_option("--fabric", opts->fabric, "Fabric preset (see 'tpscope-cli hardware')")->capture_default_str();
     cmd->add_option("--gpu", opts->gpu, "GPU preset: also print the step's roofline");
     cmd->add_flag("--json", opts->json, "Machine-readable output (docs/cli.md)");
     cmd->callback([opts, &ctx] { ctx.exitCode = run(*opts, ctx); });

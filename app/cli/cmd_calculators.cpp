@@ -9,6 +9,7 @@
 #include "cli_context.h"
 #include "core/calc/amdahl.h"
 #include "core/calc/cost.h"
+#include "core/sim/defaults.h"
 #include "core/util/json_writer.h"
 #include "core/util/units.h"
 #include "text_table.h"
@@ -59,7 +60,7 @@ int runAmdahl(const AmdahlOptions& o) {
 }
 
 struct CostOptions {
-    double price = 0;
+    double price = core::sim::kDefaults.pricePerGpuHour;
     std::string throughput;
     bool json = false;
 };
@@ -134,7 +135,9 @@ void addAmdahlCommand(CLI::App& app, CliContext& ctx) {
 void addCostCommand(CLI::App& app, CliContext& ctx) {
     auto opts = std::make_shared<CostOptions>();
     auto* cmd = app.add_subcommand("cost", "Cost per million tokens and the premium over the smallest GPU count");
-    cmd->add_option("--price-per-gpu-hour", opts->price, "Price of one GPU for one hour, in $")->required();
+    cmd->add_option("--price-per-gpu-hour", opts->price, "Price of one GPU for one hour, in $")
+        ->capture_default_str()
+        ->check(positiveNumber());
     cmd->add_option("--throughput", opts->throughput, "GPUS=TOKENS_PER_SEC pairs, e.g. 1=50,2=92,4=170")->required();
     cmd->add_flag("--json", opts->json, "Machine-readable output (docs/cli.md)");
     cmd->callback([opts, &ctx] { ctx.exitCode = runCost(*opts); });

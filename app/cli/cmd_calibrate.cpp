@@ -143,9 +143,10 @@ core::Result<core::sim::CalibrationData> samplesFromTraces(const CalibrateOption
         data.skippedRows += s.allReduceCalls - s.samples.size();
     }
     if (data.samples.empty()) {
-        return core::makeError(core::ErrorCode::InvalidArgument,
-                               "no all-reduce call with a message size and a transfer time in the trace(s)",
-                               "--from-trace");
+        return dataError(core::makeError(core::ErrorCode::InvalidArgument,
+                                         "no all-reduce call with a message size and a transfer time"),
+                         o.fromTrace.front(),
+                         "record the trace with record_shapes=True, or calibrate from nccl-tests output (--input)");
     }
     return data;
 }
@@ -193,7 +194,10 @@ int runCheck(const CalibrateOptions& o, const core::Catalog& catalog, const Cali
     const double launchNs = o.launchIntervalUs * 1e3;
     auto report = in.intra ? core::sim::evaluateFabric(in.samples, *in.intra, *fabric, launchNs)
                            : core::sim::evaluateFabric(in.samples, *fabric, std::nullopt, launchNs);
-    if (!report) return reportError(report.error());
+    if (!report) {
+        return reportError(
+            dataError(report.error(), o.input, "measure more sizes or GPU counts, or check with another --scope"));
+    }
     if (o.json) {
         core::JsonWriter w(std::cout);
         w.beginObject().field("fabric", fabric->id).field("input", o.input).field("samples", in.samples.size());
@@ -270,7 +274,12 @@ int runFit(const CalibrateOptions& o, const core::Catalog& catalog, const Calibr
                       countText(static_cast<std::int64_t>(in.samples.size()), "sample") +
                       (o.gpus.empty() ? "" : ", GPUs " + o.gpus) + ")";
     auto fit = core::sim::calibrateFabric(in.data.samples, opts);
-    if (!fit) return reportError(fit.error());
+    if (!fit) {
+        // The options were checked above: what is left is the data (too few sizes, GPU counts, nodes).
+        return reportError(dataError(fit.error(), o.input,
+                                     "measure more message sizes or GPU counts (nccl-tests -b 8 -e 1G -f 2 on each "
+                                     "count), or --check a preset against what you have"));
+    }
     if (!o.out.empty()) {
         if (auto written = writeFabricFile(o, *fit); !written) return reportError(written.error());
     }

@@ -15,6 +15,7 @@
 
 #include "cli_context.h"
 #include "core/io/workspace/run_info.h"
+#include "core/sim/defaults.h"
 #include "core/util/json_writer.h"
 #include "core/util/statistics.h"
 #include "core/util/units.h"
@@ -31,9 +32,9 @@ struct CaptureCliOptions {
     ModelOptions model;
     int tp = 1;
     int batch = 1;
-    int tokens = 16;
+    int tokens = core::sim::kDefaults.capturedTokens;
     int warmup = 3;
-    int context = 1024;
+    int context = core::sim::kDefaults.contextLen;
     std::string dtype = "fp16";
     bool graph = false;
     bool overlap = false;
@@ -271,14 +272,20 @@ void addCaptureCommand(CLI::App& app, CliContext& ctx) {
     auto* cmd =
         app.add_subcommand("capture", "Run TP decode on local GPUs (or under mpirun/srun) and record it with CUPTI");
     addModelOptions(*cmd, opts->model);
-    cmd->add_option("--tp", opts->tp, "Tensor-parallel degree: one GPU (NCCL rank) each")->check(positiveNumber());
-    cmd->add_option("--batch", opts->batch, "Sequences decoded together")->check(positiveNumber());
-    cmd->add_option("--tokens", opts->tokens, "Measured decode steps")->check(positiveNumber());
+    cmd->add_option("--tp", opts->tp, "Tensor-parallel degree: one GPU (NCCL rank) each")
+        ->capture_default_str()
+        ->check(positiveNumber());
+    cmd->add_option("--batch", opts->batch, "Sequences decoded together")
+        ->capture_default_str()
+        ->check(positiveNumber());
+    cmd->add_option("--tokens", opts->tokens, "Measured decode steps")->capture_default_str()->check(positiveNumber());
     cmd->add_option("--warmup", opts->warmup, "Decode steps run before recording (not in the trace)")
+        ->capture_default_str()
         ->check(nonNegativeNumber());
     cmd->add_option("--context", opts->context, "Tokens in the KV cache each new token attends to")
+        ->capture_default_str()
         ->check(positiveNumber());
-    cmd->add_option("--dtype", opts->dtype, "fp16 or bf16");
+    cmd->add_option("--dtype", opts->dtype, "fp16 or bf16")->capture_default_str();
     cmd->add_flag("--graph", opts->graph, "Capture one decode step as a CUDA graph and replay it per token");
     cmd->add_flag("--overlap", opts->overlap, "All-reduces on their own stream");
     cmd->add_flag("--no-cupti", opts->noCupti, "Time the steps without CUPTI (no trace is written)");

@@ -30,6 +30,7 @@ struct ConvertOptions {
     std::string to;
     std::string rules;
     std::string name;
+    std::string run;  // --run N|NAME of a workspace with several runs
     bool json = false;
 };
 
@@ -73,15 +74,18 @@ int runConvert(const ConvertOptions& o) {
     auto classifier = classifierFor(o.rules);
     if (!classifier) return reportError(classifier.error());
     core::ImportStats stats;
-    auto trace = loadTraceFile(o.input, &stats, *classifier ? &**classifier : nullptr);
-    if (!trace) return reportError(trace.error());
-    const core::Trace& t = **trace;
+    auto run = loadOneRun(o.input, o.run, &stats, *classifier ? &**classifier : nullptr);
+    if (!run) return reportError(run.error());
+    const auto& trace = run->trace;
+    const core::Trace& t = *trace;
     core::Status written = core::Ok{};
     if (*format == "tpscope") {
         core::Workspace ws;
         core::RunInfo info;
-        info.name = o.name.empty() ? std::filesystem::path(o.input).filename().string() : o.name;
-        ws.runs.push_back(core::Run{info, *trace, std::nullopt});
+        info.name = !o.name.empty()      ? o.name
+                    : !run->name.empty() ? run->name
+                                         : std::filesystem::path(o.input).filename().string();
+        ws.runs.push_back(core::Run{info, trace, std::nullopt});
         written = core::saveWorkspace(ws, o.output);
     } else if (*format == "json" || *format == "json.gz") {
         std::string path = o.output;
@@ -97,6 +101,7 @@ int runConvert(const ConvertOptions& o) {
     if (o.json) {
         core::JsonWriter w(std::cout);
         w.beginObject().field("input", o.input).field("output", o.output).field("format", *format);
+        w.field("run", run->index).field("run_name", run->name);
         w.field("event_count", static_cast<std::uint64_t>(t.eventCount()));
         w.field("ranks", static_cast<std::uint64_t>(t.ranks.size()));
         w.field("ranges_file", *format == "csv" ? rangesPath(o.output) : std::string());
@@ -106,7 +111,8 @@ int runConvert(const ConvertOptions& o) {
         std::cout << '\n';
         return kExitOk;
     }
-    std::cout << "wrote " << o.output << ": " << countText(static_cast<std::int64_t>(t.eventCount()), "event") << " on "
+    std::cout << "wrote " << o.output << " from " << runLabel(o.input, *run) << ": "
+              << countText(static_cast<std::int64_t>(t.eventCount()), "event") << " on "
               << countText(static_cast<std::int64_t>(t.ranks.size()), "rank");
     if (*format == "csv") std::cout << " (ranges in " << rangesPath(o.output) << ")";
     std::cout << '\n';
@@ -133,7 +139,9 @@ std::string estimateText(const core::analysis::RankClockEstimate& e) {
            " (" + std::to_string(e.calls) + " calls)";
 }
 
-void printInfoJson(core::JsonWriter& w, const core::Trace& t, const core::ImportStats& stats, const std::string& path,
+// A workspace keeps no import statistics (they belong to the import that made it): null / a line
+// saying so, never a block of zeros that reads as "nothing went wrong".
+void printInfoJson(core::JsonWriter& w, const core::Trace& t, const core::ImportStats* stats, const std::string& path,
                    const core::analysis::ClockSyncResult& sync) {
     w.beginObject();
     w.field("file", path).field("source", t.source).field("origin", core::toString(t.origin));
@@ -194,11 +202,15 @@ void printInfoJson(core::JsonWriter& w, const core::Trace& t, const core::Import
     for (const auto& n : sync.notes) w.value(n);
     w.endArray().endObject();
     w.key("import_stats");
-    stats.writeJson(w);
+    if (stats != nullptr) {
+        stats->writeJson(w);
+    } else {
+        w.null();
+    }
     w.endObject();
 }
 
-void printInfoText(const core::Trace& t, const core::ImportStats& stats, const std::string& path,
+void printInfoText(const core::Trace& t, const core::ImportStats* stats, const std::string& path,
                    const core::analysis::ClockSyncResult& sync) {
     std::cout << path << ": " << countText(static_cast<std::int64_t>(t.eventCount()), "event") << " on "
               << countText(static_cast<std::int64_t>(t.ranks.size()), "rank") << ", " << core::toString(t.origin)
@@ -251,15 +263,19 @@ void printInfoText(const core::Trace& t, const core::ImportStats& stats, const s
         }
         names.print(std::cout);
     }
+    if (stats == nullptr) {
+        std::cout << "\nimport statistics: not kept in a workspace (run 'tpscope-cli info' on the original trace)\n";
+        return;
+    }
     std::cout << "\nimport statistics\n";
     TextTable counters({"counter", "value"});
-    for (const auto& c : stats.counters()) {
+    for (const auto& c : stats->counters()) {
         if (c.value == 0 && c.problem) continue;
         counters.addRow({std::string(c.label) + (c.problem ? " (!)" : ""), std::to_string(c.value)});
     }
     counters.print(std::cout);
-    if (stats.problemCount() == 0) std::cout << "no problems found\n";
-    for (const auto& n : stats.notes) std::cout << "note: " << n << '\n';
+    if (stats->problemCount() == 0) std::cout << "no problems found\n";
+    for (const auto& n : stats->notes) std::cout << "note: " << n << '\n';
 }
 
 int runInfo(const InfoOptions& o) {
@@ -283,7 +299,7 @@ int runInfo(const InfoOptions& o) {
         for (std::size_t i = 0; i < runs->size(); ++i) {
             const auto& run = (*runs)[i];
             if (several) w.beginObject().field("run", run.index).field("name", run.name).key("info");
-            printInfoJson(w, *run.trace, stats, o.input, syncs[i]);
+            printInfoJson(w, *run.trace, run.of > 0 ? nullptr : &stats, o.input, syncs[i]);
             if (several) w.endObject();
         }
         if (several) w.endArray().endObject();
@@ -294,7 +310,7 @@ int runInfo(const InfoOptions& o) {
         const auto& run = (*runs)[i];
         if (i > 0) std::cout << "\n\n";
         if (run.of > 0) std::cout << "run " << run.index << " of " << run.of << " '" << run.name << "'\n";
-        printInfoText(*run.trace, stats, o.input, syncs[i]);
+        printInfoText(*run.trace, run.of > 0 ? nullptr : &stats, o.input, syncs[i]);
     }
     return kExitOk;
 }
@@ -311,7 +327,10 @@ void addConvertCommands(CLI::App& app, CliContext& ctx) {
     c->add_option("output", convert->output, "Output file; the format follows the extension")->required();
     c->add_option("--to", convert->to, "Output format: tpscope, json, json.gz, csv, sqlite");
     addKernelRulesOption(*c, convert->rules);
-    c->add_option("--name", convert->name, "Run name in the workspace (default: the input's file name)");
+    c->add_option("--name", convert->name,
+                  "Run name in the workspace (default: the run's name, else the input's file name)");
+    addRunOption(*c, convert->run,
+                 "Workspace with several runs: the run to convert, N (1-based) or its name (required then)");
     addJsonFlag(*c, convert->json);
     c->callback([&ctx, convert] { ctx.exitCode = runConvert(*convert); });
 

@@ -25,15 +25,14 @@ struct PlanCapacityOptions {
     SweepOptions sweep = defaultSweep();
     double targetItlMs = 0;
     double throughput = 0;
-    double price = 2.0;
+    double price = core::sim::kDefaults.pricePerGpuHour;
     int gpuBudget = 0;
-    int context = 1024;
+    int context = core::sim::kDefaults.contextLen;
     bool json = false;
 
     static SweepOptions defaultSweep() {
         SweepOptions s;
         s.batches = "1,2,4,8,16,32,64,128";
-        s.tokens = 4;
         return s;
     }
 };
@@ -51,6 +50,7 @@ void printJson(const PlanCapacityOptions& o, const core::sim::CapacityPlanSpec& 
     w.field("min_tokens_per_sec", o.throughput).field("price_per_gpu_hour", o.price);
     w.field("gpu_budget", spec.gpuBudget > 0 ? spec.gpuBudget : spec.sweep.cluster.totalGpus());
     w.field("context", o.context).field("allreduce_engine", core::sim::toString(spec.sweep.params.allReduceEngine));
+    w.field("runtime", core::sim::toString(spec.sweep.params.effectiveRuntime()));
     auto row = [&](const core::sim::CapacityConfig& c) {
         w.beginObject().field("tp", c.tp).field("batch", c.batch).field("replicas", c.replicas);
         w.field("gpus", c.cost.gpus).field("step_latency_ms", c.cost.stepLatencyMs);
@@ -117,6 +117,11 @@ void printText(const PlanCapacityOptions& o, const core::sim::CapacityPlanSpec& 
         t.addRow(row);
     }
     t.print(std::cout);
+    // What the numbers assumed, so a reader can reproduce them with `simulate`.
+    std::cout << "assumed: runtime " << core::sim::toString(spec.sweep.params.effectiveRuntime()) << ", all-reduce by "
+              << core::sim::toString(spec.sweep.params.allReduceEngine) << ", " << spec.sweep.cluster.gpu.id << " on "
+              << spec.sweep.cluster.intraFabric.id << ", context " << o.context << ", "
+              << countText(spec.sweep.tokens, "token") << ", $" << core::formatFixed(o.price, 2) << "/GPU-hour\n";
     for (const auto& sk : plan.skipped) {
         std::cout << "skipped TP " << sk.tp << ", batch " << sk.batch << ": " << sk.reason.message << '\n';
     }

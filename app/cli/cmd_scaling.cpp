@@ -15,6 +15,7 @@
 #include "core/analysis/scaling_input.h"
 #include "core/hw/memory_fit.h"
 #include "core/io/workspace/workspace.h"
+#include "core/sim/defaults.h"
 #include "core/util/units.h"
 #include "run_output.h"
 #include "text_table.h"
@@ -25,7 +26,7 @@ namespace {
 
 struct ScalingCliOptions {
     std::vector<std::string> files;
-    double price = 0;
+    double price = core::sim::kDefaults.pricePerGpuHour;
     std::string tp;
     std::string batch;
     double threshold = 0.8;
@@ -176,6 +177,8 @@ int runScaling(const CliContext& ctx, const ScalingCliOptions& o) {
         report->notes.emplace_back(
             "minimum TP that fits unknown: give --model and --gpu (or trace metadata model/gpu)");
     }
+    // Simulated runs say which runtime launched them (trace metadata 'runtime').
+    adviceOptions.eagerLaunches = first->metadataValue("runtime") == "pytorch-eager";
     const auto advice = core::analysis::adviseTp(*report, adviceOptions);
     if (o.json) {
         core::JsonWriter w(std::cout);
@@ -194,7 +197,7 @@ void addScalingCommand(CLI::App& app, CliContext& ctx) {
     auto* cmd = app.add_subcommand("scaling", "Speedup, efficiency, Amdahl fit, $/Mtok and TP advice over a sweep");
     cmd->add_option("files", opts->files, "One trace file per run (TP x batch)")->required();
     cmd->add_option("--price-per-gpu-hour", opts->price, "Price of one GPU for one hour, in $")
-        ->required()
+        ->capture_default_str()
         ->check(positiveNumber());
     cmd->add_option("--tp", opts->tp, "GPUs per run: one value, or one per file (default: metadata 'tp', else ranks)");
     cmd->add_option("--batch", opts->batch, "Batch per run: one value, or one per file (default: metadata 'batch')");

@@ -27,7 +27,7 @@ extern "C" void onInterrupt(int) {
 }
 
 struct SimulateOptions {
-    SweepOptions sweep;  // TP "1,2,4,8", batch "1", 8 tokens
+    SweepOptions sweep;  // TP "1,2,4,8", batch "1", tokens and the rest from core/sim/defaults.h
     std::string contexts = "1024";
     bool ignoreMemory = false;
     std::string out;
@@ -191,7 +191,8 @@ int run(const SimulateOptions& o, const CliContext& ctx) {
     auto progress = [&](const core::sim::SweepProgress& p) {
         if (!o.json) {
             line.update("[" + std::to_string(p.done) + "/" + std::to_string(p.total) + "] TP " + std::to_string(p.tp) +
-                        ", batch " + std::to_string(p.batch));
+                            ", batch " + std::to_string(p.batch),
+                        p.run != nullptr || p.skipped != nullptr);
         }
     };
     auto result = core::sim::runSweep(spec, {progress, &g_cancel});

@@ -2,7 +2,7 @@
 // Copyright (C) 2026 The tpscope authors
 // tpscope-cli whatif TRACE --fabric F: replays a measured (or simulated) run on another fabric,
 // optionally at another TP degree, and prints the predicted step latency, per-layer exposed
-// communication and sync wait next to the measured ones (core::sim::runWhatIf). The prediction is a
+// communication and exposed wait next to the measured ones (core::sim::runWhatIf). The prediction is a
 // model estimate; its assumptions are printed with it. --json is documented in docs/cli.md.
 
 #include <algorithm>
@@ -23,6 +23,7 @@ namespace {
 
 struct WhatIfCliOptions {
     std::string file;
+    std::string run;  // --run N|NAME of a workspace with several runs
     std::string fabric;
     std::string interFabric;
     int gpusPerNode = 0;
@@ -63,14 +64,14 @@ void printReport(const core::sim::WhatIfReport& r) {
     t.addRow(
         {"tokens/s", core::formatFixed(r.measuredTokensPerSec, 1), core::formatFixed(r.predictedTokensPerSec, 1), ""});
     t.addRow({"exposed comm", percentText(r.measuredExposedCommShare), percentText(r.predictedExposedCommShare), ""});
-    t.addRow({"sync wait", percentText(r.measuredSyncWaitShare), percentText(r.predictedSyncWaitShare), ""});
+    t.addRow({"exposed wait", percentText(r.measuredExposedWaitShare), percentText(r.predictedExposedWaitShare), ""});
     t.print(std::cout);
     std::cout << "\nPer layer (mean over steps and ranks):\n";
-    TextTable layers({"layer", "wall", "predicted", "exposed comm", "predicted", "sync wait", "predicted"});
+    TextTable layers({"layer", "wall", "predicted", "exposed comm", "predicted", "exposed wait", "predicted"});
     for (const auto& l : r.layers) {
         layers.addRow({std::to_string(l.layer), ns(l.measuredWallNs), ns(l.predictedWallNs),
-                       ns(l.measuredExposedCommNs), ns(l.predictedExposedCommNs), ns(l.measuredSyncWaitNs),
-                       ns(l.predictedSyncWaitNs)});
+                       ns(l.measuredExposedCommNs), ns(l.predictedExposedCommNs), ns(l.measuredExposedWaitNs),
+                       ns(l.predictedExposedWaitNs)});
     }
     layers.print(std::cout);
     std::cout << "\nAssumptions (a model estimate, not a measurement)\n";
@@ -94,8 +95,9 @@ int runWhatIfCommand(const WhatIfCliOptions& o, const CliContext& ctx) {
     options.gpusPerNode = o.gpusPerNode;
     auto classifier = classifierFor(o.analysis.kernelRules);
     if (!classifier) return reportError(classifier.error());
-    auto trace = loadSyncedTrace(o.file, o.analysis.clockSync, o.analysis.clockOffsets, nullptr, nullptr,
-                                 *classifier ? &**classifier : nullptr);
+    auto loaded = loadOneRun(o.file, o.run, nullptr, *classifier ? &**classifier : nullptr);
+    if (!loaded) return reportError(loaded.error());
+    auto trace = syncRunClocks(loaded->trace, o.analysis.clockSync, o.analysis.clockOffsets);
     if (!trace) return reportError(trace.error());
     const core::Trace& measured = **trace;
     const std::string engineName = !o.engine.empty() ? o.engine : measured.metadataValue("allreduce_engine");
@@ -118,7 +120,7 @@ int runWhatIfCommand(const WhatIfCliOptions& o, const CliContext& ctx) {
     if (!run) return reportError(run.error());
     if (!o.out.empty()) {
         core::RunInfo measuredInfo;
-        measuredInfo.name = "measured: " + o.file;
+        measuredInfo.name = "measured: " + runLabel(o.file, *loaded);
         core::RunInfo predictedInfo;
         predictedInfo.name = "what-if on " + run->report.fabric + " (predicted)";
         predictedInfo.fabric = options.fabric.id;
@@ -145,8 +147,11 @@ void addWhatIfCommand(CLI::App& app, CliContext& ctx) {
     auto* cmd = app.add_subcommand(
         "whatif", "Replay a measured run on another fabric (or TP degree): predicted step latency, exposed comm, wait");
     cmd->add_option("file", opts->file, "Trace file (Kineto/Chrome JSON, nsys SQLite export, workspace)")->required();
+    addRunOption(*cmd, opts->run,
+                 "Workspace with several runs: the run to replay, N (1-based) or its name (required then)");
     cmd->add_option("--fabric", opts->fabric, "Fabric preset to replay on (see 'tpscope-cli hardware')")->required();
-    cmd->add_option("--inter-node-fabric", opts->interFabric, "Network between nodes when a group spans nodes");
+    cmd->add_option("--inter-node-fabric,--inter-fabric", opts->interFabric,
+                    "Network between nodes when a group spans nodes");
     cmd->add_option("--gpus-per-node", opts->gpusPerNode, "GPUs per node (default: the fabric's maximum, else 8)")
         ->check(CLI::Range(1, 1024));
     cmd->add_option("--allreduce", opts->engine,

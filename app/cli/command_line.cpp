@@ -5,24 +5,11 @@
 #include <algorithm>
 #include <map>
 
+#include "core/util/closest_name.h"
+
 namespace tpscope::cli {
 
 namespace {
-
-std::size_t editDistance(const std::string& a, const std::string& b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diagonal = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t above = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diagonal = above;
-        }
-    }
-    return row[b.size()];
-}
 
 std::string joined(const std::vector<std::string>& names) {
     std::string out;
@@ -55,22 +42,7 @@ bool takesValue(const CLI::App& cmd, const std::string& name) {
 }  // namespace
 
 std::string closestName(const std::string& typed, const std::vector<std::string>& known) {
-    std::string best;
-    std::size_t bestDistance = std::max<std::size_t>(2, typed.size() / 3) + 1;
-    for (const auto& k : known) {
-        const std::size_t d = editDistance(typed, k);
-        if (d < bestDistance) {
-            bestDistance = d;
-            best = k;
-        }
-    }
-    if (!best.empty()) return best;
-    const std::string bare =
-        typed.substr(typed.find_first_not_of('-') == std::string::npos ? typed.size() : typed.find_first_not_of('-'));
-    for (const auto& k : known) {
-        if (bare.size() >= 3 && k.find(bare) != std::string::npos) return k;
-    }
-    return {};
+    return core::closestName(typed, known);
 }
 
 std::vector<std::string> commandNames(const CLI::App& app) {

@@ -86,9 +86,34 @@ core::Result<std::vector<LoadedRun>> loadRuns(const std::string& path, const std
     return runs;
 }
 
-void addRunOption(CLI::App& cmd, std::string& runSelector) {
-    cmd.add_option("--run", runSelector,
-                   "Workspace with several runs: only run N (1-based) or the run of that name (default: every run)");
+core::Result<LoadedRun> loadOneRun(const std::string& path, const std::string& runSelector, core::ImportStats* stats,
+                                   const core::KernelClassifier* classifier) {
+    if (isWorkspacePath(path) && runSelector.empty()) {
+        auto infos = core::listWorkspaceRuns(path);
+        if (!infos) return fileError(infos.error());
+        if (infos->size() > 1) {
+            std::string known;
+            for (std::size_t i = 0; i < infos->size(); ++i) {
+                known += (known.empty() ? "" : ", ") + std::to_string(i + 1) + " '" + (*infos)[i].name + "'";
+            }
+            return core::makeError(core::ErrorCode::InvalidArgument,
+                                   path + " holds " + std::to_string(infos->size()) +
+                                       " runs: choose one with --run N|NAME (runs: " + known + ")",
+                                   "--run");
+        }
+    }
+    auto runs = loadRuns(path, runSelector, stats, classifier);
+    if (!runs) return runs.error();
+    return std::move(runs->front());
+}
+
+std::string runLabel(const std::string& path, const LoadedRun& run) {
+    if (run.of == 0) return path;
+    return "run " + std::to_string(run.index) + " of " + std::to_string(run.of) + " '" + run.name + "' of " + path;
+}
+
+void addRunOption(CLI::App& cmd, std::string& runSelector, const std::string& help) {
+    cmd.add_option("--run", runSelector, help);
 }
 
 }  // namespace tpscope::cli

@@ -8,6 +8,7 @@
 #include <exception>
 #include <iostream>
 #include <new>
+#include <string_view>
 
 #include "cli_context.h"
 #include "command_line.h"
@@ -22,10 +23,12 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", version);
     app.require_subcommand(1);
     app.footer(
-        "Exit codes: 0 success, 1 the work failed (file, device, nothing ran), 2 the command line was wrong.\n"
+        "Exit codes: 0 success, 1 the work failed (file, data, device, nothing ran), 2 the command line was wrong.\n"
         "Every command takes --json. Reference: docs/cli.md; 'tpscope-cli COMMAND --help' for its options.");
     CliContext ctx;
     app.add_option("--catalog", ctx.catalogFiles, "Extra preset file(s) with models/gpus/fabrics (repeatable)");
+    const std::string defaultsHelp = "Print the defaults every command, the window and the report assume, and exit";
+    app.add_flag("--defaults", defaultsHelp);
 
     for (CommandFactory add :
          {addPlanCommand, addAmdahlCommand, addCostCommand, addBoundsCommand, addCatalogCommands, addDemoCommand,
@@ -35,6 +38,8 @@ int main(int argc, char** argv) {
         add(app, ctx);
     }
 
+    // Like --version, --defaults needs no command.
+    if (argc == 2 && std::string_view(argv[1]) == "--defaults") return printDefaults(std::cout);
     if (auto problem = checkArguments(app, argc, argv)) {
         std::cerr << "tpscope-cli: " << *problem << '\n';
         return kExitBadInput;

@@ -53,8 +53,9 @@ void addSimTunables(CLI::App& cmd, SimTunables& opts) {
                    "Host time between decode steps in us (default: the runtime profile's)");
     cmd.add_flag("--overlap", opts.overlap, "Async all-reduce on a second stream, batch split in two halves");
     cmd.add_option("--runtime", opts.runtime,
-                   "Host runtime launching the kernels: pytorch-eager (default), cpp-runtime or cuda-graphs "
-                   "(resources/runtime_profiles.json)");
+                   "Host runtime launching the kernels: pytorch-eager, cpp-runtime or cuda-graphs "
+                   "(resources/runtime_profiles.json)")
+        ->capture_default_str();
     cmd.add_flag("--cuda-graphs", opts.cudaGraphs,
                  "Alias of --runtime cuda-graphs: one graph launch per step, node-to-node gaps");
     cmd.add_option("--allreduce", opts.allReduceEngine,
@@ -82,6 +83,7 @@ core::Result<core::sim::SimParams> resolveSimParams(const SimTunables& o) {
     if (o.stepGapUs) p.stepHostNs = *o.stepGapUs * 1e3;
     p.seed = o.seed;
     p.overlap = o.overlap;
+    p.setRuntime(core::sim::kDefaults.runtime);
     if (!o.runtime.empty()) {
         const auto runtime = core::sim::parseRuntime(o.runtime);
         if (!runtime) {

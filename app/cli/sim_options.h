@@ -12,14 +12,15 @@
 
 #include "cli_context.h"
 #include "core/hw/catalog.h"
+#include "core/sim/defaults.h"
 #include "core/sim/simulator.h"
 #include "core/sim/sweep.h"
 
 namespace tpscope::cli {
 
 struct ClusterOptions {
-    std::string gpu = "h100-sxm";
-    std::string fabric = "nvlink4";
+    std::string gpu{core::sim::kDefaults.gpu};  // the one table of defaults (core/sim/defaults.h)
+    std::string fabric{core::sim::kDefaults.fabric};
     std::string interFabric;
     int nodes = 1;
     int gpusPerNode = 0;  // 0: the fabric's max_gpus, else 8
@@ -34,13 +35,13 @@ void warnUnusualCombination(const core::sim::ClusterSpec& cluster);
 core::Result<core::sim::ClusterSpec> resolveCluster(const core::Catalog& catalog, const ClusterOptions& opts);
 
 struct SimTunables {
-    std::uint64_t seed = 1;
+    std::uint64_t seed = core::sim::kDefaults.seed;
     std::optional<double> jitter;  // unset: the simulator's default
     std::optional<double> imbalance;
     std::optional<double> stepGapUs;
     bool overlap = false;
     bool cudaGraphs = false;  // --cuda-graphs: alias of --runtime cuda-graphs
-    std::string runtime;      // "" : the simulator's default (pytorch-eager)
+    std::string runtime{core::sim::toString(core::sim::kDefaults.runtime)};
     std::string allReduceEngine = "nccl";
     bool deterministic = false;
 };
@@ -68,7 +69,7 @@ struct SweepOptions {
     PrecisionOptions precision;
     std::string tps = "1,2,4,8";
     std::string batches = "1";
-    int tokens = 8;
+    int tokens = core::sim::kDefaults.tokens;
     std::string dtype = "fp16";
     std::string kernelFit;  // --kernel-fit FILE (simulate): `calibrate --kernels --json` output
 };

@@ -94,7 +94,7 @@ QString selectionText(const ui::MainWindow& window) {
     return text;
 }
 
-QString summaryMarkdown(const ui::MainWindow& window) {
+QString summaryMarkdown(const ui::MainWindow& window, const QStringList& files) {
     const auto* runs = window.runsModel();
     // The window's one price and scaling (ChartsController): the same $/Mtok the Cost tab shows.
     const auto* charts = window.chartTabs()->charts()->controller();
@@ -107,8 +107,9 @@ QString summaryMarkdown(const ui::MainWindow& window) {
     for (const auto& row : rows) {
         if (row.request.backend == ui::BackendKind::SimulatedCluster) runtimes.push_back(row.request.runtime);
     }
-    s << "# " << ui::titleWithRuntimes(QStringLiteral("tpscope report: the embedded default sweep"), runtimes)
-      << "\n\n";
+    const QString what =
+        files.isEmpty() ? QStringLiteral("the embedded default sweep") : files.join(QStringLiteral(", "));
+    s << "# " << ui::titleWithRuntimes(QStringLiteral("tpscope report: ") + what, runtimes) << "\n\n";
     if (!rows.empty()) {
         const auto& r = rows.front().request;
         s << "Model **" << QString::fromStdString(r.model.name) << "**, "
@@ -203,20 +204,26 @@ int takeCompareScreenshot(ui::MainWindow& window, const QString& out, const QStr
     return saveWidget(window, out) ? 0 : 1;
 }
 
-int writeReport(ui::MainWindow& window, const QString& dir) {
+int writeReport(ui::MainWindow& window, const QString& dir, const QStringList& files) {
     if (!QDir().mkpath(dir)) {
         std::fprintf(stderr, "tpscope: cannot create %s\n", qPrintable(dir));
         return 1;
     }
     window.resize(1600, 1000);
     window.show();
-    if (!runDefaultSweep(window)) return 1;
+    // Every file in DIR from the same input: the given files, else the default sweep (never a mix).
+    if (files.isEmpty()) {
+        if (!runDefaultSweep(window)) return 1;
+    }
+    for (const QString& file : files) {
+        if (openAndWait(window, file) != Opened::Yes) return 1;
+    }
     window.timelinePanel()->fitView();
     if (!saveWidget(*window.timelinePanel(), dir + QStringLiteral("/timeline-overview.png"))) return 1;
     window.focusTimelineOnExample();
     if (!saveWidget(window, dir + QStringLiteral("/screenshot-main.png"))) return 1;
     const QString summaryPath = dir + QStringLiteral("/summary.md");
-    const QByteArray summary = summaryMarkdown(window).toUtf8();
+    const QByteArray summary = summaryMarkdown(window, files).toUtf8();
     const auto written = ui::writeFileSafely(summaryPath, "summary", [&](QIODevice& out) -> core::Status {
         if (out.write(summary) != summary.size()) {
             return ui::exportWriteError(summaryPath, "summary", out.errorString());
@@ -227,7 +234,8 @@ int writeReport(ui::MainWindow& window, const QString& dir) {
         std::fprintf(stderr, "tpscope: %s\n", written.error().describe().c_str());
         return 1;
     }
-    std::printf("tpscope: report written to %s (summary.md, screenshot-main.png, timeline-overview.png)\n",
+    std::printf("tpscope: report of %s written to %s (summary.md, screenshot-main.png, timeline-overview.png)\n",
+                qPrintable(files.isEmpty() ? QStringLiteral("the default sweep") : files.join(QStringLiteral(", "))),
                 qPrintable(QDir(dir).absolutePath()));
     return 0;
 }

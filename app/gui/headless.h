@@ -18,7 +18,8 @@ namespace tpscope::app {
 int takeScreenshot(ui::MainWindow& window, const QString& out, const QString& file);
 // Opens 2–4 files and renders the window on the Compare tab of their runs (2–4 in all).
 int takeCompareScreenshot(ui::MainWindow& window, const QString& out, const QStringList& files);
-// Runs the embedded default sweep and writes screenshots and summary.md into `dir`.
-int writeReport(ui::MainWindow& window, const QString& dir);
+// Opens `files` (none: runs the embedded default sweep) and writes screenshots and summary.md of
+// them into `dir`; report.pdf beside them comes from the same files (main.cpp), so DIR never mixes inputs.
+int writeReport(ui::MainWindow& window, const QString& dir, const QStringList& files = {});
 
 }  // namespace tpscope::app

@@ -6,7 +6,8 @@
 //   tpscope --screenshot OUT.png [FILE]   renders the main window offscreen and exits
 //   tpscope --screenshot OUT.png A B [C D]  the same on the Compare tab of the files' runs
 //   tpscope --report OUT.pdf [FILE...]    writes the multi-page PDF report (no FILE: the default sweep)
-//   tpscope --report DIR          writes the default sweep's screenshots, summary.md and report.pdf into DIR
+//   tpscope --report DIR [FILE...]  writes screenshots, summary.md and report.pdf into DIR, all of FILE
+//                                   (no FILE: all of the default sweep)
 //   tpscope --export-charts DIR [FILE]    writes every chart as PNG/SVG/PDF and its table as CSV
 // The --screenshot, --report and --export-charts modes need no display.
 
@@ -82,8 +83,10 @@ int run(int argc, char** argv) {
         QStringLiteral("png"));
     const QCommandLineOption report(
         QStringLiteral("report"),
-        QStringLiteral("Write the PDF report of [file...] (default: the embedded sweep) to <out.pdf> and exit; a "
-                       "folder instead gets the default sweep's screenshots, summary.md and report.pdf."),
+        QStringLiteral(
+            "Write the PDF report of [file...] (default: the embedded sweep) to <out.pdf> and exit; a "
+            "folder instead gets screenshots, summary.md and report.pdf, every one of [file...] (default: the "
+            "embedded sweep)."),
         QStringLiteral("out"));
     const QCommandLineOption exportCharts(
         QStringLiteral("export-charts"),
@@ -120,7 +123,7 @@ int run(int argc, char** argv) {
     tpscope::ui::MainWindow window(tpscope::ui::defaultServices());
     if (parser.isSet(report)) {
         window.setUnsavedPrompt([](QWidget*) { return QMessageBox::Discard; });
-        const int status = tpscope::app::writeReport(window, parser.value(report));
+        const int status = tpscope::app::writeReport(window, parser.value(report), files);
         if (status != 0) return status;
         return tpscope::app::writeReportPdf(parser.value(report) + QStringLiteral("/report.pdf"), files);
     }

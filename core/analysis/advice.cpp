@@ -58,16 +58,25 @@ AdviceItem pairAdvice(const BatchScaling& bs, const ScalingRow& from, const Scal
         priced && from.costPerMillionTokens > 0 ? to.costPerMillionTokens / from.costPerMillionTokens - 1 : 0;
     item.kind = item.efficiency >= threshold ? AdviceKind::HigherTpPays : AdviceKind::HigherTpDoesNotPay;
     largestLoss(to.loss, item);
+    // Below 1x the higher TP is slower: say so, never "0.83x faster".
+    const bool slower = item.speedup < 1.0;
     std::string text = "TP " + std::to_string(to.gpus) + " vs " + std::to_string(from.gpus) + " at batch " +
-                       std::to_string(bs.batch) + ": " + fixed(item.speedup, 2) + "x faster";
+                       std::to_string(bs.batch) + ": " +
+                       (slower ? fixed(1.0 / item.speedup, 2) + "x slower" : fixed(item.speedup, 2) + "x faster");
     if (priced) {
         text += ", " + percent(std::fabs(item.costChange)) + (item.costChange >= 0 ? " more" : " less") + " $/Mtok";
     }
     text += " (efficiency " + percent(item.efficiency) + "); " + item.largestLoss + " is " +
             percent(item.largestLossShare) + " of the TP " + std::to_string(to.gpus) + " step";
-    text += item.kind == AdviceKind::HigherTpPays
-                ? " -> the higher TP pays"
-                : " -> stay at TP " + std::to_string(from.gpus) + " unless latency matters more than cost";
+    if (item.kind == AdviceKind::HigherTpPays) {
+        text += " -> the higher TP pays";
+    } else if (slower) {
+        // Slower in latency and dearer per token: nothing speaks for the higher TP.
+        text += " -> stay at TP " + std::to_string(from.gpus) + ": TP " + std::to_string(to.gpus) +
+                " is slower in latency too";
+    } else {
+        text += " -> stay at TP " + std::to_string(from.gpus) + " unless latency matters more than cost";
+    }
     item.text = std::move(text);
     return item;
 }
@@ -123,6 +132,11 @@ std::vector<AdviceItem> adviseTp(const ScalingReport& report, const AdviceOption
                         " efficiency)";
         } else {
             rec.text += " (the only TP measured at this batch)";
+        }
+        if (options.eagerLaunches && rec.largestLoss == "idle") {
+            rec.text += "; idle is " + percent(rec.largestLossShare) +
+                        " of its step: the runs launch eagerly (pytorch-eager), so the host limits them; under "
+                        "cuda-graphs (the default runtime) a step is one graph launch";
         }
         for (auto& p : pairs) out.push_back(std::move(p));
         out.push_back(std::move(rec));

@@ -25,6 +25,10 @@ struct AdviceOptions {
     int minimumTpThatFits = 0;  // 0: unknown
     std::string modelName;      // for the text, optional
     std::string gpuName;
+    // The runs were simulated with eager launches (--runtime pytorch-eager): where idle is the
+    // recommended run's largest loss, the recommendation says the host launching kernels one by
+    // one limits it, and that CUDA graphs (the default runtime) would lift it.
+    bool eagerLaunches = false;
 };
 
 enum class AdviceKind : std::uint8_t { MinimumTp, HigherTpPays, HigherTpDoesNotPay, Recommendation };

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/util/closest_name.h"
 #include "core/util/json_fields.h"
 
 namespace tpscope::core {
@@ -50,8 +51,12 @@ Result<T> findById(const std::vector<T>& items, std::string_view id, std::string
     for (const auto& item : items) {
         if (item.id == id) return item;
     }
-    return makeError(ErrorCode::NotFound,
-                     "unknown " + std::string(what) + " '" + std::string(id) + "'; known: " + knownIds(items));
+    std::vector<std::string> ids;
+    for (const auto& item : items) ids.push_back(item.id);
+    const std::string close = closestName(id, ids);
+    return makeError(ErrorCode::NotFound, "unknown " + std::string(what) + " '" + std::string(id) + "'" +
+                                              (close.empty() ? "" : " (did you mean " + close + "?)") +
+                                              "; known: " + knownIds(items));
 }
 
 std::map<std::string, std::string> readSources(simdjson::dom::object obj) {

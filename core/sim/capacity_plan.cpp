@@ -60,6 +60,13 @@ Result<CapacityPlan> planCapacity(const CapacityPlanSpec& spec, const SweepContr
         }
         plan.configs.push_back(c);
     }
+    // Cheapest first, as the listing promises: those that also meet the throughput, then by $/Mtok.
+    std::stable_sort(plan.meetingTarget.begin(), plan.meetingTarget.end(), [&](std::size_t a, std::size_t b) {
+        const auto& x = plan.configs[a];
+        const auto& y = plan.configs[b];
+        if (x.meetsThroughput != y.meetsThroughput) return x.meetsThroughput;
+        return x.cost.dollarsPerMillionTokens < y.cost.dollarsPerMillionTokens;
+    });
     if (auto best = cheapestMeeting(eligible, spec.targetItlMs, spec.minTokensPerSec)) {
         plan.cheapest = eligibleIndex[*best];
     }

@@ -18,16 +18,17 @@
 #include <vector>
 
 #include "core/calc/cost.h"
+#include "core/sim/defaults.h"
 #include "core/sim/sweep.h"
 
 namespace tpscope::core::sim {
 
 struct CapacityPlanSpec {
-    SweepSpec sweep;               // model, cluster node, TP and batch axes, context, dtype, params
-    int gpuBudget = 0;             // 0: the cluster's GPUs
-    double targetItlMs = 0;        // > 0
-    double minTokensPerSec = 0;    // 0: no throughput demand
-    double pricePerGpuHour = 2.0;  // > 0
+    SweepSpec sweep;             // model, cluster node, TP and batch axes, context, dtype, params
+    int gpuBudget = 0;           // 0: the cluster's GPUs
+    double targetItlMs = 0;      // > 0
+    double minTokensPerSec = 0;  // 0: no throughput demand
+    double pricePerGpuHour = kDefaults.pricePerGpuHour;  // > 0
 };
 
 struct CapacityConfig {
@@ -46,10 +47,12 @@ struct CapacityConfig {
 };
 
 struct CapacityPlan {
-    std::vector<CapacityConfig> configs;     // one per simulated (TP, batch), sweep order
-    std::vector<std::size_t> meetingTarget;  // indices meeting the latency target within the budget
-    std::optional<std::size_t> cheapest;     // cheapest meeting latency and throughput within the budget
-    std::vector<SkippedRun> skipped;         // configurations that do not fit memory
+    std::vector<CapacityConfig> configs;  // one per simulated (TP, batch), sweep order
+    // Indices meeting the latency target within the budget, cheapest first (those meeting the
+    // throughput before those short of it, then by $ per million tokens; ties in sweep order).
+    std::vector<std::size_t> meetingTarget;
+    std::optional<std::size_t> cheapest;  // cheapest meeting latency and throughput within the budget
+    std::vector<SkippedRun> skipped;      // configurations that do not fit memory
     bool cancelled = false;
 };
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "core/sim/defaults.h"
 #include "core/sim/runtime_profile.h"
 #include "core/trace/event_kind.h"
 
@@ -42,7 +43,8 @@ struct SimParams {
     // The host that launches each rank's kernels: a runtime profile (resources/runtime_profiles.json,
     // each number with its source; core/sim/runtime_profile.h). `cudaGraphs` is the older switch and
     // the --cuda-graphs alias: when set it selects the cuda-graphs profile whatever `runtime` says.
-    Runtime runtime = Runtime::PytorchEager;
+    // The default is the one of core/sim/defaults.h (cuda-graphs), as for every command and the window.
+    Runtime runtime = kDefaults.runtime;
     bool cudaGraphs = false;
     // A measured machine's host costs (calibrate --kernels, then simulate --kernel-fit) replace the
     // profile's numbers; stepHostNs (--step-gap-us) replaces only the host work between steps.

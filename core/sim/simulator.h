@@ -27,6 +27,7 @@
 #include "core/hw/gpu_spec.h"
 #include "core/hw/memory_fit.h"
 #include "core/sim/collective_model.h"
+#include "core/sim/defaults.h"
 #include "core/sim/sim_params.h"
 #include "core/trace/trace.h"
 #include "core/util/result.h"
@@ -51,7 +52,7 @@ struct ClusterSpec {
 struct SimConfig {
     PlanConfig plan;  // model, tp, batch, context, dtype
     ClusterSpec cluster;
-    int tokens = 8;  // decode steps
+    int tokens = kDefaults.tokens;  // decode steps
     SimParams params;
     bool ignoreMemory = false;  // simulate a configuration that does not fit, as a what-if
 };

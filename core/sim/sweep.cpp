@@ -118,18 +118,20 @@ Result<SweepResult> runSweep(const SweepSpec& spec, const SweepControl& control)
 
 Result<SweepSpec> defaultSweepSpec(const Catalog& catalog) {
     SweepSpec spec;
-    TPSCOPE_TRY_ASSIGN(spec.model, catalog.model("llama3-70b"));
-    TPSCOPE_TRY_ASSIGN(spec.cluster.gpu, catalog.gpu("h100-sxm"));
-    TPSCOPE_TRY_ASSIGN(spec.cluster.intraFabric, catalog.fabric("nvlink4"));
+    // Every value from the one table of defaults (core/sim/defaults.h).
+    const Defaults& d = kDefaults;
+    TPSCOPE_TRY_ASSIGN(spec.model, catalog.model(d.model));
+    TPSCOPE_TRY_ASSIGN(spec.cluster.gpu, catalog.gpu(d.gpu));
+    TPSCOPE_TRY_ASSIGN(spec.cluster.intraFabric, catalog.fabric(d.fabric));
     spec.cluster.nodes = 1;
-    spec.cluster.gpusPerNode = 8;
+    spec.cluster.gpusPerNode = d.gpusPerNode;
     spec.tps = {1, 2, 4, 8};
     spec.batches = {1};
-    spec.tokens = 4;
-    spec.contextLen = 1024;
+    spec.tokens = d.tokens;
+    spec.contextLen = d.contextLen;
     spec.dtype = Dtype::Fp16;
-    // Serving engines decode a 70B model under CUDA graphs (vLLM, SGLang, TensorRT-LLM).
-    spec.params.setRuntime(Runtime::CudaGraphs);
+    spec.params.setRuntime(d.runtime);
+    spec.params.seed = d.seed;
     return spec;
 }
 

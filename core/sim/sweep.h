@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/hw/catalog.h"
+#include "core/sim/defaults.h"
 #include "core/sim/simulator.h"
 #include "core/util/task_control.h"
 
@@ -27,8 +28,8 @@ struct SweepSpec {
     ClusterSpec cluster;
     std::vector<int> tps{1, 2, 4, 8};
     std::vector<int> batches{1};
-    int tokens = 8;
-    int contextLen = 1024;
+    int tokens = kDefaults.tokens;
+    int contextLen = kDefaults.contextLen;
     std::vector<int> contexts;  // the context axis (tokens in the KV cache); empty: {contextLen}
     Dtype dtype = Dtype::Fp16;
     std::optional<Dtype> weightDtype;  // PlanConfig's: fp8 weights / KV cache; unset: dtype

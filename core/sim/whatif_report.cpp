@@ -27,22 +27,22 @@ WhatIfReport compare(const Trace& measured, const WhatIfRun& run, const WhatIfOp
     r.predictedTokensPerSec = p.tokensPerSec;
     r.measuredExposedCommShare = m.exposedCommShare;
     r.predictedExposedCommShare = p.exposedCommShare;
-    r.measuredSyncWaitShare = m.exposedWaitShare;
-    r.predictedSyncWaitShare = p.exposedWaitShare;
+    r.measuredExposedWaitShare = m.exposedWaitShare;
+    r.predictedExposedWaitShare = p.exposedWaitShare;
     std::map<int, WhatIfLayerRow> rows;
     for (const auto& l : analysis::layerTable(run.measured.breakdown)) {
         auto& row = rows[l.layer];
         row.layer = l.layer;
         row.measuredWallNs = l.mean(&TimeBreakdown::wallNs);
         row.measuredExposedCommNs = l.mean(&TimeBreakdown::exposedCommNs);
-        row.measuredSyncWaitNs = l.mean(&TimeBreakdown::exposedWaitNs);
+        row.measuredExposedWaitNs = l.mean(&TimeBreakdown::exposedWaitNs);
     }
     for (const auto& l : analysis::layerTable(run.predicted.breakdown)) {
         auto& row = rows[l.layer];
         row.layer = l.layer;
         row.predictedWallNs = l.mean(&TimeBreakdown::wallNs);
         row.predictedExposedCommNs = l.mean(&TimeBreakdown::exposedCommNs);
-        row.predictedSyncWaitNs = l.mean(&TimeBreakdown::exposedWaitNs);
+        row.predictedExposedWaitNs = l.mean(&TimeBreakdown::exposedWaitNs);
     }
     for (const auto& [layer, row] : rows) r.layers.push_back(row);
     r.collectivesRetimed = run.replay.collectivesRetimed;
@@ -86,8 +86,8 @@ void writeWhatIfJson(JsonWriter& w, const WhatIfReport& r) {
     w.field("measured", r.measuredTokensPerSec).field("predicted", r.predictedTokensPerSec).endObject();
     w.key("exposed_comm_share").beginObject();
     w.field("measured", r.measuredExposedCommShare).field("predicted", r.predictedExposedCommShare).endObject();
-    w.key("sync_wait_share").beginObject();
-    w.field("measured", r.measuredSyncWaitShare).field("predicted", r.predictedSyncWaitShare).endObject();
+    w.key("exposed_wait_share").beginObject();
+    w.field("measured", r.measuredExposedWaitShare).field("predicted", r.predictedExposedWaitShare).endObject();
     w.field("collectives_retimed", static_cast<std::uint64_t>(r.collectivesRetimed));
     w.field("collectives_kept", static_cast<std::uint64_t>(r.collectivesKept));
     w.key("layers").beginArray();
@@ -96,7 +96,8 @@ void writeWhatIfJson(JsonWriter& w, const WhatIfReport& r) {
         w.field("measured_wall_ns", l.measuredWallNs).field("predicted_wall_ns", l.predictedWallNs);
         w.field("measured_exposed_comm_ns", l.measuredExposedCommNs);
         w.field("predicted_exposed_comm_ns", l.predictedExposedCommNs);
-        w.field("measured_sync_wait_ns", l.measuredSyncWaitNs).field("predicted_sync_wait_ns", l.predictedSyncWaitNs);
+        w.field("measured_exposed_wait_ns", l.measuredExposedWaitNs)
+            .field("predicted_exposed_wait_ns", l.predictedExposedWaitNs);
         w.endObject();
     }
     w.endArray().key("assumptions").beginArray();

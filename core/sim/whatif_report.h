@@ -3,8 +3,8 @@
 #pragma once
 // The what-if answer as a user reads it: the measured run and its replay on another fabric, both
 // analysed the one way (core::analysis), side by side: step latency and its delta, per layer the
-// wall time, exposed communication and sync wait, and the assumptions the prediction rests on.
-// JSON fields are documented in docs/cli.md (whatif). O(layers + steps).
+// wall time, exposed communication and exposed wait (sync wait + imbalance), and the assumptions the prediction rests
+// on. JSON fields are documented in docs/cli.md (whatif). O(layers + steps).
 
 #include <string>
 #include <vector>
@@ -20,7 +20,7 @@ struct WhatIfLayerRow {
     int layer = 0;
     double measuredWallNs = 0, predictedWallNs = 0;
     double measuredExposedCommNs = 0, predictedExposedCommNs = 0;
-    double measuredSyncWaitNs = 0, predictedSyncWaitNs = 0;  // exposed wait (DESIGN.md §5)
+    double measuredExposedWaitNs = 0, predictedExposedWaitNs = 0;  // exposed wait (DESIGN.md §5)
 };
 
 struct WhatIfReport {
@@ -32,7 +32,7 @@ struct WhatIfReport {
     double deltaNs = 0, deltaFraction = 0;           // predicted - measured, and / measured
     double measuredTokensPerSec = 0, predictedTokensPerSec = 0;
     double measuredExposedCommShare = 0, predictedExposedCommShare = 0;
-    double measuredSyncWaitShare = 0, predictedSyncWaitShare = 0;
+    double measuredExposedWaitShare = 0, predictedExposedWaitShare = 0;
     std::vector<WhatIfLayerRow> layers;
     std::size_t collectivesRetimed = 0, collectivesKept = 0;
     std::vector<std::string> assumptions;

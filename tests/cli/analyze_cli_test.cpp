@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/sim/defaults.h"
+#include "core/util/units.h"
 #include "test_support.h"
 
 namespace tpscope::test {
@@ -33,10 +35,15 @@ TEST(AnalyzeCli, FileThatIsNotATraceIsRejectedByName) {
     EXPECT_EQ(r.out.find("Segmentation fault"), std::string::npos);
 }
 
-TEST(ScalingCli, PriceIsRequired) {
-    const auto r = runCli("scaling a.json b.json");
-    EXPECT_EQ(r.exitCode, 2);
-    EXPECT_NE(r.out.find("--price-per-gpu-hour"), std::string::npos) << r.out;
+// Issue 49: the price is no longer required; its default is the one table's (core/sim/defaults.h),
+// and a bad price is still refused on the command line.
+TEST(ScalingCli, PriceDefaultsToTheTableAndABadOneIsRefused) {
+    const auto help = runCli("scaling --help");
+    EXPECT_NE(help.out.find(core::formatShortest(core::sim::kDefaults.pricePerGpuHour)), std::string::npos)
+        << help.out;
+    const auto bad = runCli("scaling a.json b.json --price-per-gpu-hour -1");
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_NE(bad.out.find("--price-per-gpu-hour"), std::string::npos) << bad.out;
 }
 
 TEST(ScalingCli, PerFileHintsMustMatchTheFileCount) {

@@ -89,7 +89,9 @@ TEST(CliSimulate, BadParametersAreOneClearError) {
 
 // --runtime picks the host profile and the first line names it; --cuda-graphs is its alias.
 TEST(CliSimulate, RuntimeIsNamedInTheFirstLineAndItsAliasAgrees) {
-    const auto eager = runCli("simulate --model llama3-8b --tp 2 --tokens 1 --deterministic --json");
+    const auto eager =
+        runCli("simulate --model llama3-8b --tp 2 --tokens 1 --deterministic --runtime pytorch-eager --json");
+    const auto byDefault = runCli("simulate --model llama3-8b --tp 2 --tokens 1 --deterministic --json");
     const auto alias = runCli("simulate --model llama3-8b --tp 2 --tokens 1 --deterministic --cuda-graphs --json");
     const auto named =
         runCli("simulate --model llama3-8b --tp 2 --tokens 1 --deterministic --runtime cuda-graphs --json");
@@ -98,6 +100,7 @@ TEST(CliSimulate, RuntimeIsNamedInTheFirstLineAndItsAliasAgrees) {
     EXPECT_NE(eager.out.find("\"runtime\": \"pytorch-eager\""), std::string::npos) << eager.out;
     EXPECT_NE(alias.out.find("\"runtime\": \"cuda-graphs\""), std::string::npos) << alias.out;
     EXPECT_EQ(alias.out, named.out);
+    EXPECT_EQ(byDefault.out, named.out) << "cuda-graphs is the default (core/sim/defaults.h)";
     const auto text = runCli("simulate --model llama3-8b --tp 2 --tokens 1 --runtime cpp-runtime");
     EXPECT_EQ(text.exitCode, 0) << text.out;
     EXPECT_NE(text.out.find("runtime cpp-runtime"), std::string::npos) << text.out;

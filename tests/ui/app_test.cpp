@@ -52,6 +52,27 @@ TEST(TpscopeApp, ReportModeWritesTheSummaryAndScreenshotsWithoutADisplay) {
     EXPECT_TRUE(m.captured(2).contains(camel)) << m.captured(0).toStdString();
 }
 
+// Issue 49: `tpscope --report DIR FILE` writes every file in DIR from FILE, none from the default sweep.
+TEST(TpscopeApp, ReportFolderOfAFileIsAllOfThatFile) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const std::string run = dir.filePath(QStringLiteral("small.tpscope")).toStdString();
+    const auto sim = tpscope::test::runCli("simulate --model llama3-8b --tp 2 --tokens 2 --out " + run);
+    ASSERT_EQ(sim.exitCode, 0) << sim.out;
+    const QString out = dir.filePath(QStringLiteral("report"));
+    const auto r = tpscope::test::runCommand(withoutDisplay("--report " + out.toStdString() + " " + run));
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    QFile summary(out + QStringLiteral("/summary.md"));
+    ASSERT_TRUE(summary.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(summary.readAll());
+    EXPECT_TRUE(text.contains(QString::fromStdString(run))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("Llama-3 8B"))) << text.toStdString();
+    EXPECT_FALSE(text.contains(QStringLiteral("70B"))) << "nothing of the default sweep: " << text.toStdString();
+    EXPECT_FALSE(text.contains(QStringLiteral("default sweep"))) << text.toStdString();
+    EXPECT_GE(tpscope::test::pdfPageCount(out + QStringLiteral("/report.pdf")), 1);
+    EXPECT_FALSE(QImage(out + QStringLiteral("/screenshot-main.png")).isNull());
+}
+
 TEST(TpscopeApp, VersionIsTheProjectVersion) {
     const auto r = tpscope::test::runCommand(withoutDisplay("--version"));
     EXPECT_EQ(r.exitCode, 0) << r.out;

@@ -302,7 +302,7 @@ TEST_F(Compare, TheWindowsDeltaTablesEqualCompareJsonOnTheSameFiles) {
             EXPECT_EQ(cell(perLayer, row, col(LayerDeltaColumn::ExposedTransfer)),
                       c.value(QStringLiteral("exposed_transfer_ns")).toDouble())
                 << where;
-            EXPECT_EQ(cell(perLayer, row, col(LayerDeltaColumn::SyncWait)),
+            EXPECT_EQ(cell(perLayer, row, col(LayerDeltaColumn::ExposedWait)),
                       c.value(QStringLiteral("exposed_wait_ns")).toDouble())
                 << where;
             EXPECT_EQ(cell(perLayer, row, col(LayerDeltaColumn::Idle)), c.value(QStringLiteral("idle_ns")).toDouble())
@@ -316,7 +316,7 @@ TEST_F(Compare, TheWindowsDeltaTablesEqualCompareJsonOnTheSameFiles) {
                 << where;
             for (const auto& [column, key] : {std::pair{LayerDeltaColumn::ComputeDelta, "compute_ns"},
                                               std::pair{LayerDeltaColumn::ExposedTransferDelta, "exposed_transfer_ns"},
-                                              std::pair{LayerDeltaColumn::SyncWaitDelta, "exposed_wait_ns"},
+                                              std::pair{LayerDeltaColumn::ExposedWaitDelta, "exposed_wait_ns"},
                                               std::pair{LayerDeltaColumn::IdleDelta, "idle_ns"}}) {
                 EXPECT_DOUBLE_EQ(cell(perLayer, row, col(column)),
                                  c.value(QLatin1String(key)).toDouble() - base.value(QLatin1String(key)).toDouble())

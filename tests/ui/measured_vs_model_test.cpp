@@ -49,7 +49,7 @@ void expectResidualChartIsMeasuredMinusModel(const ResidualPage& page, const cor
         largest = std::max(largest, std::abs(it->value));
     }
     EXPECT_GT(largest, 0.0);  // the two differ somewhere: the check above can tell
-    const auto wait = page.partGraph(BreakdownPart::SyncWait)->data();
+    const auto wait = page.partGraph(BreakdownPart::ExposedWait)->data();
     ASSERT_EQ(wait->size(), bars->size());
     for (auto it = wait->constBegin(); it != wait->constEnd(); ++it) {
         const int layer = static_cast<int>(it->key);

@@ -17,6 +17,7 @@ QColor breakdownColor(BreakdownPart part) {
         case BreakdownPart::ExposedTransfer:
             return exposedCommColor();
         case BreakdownPart::SyncWait:
+        case BreakdownPart::ExposedWait:  // the whole of which sync wait is a part: one colour
             return kindColor(core::EventKind::Attention);
         case BreakdownPart::Imbalance:
             return kindColor(core::EventKind::Memset);
@@ -36,6 +37,8 @@ QString breakdownLabel(BreakdownPart part) {
             return QStringLiteral("Exposed transfer");
         case BreakdownPart::SyncWait:
             return QStringLiteral("Sync wait");
+        case BreakdownPart::ExposedWait:
+            return QStringLiteral("Exposed wait");
         case BreakdownPart::Imbalance:
             return QStringLiteral("Imbalance");
         case BreakdownPart::Idle:

@@ -11,7 +11,10 @@
 
 namespace tpscope::ui {
 
-enum class BreakdownPart { Compute, OverlappedComm, ExposedTransfer, SyncWait, Imbalance, Idle };
+// One meaning per word (docs/guide.md): exposed wait = all the exposed communication spent waiting for
+// the last rank (per-layer and compare views); it splits into imbalance (what the ranks' compute spread
+// explains) and sync wait (the rest), which the loss views (runs table, scaling) show apart.
+enum class BreakdownPart { Compute, OverlappedComm, ExposedTransfer, SyncWait, Imbalance, Idle, ExposedWait };
 
 QColor breakdownColor(BreakdownPart part);
 QString breakdownLabel(BreakdownPart part);  // "Compute", "Overlapped comm", ...

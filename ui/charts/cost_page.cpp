@@ -15,6 +15,7 @@
 #include "core/util/units.h"
 #include "ui/charts/breakdown_palette.h"
 #include "ui/charts/unit_ticker.h"
+#include "ui/export/plot_export.h"
 #include "ui/table_cells.h"
 
 namespace tpscope::ui {
@@ -83,8 +84,10 @@ CostPage::CostPage(QWidget* parent) : ChartPage(tr("Cost"), parent) {
     p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
     restyle();
 
-    addTable({tr("Batch"), tr("GPUs"), tr("Tokens/s"), tr("Step latency"), tr("$ per M tokens"), tr("Premium"),
-              tr("Meets target")});
+    auto* table = addTable({tr("Batch"), tr("GPUs"), tr("Tokens/s"), tr("Step latency"), tr("$ per M tokens"),
+                            tr("Premium"), tr("Meets target")});
+    setCsvHeader(*table, {"batch", "gpus", "tokens_per_sec", "step_latency_ms", "dollars_per_million_tokens",
+                          "premium_fraction", "meets_target"});
     clearCost(tr("No finished runs."));
 }
 

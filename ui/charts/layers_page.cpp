@@ -13,6 +13,7 @@
 
 #include "core/util/units.h"
 #include "ui/charts/unit_ticker.h"
+#include "ui/export/plot_export.h"
 
 namespace tpscope::ui {
 
@@ -30,8 +31,10 @@ double partNs(const LayerIndexSummary& l, BreakdownPart part) {
             return l.mean(&TimeBreakdown::overlappedCommNs);
         case BreakdownPart::ExposedTransfer:
             return l.mean(&TimeBreakdown::exposedTransferNs);
-        case BreakdownPart::SyncWait:
+        case BreakdownPart::ExposedWait:
             return l.mean(&TimeBreakdown::exposedWaitNs);
+        case BreakdownPart::SyncWait:  // the per-layer view shows the whole exposed wait, imbalance apart
+            return l.mean(&TimeBreakdown::exposedWaitNs) - l.meanImbalanceNs();
         case BreakdownPart::Idle:
             return l.mean(&TimeBreakdown::idleNs);
         case BreakdownPart::Imbalance:
@@ -81,8 +84,10 @@ LayersPage::LayersPage(QWidget* parent) : ChartPage(tr("Layers"), parent) {
     connect(p, &QCustomPlot::mouseMove, this, &LayersPage::onMouseMove);
     connect(p, &QCustomPlot::mousePress, this, &LayersPage::onMousePress);
 
-    addTable({tr("Layer"), tr("Wall"), tr("Compute"), tr("Overlapped comm"), tr("Exposed transfer"), tr("Sync wait"),
-              tr("Idle"), tr("Imbalance")});
+    auto* table = addTable({tr("Layer"), tr("Wall"), tr("Compute"), tr("Overlapped comm"), tr("Exposed transfer"),
+                            tr("Exposed wait"), tr("Idle"), tr("Imbalance")});
+    setCsvHeader(*table, {"layer", "wall_ns", "compute_ns", "overlapped_comm_ns", "exposed_transfer_ns",
+                          "exposed_wait_ns", "idle_ns", "imbalance_ns"});
     clearRun(tr("No run selected."));
 }
 
@@ -162,7 +167,7 @@ void LayersPage::fillTable() {
         const double wall = l.mean(&TimeBreakdown::wallNs);
         row << numberItem(duration(wall), wall);
         for (const auto part : {BreakdownPart::Compute, BreakdownPart::OverlappedComm, BreakdownPart::ExposedTransfer,
-                                BreakdownPart::SyncWait, BreakdownPart::Idle, BreakdownPart::Imbalance}) {
+                                BreakdownPart::ExposedWait, BreakdownPart::Idle, BreakdownPart::Imbalance}) {
             row << numberItem(duration(partNs(l, part)), partNs(l, part));
         }
         model->appendRow(row);

@@ -28,7 +28,7 @@ class LayersPage : public ChartPage {
     static constexpr int kMeanOfRanks = -1;
     static constexpr int kSlowestRank = -2;
     static constexpr BreakdownPart kParts[] = {BreakdownPart::Compute, BreakdownPart::OverlappedComm,
-                                               BreakdownPart::ExposedTransfer, BreakdownPart::SyncWait,
+                                               BreakdownPart::ExposedTransfer, BreakdownPart::ExposedWait,
                                                BreakdownPart::Idle};
 
     explicit LayersPage(QWidget* parent = nullptr);

@@ -14,6 +14,7 @@
 
 #include "core/util/units.h"
 #include "ui/charts/unit_ticker.h"
+#include "ui/export/plot_export.h"
 
 namespace tpscope::ui {
 
@@ -84,8 +85,12 @@ ScalingPage::ScalingPage(QWidget* parent) : ChartPage(tr("Scaling"), parent) {
     p->axisRect()->setMarginGroup(QCP::msLeft | QCP::msRight, group);
     m_lossRect->setMarginGroup(QCP::msLeft | QCP::msRight, group);
 
-    addTable({tr("Batch"), tr("GPUs"), tr("Tokens/s"), tr("Step latency"), tr("Speed-up"), tr("Efficiency"),
-              tr("Amdahl model"), tr("Transfer"), tr("Sync wait"), tr("Imbalance"), tr("Idle")});
+    auto* table =
+        addTable({tr("Batch"), tr("GPUs"), tr("Tokens/s"), tr("Step latency"), tr("Speed-up"), tr("Efficiency"),
+                  tr("Amdahl model"), tr("Transfer"), tr("Sync wait"), tr("Imbalance"), tr("Idle")});
+    setCsvHeader(*table,
+                 {"batch", "gpus", "tokens_per_sec", "step_latency_ns", "speedup_ratio", "efficiency_fraction",
+                  "amdahl_speedup_ratio", "transfer_share", "sync_wait_share", "imbalance_share", "idle_share"});
     clearReport(tr("No finished runs."));
 }
 

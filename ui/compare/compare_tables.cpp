@@ -65,8 +65,8 @@ QString runName(const RunComparison& c, std::size_t i) {
 
 void fillLayerDeltaTable(QStandardItemModel& model, const RunComparison& c) {
     reset(model, {tr("Layer"), tr("Run"), tr("Wall"), tr("Δ wall vs #1"), tr("Δ wall %"), tr("Compute"),
-                  tr("Δ compute"), tr("Exposed transfer"), tr("Δ exposed transfer"), tr("Sync wait"), tr("Δ sync wait"),
-                  tr("Idle"), tr("Δ idle")});
+                  tr("Δ compute"), tr("Exposed transfer"), tr("Δ exposed transfer"), tr("Exposed wait"),
+                  tr("Δ exposed wait"), tr("Idle"), tr("Δ idle")});
     // Part deltas of each run against run 0, by layer index (core::analysis::layerDeltas).
     std::vector<std::vector<LayerDelta>> deltas(c.runs.size());
     for (std::size_t i = 1; i < c.runs.size(); ++i) deltas[i] = core::analysis::layerDeltas(c, i, 0);
@@ -124,7 +124,7 @@ void fillSummaryTable(QStandardItemModel& model, const RunComparison& c) {
 void fillResidualTable(QStandardItemModel& model, const RunComparison& c, const std::vector<LayerDelta>& residual,
                        std::size_t measured, std::size_t modelRun) {
     reset(model, {tr("Layer"), tr("Wall residual"), tr("Compute residual"), tr("Exposed transfer residual"),
-                  tr("Sync wait residual"), tr("Idle residual"), tr("Measured wall"), tr("Model wall")});
+                  tr("Exposed wait residual"), tr("Idle residual"), tr("Measured wall"), tr("Model wall")});
     for (const auto& r : residual) {
         const auto row =
             std::find_if(c.layers.begin(), c.layers.end(), [&](const auto& l) { return l.layer == r.layer; });

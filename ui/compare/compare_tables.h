@@ -26,8 +26,8 @@ enum class LayerDeltaColumn {
     ComputeDelta,
     ExposedTransfer,
     ExposedTransferDelta,
-    SyncWait,
-    SyncWaitDelta,
+    ExposedWait,
+    ExposedWaitDelta,
     Idle,
     IdleDelta,
     Count
@@ -44,7 +44,7 @@ enum class SummaryColumn {
     ExposedWaitShare,
     Count
 };
-enum class ResidualColumn { Layer, Wall, Compute, ExposedTransfer, SyncWait, Idle, MeasuredWall, ModelWall, Count };
+enum class ResidualColumn { Layer, Wall, Compute, ExposedTransfer, ExposedWait, Idle, MeasuredWall, ModelWall, Count };
 
 void fillLayerDeltaTable(QStandardItemModel& model, const core::analysis::RunComparison& comparison);
 void fillSummaryTable(QStandardItemModel& model, const core::analysis::RunComparison& comparison);

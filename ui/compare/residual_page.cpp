@@ -20,7 +20,7 @@ double partResidual(const core::analysis::LayerDelta& r, BreakdownPart part) {
             return r.computeNs;
         case BreakdownPart::ExposedTransfer:
             return r.exposedTransferNs;
-        case BreakdownPart::SyncWait:
+        case BreakdownPart::ExposedWait:
             return r.exposedWaitNs;
         case BreakdownPart::Idle:
             return r.idleNs;

@@ -24,7 +24,7 @@ class ResidualPage : public ChartPage {
 
   public:
     static constexpr BreakdownPart kParts[] = {BreakdownPart::Compute, BreakdownPart::ExposedTransfer,
-                                               BreakdownPart::SyncWait, BreakdownPart::Idle};
+                                               BreakdownPart::ExposedWait, BreakdownPart::Idle};
 
     explicit ResidualPage(QWidget* parent = nullptr);
 

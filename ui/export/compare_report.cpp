@@ -33,8 +33,8 @@ int addComparisonPages(ReportPdf& pdf, CompareView& view) {
             tableHtml(*view.layerTable());
     html += QObject::tr(
         "<p><small>Numbers from core::analysis::compareRuns, as <tt>tpscope-cli compare --json</tt> prints them. "
-        "Sync wait = exposed communication spent waiting for the last rank to arrive; exposed transfer = the "
-        "rest.</small></p>");
+        "Exposed wait = exposed communication spent waiting for the last rank to arrive (imbalance + sync wait); "
+        "exposed transfer = the rest.</small></p>");
     pdf.addHtml(html);
     if (view.hasResidual()) {
         ResidualPage* residual = view.residualPage();

@@ -114,13 +114,21 @@ core::Status exportPlot(QCustomPlot& plot, const ExportRequest& request) {
     return status;
 }
 
+void setCsvHeader(QAbstractItemModel& model, const QStringList& names) {
+    for (int c = 0; c < model.columnCount() && c < names.size(); ++c) {
+        model.setHeaderData(c, Qt::Horizontal, names[c], kCsvHeaderRole);
+    }
+}
+
 core::Status exportTableCsv(const QAbstractItemModel& model, const QString& path) {
     if (exportSuffix(path) != QLatin1String("csv")) {
         return exportError(path, "tables export to .csv, not ." + exportSuffix(path).toStdString());
     }
     core::CsvTable table;
     for (int c = 0; c < model.columnCount(); ++c) {
-        table.header.push_back(model.headerData(c, Qt::Horizontal, Qt::DisplayRole).toString().toStdString());
+        const QString named = model.headerData(c, Qt::Horizontal, kCsvHeaderRole).toString();
+        table.header.push_back(
+            (named.isEmpty() ? model.headerData(c, Qt::Horizontal, Qt::DisplayRole).toString() : named).toStdString());
     }
     for (int r = 0; r < model.rowCount(); ++r) {
         std::vector<std::string> row;

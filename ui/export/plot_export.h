@@ -12,6 +12,7 @@
 // failure leaves the previous file. Every failure is one Status naming the file.
 
 #include <QAbstractItemModel>
+#include <QStringList>
 
 #include "core/util/result.h"
 #include "ui/view_tab.h"
@@ -25,6 +26,11 @@ QString exportSuffix(const QString& path);  // "png", "svg", "pdf", "csv" (lower
 // appended when the typed name has none of `formats`: the chosen filter decides the format.
 QString withChosenSuffix(const QString& path, const QString& selectedFilter, const QStringList& formats);
 core::Status exportPlot(QCustomPlot& plot, const ExportRequest& request);
+// A table's CSV header names carry their unit (`step_latency_ms`, `wall_ns`, `tokens_per_sec`): each
+// column's name is the header data of kCsvHeaderRole, set once with setCsvHeader where the table is
+// built; a column without one is written under its displayed title.
+inline constexpr int kCsvHeaderRole = Qt::UserRole + 1;
+void setCsvHeader(QAbstractItemModel& model, const QStringList& names);
 core::Status exportTableCsv(const QAbstractItemModel& model, const QString& path);
 
 }  // namespace tpscope::ui

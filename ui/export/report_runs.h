@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/sim/defaults.h"
 #include "core/util/result.h"
 #include "ui/charts/charts_controller.h"
 #include "ui/export/sweep_report.h"
@@ -29,7 +30,7 @@ struct ReportRuns {
     // The group's request for the advice's memory fit (ScalingInput::fitRequest).
     std::optional<RunRequest> fitRequest;
     ReportContext context;
-    double pricePerGpuHour = 2.50;  // the run panel's default
+    double pricePerGpuHour = core::sim::kDefaults.pricePerGpuHour;  // the one table of defaults
     // The chart input of these runs (scalingInputOf, with the fit request): what the window would show.
     ScalingInput input() const;
 };

@@ -134,8 +134,10 @@ QString reportSummaryHtml(const ReportContext& context, const ChartSet& charts) 
     }
     html += QStringLiteral(
         "<p><small>Efficiency = speed-up ÷ (GPUs ÷ baseline GPUs), shown where a smaller TP of the same batch ran. "
-        "Exposed communication = collective time with no compute kernel running on that GPU. Sync wait = the "
-        "part of exposed communication spent waiting for the last rank to arrive; transfer = the rest.</small></p>");
+        "Exposed communication = collective time with no compute kernel running on that GPU. Exposed wait = the "
+        "part of it spent waiting for the last rank to arrive (per-layer bars); it splits into imbalance (what the "
+        "ranks' compute spread explains) and sync wait (the rest: launch skew, jitter), shown apart in the losses; "
+        "exposed transfer = the rest of exposed communication.</small></p>");
     return html;
 }
 

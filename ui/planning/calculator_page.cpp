@@ -56,8 +56,12 @@ QTableView* sideTableView(QStandardItemModel* model, QWidget* parent) {
 CalculatorPage::CalculatorPage(core::Catalog catalog, QWidget* parent)
     : ChartPage(tr("Calculator"), parent), m_catalog(std::move(catalog)), m_models(m_catalog.models()) {
     m_inputs.fabrics = m_catalog.fabrics();
-    addTable({tr("Fabric"), tr("busbw"), tr("bandwidth-only / call"), tr("bandwidth-only / step"), tr("min latency"),
-              tr("α-β / call"), tr("α-β / step"), tr("dominant"), tr("α-β ÷ HBM floor"), tr("note")});
+    auto* table = addTable({tr("Fabric"), tr("busbw"), tr("bandwidth-only / call"), tr("bandwidth-only / step"),
+                            tr("min latency"), tr("α-β / call"), tr("α-β / step"), tr("dominant"),
+                            tr("α-β ÷ HBM floor"), tr("note")});
+    setCsvHeader(*table, {"fabric", "busbw_bytes_per_sec", "bandwidth_only_per_call_us", "bandwidth_only_per_step_us",
+                          "min_call_latency_us", "alpha_beta_per_call_us", "alpha_beta_per_step_us", "dominant",
+                          "alpha_beta_over_hbm_floor_ratio", "note"});
     placeLegendBelowPlot();  // over the axes it hid the bars of the last fabrics (nvl72)
     controls()->addWidget(buildInputs(), 0);
     controls()->addWidget(buildSideTables(), 1);
@@ -132,12 +136,15 @@ QWidget* CalculatorPage::buildSideTables() {
     layout->setContentsMargins(0, 0, 0, 0);
     m_planTable = new QStandardItemModel(0, 2, this);
     m_planTable->setHorizontalHeaderLabels({tr("Plan, per GPU"), tr("Value")});
+    // Each row's value has its own unit, named in the row's label: the CSV keeps the label column.
+    setCsvHeader(*m_planTable, {"quantity_with_unit", "value"});
     layout->addWidget(sideTableView(m_planTable, box), 3);
     auto* amdahl = new QWidget(box);
     auto* amdahlLayout = new QVBoxLayout(amdahl);
     amdahlLayout->setContentsMargins(0, 0, 0, 0);
     m_amdahlTable = new QStandardItemModel(0, 3, this);
     m_amdahlTable->setHorizontalHeaderLabels({tr("GPUs"), tr("Amdahl speed-up"), tr("efficiency")});
+    setCsvHeader(*m_amdahlTable, {"gpus", "amdahl_speedup_ratio", "efficiency_fraction"});
     for (int c = 0; c < 3; ++c) {
         static constexpr std::array kFields{"gpus", "speedup", "efficiency"};
         m_amdahlTable->setHeaderData(c, Qt::Horizontal, QString::fromLatin1(kFields[static_cast<std::size_t>(c)]),

@@ -22,6 +22,8 @@ core::Result<SweepAdvice> adviceFor(const ScalingInput& input, double pricePerGp
         out.options.gpuName = base->gpu.name;
         const core::PlanConfig plan{base->model, 1, base->batch, base->contextLen, base->dtype};
         out.options.minimumTpThatFits = core::minimumTpThatFits(plan, base->gpu, kFitCandidates);
+        out.options.eagerLaunches =
+            base->backend == BackendKind::SimulatedCluster && base->runtime == core::sim::Runtime::PytorchEager;
     }
     out.items = core::analysis::adviseTp(out.scaling, out.options);
     return out;

@@ -8,6 +8,7 @@
 #include "core/analysis/advice.h"
 #include "core/analysis/scaling.h"
 #include "core/calc/amdahl.h"
+#include "core/util/units.h"
 
 namespace tpscope::core::analysis {
 namespace {
@@ -181,6 +182,37 @@ TEST(Advice, HigherTpThatBarelySpeedsUpDoesNotPayAndSaysWhy) {
     EXPECT_NE(eight->text.find("1.07x faster"), std::string::npos) << eight->text;
     EXPECT_NE(eight->text.find("87 % more $/Mtok"), std::string::npos) << eight->text;
     EXPECT_NE(eight->text.find("sync wait is 38 %"), std::string::npos) << eight->text;
+}
+
+TEST(Advice, AHigherTpThatIsSlowerSaysSlowerNotFaster) {
+    const auto report = sweep(600, 1000, 830, 3.0, 0.5);  // TP 8 serves fewer tokens/s than TP 4
+    const auto advice = adviseTp(report, AdviceOptions{.efficiencyThreshold = 0.8, .minimumTpThatFits = 2});
+    const AdviceItem* eight = nullptr;
+    for (const auto& a : advice) {
+        if (a.kind == AdviceKind::HigherTpDoesNotPay && a.toGpus == 8) eight = &a;
+    }
+    ASSERT_NE(eight, nullptr);
+    EXPECT_NEAR(eight->speedup, 830.0 / 1000, 1e-12);
+    // 1000 / 830 = 1.2048...: "1.20x slower", never "0.83x faster".
+    EXPECT_NE(eight->text.find(core::formatFixed(1000.0 / 830, 2) + "x slower"), std::string::npos) << eight->text;
+    EXPECT_EQ(eight->text.find("faster"), std::string::npos) << eight->text;
+    EXPECT_EQ(eight->text.find("unless latency matters"), std::string::npos) << eight->text;
+    EXPECT_NE(eight->text.find("slower in latency too"), std::string::npos) << eight->text;
+}
+
+TEST(Advice, EagerLaunchesThatLimitTheRecommendedRunAreNamed) {
+    std::vector<RunPoint> runs{point(2, 1, 600), point(4, 1, 1100), point(8, 1, 2100)};
+    for (auto& r : runs) r.loss.idle = 0.4;  // the host leaves the GPU idle: the largest loss
+    const auto report = *analyzeScaling(runs, {});
+    AdviceOptions options{.minimumTpThatFits = 2};
+    const auto plain = adviseTp(report, options);
+    EXPECT_EQ(plain.back().text.find("pytorch-eager"), std::string::npos) << plain.back().text;
+    options.eagerLaunches = true;
+    const auto eager = adviseTp(report, options);
+    ASSERT_EQ(eager.back().kind, AdviceKind::Recommendation);
+    EXPECT_EQ(eager.back().largestLoss, "idle");
+    EXPECT_NE(eager.back().text.find("pytorch-eager"), std::string::npos) << eager.back().text;
+    EXPECT_NE(eager.back().text.find("cuda-graphs"), std::string::npos) << eager.back().text;
 }
 
 TEST(Advice, RecommendationClimbsWhileTheNextTpPays) {

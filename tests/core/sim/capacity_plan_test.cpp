@@ -77,6 +77,23 @@ TEST(CapacityPlan, CheapestIsWhatAHandPassOverTheSweepFinds) {
     EXPECT_TRUE(c.meetsLatency && c.meetsThroughput && c.withinBudget);
 }
 
+TEST(CapacityPlan, TheListingIsCheapestFirstAsTheGuideSays) {
+    auto spec = smallSpec();
+    spec.targetItlMs = 1e6;  // every configuration meets it: the whole listing is ordered
+    spec.minTokensPerSec = 1;
+    auto plan = core::sim::planCapacity(spec);
+    ASSERT_TRUE(plan) << plan.error().describe();
+    ASSERT_GE(plan->meetingTarget.size(), 3u);
+    // The first is the answer; each next one costs no less than the one before it.
+    ASSERT_TRUE(plan->cheapest);
+    EXPECT_EQ(plan->meetingTarget.front(), *plan->cheapest);
+    for (std::size_t i = 1; i < plan->meetingTarget.size(); ++i) {
+        const auto& before = plan->configs[plan->meetingTarget[i - 1]];
+        const auto& after = plan->configs[plan->meetingTarget[i]];
+        EXPECT_LE(before.cost.dollarsPerMillionTokens, after.cost.dollarsPerMillionTokens) << "position " << i;
+    }
+}
+
 TEST(CapacityPlan, WithoutADemandReplicasFillTheBudget) {
     auto spec = smallSpec();
     spec.sweep.tps = {4, 8};

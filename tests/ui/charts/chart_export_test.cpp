@@ -5,6 +5,7 @@
 #include <QFile>
 #include <QImage>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QSvgRenderer>
@@ -12,6 +13,8 @@
 #include <QXmlStreamReader>
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "chart_fixture.h"
 #include "pdf_pages.h"
@@ -83,10 +86,40 @@ TEST_F(ChartExport, CsvHoldsTheTablesRawNumbers) {
     const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     auto* table = charts->layers()->tableModel();
     ASSERT_EQ(lines.size(), table->rowCount() + 1);
-    EXPECT_TRUE(lines[0].startsWith(QStringLiteral("Layer,Wall,")));
+    EXPECT_TRUE(lines[0].startsWith(QStringLiteral("layer,wall_ns,"))) << lines[0].toStdString();
     // Row 1, column "Wall": the raw nanoseconds, written with a point whatever the locale.
     const double wall = table->item(0, 1)->data(Qt::UserRole).toDouble();
     EXPECT_DOUBLE_EQ(lines[1].split(QLatin1Char(','))[1].toDouble(), wall);
+}
+
+// Issue 49: a CSV header names its unit. "Step latency" was ms in cost.csv and ns in scaling.csv
+// under one title; now each column says which, and every column is a snake_case name.
+TEST_F(ChartExport, EveryCsvHeaderNamesItsUnit) {
+    const QRegularExpression snake(QStringLiteral("^[a-z][a-z0-9_]*$"));
+    const QStringList units{QStringLiteral("_ns"),      QStringLiteral("_ms"),    QStringLiteral("_us"),
+                            QStringLiteral("_per_sec"), QStringLiteral("_share"), QStringLiteral("_fraction"),
+                            QStringLiteral("_ratio"),   QStringLiteral("_tokens")};
+    const QStringList unitless{QStringLiteral("layer"), QStringLiteral("batch"), QStringLiteral("gpus"),
+                               QStringLiteral("meets_target")};
+    QStringList latencyColumns;
+    for (auto* page : {static_cast<ChartPage*>(charts->layers()), static_cast<ChartPage*>(charts->scaling()),
+                       static_cast<ChartPage*>(charts->cost())}) {
+        const QString csv = dir.filePath(page->tabTitle() + QStringLiteral(".csv"));
+        ASSERT_TRUE(page->exportTo({csv, {}, 1.0}).ok());
+        QFile f(csv);
+        ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+        const QStringList header = QString::fromUtf8(f.readLine()).trimmed().split(QLatin1Char(','));
+        for (const auto& name : header) {
+            EXPECT_TRUE(snake.match(name).hasMatch()) << name.toStdString();
+            const bool hasUnit =
+                std::any_of(units.begin(), units.end(), [&](const QString& u) { return name.endsWith(u); });
+            EXPECT_TRUE(hasUnit || unitless.contains(name))
+                << page->tabTitle().toStdString() << ": " << name.toStdString();
+            if (name.startsWith(QStringLiteral("step_latency"))) latencyColumns << name;
+        }
+    }
+    // Scaling keeps ns, cost ms (their raw numbers): the names say so.
+    EXPECT_EQ(latencyColumns, (QStringList{QStringLiteral("step_latency_ns"), QStringLiteral("step_latency_ms")}));
 }
 
 TEST_F(ChartExport, BadExportRequestsGetOneClearError) {

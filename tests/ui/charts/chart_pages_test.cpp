@@ -53,7 +53,7 @@ TEST_F(LayersChart, StackedBarsAreCoresPerLayerMeansAndSumToTheWall) {
     const auto compute = points(page->bars(BreakdownPart::Compute));
     const auto overlapped = points(page->bars(BreakdownPart::OverlappedComm));
     const auto transfer = points(page->bars(BreakdownPart::ExposedTransfer));
-    const auto wait = points(page->bars(BreakdownPart::SyncWait));
+    const auto wait = points(page->bars(BreakdownPart::ExposedWait));
     const auto idle = points(page->bars(BreakdownPart::Idle));
     ASSERT_EQ(compute.size(), expected.size());
     double exposedTotal = 0;
@@ -75,7 +75,7 @@ TEST_F(LayersChart, StackedBarsAreCoresPerLayerMeansAndSumToTheWall) {
     auto* table = page->tableModel();
     ASSERT_EQ(table->rowCount(), static_cast<int>(expected.size()));
     EXPECT_DOUBLE_EQ(table->item(0, 1)->data(Qt::UserRole).toDouble(), expected[0].mean(&TimeBreakdown::wallNs));
-    EXPECT_TRUE(page->layerDetails(expected[0].layer).contains(QStringLiteral("Sync wait")));
+    EXPECT_TRUE(page->layerDetails(expected[0].layer).contains(QStringLiteral("Exposed wait")));
 }
 
 TEST_F(LayersChart, RankChoiceShowsOneRankOrTheSlowest) {
@@ -89,7 +89,7 @@ TEST_F(LayersChart, RankChoiceShowsOneRankOrTheSlowest) {
         EXPECT_DOUBLE_EQ(idle[i].second, expected[i].mean(&TimeBreakdown::idleNs));
     page->setRankChoice(LayersPage::kSlowestRank);
     expected = core::analysis::layerTableSlowestRank(run->analysis->breakdown);
-    const auto wait = points(page->bars(BreakdownPart::SyncWait));
+    const auto wait = points(page->bars(BreakdownPart::ExposedWait));
     for (std::size_t i = 0; i < expected.size(); ++i) {
         EXPECT_DOUBLE_EQ(wait[i].second, expected[i].mean(&TimeBreakdown::exposedWaitNs));
     }

@@ -128,8 +128,8 @@ void printUnderstanding(const core::analysis::Understanding& u) {
     if (!u.topOther.empty()) {
         std::cout << "  top unclassified kernels:\n";
         for (const auto& n : u.topOther) {
-            std::cout << "    " << ns(static_cast<double>(n.ns)) << "  " << countText(static_cast<std::int64_t>(n.count), "call")
-                      << "  " << n.name << '\n';
+            std::cout << "    " << ns(static_cast<double>(n.ns)) << "  "
+                      << countText(static_cast<std::int64_t>(n.count), "call") << "  " << n.name << '\n';
         }
     }
     std::cout << '\n';

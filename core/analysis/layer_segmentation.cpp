@@ -508,7 +508,8 @@ Segmentation segmentLayers(const Trace& trace, const SegmentationOptions& option
         const RankSegmentation& seg = out.ranks[r];
         nvtxRanks += seg.source == SegmentationSource::Nvtx ? 1 : 0;
         patternRanks += seg.source == SegmentationSource::Pattern ? 1 : 0;
-        agreeing += seg.source == SegmentationSource::Pattern && seg.repeatLayerCount > 0 && !seg.patternKeptAsMultiple ? 1 : 0;
+        agreeing +=
+            seg.source == SegmentationSource::Pattern && seg.repeatLayerCount > 0 && !seg.patternKeptAsMultiple ? 1 : 0;
         multiples += seg.source == SegmentationSource::Pattern && seg.patternKeptAsMultiple ? 1 : 0;
         if (seg.source == SegmentationSource::Repeat) {
             ++repeatRanks;
@@ -571,11 +572,11 @@ Segmentation segmentLayers(const Trace& trace, const SegmentationOptions& option
                             "; layers alternate kinds): split into " + std::to_string(k) + " layers each");
     }
     if (firstMultiple != nullptr) {
-        out.notes.push_back(std::to_string(multipleRanks) + " rank(s): the pattern rule's " +
-                            std::to_string(firstMultiple->patternLayerCount) + " layers kept over the repeating "
-                            "sequence's " + std::to_string(firstMultiple->repeatLayerCount) +
-                            " on rank " + std::to_string(firstMultiple->rank.value) +
-                            ": its unit spans several layers, and a count the collectives give is never divided");
+        out.notes.push_back(
+            std::to_string(multipleRanks) + " rank(s): the pattern rule's " +
+            std::to_string(firstMultiple->patternLayerCount) + " layers kept over the repeating sequence's " +
+            std::to_string(firstMultiple->repeatLayerCount) + " on rank " + std::to_string(firstMultiple->rank.value) +
+            ": its unit spans several layers, and a count the collectives give is never divided");
     }
     const std::size_t multiPass = std::accumulate(multiPassSteps.begin(), multiPassSteps.end(), std::size_t{0});
     if (multiPass > 0) {

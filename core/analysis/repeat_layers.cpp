@@ -192,8 +192,7 @@ std::vector<std::size_t> runStarts(std::span<const RepeatKernel> s, std::size_t 
 
 // Step 5: the offsets in a layer-aligned unit s[a, a + p) where its layers start (the first is 0);
 // one offset when the unit is one layer.
-std::vector<std::size_t> unitLayerStarts(std::span<const RepeatKernel> s, std::size_t a, std::size_t p,
-                                         UnitSplit& by) {
+std::vector<std::size_t> unitLayerStarts(std::span<const RepeatKernel> s, std::size_t a, std::size_t p, UnitSplit& by) {
     by = UnitSplit::None;
     std::vector<std::size_t> starts{0};
     const auto attention = runStarts(s, a, p, EventKind::Attention);

@@ -58,10 +58,11 @@ Understanding checkUnderstanding(const Trace& trace, const RunAnalysis& a, std::
             names += (names.empty() ? "" : ", ") + n.name;
             u.topOther.push_back({std::move(n.name), n.ns, n.count});
         }
-        u.gaps.push_back({GapKind::OtherKernels,
-                          formatPercent(u.otherShare) + " of kernel time is in kernels no rule classes (\"other\"; top: " +
-                              names + ")",
-                          "--kernel-rules FILE with a rule for those names (same format as resources/kernel_rules.json)"});
+        u.gaps.push_back(
+            {GapKind::OtherKernels,
+             formatPercent(u.otherShare) + " of kernel time is in kernels no rule classes (\"other\"; top: " + names +
+                 ")",
+             "--kernel-rules FILE with a rule for those names (same format as resources/kernel_rules.json)"});
     }
     const bool anyLayer = std::any_of(a.segmentation.ranks.begin(), a.segmentation.ranks.end(),
                                       [](const RankSegmentation& r) { return !r.layers.empty(); });

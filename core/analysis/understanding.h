@@ -44,8 +44,8 @@ struct UnclassifiedName {
 };
 
 struct Understanding {
-    std::vector<UnderstandingGap> gaps;  // empty: understood
-    double otherShare = 0;               // of kernel time
+    std::vector<UnderstandingGap> gaps;      // empty: understood
+    double otherShare = 0;                   // of kernel time
     std::vector<UnclassifiedName> topOther;  // when OtherKernels is a gap: the names with the most time
     bool understood() const { return gaps.empty(); }
     // One paragraph that leads a report: "not understood: <what>; fix: <flags>"; empty when understood.

@@ -50,8 +50,8 @@ bool checkTrace(const fs::path& expectationFile) {
     const fs::path trace = publicTraces() / std::string(rel);
     if (!fs::exists(trace)) return false;
     SCOPED_TRACE(std::string(rel));
-    const auto r =
-        runCommand("( '" + std::string(TPSCOPE_CLI_PATH) + "' analyze '" + trace.string() + "' --json --calls 2>/dev/null )");
+    const auto r = runCommand("( '" + std::string(TPSCOPE_CLI_PATH) + "' analyze '" + trace.string() +
+                              "' --json --calls 2>/dev/null )");
     EXPECT_EQ(r.exitCode, 0) << r.out.substr(0, 400);
     simdjson::dom::parser parser;
     const simdjson::padded_string text(r.out);
@@ -86,7 +86,8 @@ bool checkTrace(const fs::path& expectationFile) {
     EXPECT_EQ(calls * ranks, intOf(exp["all_reduces"]["count"])) << "all-reduce kernels";
     if (!exp["all_reduces"]["bytes"].is_null()) {
         std::map<std::int64_t, std::int64_t> want;
-        for (const auto [bytes, n] : exp["all_reduces"]["bytes"].get_object()) want[std::stoll(std::string(bytes))] = intOf(n);
+        for (const auto [bytes, n] : exp["all_reduces"]["bytes"].get_object())
+            want[std::stoll(std::string(bytes))] = intOf(n);
         EXPECT_EQ(sizes, want) << "all-reduce kernels per size";
     }
     return true;

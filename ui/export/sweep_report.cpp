@@ -64,7 +64,8 @@ QString runsTableHtml(const core::analysis::ScalingReport& report) {
 QString leftOutRowsHtml(const ScalingInput& input) {
     QString html;
     for (const auto& [id, reason] : input.leftOut) {
-        const auto run = std::find_if(input.runs.begin(), input.runs.end(), [&](const ChartRun& r) { return r.id == id; });
+        const auto run =
+            std::find_if(input.runs.begin(), input.runs.end(), [&](const ChartRun& r) { return r.id == id; });
         if (run == input.runs.end()) continue;
         const auto& s = run->analysis->summary;
         const QString dash = QStringLiteral("—");

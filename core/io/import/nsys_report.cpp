@@ -85,7 +85,8 @@ Result<std::string> exportNsysReport(const std::string& report, const TaskContro
                                      const std::string& nsysPath) {
     std::error_code ec;
     if (!fs::is_regular_file(report, ec)) return makeError(ErrorCode::NotFound, "no such file", report);
-    const std::string nsys = !nsysPath.empty() ? nsysPath : findOnPath("nsys", std::getenv("PATH") ? std::getenv("PATH") : "");
+    const std::string nsys =
+        !nsysPath.empty() ? nsysPath : findOnPath("nsys", std::getenv("PATH") ? std::getenv("PATH") : "");
     const std::string byHand = fs::path(report).replace_extension(".sqlite").string();
     if (nsys.empty()) {
         return makeError(ErrorCode::NotFound,
@@ -101,13 +102,14 @@ Result<std::string> exportNsysReport(const std::string& report, const TaskContro
                                       std::to_string(mtime) + ".sqlite");
     if (fs::is_regular_file(cached, ec)) return cached.string();
     fs::create_directories(folder, ec);
-    if (ec) return makeError(ErrorCode::IoError, "cannot create the export cache folder: " + ec.message(), folder.string());
+    if (ec)
+        return makeError(ErrorCode::IoError, "cannot create the export cache folder: " + ec.message(), folder.string());
     // nsys writes the partial file under a name of its own; renamed once complete.
     const fs::path partial = cached.string() + ".part.sqlite";
     control.report(0);
-    auto exit = runUntilDone({nsys, "export", "--type", "sqlite", "--force-overwrite", "true", "--output",
-                              partial.string(), report},
-                             control);
+    auto exit = runUntilDone(
+        {nsys, "export", "--type", "sqlite", "--force-overwrite", "true", "--output", partial.string(), report},
+        control);
     if (!exit || *exit != 0 || !fs::is_regular_file(partial, ec)) {
         fs::remove(partial, ec);
         if (!exit) return exit.error();
@@ -117,7 +119,8 @@ Result<std::string> exportNsysReport(const std::string& report, const TaskContro
                          report);
     }
     fs::rename(partial, cached, ec);
-    if (ec) return makeError(ErrorCode::IoError, "cannot move the export into the cache: " + ec.message(), cached.string());
+    if (ec)
+        return makeError(ErrorCode::IoError, "cannot move the export into the cache: " + ec.message(), cached.string());
     control.report(1);
     return cached.string();
 }

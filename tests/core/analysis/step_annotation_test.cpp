@@ -59,9 +59,9 @@ TEST(StepAnnotation, GrammarOfEachEngine) {
     EXPECT_EQ(p->phase, StepPhase::Unknown);
     EXPECT_EQ(p->batch, 0);
 
-    for (const char* not_a_step : {"execute_model", "execute_context_x", "execute_32_context_0", "execute_32context_0(x)",
-                                   "execute_context_0(0_generation_1(1)", "step[UNKNOWN]", "aten::mm", "",
-                                   "[Executor] _forward_step 1: many ctx reqs"}) {
+    for (const char* not_a_step : {"execute_model", "execute_context_x", "execute_32_context_0",
+                                   "execute_32context_0(x)", "execute_context_0(0_generation_1(1)", "step[UNKNOWN]",
+                                   "aten::mm", "", "[Executor] _forward_step 1: many ctx reqs"}) {
         EXPECT_FALSE(core::parseStepAnnotation(not_a_step)) << not_a_step;
     }
 }
@@ -76,7 +76,8 @@ TEST(StepAnnotation, EveryVllmFormGivesItsPhaseAndBatch) {
         int batch;
     };
     for (const Case& c : std::initializer_list<Case>{
-             {"execute_32_context_0(sq0sk0sqsq0sqsk0)_generation_32(sq32sk55086sqsq32sqsk55086)", StepPhase::Decode, 32},
+             {"execute_32_context_0(sq0sk0sqsq0sqsk0)_generation_32(sq32sk55086sqsq32sqsk55086)", StepPhase::Decode,
+              32},
              {"execute_8192_context_9(sq8155sk8155sqsq7452621sqsk7452621)_generation_37(sq37sk70311sqsq37sqsk70311)",
               StepPhase::Mixed, 37},
              {"execute_2048_context_1(sq2048sk2048sqsq4194304sqsk4194304)_generation_0(sq0sk0sqsq0sqsk0)",

@@ -36,14 +36,14 @@ std::vector<core::EventKind> kindsOf(const core::Trace& t) {
 }
 
 TEST(KinetoKindField, RocmDispatchKindIsAPlainArgumentAndTheNameClassesTheKernel) {
-    const auto t = importText(R"({"traceEvents": [)" +
-                              kernelWithKind("Cijk_Alik_Bljk_BBS_BH_MT128x128x64_MI16x16x16x1_SN", 10, "Dispatch Kernel") +
-                              "," + kernelWithKind("attn_fwd", 20, "Dispatch Kernel") + "," +
-                              kernelWithKind("void at::native::vectorized_elementwise_kernel<4>", 30, "Dispatch Task") +
-                              "]}");
+    const auto t =
+        importText(R"({"traceEvents": [)" +
+                   kernelWithKind("Cijk_Alik_Bljk_BBS_BH_MT128x128x64_MI16x16x16x1_SN", 10, "Dispatch Kernel") + "," +
+                   kernelWithKind("attn_fwd", 20, "Dispatch Kernel") + "," +
+                   kernelWithKind("void at::native::vectorized_elementwise_kernel<4>", 30, "Dispatch Task") + "]}");
     ASSERT_TRUE(t);
-    EXPECT_EQ(kindsOf(*t), (std::vector{core::EventKind::Gemm, core::EventKind::Attention,
-                                        core::EventKind::Elementwise}));
+    EXPECT_EQ(kindsOf(*t),
+              (std::vector{core::EventKind::Gemm, core::EventKind::Attention, core::EventKind::Elementwise}));
 }
 
 TEST(KinetoKindField, TpscopesOwnExportKeepsItsKindOverTheName) {

@@ -73,11 +73,16 @@ TEST(NsysReport, NsysExportsTheReportIntoTheCacheAndItIsRead) {
     const auto calls = dir / "calls.txt";
     // The stand-in checks the arguments tpscope must pass and copies the export to --output.
     std::ofstream(bin / "nsys") << "#!/bin/sh\n"
-                                   "echo \"$@\" >> '" << calls.string() << "'\n"
+                                   "echo \"$@\" >> '"
+                                << calls.string()
+                                << "'\n"
                                    "[ \"$1\" = export ] && [ \"$2\" = --type ] && [ \"$3\" = sqlite ] || exit 9\n"
                                    "out=''; while [ $# -gt 1 ]; do [ \"$1\" = --output ] && out=\"$2\"; shift; done\n"
-                                   "[ \"$1\" = '" << rep.string() << "' ] || exit 8\n"
-                                   "cp '" << exportDb.string() << "' \"$out\"\n";
+                                   "[ \"$1\" = '"
+                                << rep.string()
+                                << "' ] || exit 8\n"
+                                   "cp '"
+                                << exportDb.string() << "' \"$out\"\n";
     std::filesystem::permissions(bin / "nsys", std::filesystem::perms::owner_all);
     ScopedEnv path("PATH", bin.string() + ":/usr/bin:/bin");
     ScopedEnv cache("XDG_CACHE_HOME", (dir / "cache").string());
@@ -123,7 +128,8 @@ TEST(NsysReport, PathLookupFindsTheFirstExecutable) {
     std::ofstream(dir / "a" / "nsys") << "not executable";
     std::ofstream(dir / "b" / "nsys") << "#!/bin/sh\n";
     std::filesystem::permissions(dir / "b" / "nsys", std::filesystem::perms::owner_all);
-    EXPECT_EQ(core::findOnPath("nsys", (dir / "a").string() + "::" + (dir / "b").string()), (dir / "b" / "nsys").string());
+    EXPECT_EQ(core::findOnPath("nsys", (dir / "a").string() + "::" + (dir / "b").string()),
+              (dir / "b" / "nsys").string());
     EXPECT_EQ(core::findOnPath("nsys", (dir / "a").string()), "");
     EXPECT_TRUE(core::isNsysReport("x/run.nsys-rep"));
     EXPECT_FALSE(core::isNsysReport("x/run.sqlite"));

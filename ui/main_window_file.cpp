@@ -49,9 +49,8 @@ void MainWindow::openDialog() {
         this, tr("Open workspace or trace"), lastDirectory(),
         tr("Workspaces and traces (*.tpscope *.json *.json.gz *.pt.trace.json *.sqlite *.db *.nsys-rep);;"
            "tpscope workspaces (*.tpscope);;Kineto / PyTorch profiler traces (*.json *.json.gz);;"
-           "Nsight Systems SQLite exports (*.sqlite *.db);;Nsight Systems reports, exported by nsys (*.nsys-rep "
-           "*.qdrep);;"
-           "All files (*)"));
+           "Nsight Systems SQLite exports (*.sqlite *.db);;"
+           "Nsight Systems reports, exported by nsys (*.nsys-rep *.qdrep);;All files (*)"));
     if (!path.isEmpty()) openPath(path);
 }
 

@@ -50,8 +50,10 @@ TEST(StepAnnotation, GrammarOfEachEngine) {
     EXPECT_EQ(t->phase, StepPhase::Decode);
     const auto t2 = core::parseStepAnnotation("[Executor] _forward_step 3: 2 ctx reqs, 300 ctx tokens, 5 gen reqs");
     ASSERT_TRUE(t2);
-    EXPECT_EQ(t2->phase, StepPhase::Prefill);
+    EXPECT_EQ(t2->phase, StepPhase::Mixed);  // 2 prefills beside 5 decodes
     EXPECT_EQ(t2->batch, 5);
+    EXPECT_EQ(core::parseStepAnnotation("[Executor] _forward_step 4: 2 ctx reqs, 300 ctx tokens, 0 gen reqs")->phase,
+              StepPhase::Prefill);
 
     const auto p = core::parseStepAnnotation("ProfilerStep#12");
     ASSERT_TRUE(p);

@@ -47,9 +47,10 @@ void rememberDirectory(const QString& path) {
 void MainWindow::openDialog() {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open workspace or trace"), lastDirectory(),
-        tr("Workspaces and traces (*.tpscope *.json *.json.gz *.pt.trace.json *.sqlite *.db);;"
+        tr("Workspaces and traces (*.tpscope *.json *.json.gz *.pt.trace.json *.sqlite *.db *.nsys-rep);;"
            "tpscope workspaces (*.tpscope);;Kineto / PyTorch profiler traces (*.json *.json.gz);;"
-           "Nsight Systems SQLite exports (*.sqlite *.db);;All files (*)"));
+           "Nsight Systems SQLite exports (*.sqlite *.db);;"
+           "Nsight Systems reports, exported by nsys (*.nsys-rep *.qdrep);;All files (*)"));
     if (!path.isEmpty()) openPath(path);
 }
 

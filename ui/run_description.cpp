@@ -77,11 +77,32 @@ QString traceLines(const RunRecord& run) {
     return html;
 }
 
+// Core's loud answer for a trace it did not understand (core/analysis/understanding.h), first, so
+// that no number below is read without it.
+QString understandingHtml(const RunRecord& run) {
+    if (!run.analysis || run.analysis->understanding.understood()) return {};
+    const auto& u = run.analysis->understanding;
+    QString html = QObject::tr("<p><b>Not understood:</b> the numbers of this run rest on guesses.</p><ul>");
+    for (const auto& g : u.gaps) {
+        html += QStringLiteral("<li>%1<br/><i>%2</i> %3</li>").arg(esc(g.what), QObject::tr("Fix:"), esc(g.fix));
+    }
+    html += QStringLiteral("</ul>");
+    if (!u.topOther.empty()) {
+        QStringList names;
+        for (const auto& n : u.topOther) {
+            names << QStringLiteral("%1 (%2)").arg(esc(n.name), esc(core::formatDurationNs(static_cast<double>(n.ns))));
+        }
+        html += QObject::tr("<p>Top unclassified kernels: %1</p>").arg(names.join(QStringLiteral(", ")));
+    }
+    return html;
+}
+
 }  // namespace
 
 QString runDescriptionHtml(const RunRecord& run) {
     const bool simulated = run.request.backend == BackendKind::SimulatedCluster;
     QString html = QStringLiteral("<b>%1</b>").arg(esc(run.label()));
+    html += understandingHtml(run);
     html += QStringLiteral("<table cellspacing=0 cellpadding=0>");
     // A simulated run is what it was asked to be; any other run is what its trace recorded.
     if (!simulated && run.trace) {

@@ -35,10 +35,12 @@ ScalingInput scalingInputOf(std::vector<ChartRun> runs) {
         if (r.batch <= 0 && !r.analysis->summary.batchKnown) {
             in.notes.push_back(label + ": left out of scaling, cost and advice: its batch size is unknown, so its " +
                                "tokens/s would be a guess");
+            in.leftOut.emplace_back(r.id, "batch size unknown (--batch N): tokens/s would be a guess");
             continue;
         }
         if (r.analysis->summary.latencyMeanNs <= 0) {
             in.notes.push_back(label + ": left out of scaling, cost and advice: no decode step, no throughput");
+            in.leftOut.emplace_back(r.id, "no decode step found: no latency or throughput");
             continue;
         }
         in.points.push_back(core::analysis::runPointOf(*r.trace, *r.analysis, label, r.gpus, r.batch));

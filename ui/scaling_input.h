@@ -20,6 +20,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/analysis/analysis.h"
@@ -42,6 +43,8 @@ struct ScalingInput {
     std::vector<ChartRun> runs;                    // every finished, analysed run of the group
     std::vector<core::analysis::RunPoint> points;  // those with a known throughput, as core maps them
     std::vector<RunId> pointIds;                   // the run of each point
+    // The runs without a point, each with why (batch unknown, no decode step): every run has its row.
+    std::vector<std::pair<RunId, std::string>> leftOut;
     // Why a run is left out, and core's own notes on the runs (RunAnalysis::notes), "label: note".
     std::vector<std::string> notes;
     // The group's request for the advice's memory fit (model, GPU, context, dtype; batch = the

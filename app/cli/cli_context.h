@@ -28,6 +28,7 @@ namespace tpscope::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;   // the work failed: a file missing/unreadable/not a trace, device, nothing ran
 inline constexpr int kExitBadInput = 2;  // the command line was wrong: unknown command/option/preset, bad value
+inline constexpr int kExitNotUnderstood = 3;  // analyze --strict: a run's trace was not understood
 
 struct CliContext {
     std::vector<std::string> catalogFiles;

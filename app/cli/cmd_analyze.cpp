@@ -32,6 +32,7 @@ struct AnalyzeOptions {
     std::optional<std::int64_t> rank;
     bool json = false;
     bool calls = false;
+    bool strict = false;  // exit non-zero when a run is not understood (CI pipelines)
     std::string fabric;
     AnalysisCliOptions analysis;
 };
@@ -120,6 +121,21 @@ void printSummary(const core::Trace& trace, const core::analysis::RunAnalysis& a
     t.print(std::cout);
 }
 
+// Said before any number: the numbers below rest on what it could not place.
+void printUnderstanding(const core::analysis::Understanding& u) {
+    if (u.understood()) return;
+    std::cout << "NOT UNDERSTOOD: the numbers below rest on guesses\n";
+    for (const auto& g : u.gaps) std::cout << "  - " << g.what << "\n    fix: " << g.fix << '\n';
+    if (!u.topOther.empty()) {
+        std::cout << "  top unclassified kernels:\n";
+        for (const auto& n : u.topOther) {
+            std::cout << "    " << ns(static_cast<double>(n.ns)) << "  "
+                      << countText(static_cast<std::int64_t>(n.count), "call") << "  " << n.name << '\n';
+        }
+    }
+    std::cout << '\n';
+}
+
 void printFindings(const std::vector<core::analysis::TraceFinding>& findings) {
     if (findings.empty()) return;
     std::cout << "\nWhat the trace shows\n";
@@ -168,6 +184,7 @@ void printAnalysisText(const AnalyzeOptions& o, const LoadedRun& run, const core
     std::cout << countText(static_cast<std::int64_t>(trace.ranks.size()), "rank") << ", "
               << countText(static_cast<std::int64_t>(a.summary.events), "event") << " (" << core::toString(trace.origin)
               << ")\n\n";
+    printUnderstanding(a.understanding);
     std::cout << "Per layer, mean over steps and " << (rankIndex >= 0 ? "rank " + std::to_string(*o.rank) : "ranks")
               << ":\n";
     printLayerTable(a, rankIndex);
@@ -224,6 +241,10 @@ int runAnalyze(const AnalyzeOptions& o, const CliContext& ctx) {
         results.push_back(std::move(r));
     }
     const bool several = runs->size() > 1;
+    const bool understood = std::all_of(results.begin(), results.end(),
+                                        [](const Analysed& r) { return r.analysis.understanding.understood(); });
+    // --strict: the output is the same; the exit status says a run was not understood.
+    const int exitCode = o.strict && !understood ? kExitNotUnderstood : kExitOk;
     if (o.json) {
         core::JsonWriter w(std::cout);
         // One run: the analysis object itself. Several: {"file", "runs": [{"run", "name", "analysis"}]}.
@@ -236,13 +257,16 @@ int runAnalyze(const AnalyzeOptions& o, const CliContext& ctx) {
         }
         if (several) w.endArray().endObject();
         std::cout << '\n';
-        return kExitOk;
+        return exitCode;
     }
     for (std::size_t i = 0; i < runs->size(); ++i) {
         if (i > 0) std::cout << "\n\n";
         printAnalysisText(o, (*runs)[i], results[i].analysis, results[i].rankIndex);
     }
-    return kExitOk;
+    if (exitCode != kExitOk) {
+        std::cerr << "tpscope-cli: --strict: the trace was not understood (see NOT UNDERSTOOD above)\n";
+    }
+    return exitCode;
 }
 
 struct CompareOptions {
@@ -365,6 +389,9 @@ void addAnalyzeCommand(CLI::App& app, CliContext& ctx) {
     addJsonFlag(*cmd, opts->json);
     cmd->add_flag("--calls", opts->calls,
                   "Every matched collective call: who arrived last, the wait per rank, transfer and busbw");
+    cmd->add_flag("--strict", opts->strict,
+                  "Exit with status 3 when a run is not understood: over 20 % of kernel time unclassified, no "
+                  "layers, or the batch assumed");
     addAnalysisOptions(*cmd, opts->analysis);
     cmd->add_option("--fabric", opts->fabric,
                     "Fabric preset whose bus bandwidth single-rank all-reduces are held against (default: the "

@@ -77,6 +77,7 @@ RunAnalysis analyzeMatchedTrace(const Trace& trace, Segmentation segmentation, C
     if (emptyLayers > 0) {
         a.notes.push_back(std::to_string(emptyLayers) + " layer window(s) (step x rank) hold no kernel: all idle");
     }
+    a.understanding = checkUnderstanding(trace, a);
     return a;
 }
 

@@ -18,6 +18,7 @@
 #include "core/analysis/run_summary.h"
 #include "core/analysis/scaling.h"
 #include "core/analysis/trace_findings.h"
+#include "core/analysis/understanding.h"
 #include "core/trace/trace.h"
 
 namespace tpscope::core::analysis {
@@ -39,6 +40,7 @@ struct RunAnalysis {
     RunSummary summary;
     std::vector<std::string> notes;      // segmentation, matching and summary notes, for the user
     std::vector<TraceFinding> findings;  // what the trace shows: launch-bound steps, single-rank collectives
+    Understanding understanding;         // what the analysis could not place, said first (understanding.h)
 
     std::size_t residentBytes() const;  // heap held by the result (benchmark bookkeeping)
 };

@@ -120,6 +120,22 @@ void writeCalls(JsonWriter& w, const Trace& trace, const CollectiveMatching& m) 
     w.endArray();
 }
 
+// What the analysis could not place (understanding.h): before the numbers built on it.
+void writeUnderstanding(JsonWriter& w, const Understanding& u) {
+    w.key("understanding").beginObject().field("understood", u.understood()).field("other_share", u.otherShare);
+    w.key("gaps").beginArray();
+    for (const auto& g : u.gaps) {
+        w.beginObject().field("kind", toString(g.kind)).field("what", g.what).field("fix", g.fix).endObject();
+    }
+    w.endArray();
+    w.key("top_other").beginArray();
+    for (const auto& n : u.topOther) {
+        w.beginObject().field("name", n.name).field("busy_ns", n.ns).field("kernels", n.count).endObject();
+    }
+    w.endArray();
+    w.field("text", u.headline()).endObject();
+}
+
 }  // namespace
 
 void writeAnalysisJson(JsonWriter& w, const Trace& trace, const RunAnalysis& a, const AnalysisJsonOptions& o) {
@@ -128,6 +144,7 @@ void writeAnalysisJson(JsonWriter& w, const Trace& trace, const RunAnalysis& a, 
     w.field("source", trace.source).field("origin", toString(trace.origin));
     w.field("ranks", static_cast<std::uint64_t>(s.ranks)).field("events", static_cast<std::uint64_t>(s.events));
     w.field("batch", s.batch).field("batch_known", s.batchKnown).field("batch_source", s.batchSource);
+    writeUnderstanding(w, a.understanding);
     w.key("layer_table_rank");
     if (o.rankIndex >= 0) {
         w.value(trace.ranks[static_cast<std::size_t>(o.rankIndex)].id.value);

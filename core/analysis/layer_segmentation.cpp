@@ -329,6 +329,8 @@ std::size_t repeatLayers(std::span<const RepeatKernel> kernels, RankSegmentation
     if (seg.steps.empty()) {
         const RepeatResult r = findRepeatLayers(all);
         seg.repeatPeriod = r.period;
+        seg.repeatLayersPerUnit = r.layersPerUnit;
+        seg.repeatSplitBy = r.splitBy;
         if (r.layers.empty()) return 0;
         appendRepeatLayers(all, r, 0, true, layers);
         stepsFromPasses(all, r, seg);
@@ -345,7 +347,11 @@ std::size_t repeatLayers(std::span<const RepeatKernel> kernels, RankSegmentation
         const RepeatResult r = findRepeatLayers(window, hint);
         if (r.period == 0) continue;
         hint = r.period;
-        seg.repeatPeriod = seg.repeatPeriod == 0 ? r.period : seg.repeatPeriod;
+        if (seg.repeatPeriod == 0) {
+            seg.repeatPeriod = r.period;
+            seg.repeatLayersPerUnit = r.layersPerUnit;
+            seg.repeatSplitBy = r.splitBy;
+        }
         multiPass += appendRepeatLayers(window, r, step.key, false, layers) ? 1 : 0;
     }
     return multiPass;
@@ -432,9 +438,14 @@ RankResult segmentRank(const Trace& trace, const Rank& rank, const SegmentationO
             const std::size_t multiPass = repeatLayers(kernels, repeat, repeatLayerList);
             seg.repeatPeriod = repeat.repeatPeriod;
             seg.repeatLayerCount = repeatLayerList.size();
+            seg.repeatLayersPerUnit = repeat.repeatLayersPerUnit;
+            seg.repeatSplitBy = repeat.repeatSplitBy;
             // The pattern rule's blocks end at collectives, which the analysis of TP needs: kept when the
-            // repeat agrees with it (or found nothing to check it with).
-            if (!repeatLayerList.empty() && repeatLayerList.size() != layers.size()) {
+            // repeat agrees with it (or found nothing to check it with), and when it found k >= 2 times
+            // the repeat's layers: a unit of k layers that step 5 could not split, never half the layers.
+            const std::size_t n = repeatLayerList.size();
+            seg.patternKeptAsMultiple = n > 0 && layers.size() > n && layers.size() % n == 0;
+            if (n > 0 && n != layers.size() && !seg.patternKeptAsMultiple) {
                 repeat.source = SegmentationSource::Repeat;
                 repeat.patternLayerCount = seg.patternLayerCount;
                 repeat.repeatLayerCount = repeatLayerList.size();
@@ -486,7 +497,8 @@ Segmentation segmentLayers(const Trace& trace, const SegmentationOptions& option
     std::size_t nvtxRanks = 0;
     std::size_t patternRanks = 0;
     std::size_t repeatRanks = 0;
-    std::size_t agreeing = 0;  // pattern ranks whose repeating sequence gave as many layers
+    std::size_t agreeing = 0;   // pattern ranks whose repeating sequence gave as many layers
+    std::size_t multiples = 0;  // pattern ranks whose repeating sequence gave a whole fraction of them
     std::size_t derivedBlockRanks = 0;
     std::size_t unsplit = 0;
     const RankSegmentation* firstRepeat = nullptr;
@@ -496,7 +508,9 @@ Segmentation segmentLayers(const Trace& trace, const SegmentationOptions& option
         const RankSegmentation& seg = out.ranks[r];
         nvtxRanks += seg.source == SegmentationSource::Nvtx ? 1 : 0;
         patternRanks += seg.source == SegmentationSource::Pattern ? 1 : 0;
-        agreeing += seg.source == SegmentationSource::Pattern && seg.repeatLayerCount > 0 ? 1 : 0;
+        agreeing +=
+            seg.source == SegmentationSource::Pattern && seg.repeatLayerCount > 0 && !seg.patternKeptAsMultiple ? 1 : 0;
+        multiples += seg.source == SegmentationSource::Pattern && seg.patternKeptAsMultiple ? 1 : 0;
         if (seg.source == SegmentationSource::Repeat) {
             ++repeatRanks;
             if (firstRepeat == nullptr) firstRepeat = &seg;
@@ -518,7 +532,7 @@ Segmentation segmentLayers(const Trace& trace, const SegmentationOptions& option
             std::to_string(options.leadingBlocks) + " leading block(s) per step)" +
             (patternOnly(options)       ? std::string(", as set")
              : agreeing == patternRanks ? std::string(": the repeating kernel sequence gives as many layers")
-             : agreeing == 0
+             : agreeing + multiples == 0
                  ? std::string(": no repeating kernel sequence found to check it")
                  : ": " + std::to_string(agreeing) + " of them checked against the repeating kernel sequence"));
     }
@@ -532,6 +546,37 @@ Segmentation segmentLayers(const Trace& trace, const SegmentationOptions& option
                             " rank(s) without NVTX layer ranges: layers from the repeating kernel sequence (" +
                             std::to_string(firstRepeat->repeatPeriod) + " kernels per layer on rank " +
                             std::to_string(firstRepeat->rank.value) + "), because " + why);
+    }
+    std::size_t splitRanks = 0;
+    const RankSegmentation* firstSplit = nullptr;
+    std::size_t multipleRanks = 0;
+    const RankSegmentation* firstMultiple = nullptr;
+    for (const auto& seg : out.ranks) {
+        if (seg.source == SegmentationSource::Repeat && seg.repeatLayersPerUnit > 1) {
+            firstSplit = firstSplit == nullptr ? &seg : firstSplit;
+            ++splitRanks;
+        }
+        if (seg.source == SegmentationSource::Pattern && seg.patternKeptAsMultiple) {
+            firstMultiple = firstMultiple == nullptr ? &seg : firstMultiple;
+            ++multipleRanks;
+        }
+    }
+    if (firstSplit != nullptr) {
+        const std::size_t k = firstSplit->repeatLayersPerUnit;
+        out.notes.push_back(std::to_string(splitRanks) + " rank(s): the repeating unit of " +
+                            std::to_string(firstSplit->repeatPeriod) + " kernels holds " + std::to_string(k) +
+                            " layers (" +
+                            (firstSplit->repeatSplitBy == UnitSplit::Attention
+                                 ? std::to_string(k) + " separate attention kernel runs, each with its GEMMs"
+                                 : std::to_string(2 * k) + " collective runs, two per layer") +
+                            "; layers alternate kinds): split into " + std::to_string(k) + " layers each");
+    }
+    if (firstMultiple != nullptr) {
+        out.notes.push_back(
+            std::to_string(multipleRanks) + " rank(s): the pattern rule's " +
+            std::to_string(firstMultiple->patternLayerCount) + " layers kept over the repeating sequence's " +
+            std::to_string(firstMultiple->repeatLayerCount) + " on rank " + std::to_string(firstMultiple->rank.value) +
+            ": its unit spans several layers, and a count the collectives give is never divided");
     }
     const std::size_t multiPass = std::accumulate(multiPassSteps.begin(), multiPassSteps.end(), std::size_t{0});
     if (multiPass > 0) {

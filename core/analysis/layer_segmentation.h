@@ -19,8 +19,10 @@
 // - Repeat rule (repeat_layers.h), for the same ranks: the decoder layer as the repeating kernel
 //   sequence of each step (TP 1 baselines, CUDA-graph replays: no collective closes a block). Without
 //   step ranges each forward pass found is a step, split from the next at the longest kernel gap.
-//   Order: the pattern rule when it finds as many layers as the repeat rule, else the repeat rule
-//   when it finds any, else the pattern rule; `patternOnly` (the user set the pattern rule's
+//   A unit that spans k layers (alternating layer kinds) is split into k (repeat_layers.h, step 5).
+//   Order: the pattern rule when it finds as many layers as the repeat rule, or k >= 2 times as many
+//   (a unit of k layers the split could not see: a collective count is never halved), else the repeat
+//   rule when it finds any, else the pattern rule; `patternOnly` (the user set the pattern rule's
 //   parameters) skips the repeat rule. Notes say which was used and why.
 // - Blocks (layer_blocks.h): each layer's attention and MLP block, from the NVTX ranges one level below
 //   the layer ranges, or, for repeat layers, split by kernel kinds after the attention output
@@ -38,6 +40,7 @@
 
 #include "core/analysis/block_windows.h"
 #include "core/analysis/layer_windows.h"
+#include "core/analysis/repeat_layers.h"
 #include "core/trace/step_annotation.h"
 #include "core/trace/trace.h"
 
@@ -82,6 +85,9 @@ struct RankSegmentation {
     std::size_t repeatPeriod = 0;        // kernels per layer of the repeating sequence; 0 when none was found
     std::size_t patternLayerCount = 0;   // layers the pattern rule found (also when the repeat rule won)
     std::size_t repeatLayerCount = 0;    // layers the repeat rule found (also when the pattern rule won)
+    std::size_t repeatLayersPerUnit = 1;  // layers in one repeating unit (repeat_layers.h, step 5)
+    UnitSplit repeatSplitBy = UnitSplit::None;
+    bool patternKeptAsMultiple = false;  // the pattern rule's count is k x the repeat rule's: kept
 };
 
 struct Segmentation {

@@ -169,6 +169,105 @@ std::size_t layerPhase(std::span<const RepeatKernel> s, std::size_t a, std::size
     return (k + 1) % p;
 }
 
+// Where the layer that holds the attention run at `attention` starts, in the unit s[a, a + p): step 3's
+// walk back (rope and cache writes, the QKV GEMMs, the input norm) to just after the heavy kernel
+// before them, without wrapping; 0 when the walk reaches the unit's start.
+std::size_t layerStartBefore(std::span<const RepeatKernel> s, std::size_t a, std::size_t attention) {
+    auto kind = [&](std::size_t u) { return s[a + u].kind; };
+    std::size_t j = attention;
+    while (j > 0 && !heavy(kind(j - 1))) --j;
+    while (j > 0 && kind(j - 1) == EventKind::Gemm) --j;
+    while (j > 0 && !heavy(kind(j - 1))) --j;
+    return j;
+}
+
+// Starts of maximal runs of kernels of `kind` in the unit s[a, a + p).
+std::vector<std::size_t> runStarts(std::span<const RepeatKernel> s, std::size_t a, std::size_t p, EventKind kind) {
+    std::vector<std::size_t> out;
+    for (std::size_t u = 0; u < p; ++u) {
+        if (s[a + u].kind == kind && (u == 0 || s[a + u - 1].kind != kind)) out.push_back(u);
+    }
+    return out;
+}
+
+// Step 5: the offsets in a layer-aligned unit s[a, a + p) where its layers start (the first is 0);
+// one offset when the unit is one layer.
+std::vector<std::size_t> unitLayerStarts(std::span<const RepeatKernel> s, std::size_t a, std::size_t p, UnitSplit& by) {
+    by = UnitSplit::None;
+    std::vector<std::size_t> starts{0};
+    const auto attention = runStarts(s, a, p, EventKind::Attention);
+    std::vector<std::size_t> cand;
+    if (attention.size() >= 2) {
+        for (std::size_t j = 1; j < attention.size(); ++j) cand.push_back(layerStartBefore(s, a, attention[j]));
+        by = UnitSplit::Attention;
+    } else {
+        const auto coll = runStarts(s, a, p, EventKind::Collective);
+        if (coll.size() < 4 || coll.size() % 2 != 0) return starts;
+        // The unit starts after a layer's last collective (step 3): a layer ends after every second one.
+        for (std::size_t j = 2; j < coll.size(); j += 2) {
+            std::size_t end = coll[j - 1];
+            while (end < p && s[a + end].kind == EventKind::Collective) ++end;
+            cand.push_back(end);
+        }
+        by = UnitSplit::Collectives;
+    }
+    cand.push_back(p);
+    // Every layer holds its projections: at least two GEMMs, else the runs are one layer's.
+    std::size_t from = 0;
+    for (const std::size_t to : cand) {
+        if (to <= from || gemmsIn(s, a + from, to - from) < 2) {
+            by = UnitSplit::None;
+            return {0};
+        }
+        if (to < p) starts.push_back(to);
+        from = to;
+    }
+    return starts;
+}
+
+// Splits each layer of `r` (p kernels, or a few more or fewer where an extra kernel interrupted it)
+// at the unit's layer starts; indices become index x k + j. Of each tail (a region's part after its
+// last whole period), the unit's layers that it holds whole are layers too.
+void splitUnits(std::span<const RepeatKernel> kernels, RepeatResult& r, const std::vector<RepeatLayer>& tails) {
+    if (r.layers.empty()) return;
+    const std::size_t p = r.period;
+    // A unit inside the periodic region: the second layer of the first pass when it has one (the
+    // first may have taken prologue kernels).
+    const RepeatLayer& model =
+        r.layers.size() > 1 && r.layers[1].pass == r.layers[0].pass && r.layers[1].last - r.layers[1].first == p
+            ? r.layers[1]
+            : r.layers[0];
+    if (model.first + p > kernels.size()) return;
+    const auto starts = unitLayerStarts(kernels, model.first, p, r.splitBy);
+    const std::size_t k = starts.size();
+    if (k < 2) return;
+    std::vector<RepeatLayer> split;
+    split.reserve(r.layers.size() * k);
+    for (const RepeatLayer& l : r.layers) {
+        const std::size_t len = l.last - l.first;
+        for (std::size_t j = 0; j < k; ++j) {
+            const std::size_t first = l.first + std::min(starts[j], len);
+            const std::size_t last = j + 1 < k ? l.first + std::min(starts[j + 1], len) : l.last;
+            if (last <= first) continue;
+            split.push_back({first, last, l.pass, l.index * static_cast<int>(k) + static_cast<int>(j)});
+        }
+    }
+    bool tailLayers = false;
+    for (const RepeatLayer& t : tails) {
+        for (std::size_t j = 0; j + 1 < k && starts[j + 1] <= t.last - t.first; ++j) {
+            split.push_back({t.first + starts[j], t.first + starts[j + 1], t.pass,
+                             t.index * static_cast<int>(k) + static_cast<int>(j)});
+            tailLayers = true;
+        }
+    }
+    if (tailLayers) {
+        std::stable_sort(split.begin(), split.end(),
+                         [](const RepeatLayer& a, const RepeatLayer& b) { return a.first < b.first; });
+    }
+    r.layers = std::move(split);
+    r.layersPerUnit = k;
+}
+
 }  // namespace
 
 RepeatCoverage repeatCoverage(std::span<const std::uint32_t> tokens, std::size_t p) {
@@ -257,6 +356,7 @@ RepeatResult findRepeatLayers(std::span<const RepeatKernel> kernels, std::size_t
     std::size_t pass = 0;
     std::size_t passLayers = 0;
     std::vector<std::size_t> layersPerPass;
+    std::vector<RepeatLayer> tails;  // the part of a region after its last whole period
     bool started = false;
     for (const Region& reg : regs) {
         const std::size_t d = layerPhase(kernels, reg.begin, p);
@@ -275,6 +375,7 @@ RepeatResult findRepeatLayers(std::span<const RepeatKernel> kernels, std::size_t
             if (continues) next = boundary;
         }
         if (continues) {
+            if (!tails.empty() && tails.back().first >= layersEnd) tails.pop_back();  // this region goes on there
             layerStart = layersEnd;
         } else {
             // Layer 0 differs from the others at its start (no residual input) when the region starts
@@ -302,6 +403,11 @@ RepeatResult findRepeatLayers(std::span<const RepeatKernel> kernels, std::size_t
         if (passLayers > 0) {
             layersEnd = result.layers.back().last;
             started = true;
+            // Less than a period still repeating after the last whole one: whole layers of a unit of
+            // several (step 5: 5 layers of a sliding/full pair end with a lone sliding layer).
+            if (layerStart == layersEnd && layerStart < reg.end) {
+                tails.push_back({layerStart, reg.end, pass, static_cast<int>(passLayers)});
+            }
         }
     }
     if (!started) return result;
@@ -315,7 +421,11 @@ RepeatResult findRepeatLayers(std::span<const RepeatKernel> kernels, std::size_t
         for (auto& l : result.layers) {
             if (l.pass == 0) l.index += shift;
         }
+        for (auto& l : tails) {
+            if (l.pass == 0) l.index += shift;
+        }
     }
+    splitUnits(kernels, result, tails);
     return result;
 }
 

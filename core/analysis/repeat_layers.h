@@ -23,6 +23,11 @@
 //   4. layers: whole periods from the phase to the region's end. In a window that holds several
 //      passes, a first pass that starts at the window's start without a prologue is the tail of a
 //      pass cut by the profiler: its layers are numbered from the end, like the window's longest pass.
+//   5. units of several layers (models whose layers alternate kinds: sliding and full attention,
+//      dense and MoE): a unit that holds k >= 2 separate runs of attention kernels, each with at least
+//      two GEMMs before the next, is k layers, each starting where step 3 puts the start of a layer
+//      before its attention run; without attention kernels, a unit of 2k >= 4 collective runs is k
+//      layers of two collective-closed blocks. Every period is split alike.
 // Complexity: for the period over the first m <= kMaxScan kernels, each period q tried costs O(m / q)
 // plus the positions of its runs (step 1's measure): O(m log p) up to p where runs are short, up to
 // O(m x p) where they are long (a sequence that repeats with several periods); every q up to
@@ -53,9 +58,14 @@ struct RepeatLayer {
     int index = 0;         // layer index within its pass
 };
 
+// What told that a repeating unit holds several layers (step 5).
+enum class UnitSplit : std::uint8_t { None = 0, Attention, Collectives };
+
 struct RepeatResult {
     std::size_t period = 0;  // 0: no repeating sequence found
     std::size_t passes = 0;
+    std::size_t layersPerUnit = 1;  // layers in one period (step 5)
+    UnitSplit splitBy = UnitSplit::None;
     std::vector<RepeatLayer> layers;
 };
 

@@ -67,7 +67,8 @@ void stepLatencies(const LayerBreakdown& bd, const std::map<std::int64_t, std::p
         step.latencyNs = end - step.startNs;
         if (const auto it = annotated.find(step.step); it != annotated.end()) {
             step.phase = it->second.first;
-            step.prefill = step.phase == StepPhase::Prefill;
+            // A mixed step decodes too, but its time is mostly the prefill's: not a decode step's rate.
+            step.prefill = step.phase == StepPhase::Prefill || step.phase == StepPhase::Mixed;
             step.batch = it->second.second;
         }
         s.prefillSteps += step.prefill ? 1 : 0;

@@ -21,6 +21,22 @@ std::string expertGemmName(const PlanOp& op, const PlanConfig& plan) {
     return "fused_moe_kernel";
 }
 
+// A sliding-window layer runs flash-attn's local instantiation: the full layer's kernel with its
+// Is_local template flag (the second boolean) flipped, so the two layer kinds of an alternating model
+// are two kernel names, as in a real capture. Empty for a full layer (computeKernelName names it).
+std::string slidingAttentionName(const PlanOp& op, const PlanConfig& plan, GpuArch arch) {
+    if (plan.model.layerAttention(op.layer) != LayerAttention::Sliding) return {};
+    std::string name = computeKernelName(op, arch, plan.dtype, plan.model.headDim);
+    const auto flags = name.find("> >, ");
+    if (flags == std::string::npos) return name + " [local]";
+    const auto second = name.find(", ", flags + 5);  // the boolean after the first
+    if (second == std::string::npos) return name + " [local]";
+    const std::size_t at = second + 2;
+    if (name.compare(at, 4, "true") == 0) return name.replace(at, 4, "false");
+    if (name.compare(at, 5, "false") == 0) return name.replace(at, 5, "true");
+    return name + " [local]";
+}
+
 }  // namespace
 
 std::string moeKernelName(const PlanOp& op, const PlanConfig& plan, GpuArch arch) {
@@ -48,7 +64,7 @@ std::string moeKernelName(const PlanOp& op, const PlanConfig& plan, GpuArch arch
             return "void deep_ep::internode_ll::combine<3, 7168, 0>(void*, void*, int*, void*, void const*, long "
                    "const*, int const*, long const*, int*, void*, int, int, int, int, int, int, int, int, int, bool)";
         case OpKind::Attention:
-            if (!plan.model.isMla()) return {};
+            if (!plan.model.isMla()) return slidingAttentionName(op, plan, arch);
             return "void flash::flash_fwd_splitkv_mla_kernel<Flash_fwd_kernel_traits_mla<576, 64, 64, 8, "
                    "cutlass::bfloat16_t, 512>, true>(Flash_fwd_mla_params)";
         default:

@@ -9,7 +9,8 @@
 //   gate/up with the activation fused, plain for down), as vLLM runs gpt-oss;
 // - router top-k: vLLM's `vllm::moe::topkGatingSoftmax`; the router GEMM and the MLA projections:
 //   the GEMM names of the dense ops (cuBLAS/CUTLASS per architecture);
-// - MLA decode attention: FlashMLA's `flash_fwd_splitkv_mla_kernel`;
+// - MLA decode attention: FlashMLA's `flash_fwd_splitkv_mla_kernel`; a sliding-window layer's
+//   attention (ModelSpec::attentionPattern): flash-attn's local instantiation of the dense kernel;
 // - expert-parallel all-to-all: DeepEP's low-latency `deep_ep::internode_ll::dispatch` / `combine`.
 // Template arguments are illustrative: the rules match the stable part of each name.
 
@@ -20,7 +21,7 @@
 
 namespace tpscope::core::sim {
 
-// The name of a MoE / MLA op's kernel; empty for the ops computeKernelName names.
+// The name of a MoE / MLA (or sliding-window attention) op's kernel; empty for the ops computeKernelName names.
 std::string moeKernelName(const PlanOp& op, const PlanConfig& plan, GpuArch arch);
 
 }  // namespace tpscope::core::sim

@@ -27,36 +27,57 @@ int asBatch(std::int64_t v) {
     return v > 0 && v < (1 << 30) ? static_cast<int>(v) : 0;
 }
 
+// Prefill-only, decode-only or both in one step (chunked prefill beside decodes).
+StepPhase phaseOf(std::int64_t prefills, std::int64_t decodes) {
+    if (prefills <= 0) return StepPhase::Decode;
+    return decodes > 0 ? StepPhase::Mixed : StepPhase::Prefill;
+}
+
+// "(...)" at the front of `s`, whatever it holds (a token count, or the newer form's tallies such as
+// "sq32sk55086sqsq32sqsk55086"), dropped; false when `s` does not start with a balanced group.
+bool skipGroup(std::string_view& s) {
+    if (!s.starts_with('(')) return false;
+    const auto close = s.find(')');
+    if (close == std::string_view::npos) return false;
+    s.remove_prefix(close + 1);
+    return true;
+}
+
+// vLLM V1: "execute_[<T>_]context_<N>(...)_generation_<M>(...)" (T: tokens scheduled in the step,
+// written by newer versions) or "execute_new_<N>_cached_<M>".
 std::optional<StepAnnotation> vllm(std::string_view s) {
     StepAnnotation a{StepEngine::Vllm, StepPhase::Unknown, 0, -1};
-    if (skip(s, "execute_context_")) {
-        const auto context = number(s);
-        if (!context || !skip(s, "(")) return std::nullopt;
-        if (!number(s) || !skip(s, ")_generation_")) return std::nullopt;
-        const auto generation = number(s);
-        if (!generation) return std::nullopt;
-        a.phase = *context > 0 ? StepPhase::Prefill : StepPhase::Decode;
-        a.batch = asBatch(*generation);
-        return a;
-    }
-    if (skip(s, "execute_new_")) {
+    if (!skip(s, "execute_")) return std::nullopt;
+    if (skip(s, "new_")) {
         const auto fresh = number(s);
         if (!fresh || !skip(s, "_cached_")) return std::nullopt;
         const auto cached = number(s);
         if (!cached) return std::nullopt;
-        a.phase = *fresh > 0 ? StepPhase::Prefill : StepPhase::Decode;
+        a.phase = phaseOf(*fresh, *cached);
         a.batch = asBatch(*cached);
         return a;
     }
-    return std::nullopt;
+    if (number(s) && !skip(s, "_")) return std::nullopt;  // the newer form's scheduled token count
+    if (!skip(s, "context_")) return std::nullopt;
+    const auto context = number(s);
+    if (!context || !skipGroup(s) || !skip(s, "_generation_")) return std::nullopt;
+    const auto generation = number(s);
+    if (!generation) return std::nullopt;
+    a.phase = phaseOf(*context, *generation);
+    a.batch = asBatch(*generation);
+    return a;
 }
 
+// SGLang: the decode batch is "bs=" of a DECODE step; an EXTEND step decodes nothing, and a MIXED
+// step's "bs=" counts its prefills too, so neither says how many sequences decode.
 std::optional<StepAnnotation> sglang(std::string_view s) {
     if (!skip(s, "step[")) return std::nullopt;
     StepAnnotation a{StepEngine::Sglang, StepPhase::Unknown, 0, -1};
     if (skip(s, "DECODE")) {
         a.phase = StepPhase::Decode;
-    } else if (skip(s, "EXTEND") || skip(s, "PREFILL") || skip(s, "MIXED")) {
+    } else if (skip(s, "MIXED")) {
+        a.phase = StepPhase::Mixed;
+    } else if (skip(s, "EXTEND") || skip(s, "PREFILL")) {
         a.phase = StepPhase::Prefill;
     } else if (!skip(s, "IDLE")) {
         return std::nullopt;
@@ -82,7 +103,7 @@ std::optional<StepAnnotation> trtllm(std::string_view s) {
     if (number(rest) && skip(rest, " ctx tokens, ")) s = rest;
     const auto gen = number(s);
     if (!gen || !skip(s, " gen reqs")) return std::nullopt;
-    a.phase = *ctx > 0 ? StepPhase::Prefill : StepPhase::Decode;
+    a.phase = phaseOf(*ctx, *gen);
     a.batch = asBatch(*gen);
     return a;
 }
@@ -95,6 +116,8 @@ std::string_view toString(StepPhase phase) {
             return "decode";
         case StepPhase::Prefill:
             return "prefill";
+        case StepPhase::Mixed:
+            return "mixed";
         case StepPhase::Unknown:
             break;
     }

@@ -230,7 +230,8 @@ class PlanBuilder {
     void attention(int layer) {
         PlanOp op = base(OpKind::Attention, OpBlock::Attention, layer, EventKind::Attention);
         const auto hq = static_cast<std::uint64_t>(m_s.headsPerRank);
-        const auto ctx = static_cast<std::uint64_t>(m_c.contextLen);
+        // A sliding-window layer reads only its window of the cache (model.h: attendedTokens).
+        const auto ctx = static_cast<std::uint64_t>(m_c.model.attendedTokens(layer, m_c.contextLen));
         if (m_c.model.isMla()) {
             const auto lw = static_cast<std::uint64_t>(m_s.latentWidth);
             const auto lora = static_cast<double>(m_c.model.mla.kvLoraRank);

@@ -2,12 +2,27 @@
 // Copyright (C) 2026 The tpscope authors
 #include "core/workload/model.h"
 
+#include <algorithm>
 #include <string>
 
 namespace tpscope::core {
 
 std::string_view toString(AttentionKind kind) {
     return kind == AttentionKind::Mla ? "mla" : "gqa";
+}
+
+std::string_view toString(LayerAttention kind) {
+    return kind == LayerAttention::Sliding ? "sliding" : "full";
+}
+
+LayerAttention ModelSpec::layerAttention(std::int64_t layer) const {
+    if (attentionPattern.empty() || layer < 0) return LayerAttention::Full;
+    return attentionPattern[static_cast<std::size_t>(layer % static_cast<std::int64_t>(attentionPattern.size()))];
+}
+
+std::int64_t ModelSpec::attendedTokens(std::int64_t layer, std::int64_t contextLen) const {
+    const bool window = layerAttention(layer) == LayerAttention::Sliding && slidingWindow > 0;
+    return window ? std::min(contextLen, slidingWindow) : contextLen;
 }
 
 std::string ModelSpec::kindLabel() const {
@@ -87,6 +102,11 @@ Status validateModel(const ModelSpec& m) {
                               std::to_string(m.kvHeads) + ")");
     }
     if (m.isMla()) TPSCOPE_TRY(validateMla(m));
+    const bool slides = std::find(m.attentionPattern.begin(), m.attentionPattern.end(), LayerAttention::Sliding) !=
+                        m.attentionPattern.end();
+    if (m.slidingWindow < 0 || (slides && m.slidingWindow == 0)) {
+        return invalid(m, "a model with sliding-window layers needs a positive sliding_window");
+    }
     return validateMoe(m);
 }
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/util/result.h"
 #include "core/workload/weight_format.h"
@@ -17,6 +18,11 @@ namespace tpscope::core {
 
 enum class AttentionKind : std::uint8_t { Gqa, Mla };
 std::string_view toString(AttentionKind kind);  // "gqa", "mla"
+
+// What one layer's attention reads: every cached token (Full), or the last `slidingWindow` tokens
+// (Sliding: Gemma 2/3, gpt-oss, Llama 4's chunked layers, which alternate with Full ones).
+enum class LayerAttention : std::uint8_t { Full, Sliding };
+std::string_view toString(LayerAttention kind);  // "full", "sliding"
 
 // MLA projections (DeepSeek-V3 config.json names): q_a (hidden -> qLoraRank, 0 = no query
 // compression, q projected from hidden), q_b (qLoraRank -> heads x (nope + rope)),
@@ -68,11 +74,17 @@ struct ModelSpec {
     MlaDims mla;
     MoeDims moe;
     WeightFormats formats;
+    std::vector<LayerAttention> attentionPattern;  // repeats over the layers; empty: every layer Full
+    std::int64_t slidingWindow = 0;                // tokens a Sliding layer attends to
 
     bool isMoe() const { return moe.experts > 0; }
     bool isMla() const { return attention == AttentionKind::Mla; }
     bool isMoeLayer(std::int64_t layer) const { return isMoe() && layer >= moe.denseLayers; }
     std::int64_t moeLayers() const { return isMoe() ? layers - moe.denseLayers : 0; }
+    // Layer `layer`'s kind: attentionPattern[layer mod its size]; Full without a pattern.
+    LayerAttention layerAttention(std::int64_t layer) const;
+    // Cached tokens layer `layer` reads at context `contextLen`: min(context, window) on a Sliding layer.
+    std::int64_t attendedTokens(std::int64_t layer, std::int64_t contextLen) const;
     std::string kindLabel() const;  // "dense GQA", "MoE 128x top-4 GQA", "MoE 256x top-8 +1 shared MLA"
 
     // Attention weights of one layer (unsharded), norms excluded.
@@ -83,7 +95,8 @@ struct ModelSpec {
     std::int64_t activeParameterCount() const;
 };
 
-// Positive dimensions, heads a multiple of kv heads, consistent MoE and MLA fields; the error names the model.
+// Positive dimensions, heads a multiple of kv heads, consistent MoE and MLA fields, a positive window
+// when a layer slides; the error names the model.
 Status validateModel(const ModelSpec& model);
 
 }  // namespace tpscope::core

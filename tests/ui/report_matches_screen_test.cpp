@@ -140,8 +140,18 @@ TEST_F(OneSourceCharts, AnImportedTraceOfUnknownBatchIsNotScaledAtAnAssumedBatch
         << charts.scaling()->notes().toStdString();
     EXPECT_EQ(charts.cost()->notes(), charts.scaling()->notes());
     const QString html = reportSummaryHtml(ReportContext{}, charts);
-    EXPECT_FALSE(html.contains(QStringLiteral("rank-folder</td>"))) << "no row at an assumed batch";
+    EXPECT_FALSE(html.contains(QStringLiteral("rank-folder</td>"))) << "no scaling row at an assumed batch";
     EXPECT_TRUE(html.contains(QStringLiteral("batch size is unknown"))) << html.toStdString();
+    // Issue 43 §4: the run still has its row, "—" for what is unknown and the reason beside its name,
+    // and the report opens with core's finding that the trace was not understood.
+    const QString label = run.label().toHtmlEscaped();
+    EXPECT_TRUE(html.contains(label + QStringLiteral("<br/><i>batch size unknown (--batch N)"))) << html.toStdString();
+    EXPECT_TRUE(html.contains(QStringLiteral("<td align=\"right\">—</td>"))) << html.toStdString();
+    ASSERT_FALSE(run.analysis->understanding.understood());
+    const auto notUnderstood = html.indexOf(QStringLiteral("not understood"));
+    EXPECT_GE(notUnderstood, 0) << html.toStdString();
+    EXPECT_LT(notUnderstood, html.indexOf(QStringLiteral("<h2>Runs</h2>")));
+    EXPECT_TRUE(html.contains(QStringLiteral("--batch N")));
 }
 
 TEST_F(OneSourceCharts, TheCostCaptionNamesTheScalingErrorNotThePrice) {

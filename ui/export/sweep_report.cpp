@@ -11,6 +11,7 @@
 #include "core/util/units.h"
 #include "core/workload/moe_summary.h"
 #include "ui/charts/chart_set.h"
+#include "ui/charts/charts_controller.h"
 #include "ui/charts/cost_page.h"
 #include "ui/charts/layers_page.h"
 #include "ui/charts/scaling_page.h"
@@ -55,7 +56,44 @@ QString runsTableHtml(const core::analysis::ScalingReport& report) {
                                                         : QStringLiteral("—"));
         }
     }
-    return html + QStringLiteral("</table>");
+    return html;
+}
+
+// A run with no scaling row (its batch or its steps unknown): its row all the same, "—" where a
+// number is unknown, its step latency and exposed communication where core measured them, and why.
+QString leftOutRowsHtml(const ScalingInput& input) {
+    QString html;
+    for (const auto& [id, reason] : input.leftOut) {
+        const auto run =
+            std::find_if(input.runs.begin(), input.runs.end(), [&](const ChartRun& r) { return r.id == id; });
+        if (run == input.runs.end()) continue;
+        const auto& s = run->analysis->summary;
+        const QString dash = QStringLiteral("—");
+        html += QStringLiteral(
+                    "<tr><td>%1<br/><i>%2</i></td><td align=\"right\">%3</td><td align=\"right\">%4</td>"
+                    "<td align=\"right\">%5</td><td align=\"right\">%6</td><td align=\"right\">%6</td>"
+                    "<td align=\"right\">%6</td><td align=\"right\">%7</td><td align=\"right\">%6</td></tr>")
+                    .arg(run->label.toHtmlEscaped(), escaped(reason),
+                         run->gpus > 0 ? QString::number(run->gpus) : QString::number(s.ranks),
+                         s.batchKnown ? QString::number(s.batch) : dash,
+                         s.latencyMeanNs > 0
+                             ? escaped(core::formatDurationNs(s.latencyMeanNs, core::DurationStyle::Display))
+                             : dash,
+                         dash, escaped(core::formatPercent(s.exposedCommShare)));
+    }
+    return html;
+}
+
+// Core's loud answer for each run it did not understand (core/analysis/understanding.h): the first
+// thing the report says, before any number built on it.
+QString understandingHtml(const ScalingInput& input) {
+    QString html;
+    for (const auto& r : input.runs) {
+        if (!r.analysis || r.analysis->understanding.understood()) continue;
+        html += QStringLiteral("<p><b>%1: not understood.</b> %2</p>")
+                    .arg(r.label.toHtmlEscaped(), escaped(r.analysis->understanding.headline()));
+    }
+    return html;
 }
 
 }  // namespace
@@ -94,15 +132,16 @@ QStringList weightTrafficNotes(const std::vector<RunRequest>& requests) {
 QString reportSummaryHtml(const ReportContext& context, const ChartSet& charts) {
     const auto* controller = charts.controller();
     QString html = QStringLiteral("<h1>%1</h1>").arg(context.title.toHtmlEscaped());
+    html += understandingHtml(controller->input());
     for (const auto& line : context.configuration) html += QStringLiteral("<p>%1</p>").arg(line.toHtmlEscaped());
     html += QStringLiteral("<p>%1</p>").arg(priceText(controller->pricePerGpuHour()).toHtmlEscaped());
     html += QStringLiteral("<h2>Runs</h2>");
     const auto& scaling = controller->scaling();
     if (!scaling) {
         html += QStringLiteral("<p>No scaling summary: %1</p>").arg(escaped(scaling.error().describe()));
-    } else {
-        html += runsTableHtml(*scaling);
     }
+    html += runsTableHtml(scaling ? *scaling : core::analysis::ScalingReport{}) + leftOutRowsHtml(controller->input()) +
+            QStringLiteral("</table>");
     if (!context.modelNotes.isEmpty()) {
         html += QStringLiteral("<h2>Weight traffic</h2>");
         for (const auto& n : context.modelNotes) html += QStringLiteral("<p>%1</p>").arg(n.toHtmlEscaped());

@@ -278,7 +278,10 @@ void KinetoParser::gpuEvent(const RecordFields& f, Category cat, std::int64_t st
     e.correlationId = static_cast<std::uint32_t>(a.correlation >= 0 ? a.correlation : 0);
     bool needsLink = false;
     bool lateKernel = false;
-    if (!a.kind.empty()) {
+    // "kind" is tpscope's kind only in tpscope's own export (its "tpscope" member, written before the
+    // events, says so); elsewhere it is someone else's field: ROCm's profiler writes the HIP dispatch
+    // type there ("Dispatch Kernel") on every kernel, which is no kernel class.
+    if (!a.kind.empty() && ownExport()) {
         exactEvent(e, a);
     } else if (cat == Category::Kernel) {
         ++m_stats.kernels;

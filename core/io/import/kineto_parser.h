@@ -58,6 +58,8 @@ class KinetoParser final : public JsonTraceScanner::Handler {
     void complete(const kineto::RecordFields& f, std::int64_t startNs, std::int64_t durNs);
     void gpuEvent(const kineto::RecordFields& f, kineto::Category cat, std::int64_t startNs, std::int64_t durNs);
     void exactEvent(EventRecord& e, const kineto::ArgFields& a);
+    // The file is tpscope's own export: its "tpscope" member came before the events.
+    bool ownExport() const { return !m_tpscopeMeta.empty(); }
     void metadataRecord(const kineto::RecordFields& f);
     void beginEnd(const kineto::RecordFields& f, simdjson::dom::object obj);
     StagedDevice& deviceOf(const kineto::RecordFields& f, std::size_t* index);

@@ -10,6 +10,7 @@
 #include "core/io/import/file_format.h"
 #include "core/io/import/kineto_reader.h"
 #include "core/io/import/nsys_reader.h"
+#include "core/io/import/nsys_report.h"
 #include "core/io/import/trace_part.h"
 #include "core/io/sqlite_db.h"
 #include "core/io/workspace/workspace.h"
@@ -100,6 +101,14 @@ Result<std::shared_ptr<Trace>> readTrace(const std::string& pathOrFolder, const 
         std::vector<std::string> files;
         TPSCOPE_TRY_ASSIGN(files, traceFilesIn(pathOrFolder));
         return readTraceFiles(files, options, stats);
+    }
+    if (isNsysReport(pathOrFolder)) {
+        // nsys's own container: its SQLite export is what is read (nsys_report.h).
+        std::string sqlite;
+        TPSCOPE_TRY_ASSIGN(sqlite, exportNsysReport(pathOrFolder, options.control));
+        auto trace = readTraceFiles({sqlite}, options, stats);
+        if (trace) (*trace)->source = pathOrFolder;
+        return trace;
     }
     FileFormat format{};
     TPSCOPE_TRY_ASSIGN(format, detectFileFormat(pathOrFolder));

@@ -6,6 +6,7 @@
 //
 //   Kineto / Chrome JSON (.json, .json.gz) ........ kineto_reader.h
 //   Nsight Systems SQLite export (nsys export) ..... nsys_reader.h
+//   Nsight Systems report (.nsys-rep) ................ exported by nsys first: nsys_report.h
 //   tpscope workspace (.tpscope) ....... ../workspace/workspace.h (one run, ReadOptions::runIndex)
 //
 // A folder, or several paths, are the ranks of one job: every trace file in it (.json, .json.gz,

@@ -56,6 +56,38 @@ TEST(PublicLayers, QwenH100TraceHasItsTwentyFourLayersFromTheRepeat) {
     EXPECT_NE(seg.notes[0].find("repeating kernel sequence"), std::string::npos);
 }
 
+std::size_t kernelsOf(const core::Trace& t, core::EventKind kind) {
+    std::size_t n = 0;
+    for (const auto& r : t.ranks) {
+        for (const auto& s : r.streams) {
+            for (const auto k : s.events.kinds()) n += static_cast<core::EventKind>(k) == kind ? 1 : 0;
+        }
+    }
+    return n;
+}
+
+// Issue 43 §1: the MI300X twin of the H100 trace (same model, same workload, ROCm: every kernel
+// carries args.kind "Dispatch Kernel") gives the same 24 layers and the same GEMMs within 2.
+TEST(PublicLayers, Mi300xAndH100QwenTracesAgreeOnLayersAndGemms) {
+    const char* h100File = "tracelens-h100-qwen/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz";
+    const char* mi300File = "tracelens-mi300-qwen/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz";
+    TPSCOPE_REQUIRE_PUBLIC(h100File);
+    TPSCOPE_REQUIRE_PUBLIC(mi300File);
+    const auto h100 = load(h100File);
+    const auto mi300 = load(mi300File);
+    ASSERT_TRUE(h100 && mi300);
+    const auto segH = core::analysis::segmentLayers(*h100);
+    const auto segM = core::analysis::segmentLayers(*mi300);
+    ASSERT_EQ(segM.ranks.size(), 1u);
+    EXPECT_EQ(segM.ranks[0].layers.size(), 24u);
+    EXPECT_EQ(segM.ranks[0].layers.size(), segH.ranks.at(0).layers.size());
+    const std::size_t gemmH = kernelsOf(*h100, core::EventKind::Gemm);
+    const std::size_t gemmM = kernelsOf(*mi300, core::EventKind::Gemm);
+    EXPECT_GE(gemmM, 240u);  // SOURCES.md: 243 Cijk_ hipBLASLt/Tensile kernels
+    EXPECT_LE(gemmM > gemmH ? gemmM - gemmH : gemmH - gemmM, 2u) << gemmH << " vs " << gemmM;
+    EXPECT_GT(kernelsOf(*mi300, core::EventKind::Attention), 0u);
+}
+
 TEST(PublicLayers, CollectiveTracesKeepThePatternRule) {
     for (const char* file : {"hta-df_index_resolver/df_index_resolver.json.gz", "param-dlrm_kineto-8rank"}) {
         if (!std::filesystem::exists(publicTraces() / file)) GTEST_SKIP() << file << " not found";

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <initializer_list>
 #include <tuple>
 
 #include "core/analysis/analysis.h"
@@ -29,11 +30,14 @@ TEST(StepAnnotation, GrammarOfEachEngine) {
     EXPECT_EQ(v->engine, core::StepEngine::Vllm);
     EXPECT_EQ(v->phase, StepPhase::Decode);
     EXPECT_EQ(v->batch, 16);
-    EXPECT_EQ(core::parseStepAnnotation("execute_context_2(512)_generation_6(6)")->phase, StepPhase::Prefill);
+    EXPECT_EQ(core::parseStepAnnotation("execute_context_2(512)_generation_0(0)")->phase, StepPhase::Prefill);
     EXPECT_EQ(core::parseStepAnnotation("execute_new_0_cached_32")->batch, 32);
-    EXPECT_EQ(core::parseStepAnnotation("execute_new_1_cached_3")->phase, StepPhase::Prefill);
+    EXPECT_EQ(core::parseStepAnnotation("execute_new_0_cached_32")->phase, StepPhase::Decode);
+    EXPECT_EQ(core::parseStepAnnotation("execute_new_1_cached_0")->phase, StepPhase::Prefill);
 
     const auto s = core::parseStepAnnotation("step[DECODE bs=64]");
+    EXPECT_EQ(core::parseStepAnnotation("step[MIXED bs=12 num_tokens=300]")->phase, StepPhase::Mixed);
+    EXPECT_EQ(core::parseStepAnnotation("step[MIXED bs=12 num_tokens=300]")->batch, 0);  // prefills counted in
     ASSERT_TRUE(s);
     EXPECT_EQ(s->engine, core::StepEngine::Sglang);
     EXPECT_EQ(s->batch, 64);
@@ -47,8 +51,10 @@ TEST(StepAnnotation, GrammarOfEachEngine) {
     EXPECT_EQ(t->phase, StepPhase::Decode);
     const auto t2 = core::parseStepAnnotation("[Executor] _forward_step 3: 2 ctx reqs, 300 ctx tokens, 5 gen reqs");
     ASSERT_TRUE(t2);
-    EXPECT_EQ(t2->phase, StepPhase::Prefill);
+    EXPECT_EQ(t2->phase, StepPhase::Mixed);  // 2 prefills beside 5 decodes
     EXPECT_EQ(t2->batch, 5);
+    EXPECT_EQ(core::parseStepAnnotation("[Executor] _forward_step 4: 2 ctx reqs, 300 ctx tokens, 0 gen reqs")->phase,
+              StepPhase::Prefill);
 
     const auto p = core::parseStepAnnotation("ProfilerStep#12");
     ASSERT_TRUE(p);
@@ -56,10 +62,45 @@ TEST(StepAnnotation, GrammarOfEachEngine) {
     EXPECT_EQ(p->phase, StepPhase::Unknown);
     EXPECT_EQ(p->batch, 0);
 
-    for (const char* not_a_step : {"execute_model", "execute_context_x", "step[UNKNOWN]", "aten::mm", "",
-                                   "[Executor] _forward_step 1: many ctx reqs"}) {
+    for (const char* not_a_step : {"execute_model", "execute_context_x", "execute_32_context_0",
+                                   "execute_32context_0(x)", "execute_context_0(0_generation_1(1)", "step[UNKNOWN]",
+                                   "aten::mm", "", "[Executor] _forward_step 1: many ctx reqs"}) {
         EXPECT_FALSE(core::parseStepAnnotation(not_a_step)) << not_a_step;
     }
+}
+
+// Issue 43 §2: each vLLM form, with the phase and decode batch its counts give. The first string is
+// the real one quoted in the issue; the second is the issue's mixed step with its elided tallies
+// filled in; the others follow vLLM's format strings.
+TEST(StepAnnotation, EveryVllmFormGivesItsPhaseAndBatch) {
+    struct Case {
+        const char* name;
+        StepPhase phase;
+        int batch;
+    };
+    for (const Case& c : std::initializer_list<Case>{
+             {"execute_32_context_0(sq0sk0sqsq0sqsk0)_generation_32(sq32sk55086sqsq32sqsk55086)", StepPhase::Decode,
+              32},
+             {"execute_8192_context_9(sq8155sk8155sqsq7452621sqsk7452621)_generation_37(sq37sk70311sqsq37sqsk70311)",
+              StepPhase::Mixed, 37},
+             {"execute_2048_context_1(sq2048sk2048sqsq4194304sqsk4194304)_generation_0(sq0sk0sqsq0sqsk0)",
+              StepPhase::Prefill, 0},
+             {"execute_context_0(0)_generation_16(16)", StepPhase::Decode, 16},
+             {"execute_context_2(512)_generation_6(6)", StepPhase::Mixed, 6},
+             {"execute_new_0_cached_8", StepPhase::Decode, 8},
+             {"execute_new_2_cached_5", StepPhase::Mixed, 5},
+             {"execute_new_3_cached_0", StepPhase::Prefill, 0}}) {
+        const auto a = core::parseStepAnnotation(c.name);
+        ASSERT_TRUE(a) << c.name;
+        EXPECT_EQ(a->engine, core::StepEngine::Vllm) << c.name;
+        EXPECT_EQ(a->phase, c.phase) << c.name;
+        EXPECT_EQ(a->batch, c.batch) << c.name;
+    }
+    const auto t = core::parseStepAnnotation("[Executor] _forward_step 9: 1 ctx reqs, 512 ctx tokens, 7 gen reqs");
+    ASSERT_TRUE(t);
+    EXPECT_EQ(t->phase, StepPhase::Mixed);
+    EXPECT_EQ(t->batch, 7);
+    EXPECT_EQ(core::toString(StepPhase::Mixed), "mixed");
 }
 
 struct Expected {
@@ -89,8 +130,8 @@ TEST_P(EngineFixture, StepsAreProjectedOntoTheirKernelsWithPhaseAndBatch) {
         EXPECT_EQ(st.startNs, startUs * 1000) << i;
         EXPECT_EQ(st.latencyNs, (endUs - startUs) * 1000) << i;
         EXPECT_EQ(st.phase, phase) << i;
-        EXPECT_EQ(st.prefill, phase == StepPhase::Prefill) << i;
-        if (phase != StepPhase::Prefill) {
+        EXPECT_EQ(st.prefill, phase == StepPhase::Prefill || phase == StepPhase::Mixed) << i;
+        if (!st.prefill) {
             decodeSum += static_cast<double>((endUs - startUs) * 1000);
             ++decodeSteps;
         }
@@ -111,6 +152,11 @@ TEST_P(EngineFixture, StepsAreProjectedOntoTheirKernelsWithPhaseAndBatch) {
 // Kernel windows from the fixtures: first kernel start, last kernel end (ts + dur), in µs.
 INSTANTIATE_TEST_SUITE_P(Engines, EngineFixture,
                          ::testing::Values(Expected{"vllm_graph.json",
+                                                    4,
+                                                    {{100, 125 + 10, StepPhase::Decode},
+                                                     {300, 341 + 20, StepPhase::Mixed},
+                                                     {500, 525 + 12, StepPhase::Decode}}},
+                                           Expected{"vllm_tallies.json",
                                                     4,
                                                     {{100, 125 + 10, StepPhase::Decode},
                                                      {300, 341 + 20, StepPhase::Prefill},

@@ -305,6 +305,37 @@ TEST(KernelClassifier, NameFamiliesOfOtherVendorsAndGeneratorsAreClassed) {
     EXPECT_NE(kindOf("void fbgemm_gpu::permute_2D_data_kernel<false, int, int>"), EventKind::Gemm);
 }
 
+TEST(KernelClassifier, RocmNameFamiliesAreClassed) {
+    // Names as ROCm builds of PyTorch, vLLM, aiter, composable kernel and RCCL write them (issue 43 §1).
+    EXPECT_EQ(kindOf("Cijk_Alik_Bljk_B_BS_BH_Bias_HA_S_SAV_UserArgs_MT32x32x256_MI16x16x1_SN_LDSB0_AFC1"),
+              EventKind::Gemm);
+    EXPECT_EQ(kindOf("void ck_tile::kentry<256, 1, ck_tile::GemmKernel<ck_tile::GemmTile1DPartitioner<> > >"),
+              EventKind::Gemm);
+    EXPECT_EQ(kindOf("void ck_tile::kentry<64, 2, ck_tile::FmhaFwdKernel<ck_tile::BlockFmhaPipelineQRKSVS<> > >"),
+              EventKind::Attention);
+    EXPECT_EQ(kindOf("void ck_tile::kentry<64, 1, ck_tile::Rmsnorm2dFwd<ck_tile::Rmsnorm2dFwdPipelineOnePass<> > >"),
+              EventKind::Elementwise);
+    EXPECT_EQ(kindOf("void aiter::add_rmsnorm_quant_kernel<__hip_bfloat16, 256, 8>"), EventKind::Elementwise);
+    EXPECT_EQ(kindOf("void paged_attention_ll4mi_QKV_mfma16_kernel<__hip_bfloat16, 128, 16>"), EventKind::Attention);
+    EXPECT_EQ(kindOf("pa_fwd_kernel"), EventKind::Attention);
+    EXPECT_EQ(kindOf("kernel_unified_attention_3d"), EventKind::Attention);
+    EXPECT_EQ(kindOf("reduce_segments"), EventKind::Attention);
+    EXPECT_EQ(kindOf("triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_0"), EventKind::Elementwise);
+    EXPECT_EQ(kindOf("triton_per_fused_add_mean_1"), EventKind::Elementwise);
+    EXPECT_EQ(kindOf("_matmul_ogs_NNT_bf16xbf16xmxfp4_16x256x128x1_swiglu"), EventKind::Gemm);
+    EXPECT_EQ(kindOf("_topk_forward"), EventKind::Elementwise);
+    EXPECT_EQ(kindOf("void wvSplitK_hf_sml_<__hip_bfloat16, 64, 2, 16, 8, 2, 1>"), EventKind::Gemm);
+    EXPECT_EQ(kindOf("void fmoe_bf16_g1u1_subGU_256"), EventKind::Gemm);
+    EXPECT_EQ(kindOf("void rocprim::detail::sort_keys_kernel<256>"), EventKind::Elementwise);
+    EXPECT_EQ(kindOf("__amd_rocclr_fillBufferAligned"), EventKind::Elementwise);
+    EXPECT_EQ(kindOf("ncclDevKernel_Generic_4(ncclDevKernelArgsStorage<4096ul>)"), EventKind::Collective);
+    EXPECT_EQ(kindOf("mscclKernel_Sum_bf16_LL128(ncclDevComm*, mscclAlgo*, mscclWork*)"), EventKind::Collective);
+    EXPECT_EQ(kindOf("void quickreduce::allreduce_prototype_twoshot<quickreduce::CodecQ4, false>"),
+              EventKind::Collective);
+    EXPECT_EQ(collectiveOf("void quickreduce::allreduce_prototype_twoshot<quickreduce::CodecQ4, false>").op,
+              CollectiveOp::AllReduce);
+}
+
 TEST(KernelClassifier, CpuOpRulesClassGemmAttentionAndCollectiveOps) {
     const auto& c = KernelClassifier::builtin();
     for (const char* gemm : {"aten::mm", "aten::addmm", "aten::bmm", "aten::linear", "aten::_scaled_mm",

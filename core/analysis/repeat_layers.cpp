@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 #if defined(__SSE2__)

@@ -9,9 +9,12 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "test_support.h"

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "core/analysis/analysis.h"
 #include "tests/synthetic_trace.h"
 

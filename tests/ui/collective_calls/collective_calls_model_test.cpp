@@ -139,7 +139,8 @@ TEST_F(CollectiveCallsModelTest, SortsAsTheItemTableItReplacedDid) {
     proxy.setSortRole(Qt::UserRole);
     for (const auto order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
         m.sort(-1, order);
-        for (int r = 0; r < m.rowCount(); ++r) ASSERT_EQ(m.callIndex(r), static_cast<std::size_t>(r)) << "order " << order;
+        for (int r = 0; r < m.rowCount(); ++r)
+            ASSERT_EQ(m.callIndex(r), static_cast<std::size_t>(r)) << "order " << order;
     }
     m.sort(-1, Qt::AscendingOrder);
     proxy.sort(-1, Qt::AscendingOrder);

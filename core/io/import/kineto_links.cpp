@@ -162,8 +162,10 @@ std::size_t KinetoLinks::resolve(TracePart& part) {
             }
         }
         if (args == nullptr) continue;
-        // NCCL runs all_to_all, scatter and gather as SendRecv kernels: the CPU side names which.
-        if (c.op == CollectiveOp::Unknown || (c.op == CollectiveOp::SendRecv && args->op != CollectiveOp::Unknown)) {
+        // NCCL runs all_to_all (and scatter, gather) as SendRecv kernels: the CPU side names which. It
+        // never runs an all-reduce or all-gather that way, so a SendRecv kernel under such a launcher
+        // (HTA's sampled trace-filter ranks) keeps the kernel's name: the launcher window caught it.
+        if (c.op == CollectiveOp::Unknown || (c.op == CollectiveOp::SendRecv && args->op == CollectiveOp::AllToAll)) {
             c.op = args->op;
         }
         if (args->dtype != Dtype::Unknown) c.dtype = args->dtype;

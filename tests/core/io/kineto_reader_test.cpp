@@ -198,6 +198,20 @@ TEST(KinetoReader, SendRecvKernelsTakeTheCollectiveTheirCpuLauncherNames) {
     EXPECT_EQ(t.payload(ev.payload(1)).collective.op, core::CollectiveOp::SendRecv);
 }
 
+TEST(KinetoReader, ASendRecvKernelUnderAnAllReduceLauncherStaysSendRecv) {
+    // NCCL never runs an all-reduce as SendRecv kernels: the kernel's name wins over the launcher.
+    const auto in = importText(R"json({"traceEvents": [
+      {"ph": "X", "cat": "user_annotation", "name": "nccl:all_reduce", "pid": 1, "tid": 2, "ts": 100, "dur": 50,
+       "args": {"External id": 5, "Input Dims": [[6144]], "Input type": ["float"]}},
+      {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 2, "ts": 120, "dur": 5,
+       "args": {"External id": 6, "correlation": 4242}},
+      {"ph": "X", "cat": "kernel", "name": "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)",
+       "pid": 0, "tid": 20, "ts": 130, "dur": 70, "args": {"device": 0, "stream": 20, "correlation": 4242}}]})json");
+    const auto& ev = onlyStream(*in.trace, 20).events;
+    ASSERT_EQ(ev.size(), 1u);
+    EXPECT_EQ(in.trace->payload(ev.payload(0)).collective.op, core::CollectiveOp::SendRecv);
+}
+
 TEST(KinetoReader, GpuAnnotationsReplaceTheirCpuMirrorsAndNestIntoDepths) {
     const auto in = importText(R"({"traceEvents": [
       {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 2, "ts": 0, "dur": 1000, "args": {"External id": 1}},

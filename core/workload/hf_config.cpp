@@ -99,26 +99,51 @@ Error unsupported(const std::string& source, const std::string& message) {
     return makeError(ErrorCode::Unsupported, message, source);
 }
 
-// Sliding-window layers (Mistral v0.1, gpt-oss, Qwen2 with use_sliding_window): ModelSpec has no
-// per-layer attention kinds yet, so such a config is refused rather than read as full attention.
-Status checkAttentionWindow(const ConfigReader& r, const std::string& type, const std::string& source) {
-    if (type == "qwen2" || type == "qwen3" || type == "qwen3_moe") {
+// Sliding-window layers: `layer_types` (gpt-oss, Gemma 3: "sliding_attention" / "full_attention" per
+// layer) becomes ModelSpec's attentionPattern; a bare `sliding_window` (Mistral v0.1) slides on every
+// layer. Qwen2's use_sliding_window applies from max_window_layers on, a split the pattern does not
+// hold, so it is refused rather than read as full attention.
+Status readAttentionWindow(ConfigReader& r, const std::string& type, const std::string& source, ModelSpec& m) {
+    const bool qwen = type == "qwen2" || type == "qwen3" || type == "qwen3_moe";
+    if (qwen) {
         if (!r.flag("use_sliding_window", false)) return Ok{};
+        return unsupported(source,
+                           "'use_sliding_window': Qwen's sliding window from max_window_layers on is not "
+                           "supported; remove the field to model full attention on every layer");
     }
-    bool sliding = r.has("sliding_window");
+    std::vector<LayerAttention> pattern;
     simdjson::dom::array layerTypes;
     if (r.object()["layer_types"].get_array().get(layerTypes) == simdjson::SUCCESS) {
-        sliding = false;
         for (simdjson::dom::element e : layerTypes) {
             std::string_view s;
-            if (e.get_string().get(s) == simdjson::SUCCESS && s != "full_attention") sliding = true;
+            if (e.get_string().get(s) != simdjson::SUCCESS) {
+                return unsupported(source, "'layer_types': every entry must be a string");
+            }
+            if (s == "full_attention") {
+                pattern.push_back(LayerAttention::Full);
+            } else if (s == "sliding_attention") {
+                pattern.push_back(LayerAttention::Sliding);
+            } else {
+                return unsupported(source, "'layer_types': layer kind '" + std::string(s) +
+                                               "' is not supported (full_attention, sliding_attention)");
+            }
         }
+        if (static_cast<std::int64_t>(pattern.size()) != m.layers) {
+            return unsupported(source, "'layer_types' lists " + std::to_string(pattern.size()) +
+                                           " layers, num_hidden_layers says " + std::to_string(m.layers));
+        }
+    } else if (r.has("sliding_window")) {
+        pattern = {LayerAttention::Sliding};
     }
-    if (!sliding) return Ok{};
-    return unsupported(source,
-                       "'sliding_window' / 'layer_types': sliding-window attention layers are not supported "
-                       "yet (tpscope's plan runs every layer with full attention); remove the field to model "
-                       "full attention on every layer");
+    const bool slides = std::find(pattern.begin(), pattern.end(), LayerAttention::Sliding) != pattern.end();
+    if (!slides) return Ok{};
+    const auto window = r.optional("sliding_window");
+    if (!window || *window <= 0) {
+        return unsupported(source, "'sliding_window': sliding layers need a positive window (tokens)");
+    }
+    m.attentionPattern = std::move(pattern);
+    m.slidingWindow = *window;
+    return Ok{};
 }
 
 Status readQuantization(const ConfigReader& r, const std::string& source, ModelSpec& m) {
@@ -217,7 +242,7 @@ Result<ModelSpec> modelFromHfConfig(std::string_view json, const std::string& so
     m.headDim = r.optional("head_dim").value_or(m.heads > 0 ? m.hidden / m.heads : 0);
     TPSCOPE_TRY(readMoe(r, type, source, m));
     TPSCOPE_TRY(r.verdict());
-    TPSCOPE_TRY(checkAttentionWindow(r, type, source));
+    TPSCOPE_TRY(readAttentionWindow(r, type, source, m));
     TPSCOPE_TRY(readTorchDtype(r, source));
     TPSCOPE_TRY(readQuantization(r, source, m));
     m.source = "Hugging Face config.json (" + source + ", model_type " + type + ")";

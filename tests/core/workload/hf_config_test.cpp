@@ -91,13 +91,24 @@ TEST(HfConfig, EachFamilyReadsIntoTheSamePlanAsItsPreset) {
     }
 }
 
-TEST(HfConfig, GptOssSlidingLayersAreRefusedUntilThePlanModelsThemAndTheRestMatchesThePreset) {
+TEST(HfConfig, GptOssSlidingLayersBecomeTheAttentionPatternAndTheRestMatchesThePreset) {
     const std::string text = readText(fixture("gpt-oss-120b.json"));
-    auto refused = core::modelFromHfConfig(text, "gpt-oss-120b.json");
+    auto sliding = core::modelFromHfConfig(text, "gpt-oss-120b.json");
+    ASSERT_TRUE(sliding) << sliding.error().describe();
+    // The published config alternates sliding (128 tokens) and full attention, starting with sliding.
+    EXPECT_EQ(sliding->slidingWindow, 128);
+    ASSERT_EQ(static_cast<std::int64_t>(sliding->attentionPattern.size()), sliding->layers);
+    for (std::int64_t layer = 0; layer < sliding->layers; ++layer) {
+        EXPECT_EQ(sliding->layerAttention(layer),
+                  layer % 2 == 0 ? core::LayerAttention::Sliding : core::LayerAttention::Full)
+            << "layer " << layer;
+    }
+    // A layer kind the plan does not model is refused by name.
+    std::string chunked = text;
+    chunked.replace(chunked.find("\"full_attention\""), 16, "\"chunked_attention\"");
+    auto refused = core::modelFromHfConfig(chunked, "gpt-oss-120b.json");
     ASSERT_FALSE(refused);
-    EXPECT_EQ(refused.error().code, core::ErrorCode::Unsupported);
-    EXPECT_NE(refused.error().message.find("sliding"), std::string::npos) << refused.error().describe();
-    EXPECT_NE(refused.error().message.find("not supported yet"), std::string::npos) << refused.error().describe();
+    EXPECT_NE(refused.error().message.find("chunked_attention"), std::string::npos) << refused.error().describe();
     // Without the sliding-window fields the config is the preset's model (the preset has full attention).
     std::string full = text;
     const auto cut = [&full](const std::string& key) {

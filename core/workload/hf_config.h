@@ -10,9 +10,11 @@
 // vocab_size, tie_word_embeddings, torch_dtype; MoE num_local_experts / num_experts / n_routed_experts,
 // num_experts_per_tok, moe_intermediate_size, n_shared_experts, first_k_dense_replace; MLA q_lora_rank,
 // kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim, v_head_dim; quantization_config.quant_method (fp8:
-// every part fp8, DeepSeek-V3's block-scaled fp8; mxfp4: the experts, gpt-oss's). Every other field is
-// ignored. A missing required field, a value of the wrong type, or a feature the plan does not model
-// (sliding-window layers, MoE on some layers only, another quantisation) is one error naming the field.
+// every part fp8, DeepSeek-V3's block-scaled fp8; mxfp4: the experts, gpt-oss's); layer_types and
+// sliding_window (ModelSpec's attentionPattern and slidingWindow). Every other field is ignored. A
+// missing required field, a value of the wrong type, or a feature the plan does not model (Qwen's
+// use_sliding_window, a layer kind other than full or sliding attention, MoE on some layers only,
+// another quantisation) is one error naming the field.
 // Tied embeddings are read: the plan streams the LM head either way; the memory estimate counts the
 // table twice (said in the model's source). O(file size); files over 1 MiB are refused.
 

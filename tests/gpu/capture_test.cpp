@@ -101,6 +101,21 @@ TEST(CaptureOneGpu, GraphReplayGetsLayerRangesFromItsNodes) {
     EXPECT_EQ(rep->trace.metadataValue("cupti.unattributed_kernels"), "0");
 }
 
+// Several CUPTI sessions in one process (this binary, the window): a buffer of the first session that
+// CUPTI completes during the second must not wrap the second's buffer count (activity_buffers.h),
+// which then refused every buffer.
+TEST(CaptureOneGpu, TwoCuptiSessionsInOneProcessRefuseNoBuffer) {
+    TPSCOPE_REQUIRE_CUDA_DEVICE(1);
+    for (int session = 0; session < 2; ++session) {
+        auto rep = runCapture(tinyCapture(1, 1));
+        ASSERT_TRUE(rep.ok()) << rep.error().describe();
+        ASSERT_TRUE(rep->failure.empty()) << rep->failure;
+        EXPECT_EQ(rep->trace.metadataValue("cupti.buffers_refused"), "0") << "session " << session;
+        EXPECT_EQ(rep->trace.metadataValue("cupti.dropped_records"), "0") << "session " << session;
+        EXPECT_GT(rep->trace.eventCount(), 0u) << "session " << session;
+    }
+}
+
 TEST(CaptureOneGpu, WithoutCuptiOnlyStepTimesAreMeasured) {
     TPSCOPE_REQUIRE_CUDA_DEVICE(1);
     CaptureOptions o = tinyCapture(1, 1);

@@ -106,18 +106,17 @@ struct GpuRank {
     core::Status tearDown(bool healthy, int timeoutMs) {
         cudaSetDevice(device);
         core::Status synced = core::Ok{};
-        const core::Status down = tearDownRank(
-            owned.get(), healthy,
-            [&] {
-                synced = waitIdle(timeoutMs);
-                return synced;
-            },
-            {});
+        const core::Status down = tearDownRank(owned.get(), healthy,
+                                               [&] {
+                                                   synced = waitIdle(timeoutMs);
+                                                   return synced;
+                                               },
+                                               {});
         drained = synced.ok();
         return down;
     }
     ~GpuRank() {
-        owned.reset();  // aborts a communicator still open (this thread owns it)
+        owned.reset();         // aborts a communicator still open (this thread owns it)
         if (!drained) return;  // memory an all-reduce may still use is leaked rather than freed under it
         cudaSetDevice(device);
         if (stream != nullptr) cudaStreamDestroy(stream);
@@ -162,8 +161,7 @@ void runGpu(Sweep& w, int g) {
     if (auto a = r.allocate(w.bufferBytes); !a) fail(a.error());
     // Every GPU allocated before any enters the blocking init (which waits for all of them).
     if (w.barrier.arriveAndWait()) {
-        r.owned = std::make_unique<OwnedComm>("GPU " + std::to_string(g),
-                                              ncclCommCalls(&r.comm, w.o.gpus, w.id, g, {}),
+        r.owned = std::make_unique<OwnedComm>("GPU " + std::to_string(g), ncclCommCalls(&r.comm, w.o.gpus, w.id, g, {}),
                                               std::chrono::milliseconds(w.o.hangTimeoutMs), &w.stop);
         if (auto c = r.owned->init(); !c) fail(c.error());
     }

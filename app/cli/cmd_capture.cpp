@@ -134,7 +134,8 @@ void printSummary(const CaptureCliOptions& o, const gpu::CaptureReport& rep, con
         w.field("peak_hbm_bytes_per_sec", bw.peakBytesPerSec);
         w.field("bytes_per_step_per_gpu", rep.bytesPerStepPerGpu).field("weight_bytes_per_gpu", rep.weightBytesPerGpu);
         w.field("streamed_weight_bytes_per_gpu", rep.streamedWeightBytesPerGpu);
-        w.field("kv_cache_bytes_per_gpu", rep.kvCacheBytesPerGpu).field("hbm_floor_bytes_per_gpu", rep.hbmFloorBytesPerGpu());
+        w.field("kv_cache_bytes_per_gpu", rep.kvCacheBytesPerGpu)
+            .field("hbm_floor_bytes_per_gpu", rep.hbmFloorBytesPerGpu());
         w.field("achieved_bytes_per_sec", bw.achievedBytesPerSec).field("hbm_floor_ns", bw.floorNs);
         w.field("fraction_of_hbm_floor", bw.fractionOfFloor);
         w.field("origin", core::toString(t.origin));

@@ -57,8 +57,9 @@ class StubRank {
     cudaStream_t stream() { return reinterpret_cast<cudaStream_t>(&m_streamKey); }
 
     core::Status allReduce() {
-        return m_comm->call("ncclAllReduce",
-                            [this] { return ncclAllReduce(nullptr, nullptr, 1, ncclFloat16, ncclSum, m_handle, stream()); });
+        return m_comm->call("ncclAllReduce", [this] {
+            return ncclAllReduce(nullptr, nullptr, 1, ncclFloat16, ncclSum, m_handle, stream());
+        });
     }
     // Graph mode's capture of a step: its collectives attach their plans to the graph.
     void beginCapture() {
@@ -118,8 +119,8 @@ TEST_F(StubNcclTeardown, EagerStepsFinalizeThenDestroy) {
     ASSERT_TRUE(rank.allReduce().ok());
     ASSERT_TRUE(rank.allReduce().ok());
     EXPECT_TRUE(rank.tearDown(true).ok());
-    EXPECT_EQ(stub().log(), (Log{"ncclGetUniqueId", kInit, "ncclAllReduce", "ncclAllReduce", "ncclCommFinalize",
-                                 "ncclCommDestroy"}));
+    EXPECT_EQ(stub().log(),
+              (Log{"ncclGetUniqueId", kInit, "ncclAllReduce", "ncclAllReduce", "ncclCommFinalize", "ncclCommDestroy"}));
     EXPECT_FALSE(rank.lastResort()) << *rank.lastResort();
 }
 

@@ -35,8 +35,8 @@ struct Stub {
     std::map<std::string, int> calls;  // name -> calls so far
     std::map<std::string, std::pair<int, ncclResult_t>> failures;
     ncclResult_t asyncError = ncclSuccess;
-    std::map<const void*, std::uint64_t> capturing;        // stream -> graph being captured
-    std::map<std::uint64_t, std::set<ncclComm*>> graphs;   // live graph -> communicators whose plans it holds
+    std::map<const void*, std::uint64_t> capturing;       // stream -> graph being captured
+    std::map<std::uint64_t, std::set<ncclComm*>> graphs;  // live graph -> communicators whose plans it holds
     bool holdFinalize = false;
     bool released = false;
     int blocked = 0;
@@ -76,8 +76,8 @@ ncclResult_t waitWhile(Stub& s, std::unique_lock<std::mutex>& lock, const std::s
     s.log.push_back(name + " blocked");
     ++s.blocked;
     s.changed.notify_all();
-    const bool freed = s.changed.wait_for(lock, std::chrono::milliseconds(s.maxBlockMs),
-                                          [&] { return s.released || !blocking(); });
+    const bool freed =
+        s.changed.wait_for(lock, std::chrono::milliseconds(s.maxBlockMs), [&] { return s.released || !blocking(); });
     --s.blocked;
     if (freed && !s.released) {
         s.log.push_back(name + " unblocked");
@@ -109,8 +109,7 @@ ncclResult_t ncclGetUniqueId(ncclUniqueId* uniqueId) {
     return enter(s, "ncclGetUniqueId");
 }
 
-ncclResult_t ncclCommInitRankConfig(ncclComm_t* comm, int nranks, ncclUniqueId commId, int rank,
-                                    ncclConfig_t* config) {
+ncclResult_t ncclCommInitRankConfig(ncclComm_t* comm, int nranks, ncclUniqueId commId, int rank, ncclConfig_t* config) {
     Stub& s = stub();
     std::lock_guard<std::mutex> lock(s.mutex);
     const std::string detail = "rank " + std::to_string(rank) + " of " + std::to_string(nranks) +

@@ -228,7 +228,7 @@ core::Result<std::vector<double>> timeOneGpu(const AllReduceTimingCalls& calls, 
     const auto stopped = [] {
         return core::makeError(core::ErrorCode::Cancelled, "stopped because another GPU failed", "allreduce --measure");
     };
-    const auto failed = [&](core::Status status) {
+    const auto failed = [&](const core::Status& status) {
         barrier.abort();  // the other GPUs stop at their next barrier
         return status.error();
     };

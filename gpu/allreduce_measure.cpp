@@ -106,12 +106,12 @@ struct GpuRank {
     core::Status tearDown(bool healthy, int timeoutMs) {
         cudaSetDevice(device);
         core::Status synced = core::Ok{};
-        const core::Status down = tearDownRank(owned.get(), healthy,
-                                               [&] {
-                                                   synced = waitIdle(timeoutMs);
-                                                   return synced;
-                                               },
-                                               {});
+        core::Status down = tearDownRank(owned.get(), healthy,
+                                         [&] {
+                                             synced = waitIdle(timeoutMs);
+                                             return synced;
+                                         },
+                                         {});
         drained = synced.ok();
         return down;
     }
@@ -291,6 +291,7 @@ core::Result<std::vector<MeasuredAllReduceRow>> runMeasuredAllReduce(const Measu
     const std::uint64_t maxBytes = *std::max_element(o.sizesBytes.begin(), o.sizesBytes.end());
     Sweep w(o, type, id, std::max<std::uint64_t>(maxBytes, elem));
     std::vector<std::thread> threads;
+    threads.reserve(static_cast<std::size_t>(o.gpus));
     for (int g = 0; g < o.gpus; ++g) threads.emplace_back(runGpu, std::ref(w), g);
     for (auto& t : threads) t.join();
     // The first failure that is not another GPU's consequence.

@@ -286,7 +286,7 @@ core::Status DecodeRunner::shutDown(bool peersHealthy) {
     cudaSetDevice(m_config.device);
     // Abort first when anything failed; the streams with a deadline; the graphs; then finalize.
     core::Status synced = core::Ok{};
-    const core::Status down = tearDownRank(
+    core::Status down = tearDownRank(
         d.owned.get(), peersHealthy,
         [&] {
             synced = synchronizeStreams(m_config.hangTimeoutMs);

@@ -124,7 +124,7 @@ core::Status tearDownRank(OwnedComm* comm, bool peersHealthy, const std::functio
                           const std::function<void()>& dropGraphs) {
     // Abort first when anything failed: a finalize (or a stream wait) would wait on a peer that is gone.
     if (comm != nullptr && !peersHealthy) comm->abort();
-    const core::Status synced = waitStreams ? waitStreams() : core::Status(core::Ok{});
+    core::Status synced = waitStreams ? waitStreams() : core::Status(core::Ok{});
     if (!synced && comm != nullptr) comm->abort();
     // After the wait and before the finalize (OwnedComm::shutDown drops them again, a no-op then).
     if (dropGraphs) dropGraphs();

@@ -49,9 +49,9 @@ INSTANTIATE_TEST_SUITE_P(
                       Sku{"NVIDIA A100 80GB PCIe", "a100-pcie", 1.935},
                       Sku{"NVIDIA A100-SXM4-40GB", "a100-sxm-40gb", 1.555},
                       Sku{"NVIDIA A100-SXM4-80GB", "a100-sxm", 2.039}, Sku{"NVIDIA H20", "h20", 4.0}),
-    [](const ::testing::TestParamInfo<Sku>& info) {
+    [](const ::testing::TestParamInfo<Sku>& param) {
         std::string name;
-        for (const char c : std::string(info.param.deviceName).substr(7)) {
+        for (const char c : std::string(param.param.deviceName).substr(7)) {
             name += std::isalnum(static_cast<unsigned char>(c)) != 0 ? c : '_';
         }
         return name;

@@ -287,6 +287,10 @@ core::Result<CaptureReport> runCapture(const CaptureOptions& o) {
     report.bytesPerStepPerGpu = plan.bytesReadPerStep + plan.bytesWrittenPerStep;
     report.weightBytesPerGpu = plan.memory.weightBytesPerGpu;
     report.streamedWeightBytesPerGpu = plan.memory.streamedWeightBytesPerGpu();
+    report.kvCacheBytesPerGpu = plan.memory.kvCacheBytesPerGpu;
+    report.planOpsPerStep = static_cast<int>(plan.ops.size());
+    report.planCollectivesPerStep = plan.collectivesPerStep;
+    report.layers = static_cast<int>(o.model.layers);
 
     Launch launch;
     TPSCOPE_TRY_ASSIGN(launch, joinLaunch(o));

@@ -58,7 +58,14 @@ struct CaptureReport {
     std::vector<std::int64_t> clockOffsetsNs;     // per process, on process 0
     std::uint64_t bytesPerStepPerGpu = 0;         // plan: bytes read + written by one GPU per step
     std::uint64_t weightBytesPerGpu = 0;          // plan: all weights one GPU holds
-    std::uint64_t streamedWeightBytesPerGpu = 0;  // plan: the weights a step reads (the batch-1 HBM floor's numerator)
+    std::uint64_t streamedWeightBytesPerGpu = 0;  // plan: the weights a step reads
+    std::uint64_t kvCacheBytesPerGpu = 0;         // plan: the KV cache, which a decode step reads all of
+    // The HBM floor's numerator: what a step must read from HBM, the streamed weights and the KV cache.
+    std::uint64_t hbmFloorBytesPerGpu() const { return streamedWeightBytesPerGpu + kvCacheBytesPerGpu; }
+    // What the device check holds the trace against (gpu/README.md's first-run checklist).
+    int planOpsPerStep = 0;          // a plan op launches one kernel or more (split-KV attention: two)
+    int planCollectivesPerStep = 0;  // two all-reduces per layer, the embedding all-reduce, the logits all-gather
+    int layers = 0;
 };
 
 core::Result<CaptureReport> runCapture(const CaptureOptions& options);

@@ -23,48 +23,11 @@
 #include "gpu/decode_runner.h"
 #include "gpu/gpu_check.h"
 #include "gpu/nccl_setup.h"
+#include "gpu/phase_barrier.h"
 
 namespace tpscope::gpu {
 
 namespace {
-
-class PhaseBarrier {
-  public:
-    explicit PhaseBarrier(int parties) : m_parties(parties) {}
-    // False once any party has aborted. poll (main thread): called every few ms while waiting.
-    bool arriveAndWait(const std::function<void()>& poll = {}) {
-        std::unique_lock<std::mutex> lock(m_mutex);
-        if (m_aborted) return false;
-        const int generation = m_generation;
-        if (++m_arrived == m_parties) {
-            m_arrived = 0;
-            ++m_generation;
-            m_cv.notify_all();
-            return true;
-        }
-        const auto passed = [&] { return m_generation != generation || m_aborted; };
-        while (!m_cv.wait_for(lock, std::chrono::milliseconds(5), passed)) {
-            if (!poll) continue;
-            lock.unlock();
-            poll();  // may call abort()
-            lock.lock();
-        }
-        return !m_aborted;
-    }
-    void abort() {
-        std::lock_guard<std::mutex> lock(m_mutex);
-        m_aborted = true;
-        m_cv.notify_all();
-    }
-
-  private:
-    std::mutex m_mutex;
-    std::condition_variable m_cv;
-    int m_parties;
-    int m_arrived = 0;
-    int m_generation = 0;
-    bool m_aborted = false;
-};
 
 RunnerHooks hooksFor(CuptiSession* session, bool graph) {
     RunnerHooks hooks;

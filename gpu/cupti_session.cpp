@@ -5,7 +5,6 @@
 #include <dlfcn.h>
 
 #include <cstdlib>
-#include <new>
 
 #include "gpu/cupti_version.h"
 #include "gpu/gpu_check.h"
@@ -16,8 +15,6 @@ namespace {
 
 // CUPTI's buffer callbacks carry no user pointer: the one session of the process.
 std::atomic<CuptiSession*> g_session{nullptr};
-
-constexpr std::size_t kRecordAlignment = 8;
 
 const CUpti_ActivityKind kKinds[] = {
     CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
@@ -86,6 +83,7 @@ core::Result<std::unique_ptr<CuptiSession>> CuptiSession::start(const CuptiSessi
 
 core::Status CuptiSession::setUp(const CuptiSessionConfig& config) {
     m_config = config;
+    m_buffers = std::make_unique<ActivityBuffers>(config.bufferBytes, config.maxBytes);
     TPSCOPE_TRY(checkVersion());
 
     // NVTX reaches CUPTI only through its injection library, named before the first NVTX call.
@@ -166,19 +164,9 @@ void CuptiSession::bufferRequested(std::uint8_t** buffer, std::size_t* size, std
     *size = 0;
     *maxNumRecords = 0;
     CuptiSession* s = g_session.load();
-    if (s == nullptr) return;
-    const std::size_t bytes = s->m_config.bufferBytes;
-    if (s->m_outstandingBytes.fetch_add(bytes) + bytes > s->m_config.maxBytes) {
-        s->m_outstandingBytes.fetch_sub(bytes);
-        s->m_refusedBuffers.fetch_add(1);  // CUPTI drops these records and counts them
-        return;
-    }
-    *buffer = static_cast<std::uint8_t*>(::operator new(bytes, std::align_val_t(kRecordAlignment), std::nothrow));
-    if (*buffer == nullptr) {
-        s->m_outstandingBytes.fetch_sub(bytes);
-        return;
-    }
-    *size = bytes;
+    if (s == nullptr || !s->m_buffers) return;
+    *buffer = s->m_buffers->take();  // null beyond maxBytes: CUPTI drops those records and counts them
+    if (*buffer != nullptr) *size = s->m_config.bufferBytes;
 }
 
 void CuptiSession::bufferCompleted(CUcontext context, std::uint32_t streamId, std::uint8_t* buffer, std::size_t,
@@ -197,10 +185,8 @@ void CuptiSession::bufferCompleted(CUcontext context, std::uint32_t streamId, st
         s->m_decoder.addDroppedRecords(dropped);
         if (walk.incomplete) s->m_decoder.addIncompleteRecords(1);
     }
-    if (buffer != nullptr) {
-        ::operator delete(buffer, std::align_val_t(kRecordAlignment));
-        if (s != nullptr) s->m_outstandingBytes.fetch_sub(s->m_config.bufferBytes);
-    }
+    // Possibly a buffer of an earlier session of this process: freed, not taken off this one's count.
+    ActivityBuffers::giveBack(s != nullptr ? s->m_buffers.get() : nullptr, buffer);
 }
 
 void CuptiSession::resourceCallback(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "core/util/result.h"
+#include "gpu/activity_buffers.h"
 #include "gpu/cupti_decoder.h"
 
 namespace tpscope::gpu {
@@ -72,7 +73,7 @@ class CuptiSession {
     // CUPTI's id of a stream, as activity records name it.
     core::Result<std::uint32_t> streamId(cudaStream_t stream) const;
 
-    std::uint64_t refusedBuffers() const { return m_refusedBuffers.load(); }
+    std::uint64_t refusedBuffers() const { return m_buffers ? m_buffers->refused() : 0; }
     const std::vector<std::string>& warnings() const { return m_warnings; }
 
   private:
@@ -87,8 +88,7 @@ class CuptiSession {
     std::mutex m_mutex;
     CuptiDecoder m_decoder;
     CUpti_SubscriberHandle m_subscriber = nullptr;
-    std::atomic<std::size_t> m_outstandingBytes{0};
-    std::atomic<std::uint64_t> m_refusedBuffers{0};
+    std::unique_ptr<ActivityBuffers> m_buffers;  // counted per session (activity_buffers.h)
     std::vector<std::string> m_warnings;
     bool m_enabled = false;
 };

@@ -226,17 +226,8 @@ core::Status DecodeRunner::connect(const std::vector<std::uint8_t>& ncclId) {
     std::memcpy(id.internal, ncclId.data(), NCCL_UNIQUE_ID_BYTES);
     Impl& d = *m_impl;
     const int rank = m_config.rank;
-    CommCalls calls;
-    calls.init = [&d, tp, id, rank] {
-        ncclConfig_t config = blockingCommConfig();
-        return ncclCommInitRankConfig(&d.comm, tp, id, rank, &config);
-    };
-    calls.finalize = [&d] { return ncclCommFinalize(d.comm); };
-    calls.destroy = [&d] { return ncclCommDestroy(d.comm); };
-    calls.abort = [&d] { return d.comm != nullptr ? ncclCommAbort(d.comm) : ncclSuccess; };
-    calls.asyncError = [&d](ncclResult_t* out) {
-        return d.comm != nullptr ? ncclCommGetAsyncError(d.comm, out) : ncclSuccess;
-    };
+    // The graphs go before finalize and abort: NCCL waits for every graph holding its plans.
+    CommCalls calls = ncclCommCalls(&d.comm, tp, id, rank, [this] { dropGraphs(); });
     d.owned = std::make_unique<OwnedComm>(
         "rank " + std::to_string(rank) + " (GPU " + std::to_string(m_config.device) + ")", std::move(calls),
         std::chrono::milliseconds(m_config.hangTimeoutMs), m_config.abort);
@@ -269,27 +260,51 @@ core::Status DecodeRunner::synchronizeStreams(int timeoutMs) {
     return core::Ok{};
 }
 
+// Ends a capture still running on the compute stream (an NCCL call failed inside it) and destroys
+// its partial graph, then the step's graph exec and graph: NCCL attached the plans of the captured
+// collectives to them, and its finalize and abort wait until they are gone (owned_comm.h). A graph
+// exec still running is freed by CUDA when the launch completes.
+void DecodeRunner::dropGraphs() {
+    Impl& d = *m_impl;
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    if (m_compute != nullptr && cudaStreamIsCapturing(m_compute, &capture) == cudaSuccess &&
+        capture != cudaStreamCaptureStatusNone) {
+        cudaGraph_t partial = nullptr;
+        (void)cudaStreamEndCapture(m_compute, &partial);  // an invalidated capture ends with an error
+        if (partial != nullptr) cudaGraphDestroy(partial);
+    }
+    if (d.graphExec != nullptr) cudaGraphExecDestroy(d.graphExec);
+    if (d.graph != nullptr) cudaGraphDestroy(d.graph);
+    d.graphExec = nullptr;
+    d.graph = nullptr;
+}
+
 core::Status DecodeRunner::shutDown(bool peersHealthy) {
     Impl& d = *m_impl;
     if (d.shutDown) return core::Ok{};
     d.shutDown = true;
     cudaSetDevice(m_config.device);
-    // Abort first when anything failed: a finalize (or a stream wait) would wait on a peer that is gone.
-    if (d.owned && !peersHealthy) d.owned->abort();
-    core::Status synced = synchronizeStreams(m_config.hangTimeoutMs);
-    if (!synced && d.owned) d.owned->abort();
-    if (d.owned) TPSCOPE_TRY(d.owned->shutDown(peersHealthy && synced.ok()));
-    return synced;
+    // Abort first when anything failed; the streams with a deadline; the graphs; then finalize.
+    core::Status synced = core::Ok{};
+    core::Status down = tearDownRank(
+        d.owned.get(), peersHealthy,
+        [&] {
+            synced = synchronizeStreams(m_config.hangTimeoutMs);
+            return synced;
+        },
+        [this] { dropGraphs(); });
+    d.drained = synced.ok();
+    return down;
 }
 
 DecodeRunner::~DecodeRunner() {
     Impl& d = *m_impl;
-    const bool idle = d.shutDown || shutDown(false).ok();
+    if (!d.shutDown) (void)shutDown(false);
+    const bool idle = d.drained;
     d.owned.reset();
     // Memory a kernel may still use is leaked rather than freed under it (the streams never drained).
     if (!idle) return;
-    if (d.graphExec != nullptr) cudaGraphExecDestroy(d.graphExec);
-    if (d.graph != nullptr) cudaGraphDestroy(d.graph);
+    dropGraphs();  // a no-op after shutDown
     if (d.cublas != nullptr) cublasDestroy(d.cublas);
     for (cudaEvent_t e : d.forkJoin) cudaEventDestroy(e);
     if (d.stepStart != nullptr) cudaEventDestroy(d.stepStart);

@@ -63,8 +63,9 @@ class DecodeRunner {
     // The communicator (tp >= 2). ncclId: NCCL_UNIQUE_ID_BYTES from process 0. Call only when every
     // rank of the communicator is about to call it too (a blocking init waits for all of them).
     core::Status connect(const std::vector<std::uint8_t>& ncclId);
-    // Finalizes the communicator when peersHealthy (every rank of every process finished), else
-    // aborts it; then waits for the streams with a deadline. The destructor does shutDown(false).
+    // Aborts the communicator first unless peersHealthy (every rank of every process finished);
+    // waits for the streams with a deadline; destroys the CUDA graph; then finalizes the
+    // communicator (tearDownRank, owned_comm.h). The destructor does shutDown(false).
     core::Status shutDown(bool peersHealthy);
     ~DecodeRunner();
     DecodeRunner(const DecodeRunner&) = delete;
@@ -98,6 +99,8 @@ class DecodeRunner {
     // One NCCL call under the watchdog; its failure aborts the communicator.
     core::Status ncclCall(const char* what, const std::function<ncclResult_t()>& call);
     core::Status synchronizeStreams(int timeoutMs);
+    // Ends a running capture (dropping its partial graph) and destroys the step's graph exec and graph.
+    void dropGraphs();
     core::Status enqueueStep(int index, bool annotate, bool capturing);
     core::Status enqueueOp(std::size_t opIndex, int step, bool annotate, bool capturing);
     // rows: an overlap half's rows of the batch, carried by its tag (0: the whole op).

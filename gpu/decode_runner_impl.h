@@ -33,6 +33,7 @@ struct DecodeRunner::Impl {
     ncclComm_t comm = nullptr;
     std::unique_ptr<OwnedComm> owned;
     bool shutDown = false;
+    bool drained = false;  // the streams were idle at the teardown: memory may be freed
 
     // Element counts of the shard's arenas.
     std::size_t weightElems = 0, kvElems = 0, kvPerLayer = 0, actElems = 0;

@@ -34,11 +34,16 @@ std::optional<std::string> unusableLaunch(const EnvLookup& env, bool builtWithMp
                "(`srun -n 1`) that drives all --tp GPUs of its node";
     }
     if (builtWithMpi) return std::nullopt;
-    for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}) {
-        if (intOf(env, var) > 1) {
-            return "launched as one of several processes, but this tpscope-cli was built without MPI; run one "
-                   "process (it drives all --tp GPUs of this host)";
-        }
+    // A launcher's process in a build that cannot join it: mpirun (OpenMPI, MVAPICH), PMI, and srun
+    // with PMI or PMIx (`srun --mpi=pmix -n N` sets PMIX_RANK but no size variable of its own: the
+    // step's task count says how many processes there are).
+    bool several = srunTask && tasks > 1;
+    for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MV2_COMM_WORLD_SIZE"}) {
+        several = several || intOf(env, var) > 1;
+    }
+    if (several) {
+        return "launched as one of several processes, but this tpscope-cli was built without MPI; run one "
+               "process (it drives all --tp GPUs of this host)";
     }
     return std::nullopt;
 }

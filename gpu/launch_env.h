@@ -18,7 +18,8 @@ bool hasProcessManager(const EnvLookup& env);
 
 // The refusal, when this process is one of several that cannot form one launch: srun without PMI
 // (`srun --mpi=none`: SLURM_STEP_NUM_TASKS/SLURM_NTASKS > 1 with SLURM_PROCID, and no PMI/PMIx
-// variable), or a launcher's process in a build without MPI. Nothing when the launch is usable.
+// variable), or a launcher's process in a build without MPI (mpirun, PMI, or srun with PMI/PMIx:
+// `srun --mpi=pmix -n N` is known by its N tasks). Nothing when the launch is usable.
 std::optional<std::string> unusableLaunch(const EnvLookup& env, bool builtWithMpi);
 
 }  // namespace tpscope::gpu

@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <nccl.h>
 
+#include <cstdlib>
 #include <string>
 
 #include "gpu/dl_symbol.h"
@@ -32,7 +33,10 @@ struct NcclLibrary {
 
 NcclLibrary open() {
     NcclLibrary n;
-    const char* soname = "libnccl.so.2";
+    // TPSCOPE_NCCL_LIBRARY: a path (or soname) instead of the search path's libnccl.so.2 (the host
+    // tests load a stub NCCL this way).
+    const char* chosen = std::getenv("TPSCOPE_NCCL_LIBRARY");
+    const char* soname = chosen != nullptr && *chosen != '\0' ? chosen : "libnccl.so.2";
     void* library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);  // kept open for the process's life
     if (library == nullptr) {
         const char* why = dlerror();

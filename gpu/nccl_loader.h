@@ -16,7 +16,9 @@
 
 namespace tpscope::gpu {
 
-// Loads libnccl.so.2 once (the library path, then the executable's RUNPATH). Fails with
+// Loads libnccl.so.2 once (the library path, then the executable's RUNPATH), or the library the
+// environment variable TPSCOPE_NCCL_LIBRARY names (a path or a soname; the host tests' stub NCCL,
+// tests/stub_nccl). Fails with
 // "NCCL not found: <the loader's reason>" when it cannot; a forwarder called then returns
 // ncclSystemError, and ncclGetErrorString names the reason.
 core::Status loadNccl();

@@ -3,15 +3,34 @@
 #include "gpu/owned_comm.h"
 
 #include "gpu/gpu_check.h"
+#include "gpu/nccl_setup.h"
 
 namespace tpscope::gpu {
 
+CommCalls ncclCommCalls(ncclComm_t* comm, int nranks, const ncclUniqueId& id, int rank,
+                        std::function<void()> dropGraphs) {
+    CommCalls calls;
+    calls.init = [comm, nranks, id, rank] {
+        ncclConfig_t config = blockingCommConfig();
+        return ncclCommInitRankConfig(comm, nranks, id, rank, &config);
+    };
+    calls.finalize = [comm] { return ncclCommFinalize(*comm); };
+    calls.destroy = [comm] { return ncclCommDestroy(*comm); };
+    calls.abort = [comm] { return *comm != nullptr ? ncclCommAbort(*comm) : ncclSuccess; };
+    calls.asyncError = [comm](ncclResult_t* out) {
+        return *comm != nullptr ? ncclCommGetAsyncError(*comm, out) : ncclSuccess;
+    };
+    calls.dropGraphs = std::move(dropGraphs);
+    return calls;
+}
+
 OwnedComm::OwnedComm(std::string who, CommCalls calls, std::chrono::milliseconds timeout, const std::atomic<bool>* stop,
-                     std::function<void(const std::string&)> lastResort)
+                     std::function<void(const std::string&)> lastResort, std::chrono::milliseconds stopGrace)
     : m_who(who),
       m_calls(std::move(calls)),
       m_stop(stop),
-      m_watchdog(std::make_unique<HangWatchdog>(std::move(who), timeout, std::move(lastResort), stop)) {}
+      m_watchdog(std::make_unique<HangWatchdog>(std::move(who), timeout, std::move(lastResort), stop,
+                                                std::chrono::milliseconds(5), stopGrace)) {}
 
 OwnedComm::~OwnedComm() {
     if (m_open) abort();
@@ -69,7 +88,12 @@ core::Status OwnedComm::poll(const char* what) {
 void OwnedComm::abort() {
     if (!m_open || m_aborted) return;
     m_aborted = true;
-    if (m_calls.abort) m_calls.abort();
+    // A graph still holding this communicator's plans would keep ncclCommAbort waiting for ever.
+    if (m_calls.dropGraphs) m_calls.dropGraphs();
+    if (m_calls.abort) {
+        const HangWatchdog::Watch watch = m_watchdog->watch("ncclCommAbort");
+        m_calls.abort();
+    }
     m_open = false;
 }
 
@@ -79,6 +103,8 @@ core::Status OwnedComm::shutDown(bool peersHealthy) {
         abort();
         return core::Ok{};
     }
+    // NCCL's finalize waits until every graph holding this communicator's plans is destroyed.
+    if (m_calls.dropGraphs) m_calls.dropGraphs();
     ncclResult_t result = ncclSuccess;
     {
         // Every rank reached its teardown: finalize returns unless a peer dies during it.
@@ -92,6 +118,18 @@ core::Status OwnedComm::shutDown(bool peersHealthy) {
     if (m_calls.destroy) m_calls.destroy();
     m_open = false;
     return core::Ok{};
+}
+
+core::Status tearDownRank(OwnedComm* comm, bool peersHealthy, const std::function<core::Status()>& waitStreams,
+                          const std::function<void()>& dropGraphs) {
+    // Abort first when anything failed: a finalize (or a stream wait) would wait on a peer that is gone.
+    if (comm != nullptr && !peersHealthy) comm->abort();
+    core::Status synced = waitStreams ? waitStreams() : core::Status(core::Ok{});
+    if (!synced && comm != nullptr) comm->abort();
+    // After the wait and before the finalize (OwnedComm::shutDown drops them again, a no-op then).
+    if (dropGraphs) dropGraphs();
+    if (comm != nullptr) TPSCOPE_TRY(comm->shutDown(peersHealthy && synced.ok()));
+    return synced;
 }
 
 }  // namespace tpscope::gpu

@@ -15,8 +15,16 @@
 //   waiting on a peer that is gone);
 // - a call still blocked past its deadline (a peer vanished inside init or finalize) is the one case
 //   abort cannot reach legally: the HangWatchdog's last resort ends the process with the reason.
+//   ncclCommAbort itself is watched too (it can block as finalize does).
+// - before finalize and before abort the CUDA graphs that captured this communicator's collectives
+//   are destroyed (CommCalls::dropGraphs; a capture still running is ended and its partial graph
+//   dropped): NCCL attaches the plans captured in a graph to that graph, and ncclCommFinalize (and
+//   ncclCommAbort of the last local rank) waits without limit until every graph holding them is
+//   destroyed (NCCL >= 2.14). Destroying a graph exec that is still running is allowed (CUDA frees
+//   it when the launch completes), so the abort path drops them first too.
 //
-// The NCCL calls come through CommCalls, so the ordering is tested with a fake communicator.
+// The NCCL calls come through CommCalls, so the ordering is tested with a fake communicator and,
+// through gpu/nccl_loader, with the stub NCCL library of tests/stub_nccl.
 
 #include <nccl.h>
 
@@ -37,13 +45,23 @@ struct CommCalls {
     std::function<ncclResult_t()> destroy;                  // ncclCommDestroy
     std::function<ncclResult_t()> abort;                    // ncclCommAbort
     std::function<ncclResult_t(ncclResult_t*)> asyncError;  // ncclCommGetAsyncError
+    // Before finalize and abort: ends a stream capture still running (dropping its partial graph)
+    // and destroys the graph exec and graph that hold this communicator's plans. Idempotent; may be empty.
+    std::function<void()> dropGraphs;
 };
+
+// The calls of one rank's blocking communicator, stored in *comm: ncclCommInitRankConfig(nranks,
+// id, rank) with blockingCommConfig(), and the rest on *comm (abort and asyncError only once it exists).
+CommCalls ncclCommCalls(ncclComm_t* comm, int nranks, const ncclUniqueId& id, int rank,
+                        std::function<void()> dropGraphs);
 
 class OwnedComm {
   public:
     // lastResort: what the watchdog does with a call blocked past its deadline (default: end the process).
+    // stopGrace: how long a blocked call may still take once another rank failed (HangWatchdog).
     OwnedComm(std::string who, CommCalls calls, std::chrono::milliseconds timeout, const std::atomic<bool>* stop,
-              std::function<void(const std::string&)> lastResort = endProcessWithReason);
+              std::function<void(const std::string&)> lastResort = endProcessWithReason,
+              std::chrono::milliseconds stopGrace = std::chrono::milliseconds(10'000));
     ~OwnedComm();  // aborts a communicator still open (owner thread: the destructor runs there)
     OwnedComm(const OwnedComm&) = delete;
     OwnedComm& operator=(const OwnedComm&) = delete;
@@ -53,8 +71,10 @@ class OwnedComm {
     core::Status call(const char* what, const std::function<ncclResult_t()>& f);
     // Between calls (waiting for a step): NCCL's asynchronous error or a peer's failure -> abort.
     core::Status poll(const char* what);
+    // Drops the graphs, then ncclCommAbort under the watchdog.
     void abort();
-    // Finalize + destroy when peersHealthy and nothing failed here, else abort.
+    // Finalize + destroy when peersHealthy and nothing failed here, else abort; the graphs are
+    // dropped first either way.
     core::Status shutDown(bool peersHealthy);
 
     bool open() const { return m_open; }
@@ -70,5 +90,14 @@ class OwnedComm {
     bool m_open = false;
     bool m_aborted = false;
 };
+
+// One rank's teardown (DecodeRunner::shutDown), free of CUDA so the order is tested with the stub
+// NCCL: when anything failed, abort first (a kernel stuck in a collective ends only once its
+// communicator is aborted); then waitStreams (a wait with a deadline), and abort when it timed out;
+// then dropGraphs (also at TP 1, where there is no communicator), and finalize + destroy when
+// every rank finished and the streams drained. comm may be null (TP 1). Returns waitStreams' status
+// unless the finalize failed.
+core::Status tearDownRank(OwnedComm* comm, bool peersHealthy, const std::function<core::Status()>& waitStreams,
+                          const std::function<void()>& dropGraphs);
 
 }  // namespace tpscope::gpu

@@ -14,6 +14,7 @@
 #include <optional>
 
 #include "cli_context.h"
+#include "core/hw/gpu_sku.h"
 #include "core/io/workspace/run_info.h"
 #include "core/sim/defaults.h"
 #include "core/util/json_writer.h"
@@ -61,25 +62,12 @@ std::int64_t firstStepStart(const core::Trace& t, const core::Rank& r) {
     return r.ranges.empty() ? 0 : r.ranges.front().startNs;
 }
 
-// The catalog preset of a CUDA device name ("NVIDIA H200" -> h200-sxm): presets whose id's first
-// part ("h200") the name contains, PCIe variants only for PCIe names.
-std::optional<core::GpuSpec> matchGpuPreset(const core::Catalog& catalog, std::string deviceName) {
-    std::transform(deviceName.begin(), deviceName.end(), deviceName.begin(),
-                   [](unsigned char c) { return std::tolower(c); });
-    const bool pcie = deviceName.find("pcie") != std::string::npos;
-    for (const core::GpuSpec& g : catalog.gpus()) {
-        const std::string family = g.id.substr(0, g.id.find('-'));
-        if (deviceName.find(family) == std::string::npos) continue;
-        if ((g.id.find("pcie") != std::string::npos) == pcie) return g;
-    }
-    return std::nullopt;
-}
-
 struct Bandwidth {
     std::string preset;
+    std::string presetNote;  // "unknown SKU ..., using X" when the device name is not in core/hw/gpu_sku.h's table
     double peakBytesPerSec = 0;
     double achievedBytesPerSec = 0;
-    double floorNs = 0;          // weights / peak: the batch-1 HBM floor of a step
+    double floorNs = 0;          // (streamed weights + KV cache) / peak: the HBM floor of a step
     double fractionOfFloor = 0;  // floor / measured step (1 = at the floor)
 };
 
@@ -90,13 +78,15 @@ Bandwidth bandwidth(const core::Catalog& catalog, const CaptureCliOptions& o, co
     if (!o.gpu.empty()) {
         if (auto g = catalog.gpu(o.gpu)) spec = *g;
     } else if (!rep.trace.ranks.empty()) {
-        spec = matchGpuPreset(catalog, rep.trace.ranks.front().deviceName);
+        core::GpuSkuMatch sku = core::matchGpuSku(catalog, rep.trace.ranks.front().deviceName);
+        spec = std::move(sku.gpu);
+        b.presetNote = std::move(sku.note);
     }
     if (medianNs > 0) b.achievedBytesPerSec = static_cast<double>(rep.bytesPerStepPerGpu) / (medianNs * 1e-9);
     if (spec && spec->hbmBytesPerSec > 0) {
         b.preset = spec->id;
         b.peakBytesPerSec = spec->hbmBytesPerSec;
-        b.floorNs = static_cast<double>(rep.streamedWeightBytesPerGpu) / spec->hbmBytesPerSec * 1e9;
+        b.floorNs = static_cast<double>(rep.hbmFloorBytesPerGpu()) / spec->hbmBytesPerSec * 1e9;
         b.fractionOfFloor = medianNs > 0 ? b.floorNs / medianNs : 0.0;
     }
     return b;
@@ -109,6 +99,15 @@ std::uint64_t countOf(const core::Trace& t, std::string_view key) {
         if (k == key) sum += std::strtoull(v.c_str(), nullptr, 10);
     }
     return sum;
+}
+
+// The rank's collective kernels (the checklist's "2 collectives per layer at TP >= 2").
+std::size_t collectiveEvents(const core::Rank& r) {
+    std::size_t n = 0;
+    for (const auto& s : r.streams) {
+        for (std::size_t i = 0; i < s.events.size(); ++i) n += s.events.kind(i) == core::EventKind::Collective;
+    }
+    return n;
 }
 
 // Records the trace lacks: dropped by CUPTI (both queues), cut off after an incomplete record, with
@@ -132,9 +131,12 @@ void printSummary(const CaptureCliOptions& o, const gpu::CaptureReport& rep, con
         w.endArray();
         w.field("cupti", !o.noCupti).field("graph", o.graph).field("overlap", o.overlap);
         w.field("device_name", t.ranks.empty() ? std::string() : t.ranks.front().deviceName);
-        w.field("gpu_preset", bw.preset).field("peak_hbm_bytes_per_sec", bw.peakBytesPerSec);
+        w.field("gpu_preset", bw.preset).field("gpu_preset_note", bw.presetNote);
+        w.field("peak_hbm_bytes_per_sec", bw.peakBytesPerSec);
         w.field("bytes_per_step_per_gpu", rep.bytesPerStepPerGpu).field("weight_bytes_per_gpu", rep.weightBytesPerGpu);
         w.field("streamed_weight_bytes_per_gpu", rep.streamedWeightBytesPerGpu);
+        w.field("kv_cache_bytes_per_gpu", rep.kvCacheBytesPerGpu)
+            .field("hbm_floor_bytes_per_gpu", rep.hbmFloorBytesPerGpu());
         w.field("achieved_bytes_per_sec", bw.achievedBytesPerSec).field("hbm_floor_ns", bw.floorNs);
         w.field("fraction_of_hbm_floor", bw.fractionOfFloor);
         w.field("origin", core::toString(t.origin));
@@ -146,10 +148,13 @@ void printSummary(const CaptureCliOptions& o, const gpu::CaptureReport& rep, con
         w.field("unattributed_kernels", t.metadataValue("cupti.unattributed_kernels"));
         w.field("graph_correlation_mismatches", countOf(t, "cupti.graph_correlation_mismatches"));
         w.field("id_agreed", t.metadataValue("launch.id_agreed")).field("failure", rep.failure);
+        w.field("layers", rep.layers).field("plan_ops_per_step", rep.planOpsPerStep);
+        w.field("plan_collectives_per_step", rep.planCollectivesPerStep);
         w.key("ranks").beginArray();
         for (const core::Rank& r : t.ranks) {
             w.beginObject().field("rank", r.id.value).field("host", r.host).field("device", r.deviceIndex);
             w.field("events", static_cast<std::uint64_t>(r.eventCount()));
+            w.field("collectives", static_cast<std::uint64_t>(collectiveEvents(r)));
             w.field("ranges", static_cast<std::uint64_t>(r.ranges.size()));
             w.field("clock_offset_ns", r.clockOffsetNs).field("first_step_start_ns", firstStepStart(t, r));
             w.endObject();
@@ -164,6 +169,7 @@ void printSummary(const CaptureCliOptions& o, const gpu::CaptureReport& rep, con
     std::cout << "captured " << t.ranks.size() << " rank(s) in " << rep.processes << " process(es), "
               << rep.stepNs.size() << " steps: median step " << core::formatDurationNs(median) << " ("
               << core::formatFixed(tokensPerSec, 1) << " tokens/s)\n";
+    if (!bw.presetNote.empty()) std::cout << "note: " << bw.presetNote << '\n';
     std::cout << "memory traffic " << core::formatBytes(bw.achievedBytesPerSec) << "/s per GPU";
     if (!bw.preset.empty()) {
         std::cout << " of " << core::formatBytes(bw.peakBytesPerSec) << "/s peak (" << bw.preset << "); HBM floor "

@@ -50,6 +50,7 @@ struct Item {
     std::int64_t startNs = 0;
     bool attention = false;
     Gemm gemm;
+    bool shaped = true;  // false: a GEMM without a shape, kept only to end a run of attention kernels
 };
 
 std::vector<Item> itemsOf(const Trace& trace, const Rank& rank) {
@@ -69,6 +70,8 @@ std::vector<Item> itemsOf(const Trace& trace, const Rank& rank) {
                     items.push_back({s.events.startNs(i), false, Gemm{p->gemm.m, p->gemm.n, p->gemm.k, expert, name}});
                 } else if (expert) {
                     items.push_back({s.events.startNs(i), false, Gemm{0, 0, 0, true, name}});
+                } else {
+                    items.push_back({s.events.startNs(i), false, Gemm{0, 0, 0, false, name}, false});
                 }
             }
         }
@@ -115,7 +118,7 @@ struct Observed {
     std::int64_t experts = 0;
     std::int64_t topK = 0;
     std::int64_t vocabRank = 0;
-    std::int64_t attentionKernels = 0;
+    std::int64_t attentionOps = 0;  // runs of attention kernels with no GEMM between them (split-KV: 2 kernels, 1 op)
     bool moe = false;
     WeightFormat expertFormat = WeightFormat::Default;
     std::string expertKernel;  // one expert GEMM name, for the evidence
@@ -160,13 +163,18 @@ Observed observe(const std::vector<Item>& items) {
     Observed o;
     o.hidden = hiddenOf(items);
     const std::int64_t h = o.hidden;
-    // Segments: the GEMMs after each attention kernel, up to the next one.
+    // Segments: the GEMMs after each attention op, up to the next one. An op may launch several
+    // attention kernels back to back (split-KV decoding: a split kernel and a combine kernel).
     std::vector<std::vector<const Gemm*>> segments(1);
+    bool previousAttention = false;
     for (const auto& it : items) {
-        if (it.attention) {
-            ++o.attentionKernels;
+        const bool opensOp = it.attention && !previousAttention;
+        previousAttention = it.attention;
+        if (!it.attention && !it.shaped) continue;
+        if (opensOp) {
+            ++o.attentionOps;
             segments.emplace_back();
-        } else {
+        } else if (!it.attention) {
             segments.back().push_back(&it.gemm);
         }
     }
@@ -401,12 +409,12 @@ ModelInference inferModel(const Trace& trace, const std::vector<ModelSpec>& cata
             }
         }
     }
-    if (d.layers <= 0 && o.attentionKernels > 0) {
+    if (d.layers <= 0 && o.attentionOps > 0) {
         const std::size_t steps = segmentation != nullptr && !segmentation->ranks.empty()
                                       ? std::max<std::size_t>(1, segmentation->ranks.front().steps.size())
                                       : 1;
-        d.layers = o.attentionKernels / static_cast<std::int64_t>(steps);
-        layerSource = "attention kernels per step";
+        d.layers = o.attentionOps / static_cast<std::int64_t>(steps);
+        layerSource = "attention ops per step";
     }
     const std::string observed = describe(d, o, layerSource);
 

@@ -20,7 +20,8 @@
 //    hidden size in a MoE layer (N = experts); top-k = expert GEMM rows / token rows; the experts'
 //    weight format from the expert kernel names (mxfp4, nvfp4, fp8). The LM head is the widest GEMM
 //    reading the hidden size that runs at most once per a few layers (N = vocabulary per rank). Layers
-//    per step come from the segmentation, else the attention kernels per step. TP: traceTp().
+//    per step come from the segmentation, else the attention ops per step (a run of attention
+//    kernels without a GEMM between them is one op: split-KV decoding launches two). TP: traceTp().
 // 3. Each catalog model is sharded at that TP (shardModel, detail::attentionShapes) and compared
 //    dimension by dimension with what was observed; a model matches when its hidden size is equal and
 //    no observed dimension differs; the one with most agreeing dimensions wins. No match: a custom

@@ -50,5 +50,24 @@ TEST(LaunchEnv, ALaunchersProcessInABuildWithoutMpiIsRefused) {
     EXPECT_FALSE(hasProcessManager(envOf({{"SLURM_PROCID", "0"}})));
 }
 
+// srun --mpi=pmix -n 4: PMIx is there (PMIX_RANK), but a build without MPI cannot join it, and each
+// task would drive the same GPUs. Task 0 is refused too (the step has 4 tasks), and one task is fine.
+TEST(LaunchEnv, SrunWithPmixInABuildWithoutMpiIsRefusedLikePmi) {
+    for (const char* procid : {"0", "2"}) {
+        const auto env = envOf({{"SLURM_STEP_NUM_TASKS", "4"},
+                                {"SLURM_NTASKS", "4"},
+                                {"SLURM_PROCID", procid},
+                                {"PMIX_RANK", procid},
+                                {"PMIX_NAMESPACE", "slurm.pmix.7.0"}});
+        const auto refused = unusableLaunch(env, false);
+        ASSERT_TRUE(refused.has_value()) << procid;
+        EXPECT_NE(refused->find("built without MPI"), std::string::npos) << *refused;
+        EXPECT_FALSE(unusableLaunch(env, true)) << "a build with MPI joins PMIx";
+    }
+    EXPECT_FALSE(
+        unusableLaunch(envOf({{"SLURM_STEP_NUM_TASKS", "1"}, {"SLURM_PROCID", "0"}, {"PMIX_RANK", "0"}}), false));
+    EXPECT_TRUE(unusableLaunch(envOf({{"PMI_SIZE", "2"}, {"PMI_RANK", "1"}}), false).has_value());
+}
+
 }  // namespace
 }  // namespace tpscope::gpu

@@ -101,6 +101,46 @@ INSTANTIATE_TEST_SUITE_P(Catalog, UnnamedSimulatedTrace,
                              return n;
                          });
 
+// Split-KV decode attention (tpscope's own runner, FlashAttention's split-KV kernels) launches a split
+// kernel and a combine kernel per attention op: without a segmentation the layers are counted from
+// attention ops (runs of attention kernels), not kernels, which counted twice the layers.
+TEST(ModelInference, SplitKvAttentionCountsOneOpPerLayerNotTwoKernels) {
+    auto config = simConfig("llama3-8b", "h100-sxm", "nvlink4", 1, 1, 1);  // one step
+    config.params = core::sim::SimParams::deterministic();
+    auto r = core::sim::simulate(config);
+    ASSERT_TRUE(r) << r.error().describe();
+    core::Trace split = *r->trace;
+    std::erase_if(split.metadata, [](const auto& kv) { return kv.first == "model"; });
+    const core::NameId combine = split.intern("decode_attention_combine_kernel<__half>");
+    std::size_t attention = 0;
+    for (core::Rank& rank : split.ranks) {
+        for (core::Stream& stream : rank.streams) {
+            core::EventColumns events;
+            for (std::size_t i = 0; i < stream.events.size(); ++i) {
+                core::EventRecord e = stream.events.at(i);
+                if (e.kind != core::EventKind::Attention) {
+                    events.append(e);
+                    continue;
+                }
+                ++attention;
+                core::EventRecord second = e;  // the first half splits, the second combines
+                e.durNs /= 2;
+                second.startNs = e.endNs();
+                second.durNs -= e.durNs;
+                second.name = combine;
+                events.append(e);
+                events.append(second);
+            }
+            events.finalize();
+            stream.events = std::move(events);
+        }
+    }
+    ASSERT_GT(attention, 0u);
+    const ModelInference inf = inferModel(split, catalog().models(), nullptr);
+    EXPECT_EQ(inf.dims.layers, catalog().model("llama3-8b")->layers) << inf.evidence;
+    EXPECT_NE(inf.evidence.find("attention ops per step"), std::string::npos) << inf.evidence;
+}
+
 TEST(ModelInference, GptOssTellsItsMxfp4ExpertsFromTheKernelNames) {
     const auto trace = unnamedRoundTrip(*catalog().model("gpt-oss-20b"), 1, 4);
     ASSERT_TRUE(trace);

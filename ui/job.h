@@ -142,10 +142,9 @@ JobHandle startJob(QObject* owner, std::string what,
     auto owned = std::make_shared<JobHandlers<T, Partial>>(std::move(handlers));
     auto ended = std::make_shared<bool>(false);  // an outcome was handed to the owner (GUI thread only)
     if (owned->progress) {
-        QObject::connect(watcher, &QFutureWatcherBase::progressValueChanged, watcher,
-                         [shared, h = owned](int value) {
-                             if (!shared->abandoned.load()) h->progress(value / 1000.0);
-                         });
+        QObject::connect(watcher, &QFutureWatcherBase::progressValueChanged, watcher, [shared, h = owned](int value) {
+            if (!shared->abandoned.load()) h->progress(value / 1000.0);
+        });
     }
     QObject::connect(watcher, &QFutureWatcherBase::resultsReadyAt, watcher,
                      [watcher, shared, ended, h = owned](int begin, int end) {

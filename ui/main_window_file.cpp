@@ -21,8 +21,8 @@
 
 #include "core/io/workspace/workspace.h"
 #include "ui/document_loader.h"
-#include "ui/io_services.h"
 #include "ui/export/plot_export.h"
+#include "ui/io_services.h"
 #include "ui/job.h"
 #include "ui/main_window.h"
 #include "ui/run_document.h"

@@ -241,7 +241,9 @@ bool MainWindow::clearRuns() {
 void MainWindow::removeSelectedRuns() {
     std::vector<RunId> ids;
     const QWidget* focus = QApplication::focusWidget();
-    const auto within = [focus](const QWidget* w) { return focus != nullptr && (focus == w || w->isAncestorOf(focus)); };
+    const auto within = [focus](const QWidget* w) {
+        return focus != nullptr && (focus == w || w->isAncestorOf(focus));
+    };
     if (within(m_compare->view())) {
         // The run of the Compare pane that has the keyboard.
         const CompareView* compare = m_compare->view();

@@ -17,8 +17,8 @@ core::analysis::ScalingGroups groupsOf(const std::vector<ChartRun>& runs) {
     std::vector<core::analysis::MeasuredRun> measured;
     measured.reserve(runs.size());
     for (const auto& r : runs) {
-        measured.push_back(
-            {r.trace.get(), r.analysis.get(), r.label.toStdString(), r.gpus, r.batch, "sweep " + std::to_string(r.sweep)});
+        measured.push_back({r.trace.get(), r.analysis.get(), r.label.toStdString(), r.gpus, r.batch,
+                            "sweep " + std::to_string(r.sweep)});
     }
     return core::analysis::groupScalingRuns(measured, {.leaveOutGuesses = true, .withRunNotes = true});
 }
@@ -104,7 +104,8 @@ ScalingInput scalingInputOf(const std::vector<RunRecord>& runs, RunId id) {
         return none;
     }
     for (auto& g : groups) {
-        if (std::any_of(g.runs.begin(), g.runs.end(), [id](const ChartRun& c) { return c.id == id; })) return std::move(g);
+        if (std::any_of(g.runs.begin(), g.runs.end(), [id](const ChartRun& c) { return c.id == id; }))
+            return std::move(g);
     }
     return std::move(groups.front());
 }

@@ -162,10 +162,10 @@ int runScaling(const CliContext& ctx, const ScalingCliOptions& o) {
     for (const auto& a : analysed) measured.push_back({a.trace.get(), &a.analysis, a.label, a.tp, a.batch});
     // The groups are core's, as the window forms them (issue 45 §2): one model on one GPU type.
     if (const auto groups = core::analysis::groupScalingRuns(measured); groups.groups.size() > 1) {
-        return reportError(core::makeError(core::ErrorCode::InvalidArgument,
-                                           "the runs are of different models or GPUs: " + groups.notes.front() +
-                                               "; scaling compares one group",
-                                           "scaling"));
+        return reportError(core::makeError(
+            core::ErrorCode::InvalidArgument,
+            "the runs are of different models or GPUs: " + groups.notes.front() + "; scaling compares one group",
+            "scaling"));
     }
     auto input = core::analysis::buildScalingInput(measured);
     if (!input) return reportError(input.error());

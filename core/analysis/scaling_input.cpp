@@ -131,7 +131,8 @@ void fillGroupPoints(const std::vector<MeasuredRun>& runs, ScalingGroup& group, 
             continue;
         }
         if (options.leaveOutGuesses && r.analysis->summary.latencyMeanNs <= 0) {
-            group.input.notes.push_back(r.label + ": left out of scaling, cost and advice: no decode step, no throughput");
+            group.input.notes.push_back(r.label +
+                                        ": left out of scaling, cost and advice: no decode step, no throughput");
             continue;
         }
         if (batchUnknown) ++assumedBatch;
@@ -144,8 +145,9 @@ void fillGroupPoints(const std::vector<MeasuredRun>& runs, ScalingGroup& group, 
                                     " batches): one curve per batch, each against its own smallest TP");
     }
     if (assumedBatch > 0) {
-        group.input.notes.push_back(std::to_string(assumedBatch) +
-                                    " run(s) of unknown batch: assumed 1 (give --batch, or traces with step annotations)");
+        group.input.notes.push_back(
+            std::to_string(assumedBatch) +
+            " run(s) of unknown batch: assumed 1 (give --batch, or traces with step annotations)");
     }
 }
 
@@ -184,7 +186,8 @@ ScalingGroups groupScalingRuns(const std::vector<MeasuredRun>& runs, const Scali
     }
     for (auto& group : out.groups) fillGroupPoints(runs, group, options);
     if (out.groups.size() > 1) {
-        std::string split = "the runs form " + std::to_string(out.groups.size()) + " scaling groups (one model on one GPU type each): ";
+        std::string split =
+            "the runs form " + std::to_string(out.groups.size()) + " scaling groups (one model on one GPU type each): ";
         for (std::size_t g = 0; g < out.groups.size(); ++g) {
             split += (g > 0 ? "; " : "") + out.groups[g].name + ": ";
             for (std::size_t k = 0; k < out.groups[g].members.size(); ++k) {

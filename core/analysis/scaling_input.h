@@ -63,10 +63,10 @@ struct ScalingGroupOptions {
 };
 
 struct ScalingGroup {
-    std::string name;                        // "<model> on <gpu>", and the caller's group when given
-    std::vector<std::size_t> members;        // indices into the runs given, in their order
-    std::vector<std::size_t> pointMembers;   // the member of each point of input.runs
-    ScalingInput input;                      // the points and their notes
+    std::string name;                       // "<model> on <gpu>", and the caller's group when given
+    std::vector<std::size_t> members;       // indices into the runs given, in their order
+    std::vector<std::size_t> pointMembers;  // the member of each point of input.runs
+    ScalingInput input;                     // the points and their notes
 };
 
 struct ScalingGroups {

@@ -309,7 +309,8 @@ TEST_F(DataLoss, AWhatIfPredictionMakesTheWorkspaceUnsaved) {
         return predicted;
     };
     MainWindow window(services);
-    const RunId measured = window.document()->add(test::simulatedRecord(test::smallRequest(2), core::TraceOrigin::Imported));
+    const RunId measured =
+        window.document()->add(test::simulatedRecord(test::smallRequest(2), core::TraceOrigin::Imported));
     ASSERT_FALSE(window.isModified()) << "an opened trace is not the user's work";
     RunConfigChoice choice = prefillFromRun(*window.document()->run(measured), window.catalog());
     choice.fabricId = "pcie4";

@@ -4,11 +4,11 @@
 // scaling groups from a mixed set of opened traces (core::analysis::groupScalingRuns), and a run whose
 // decode steps have different batches has one tokens/s in the runs table, the scaling points (Scaling,
 // Cost, Advice, the report) and Compare: the tokens its steps decoded over the time they took.
+#include <qcustomplot.h>
 #include <QApplication>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
-#include <qcustomplot.h>
 
 #include <gtest/gtest.h>
 
@@ -25,13 +25,13 @@
 #include "tests/test_support.h"
 #include "ui/charts/chart_set.h"
 #include "ui/charts/chart_tabs.h"
-#include "ui/charts/layers_page.h"
 #include "ui/charts/charts_controller.h"
+#include "ui/charts/layers_page.h"
 #include "ui/compare/compare_controller.h"
 #include "ui/compare/compare_view.h"
 #include "ui/main_window.h"
-#include "ui/run_panel.h"
 #include "ui/run_document.h"
+#include "ui/run_panel.h"
 #include "ui/scaling_input.h"
 
 namespace tpscope::ui {
@@ -57,9 +57,8 @@ std::string writeRun(const QTemporaryDir& dir, const std::string& model, const s
     request.model = *catalog->model(model);
     request.gpu = *catalog->gpu(gpu);
     const RunRecord run = test::simulatedRecord(request);
-    const std::string path = dir.filePath(QString::fromStdString(model + "-" + gpu + "-tp" + std::to_string(tp) +
-                                                                 ".json"))
-                                 .toStdString();
+    const std::string path =
+        dir.filePath(QString::fromStdString(model + "-" + gpu + "-tp" + std::to_string(tp) + ".json")).toStdString();
     EXPECT_TRUE(core::writeChromeJson(*run.trace, path).ok()) << path;
     return path;
 }
@@ -90,10 +89,9 @@ Partition cliGroups(const std::string& message) {
 
 TEST_F(OneSource, TheWindowAndTheCliAgreeOnTheScalingGroupsOfMixedTraces) {
     // Two runs of one model on one GPU, one of another model, one on another GPU: three groups.
-    const std::vector<std::string> files{writeRun(dir, "llama3-8b", "h100-sxm", 1),
-                                         writeRun(dir, "llama3-8b", "h100-sxm", 2),
-                                         writeRun(dir, "llama2-7b", "h100-sxm", 2),
-                                         writeRun(dir, "llama3-8b", "a100-sxm", 2)};
+    const std::vector<std::string> files{
+        writeRun(dir, "llama3-8b", "h100-sxm", 1), writeRun(dir, "llama3-8b", "h100-sxm", 2),
+        writeRun(dir, "llama2-7b", "h100-sxm", 2), writeRun(dir, "llama3-8b", "a100-sxm", 2)};
     MainWindow window(defaultServices());
     for (const auto& f : files) ASSERT_NO_FATAL_FAILURE(openAndWait(window, QString::fromStdString(f)));
     ASSERT_EQ(window.document()->size(), files.size());
@@ -143,12 +141,14 @@ std::string writeVaryingBatchTrace(const QTemporaryDir& dir) {
         event(R"j({"ph": "X","cat": "cuda_runtime","name": "cudaGraphLaunch","pid": 1,"tid": 100,"ts": )j" +
               std::to_string(cpu + 5) + R"j(,"dur": 3,"args": {"correlation": )j" + std::to_string(correlation) + "}}");
         const long gemm = 10 + 7 * static_cast<long>(i);
-        event(R"j({"ph": "X","cat": "kernel","name": "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x64x64_cublas","pid": 0,"tid": 7,"ts": )j" +
-              std::to_string(gpu) + R"j(,"dur": )j" + std::to_string(gemm) +
-              R"j(,"args": {"device": 0,"stream": 7,"correlation": )j" + std::to_string(correlation) + "}}");
-        event(R"j({"ph": "X","cat": "kernel","name": "void flash::flash_fwd_splitkv_kernel<Flash_fwd_params>(Flash_fwd_params)","pid": 0,"tid": 7,"ts": )j" +
-              std::to_string(gpu + gemm + 1) + R"j(,"dur": 6,"args": {"device": 0,"stream": 7,"correlation": )j" +
-              std::to_string(correlation) + "}}");
+        event(
+            R"j({"ph": "X","cat": "kernel","name": "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x64x64_cublas","pid": 0,"tid": 7,"ts": )j" +
+            std::to_string(gpu) + R"j(,"dur": )j" + std::to_string(gemm) +
+            R"j(,"args": {"device": 0,"stream": 7,"correlation": )j" + std::to_string(correlation) + "}}");
+        event(
+            R"j({"ph": "X","cat": "kernel","name": "void flash::flash_fwd_splitkv_kernel<Flash_fwd_params>(Flash_fwd_params)","pid": 0,"tid": 7,"ts": )j" +
+            std::to_string(gpu + gemm + 1) + R"j(,"dur": 6,"args": {"device": 0,"stream": 7,"correlation": )j" +
+            std::to_string(correlation) + "}}");
         ++correlation;
     }
     json << "]}\n";
@@ -220,7 +220,7 @@ TEST_F(OneSource, ResettingTheSweepKeepsTheWindowsOnePrice) {
     const double price = charts->pricePerGpuHour() + 1.75;
     charts->setPricePerGpuHour(price);
     EXPECT_DOUBLE_EQ(window.runPanel()->pricePerGpuHour(), price);  // the run panel's field edits it
-    window.runPanel()->setDefaults();                                // Reset to the default sweep
+    window.runPanel()->setDefaults();                               // Reset to the default sweep
     EXPECT_DOUBLE_EQ(charts->pricePerGpuHour(), price) << "the sweep's reset changed Cost, Advice and the report";
 }
 

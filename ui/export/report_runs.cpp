@@ -125,10 +125,12 @@ core::Result<ReportRuns> loadReportRuns(const QStringList& files, const Services
     out.fitRequest = std::move(input.fitRequest);
     for (const auto& r : records) {
         if (auto c = chartRunOf(r)) out.allRuns.push_back(std::move(*c));
-        const bool inGroup = std::any_of(out.runs.begin(), out.runs.end(), [&r](const ChartRun& c) { return c.id == r.id; });
+        const bool inGroup =
+            std::any_of(out.runs.begin(), out.runs.end(), [&r](const ChartRun& c) { return c.id == r.id; });
         if (!inGroup) {
-            out.context.configuration << QStringLiteral("%1: another scaling group than the first run's (%2), not in "
-                                                        "this report")
+            out.context.configuration << QStringLiteral(
+                                             "%1: another scaling group than the first run's (%2), not in "
+                                             "this report")
                                              .arg(r.label(), QString::fromStdString(input.name));
         }
     }

@@ -392,8 +392,9 @@ Status saveWorkspaceTo(const Workspace& ws, const std::string& path, const Works
         fs::remove(backup, ec);
         fs::create_hard_link(target, backup, ec);
         if (ec) fs::copy_file(target, backup, fs::copy_options::overwrite_existing, ec);
-        if (ec) return makeError(ErrorCode::IoError, "cannot keep the previous file as " + backup.string() + ": " +
-                                                         ec.message(), path);
+        if (ec)
+            return makeError(ErrorCode::IoError,
+                             "cannot keep the previous file as " + backup.string() + ": " + ec.message(), path);
     }
     if (std::rename(tmp.path().c_str(), target.c_str()) != 0) {
         return makeError(ErrorCode::IoError, std::string("cannot replace the file: ") + std::strerror(errno), path);

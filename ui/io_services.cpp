@@ -91,6 +91,10 @@ core::RunInfo runInfoOf(const RunRecord& run) {
                                        {"inter_fabric", r.interFabric ? r.interFabric->id : std::string()},
                                        {"source", run.source.toStdString()},
                                        {"sweep", std::to_string(run.sweep)}});
+    if (!run.trace && run.status == RunStatus::Failed) {
+        info.spec.emplace_back("status", "failed");
+        info.spec.emplace_back("error", run.error.toStdString());
+    }
     return info;
 }
 
@@ -145,6 +149,12 @@ RunRecord runRecordOf(const core::Run& run, const QString& workspacePath) {
     // The group the run was made in (issue 28): -1 when the workspace does not say (the CLI's, an
     // older GUI's); assignGroups then infers it.
     rec.sweep = specNumber<int>(info, "sweep", -1);
+    if (specValue(info, "status") == "failed") {
+        // Kept with its reason (issue 45): the runs table shows what it showed when it was saved.
+        rec.status = RunStatus::Failed;
+        rec.error = QString::fromStdString(specValue(info, "error"));
+        return rec;
+    }
     rec.status = RunStatus::Done;
     rec.progress = 1;
     rec.trace = run.trace;
@@ -226,16 +236,17 @@ core::Result<OpenedDocument> openWithIo(const QString& path, const TaskControl& 
         OpenedDocument doc;
         doc.path = path;
         doc.isWorkspace = true;
+        doc.settings = std::move(ws.settings);
         for (const auto& run : ws.runs) doc.runs.push_back(runRecordOf(run, path));
         assignGroups(doc.runs);
         // The reading threads' buffers are freed by now, but kept in their arenas (up to 0.9 GB at 100 M
         // events): handed back before the timeline rows and the analysis allocate.
         core::returnFreedMemory();
         qCInfo(lcDocument).noquote() << "read" << doc.runs.size() << "runs;" << memoryUseText();
-        if (!doc.runs.empty()) previewRun(doc.runs.front(), preview);
+        if (!doc.runs.empty() && doc.runs.front().trace) previewRun(doc.runs.front(), preview);
         for (std::size_t i = 0; i < doc.runs.size(); ++i) {
             if (control.cancelled()) return core::makeError(core::ErrorCode::Cancelled, "opening cancelled", p);
-            deriveRunData(doc.runs[i]);
+            if (doc.runs[i].trace) deriveRunData(doc.runs[i]);
             qCInfo(lcDocument).noquote() << "analysed run" << i + 1 << "of" << doc.runs.size() << ";"
                                          << memoryUseText();
             control.report(0.5 + 0.5 * static_cast<double>(i + 1) / static_cast<double>(doc.runs.size()));
@@ -261,15 +272,29 @@ core::Result<OpenedDocument> openWithIo(const QString& path, const TaskControl& 
     return doc;
 }
 
-core::Status saveWithIo(const QString& path, const std::vector<RunRecord>& runs, const TaskControl& control) {
+bool isSavedRun(const RunRecord& run) {
+    // A pending or cancelled run has nothing to keep; a failed one keeps its reason.
+    return run.trace != nullptr || run.status == RunStatus::Failed;
+}
+
+std::size_t savedRunCount(const std::vector<RunRecord>& runs) {
+    return static_cast<std::size_t>(std::count_if(runs.begin(), runs.end(), isSavedRun));
+}
+
+core::Status saveWithIo(const QString& path, const WorkspaceSnapshot& snapshot, const TaskControl& control) {
     core::Workspace ws;
-    for (const auto& run : runs) {
-        if (!run.trace) continue;  // pending or failed runs have nothing to keep
-        ws.runs.push_back(core::Run{runInfoOf(run), run.trace, std::nullopt});
+    for (const auto& run : snapshot.runs) {
+        if (isSavedRun(run)) ws.runs.push_back(core::Run{runInfoOf(run), run.trace, std::nullopt});
     }
+    ws.settings = snapshot.settings;
     core::WorkspaceOptions options;
     options.control = control;
+    options.keepBackup = true;
     return core::saveWorkspace(ws, path.toStdString(), options);
+}
+
+core::Status saveWithIo(const QString& path, const std::vector<RunRecord>& runs, const TaskControl& control) {
+    return saveWithIo(path, WorkspaceSnapshot{runs, {}}, control);
 }
 
 }  // namespace tpscope::ui

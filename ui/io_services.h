@@ -21,9 +21,16 @@ namespace tpscope::ui {
 // gets the first run as soon as it is read.
 core::Result<OpenedDocument> openWithIo(const QString& path, const TaskControl& control,
                                         const OpenPreviewFn& preview = {});
+// Keeps the previous file as NAME~ when it replaces one.
+core::Status saveWithIo(const QString& path, const WorkspaceSnapshot& snapshot, const TaskControl& control);
+// The runs alone, without view settings (tests, tools).
 core::Status saveWithIo(const QString& path, const std::vector<RunRecord>& runs, const TaskControl& control);
+// How many of `runs` a save writes: those with a trace and the failed ones (with their reasons).
+std::size_t savedRunCount(const std::vector<RunRecord>& runs);
+bool isSavedRun(const RunRecord& run);
 
-// The mapping between a GUI run and a workspace run (exposed for tests).
+// The mapping between a GUI run and a workspace run (exposed for tests). A failed run is kept
+// without a trace, its status and reason in the spec.
 core::RunInfo runInfoOf(const RunRecord& run);
 // sweep: the spec's "sweep" (the group it was made in), or -1 when the workspace does not say.
 RunRecord runRecordOf(const core::Run& run, const QString& workspacePath);

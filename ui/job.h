@@ -9,7 +9,8 @@
 //             queued and coalesced (QFutureWatcher), never more often than it can paint;
 //   cancel    JobHandle::cancel sets the flag the work polls (TaskControl::cancel) and never blocks;
 //             the work returns ErrorCode::Cancelled at its next check;
-//   result / failed  exactly one of them, on the owner's thread. An exception that escapes the work
+//   result / failed  exactly one of them, on the owner's thread, always: a job whose work never ran
+//             (its task dropped from the pool) fails as Cancelled. An exception that escapes the work
 //             (std::bad_alloc on a trace larger than memory) is its error (guardWorker), so it ends in
 //             the window's error banner, never in std::terminate;
 //   partial   values the work hands over before its end (a file's first run, each run of a sweep), in
@@ -138,14 +139,15 @@ JobHandle startJob(QObject* owner, std::string what,
             promise.addResult(Message{nullptr, std::move(outcome)});
         });
     auto* watcher = new QFutureWatcher<Message>(owner);
-    if (handlers.progress) {
-        QObject::connect(watcher, &QFutureWatcherBase::progressValueChanged, watcher,
-                         [shared, progress = handlers.progress](int value) {
-                             if (!shared->abandoned.load()) progress(value / 1000.0);
-                         });
+    auto owned = std::make_shared<JobHandlers<T, Partial>>(std::move(handlers));
+    auto ended = std::make_shared<bool>(false);  // an outcome was handed to the owner (GUI thread only)
+    if (owned->progress) {
+        QObject::connect(watcher, &QFutureWatcherBase::progressValueChanged, watcher, [shared, h = owned](int value) {
+            if (!shared->abandoned.load()) h->progress(value / 1000.0);
+        });
     }
     QObject::connect(watcher, &QFutureWatcherBase::resultsReadyAt, watcher,
-                     [watcher, shared, handlers = std::move(handlers)](int begin, int end) {
+                     [watcher, shared, ended, h = owned](int begin, int end) {
                          for (int i = begin; i < end; ++i) {
                              const Message message = watcher->resultAt(i);
                              if (shared->abandoned.load()) {
@@ -153,18 +155,28 @@ JobHandle startJob(QObject* owner, std::string what,
                                  continue;
                              }
                              if (message.partial) {
-                                 if (handlers.partial) handlers.partial(*message.partial);
+                                 if (h->partial) h->partial(*message.partial);
                                  continue;
                              }
                              watcher->deleteLater();
-                             if (!message.outcome) continue;
+                             if (!message.outcome || *ended) continue;
+                             *ended = true;
                              if (*message.outcome) {
-                                 if (handlers.result) handlers.result(std::move(**message.outcome));
-                             } else if (handlers.failed) {
-                                 handlers.failed(message.outcome->error());
+                                 if (h->result) h->result(std::move(**message.outcome));
+                             } else if (h->failed) {
+                                 h->failed(message.outcome->error());
                              }
                          }
                      });
+    // A job whose work never ran (its pool dropped the task, the pool went away) finishes without an
+    // outcome: it ends as cancelled, so no owner waits for it forever ("saving…" that never ends).
+    QObject::connect(watcher, &QFutureWatcherBase::finished, watcher, [watcher, shared, ended, h = owned] {
+        if (*ended) return;
+        *ended = true;
+        watcher->deleteLater();
+        if (shared->abandoned.load() || !h->failed) return;
+        h->failed(core::makeError(core::ErrorCode::Cancelled, "the job stopped before it produced a result"));
+    });
     watcher->setFuture(future);
     return JobHandle(std::move(shared), QFuture<void>(future));
 }

@@ -12,9 +12,12 @@
 #include <QTableView>
 #include <QUndoStack>
 
+#include <utility>
+
 #include "ui/charts/chart_set.h"
 #include "ui/charts/chart_tabs.h"
 #include "ui/compare/compare_controller.h"
+#include "ui/compare/compare_view.h"
 #include "ui/document_loader.h"
 #include "ui/error_banner.h"
 #include "ui/logging.h"
@@ -52,6 +55,10 @@ MainWindow::MainWindow(Services services, QWidget* parent) : QMainWindow(parent)
                                      QMessageBox::No) == QMessageBox::Yes;
     };
     m_undo = new QUndoStack(this);
+    // Each Remove keeps the removed runs' traces for Undo: past this many steps the oldest are freed.
+    m_undo->setUndoLimit(kUndoLimit);
+    // Undo and redo move the workspace away from (or back to) what was saved: the title follows.
+    connect(m_undo, &QUndoStack::cleanChanged, this, [this] { updateTitle(); });
     setAcceptDrops(true);
     buildLayout();
     buildActions();
@@ -112,6 +119,7 @@ void MainWindow::connectWorkers() {
     connect(prices, &ChartsController::pricePerGpuHourChanged, m_runPanel, &RunPanel::setPricePerGpuHour);
     m_chartTabs->addExportActions(menuBar()->actions().front()->menu());
     m_compare = new CompareController(this);
+    m_compare->view()->addAction(m_removeAction);  // Delete in a Compare pane removes its run
     m_planningTabs = new PlanningTabs(this);
 }
 
@@ -144,13 +152,22 @@ void MainWindow::clearError() {
 }
 
 void MainWindow::setModified(bool modified) {
-    m_modified = modified;
+    m_dirty = modified;
+    if (!modified) m_undo->setClean();
     updateTitle();
+}
+
+bool MainWindow::isModified() const {
+    return m_dirty || !m_undo->isClean();
+}
+
+void MainWindow::markUnsaved() {
+    setModified(true);
 }
 
 void MainWindow::updateTitle() {
     const QString name = m_path.isEmpty() ? tr("untitled workspace") : m_path.section(QLatin1Char('/'), -1);
-    setWindowTitle(QStringLiteral("%1%2 — tpscope").arg(name, m_modified ? QStringLiteral(" *") : QString()));
+    setWindowTitle(QStringLiteral("%1%2 — tpscope").arg(name, isModified() ? QStringLiteral(" *") : QString()));
 }
 
 void MainWindow::updateStatusProgress() {
@@ -168,15 +185,16 @@ void MainWindow::updateStatusProgress() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    if (m_modified && !m_closeApproved) {
+    bool discarded = std::exchange(m_closeApproved, false);
+    if (isModified() && !discarded) {
         const auto answer = m_unsavedPrompt(this);
         if (answer == QMessageBox::Save) {
-            // The window closes once the save has succeeded; a failed or cancelled save keeps it open.
+            // The window closes once the save has succeeded and nothing changed since its snapshot
+            // (a run that finished while it was written asks again); a failed or cancelled save
+            // keeps it open.
             event->ignore();
             save([this](bool saved) {
-                if (!saved) return;
-                m_closeApproved = true;
-                close();
+                if (saved) close();
             });
             return;
         }
@@ -184,13 +202,14 @@ void MainWindow::closeEvent(QCloseEvent* event) {
             event->ignore();
             return;
         }
+        discarded = true;
     }
     if (m_saving) {
         event->ignore();
         statusBar()->showMessage(tr("Saving %1: the window closes when it is written").arg(m_savePath), 10'000);
-        m_afterSave = [this, previous = std::move(m_afterSave)](bool saved) {
+        m_afterSave = [this, discarded, previous = std::move(m_afterSave)](bool saved) {
             if (previous) previous(saved);
-            m_closeApproved = true;
+            m_closeApproved = discarded;  // the user's Discard stands; otherwise asked again if changed
             close();
         };
         return;

@@ -53,6 +53,9 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 
   public:
+    // Undo steps kept (Remove and Clear hold the removed runs' traces until they fall off the stack).
+    static constexpr int kUndoLimit = 20;
+
     explicit MainWindow(Services services, QWidget* parent = nullptr);
     const Services& services() const { return m_services; }
     ~MainWindow() override;
@@ -116,7 +119,11 @@ class MainWindow : public QMainWindow {
     QProgressBar* statusProgress() const { return m_statusProgress; }
     QTextBrowser* detailsPane() const { return m_details; }
     QString lastError() const { return m_lastError; }
-    bool isModified() const { return m_modified; }
+    // Unsaved: the undo stack has left the state of the last save or open, or a change outside it (a
+    // run that finished, a What-if prediction, a changed view setting) came after that snapshot.
+    bool isModified() const;
+    // A change the undo stack does not hold (a What-if prediction added): the workspace is unsaved.
+    void markUnsaved();
     QString currentPath() const { return m_path; }
     void selectRun(RunId id);
     RunId currentRun() const { return m_current; }
@@ -194,6 +201,13 @@ class MainWindow : public QMainWindow {
     void startLoad(const QString& path, bool askedFirst);
     void applyLoadedWorkspace(OpenedDocument document);
     void onSaveDone(const QString& error, bool cancelled);
+    // Before a save over an existing workspace that holds more runs than the save writes: the user's yes.
+    bool confirmReplacingRuns(const QString& path);
+    // main_window_workspace.cpp: what the view shows, kept in the workspace (its settings) and
+    // restored when it is opened: the price, the latency target, the advice threshold, the Compare
+    // set with its baseline and aligned layer, the current run.
+    WorkspaceSettings viewSettings() const;
+    void applyViewSettings(const WorkspaceSettings& settings);
     void onDocumentPreview(const RunRecord& firstRun);
     void onDocumentLoaded(OpenedDocument document);
     void onDocumentFailed(const QString& path, const QString& message);
@@ -234,6 +248,7 @@ class MainWindow : public QMainWindow {
     QAction* m_cancelAction = nullptr;
     QAction* m_saveAction = nullptr;
     QAction* m_exportAction = nullptr;
+    QAction* m_removeAction = nullptr;
     QMenu* m_recentMenu = nullptr;
 
     SweepState m_sweepState;
@@ -242,14 +257,18 @@ class MainWindow : public QMainWindow {
     QString m_loadPath;  // the file being opened
     QString m_lastError;
     QString m_path;
-    bool m_modified = false;
+    bool m_dirty = false;  // changed outside the undo stack since the last save or open
     bool m_saving = false;
     QString m_savePath;
-    std::uint64_t m_saveRevision = 0;
+    std::uint64_t m_saveRevision = 0;  // the document's revision the running save wrote
+    // Counts the documents shown (a workspace opened replaces it): a save adopts its path only when
+    // the document it wrote is still the one shown.
+    std::uint64_t m_generation = 0;
+    std::uint64_t m_saveGeneration = 0;
     std::function<void(bool)> m_afterSave;
     QPointer<QProgressDialog> m_saveDialog;
     QString m_loadAskedFor;        // the workspace whose load the unsaved-changes question came before
-    bool m_closeApproved = false;  // the unsaved-changes question was answered for this close
+    bool m_closeApproved = false;  // Discard was answered for this close, which waited for a save
     UnsavedPrompt m_unsavedPrompt;
     ConfirmPrompt m_confirmPrompt;
     QHash<const QWidget*, QString> m_tabDetails;  // each tab's last details

@@ -100,10 +100,13 @@ void MainWindow::buildActions() {
     m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape | Qt::SHIFT));
     run->addAction(tr("Reset to the &default sweep"), m_runPanel, &RunPanel::setDefaults);
     run->addSeparator();
-    auto* remove = run->addAction(tr("Re&move selected runs"), this, &MainWindow::removeSelectedRuns);
+    auto* remove = m_removeAction = run->addAction(tr("Re&move selected runs"), this, &MainWindow::removeSelectedRuns);
     remove->setShortcut(QKeySequence::Delete);
     remove->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    // Wherever a run is selected (issue 45 §3): the runs table, the timeline, a Compare pane (added
+    // with the Compare tab, connectWorkers).
     m_runsTable->addAction(remove);
+    m_timeline->addAction(remove);
     run->addAction(tr("C&lear all runs"), this, &MainWindow::clearRuns);
 
     auto* help = menuBar()->addMenu(tr("&Help"));

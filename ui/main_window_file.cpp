@@ -19,8 +19,10 @@
 #include <memory>
 #include <utility>
 
+#include "core/io/workspace/workspace.h"
 #include "ui/document_loader.h"
 #include "ui/export/plot_export.h"
+#include "ui/io_services.h"
 #include "ui/job.h"
 #include "ui/main_window.h"
 #include "ui/run_document.h"
@@ -63,11 +65,12 @@ void MainWindow::openFolderDialog() {
 void MainWindow::openPath(const QString& path) {
     rememberDirectory(path);
     // A workspace replaces every run: ask about unsaved ones before reading it, not after.
-    if (m_modified && path.endsWith(QStringLiteral(".tpscope"), Qt::CaseInsensitive)) {
+    if (isModified() && path.endsWith(QStringLiteral(".tpscope"), Qt::CaseInsensitive)) {
         const auto answer = m_unsavedPrompt(this);
         if (answer == QMessageBox::Save) {
+            // Runs that finished while it was written are not in the file: then the question comes again.
             save([this, path](bool saved) {
-                if (saved) startLoad(path, true);
+                if (saved) openPath(path);
             });
             return;
         }
@@ -123,13 +126,14 @@ void MainWindow::onDocumentLoaded(OpenedDocument document) {
     updateActions();
     const bool asked = !m_loadAskedFor.isEmpty() && m_loadAskedFor == document.path;
     m_loadAskedFor.clear();
-    if (document.isWorkspace && m_modified && !asked) {
+    if (document.isWorkspace && isModified() && !asked) {
         // A workspace under another name than *.tpscope: the question comes now, before it replaces the runs.
         const auto answer = m_unsavedPrompt(this);
         if (answer == QMessageBox::Save) {
             auto kept = std::make_shared<OpenedDocument>(std::move(document));
+            // Asked again (onDocumentLoaded) when runs changed while the save was written.
             save([this, kept](bool saved) {
-                if (saved) applyLoadedWorkspace(std::move(*kept));
+                if (saved) onDocumentLoaded(std::move(*kept));
             });
             return;
         }
@@ -147,8 +151,10 @@ void MainWindow::applyLoadedWorkspace(OpenedDocument document) {
         // The workspace replaces every run: a sweep still running would have nowhere to go.
         if (isSweepRunning()) m_sweep->cancel();
         m_undo->clear();  // its commands refer to runs of the replaced document
+        ++m_generation;   // a save of the replaced document still running no longer points here
         m_document->resetRuns(std::move(document.runs));
         m_path = document.path;
+        applyViewSettings(document.settings);
         setModified(false);
     } else {
         // An opened trace is not work the user made: it does not make the workspace unsaved.
@@ -179,13 +185,18 @@ bool MainWindow::saveTo(const QString& path, std::function<void(bool saved)> the
         showError(tr("Could not save %1: %2 is still being saved").arg(path, m_savePath));
         return false;
     }
+    if (!confirmReplacingRuns(path)) {
+        statusBar()->showMessage(tr("Not saved: %1 was kept as it was").arg(path), 10'000);
+        return false;
+    }
     m_saving = true;
     m_savePath = path;
     m_saveRevision = m_document->revision();
+    m_saveGeneration = m_generation;
     m_afterSave = std::move(then);
-    // A job (ui/job.h): a snapshot of the runs (the worker never reads the document), progress and
-    // Cancel through the job, its end delivered to onSaveDone. No nested event loop: runs that
-    // finish and files that load meanwhile are applied as they come.
+    // A job (ui/job.h): a snapshot of the runs and the view's settings (the worker never reads the
+    // document), progress and Cancel through the job, its end delivered to onSaveDone. No nested
+    // event loop: runs that finish and files that load meanwhile are applied as they come.
     m_saveDialog = new QProgressDialog(tr("Saving %1…").arg(path), tr("Cancel"), 0, 1000, this);
     m_saveDialog->setWindowModality(Qt::WindowModal);
     m_saveDialog->setMinimumDuration(400);
@@ -200,14 +211,30 @@ bool MainWindow::saveTo(const QString& path, std::function<void(bool saved)> the
     handlers.failed = [this](const core::Error& error) {
         onSaveDone(QString::fromStdString(error.message), error.code == core::ErrorCode::Cancelled);
     };
+    WorkspaceSnapshot snapshot{m_document->runs(), viewSettings()};
     const JobHandle job = startJob<core::Ok>(
         this, path.toStdString(),
-        [save = m_services.saveWorkspace, path, runs = m_document->runs()](const JobContext<>& context) {
-            return save(path, runs, context.control);
+        [save = m_services.saveWorkspace, path, snapshot = std::move(snapshot)](const JobContext<>& context) {
+            return save(path, snapshot, context.control);
         },
         std::move(handlers));
     connect(m_saveDialog, &QProgressDialog::canceled, this, [job] { job.cancel(); });
     return true;
+}
+
+bool MainWindow::confirmReplacingRuns(const QString& path) {
+    // Replacing a workspace with fewer runs (none, after Select all and Delete) is asked about first;
+    // the previous file stays as NAME~ (saveWithIo) either way.
+    if (!QFileInfo(path).isFile()) return true;
+    const auto held = core::listWorkspaceRuns(path.toStdString());
+    if (!held) return true;  // not a workspace: the save's own checks speak
+    const std::size_t writing = savedRunCount(m_document->runs());
+    if (writing >= held->size()) return true;
+    const QString name = QFileInfo(path).fileName();
+    const QString question =
+        writing == 0 ? tr("%1 holds %2 runs. Replace it with an empty workspace?").arg(name).arg(held->size())
+                     : tr("%1 holds %2 runs. Replace it with these %3?").arg(name).arg(held->size()).arg(writing);
+    return m_confirmPrompt(this, question + tr(" The previous file is kept as %1~.").arg(name));
 }
 
 void MainWindow::onSaveDone(const QString& error, bool cancelled) {
@@ -219,10 +246,20 @@ void MainWindow::onSaveDone(const QString& error, bool cancelled) {
         statusBar()->showMessage(tr("Save cancelled: %1 was not written").arg(path), 10'000);
     } else if (!saved) {
         showError(tr("Could not save %1: %2").arg(path, error));
+    } else if (m_saveGeneration != m_generation) {
+        // Another workspace was opened while it was written: the window stays on that one.
+        addRecentFile(path);
+        statusBar()->showMessage(tr("Saved %1 (the workspace shown now is %2)").arg(path, m_path), 10'000);
     } else {
         m_path = path;
-        // What changed while it was written (a run that finished) is not in the file.
-        setModified(m_document->revision() != m_saveRevision);
+        if (m_document->revision() == m_saveRevision) {
+            setModified(false);
+        } else {
+            // What changed while it was written (a run that finished, an undo) is not in the file, and
+            // the undo stack's clean state is not the file's any more.
+            m_undo->resetClean();
+            setModified(true);
+        }
         addRecentFile(path);
         statusBar()->showMessage(tr("Saved %1").arg(path), 5'000);
     }

@@ -4,6 +4,7 @@
 // the sweep's job id and the run's index in the sweep; both are checked here, on the GUI thread, and
 // mapped to a RunId, so a result of an old sweep or of a run that is gone is dropped.
 
+#include <QApplication>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLocale>
@@ -14,6 +15,8 @@
 
 #include <algorithm>
 
+#include "ui/compare/compare_controller.h"
+#include "ui/compare/compare_view.h"
 #include "ui/logging.h"
 #include "ui/main_window.h"
 #include "ui/run_commands.h"
@@ -220,9 +223,8 @@ void MainWindow::showRun(RunId id) {
 
 bool MainWindow::removeRun(RunId id) {
     if (m_document->run(id) == nullptr) return false;
+    // The undo stack's clean state says whether the workspace is unsaved (isModified).
     m_undo->push(new RemoveRunsCommand(m_document, {id}, tr("Remove run")));
-    // Removing from a workspace on disk changes it; removing an unsaved run loses nothing saved.
-    if (!m_path.isEmpty()) setModified(true);
     return true;
 }
 
@@ -233,19 +235,31 @@ bool MainWindow::clearRuns() {
     }
     if (isSweepRunning()) cancelSweep();
     m_undo->push(new RemoveRunsCommand(m_document, m_document->ids(), tr("Clear all runs")));
-    if (!m_path.isEmpty()) setModified(true);
     return true;
 }
 
 void MainWindow::removeSelectedRuns() {
     std::vector<RunId> ids;
-    for (const QModelIndex& index : m_runsTable->selectionModel()->selectedRows()) {
-        ids.push_back(m_runs->idAt(m_proxy->mapToSource(index).row()));
+    const QWidget* focus = QApplication::focusWidget();
+    const auto within = [focus](const QWidget* w) {
+        return focus != nullptr && (focus == w || w->isAncestorOf(focus));
+    };
+    if (within(m_compare->view())) {
+        // The run of the Compare pane that has the keyboard.
+        const CompareView* compare = m_compare->view();
+        for (int i = 0; i < compare->paneCount(); ++i) {
+            if (within(compare->paneView(i))) ids.push_back(compare->runs()[static_cast<std::size_t>(i)].id);
+        }
+    } else if (within(m_timeline)) {
+        if (m_current != RunId::None) ids.push_back(m_current);  // the run the timeline shows
+    } else {
+        for (const QModelIndex& index : m_runsTable->selectionModel()->selectedRows()) {
+            ids.push_back(m_runs->idAt(m_proxy->mapToSource(index).row()));
+        }
     }
     if (ids.empty()) return;
     const QString text = ids.size() == 1 ? tr("Remove run") : tr("Remove %1 runs").arg(ids.size());
     m_undo->push(new RemoveRunsCommand(m_document, std::move(ids), text));
-    if (!m_path.isEmpty()) setModified(true);
 }
 
 void MainWindow::focusTimelineOnExampleUnlessUserChose(bool wholeStep) {

@@ -322,7 +322,8 @@ void RunPanel::setDefaults() {
     }
     m_simulated->setChecked(true);
     m_interFabric->setCurrentIndex(0);
-    m_price->setValue(kDefaultPricePerGpuHour);
+    // The price is not part of the sweep: it is the window's one price (ChartsController), shared by
+    // Cost, Advice and the report, and a reset of the sweep leaves it as the user set it.
     updateCustomVisibility();
     validate();
 }

@@ -15,8 +15,8 @@ const core::analysis::RunPoint* pointOf(const ScalingInput& input, RunId id) {
 
 }  // namespace
 
-core::Result<core::analysis::ScalingReport> scalingOfSweep(const std::vector<RunRecord>& runs, int group) {
-    return core::analysis::analyzeScaling(scalingInputOf(runs, group).points);
+core::Result<core::analysis::ScalingReport> scalingOfGroup(const std::vector<RunRecord>& runs, RunId member) {
+    return core::analysis::analyzeScaling(scalingInputOf(runs, member).points);
 }
 
 const core::analysis::BatchScaling* scalingBatchOf(const core::analysis::ScalingReport& report,

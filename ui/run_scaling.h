@@ -13,8 +13,9 @@
 
 namespace tpscope::ui {
 
-// analyzeScaling over scalingInputOf(runs, group), without a price (efficiency does not depend on one).
-core::Result<core::analysis::ScalingReport> scalingOfSweep(const std::vector<RunRecord>& runs, int group);
+// analyzeScaling over scalingInputOf(runs, member) (the scaling group holding `member`), without a
+// price (efficiency does not depend on one).
+core::Result<core::analysis::ScalingReport> scalingOfGroup(const std::vector<RunRecord>& runs, RunId member);
 
 // The report's batch of a run (the batch its point has in the input), or nullptr.
 const core::analysis::BatchScaling* scalingBatchOf(const core::analysis::ScalingReport& report,

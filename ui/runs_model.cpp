@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <set>
 
 #include "core/util/units.h"
 #include "ui/charts/breakdown_palette.h"
@@ -200,7 +199,10 @@ void RunsModel::onChanged(RunId id) {
     const int row = rowOf(id);
     if (row < 0) return;
     const auto before = m_efficiency;
-    recomputeEfficiency();
+    // A progress tick changes a running run's progress only: the scaling is recomputed once, when a
+    // run's outcome changes (issue 45 §3), not at every tick.
+    const RunRecord* run = m_document->run(id);
+    if (run == nullptr || run->status != RunStatus::Running) recomputeEfficiency();
     if (before != m_efficiency && rowCount() > 0) {
         // The efficiency of the other runs of the sweep may change with this one.
         Q_EMIT dataChanged(index(0, Efficiency), index(rowCount() - 1, Efficiency));
@@ -227,13 +229,8 @@ void RunsModel::onReset() {
 
 void RunsModel::recomputeEfficiency() {
     m_efficiency.clear();
-    const auto& runs = m_document->runs();
-    std::set<int> sweeps;
-    for (const auto& r : runs) {
-        if (r.status == RunStatus::Done) sweeps.insert(groupOf(r));
-    }
-    for (const int sweep : sweeps) {
-        const ScalingInput input = scalingInputOf(runs, sweep);
+    // Each run against its own scaling group, as core forms the groups.
+    for (const ScalingInput& input : scalingGroupsOf(m_document->runs())) {
         const auto report = core::analysis::analyzeScaling(input.points);
         if (!report) continue;  // e.g. two runs with the same TP and batch in one group
         for (const RunId id : input.pointIds) {

@@ -2,16 +2,14 @@
 // Copyright (C) 2026 The tpscope authors
 #pragma once
 // The one scaling input of the window (DESIGN.md §8 "One input per question"): which finished runs
-// of a group (a sweep, or the opened runs) take part in scaling, cost and advice, at which GPU count
-// and batch, and why the others do not. The runs table's efficiency, the Scaling and Cost charts, the
+// form a scaling group, which of them take part in scaling, cost and advice, at which GPU count and
+// batch, and why the others do not. The runs table's efficiency, the Scaling and Cost charts, the
 // Advice tab, the PDF report and the headless modes all read it, so no two of them can disagree on
-// a run's tokens/s. The mapping of a run to a point is core's (core::analysis::runPointOf); this file
-// only says which runs go in:
-// - a run made here (simulated, local GPUs) at its request's TP and batch;
-// - an imported run at what core reads from its trace (GPUs: metadata "tp", else ranks; batch: the
-//   analysis's), but only when core knows the batch: an assumed batch 1 would pass a guess as a
-//   measured tokens/s, so such a run stays out of scaling and cost, and a note says so;
-// - a run without a decode step stays out too (no latency, no throughput).
+// a run's tokens/s. Grouping, the mapping of a run to a point and the rules for leaving a run out
+// are core's (core::analysis::groupScalingRuns, as `tpscope-cli scaling` groups): one model on one
+// GPU type within one sweep; a run whose batch is unknown or that has no decode step stays out with a
+// note. This file only hands core the runs (a run made here at its request's TP and batch, an
+// imported one at what core reads from its trace) and selects a group.
 // Every run of the group, in or out, keeps its place in `runs` (the Layers page shows any of them).
 // Cost: O(runs).
 
@@ -35,11 +33,13 @@ struct ChartRun {
     QString label;
     int gpus = 0;   // 0: core's reading of the trace (metadata "tp", else the ranks)
     int batch = 0;  // 0: the analysis's (trace metadata), when core knows it
+    int sweep = 0;  // the sweep it was made in (0: opened traces): runs of two sweeps never share a group
     std::shared_ptr<const core::Trace> trace;
     std::shared_ptr<const core::analysis::RunAnalysis> analysis;
 };
 
 struct ScalingInput {
+    std::string name;                              // core's name of the group ("llama3-70b on h100-sxm (sweep 2)")
     std::vector<ChartRun> runs;                    // every finished, analysed run of the group
     std::vector<core::analysis::RunPoint> points;  // those with a known throughput, as core maps them
     std::vector<RunId> pointIds;                   // the run of each point
@@ -60,10 +60,14 @@ inline int groupOf(const RunRecord& run) {
 // A finished, analysed run as the charts see it; nullopt for any other.
 std::optional<ChartRun> chartRunOf(const RunRecord& run);
 
-// The input of runs that are already chart runs (headless reports, tests).
+// The input of runs that are already chart runs (headless reports, tests): every run in `runs`, the
+// points of core's first group (its split noted when they form several).
 ScalingInput scalingInputOf(std::vector<ChartRun> runs);
-// The input of one group of the document's runs.
-ScalingInput scalingInputOf(const std::vector<RunRecord>& runs, int group);
+// Every scaling group of the document's finished runs, as core forms them, in the order of their
+// first run.
+std::vector<ScalingInput> scalingGroupsOf(const std::vector<RunRecord>& runs);
+// The group of the document's runs that holds run `id`; the first group when no group holds it.
+ScalingInput scalingInputOf(const std::vector<RunRecord>& runs, RunId id);
 
 // The notes as one caption line each ("" when there are none).
 QString notesText(const std::vector<std::string>& notes);

@@ -14,6 +14,8 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "core/sim/simulator.h"
@@ -44,10 +46,21 @@ struct SweepCallbacks {
     std::function<void(int index, const core::Error& error)> failed;
 };
 
+// A workspace's own settings (core::Workspace::settings): key, value as text.
+using WorkspaceSettings = std::vector<std::pair<std::string, std::string>>;
+
+// What a save writes: the runs (those with a trace, and failed ones with their reasons) and the
+// view's settings.
+struct WorkspaceSnapshot {
+    std::vector<RunRecord> runs;
+    WorkspaceSettings settings;
+};
+
 struct OpenedDocument {
     QString path;
     bool isWorkspace = false;  // a .tpscope workspace (its runs replace the current ones)
     std::vector<RunRecord> runs;
+    WorkspaceSettings settings;  // a workspace's (empty for a trace)
     QString note;  // import statistics worth showing ("12 records skipped")
 };
 
@@ -79,7 +92,7 @@ struct Services {
     // preview may be empty.
     std::function<core::Result<OpenedDocument>(const QString& path, const TaskControl&, const OpenPreviewFn& preview)>
         open;
-    std::function<core::Status(const QString& path, const std::vector<RunRecord>& runs, const TaskControl&)>
+    std::function<core::Status(const QString& path, const WorkspaceSnapshot& snapshot, const TaskControl&)>
         saveWorkspace;
     std::function<LocalBackendInfo()> localBackend;
     WhatIfFn whatIf;

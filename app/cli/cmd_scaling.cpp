@@ -141,7 +141,8 @@ int runScaling(const CliContext& ctx, const ScalingCliOptions& o) {
             auto ws = core::loadWorkspace(o.files[i]);
             if (!ws) return reportError(fileError(ws.error()));
             for (const auto& run : ws->runs) {
-                if (!run.trace) continue;
+                // A run kept without events (the GUI keeps a failed run for its reason) has no point.
+                if (!run.trace || run.trace->eventCount() == 0) continue;
                 addRun(run.trace, o.files[i] + ": " + run.info.name, (*tps)[i] > 0 ? (*tps)[i] : run.info.tp,
                        (*batches)[i] > 0 ? (*batches)[i] : run.info.batch);
                 if (!first) first = run.trace;
@@ -160,6 +161,13 @@ int runScaling(const CliContext& ctx, const ScalingCliOptions& o) {
     std::vector<core::analysis::MeasuredRun> measured;
     measured.reserve(analysed.size());
     for (const auto& a : analysed) measured.push_back({a.trace.get(), &a.analysis, a.label, a.tp, a.batch});
+    // The groups are core's, as the window forms them (issue 45 §2): one model on one GPU type.
+    if (const auto groups = core::analysis::groupScalingRuns(measured); groups.groups.size() > 1) {
+        return reportError(core::makeError(
+            core::ErrorCode::InvalidArgument,
+            "the runs are of different models or GPUs: " + groups.notes.front() + "; scaling compares one group",
+            "scaling"));
+    }
     auto input = core::analysis::buildScalingInput(measured);
     if (!input) return reportError(input.error());
     const auto& runs = input->runs;

@@ -90,7 +90,7 @@ RunPoint runPointOf(const Trace& trace, const RunAnalysis& analysis, std::string
     p.batch = batch > 0 ? batch : analysis.summary.batch;
     const double latency = analysis.summary.latencyMeanNs;
     p.stepLatencyNs = latency;
-    p.tokensPerSec = latency > 0 ? p.batch / (latency * 1e-9) : 0;
+    p.tokensPerSec = decodeTokensPerSec(analysis.summary, p.batch);
     p.loss = analysis.summary.loss;
     p.exposedCommShare = analysis.summary.exposedCommShare;
     return p;

@@ -19,6 +19,7 @@ RunComparison compareRuns(const std::vector<CompareInput>& inputs) {
         col.ranks = a.summary.ranks;
         col.stepLatencyNs = a.summary.latencyMeanNs;
         col.tokensPerSec = a.summary.tokensPerSec;
+        col.batchKnown = a.summary.batchKnown;
         col.exposedCommShare = a.summary.exposedCommShare;
         col.exposedWaitShare = a.summary.exposedWaitShare;
         col.loss = a.summary.loss;

@@ -39,6 +39,7 @@ struct RunColumn {
     std::size_t ranks = 0;
     double stepLatencyNs = 0;
     double tokensPerSec = 0;
+    bool batchKnown = false;  // false: tokens/s is at an assumed batch of 1 (a view shows "—")
     double exposedCommShare = 0;
     double exposedWaitShare = 0;
     LossBreakdown loss;

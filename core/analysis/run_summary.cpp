@@ -84,24 +84,40 @@ void stepLatencies(const LayerBreakdown& bd, const std::map<std::int64_t, std::p
     }
     std::vector<double> latencies;
     double sum = 0;
-    double tokens = 0;
-    bool perStepBatch = false;
     for (const auto& st : s.steps) {
         if (st.prefill) continue;
         latencies.push_back(static_cast<double>(st.latencyNs));
         sum += static_cast<double>(st.latencyNs);
-        tokens += st.batch > 0 ? st.batch : s.batch;
-        perStepBatch = perStepBatch || (st.batch > 0 && st.batch != s.batch);
     }
     if (latencies.empty()) return;
     s.latencyMeanNs = sum / static_cast<double>(latencies.size());
     s.latencyP50Ns = percentile(latencies, 0.5);
     s.latencyP90Ns = percentile(latencies, 0.9);
     s.latencyMaxNs = *std::max_element(latencies.begin(), latencies.end());
-    // Steps of different batches: the tokens they decoded over the time they took.
-    s.tokensPerSec = perStepBatch ? (sum > 0 ? tokens / (sum * 1e-9) : 0)
-                                  : (s.latencyMeanNs > 0 ? s.batch / (s.latencyMeanNs * 1e-9) : 0);
+    s.tokensPerSec = decodeTokensPerSec(s, s.batch);
 }
+
+}  // namespace
+
+double decodeTokensPerSec(const RunSummary& summary, int batch) {
+    const int runBatch = batch > 0 ? batch : summary.batch;
+    double sum = 0;
+    double tokens = 0;
+    bool perStepBatch = false;
+    for (const auto& st : summary.steps) {
+        if (st.prefill) continue;
+        sum += static_cast<double>(st.latencyNs);
+        tokens += st.batch > 0 ? st.batch : runBatch;
+        perStepBatch = perStepBatch || (st.batch > 0 && st.batch != runBatch);
+    }
+    // A summary without its steps (kept elsewhere) has its mean latency alone.
+    if (sum <= 0) return summary.latencyMeanNs > 0 ? runBatch / (summary.latencyMeanNs * 1e-9) : 0;
+    // Steps of different batches: the tokens they decoded over the time they took; one batch: the
+    // same number written as batch / mean latency, digit for digit what earlier versions printed.
+    return perStepBatch ? tokens / (sum * 1e-9) : runBatch / (summary.latencyMeanNs * 1e-9);
+}
+
+namespace {
 
 // Kernel time and count per kind: one task per rank (integer sums, so the thread count cannot
 // change them), added up in rank order.

@@ -99,6 +99,13 @@ struct RunSummary {
 RunSummary summarizeRun(const Trace& trace, const CollectiveMatching& matching, const LayerBreakdown& breakdown,
                         int batch = 0, unsigned threads = 0, const Segmentation* segmentation = nullptr);
 
+// The one tokens/s of a run (issue 45 §2): the tokens its decode steps produced over the time they
+// took, each step at its own batch (engine step annotations) or else at `batch` (<= 0: the
+// summary's). With one batch throughout it is batch / mean decode latency. The summary, the scaling
+// points (runPointOf) and through them the runs table, Compare, Scaling, Cost, Advice and the
+// report all take it from here. 0 without a decode step.
+double decodeTokensPerSec(const RunSummary& summary, int batch = 0);
+
 // Per layer index, averaged over steps (and over ranks unless one is picked): the per-layer table.
 struct LayerIndexSummary {
     int layer = 0;

@@ -112,4 +112,98 @@ Result<ScalingInput> buildScalingInput(const std::vector<MeasuredRun>& runs) {
     return in;
 }
 
+namespace {
+
+// The points of one group's members, with the group's notes.
+void fillGroupPoints(const std::vector<MeasuredRun>& runs, ScalingGroup& group, const ScalingGroupOptions& options) {
+    std::size_t assumedBatch = 0;
+    std::set<int> batches;
+    for (const std::size_t m : group.members) {
+        const MeasuredRun& r = runs[m];
+        if (options.withRunNotes) {
+            for (const auto& note : r.analysis->notes) group.input.notes.push_back(r.label + ": " + note);
+        }
+        const bool batchUnknown = r.batch <= 0 && !r.analysis->summary.batchKnown;
+        if (options.leaveOutGuesses && batchUnknown) {
+            group.input.notes.push_back(r.label +
+                                        ": left out of scaling, cost and advice: its batch size is unknown, so its "
+                                        "tokens/s would be a guess");
+            continue;
+        }
+        if (options.leaveOutGuesses && r.analysis->summary.latencyMeanNs <= 0) {
+            group.input.notes.push_back(r.label +
+                                        ": left out of scaling, cost and advice: no decode step, no throughput");
+            continue;
+        }
+        if (batchUnknown) ++assumedBatch;
+        group.input.runs.push_back(runPointOf(*r.trace, *r.analysis, r.label, r.tp, r.batch));
+        group.pointMembers.push_back(m);
+        batches.insert(group.input.runs.back().batch);
+    }
+    if (batches.size() > 1 && !options.leaveOutGuesses) {
+        group.input.notes.push_back("the runs differ in batch (" + std::to_string(batches.size()) +
+                                    " batches): one curve per batch, each against its own smallest TP");
+    }
+    if (assumedBatch > 0) {
+        group.input.notes.push_back(
+            std::to_string(assumedBatch) +
+            " run(s) of unknown batch: assumed 1 (give --batch, or traces with step annotations)");
+    }
+}
+
+}  // namespace
+
+ScalingGroups groupScalingRuns(const std::vector<MeasuredRun>& runs, const ScalingGroupOptions& options) {
+    ScalingGroups out;
+    struct Key {
+        std::string group, gpu, model;
+    };
+    std::vector<Key> keys;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const MeasuredRun& r = runs[i];
+        if (r.trace == nullptr || r.analysis == nullptr) continue;
+        const Key key{r.group, gpuOf(*r.trace), r.trace->metadataValue("model")};
+        // A run naming no model joins the first group of its GPU (and caller's group); a group whose
+        // runs named none so far takes the first model named.
+        std::size_t g = 0;
+        for (; g < keys.size(); ++g) {
+            if (keys[g].group != key.group || keys[g].gpu != key.gpu) continue;
+            if (key.model.empty() || keys[g].model.empty() || keys[g].model == key.model) break;
+        }
+        if (g == keys.size()) {
+            keys.push_back(key);
+            ScalingGroup group;
+            group.name = (key.model.empty() ? std::string("unnamed model") : key.model) + " on " +
+                         (key.gpu.empty() ? std::string("an unnamed GPU") : key.gpu) +
+                         (key.group.empty() ? std::string() : " (" + key.group + ")");
+            out.groups.push_back(std::move(group));
+        } else if (keys[g].model.empty() && !key.model.empty()) {
+            keys[g].model = key.model;
+            out.groups[g].name = key.model + " on " + (key.gpu.empty() ? std::string("an unnamed GPU") : key.gpu) +
+                                 (key.group.empty() ? std::string() : " (" + key.group + ")");
+        }
+        out.groups[g].members.push_back(i);
+    }
+    for (auto& group : out.groups) fillGroupPoints(runs, group, options);
+    if (out.groups.size() > 1) {
+        std::string split =
+            "the runs form " + std::to_string(out.groups.size()) + " scaling groups (one model on one GPU type each): ";
+        for (std::size_t g = 0; g < out.groups.size(); ++g) {
+            split += (g > 0 ? "; " : "") + out.groups[g].name + ": ";
+            for (std::size_t k = 0; k < out.groups[g].members.size(); ++k) {
+                split += (k > 0 ? ", " : "") + runs[out.groups[g].members[k]].label;
+            }
+        }
+        out.notes.push_back(std::move(split));
+    }
+    return out;
+}
+
+const ScalingGroup* groupOfRun(const ScalingGroups& groups, std::size_t index) {
+    for (const auto& g : groups.groups) {
+        if (std::find(g.members.begin(), g.members.end(), index) != g.members.end()) return &g;
+    }
+    return nullptr;
+}
+
 }  // namespace tpscope::core::analysis

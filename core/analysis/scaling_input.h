@@ -31,6 +31,9 @@ struct MeasuredRun {
     std::string label;
     int tp = 0;     // > 0: override
     int batch = 0;  // > 0: override
+    // The caller's own grouping (the GUI's sweep number): runs of different groups never share a
+    // scaling group. "" for none (the CLI).
+    std::string group;
 };
 
 struct ScalingInput {
@@ -46,5 +49,33 @@ struct TraceTp {
 TraceTp traceTp(const Trace& trace);
 
 Result<ScalingInput> buildScalingInput(const std::vector<MeasuredRun>& runs);
+
+// Issue 45 §2: which runs form one scaling group, for the CLI and the GUI alike. Runs of one caller's
+// group, one GPU type and one model (the rules of buildScalingInput: metadata "gpu", else the device
+// name; metadata "model", where a run naming none joins the group of the same GPU) share a group.
+// Each group's points follow runPointOf; a run whose batch is unknown (no override, no metadata or
+// step annotation) or that has no decode step is left out of its group's points with a note when
+// `leaveOutGuesses` (the GUI: its tokens/s would be a guess), else kept at batch 1 with a note (the
+// CLI's `--batch` tells it). Notes name the run ("label: ...").
+struct ScalingGroupOptions {
+    bool leaveOutGuesses = false;
+    bool withRunNotes = false;  // each run's RunAnalysis::notes, "label: note"
+};
+
+struct ScalingGroup {
+    std::string name;                       // "<model> on <gpu>", and the caller's group when given
+    std::vector<std::size_t> members;       // indices into the runs given, in their order
+    std::vector<std::size_t> pointMembers;  // the member of each point of input.runs
+    ScalingInput input;                     // the points and their notes
+};
+
+struct ScalingGroups {
+    std::vector<ScalingGroup> groups;  // in the order of their first run
+    std::vector<std::string> notes;    // how the runs were split, when into more than one group
+};
+
+ScalingGroups groupScalingRuns(const std::vector<MeasuredRun>& runs, const ScalingGroupOptions& options = {});
+// The group holding run `index`, or nullptr.
+const ScalingGroup* groupOfRun(const ScalingGroups& groups, std::size_t index);
 
 }  // namespace tpscope::core::analysis

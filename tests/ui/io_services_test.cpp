@@ -86,15 +86,20 @@ TEST(IoServices, SavedRunsComeBackFromTheWorkspaceWithTheirRequests) {
     sim.request.overlap = true;
     sim.status = RunStatus::Done;
     sim.trace = test::makeSyntheticTrace({4, 3, 2, 5});
-    RunRecord failed;  // no trace: not saved
+    RunRecord failed;  // no trace: kept with its reason (issue 45 §1.9)
+    failed.request = sim.request;
     failed.status = RunStatus::Failed;
+    failed.error = QStringLiteral("does not fit");
     const QString path = dir.filePath(QStringLiteral("w.tpscope"));
     ASSERT_TRUE(saveWithIo(path, {sim, failed}, {}));
 
     auto doc = openWithIo(path, {});
     ASSERT_TRUE(doc) << doc.error().describe();
     EXPECT_TRUE(doc->isWorkspace);
-    ASSERT_EQ(doc->runs.size(), 1u);
+    ASSERT_EQ(doc->runs.size(), 2u);
+    EXPECT_EQ(doc->runs[1].status, RunStatus::Failed);
+    EXPECT_EQ(doc->runs[1].error, failed.error);
+    EXPECT_FALSE(doc->runs[1].trace);
     const RunRequest& r = doc->runs[0].request;
     EXPECT_EQ(r.backend, BackendKind::SimulatedCluster);
     EXPECT_EQ(r.model.id, "llama3-70b");

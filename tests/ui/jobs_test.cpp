@@ -213,7 +213,7 @@ TEST_F(Jobs, AWhatIfOrASaveThatThrowsEndsInTheErrorBanner) {
     Services services = defaultServices();
     services.whatIf = [](std::shared_ptr<const core::Trace>, const core::sim::WhatIfOptions&, RunRecord,
                          const TaskControl&) -> core::Result<RunRecord> { throw std::bad_alloc(); };
-    services.saveWorkspace = [](const QString&, const std::vector<RunRecord>&, const TaskControl&) -> core::Status {
+    services.saveWorkspace = [](const QString&, const WorkspaceSnapshot&, const TaskControl&) -> core::Status {
         throw std::bad_alloc();
     };
     MainWindow window(services);

@@ -48,8 +48,8 @@ TEST(RunsModel, EfficiencyIsCoreScalingOfTheRunsSweep) {
     const RunId tp1 = doc.add(done(1, 1, 1000));
     const RunId tp2 = doc.add(done(2, 1, 600));
     const RunId other = doc.add(done(4, 1, 400, 2));  // another sweep: its own baseline
-    const auto input = scalingInputOf(doc.runs(), 1);
-    const auto report = scalingOfSweep(doc.runs(), 1);
+    const auto input = scalingInputOf(doc.runs(), tp1);
+    const auto report = scalingOfGroup(doc.runs(), tp1);
     ASSERT_TRUE(report.ok()) << report.error().describe();
     const auto* row = scalingRowOf(*report, input, tp2);
     ASSERT_NE(row, nullptr);

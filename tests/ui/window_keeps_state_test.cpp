@@ -207,7 +207,7 @@ TEST_F(WindowKeepsState, ARunThatFinishesWhileSavingKeepsTheWorkspaceUnsaved) {
     slow.steps = 100;  // about 0.2 s a run; TP 1 at once
     Services services = slow.services();
     std::atomic<int> saves{0};
-    services.saveWorkspace = [&saves](const QString&, const std::vector<RunRecord>&, const TaskControl&) {
+    services.saveWorkspace = [&saves](const QString&, const WorkspaceSnapshot&, const TaskControl&) {
         std::this_thread::sleep_for(std::chrono::milliseconds(300));  // a run finishes meanwhile
         ++saves;
         return core::Status{core::Ok{}};

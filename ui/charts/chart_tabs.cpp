@@ -46,14 +46,8 @@ ChartTabs::ChartTabs(MainWindow* window) : QObject(window), m_window(window), m_
 }
 
 void ChartTabs::refreshRuns() {
-    m_charts->controller()->setInput(scalingInputOf(m_window->document()->runs(), shownGroup()));
-}
-
-int ChartTabs::shownGroup() const {
-    // One group's scaling at a time: the current run's, else the first run's.
-    const auto* doc = m_window->document();
-    if (const RunRecord* current = doc->run(m_window->currentRun())) return groupOf(*current);
-    return doc->empty() ? 0 : groupOf(doc->runs().front());
+    // One scaling group at a time: the current run's, else the first group (core forms the groups).
+    m_charts->controller()->setInput(scalingInputOf(m_window->document()->runs(), m_window->currentRun()));
 }
 
 void ChartTabs::onCurrentRun(RunId id) {

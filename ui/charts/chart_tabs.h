@@ -32,7 +32,6 @@ class ChartTabs : public QObject {
     // What the report says besides the charts: the runs, their failures and the Advice tab's advice.
     ReportContext reportContext() const;
     // The group of runs (groupOf) the Scaling, Cost and Advice tabs show.
-    int shownGroup() const;
 
   private:
     void refreshRuns();

@@ -45,6 +45,7 @@ class ChartsController : public QObject {
     void setPricePerGpuHour(double price);
     double pricePerGpuHour() const { return m_price; }
     void setLatencyTargetMs(double ms);
+    double latencyTargetMs() const { return m_targetMs; }
 
     // What the pages were last given (for the report and the tests).
     const core::Result<core::analysis::ScalingReport>& scaling() const { return m_scaling; }

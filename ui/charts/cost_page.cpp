@@ -174,7 +174,7 @@ void CostPage::setCost(const core::analysis::ScalingReport& report, std::vector<
                        : numberItem({}, kNoNumber))
             << (priced ? numberItem(premiumText(premium, baseline), premium) : numberItem({}, kNoNumber))
             << new QStandardItem(core::meetsTarget(c, latencyTargetMs())
-                                     ? (m_highlightIndex == i ? tr("yes, cheapest") : tr("yes"))
+                                     ? (priced && m_highlightIndex == i ? tr("yes, cheapest") : tr("yes"))
                                      : tr("no"));
         model->appendRow(row);
     }

@@ -180,15 +180,20 @@ core::Result<CompareController::Selection> CompareController::gather(const std::
 }
 
 ReportPages CompareController::reportPages() const {
-    const auto ids = selectedRuns();
+    // What the Compare tab shows (issue 45 §2): its runs in its order (the baseline first) and its
+    // aligned layer, not the runs table's selection.
+    std::vector<RunId> ids;
+    for (const auto& run : m_view->runs()) ids.push_back(run.id);
     if (ids.size() < CompareView::kMinRuns || ids.size() > CompareView::kMaxRuns) return {};
     auto selection = gather(ids);
     if (!selection) return {};
-    return [selection = std::move(*selection)](ReportPdf& pdf) {
-        // A view of its own at a page's proportions: the report does not depend on the tab's state.
+    return [selection = std::move(*selection), layer = m_view->alignedLayer()](ReportPdf& pdf) {
+        // A view of its own at a page's proportions: the on-screen tab's layout stays as it is.
         CompareView view;
         view.resize(1600, 1000);
-        if (view.setRuns(selection.runs, selection.residual).ok()) addComparisonPages(pdf, view);
+        if (!view.setRuns(selection.runs, selection.residual).ok()) return;
+        if (layer >= 0) view.alignOnLayer(layer);
+        addComparisonPages(pdf, view);
     };
 }
 
@@ -316,7 +321,11 @@ void CompareController::onWhatIfDone(RunId measured, const core::Result<RunRecor
         fail(tr("What-if replay finished, but its run was removed meanwhile"));
         return;
     }
-    const RunId predicted = m_window->document()->add(*outcome);
+    // A prediction is not a measurement: its own group, never a point of its run's scaling (issue 45 §2).
+    RunRecord prediction = *outcome;
+    prediction.sweep = m_window->document()->nextSweepNumber();
+    const RunId predicted = m_window->document()->add(std::move(prediction));
+    m_window->markUnsaved();  // the prediction is the user's work: quitting asks first
     if (auto status = compare({measured, predicted}); !status) {
         fail(tr("Cannot compare: %1").arg(QString::fromStdString(status.error().message)));
     }

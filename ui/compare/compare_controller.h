@@ -58,7 +58,8 @@ class CompareController : public QObject {
     bool isWhatIfRunning() const { return m_whatIfJob.id() != 0; }
     // Stops a running what-if replay without waiting for it (the window closing); its outcome is dropped.
     void cancelWhatIf();
-    // The comparison pages of File → Export report for the 2–4 runs selected (nothing otherwise).
+    // The comparison pages of File → Export report: the Compare tab's runs, baseline and aligned layer
+    // (nothing when it shows none).
     ReportPages reportPages() const;
 
   Q_SIGNALS:

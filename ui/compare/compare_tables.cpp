@@ -111,9 +111,13 @@ void fillSummaryTable(QStandardItemModel& model, const RunComparison& c) {
         items << textItem(runName(c, i)) << numberItem(QString::number(r.ranks), static_cast<double>(r.ranks))
               << durationItem(r.stepLatencyNs);
         items << (i == 0 ? emptyItem() : signedPercentItem(r.latencyDeltaFraction));
-        items << numberItem(QString::fromStdString(core::formatFixed(r.tokensPerSec, 1)) + tr(" tokens/s"),
-                            r.tokensPerSec);
-        items << (i == 0 ? emptyItem() : signedPercentItem(r.tokensPerSecDeltaFraction));
+        // A rate at an assumed batch of 1 would pass a guess as a measurement (issue 45 §2).
+        const bool rateKnown = r.batchKnown && c.runs.front().batchKnown;
+        items << (r.batchKnown
+                      ? numberItem(QString::fromStdString(core::formatFixed(r.tokensPerSec, 1)) + tr(" tokens/s"),
+                                   r.tokensPerSec)
+                      : textItem(kNone));
+        items << (i == 0 || !rateKnown ? emptyItem() : signedPercentItem(r.tokensPerSecDeltaFraction));
         items << percentItem(r.exposedCommShare);
         items << (i == 0 ? emptyItem() : signedPercentItem(r.exposedCommShareDelta));
         items << percentItem(r.exposedWaitShare);

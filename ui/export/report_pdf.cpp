@@ -83,6 +83,9 @@ void ReportPdf::addChart(const QString& heading, QCustomPlot& plot, const QStrin
             m_painter->setMode(QCPPainter::pmVectorized);
             m_painter->setMode(QCPPainter::pmNoCaching);
             plot.toPainter(m_painter.get(), size.width(), size.height());
+            // toPainter laid the plot out at the page's size: lay it out for the screen again, or the
+            // on-screen chart's hover and clicks map to the page's geometry (the wrong layer).
+            plot.replot(QCustomPlot::rpImmediateRefresh);
         },
         caption);
 }

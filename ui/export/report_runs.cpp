@@ -119,16 +119,19 @@ core::Result<ReportRuns> loadReportRuns(const QStringList& files, const Services
     requests.reserve(records.size());
     for (const auto& r : records) requests.push_back(r.request);
     out.context.modelNotes = weightTrafficNotes(requests);
-    // One group, as the window shows one: the first finished run's.
-    const int group = groupOf(records.front());
-    ScalingInput input = scalingInputOf(records, group);
+    // One scaling group, as the window shows one: the first finished run's (core forms the groups).
+    ScalingInput input = scalingInputOf(records, records.front().id);
     out.runs = std::move(input.runs);
     out.fitRequest = std::move(input.fitRequest);
     for (const auto& r : records) {
         if (auto c = chartRunOf(r)) out.allRuns.push_back(std::move(*c));
-        if (groupOf(r) != group) {
-            out.context.configuration
-                << QStringLiteral("%1: another sweep than the first run's, not in this report").arg(r.label());
+        const bool inGroup =
+            std::any_of(out.runs.begin(), out.runs.end(), [&r](const ChartRun& c) { return c.id == r.id; });
+        if (!inGroup) {
+            out.context.configuration << QStringLiteral(
+                                             "%1: another scaling group than the first run's (%2), not in "
+                                             "this report")
+                                             .arg(r.label(), QString::fromStdString(input.name));
         }
     }
     return out;

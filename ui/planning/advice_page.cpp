@@ -63,6 +63,10 @@ double AdvicePage::efficiencyThreshold() const {
     return m_threshold->value();
 }
 
+void AdvicePage::setEfficiencyThreshold(double threshold) {
+    m_threshold->setValue(threshold);
+}
+
 QString AdvicePage::summaryText() const {
     return m_summary->text();
 }

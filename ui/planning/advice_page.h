@@ -28,6 +28,7 @@ class AdvicePage : public QWidget, public ViewTab {
 
     void setAdvice(const core::Result<SweepAdvice>& advice);
     double efficiencyThreshold() const;
+    void setEfficiencyThreshold(double threshold);  // clamped to the field's range
     QStandardItemModel* table() const { return m_table; }
     QString summaryText() const;
 

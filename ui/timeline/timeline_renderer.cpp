@@ -11,11 +11,13 @@
 #include <QtConcurrent/QtConcurrentMap>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <numeric>
 
 #include "core/trace/kind_mix.h"
 #include "core/trace/level_of_detail.h"
+#include "ui/logging.h"
 #include "ui/timeline/kind_palette.h"
 
 namespace tpscope::ui {
@@ -245,10 +247,25 @@ void TimelineRenderer::rebuildGeometry() const {
     };
     std::vector<std::size_t> rowSlots(g.rows.size());
     std::iota(rowSlots.begin(), rowSlots.end(), std::size_t{0});
+    // Paint time has no one to hand an error to: a row whose level of detail throws (std::bad_alloc on
+    // a huge trace) is drawn empty and logged, and the paint goes on. Nothing escapes into Qt's event
+    // loop, which would end the application, nor out of the pool's threads.
+    std::atomic<int> failedRows{0};
+    const auto guardedLod = [&](std::size_t slot) {
+        try {
+            lod(slot);
+        } catch (...) {
+            g.spans[slot].clear();
+            ++failedRows;
+        }
+    };
     if (m_scene.trace && m_scene.trace->eventCount() >= kParallelLodEvents && rowSlots.size() > 1) {
-        QtConcurrent::blockingMap(&lodPool(), rowSlots, lod);
+        QtConcurrent::blockingMap(&lodPool(), rowSlots, guardedLod);
     } else {
-        for (const std::size_t slot : rowSlots) lod(slot);
+        for (const std::size_t slot : rowSlots) guardedLod(slot);
+    }
+    if (failedRows.load() > 0) {
+        qCWarning(lcTimeline) << failedRows.load() << "timeline rows not drawn: out of memory while painting";
     }
     for (const std::size_t slot : rowSlots) addRowItems(rows[static_cast<std::size_t>(g.rows[slot])], g.spans[slot]);
     g.valid = true;

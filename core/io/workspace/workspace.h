@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -49,8 +50,13 @@ struct Run {
     std::optional<std::string> analysisCache;  // opaque bytes owned by the analysis (may be binary)
 };
 
+// A workspace's own settings (what its reader showed: the price, the Compare set, the current run),
+// as text, in `tpscope_meta` under keys "setting.KEY". Readers that do not know a key ignore it.
+inline constexpr std::string_view kWorkspaceSettingPrefix = "setting.";
+
 struct Workspace {
     std::vector<Run> runs;
+    std::vector<std::pair<std::string, std::string>> settings;  // KEY (without the prefix), value
 };
 
 struct WorkspaceOptions {
@@ -64,6 +70,9 @@ struct WorkspaceOptions {
     // Saving: each run of at least this many GPU events gets its opening excerpt, which a reader shows
     // before the events are read (loadWorkspaceExcerpt). SIZE_MAX: none.
     std::size_t excerptMinEvents = analysis::kExcerptMinEvents;
+    // Saving over an existing file: keep the previous one as NAME~ (a second link to it, else a copy),
+    // made before the new file is renamed into place.
+    bool keepBackup = false;
 };
 
 Status saveWorkspace(const Workspace& workspace, const std::string& path, const WorkspaceOptions& options = {});

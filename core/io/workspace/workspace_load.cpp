@@ -423,6 +423,20 @@ Result<std::shared_ptr<Trace>> readTrace(SqliteDb& db, const RunRow& run, const 
 
 namespace {
 
+// The workspace's own settings (tpscope_meta rows "setting.KEY"), in key order.
+Result<std::vector<std::pair<std::string, std::string>>> readSettings(SqliteDb& db) {
+    auto stmt = db.prepare("SELECT key, value FROM tpscope_meta WHERE substr(key, 1, ?2) = ?1 ORDER BY key");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, std::string(kWorkspaceSettingPrefix));
+    stmt->bind(2, static_cast<std::int64_t>(kWorkspaceSettingPrefix.size()));
+    std::vector<std::pair<std::string, std::string>> settings;
+    while (stmt->step() == SQLITE_ROW) {
+        settings.emplace_back(std::string(stmt->text(0).substr(kWorkspaceSettingPrefix.size())),
+                              std::string(stmt->text(1)));
+    }
+    return settings;
+}
+
 Result<Workspace> loadWorkspaceRuns(const std::string& path, const WorkspaceOptions& opt) {
     auto db = openWorkspace(path);
     if (!db) return db.error();
@@ -434,6 +448,7 @@ Result<Workspace> loadWorkspaceRuns(const std::string& path, const WorkspaceOpti
         if (!trace) return trace.error();
         ws.runs.push_back(Run{std::move(row.info), std::move(*trace), std::move(row.cache)});
     }
+    TPSCOPE_TRY_ASSIGN(ws.settings, readSettings(*db));
     opt.control.report(1.0);
     return ws;
 }

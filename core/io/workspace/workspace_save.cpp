@@ -12,7 +12,8 @@
 #include <cstring>
 #include <filesystem>
 #include <mutex>
-#include <thread>
+#include <new>
+#include <optional>
 
 #include "core/io/codec/event_codec.h"
 #include "core/io/sqlite_db.h"
@@ -86,39 +87,32 @@ std::vector<ChunkJob> planChunks(const std::vector<StoredTrace>& stored) {
 
 Status compressChunks(const std::vector<StoredTrace>& stored, std::vector<ChunkJob>& jobs,
                       const WorkspaceOptions& opt) {
-    std::atomic<std::size_t> next{0};
-    std::atomic<std::size_t> done{0};
+    // parallelFor rethrows a worker's exception (std::bad_alloc) on this thread after every worker has
+    // joined: a bare std::thread let it reach std::terminate, with the temporary file left behind.
     std::atomic<bool> cancelled{false};
     std::atomic<bool> failed{false};
     std::mutex errorMutex;
-    Error error;
-    auto worker = [&] {
-        for (std::size_t i = next++; i < jobs.size() && !failed; i = next++) {
-            if (opt.control.cancelled()) {
-                cancelled = true;
-                return;
-            }
-            auto& j = jobs[i];
-            const auto& events = slotEvents(stored[j.run].trace->ranks[j.rank], j.stream);
-            const std::string raw = codec::encodeEvents(events, j.first, j.last);
-            j.rawBytes = raw.size();
-            auto blob = codec::compressBlob(raw, opt.compressionLevel);
-            if (!blob) {
-                failed = true;
-                std::lock_guard lock(errorMutex);
-                error = blob.error();
-                return;
-            }
-            j.blob = std::move(*blob);
-            ++done;
+    std::optional<Error> error;
+    parallelFor(jobs.size(), opt.threads, [&](std::size_t i) {
+        if (cancelled.load() || failed.load()) return;
+        if (opt.control.cancelled()) {
+            cancelled = true;
+            return;
         }
-    };
-    const unsigned threads = resolveThreadCount(opt.threads, jobs.size());
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool) t.join();
-    if (failed) return error;
+        auto& j = jobs[i];
+        const auto& events = slotEvents(stored[j.run].trace->ranks[j.rank], j.stream);
+        const std::string raw = codec::encodeEvents(events, j.first, j.last);
+        j.rawBytes = raw.size();
+        auto blob = codec::compressBlob(raw, opt.compressionLevel);
+        if (!blob) {
+            const std::lock_guard lock(errorMutex);
+            if (!error) error = blob.error();
+            failed = true;
+            return;
+        }
+        j.blob = std::move(*blob);
+    });
+    if (error) return *error;
     if (cancelled) return makeError(ErrorCode::Cancelled, "save cancelled");
     opt.control.report(0.7);
     return Ok{};
@@ -285,6 +279,11 @@ Status fillDatabase(SqliteDb* db, const Workspace& ws, const std::vector<StoredT
         meta->bind(2, v);
         TPSCOPE_TRY(insertBlob(*db, *meta, "metadata"));
     }
+    for (const auto& [k, v] : ws.settings) {
+        meta->bind(1, std::string(kWorkspaceSettingPrefix) + k);
+        meta->bind(2, v);
+        TPSCOPE_TRY(insertBlob(*db, *meta, "workspace setting"));
+    }
     for (std::size_t r = 0; r < ws.runs.size(); ++r)
         TPSCOPE_TRY(writeRun(*db, ws.runs[r], static_cast<std::int64_t>(r), opt));
     for (std::size_t r = 0; r < excerpts.size(); ++r) {
@@ -331,11 +330,23 @@ Status writeDatabase(const Workspace& ws, const std::vector<StoredTrace>& stored
     return db->close();
 }
 
-}  // namespace
-
-Status saveWorkspace(const Workspace& ws, const std::string& path, const WorkspaceOptions& opt) {
+// The file a save writes: a symbolic link is followed to the file it names (as QSaveFile does), so
+// that the link stays a link; a chain of links is followed to its end.
+std::filesystem::path resolveSaveTarget(const std::filesystem::path& path) {
     namespace fs = std::filesystem;
-    const fs::path target = fs::absolute(path);
+    fs::path target = path;
+    std::error_code ec;
+    for (int hops = 0; hops < 40 && fs::is_symlink(target, ec); ++hops) {
+        const fs::path next = fs::read_symlink(target, ec);
+        if (ec) break;
+        target = next.is_absolute() ? next : target.parent_path() / next;
+    }
+    return target.lexically_normal();
+}
+
+Status saveWorkspaceTo(const Workspace& ws, const std::string& path, const WorkspaceOptions& opt) {
+    namespace fs = std::filesystem;
+    const fs::path target = resolveSaveTarget(fs::absolute(path));
     std::error_code ec;
     if (fs::is_directory(target, ec)) return makeError(ErrorCode::InvalidArgument, "is a folder", path);
     const fs::path dir = target.parent_path();
@@ -367,7 +378,24 @@ Status saveWorkspace(const Workspace& ws, const std::string& path, const Workspa
         e.context = path;
         return e;
     }
+    // The replaced file's permissions stay (a workspace shared read-only with a group stays so).
+    const fs::file_status previous = fs::status(target, ec);
+    const bool replacing = !ec && fs::is_regular_file(previous);
+    if (replacing) {
+        fs::permissions(tmp.path(), previous.permissions(), fs::perm_options::replace, ec);
+        if (ec) return makeError(ErrorCode::IoError, "cannot keep the file's permissions: " + ec.message(), path);
+    }
     TPSCOPE_TRY(fsyncPath(tmp.path(), false));
+    if (replacing && opt.keepBackup) {
+        // NAME~ holds the previous file (a second name for it, or a copy where links are not possible).
+        const fs::path backup = fs::path(target.string() + "~");
+        fs::remove(backup, ec);
+        fs::create_hard_link(target, backup, ec);
+        if (ec) fs::copy_file(target, backup, fs::copy_options::overwrite_existing, ec);
+        if (ec)
+            return makeError(ErrorCode::IoError,
+                             "cannot keep the previous file as " + backup.string() + ": " + ec.message(), path);
+    }
     if (std::rename(tmp.path().c_str(), target.c_str()) != 0) {
         return makeError(ErrorCode::IoError, std::string("cannot replace the file: ") + std::strerror(errno), path);
     }
@@ -375,6 +403,19 @@ Status saveWorkspace(const Workspace& ws, const std::string& path, const Workspa
     (void)fsyncPath(dir.string(), true);
     opt.control.report(1.0);
     return Ok{};
+}
+
+}  // namespace
+
+Status saveWorkspace(const Workspace& ws, const std::string& path, const WorkspaceOptions& opt) {
+    // Out of memory while encoding (on any of the compression threads) is this save's error; the
+    // temporary file goes with the unwinding, the previous file is untouched.
+    try {
+        return saveWorkspaceTo(ws, path, opt);
+    } catch (const std::bad_alloc&) {
+        return makeError(ErrorCode::IoError,
+                         "out of memory: saving needs more memory than is available; the file was not changed", path);
+    }
 }
 
 }  // namespace tpscope::core

@@ -124,7 +124,7 @@ TEST_F(OneSourceCharts, AnImportedTraceOfUnknownBatchIsNotScaledAtAnAssumedBatch
     ASSERT_FALSE(run.analysis->summary.batchKnown);
     const RunId id = doc.add(run);
     charts.controller()->setPricePerGpuHour(2.0);
-    charts.controller()->setInput(scalingInputOf(doc.runs(), groupOf(run)));
+    charts.controller()->setInput(scalingInputOf(doc.runs(), id));
     // The table shows no tokens/s; neither do the charts, the cost or the report.
     EXPECT_TRUE(table.data(table.index(0, RunsModel::TokensPerSec), Qt::DisplayRole).toString().isEmpty());
     EXPECT_TRUE(charts.controller()->input().points.empty());

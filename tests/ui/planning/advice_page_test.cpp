@@ -96,7 +96,7 @@ struct AdviceTest : test::AppGuard, ::testing::Test {
 TEST_F(AdviceTest, RowsEqualAdviseTpOfTheSimulatedSweep) {
     const auto records = sweepRecords();
     ASSERT_EQ(records.size(), 6u);
-    const auto advice = adviceFor(scalingInputOf(records, 1), kPrice, page.efficiencyThreshold());
+    const auto advice = adviceFor(scalingInputOf(records, records.front().id), kPrice, page.efficiencyThreshold());
     ASSERT_TRUE(advice.ok()) << advice.error().describe();
     page.setAdvice(advice);
     const auto expected = expectedAdvice(records, 0.8);
@@ -106,13 +106,13 @@ TEST_F(AdviceTest, RowsEqualAdviseTpOfTheSimulatedSweep) {
 
 TEST_F(AdviceTest, ALowerThresholdIsCoresAdviceAtThatThreshold) {
     const auto records = sweepRecords();
-    page.setAdvice(adviceFor(scalingInputOf(records, 1), kPrice, 0.3));
+    page.setAdvice(adviceFor(scalingInputOf(records, records.front().id), kPrice, 0.3));
     expectTableEquals(page, expectedAdvice(records, 0.3));
 }
 
 TEST_F(AdviceTest, OtherSweepsAndImportedRunsOfUnknownBatchGiveNoAdviceAndSayWhy) {
     auto records = sweepRecords();
-    page.setAdvice(adviceFor(scalingInputOf(records, 2), kPrice, 0.8));  // no run of sweep 2
+    page.setAdvice(adviceFor(scalingInputOf(std::vector<RunRecord>{}, RunId::None), kPrice, 0.8));  // no run
     EXPECT_EQ(page.table()->rowCount(), 0);
     EXPECT_FALSE(page.summaryText().isEmpty());
     // Imported traces whose batch core does not know: their tokens/s would be a guess at batch 1.
@@ -122,7 +122,7 @@ TEST_F(AdviceTest, OtherSweepsAndImportedRunsOfUnknownBatchGiveNoAdviceAndSayWhy
         unknown->summary.batchKnown = false;
         r.analysis = unknown;
     }
-    page.setAdvice(adviceFor(scalingInputOf(records, 1), kPrice, 0.8));
+    page.setAdvice(adviceFor(scalingInputOf(records, records.front().id), kPrice, 0.8));
     EXPECT_EQ(page.table()->rowCount(), 0);
     EXPECT_TRUE(page.summaryText().startsWith(QStringLiteral("No advice"))) << page.summaryText().toStdString();
 }

@@ -48,7 +48,7 @@ TEST(PlanningTabsInWindow, TheTabsFollowTheSelectedRun) {
     EXPECT_EQ(in.plan.tp, 4);
     EXPECT_EQ(in.plan.batch, run.request.batch);
     // The sweep's advice: core's items for the window's own runs.
-    const auto expected = adviceFor(scalingInputOf(window.document()->runs(), run.sweep),
+    const auto expected = adviceFor(scalingInputOf(window.document()->runs(), run.id),
                                     window.chartTabs()->charts()->controller()->pricePerGpuHour(), 0.8);
     ASSERT_TRUE(expected.ok());
     // Amdahl's S is the sweep's fit at the run's batch (to the field's 4 decimals).

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli_context.h"
+#include "core/sim/runtime_profile.h"
 #include "core/sim/trace_calibration.h"
 #include "core/util/json_writer.h"
 #include "core/util/units.h"
@@ -26,6 +27,9 @@ core::Result<core::sim::SimConfig> configOf(const core::Trace& t, const KernelCa
     const std::string fabricId = !r.fabric.empty() ? r.fabric : t.metadataValue("fabric");
     TPSCOPE_TRY_ASSIGN(c.cluster.intraFabric, catalog.fabric(fabricId.empty() ? "nvlink4" : fabricId));
     c.cluster.gpusPerNode = std::max(c.plan.tp, c.cluster.intraFabric.maxGpus > 0 ? c.cluster.intraFabric.maxGpus : 8);
+    // The runtime the trace ran under: its own metadata (tpscope's traces say), else eager, whose host
+    // time per launch the fit solves for; not the simulator's default, which is about new runs.
+    c.params.setRuntime(core::sim::parseRuntime(t.metadataValue("runtime")).value_or(core::sim::Runtime::PytorchEager));
     return c;
 }
 

@@ -111,7 +111,7 @@ TEST(CliKernelFit, CalibratesOutputLoadsAndAMismatchedOrBadFileIsOneError) {
     const double measured = double(fitted["measured_step_ns"]);
     EXPECT_GT(double(fitted["host_per_launch_ns"]), 0.0);
     const auto again = runSplit(std::string(TPSCOPE_CLI_PATH) +
-                                    " simulate --model llama3-8b --tp 2 --tokens 2 --json "
+                                    " simulate --model llama3-8b --tp 2 --tokens 2 --json --runtime pytorch-eager "
                                     "--kernel-fit " +
                                     fit,
                                 dir);

@@ -92,8 +92,7 @@ TEST(CliModelConfig, AConfigJsonPlansLikeItsPresetAndReplacesModel) {
     EXPECT_EQ(none.exitCode, 2) << none.out;
     EXPECT_NE(none.out.find("simulate: --model is required"), std::string::npos) << none.out;
     const auto gptOss = runCli("plan --model-config " + fixture("gpt-oss-120b.json") + " --tp 8");
-    EXPECT_EQ(gptOss.exitCode, 1) << gptOss.out;
-    EXPECT_NE(gptOss.out.find("sliding"), std::string::npos) << gptOss.out;
+    EXPECT_EQ(gptOss.exitCode, 0) << gptOss.out;  // its sliding layers are the attention pattern
 }
 
 }  // namespace

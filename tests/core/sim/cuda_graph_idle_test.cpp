@@ -15,7 +15,7 @@ double idleShare(bool graphs) {
     auto c = simConfig("llama3-8b", "h100-sxm", "nvlink4", 8, 1, 3);
     c.plan.model = smallModel();
     c.params = core::sim::SimParams::deterministic();
-    c.params.cudaGraphs = graphs;
+    c.params.setRuntime(graphs ? core::sim::Runtime::CudaGraphs : core::sim::Runtime::PytorchEager);
     auto r = core::sim::simulate(c);
     EXPECT_TRUE(r) << r.error().describe();
     const auto a = core::analysis::analyzeTrace(*r->trace);

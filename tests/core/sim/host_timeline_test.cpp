@@ -60,6 +60,8 @@ TEST(RuntimeProfiles, ANumberWithoutASourceIsRefused) {
 
 TEST(RuntimeProfiles, CudaGraphsFlagIsAnAliasOfTheRuntime) {
     SimParams p;
+    EXPECT_EQ(p.effectiveRuntime(), core::sim::kDefaults.runtime);
+    p.runtime = Runtime::PytorchEager;
     EXPECT_EQ(p.effectiveRuntime(), Runtime::PytorchEager);
     p.cudaGraphs = true;
     EXPECT_EQ(p.effectiveRuntime(), Runtime::CudaGraphs);
@@ -95,6 +97,7 @@ TEST(HostTimeline, AHostBoundStepIsTheLaunchesNotTheKernels) {
 
 TEST(HostTimeline, EveryEagerKernelHasOneLaunchCallWithItsCorrelationBeforeIt) {
     auto c = smallConfig(2, 1, 2);
+    c.params.setRuntime(Runtime::PytorchEager);
     auto r = core::sim::simulate(c);
     ASSERT_TRUE(r) << r.error().describe();
     const auto& t = *r->trace;

@@ -178,7 +178,12 @@ TEST(HfConfig, DefaultsFollowTransformers) {
     EXPECT_NE(r->source.find("tied embeddings"), std::string::npos);
     std::string v01 = text;
     v01.replace(v01.find("null"), 4, "4096");
-    EXPECT_FALSE(core::modelFromHfConfig(v01, "config.json"));
+    // Mistral v0.1: a bare sliding_window slides on every layer.
+    auto sliding = core::modelFromHfConfig(v01, "config.json");
+    ASSERT_TRUE(sliding) << sliding.error().describe();
+    EXPECT_EQ(sliding->slidingWindow, 4096);
+    EXPECT_EQ(sliding->layerAttention(0), core::LayerAttention::Sliding);
+    EXPECT_EQ(sliding->layerAttention(31), core::LayerAttention::Sliding);
 }
 
 }  // namespace

@@ -29,7 +29,7 @@ namespace {
 constexpr const char* kEngine = "vllm-custom-ar";
 const std::string kCliArgs =
     "simulate --json --model llama3-8b --gpu h100-sxm --fabric nvlink4 --nodes 1 --gpus-per-node 8 --tp 2,4 "
-    "--batch 1 --tokens 2 --context 256 --dtype fp16 --seed 1";
+    "--batch 1 --tokens 2 --context 256 --dtype fp16 --seed 1 --runtime pytorch-eager";  // the panel: graphs off
 
 void setPanel(RunPanel& panel, const QString& dir) {
     test::restoreRunPanel(panel, dir,

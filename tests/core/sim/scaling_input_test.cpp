@@ -18,6 +18,10 @@ std::shared_ptr<core::Trace> simulated(int tp) {
     auto config = simConfig("llama3-8b", "h100-sxm", "nvlink4", tp, 1, 4);
     config.plan.model = smallModel();
     config.params = core::sim::SimParams::deterministic();
+    // Eager, as this test was written for. Under cuda-graphs (the default since issue 49) the trace
+    // without NVTX scales 1.3-1.9 % off the sweep at TP 4 and 8: the steps found without ranges in a
+    // graph-replay trace are not yet exactly the simulated ones (open, noted in issue 43).
+    config.params.setRuntime(core::sim::Runtime::PytorchEager);
     auto r = core::sim::simulate(config);
     EXPECT_TRUE(r) << r.error().describe();
     return r ? std::make_shared<core::Trace>(*r->trace) : nullptr;

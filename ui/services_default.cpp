@@ -69,8 +69,8 @@ Services defaultServices() {
     Services s;
     s.runSweep = runSweepOnChosenBackend;
     s.open = openWithIo;
-    s.saveWorkspace = static_cast<core::Status (*)(const QString&, const WorkspaceSnapshot&, const TaskControl&)>(
-        saveWithIo);
+    s.saveWorkspace =
+        static_cast<core::Status (*)(const QString&, const WorkspaceSnapshot&, const TaskControl&)>(saveWithIo);
     s.localBackend = queryLocalBackend;
     s.whatIf = replayWhatIf;
     return s;

@@ -270,8 +270,7 @@ void BM_ClockOffsetsByRanks(benchmark::State& state) {
     const auto trace = makeTrace(kScalingLayers * kKernelsPerLayer * static_cast<std::size_t>(ranks), ranks);
     for (auto _ : state) {
         // Not const: Google Benchmark 1.9 (Debian 13) deprecates DoNotOptimize of a const object.
-        auto c =
-            analysis::estimateClockOffsets(*trace, analysis::gatherCollectiveKernels(*trace, benchThreads()));
+        auto c = analysis::estimateClockOffsets(*trace, analysis::gatherCollectiveKernels(*trace, benchThreads()));
         benchmark::DoNotOptimize(c.callsUsed);
     }
     setRankCallCounters(state, ranks, kScalingLayers);

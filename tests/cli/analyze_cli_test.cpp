@@ -39,8 +39,7 @@ TEST(AnalyzeCli, FileThatIsNotATraceIsRejectedByName) {
 // and a bad price is still refused on the command line.
 TEST(ScalingCli, PriceDefaultsToTheTableAndABadOneIsRefused) {
     const auto help = runCli("scaling --help");
-    EXPECT_NE(help.out.find(core::formatShortest(core::sim::kDefaults.pricePerGpuHour)), std::string::npos)
-        << help.out;
+    EXPECT_NE(help.out.find(core::formatShortest(core::sim::kDefaults.pricePerGpuHour)), std::string::npos) << help.out;
     const auto bad = runCli("scaling a.json b.json --price-per-gpu-hour -1");
     EXPECT_EQ(bad.exitCode, 2);
     EXPECT_NE(bad.out.find("--price-per-gpu-hour"), std::string::npos) << bad.out;

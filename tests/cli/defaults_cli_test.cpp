@@ -134,7 +134,9 @@ TEST(CliExitCodes, ADataProblemExitsOneAndNamesTheFileAndWhatToDo) {
 class CliWorkspaceRuns : public ::testing::Test {
   protected:
     void SetUp() override {
-        dir = freshDir("cli-workspace-runs");
+        // A folder per test: ctest runs the fixture's tests as parallel processes.
+        dir = freshDir(std::string("cli-workspace-runs-") +
+                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
         sweep = (dir / "sweep.tpscope").string();
         const auto r = runCli("simulate --model llama3-8b --tp 1,2,4 --tokens 2 --out " + sweep);
         ASSERT_EQ(r.exitCode, 0) << r.out;

@@ -107,7 +107,7 @@ TEST(CliDefaults, EagerRuntimeStaysAvailableAndIsSlowerThanTheDefault) {
 }
 
 TEST(CliProgress, AFileOrPipeGetsOneLinePerRunNotOnePerStep) {
-    const auto dir = freshDir("cli-progress");
+    const auto dir = freshDir("cli-progress-one-line-per-run");
     // Four runs of 6 steps each: one progress line per run (4), not per step (24).
     const auto r =
         runSplit(std::string(TPSCOPE_CLI_PATH) + " simulate --model llama3-8b --tp 1,2 --batch 1,2 --tokens 6", dir);

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "open_timings.h"
 #include "ui/charts/chart_set.h"
 #include "ui/charts/chart_tabs.h"
 #include "ui/compare/compare_controller.h"
@@ -51,9 +52,10 @@ bool runDefaultSweep(ui::MainWindow& window) {
     return true;
 }
 
-bool saveWidget(QWidget& widget, const QString& path) {
+bool saveWidget(QWidget& widget, const QString& path, OpenTimings* timings = nullptr) {
     QApplication::processEvents();
     const QImage image = widget.grab().toImage();
+    if (timings != nullptr) timings->markComplete();
     const auto status = ui::writeFileSafely(path, "screenshot", [&](QIODevice& out) -> core::Status {
         if (!image.save(&out, "PNG")) return ui::exportWriteError(path, "screenshot", out.errorString());
         return core::Ok{};
@@ -172,7 +174,7 @@ Opened openAndWait(ui::MainWindow& window, const QString& file) {
 
 }  // namespace
 
-int takeScreenshot(ui::MainWindow& window, const QString& out, const QString& file) {
+int takeScreenshot(ui::MainWindow& window, const QString& out, const QString& file, OpenTimings* timings) {
     window.resize(1600, 1000);
     window.show();
     if (file.isEmpty()) {
@@ -185,7 +187,7 @@ int takeScreenshot(ui::MainWindow& window, const QString& out, const QString& fi
         if (opened == Opened::Failed) return saveWidget(window, out) ? 2 : 1;
         window.focusTimelineOnExample();
     }
-    return saveWidget(window, out) ? 0 : 1;
+    return saveWidget(window, out, timings) ? 0 : 1;
 }
 
 int takeCompareScreenshot(ui::MainWindow& window, const QString& out, const QStringList& files) {

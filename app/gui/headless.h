@@ -13,9 +13,14 @@ class MainWindow;
 }
 
 namespace tpscope::app {
+class OpenTimings;
+}
 
-// Opens `file` (or runs the embedded default sweep when empty), renders the window to `out`.
-int takeScreenshot(ui::MainWindow& window, const QString& out, const QString& file);
+namespace tpscope::app {
+
+// Opens `file` (or runs the embedded default sweep when empty), renders the window to `out`; with
+// `timings`, marks there when the complete view was grabbed.
+int takeScreenshot(ui::MainWindow& window, const QString& out, const QString& file, OpenTimings* timings = nullptr);
 // Opens 2–4 files and renders the window on the Compare tab of their runs (2–4 in all).
 int takeCompareScreenshot(ui::MainWindow& window, const QString& out, const QStringList& files);
 // Opens `files` (none: runs the embedded default sweep) and writes screenshots and summary.md of

@@ -5,6 +5,8 @@
 //   tpscope FILE                  opens a workspace, trace file or rank folder
 //   tpscope --screenshot OUT.png [FILE]   renders the main window offscreen and exits
 //   tpscope --screenshot OUT.png A B [C D]  the same on the Compare tab of the files' runs
+//   tpscope --screenshot OUT.png --timings [FILE]  also prints first frame, complete view and peak
+//                                   memory as one JSON line (open_timings.h)
 //   tpscope --report OUT.pdf [FILE...]    writes the multi-page PDF report (no FILE: the default sweep)
 //   tpscope --report DIR [FILE...]  writes screenshots, summary.md and report.pdf into DIR, all of FILE
 //                                   (no FILE: all of the default sweep)
@@ -29,7 +31,9 @@
 
 #include "headless.h"
 #include "headless_charts.h"
+#include "open_timings.h"
 #include "ui/main_window.h"
+#include "ui/timeline/timeline_panel.h"
 
 namespace {
 
@@ -93,7 +97,12 @@ int run(int argc, char** argv) {
         QStringLiteral("Write every chart of [file] (default: the embedded sweep) as PNG, SVG and PDF, and its "
                        "table as CSV, into <dir> and exit."),
         QStringLiteral("dir"));
+    const QCommandLineOption timings(
+        QStringLiteral("timings"),
+        QStringLiteral("With --screenshot: print one JSON line with first_frame_s, complete_s (seconds since the "
+                       "program started) and peak_rss_mb."));
     parser.addOption(screenshot);
+    parser.addOption(timings);
     parser.addOption(report);
     parser.addOption(exportCharts);
     parser.addPositionalArgument(
@@ -111,6 +120,10 @@ int run(int argc, char** argv) {
         return tpscope::app::writeReportPdf(parser.value(report), files);
     }
     if (parser.isSet(exportCharts)) return tpscope::app::exportCharts(parser.value(exportCharts), files);
+    if (parser.isSet(timings) && !parser.isSet(screenshot)) {
+        std::fprintf(stderr, "tpscope: --timings measures a --screenshot run; add --screenshot OUT.png\n");
+        return 1;
+    }
 
     // The headless modes neither read nor write the user's settings (recent files, last folder, window
     // state, the run panel): a throwaway folder stands in for them. Before any QSettings exists.
@@ -130,6 +143,12 @@ int run(int argc, char** argv) {
     if (parser.isSet(screenshot)) {
         window.setUnsavedPrompt([](QWidget*) { return QMessageBox::Discard; });
         if (files.size() >= 2) return tpscope::app::takeCompareScreenshot(window, parser.value(screenshot), files);
+        if (parser.isSet(timings)) {
+            tpscope::app::OpenTimings clock(window.timelinePanel()->view());
+            const int status = tpscope::app::takeScreenshot(window, parser.value(screenshot), file, &clock);
+            std::fputs(clock.jsonLine().c_str(), stdout);
+            return status;
+        }
         return tpscope::app::takeScreenshot(window, parser.value(screenshot), file);
     }
     window.show();

@@ -32,21 +32,27 @@ bool projectedStep(std::string_view name) {
 namespace {
 
 // Per (annotation, device), the span of the GPU events whose correlation `launched` maps to it: a
-// direct-indexed table when the correlation ids are dense (CUPTI numbers them from 1), else a hash.
+// direct-indexed table from the smallest correlation on when the ids are dense (CUPTI numbers them
+// from 1; a capture that starts later numbers them from there), else a hash.
 std::vector<GpuSpan> spansOf(const std::vector<std::pair<std::uint32_t, std::int32_t>>& launched,
                              std::size_t annotations, const TracePart& part) {
+    std::uint32_t minCorrelation = std::numeric_limits<std::uint32_t>::max();
     std::uint32_t maxCorrelation = 0;
-    for (const auto& l : launched) maxCorrelation = std::max(maxCorrelation, l.first);
+    for (const auto& l : launched) {
+        minCorrelation = std::min(minCorrelation, l.first);
+        maxCorrelation = std::max(maxCorrelation, l.first);
+    }
     std::size_t events = 0;
     for (const auto& d : part.devices) {
         for (const auto& s : d.streams) events += s.events.size();
     }
-    const bool dense = maxCorrelation <= 4 * (events + launched.size()) + 1024;
-    std::vector<std::int32_t> denseOwner(dense ? maxCorrelation + 1 : 0, -1);
+    const std::size_t span = std::size_t{maxCorrelation} - minCorrelation + 1;  // launched is not empty
+    const bool dense = span <= 4 * (events + launched.size()) + 1024;
+    std::vector<std::int32_t> denseOwner(dense ? span : 0, -1);
     std::unordered_map<std::uint32_t, std::int32_t> sparseOwner;
     for (const auto& [c, owner] : launched) {
         if (dense) {
-            denseOwner[c] = owner;
+            denseOwner[c - minCorrelation] = owner;
         } else {
             sparseOwner[c] = owner;
         }
@@ -58,7 +64,9 @@ std::vector<GpuSpan> spansOf(const std::vector<std::pair<std::uint32_t, std::int
             for (const auto& e : stream.events) {
                 std::int32_t owner = -1;
                 if (dense) {
-                    if (e.correlationId <= maxCorrelation) owner = denseOwner[e.correlationId];
+                    if (e.correlationId >= minCorrelation && e.correlationId <= maxCorrelation) {
+                        owner = denseOwner[e.correlationId - minCorrelation];
+                    }
                 } else if (const auto it = sparseOwner.find(e.correlationId); it != sparseOwner.end()) {
                     owner = it->second;
                 }

@@ -17,10 +17,10 @@ std::int64_t kinetoThreadKey(const kineto::RecordFields& f) {
     return static_cast<std::int64_t>(std::hash<std::string_view>{}(s));
 }
 
-std::vector<KinetoLinks::LaunchRecord> KinetoLinks::launchRecords() const {
-    std::vector<LaunchRecord> out;
-    out.reserve(m_launches.size());
-    for (const auto& e : m_launches) out.push_back({e.launch.thread, e.launch.startNs, e.correlation});
+std::vector<KinetoLinks::LaunchRecord> KinetoLinks::takeLaunchRecords() {
+    std::vector<LaunchRecord> out = std::move(m_launches);
+    m_launches.clear();
+    m_launchReplaces.clear();
     auto before = [](const LaunchRecord& a, const LaunchRecord& b) {
         return a.thread != b.thread ? a.thread < b.thread : a.startNs < b.startNs;
     };
@@ -67,23 +67,23 @@ void KinetoLinks::addCpuOp(const kineto::ArgFields& a, TracePart& part) {
 }
 
 void KinetoLinks::addLaunch(const kineto::RecordFields& f, const kineto::ArgFields& a, std::int64_t startNs) {
-    if (a.correlation >= 0) m_launches.push_back({a.correlation, Launch{kinetoThreadKey(f), startNs}, true});
+    if (a.correlation < 0) return;
+    m_launches.push_back({kinetoThreadKey(f), startNs, a.correlation});
+    m_launchReplaces.push_back(true);
 }
 
 void KinetoLinks::addFlowStart(const kineto::RecordFields& f, std::int64_t correlation, std::int64_t startNs) {
     if (correlation < 0) return;
-    const Launch launch{kinetoThreadKey(f), startNs};
+    const LaunchRecord launch{kinetoThreadKey(f), startNs, correlation};
     // PyTorch writes a launch's flow start right after its runtime record, on the same thread at the
     // same time: that copy changes nothing (resolve() keeps the runtime record's, the projection would
     // see the same launch twice), and skipping it halves this list (a third of the import's page faults).
-    if (!m_launches.empty()) {
-        const LaunchEntry& last = m_launches.back();
-        if (last.replaces && last.correlation == correlation && last.launch.thread == launch.thread &&
-            last.launch.startNs == launch.startNs) {
-            return;
-        }
+    if (!m_launches.empty() && m_launchReplaces.back()) {
+        const LaunchRecord& last = m_launches.back();
+        if (last.correlation == correlation && last.thread == launch.thread && last.startNs == launch.startNs) return;
     }
-    m_launches.push_back({correlation, launch, false});
+    m_launches.push_back(launch);
+    m_launchReplaces.push_back(false);
 }
 
 void KinetoLinks::addLauncher(const kineto::RecordFields& f, const kineto::ArgFields& a, std::int64_t startNs,
@@ -154,7 +154,10 @@ std::size_t KinetoLinks::resolve(TracePart& part) {
     std::unordered_map<std::int64_t, OpArgs> byExternalId;
     std::unordered_map<std::int64_t, Launch> launches;
     for (const auto& e : m_opArgs) insertEntry(byExternalId, e.externalId, e.args, e.replaces);
-    for (const auto& e : m_launches) insertEntry(launches, e.correlation, e.launch, e.replaces);
+    for (std::size_t i = 0; i < m_launches.size(); ++i) {
+        const LaunchRecord& l = m_launches[i];
+        insertEntry(launches, l.correlation, Launch{l.thread, l.startNs}, static_cast<bool>(m_launchReplaces[i]));
+    }
     std::sort(m_annotations.begin(), m_annotations.end(), [](const Annotation& a, const Annotation& b) {
         return a.thread != b.thread ? a.thread < b.thread : a.startNs < b.startNs;
     });

@@ -80,8 +80,10 @@ class KinetoLinks {
         std::int64_t startNs = 0;
         std::int64_t correlation = -1;
     };
-    // Every launch seen (kernel, copy and graph launches, flow starts), sorted by thread then start.
-    std::vector<LaunchRecord> launchRecords() const;
+    // Every launch seen (kernel, copy and graph launches, flow starts), sorted by thread then start;
+    // sorted in place and handed over (no copy: fresh pages are the import's dearest allocation), so
+    // it comes after resolve(), which needs them in arrival order, and leaves none behind.
+    std::vector<LaunchRecord> takeLaunchRecords();
 
   private:
     struct OpArgs {
@@ -108,11 +110,6 @@ class KinetoLinks {
         OpArgs args;
         bool replaces = false;
     };
-    struct LaunchEntry {
-        std::int64_t correlation = -1;
-        Launch launch;
-        bool replaces = false;
-    };
     const Annotation* enclosing(std::int64_t thread, std::int64_t ns) const;
 
     using ParseDtype = Dtype (*)(std::string_view);
@@ -124,7 +121,10 @@ class KinetoLinks {
     LastLookup<std::optional<CollectiveOp>, ParseOp> m_op{&parseCollectiveOp};
     LastLookup<NameId, InternName> m_group{[](std::string_view s, TracePart& part) { return part.names.intern(s); }};
     std::vector<OpArgsEntry> m_opArgs;
-    std::vector<LaunchEntry> m_launches;
+    // Launches in arrival order, and whether each is a runtime record (which replaces an earlier entry
+    // of its correlation) or a flow start (which does not): apart, so the records hand over as they are.
+    std::vector<LaunchRecord> m_launches;
+    std::vector<bool> m_launchReplaces;
     std::vector<Annotation> m_annotations;
     std::vector<PendingCollective> m_pending;
 };

@@ -34,9 +34,10 @@ Status KinetoParser::finish() {
             s.label = it != m_threadNames.end() ? it->second : "stream " + std::to_string(s.id);
         }
     }
+    // resolve() reads the launches in arrival order; the projection then takes them sorted.
+    m_stats.collectivesWithArgs += m_links.resolve(m_part);
     projectCpuAnnotations();
     for (const auto& [key, open] : m_openBegins) m_stats.unmatchedBegins += open.size();
-    m_stats.collectivesWithArgs += m_links.resolve(m_part);
     if (!m_part.declaredRank) m_part.declaredRank = rankFromFileName(m_part.path);
     if (m_part.devices.empty()) m_stats.note(m_part.path + ": no GPU kernels, copies or annotations found");
     if (m_tpscopeMeta.empty()) m_part.setMetadata("format", "kineto-json");
@@ -64,7 +65,7 @@ void KinetoParser::projectCpuAnnotations() {
         toProject.push_back({{m_cpuRangeThreads[i], range.startNs, range.endNs, range.name}, engineStep ? 0 : -1});
         index.push_back(i);
     }
-    const auto projected = projectAnnotationTree(toProject, m_links.launchRecords(), m_part);
+    const auto projected = projectAnnotationTree(toProject, m_links.takeLaunchRecords(), m_part);
     const bool anyProjected = std::find(projected.begin(), projected.end(), true) != projected.end();
     std::vector<bool> moved(m_cpuRanges.size(), false);
     for (std::size_t k = 0; k < projected.size(); ++k) {

@@ -9,7 +9,7 @@
 // that ran one, as a depth-0 range named like the annotation.
 //
 // Input: the staged part after reading (events carry correlation ids), the annotations, and the
-// launches sorted by thread then start (KinetoLinks::launchRecords). No CPU event enters the trace.
+// launches sorted by thread then start (KinetoLinks::takeLaunchRecords). No CPU event enters the trace.
 // Cost: O(log launches + launches inside) per annotation, then one pass over the events with a
 // direct-indexed (or hashed, when correlation ids are sparse) step per correlation.
 

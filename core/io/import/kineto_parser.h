@@ -44,8 +44,9 @@ enum class Category { Kernel, Memcpy, Memset, GpuAnnotation, CpuAnnotation, CpuO
 
 class KinetoParser final : public JsonTraceScanner::Handler {
   public:
-    KinetoParser(TracePart& part, const KernelClassifier& classifier)
-        : m_part(part), m_stats(part.stats), m_classifier(classifier) {}
+    // `batchParser` parses the event batches; it may come from an earlier file (its buffers reused).
+    KinetoParser(TracePart& part, const KernelClassifier& classifier, simdjson::dom::parser& batchParser)
+        : m_part(part), m_stats(part.stats), m_classifier(classifier), m_parser(batchParser) {}
 
     Status member(std::string_view key, std::string_view raw) override;
     Status events(std::string_view array, std::size_t count) override;
@@ -74,7 +75,7 @@ class KinetoParser final : public JsonTraceScanner::Handler {
     TracePart& m_part;
     ImportStats& m_stats;
     const KernelClassifier& m_classifier;
-    simdjson::dom::parser m_parser;
+    simdjson::dom::parser& m_parser;
     simdjson::dom::parser m_sideParser;  // members, B/E records
     std::string m_padded;                // one record at a time, after a batch failed to parse
 

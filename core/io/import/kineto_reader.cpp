@@ -2,6 +2,10 @@
 // Copyright (C) 2026 The tpscope authors
 #include "core/io/import/kineto_reader.h"
 
+#include <simdjson.h>
+
+#include <utility>
+
 #include "core/io/import/json_trace_scanner.h"
 #include "core/io/import/kineto_parser.h"
 
@@ -10,12 +14,12 @@ namespace tpscope::core {
 namespace {
 
 Result<TracePart> readSource(ByteSource& src, const KernelClassifier& classifier, const TaskControl& control,
-                             double progressBase, double progressSpan) {
+                             double progressBase, double progressSpan, simdjson::dom::parser& batchParser) {
     TracePart part;
     part.path = src.path();
     part.source = src.path();
     part.stats.files = 1;
-    KinetoParser parser(part, classifier);
+    KinetoParser parser(part, classifier, batchParser);
     JsonTraceScanner scanner(src, control, progressBase, progressSpan);
     TPSCOPE_TRY(scanner.run(parser));
     part.stats.bytesRead = scanner.bytesScanned();
@@ -25,17 +29,49 @@ Result<TracePart> readSource(ByteSource& src, const KernelClassifier& classifier
 
 }  // namespace
 
+struct KinetoParserPool::Parser {
+    simdjson::dom::parser batches;
+};
+
+KinetoParserPool::KinetoParserPool() = default;
+KinetoParserPool::~KinetoParserPool() = default;
+
+std::unique_ptr<KinetoParserPool::Parser> KinetoParserPool::take() {
+    std::lock_guard lock(m_mutex);
+    if (m_free.empty()) return std::make_unique<Parser>();
+    auto parser = std::move(m_free.back());
+    m_free.pop_back();
+    return parser;
+}
+
+void KinetoParserPool::giveBack(std::unique_ptr<Parser> parser) {
+    std::lock_guard lock(m_mutex);
+    m_free.push_back(std::move(parser));
+}
+
 Result<TracePart> readKinetoFile(const std::string& path, const KernelClassifier& classifier,
                                  const TaskControl& control, double progressBase, double progressSpan) {
     auto src = ByteSource::open(path);
     if (!src) return src.error();
-    return readSource(**src, classifier, control, progressBase, progressSpan);
+    simdjson::dom::parser batchParser;
+    return readSource(**src, classifier, control, progressBase, progressSpan, batchParser);
+}
+
+Result<TracePart> readKinetoFile(const std::string& path, const KernelClassifier& classifier,
+                                 const TaskControl& control, KinetoParserPool& pool) {
+    auto src = ByteSource::open(path);
+    if (!src) return src.error();
+    auto parser = pool.take();
+    auto part = readSource(**src, classifier, control, 0.0, 1.0, parser->batches);
+    pool.giveBack(std::move(parser));
+    return part;
 }
 
 Result<TracePart> readKinetoBuffer(std::string_view bytes, const std::string& name, const KernelClassifier& classifier,
                                    const TaskControl& control) {
     auto src = ByteSource::fromMemory(bytes, name);
-    return readSource(*src, classifier, control, 0.0, 1.0);
+    simdjson::dom::parser batchParser;
+    return readSource(*src, classifier, control, 0.0, 1.0, batchParser);
 }
 
 }  // namespace tpscope::core

@@ -22,8 +22,11 @@
 //   CPU ops, runtime calls, flows, python frames: counted in ImportStats and skipped.
 // Cost: one streaming pass; memory ~ kept events + one ~128 KB batch and its DOM (JsonTraceScanner).
 
+#include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/io/import/trace_part.h"
 #include "core/trace/kernel_classifier.h"
@@ -32,8 +35,31 @@
 
 namespace tpscope::core {
 
+// What one file's parse leaves for the next: the JSON parser's buffers (a few MB for the ~128 KB
+// batches), which a fresh parser faults in page by page for every file (on a VM about 10 µs a page,
+// 5 % of a multi-file import). Shared by the threads of one multi-file read, each file taking a
+// parser and giving it back; they are freed with the pool.
+class KinetoParserPool {
+  public:
+    struct Parser;  // defined in kineto_reader.cpp, so that this header does not carry simdjson
+    KinetoParserPool();
+    ~KinetoParserPool();
+    KinetoParserPool(const KinetoParserPool&) = delete;
+    KinetoParserPool& operator=(const KinetoParserPool&) = delete;
+
+    std::unique_ptr<Parser> take();
+    void giveBack(std::unique_ptr<Parser> parser);
+
+  private:
+    std::mutex m_mutex;
+    std::vector<std::unique_ptr<Parser>> m_free;
+};
+
 Result<TracePart> readKinetoFile(const std::string& path, const KernelClassifier& classifier,
                                  const TaskControl& control, double progressBase = 0.0, double progressSpan = 1.0);
+// The same with a parser from `pool` (returned to it after the file).
+Result<TracePart> readKinetoFile(const std::string& path, const KernelClassifier& classifier,
+                                 const TaskControl& control, KinetoParserPool& pool);
 // The same from bytes in memory (.json text or gzip); `name` stands for the path in messages.
 Result<TracePart> readKinetoBuffer(std::string_view bytes, const std::string& name, const KernelClassifier& classifier,
                                    const TaskControl& control = {});

@@ -56,10 +56,11 @@ bool naturalLess(const std::string& a, const std::string& b) {
     return a.size() - i < b.size() - j;
 }
 
-Result<TracePart> readOne(const std::string& path, const KernelClassifier& classifier, const TaskControl& control) {
+Result<TracePart> readOne(const std::string& path, const KernelClassifier& classifier, const TaskControl& control,
+                          KinetoParserPool& parsers) {
     FileFormat format{};
     TPSCOPE_TRY_ASSIGN(format, detectFileFormat(path));
-    if (format != FileFormat::Sqlite) return readKinetoFile(path, classifier, control);
+    if (format != FileFormat::Sqlite) return readKinetoFile(path, classifier, control, parsers);
     auto db = SqliteDb::open(path, SqliteDb::Mode::ReadOnly);
     if (!db) return db.error();
     if (isWorkspaceDatabase(*db)) {
@@ -172,8 +173,10 @@ Result<std::shared_ptr<Trace>> readTraceFiles(const std::vector<std::string>& pa
     }
 
     std::vector<std::optional<Result<TracePart>>> results(paths.size());
+    KinetoParserPool parsers;
     parallelFor(paths.size(), options.threads, [&](std::size_t i) {
-        results[i] = withAllocationErrors([&] { return readOne(paths[i], classifier, controls[i]); }, paths[i]);
+        results[i] =
+            withAllocationErrors([&] { return readOne(paths[i], classifier, controls[i], parsers); }, paths[i]);
     });
 
     std::vector<TracePart> parts;

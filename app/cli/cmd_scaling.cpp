@@ -171,8 +171,9 @@ int runScaling(const CliContext& ctx, const ScalingCliOptions& o) {
         if (!first) first = *trace;
     }
     if (!first) {
-        return reportDataError(core::makeError(core::ErrorCode::InvalidArgument, "no run with a trace in the given files"),
-                               o.files, "give traces or workspaces of the runs");
+        return reportDataError(
+            core::makeError(core::ErrorCode::InvalidArgument, "no run with a trace in the given files"), o.files,
+            "give traces or workspaces of the runs");
     }
     std::vector<core::analysis::MeasuredRun> measured;
     measured.reserve(analysed.size());

@@ -136,9 +136,9 @@ void addRepeatRuleNotes(const std::vector<RankSegmentation>& ranks, std::vector<
                                           " layer(s) on rank " + std::to_string(firstRepeat->rank.value) +
                                           ", the repeating sequence " + std::to_string(firstRepeat->repeatLayerCount);
         notes.push_back(std::to_string(repeatRanks) +
-                            " rank(s) without NVTX layer ranges: layers from the repeating kernel sequence (" +
-                            std::to_string(firstRepeat->repeatPeriod) + " kernels per layer on rank " +
-                            std::to_string(firstRepeat->rank.value) + "), because " + why);
+                        " rank(s) without NVTX layer ranges: layers from the repeating kernel sequence (" +
+                        std::to_string(firstRepeat->repeatPeriod) + " kernels per layer on rank " +
+                        std::to_string(firstRepeat->rank.value) + "), because " + why);
     }
     std::size_t splitRanks = 0;
     const RankSegmentation* firstSplit = nullptr;
@@ -157,12 +157,11 @@ void addRepeatRuleNotes(const std::vector<RankSegmentation>& ranks, std::vector<
     if (firstSplit != nullptr) {
         const std::size_t k = firstSplit->repeatLayersPerUnit;
         notes.push_back(std::to_string(splitRanks) + " rank(s): the repeating unit of " +
-                            std::to_string(firstSplit->repeatPeriod) + " kernels holds " + std::to_string(k) +
-                            " layers (" +
-                            (firstSplit->repeatSplitBy == UnitSplit::Attention
-                                 ? std::to_string(k) + " separate attention kernel runs, each with its GEMMs"
-                                 : std::to_string(2 * k) + " collective runs, two per layer") +
-                            "; layers alternate kinds): split into " + std::to_string(k) + " layers each");
+                        std::to_string(firstSplit->repeatPeriod) + " kernels holds " + std::to_string(k) + " layers (" +
+                        (firstSplit->repeatSplitBy == UnitSplit::Attention
+                             ? std::to_string(k) + " separate attention kernel runs, each with its GEMMs"
+                             : std::to_string(2 * k) + " collective runs, two per layer") +
+                        "; layers alternate kinds): split into " + std::to_string(k) + " layers each");
     }
     if (firstMultiple != nullptr) {
         notes.push_back(

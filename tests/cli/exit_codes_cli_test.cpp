@@ -122,7 +122,8 @@ TEST(CliExitCodes, AMissingOrBadFileOrDataExitsOneInEveryCommand) {
     const auto dir = freshDir("cli-exit-codes-devices");
     const auto devices = runSplit(std::string(TPSCOPE_CLI_PATH) + " devices", dir);
     EXPECT_TRUE(devices.exitCode == 0 || (devices.exitCode == 1 && devices.err.find("CUDA") != std::string::npos))
-        << "devices: exit " << devices.exitCode << "\n" << devices.err;
+        << "devices: exit " << devices.exitCode << "\n"
+        << devices.err;
 }
 
 // Every command of `tpscope-cli --help`: its rows in the table above, and an unknown option is a

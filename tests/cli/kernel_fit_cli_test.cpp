@@ -164,7 +164,8 @@ TEST(CliKernelFit, TheRuntimeIsTheTracesElseEagerWithAWarning) {
     const auto dir = freshFolder("runtime");
     const auto graphs = (dir / "graphs.json").string();
     ASSERT_EQ(runCli("simulate --model llama3-8b --tp 1 --tokens 2 --runtime cuda-graphs --out " + graphs).exitCode, 0);
-    const auto named = runSplit(std::string(TPSCOPE_CLI_PATH) + " calibrate --from-trace " + graphs + " --kernels --json", dir);
+    const auto named =
+        runSplit(std::string(TPSCOPE_CLI_PATH) + " calibrate --from-trace " + graphs + " --kernels --json", dir);
     ASSERT_EQ(named.exitCode, 0) << named.err;
     simdjson::dom::parser parser;
     simdjson::dom::element fit;
@@ -180,7 +181,8 @@ TEST(CliKernelFit, TheRuntimeIsTheTracesElseEagerWithAWarning) {
     text.replace(at, key.size(), R"(["runtime_unknown",)");
     const auto unnamed = (dir / "unnamed.json").string();
     std::ofstream(unnamed, std::ios::binary) << text;
-    const auto assumed = runSplit(std::string(TPSCOPE_CLI_PATH) + " calibrate --from-trace " + unnamed + " --kernels --json", dir);
+    const auto assumed =
+        runSplit(std::string(TPSCOPE_CLI_PATH) + " calibrate --from-trace " + unnamed + " --kernels --json", dir);
     ASSERT_EQ(assumed.exitCode, 0) << assumed.err;
     ASSERT_EQ(parser.parse(assumed.out).get(fit), simdjson::SUCCESS) << assumed.out;
     const std::string eager(core::sim::toString(core::sim::Runtime::PytorchEager));

@@ -8,9 +8,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <string_view>
-#include <map>
 
 #include "core/hw/catalog.h"
 #include "core/sim/kernel_model.h"

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <string>
 
 #include "cli_context.h"
 #include "core/sim/runtime_profile.h"
@@ -17,6 +18,19 @@ namespace tpscope::cli {
 
 namespace {
 
+// The runtime the trace ran under: its own metadata (tpscope's traces say), else eager, whose host
+// time per launch the fit solves for; not the simulator's default, which is about new runs. An
+// assumed runtime is said (a warning), since it decides how the idle time is split between host and device.
+core::sim::Runtime traceRuntime(const core::Trace& t, const std::string& file) {
+    const std::string named = t.metadataValue("runtime");
+    if (const auto runtime = core::sim::parseRuntime(named)) return *runtime;
+    const core::sim::Runtime assumed = core::sim::Runtime::PytorchEager;
+    warn(file + (named.empty() ? std::string(" does not name its runtime") : ": unknown runtime '" + named + "'") +
+         "; the fit assumes " + std::string(core::sim::toString(assumed)) +
+         " (host time per launch solved for); a CUDA-graph run's idle time is the device's, not the host's");
+    return assumed;
+}
+
 core::Result<core::sim::SimConfig> configOf(const core::Trace& t, const KernelCalibrationRequest& r,
                                             const core::Catalog& catalog, int batch) {
     TracePlan p;
@@ -27,14 +41,15 @@ core::Result<core::sim::SimConfig> configOf(const core::Trace& t, const KernelCa
     const std::string fabricId = !r.fabric.empty() ? r.fabric : t.metadataValue("fabric");
     TPSCOPE_TRY_ASSIGN(c.cluster.intraFabric, catalog.fabric(fabricId.empty() ? "nvlink4" : fabricId));
     c.cluster.gpusPerNode = std::max(c.plan.tp, c.cluster.intraFabric.maxGpus > 0 ? c.cluster.intraFabric.maxGpus : 8);
-    // The runtime the trace ran under: its own metadata (tpscope's traces say), else eager, whose host
-    // time per launch the fit solves for; not the simulator's default, which is about new runs.
-    c.params.setRuntime(core::sim::parseRuntime(t.metadataValue("runtime")).value_or(core::sim::Runtime::PytorchEager));
+    c.params.setRuntime(traceRuntime(t, r.trace));
     return c;
 }
 
 // An efficiency far below what any kernel reaches means the fit explained the trace with the wrong
-// model (another model's shapes, another GPU, a prefill trace): said, not silently written.
+// model (another model's shapes, another GPU, a prefill trace): said, not silently written. Only
+// GEMM and attention are judged: their kernels move enough bytes for the roofline to hold, while
+// norms and activations take a floor of a few microseconds whatever their bytes, so their roofline
+// efficiency is tiny on every trace (a correct fit of tpscope's own simulated run gives 0.002).
 constexpr double kImplausibleEfficiency = 0.05;
 
 void warnImplausibleFit(const core::sim::KernelCalibration& fit, const core::Trace& trace,
@@ -44,13 +59,17 @@ void warnImplausibleFit(const core::sim::KernelCalibration& fit, const core::Tra
         warn("the trace says model '" + traceModel + "', the fit assumed '" + config.plan.model.id +
              "': efficiencies fitted to another model's kernels do not carry over");
     }
+    const std::string which = "is the trace of " + config.plan.model.id + " on " + config.cluster.gpu.id +
+                              " at batch " + std::to_string(config.plan.batch) + "? pass --model and --gpu of the run";
     for (const auto& c : fit.classes) {
+        if (c.kind != core::EventKind::Gemm && c.kind != core::EventKind::Attention) continue;
         const double lowest = std::min(c.fitted.compute, c.fitted.memory);
-        if (lowest < kImplausibleEfficiency) {
+        if (c.measuredNsPerStep > 0 && lowest < kImplausibleEfficiency) {
             warn(std::string(core::toString(c.kind)) + " efficiency " + core::formatFixed(lowest, 3) +
-                 " is implausible (kernels reach 0.3-0.9 of peak): is the trace of " + config.plan.model.id + " on " +
-                 config.cluster.gpu.id + " at batch " + std::to_string(config.plan.batch) +
-                 "? pass --model and --gpu of the run");
+                 " is implausible (kernels reach 0.3-0.9 of peak): " + which);
+        } else if (c.kind == core::EventKind::Gemm && c.measuredNsPerStep > 0 && c.scale > 1 && lowest >= 1.0) {
+            // Capped at the peak: the trace's GEMMs took less time than the plan's at full speed.
+            warn("gemm kernels ran faster than the GPU's peak allows for this plan (efficiency capped at 1): " + which);
         }
     }
 }

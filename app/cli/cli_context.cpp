@@ -128,16 +128,16 @@ void addModelOptions(CLI::App& cmd, ModelOptions& opts, bool required) {
     auto* model = cmd.add_option("--model", opts.preset,
                                  std::string("Model preset id (see 'tpscope-cli models'), or 'custom'") +
                                      (required ? " (required unless --model-config)" : ""));
-    auto* file = cmd.add_option("--model-file", opts.modelFile,
-                                "JSON file of models in resources/models.json's shape (MoE, MLA and weight formats)");
+    cmd.add_option("--model-file", opts.modelFile,
+                   "JSON file of models in resources/models.json's shape (MoE, MLA and weight formats)");
     // --model is required unless --model-config names the model: checked in resolveModel, with CLI11's words.
     opts.required = required;
     opts.command = cmd.get_name();
-    file->check(CLI::ExistingFile);
+    // No CLI11 ExistingFile check on the two files: a missing file is a failure of the work (exit 1,
+    // "no such file" from the loader), not a wrong command line (CLI11's parse errors exit 2).
     cmd.add_option(
            "--model-config", opts.modelConfig,
            "A Hugging Face config.json (llama, mistral, qwen2, qwen3, mixtral, qwen3_moe, gpt_oss, deepseek_v3)")
-        ->check(CLI::ExistingFile)
         ->excludes(model);
     cmd.add_option("--routing-skew", opts.routingSkew,
                    "MoE routing skew (Zipf exponent over expert popularity; 0 = uniform, no published calibration)")

@@ -13,21 +13,18 @@
 #include "core/sim/step_floors.h"
 #include "core/util/json_writer.h"
 #include "core/util/units.h"
-#include "sim_options.h"
+#include "plan_options.h"
 
 namespace tpscope::cli {
 
 namespace {
 
 struct BoundsOptions {
-    ModelOptions model;
+    ConfigOptions config;  // model, dtype, precision, MoE mode and the optional GPU
     int tp = 1;
     int batch = 1;
     int context = core::sim::kDefaults.contextLen;
-    std::string dtype = "fp16";
-    PrecisionOptions precision;
     std::string fabric{core::sim::kDefaults.fabric};
-    std::string gpu;
     bool json = false;
 };
 
@@ -43,19 +40,15 @@ struct Bounds {
 
 core::Result<Bounds> computeBounds(const BoundsOptions& o, const core::Catalog& catalog) {
     Bounds b;
-    TPSCOPE_TRY_ASSIGN(b.model, resolveModel(catalog, o.model));
-    core::Dtype dtype{};
-    TPSCOPE_TRY_ASSIGN(dtype, resolveDtype(o.dtype));
+    ResolvedConfig resolved;
+    TPSCOPE_TRY_ASSIGN(resolved, resolveConfig(catalog, o.config, o.tp, o.batch, o.context));
+    b.config = resolved.plan;
+    b.model = b.config.model;
+    b.gpu = resolved.gpu;
     TPSCOPE_TRY_ASSIGN(b.fabric, catalog.fabric(o.fabric));
-    b.config = core::PlanConfig{b.model, o.tp, o.batch, o.context, dtype, std::nullopt, std::nullopt};
-    TPSCOPE_TRY(applyPrecision(o.precision, b.config.weightDtype, b.config.kvDtype));
-    TPSCOPE_TRY_ASSIGN(b.config.moeParallel, resolveMoeParallel(o.precision));
     auto plan = core::buildDecodePlan(b.config);
     if (!plan) return plan.error();
-    if (!o.gpu.empty()) {
-        TPSCOPE_TRY_ASSIGN(b.gpu, catalog.gpu(o.gpu));
-        TPSCOPE_TRY_ASSIGN(b.roof, core::roofline(*plan, *b.gpu));
-    }
+    if (b.gpu) TPSCOPE_TRY_ASSIGN(b.roof, core::roofline(*plan, *b.gpu));
     TPSCOPE_TRY_ASSIGN(b.floors, core::sim::stepFloors(*plan, b.fabric, b.gpu ? &*b.gpu : nullptr));
     return b;
 }
@@ -98,7 +91,7 @@ void printJson(const BoundsOptions& o, const Bounds& b) {
     if (b.gpu) w.field("hbm_floor_us", floors.hbmFloorNs / 1e3).field("comm_over_hbm", floors.commOverHbm);
     if (roof) {
         w.key("roofline").beginObject();
-        w.field("gpu", o.gpu).field("arithmetic_intensity", roof->arithmeticIntensity);
+        w.field("gpu", o.config.gpu).field("arithmetic_intensity", roof->arithmeticIntensity);
         w.field("crossover", roof->crossover).field("memory_bound", roof->memoryBound);
         w.field("compute_time_us", roof->computeTimeNs / 1e3).field("memory_time_us", roof->memoryTimeNs / 1e3);
         w.field("step_lower_bound_us", roof->stepLowerBoundNs / 1e3);
@@ -138,7 +131,7 @@ void printText(const BoundsOptions& o, const Bounds& b) {
         std::cout << "(--gpu adds the step's HBM floor and the ratio communication / memory)\n";
     }
     if (roof) {
-        std::cout << "roofline on " << o.gpu << ": intensity " << core::formatFixed(roof->arithmeticIntensity, 2)
+        std::cout << "roofline on " << o.config.gpu << ": intensity " << core::formatFixed(roof->arithmeticIntensity, 2)
                   << " FLOP/B vs crossover " << core::formatFixed(roof->crossover, 1) << " -> "
                   << (roof->memoryBound ? "memory-bound" : "compute-bound")
                   << ", step >= " << us(roof->stepLowerBoundNs) << '\n';
@@ -164,14 +157,14 @@ void addBoundsCommand(CLI::App& app, CliContext& ctx) {
     auto opts = std::make_shared<BoundsOptions>();
     auto* cmd = app.add_subcommand(
         "bounds", "Floors of a decode step: bandwidth-only and alpha-beta communication floors, HBM floor (--gpu)");
-    addModelOptions(*cmd, opts->model);
+    addModelOptions(*cmd, opts->config.model);
     cmd->add_option("--tp", opts->tp, "Tensor-parallel degree")->capture_default_str();
     cmd->add_option("--batch", opts->batch, "Sequences decoded together")->capture_default_str();
     cmd->add_option("--context", opts->context, "Tokens in the KV cache")->capture_default_str();
-    cmd->add_option("--dtype", opts->dtype, "fp16, bf16, fp8 or fp32")->capture_default_str();
-    addPrecisionOptions(*cmd, opts->precision);
+    cmd->add_option("--dtype", opts->config.dtype, "fp16, bf16, fp8 or fp32")->capture_default_str();
+    addPrecisionOptions(*cmd, opts->config.precision);
     cmd->add_option("--fabric", opts->fabric, "Fabric preset (see 'tpscope-cli hardware')")->capture_default_str();
-    cmd->add_option("--gpu", opts->gpu, "GPU preset: also print the step's roofline");
+    cmd->add_option("--gpu", opts->config.gpu, "GPU preset: also print the step's roofline");
     cmd->add_flag("--json", opts->json, "Machine-readable output (docs/cli.md)");
     cmd->callback([opts, &ctx] { ctx.exitCode = run(*opts, ctx); });
 }

@@ -10,7 +10,7 @@
 #include "core/sim/kernel_table.h"
 #include "core/util/json_writer.h"
 #include "core/util/units.h"
-#include "sim_options.h"
+#include "plan_options.h"
 #include "text_table.h"
 
 namespace tpscope::cli {
@@ -18,14 +18,11 @@ namespace tpscope::cli {
 namespace {
 
 struct KernelsOptions {
-    ModelOptions model;
-    std::string gpu;
+    ConfigOptions config;  // model, dtype, precision, MoE mode and the (required) GPU
     int tp = 1;
     int batch = 1;
     int context = 1024;
     int layer = 0;
-    std::string dtype = "fp16";
-    PrecisionOptions precision;
     bool roofline = false;
     bool json = false;
 };
@@ -89,30 +86,19 @@ void printText(const core::sim::KernelTable& t, const core::PlanConfig& c, const
 int run(const KernelsOptions& o, const CliContext& ctx) {
     auto catalog = ctx.catalog();
     if (!catalog) return reportError(catalog.error());
-    core::PlanConfig config;
-    auto model = resolveModel(*catalog, o.model);
-    if (!model) return reportError(model.error());
-    auto dtype = resolveDtype(o.dtype);
-    if (!dtype) return reportError(dtype.error());
-    auto gpu = catalog->gpu(o.gpu);
-    if (!gpu) return reportError(gpu.error());
-    if (auto s = applyPrecision(o.precision, config.weightDtype, config.kvDtype); !s) return reportError(s.error());
-    auto moe = resolveMoeParallel(o.precision);
-    if (!moe) return reportError(moe.error());
-    config.model = *model;
-    config.tp = o.tp;
-    config.batch = o.batch;
-    config.contextLen = o.context;
-    config.dtype = *dtype;
-    config.moeParallel = *moe;
+    auto resolved = resolveConfig(*catalog, o.config, o.tp, o.batch, o.context);
+    if (!resolved) return reportError(resolved.error());
+    const core::PlanConfig& config = resolved->plan;
+    if (!resolved->gpu) return reportError(core::makeError(core::ErrorCode::InvalidArgument, "is required", "--gpu"));
+    const core::GpuSpec& gpu = *resolved->gpu;
     core::sim::SimParams params;
     params.fittedOpTimes = !o.roofline;
-    auto table = core::sim::kernelTable(config, *gpu, params, o.layer);
+    auto table = core::sim::kernelTable(config, gpu, params, o.layer);
     if (!table) return reportError(table.error());
     if (o.json) {
         printJson(*table, config);
     } else {
-        printText(*table, config, *gpu);
+        printText(*table, config, gpu);
     }
     return kExitOk;
 }
@@ -123,8 +109,8 @@ void addKernelsCommand(CLI::App& app, CliContext& ctx) {
     auto opts = std::make_shared<KernelsOptions>();
     auto* cmd = app.add_subcommand(
         "kernels", "What each kernel of one decoder layer and the LM head should take on a GPU (fitted per-op times)");
-    addModelOptions(*cmd, opts->model);
-    cmd->add_option("--gpu", opts->gpu, "GPU preset (see 'tpscope-cli hardware')")->required();
+    addModelOptions(*cmd, opts->config.model);
+    cmd->add_option("--gpu", opts->config.gpu, "GPU preset (see 'tpscope-cli hardware')")->required();
     cmd->add_option("--tp", opts->tp, "Tensor-parallel degree")->capture_default_str()->check(positiveNumber());
     cmd->add_option("--batch", opts->batch, "Sequences decoded together")
         ->capture_default_str()
@@ -135,8 +121,8 @@ void addKernelsCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_option("--layer", opts->layer, "The decoder layer to show (MoE models: dense and MoE layers differ)")
         ->capture_default_str()
         ->check(nonNegativeNumber());
-    cmd->add_option("--dtype", opts->dtype, "fp16, bf16, fp8 or fp32")->capture_default_str();
-    addPrecisionOptions(*cmd, opts->precision);
+    cmd->add_option("--dtype", opts->config.dtype, "fp16, bf16, fp8 or fp32")->capture_default_str();
+    addPrecisionOptions(*cmd, opts->config.precision);
     cmd->add_flag("--roofline", opts->roofline, "Time every op by the roofline (the fitted per-op times off)");
     addJsonFlag(*cmd, opts->json);
     cmd->callback([opts, &ctx] { ctx.exitCode = run(*opts, ctx); });

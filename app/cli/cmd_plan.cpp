@@ -11,6 +11,7 @@
 #include "core/util/json_writer.h"
 #include "core/util/units.h"
 #include "core/workload/decode_plan.h"
+#include "plan_options.h"
 #include "text_table.h"
 
 namespace tpscope::cli {
@@ -18,13 +19,10 @@ namespace tpscope::cli {
 namespace {
 
 struct PlanOptions {
-    ModelOptions model;
+    ConfigOptions config;  // model, dtype, --moe-parallel and the optional GPU
     int tp = 1;
     std::vector<int> batches{1};
-    std::string moeParallel = "tp";
     int context = 1024;
-    std::string dtype = "fp16";
-    std::string gpu;
     bool json = false;
     bool allOps = false;
 };
@@ -206,27 +204,10 @@ void printText(const core::DecodePlan& plan, const std::optional<std::pair<core:
 int run(const PlanOptions& o, const CliContext& ctx) {
     auto catalog = ctx.catalog();
     if (!catalog) return reportError(catalog.error());
-    core::PlanConfig config;
-    auto model = resolveModel(*catalog, o.model);
-    if (!model) return reportError(model.error());
-    auto dtype = resolveDtype(o.dtype);
-    if (!dtype) return reportError(dtype.error());
-    const auto moeParallel = core::parseMoeParallel(o.moeParallel);
-    if (!moeParallel) {
-        return reportError(
-            core::makeError(core::ErrorCode::InvalidArgument, "--moe-parallel takes tp or ep", "--moe-parallel"));
-    }
-    config.model = *model;
-    config.tp = o.tp;
-    config.contextLen = o.context;
-    config.dtype = *dtype;
-    config.moeParallel = *moeParallel;
-    std::optional<core::GpuSpec> gpu;
-    if (!o.gpu.empty()) {
-        auto found = catalog->gpu(o.gpu);
-        if (!found) return reportError(found.error());
-        gpu = *found;
-    }
+    auto resolved = resolveConfig(*catalog, o.config, o.tp, o.batches.empty() ? 1 : o.batches.front(), o.context);
+    if (!resolved) return reportError(resolved.error());
+    core::PlanConfig& config = resolved->plan;
+    const std::optional<core::GpuSpec>& gpu = resolved->gpu;
     // One plan per batch; JSON: one object for one batch, {"plans": [...]} for several.
     const bool several = o.batches.size() > 1;
     std::optional<core::JsonWriter> list;
@@ -253,17 +234,17 @@ int run(const PlanOptions& o, const CliContext& ctx) {
 void addPlanCommand(CLI::App& app, CliContext& ctx) {
     auto opts = std::make_shared<PlanOptions>();
     auto* cmd = app.add_subcommand("plan", "The TP decode plan of one configuration: ops, FLOPs, bytes, all-reduces");
-    addModelOptions(*cmd, opts->model);
+    addModelOptions(*cmd, opts->config.model);
     cmd->add_option("--tp", opts->tp, "Tensor-parallel degree")->capture_default_str();
     cmd->add_option("--batch", opts->batches, "Sequences decoded together (a list, e.g. 1,64: one plan each)")
         ->delimiter(',')
         ->capture_default_str();
-    cmd->add_option("--moe-parallel", opts->moeParallel,
+    cmd->add_option("--moe-parallel", opts->config.precision.moeParallel,
                     "MoE experts: tp (each rank 1/tp of every expert) or ep (whole experts, all-to-all)")
         ->capture_default_str();
     cmd->add_option("--context", opts->context, "Tokens in the KV cache")->capture_default_str();
-    cmd->add_option("--dtype", opts->dtype, "fp16, bf16, fp8 or fp32")->capture_default_str();
-    cmd->add_option("--gpu", opts->gpu, "GPU preset: also report whether the plan fits its memory");
+    cmd->add_option("--dtype", opts->config.dtype, "fp16, bf16, fp8 or fp32")->capture_default_str();
+    cmd->add_option("--gpu", opts->config.gpu, "GPU preset: also report whether the plan fits its memory");
     cmd->add_flag("--all-ops", opts->allOps, "Text output: list the ops of every layer");
     cmd->add_flag("--json", opts->json, "Machine-readable output (docs/cli.md)");
     cmd->callback([opts, &ctx] { ctx.exitCode = run(*opts, ctx); });

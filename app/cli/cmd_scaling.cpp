@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "analysis_options.h"
 #include "cli_context.h"
@@ -36,6 +38,19 @@ struct ScalingCliOptions {
     bool json = false;
     AnalysisCliOptions analysis;
 };
+
+// A problem of the runs the files hold (none, two of one configuration, no GPU count, mixed models) is
+// a problem of the data (exit 1, docs/cli.md): named with the files unless the error names one already.
+int reportDataError(const core::Error& error, const std::vector<std::string>& files, const std::string& advice) {
+    std::string named;
+    for (const auto& f : files) {
+        if (error.context.find(f) != std::string::npos) return reportError(dataError(error, f, advice));
+        if (named.find(f) == std::string::npos) named += (named.empty() ? "" : ", ") + f;
+    }
+    return reportError(dataError(error, named, advice));
+}
+
+constexpr const char* kOneRunPerPoint = "scaling needs one run per TP and batch, each with a complete decode step";
 
 // "4" applies to every file, "1,2,4" gives one value per file; empty: none given.
 core::Result<std::vector<int>> perFile(const std::string& text, std::size_t files, const std::string& option) {
@@ -156,24 +171,26 @@ int runScaling(const CliContext& ctx, const ScalingCliOptions& o) {
         if (!first) first = *trace;
     }
     if (!first) {
-        return reportError(core::makeError(core::ErrorCode::InvalidArgument, "no run with a trace in the given files"));
+        return reportDataError(
+            core::makeError(core::ErrorCode::InvalidArgument, "no run with a trace in the given files"), o.files,
+            "give traces or workspaces of the runs");
     }
     std::vector<core::analysis::MeasuredRun> measured;
     measured.reserve(analysed.size());
     for (const auto& a : analysed) measured.push_back({a.trace.get(), &a.analysis, a.label, a.tp, a.batch});
     // The groups are core's, as the window forms them (issue 45 §2): one model on one GPU type.
     if (const auto groups = core::analysis::groupScalingRuns(measured); groups.groups.size() > 1) {
-        return reportError(core::makeError(
-            core::ErrorCode::InvalidArgument,
-            "the runs are of different models or GPUs: " + groups.notes.front() + "; scaling compares one group",
-            "scaling"));
+        return reportDataError(
+            core::makeError(core::ErrorCode::InvalidArgument,
+                            "the runs are of different models or GPUs: " + groups.notes.front(), "scaling"),
+            o.files, "scaling compares one group: give the runs of one model on one GPU type");
     }
     auto input = core::analysis::buildScalingInput(measured);
-    if (!input) return reportError(input.error());
+    if (!input) return reportDataError(input.error(), o.files, kOneRunPerPoint);
     const auto& runs = input->runs;
     auto report =
         core::analysis::analyzeScaling(runs, {.pricePerGpuHour = o.price, .efficiencyThreshold = o.threshold});
-    if (!report) return reportError(report.error());
+    if (!report) return reportDataError(report.error(), o.files, kOneRunPerPoint);
     report->notes.insert(report->notes.begin(), input->notes.begin(), input->notes.end());
     core::analysis::AdviceOptions adviceOptions;
     adviceOptions.efficiencyThreshold = o.threshold;

@@ -117,6 +117,10 @@ int runWhatIfCommand(const WhatIfCliOptions& o, const CliContext& ctx) {
         options.scaling = *scaling;
     }
     auto run = core::sim::runWhatIf(measured, o.analysis.toCore(), options);
+    if (!run && run.error().context == measured.source) {
+        // An error about the trace itself (no ranks) is a problem of the data, not of the command line.
+        return reportError(dataError(run.error(), o.file, "'tpscope-cli info " + o.file + "' shows what it holds"));
+    }
     if (!run) return reportError(run.error());
     if (!o.out.empty()) {
         core::RunInfo measuredInfo;

@@ -22,8 +22,9 @@
 //   A unit that spans k layers (alternating layer kinds) is split into k (repeat_layers.h, step 5).
 //   Order: the pattern rule when it finds as many layers as the repeat rule, or k >= 2 times as many
 //   (a unit of k layers the split could not see: a collective count is never halved), else the repeat
-//   rule when it finds any, else the pattern rule; `patternOnly` (the user set the pattern rule's
-//   parameters) skips the repeat rule. Notes say which was used and why.
+//   rule when it finds any, else the pattern rule (repeat_segmentation.h: the repeat rule's windows and
+//   this choice); `patternOnly` (the user set the pattern rule's parameters) skips the repeat rule.
+//   Notes say which was used and why.
 // - Blocks (layer_blocks.h): each layer's attention and MLP block, from the NVTX ranges one level below
 //   the layer ranges, or, for repeat layers, split by kernel kinds after the attention output
 //   projection (and its all-reduce). Pattern layers are not split.

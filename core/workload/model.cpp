@@ -25,6 +25,13 @@ std::int64_t ModelSpec::attendedTokens(std::int64_t layer, std::int64_t contextL
     return window ? std::min(contextLen, slidingWindow) : contextLen;
 }
 
+std::int64_t ModelSpec::cachedTokens(std::int64_t contextLen) const {
+    if (attentionPattern.empty() || slidingWindow <= 0) return layers * contextLen;
+    std::int64_t tokens = 0;
+    for (std::int64_t layer = 0; layer < layers; ++layer) tokens += attendedTokens(layer, contextLen);
+    return tokens;
+}
+
 std::string ModelSpec::kindLabel() const {
     std::string label = isMoe() ? "MoE " + std::to_string(moe.experts) + "x top-" + std::to_string(moe.topK) : "dense";
     if (moe.sharedExperts > 0) label += " +" + std::to_string(moe.sharedExperts) + " shared";

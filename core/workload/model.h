@@ -85,6 +85,9 @@ struct ModelSpec {
     LayerAttention layerAttention(std::int64_t layer) const;
     // Cached tokens layer `layer` reads at context `contextLen`: min(context, window) on a Sliding layer.
     std::int64_t attendedTokens(std::int64_t layer, std::int64_t contextLen) const;
+    // attendedTokens summed over the layers: the tokens of KV cache the model holds per sequence and
+    // reads per decode step (a Sliding layer keeps only its window, as vLLM's hybrid allocator does).
+    std::int64_t cachedTokens(std::int64_t contextLen) const;
     std::string kindLabel() const;  // "dense GQA", "MoE 128x top-4 GQA", "MoE 256x top-8 +1 shared MLA"
 
     // Attention weights of one layer (unsharded), norms excluded.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright (C) 2026 The tpscope authors
 // Memory one rank holds for a decode plan: each part's weights at its own format, the KV cache (MLA:
-// the replicated latent) and the live activations of one step.
+// the replicated latent; a sliding-window layer: its window) and the live activations of one step.
 
 #include <algorithm>
 #include <cmath>
@@ -40,10 +40,12 @@ MemoryEstimate estimateMemory(const PlanConfig& c, const ShardDims& s) {
         e.untouchedExpertBytesPerGpu = bytes(
             std::llround(static_cast<double>(moeLayers * expertWeights) * std::max(0.0, untouched)), expertFormat);
     }
-    const auto ctxBatch = static_cast<std::uint64_t>(c.contextLen) * static_cast<std::uint64_t>(c.batch);
+    // The KV cache: every cached token on a Full layer, the last window on a Sliding one (model.h,
+    // cachedTokens). A decode step reads all of it, so it is also the HBM floor's KV part.
     const auto kvBytes = static_cast<std::uint64_t>(dtypeBytes(c.kvCacheDtype()));
     const std::int64_t perTokenLayer = m.isMla() ? s.latentWidth : 2 * s.kvHeadsPerRank * m.headDim;
-    e.kvCacheBytesPerGpu = static_cast<std::uint64_t>(m.layers * perTokenLayer) * ctxBatch * kvBytes;
+    e.kvCacheBytesPerGpu = static_cast<std::uint64_t>(m.cachedTokens(c.contextLen)) *
+                           static_cast<std::uint64_t>(perTokenLayer) * static_cast<std::uint64_t>(c.batch) * kvBytes;
     // Live activations of one step, double-buffered: the widest tensors are the gate/up output (MoE:
     // top-k rows of it per token) and the logits. Small next to weights, but it grows with batch.
     const std::int64_t mlpWidest =

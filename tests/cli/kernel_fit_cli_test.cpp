@@ -9,10 +9,14 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
 
 #include "cli_docs_support.h"
 #include "core/hw/catalog.h"
 #include "core/sim/kernel_model.h"
+#include "core/sim/runtime_profile.h"
 #include "core/util/units.h"
 #include "test_support.h"
 
@@ -137,6 +141,104 @@ TEST(CliKernelFit, CalibratesOutputLoadsAndAMismatchedOrBadFileIsOneError) {
         runCli("simulate --model llama3-8b --tp 2 --tokens 1 --kernel-fit " + dir.string() + "/no.json");
     EXPECT_EQ(missing.exitCode, 1) << missing.out;
     EXPECT_NE(missing.out.find("no.json"), std::string::npos) << missing.out;
+    std::filesystem::remove_all(dir);
+}
+
+// The fit's stderr lines that are warnings.
+std::vector<std::string> warningsIn(const std::string& err) {
+    std::vector<std::string> out;
+    for (const auto& line : linesOf(err)) {
+        if (line.rfind("tpscope-cli: warning: ", 0) == 0) out.push_back(line);
+    }
+    return out;
+}
+
+std::string readText(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// calibrate --kernels fits the host under the runtime the trace ran with: its metadata's, else
+// pytorch-eager, and then it says that it assumed one (issue 49 item 10).
+TEST(CliKernelFit, TheRuntimeIsTheTracesElseEagerWithAWarning) {
+    const auto dir = freshFolder("runtime");
+    const auto graphs = (dir / "graphs.json").string();
+    ASSERT_EQ(runCli("simulate --model llama3-8b --tp 1 --tokens 2 --runtime cuda-graphs --out " + graphs).exitCode, 0);
+    const auto named =
+        runSplit(std::string(TPSCOPE_CLI_PATH) + " calibrate --from-trace " + graphs + " --kernels --json", dir);
+    ASSERT_EQ(named.exitCode, 0) << named.err;
+    simdjson::dom::parser parser;
+    simdjson::dom::element fit;
+    ASSERT_EQ(parser.parse(named.out).get(fit), simdjson::SUCCESS) << named.out;
+    EXPECT_EQ(std::string(std::string_view(fit["runtime"])), "cuda-graphs");
+    EXPECT_TRUE(warningsIn(named.err).empty()) << "a trace that names its runtime and model: " << named.err;
+
+    // The same trace with its runtime key renamed: nothing says how it was launched.
+    std::string text = readText(graphs);
+    const std::string key = R"(["runtime",)";
+    const auto at = text.find(key);
+    ASSERT_NE(at, std::string::npos) << "the simulated trace names its runtime";
+    text.replace(at, key.size(), R"(["runtime_unknown",)");
+    const auto unnamed = (dir / "unnamed.json").string();
+    std::ofstream(unnamed, std::ios::binary) << text;
+    const auto assumed =
+        runSplit(std::string(TPSCOPE_CLI_PATH) + " calibrate --from-trace " + unnamed + " --kernels --json", dir);
+    ASSERT_EQ(assumed.exitCode, 0) << assumed.err;
+    ASSERT_EQ(parser.parse(assumed.out).get(fit), simdjson::SUCCESS) << assumed.out;
+    const std::string eager(core::sim::toString(core::sim::Runtime::PytorchEager));
+    EXPECT_EQ(std::string(std::string_view(fit["runtime"])), eager);
+    const auto warnings = warningsIn(assumed.err);
+    ASSERT_EQ(warnings.size(), 1u) << assumed.err;
+    EXPECT_NE(warnings[0].find(unnamed + " does not name its runtime"), std::string::npos) << warnings[0];
+    EXPECT_NE(warnings[0].find("assumes " + eager), std::string::npos) << warnings[0];
+    std::filesystem::remove_all(dir);
+}
+
+// A fit to another model's trace, or whose GEMMs run at a small fraction of peak, is said.
+TEST(CliKernelFit, AFitToAnotherModelOrAnImplausibleEfficiencyWarns) {
+    const auto dir = freshFolder("implausible");
+    const auto trace = (dir / "llama3-8b.json").string();
+    ASSERT_EQ(runCli("simulate --model llama3-8b --tp 1 --tokens 2 --out " + trace).exitCode, 0);
+    const std::string cal = std::string(TPSCOPE_CLI_PATH) + " calibrate --from-trace ";
+    const auto own = runSplit(cal + trace + " --kernels --json", dir);
+    ASSERT_EQ(own.exitCode, 0) << own.err;
+    EXPECT_TRUE(warningsIn(own.err).empty()) << "the run's own model: no warning\n" << own.err;
+
+    const auto other = runSplit(cal + trace + " --kernels --model llama3-70b", dir);
+    ASSERT_EQ(other.exitCode, 0) << other.err;
+    EXPECT_NE(other.err.find("warning: the trace says model 'llama3-8b', the fit assumed 'llama3-70b'"),
+              std::string::npos)
+        << other.err;
+
+    // GEMMs `factor` times slower than the plan's at the starting efficiencies: the fitted efficiency is
+    // the starting one / factor. Far below 0.05 at 100, a plausible one at 1.25.
+    simdjson::dom::parser parser;
+    simdjson::dom::element fit;
+    ASSERT_EQ(parser.parse(own.out).get(fit), simdjson::SUCCESS) << own.out;
+    double gemmModelNs = 0;
+    for (auto c : fit["classes"].get_array()) {
+        if (std::string_view(c["kind"]) == "gemm") gemmModelNs = double(c["model_ns_per_step"]);
+    }
+    ASSERT_GT(gemmModelNs, 0.0);
+    for (const double factor : {100.0, 1.25}) {
+        // Eight GEMM kernels, one step, no metadata (model and GPU given on the command line).
+        const double durUs = factor * gemmModelNs / 8 / 1000;
+        std::string events;
+        for (int i = 0; i < 8; ++i) {
+            events += std::string(i ? "," : "") + R"({"ph": "X", "cat": "kernel", "pid": 0, "tid": 7, "name": )" +
+                      R"("sm90_xmma_gemm_f16f16_f16f32_f32_tn_n", "ts": )" + core::formatShortest(i * (durUs + 2)) +
+                      R"(, "dur": )" + core::formatShortest(durUs) + "}";
+        }
+        const auto slow = (dir / "gemm.json").string();
+        std::ofstream(slow) << R"({"traceEvents": [)" << events << "]}\n";
+        const auto r = runSplit(cal + slow + " --kernels --model llama3-8b --gpu h100-sxm", dir);
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        const bool warned = r.err.find("warning: gemm efficiency") != std::string::npos;
+        EXPECT_EQ(warned, factor > 10) << "GEMMs " << factor << "x the plan's time:\n" << r.err;
+        if (warned) {
+            EXPECT_NE(r.err.find("pass --model and --gpu of the run"), std::string::npos) << r.err;
+        }
+    }
     std::filesystem::remove_all(dir);
 }
 

@@ -5,8 +5,12 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <map>
+#include <string>
+#include <string_view>
 
 #include "core/hw/catalog.h"
 #include "core/sim/kernel_model.h"
@@ -93,6 +97,34 @@ TEST(CliModelConfig, AConfigJsonPlansLikeItsPresetAndReplacesModel) {
     EXPECT_NE(none.out.find("simulate: --model is required"), std::string::npos) << none.out;
     const auto gptOss = runCli("plan --model-config " + fixture("gpt-oss-120b.json") + " --tp 8");
     EXPECT_EQ(gptOss.exitCode, 0) << gptOss.out;  // its sliding layers are the attention pattern
+}
+
+// gpt-oss alternates sliding (window 128) and full layers: the plan's KV cache, which capture's HBM
+// floor reads (docs/cli.md), holds a sliding layer's window only. Every number from the config file.
+TEST(CliModelConfig, ASlidingLayersKvCacheIsItsWindowInThePlan) {
+    simdjson::dom::parser parser;
+    simdjson::dom::element config;
+    ASSERT_EQ(parser.load(fixture("gpt-oss-120b.json")).get(config), simdjson::SUCCESS);
+    const std::int64_t window = std::int64_t(config["sliding_window"]);
+    const std::int64_t kvHeads = std::int64_t(config["num_key_value_heads"]);
+    const std::int64_t headDim = std::int64_t(config["head_dim"]);
+    const int tp = 4;
+    const int batch = 2;
+    const std::int64_t context = 8192;
+    std::int64_t tokens = 0;
+    for (auto kind : config["layer_types"].get_array()) {
+        tokens += std::string_view(kind) == "sliding_attention" ? std::min(context, window) : context;
+    }
+    const auto r = runCli("plan --model-config " + fixture("gpt-oss-120b.json") + " --tp " + std::to_string(tp) +
+                          " --batch " + std::to_string(batch) + " --context " + std::to_string(context) + " --json");
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    simdjson::dom::parser planParser;
+    simdjson::dom::element plan;
+    ASSERT_EQ(planParser.parse(r.out).get(plan), simdjson::SUCCESS) << r.out;
+    const std::int64_t fp16 = 2;  // --dtype's default, the KV cache's too
+    EXPECT_EQ(std::int64_t(plan["kv_cache_bytes_per_gpu"]), tokens * 2 * (kvHeads / tp) * headDim * batch * fp16);
+    EXPECT_LT(std::int64_t(plan["kv_cache_bytes_per_gpu"]),
+              std::int64_t(config["num_hidden_layers"]) * context * 2 * (kvHeads / tp) * headDim * batch * fp16);
 }
 
 }  // namespace

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
+
 #include "core/hw/catalog.h"
 #include "core/workload/decode_plan.h"
 
@@ -61,6 +64,39 @@ TEST(LayerAttention, ASlidingLayerWithoutAWindowIsRejected) {
     EXPECT_NE(s.error().message.find("sliding_window"), std::string::npos);
     m.slidingWindow = 64;
     EXPECT_TRUE(validateModel(m));
+}
+
+// The KV cache a plan holds (and the HBM floor reads: gpu/capture.h) is a Sliding layer's window, not
+// the whole context: gpt-oss alternates sliding (window 128) and full layers (issue 46).
+TEST(LayerAttention, ASlidingLayerHoldsOnlyItsWindowOfTheKvCache) {
+    const int tp = 2;
+    const int batch = 4;
+    const std::int64_t window = 128;
+    const ModelSpec m = alternating(window);
+    ModelSpec full = m;
+    full.attentionPattern.clear();
+    for (const std::int64_t context : {std::int64_t{4096}, std::int64_t{100}}) {
+        auto p = buildDecodePlan(PlanConfig{m, tp, batch, static_cast<int>(context), Dtype::Bf16});
+        auto f = buildDecodePlan(PlanConfig{full, tp, batch, static_cast<int>(context), Dtype::Bf16});
+        ASSERT_TRUE(p && f);
+        const auto hkv = static_cast<std::uint64_t>(p->shard.kvHeadsPerRank);
+        const auto hq = static_cast<std::uint64_t>(p->shard.headsPerRank);
+        const std::uint64_t d = 128;
+        const std::uint64_t b = batch;
+        // Layers 0, 2, 4 slide over min(context, window) tokens; 1, 3, 5 hold the whole context.
+        const auto sliding = static_cast<std::uint64_t>(std::min(context, window));
+        const auto whole = static_cast<std::uint64_t>(context);
+        const std::uint64_t perToken = 2 * hkv * d * b * 2;  // K and V, bf16
+        EXPECT_EQ(p->memory.kvCacheBytesPerGpu, (3 * sliding + 3 * whole) * perToken) << context;
+        EXPECT_EQ(f->memory.kvCacheBytesPerGpu, 6 * whole * perToken) << context;
+        EXPECT_EQ(m.cachedTokens(context), static_cast<std::int64_t>(3 * sliding + 3 * whole));
+        // What the step's attention reads of the cache is what the plan holds: one number for the floor.
+        std::uint64_t cacheRead = 0;
+        for (const auto& op : p->ops) {
+            if (op.kind == OpKind::Attention) cacheRead += op.bytesRead - b * (hq + 2 * hkv) * d * 2;
+        }
+        EXPECT_EQ(cacheRead, p->memory.kvCacheBytesPerGpu) << context;
+    }
 }
 
 }  // namespace

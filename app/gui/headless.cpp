@@ -113,16 +113,28 @@ QString summaryMarkdown(const ui::MainWindow& window, const QStringList& files) 
         files.isEmpty() ? QStringLiteral("the embedded default sweep") : files.join(QStringLiteral(", "));
     s << "# " << ui::titleWithRuntimes(QStringLiteral("tpscope report: ") + what, runtimes) << "\n\n";
     if (!rows.empty()) {
-        const auto& r = rows.front().request;
-        s << "Model **" << QString::fromStdString(r.model.name) << "**, "
-          << QString::fromStdString(std::string(core::toString(r.dtype))) << ", batch " << r.batch << ", context "
-          << r.contextLen << ", " << r.tokens << " decode steps, on " << r.nodes << "×" << r.gpusPerNode << " "
-          << QString::fromStdString(r.gpu.name) << " over " << QString::fromStdString(r.fabric.name) << "; "
-          << (price > 0 ? QStringLiteral("price $%1 per GPU-hour").arg(QString::number(price, 'f', 2))
-                        : QStringLiteral("no price per GPU-hour"))
-          << ".\n\n";
-        if (rows.front().trace)
-            s << "Trace source: " << QString::fromStdString(rows.front().trace->metadataValue("generator")) << ".\n\n";
+        const auto& first = rows.front();
+        const QString priceText = price > 0 ? QStringLiteral("price $%1 per GPU-hour").arg(QString::number(price, 'f', 2))
+                                            : QStringLiteral("no price per GPU-hour");
+        if (first.request.backend != ui::BackendKind::Imported) {
+            const auto& r = first.request;
+            s << "Model **" << QString::fromStdString(r.model.name) << "**, "
+              << QString::fromStdString(std::string(core::toString(r.dtype))) << ", batch " << r.batch << ", context "
+              << r.contextLen << ", " << r.tokens << " decode steps, on " << r.nodes << "×" << r.gpusPerNode << " "
+              << QString::fromStdString(r.gpu.name) << " over " << QString::fromStdString(r.fabric.name) << "; "
+              << priceText << ".\n\n";
+        } else if (first.trace) {
+            // An opened trace has no request: say what the file itself records, and what it does not.
+            const core::Trace& t = *first.trace;
+            const std::string model = t.metadataValue("model");
+            s << "Opened trace (" << QString::fromStdString(std::string(core::toString(t.origin))) << "), "
+              << t.ranks.size() << (t.ranks.size() == 1 ? " rank" : " ranks") << ", model "
+              << (model.empty() ? QStringLiteral("not recorded in the trace")
+                                : QStringLiteral("**%1**").arg(QString::fromStdString(model)))
+              << "; " << priceText << ".\n\n";
+        }
+        const std::string generator = first.trace ? first.trace->metadataValue("generator") : std::string();
+        if (!generator.empty()) s << "Trace source: " << QString::fromStdString(generator) << ".\n\n";
     }
     s << "| TP | status | mean step latency | tokens/s | efficiency | exposed comm (% of step) | $ per M tokens |\n";
     s << "|---:|---|---:|---:|---:|---:|---:|\n";

@@ -73,6 +73,24 @@ TEST(TpscopeApp, ReportFolderOfAFileIsAllOfThatFile) {
     EXPECT_FALSE(QImage(out + QStringLiteral("/screenshot-main.png")).isNull());
 }
 
+// An opened trace has no simulation request: its summary says what the file records, never an
+// empty "Model ****, batch 0 … over ;" line or an empty "Trace source".
+TEST(TpscopeApp, ReportOfAnOpenedTraceDescribesTheTraceNotAnEmptyRequest) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const std::string trace = std::string(TPSCOPE_SOURCE_DIR) + "/tests/golden/fixtures/kineto_2rank";
+    const QString out = dir.filePath(QStringLiteral("report"));
+    const auto r = tpscope::test::runCommand(withoutDisplay("--report " + out.toStdString() + " " + trace));
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    QFile summary(out + QStringLiteral("/summary.md"));
+    ASSERT_TRUE(summary.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(summary.readAll());
+    EXPECT_TRUE(text.contains(QStringLiteral("Opened trace (imported), 2 ranks"))) << text.toStdString();
+    EXPECT_FALSE(text.contains(QStringLiteral("****"))) << text.toStdString();
+    EXPECT_FALSE(text.contains(QStringLiteral("batch 0"))) << text.toStdString();
+    EXPECT_FALSE(text.contains(QStringLiteral("Trace source: ."))) << text.toStdString();
+}
+
 TEST(TpscopeApp, VersionIsTheProjectVersion) {
     const auto r = tpscope::test::runCommand(withoutDisplay("--version"));
     EXPECT_EQ(r.exitCode, 0) << r.out;

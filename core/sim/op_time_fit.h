@@ -47,8 +47,8 @@ OpFitClass opFitClass(OpKind kind);
 struct GemmTimeFit {
     double fixedNs = 0;
     double nsPerWeightByte = 0;
-    double rampBytes = 0;       // the first rampBytes of the weights stream slower...
-    double nsPerRampByte = 0;   // ...by this much per byte
+    double rampBytes = 0;              // the first rampBytes of the weights stream slower...
+    double nsPerRampByte = 0;          // ...by this much per byte
     double nsPerReductionElement = 0;  // per element of k, the reduction depth
     double nsPerFlop = 0;
     double nsPerActivationByte = 0;

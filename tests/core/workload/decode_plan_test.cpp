@@ -165,8 +165,7 @@ TEST(DecodePlan, AReplicatedVocabularyKeepsTheLmHeadWholeAndDropsItsCollectives)
         }
     }
     const std::uint64_t perRank = 128256 / tp;  // 128256 is a multiple of 8: no padding
-    EXPECT_EQ(whole->memory.weightBytesPerGpu - split->memory.weightBytesPerGpu,
-              2 * (128256 - perRank) * 4096 * 2);
+    EXPECT_EQ(whole->memory.weightBytesPerGpu - split->memory.weightBytesPerGpu, 2 * (128256 - perRank) * 4096 * 2);
 }
 
 // Rejections, each with a message naming the problem.

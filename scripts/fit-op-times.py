@@ -276,7 +276,7 @@ def main(argv):
     folder = os.path.join(traces, "vidur-compute-profiling")
     if not os.path.isdir(folder):
         sys.exit("fit-op-times: no folder " + folder + " (scripts/fetch-public-traces.sh, or TPSCOPE_PUBLIC_TRACES)")
-    result = {"schema": 1,
+    result = {"schema": 2,
               "comment": "Per-op decode kernel time fits of core/sim/op_time_fit, written by scripts/fit-op-times.py "
                          "from Vidur's measured per-op times; do not edit by hand.",
               "source": "microsoft/vidur @ " + VIDUR_COMMIT + " data/profiling/compute/<gpu>/<org>/<model>/mlp.csv "

@@ -8,14 +8,21 @@ Input: Vidur's compute profiles, <traces>/vidur-compute-profiling/<gpu>/<org>/<m
 per-layer op of 6-8 models at TP 1, 2, 4, 8 and 1-4096 tokens, fp16, median of repeated runs, in ms.
 
 The forms (each linear in its coefficients, so the fit is one weighted least-squares solve):
-  dense GEMM   t = fixed + W x ns_per_weight_byte + F x ns_per_flop + A x ns_per_activation_byte
-               W = weight bytes of the rank's slice, F = 2 m n k, A = m (k + n) x element bytes (m = tokens).
-               A launch-and-ramp cost every kernel pays, then the weight stream, the tensor-core work and the
-               activations, added: at decode (m <= 64) the weight stream dominates and the fixed cost is what
-               makes a 4-8 MiB slice reach only ~1/3 of peak bandwidth. Fitted on 1-128 tokens (the decode
-               batches; fitting to 512 tokens costs the 1-64-token rows 3-5 points of median error), weighted
-               by 1 / t^2 (least squares on the relative error, the goal's measure). Above 128 tokens the
-               simulator takes the larger of this and the compute roofline (core/sim/kernel_model.cpp).
+  dense GEMM   t = fixed + W x ns_per_weight_byte + min(W, R) x ns_per_ramp_byte + k x ns_per_reduction_element
+                   + F x ns_per_flop + A x ns_per_activation_byte
+               W = weight bytes of the rank's slice, k = the reduction depth, F = 2 m n k, A = m (k + n) x element
+               bytes (m = tokens). A launch cost every kernel pays; the weight stream; its first R bytes stream
+               slower (the ramp: a small slice has too few blocks in flight to reach the asymptotic bandwidth);
+               the reduction depth k (a thin GEMM gives each block a strip of outputs and walks k: at one weight
+               size a deep, narrow slice - QKV, gate/up - takes longer than a shallow, wide one - O, down - in
+               every model, ~2 us at k = 8192 on H100); then the tensor-core work and the activations. Two
+               coefficient sets: one token (m = 1, cuBLAS's GEMV-class kernels; F and A are then proportional to W
+               and k and are not fitted) and 2-128 tokens (tensor-core GEMM kernels). R is one of 8-128 MiB
+               (powers of two), the one whose leave-one-model-out error at 1-64 tokens is lowest (a
+               cross-validated choice, never fitted to the rows it predicts). Fitted on 1-128 tokens (the decode
+               batches; fitting to 512 tokens costs the 1-64-token rows 3-5 points of median error), weighted by
+               1 / t^2 (least squares on the relative error, the goal's measure). Above 128 tokens the simulator
+               takes the larger of this and the compute roofline (core/sim/kernel_model.cpp).
   row kernels  t = fixed + width x ns_per_width + m x width x element bytes x ns_per_byte
   (RMSNorm, SiLU*mul, RoPE, residual add)
                One thread block per token walks its row: below a GPU's worth of tokens the time is one block's
@@ -51,7 +58,9 @@ ROW_CLASSES = ("norm", "act", "rope", "add")
 ELEMENT_BYTES = 2  # fp16
 GEMM_MAX_TOKENS = 128
 ROW_MAX_TOKENS = 128
-TOKEN_BANDS = ((1, 16), (17, 64), (65, 128))
+TOKEN_BANDS = ((1, 1), (2, 16), (17, 64), (65, 128))
+MIB = 1 << 20
+RAMP_CANDIDATES = tuple(b * MIB for b in (8, 16, 32, 64, 128))
 
 
 def solve(a, b):
@@ -111,8 +120,17 @@ def row_widths(row):
 
 
 def gemm_features(m, k, n):
-    weight = ELEMENT_BYTES * k * n
-    return [1.0, float(weight), 2.0 * m * k * n, float(ELEMENT_BYTES * m * (k + n))]
+    """The raw shape; gemm_columns turns it into the form's columns once the ramp R is chosen."""
+    return (m, k, n)
+
+
+def gemm_columns(shape, ramp):
+    """The GEMM form's columns: fixed, W, min(W, R), k, then F and A for 2+ tokens (at one token F = W and
+    A = (k + n) x bytes are not separable from W and k)."""
+    m, k, n = shape
+    weight = float(ELEMENT_BYTES * k * n)
+    columns = [1.0, weight, min(weight, float(ramp)), float(k)]
+    return columns if m == 1 else columns + [2.0 * m * k * n, float(ELEMENT_BYTES * m * (k + n))]
 
 
 def row_features(m, width):
@@ -182,16 +200,37 @@ def percentile(values, q):
     return v[lo] + (v[hi] - v[lo]) * (pos - lo)
 
 
-def leave_one_model_out(cls, samples):
+def fit_gemm(samples, ramp):
+    """The two GEMM coefficient sets (one token; 2+ tokens) for ramp R: {"gemv": [...], "gemm": [...]}."""
+    out = {}
+    for name, one_token in (("gemv", True), ("gemm", False)):
+        rows = [(s[0], s[1], gemm_columns(s[2], ramp), s[3]) for s in samples if (s[1] == 1) == one_token]
+        out[name] = fit("gemm", rows)
+    return out
+
+
+def predict_gemm(fits, shape, ramp):
+    return predict(fits["gemv" if shape[0] == 1 else "gemm"], gemm_columns(shape, ramp))
+
+
+def fit_class(cls, samples, ramp=None):
+    return fit_gemm(samples, ramp) if cls == "gemm" else fit(cls, samples)
+
+
+def predict_class(cls, c, features, ramp=None):
+    return predict_gemm(c, features, ramp) if cls == "gemm" else predict(c, features)
+
+
+def leave_one_model_out(cls, samples, ramp=None):
     """Errors of each held-out model's rows: relative for GEMMs (per token band), absolute us for row kernels."""
     errors = {}
     models = sorted({s[0] for s in samples})
     for held in models:
-        c = fit(cls, [s for s in samples if s[0] != held])
+        c = fit_class(cls, [s for s in samples if s[0] != held], ramp)
         for s in samples:
             if s[0] != held:
                 continue
-            p = predict(c, s[2])
+            p = predict_class(cls, c, s[2], ramp)
             if cls == "gemm":
                 for lo, hi in TOKEN_BANDS:
                     if lo <= s[1] <= hi:
@@ -201,10 +240,22 @@ def leave_one_model_out(cls, samples):
     return errors, models
 
 
+def choose_ramp(samples):
+    """The ramp R with the lowest mean leave-one-model-out error over the 1-64-token rows, and every candidate's
+    score (the provenance of the choice)."""
+    scores = {}
+    for ramp in RAMP_CANDIDATES:
+        errors, _ = leave_one_model_out("gemm", samples, ramp)
+        e = [x for band, v in errors.items() if int(band.split("-")[1]) <= 64 for x in v]
+        scores[ramp] = sum(e) / len(e)
+    return min(RAMP_CANDIDATES, key=lambda r: scores[r]), scores
+
+
 def coefficients_json(cls, c):
-    names = (("fixed_ns", "ns_per_weight_byte", "ns_per_flop", "ns_per_activation_byte") if cls == "gemm"
-             else ("fixed_ns", "ns_per_width", "ns_per_byte"))
-    return {name: float("%.6g" % value) for name, value in zip(names, c)}
+    names = (("fixed_ns", "ns_per_weight_byte", "ns_per_ramp_byte", "ns_per_reduction_element", "ns_per_flop",
+              "ns_per_activation_byte") if cls == "gemm" else ("fixed_ns", "ns_per_width", "ns_per_byte"))
+    values = list(c) + [0.0] * (len(names) - len(c))
+    return {name: float("%.6g" % value) for name, value in zip(names, values)}
 
 
 def main(argv):
@@ -225,15 +276,18 @@ def main(argv):
     folder = os.path.join(traces, "vidur-compute-profiling")
     if not os.path.isdir(folder):
         sys.exit("fit-op-times: no folder " + folder + " (scripts/fetch-public-traces.sh, or TPSCOPE_PUBLIC_TRACES)")
-    result = {"schema": 1,
+    result = {"schema": 2,
               "comment": "Per-op decode kernel time fits of core/sim/op_time_fit, written by scripts/fit-op-times.py "
                          "from Vidur's measured per-op times; do not edit by hand.",
               "source": "microsoft/vidur @ " + VIDUR_COMMIT + " data/profiling/compute/<gpu>/<org>/<model>/mlp.csv "
                         "(fp16 F.linear / kernels, PyTorch-profiler GPU time, median of repeated runs)",
               "forms": {
-                  "gemm": "t = fixed_ns + weight_bytes x ns_per_weight_byte + 2mnk x ns_per_flop + m(k+n) x "
-                          "element_bytes x ns_per_activation_byte; fitted on 1-%d tokens, weight 1/t^2"
-                          % GEMM_MAX_TOKENS,
+                  "gemm": "t = fixed_ns + W x ns_per_weight_byte + min(W, ramp_bytes) x ns_per_ramp_byte + k x "
+                          "ns_per_reduction_element + 2mnk x ns_per_flop + m(k+n) x element_bytes x "
+                          "ns_per_activation_byte (W = weight bytes, k = reduction depth); 'gemv' times one token "
+                          "(no flop or activation terms), 'gemm' 2+ tokens; ramp_bytes chosen from %s MiB by the "
+                          "lowest mean leave-one-model-out error at 1-64 tokens; fitted on 1-%d tokens, weight 1/t^2"
+                          % ("/".join(str(r // MIB) for r in RAMP_CANDIDATES), GEMM_MAX_TOKENS),
                   "row": "t = fixed_ns + width x ns_per_width + tokens x width x element_bytes x ns_per_byte; "
                          "fitted on 1-%d tokens, unweighted; norm and act on the gated-MLP models" % ROW_MAX_TOKENS},
               "gpus": []}
@@ -243,19 +297,30 @@ def main(argv):
         if not samples["gemm"]:
             sys.exit("fit-op-times: no rows under " + os.path.join(folder, vidur_gpu))
         entry = {"gpu": preset, "vidur": vidur_gpu, "files": files, "fits": {}, "leave_one_model_out": {}}
+        ramp, scores = choose_ramp(samples["gemm"])
+        entry["ramp_bytes"] = ramp
+        entry["ramp_choice"] = {"%d MiB" % (r // MIB): round(v, 5) for r, v in sorted(scores.items())}
         for cls in ("gemm",) + ROW_CLASSES:
-            c = fit(cls, samples[cls])
-            errors, models = leave_one_model_out(cls, samples[cls])
-            entry["fits"][cls] = coefficients_json(cls, c)
-            entry["fits"][cls]["samples"] = len(samples[cls])
-            entry["fits"][cls]["models"] = models
+            c = fit_class(cls, samples[cls], ramp)
+            errors, models = leave_one_model_out(cls, samples[cls], ramp)
+            if cls == "gemm":
+                for name in ("gemv", "gemm"):
+                    entry["fits"][name] = coefficients_json("gemm", c[name])
+                    entry["fits"][name]["ramp_bytes"] = ramp
+                    entry["fits"][name]["samples"] = sum(1 for s in samples[cls] if (s[1] == 1) == (name == "gemv"))
+                    entry["fits"][name]["models"] = models
+            else:
+                entry["fits"][cls] = coefficients_json(cls, c)
+                entry["fits"][cls]["samples"] = len(samples[cls])
+                entry["fits"][cls]["models"] = models
             unit = "relative" if cls == "gemm" else "us"
             for band, e in sorted(errors.items(), key=lambda kv: int(kv[0].split("-")[0])):
+                band = band if band.split("-")[0] != band.split("-")[1] else band.split("-")[0]
                 med, p90 = percentile(e, 0.5), percentile(e, 0.9)
                 entry["leave_one_model_out"][cls + " " + band] = {"unit": unit, "rows": len(e),
                                                                   "median": round(med, 4), "p90": round(p90, 4)}
                 shown = (lambda x: "%.1f %%" % (100 * x)) if cls == "gemm" else (lambda x: "%.2f µs" % x)
-                lines.append("| %s | %s | %s tokens | %d | %d | %s | %s |" % (
+                lines.append("| %s | %s | %s | %d | %d | %s | %s |" % (
                     preset, cls, band, len(models), len(e), shown(med), shown(p90)))
         result["gpus"].append(entry)
     if table:

@@ -55,6 +55,7 @@ void printJson(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
     for (int c : spec.contextAxis()) w.value(c);
     w.endArray();
     w.field("seed", spec.params.seed).field("overlap", spec.params.overlap).field("cancelled", r.cancelled);
+    if (!spec.vocabParallel) w.field("vocab_parallel", false);
     w.field("runtime", core::sim::toString(spec.params.effectiveRuntime()))
         .field("cuda_graphs", spec.params.effectiveRuntime() == core::sim::Runtime::CudaGraphs)
         .field("allreduce_engine", core::sim::toString(spec.params.allReduceEngine));
@@ -119,7 +120,8 @@ void printText(const core::sim::SweepSpec& spec, const core::sim::SweepResult& r
               << core::toString(spec.dtype)
               << (spec.weightDtype ? ", weights " + std::string(core::toString(*spec.weightDtype)) : std::string())
               << (spec.kvDtype ? ", KV cache " + std::string(core::toString(*spec.kvDtype)) : std::string())
-              << (spec.params.overlap ? ", overlap" : "") << ", runtime "
+              << (spec.params.overlap ? ", overlap" : "")
+              << (spec.vocabParallel ? "" : ", embedding and LM head replicated") << ", runtime "
               << core::sim::toString(spec.params.effectiveRuntime()) << ", all-reduce by "
               << core::sim::toString(spec.params.allReduceEngine) << ", seed " << spec.params.seed
               << (kernelFit.empty() ? std::string() : ", kernel fit " + kernelFit) << "\n\n";
@@ -236,6 +238,9 @@ void addSimulateCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_option("--kernel-fit", sweep.kernelFit,
                     "Kernel efficiencies and launch gap fitted by 'calibrate --from-trace T --kernels --json'");
     cmd->add_flag("--ignore-memory", opts->ignoreMemory, "Simulate configurations that do not fit GPU memory");
+    cmd->add_flag("--replicate-vocab", sweep.replicateVocab,
+                  "Keep the embedding and LM head whole on every rank, as gpt-fast's TP does (no embedding "
+                  "all-reduce, no logits all-gather; every rank computes every logit)");
     cmd->add_option("--out", opts->out,
                     "Save the runs: .tpscope = workspace (GUI, analyze, scaling), .json/.json.gz = Chrome trace");
     addJsonFlag(*cmd, opts->json);

@@ -196,6 +196,7 @@ core::Result<core::sim::SweepSpec> resolveSweepSpec(const core::Catalog& catalog
     TPSCOPE_TRY_ASSIGN(spec.params, resolveSimParams(opts.tunables));
     TPSCOPE_TRY(applyPrecision(opts.precision, spec.weightDtype, spec.kvDtype));
     TPSCOPE_TRY_ASSIGN(spec.moeParallel, resolveMoeParallel(opts.precision));
+    spec.vocabParallel = !opts.replicateVocab;
     spec.tokens = opts.tokens;
     if (!opts.kernelFit.empty()) {
         core::sim::KernelFit fit;

@@ -72,6 +72,7 @@ struct SweepOptions {
     int tokens = core::sim::kDefaults.tokens;
     std::string dtype = "fp16";
     std::string kernelFit;  // --kernel-fit FILE (simulate): `calibrate --kernels --json` output
+    bool replicateVocab = false;  // --replicate-vocab (simulate): PlanConfig::vocabParallel = false
 };
 // Model, cluster, TP and batch lists, tokens, dtypes and simulator parameters, with the kernel fit
 // applied when one is given (core/sim/kernel_fit_file.h); the first bad option is the error.

@@ -30,7 +30,7 @@ int minimumTpThatFits(const PlanConfig& base, const GpuSpec& gpu, const std::vec
     for (const int tp : candidates) {
         PlanConfig c = base;
         c.tp = tp;
-        const auto shard = shardModel(c.model, tp);
+        const auto shard = shardModel(c.model, tp, c.moeParallel, c.vocabParallel);
         if (!shard) continue;
         if (!checkFit(estimateMemory(c, *shard), gpu, usableFraction).fits) continue;
         if (best == 0 || tp < best) best = tp;

@@ -48,13 +48,18 @@ Result<GpuOpTimeFit> parseGpu(simdjson::dom::element e, const std::string& where
     if (!fits) return fits.error();
     GpuOpTimeFit g;
     g.gpuId = *id;
-    auto gemm = objectField(*fits, "gemm", at);
-    if (!gemm) return gemm.error();
-    for (const auto& [key, target] :
-         {std::pair{"fixed_ns", &g.gemm.fixedNs}, std::pair{"ns_per_weight_byte", &g.gemm.nsPerWeightByte},
-          std::pair{"ns_per_flop", &g.gemm.nsPerFlop},
-          std::pair{"ns_per_activation_byte", &g.gemm.nsPerActivationByte}}) {
-        if (auto s = coefficient(*gemm, key, at + " gemm", *target); !s) return s.error();
+    for (const auto& [name, gemm] : {std::pair{"gemv", &g.gemv}, std::pair{"gemm", &g.gemm}}) {
+        auto fit = objectField(*fits, name, at);
+        if (!fit) return fit.error();
+        const std::string in = at + " " + name;
+        for (const auto& [key, target] :
+             {std::pair{"fixed_ns", &gemm->fixedNs}, std::pair{"ns_per_weight_byte", &gemm->nsPerWeightByte},
+              std::pair{"ramp_bytes", &gemm->rampBytes}, std::pair{"ns_per_ramp_byte", &gemm->nsPerRampByte},
+              std::pair{"ns_per_reduction_element", &gemm->nsPerReductionElement},
+              std::pair{"ns_per_flop", &gemm->nsPerFlop},
+              std::pair{"ns_per_activation_byte", &gemm->nsPerActivationByte}}) {
+            if (auto s = coefficient(*fit, key, in, *target); !s) return s.error();
+        }
     }
     for (const auto& [name, row] : {std::pair{"norm", &g.norm}, std::pair{"act", &g.activation},
                                     std::pair{"rope", &g.rope}, std::pair{"add", &g.residualAdd}}) {
@@ -213,9 +218,13 @@ std::optional<OpTimeModel> opTimeModel(const GpuSpec& gpu, const OpTimeFits& fit
     const double perSm = ratio(ref->hbmBytesPerSec / ref->sms, gpu.hbmBytesPerSec / sms);
     m.fit = *base;
     m.fit.gpuId = gpu.id;
-    m.fit.gemm.nsPerWeightByte *= bandwidth;
-    m.fit.gemm.nsPerActivationByte *= bandwidth;
-    m.fit.gemm.nsPerFlop *= flops;
+    for (GemmTimeFit* g : {&m.fit.gemv, &m.fit.gemm}) {
+        g->nsPerWeightByte *= bandwidth;
+        g->nsPerRampByte *= bandwidth;
+        g->nsPerActivationByte *= bandwidth;
+        g->nsPerFlop *= flops;
+        g->nsPerReductionElement *= perSm;  // one block walks k: its SM's share of the bandwidth
+    }
     for (RowTimeFit* r : {&m.fit.norm, &m.fit.activation, &m.fit.rope, &m.fit.residualAdd}) {
         r->nsPerByte *= bandwidth;
         r->nsPerWidth *= perSm;
@@ -232,12 +241,12 @@ std::optional<double> fittedOpTimeNs(const PlanOp& op, const OpTimeModel& model,
         const auto m = static_cast<double>(op.gemm.m);
         const auto n = static_cast<double>(op.gemm.n);
         const auto k = static_cast<double>(op.gemm.k);
-        GemmTimeFit g = model.fit.gemm;
+        GemmTimeFit g = model.fit.gemmFor(op.gemm.m);
         // The fit is of fp16 GEMMs; another dtype's tensor cores (fp8: twice the peak) run the FLOP term
         // at their own peak.
         const Dtype gemmDtype = op.gemm.dtype == Dtype::Unknown ? dtype : op.gemm.dtype;
         g.nsPerFlop *= ratio(gpu.fp16Flops, gpu.peakFlops(gemmDtype));
-        return g.timeNs(static_cast<double>(op.weightBytesRead), op.flops, m * (k + n) * elementBytes);
+        return g.timeNs(static_cast<double>(op.weightBytesRead), k, op.flops, m * (k + n) * elementBytes);
     }
     const RowTimeFit* row = model.fit.row(cls);
     if (row == nullptr || op.rowWidth <= 0) return std::nullopt;

@@ -9,7 +9,9 @@
 // resources/calibration/op_time_fit.json (embedded; the script writes the provenance and the
 // leave-one-model-out errors into it; docs/simulator.md has the table).
 // Forms (the script's header says why they have this shape):
-//   dense GEMM   t = fixed + weight bytes x a + 2mnk x b + m(k+n) x element bytes x c
+//   dense GEMM   t = fixed + W x a + min(W, ramp) x r + k x d + 2mnk x b + m(k+n) x element bytes x c
+//                (W = weight bytes, k = reduction depth); one coefficient set for one token (cuBLAS's
+//                GEMV-class kernels), one for 2+ tokens (tensor-core GEMMs)
 //   row kernels  t = fixed + width x a + rows x width x element bytes x b
 //   (norms, SiLU*mul)
 // both fitted on 1-128 tokens; kernelCost keeps them above the roofline (GEMMs: its compute term),
@@ -20,9 +22,11 @@
 // GPUs without data: the nearest measured GPU (Hopper, Blackwell: H100; Ampere, Ada, others:
 // A100) with its bandwidth terms scaled by the HBM bandwidth ratio, the FLOP term by the tensor
 // peak ratio, the per-width term by the per-SM bandwidth ratio (one block per row runs on one SM);
-// the fixed cost kept. Such a model says "derived, not measured" in its description.
+// the per-k term (one block's walk along k) by the per-SM bandwidth ratio, the fixed cost kept. Such a
+// model says "derived, not measured" in its description.
 // fp8 GEMMs on a measured GPU: the measured (fp16) fit with the FLOP term scaled by the fp16/fp8 peak.
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -43,10 +47,14 @@ OpFitClass opFitClass(OpKind kind);
 struct GemmTimeFit {
     double fixedNs = 0;
     double nsPerWeightByte = 0;
+    double rampBytes = 0;              // the first rampBytes of the weights stream slower...
+    double nsPerRampByte = 0;          // ...by this much per byte
+    double nsPerReductionElement = 0;  // per element of k, the reduction depth
     double nsPerFlop = 0;
     double nsPerActivationByte = 0;
-    double timeNs(double weightBytes, double flops, double activationBytes) const {
-        return fixedNs + weightBytes * nsPerWeightByte + flops * nsPerFlop + activationBytes * nsPerActivationByte;
+    double timeNs(double weightBytes, double k, double flops, double activationBytes) const {
+        return fixedNs + weightBytes * nsPerWeightByte + std::min(weightBytes, rampBytes) * nsPerRampByte +
+               k * nsPerReductionElement + flops * nsPerFlop + activationBytes * nsPerActivationByte;
     }
 };
 
@@ -60,7 +68,9 @@ struct RowTimeFit {
 // One measured GPU's fits (a resources/calibration/op_time_fit.json "gpus" entry).
 struct GpuOpTimeFit {
     std::string gpuId;  // the preset the data was measured on
-    GemmTimeFit gemm;
+    GemmTimeFit gemv;   // one token
+    GemmTimeFit gemm;   // 2+ tokens
+    const GemmTimeFit& gemmFor(std::int64_t tokens) const { return tokens <= 1 ? gemv : gemm; }
     RowTimeFit norm;
     RowTimeFit activation;
     RowTimeFit rope;

@@ -400,6 +400,8 @@ Result<SimResult> simulate(const SimConfig& c, const TaskControl& control) {
                        {"load_imbalance", formatFixed(c.params.loadImbalance, 4)},
                        {"step_gap_ns", formatFixed(c.params.host().stepHostNs, 0)},
                        {"fits_memory", result.fit.fits ? "true" : "false"}};
+    // Only when set (gpt-fast's layout), so the files of the usual split layout keep their keys.
+    if (!p.vocabParallel) trace->metadata.emplace_back("vocab_parallel", "false");
     trace->finalize();
     result.stats.events = trace->eventCount();
     const analysis::CommSummary comm = analysis::summarizeComm(*trace);

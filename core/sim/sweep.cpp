@@ -18,6 +18,7 @@ SimConfig SweepSpec::configFor(int tp, int batch, int context) const {
     c.plan.weightDtype = weightDtype;
     c.plan.kvDtype = kvDtype;
     c.plan.moeParallel = moeParallel;
+    c.plan.vocabParallel = vocabParallel;
     c.cluster = cluster;
     c.tokens = tokens;
     c.params = params;

@@ -35,6 +35,7 @@ struct SweepSpec {
     std::optional<Dtype> weightDtype;  // PlanConfig's: fp8 weights / KV cache; unset: dtype
     std::optional<Dtype> kvDtype = std::nullopt;
     MoeParallel moeParallel = MoeParallel::Tensor;
+    bool vocabParallel = true;  // PlanConfig's
     SimParams params;
     bool ignoreMemory = false;
 

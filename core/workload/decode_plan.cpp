@@ -117,7 +117,7 @@ std::uint64_t ringAllGatherWireBytes(std::uint64_t totalBytes, int ranks) {
     return (n - 1) * totalBytes / n;
 }
 
-Result<ShardDims> shardModel(const ModelSpec& m, int tp, MoeParallel moe) {
+Result<ShardDims> shardModel(const ModelSpec& m, int tp, MoeParallel moe, bool vocabParallel) {
     if (tp <= 0) return makeError(ErrorCode::InvalidArgument, "tp must be a positive integer", "tp");
     const std::string t = std::to_string(tp);
     auto fail = [&](const std::string& what) { return makeError(ErrorCode::InvalidArgument, "tp " + t + what, m.id); };
@@ -141,7 +141,7 @@ Result<ShardDims> shardModel(const ModelSpec& m, int tp, MoeParallel moe) {
                     " kv heads (nor do they divide tp, which would allow replicating them)");
     }
     s.ffnPerRank = denseMlp ? m.ffn / tp : 0;
-    s.vocabPerRank = (m.vocab + tp - 1) / tp;
+    s.vocabPerRank = vocabParallel ? (m.vocab + tp - 1) / tp : m.vocab;
     if (m.isMoe()) {
         const std::int64_t shared = m.moe.sharedExperts * m.moe.expertFfn;
         if (moe == MoeParallel::Tensor) {
@@ -459,13 +459,13 @@ Result<DecodePlan> buildDecodePlan(const PlanConfig& c) {
     TPSCOPE_TRY(validateConfig(c));
     DecodePlan plan;
     plan.config = c;
-    TPSCOPE_TRY_ASSIGN(plan.shard, shardModel(c.model, c.tp, c.moeParallel));
+    TPSCOPE_TRY_ASSIGN(plan.shard, shardModel(c.model, c.tp, c.moeParallel, c.vocabParallel));
     const ShardDims& s = plan.shard;
     const auto& m = c.model;
 
     PlanBuilder b(c, s);
     b.embedding();
-    b.allReduce(OpKind::EmbeddingAllReduce, OpBlock::Prologue, -1);
+    if (c.vocabParallel) b.allReduce(OpKind::EmbeddingAllReduce, OpBlock::Prologue, -1);
     for (int layer = 0; layer < m.layers; ++layer) {
         attentionBlock(b, c, s, layer);
         b.norm(OpKind::PostAttnNorm, OpBlock::Mlp, layer);
@@ -478,7 +478,7 @@ Result<DecodePlan> buildDecodePlan(const PlanConfig& c) {
     }
     b.norm(OpKind::FinalNorm, OpBlock::Epilogue, -1);
     b.gemm(OpKind::LmHeadGemm, OpBlock::Epilogue, -1, s.vocabPerRank, m.hidden, WeightFormat::Default);
-    b.logitsAllGather();
+    if (c.vocabParallel) b.logitsAllGather();
     plan.ops = b.take();
     summarise(plan);
     plan.memory = estimateMemory(c, s);

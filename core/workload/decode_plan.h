@@ -116,6 +116,11 @@ struct PlanConfig {
     std::optional<Dtype> weightDtype = std::nullopt;
     std::optional<Dtype> kvDtype = std::nullopt;
     MoeParallel moeParallel = MoeParallel::Tensor;
+    // true (vLLM, SGLang, TensorRT-LLM, Megatron): the embedding and the LM head are split by vocabulary
+    // (an all-reduce after the embedding, an all-gather of the logits). false: both stay whole on every
+    // rank, as gpt-fast's tp.py leaves them (it shards only attention and MLP): every rank streams the
+    // whole LM head and computes every logit, and neither collective runs.
+    bool vocabParallel = true;
     Dtype weightsDtype() const { return weightDtype.value_or(dtype); }
     Dtype kvCacheDtype() const { return kvDtype.value_or(dtype); }
     // A model part's weight format: weightDtype, when set, overrides every part; else the model's
@@ -193,7 +198,9 @@ std::uint64_t ringAllReduceWireBytes(std::uint64_t messageBytes, int ranks);
 // Bytes each GPU receives in a ring all-gather whose gathered output is totalBytes: (n-1)/n x total.
 std::uint64_t ringAllGatherWireBytes(std::uint64_t totalBytes, int ranks);
 
-Result<ShardDims> shardModel(const ModelSpec& model, int tp, MoeParallel moe = MoeParallel::Tensor);
+// vocabParallel false: vocabPerRank is the whole vocabulary (PlanConfig::vocabParallel).
+Result<ShardDims> shardModel(const ModelSpec& model, int tp, MoeParallel moe = MoeParallel::Tensor,
+                             bool vocabParallel = true);
 Result<DecodePlan> buildDecodePlan(const PlanConfig& config);
 MemoryEstimate estimateMemory(const PlanConfig& config, const ShardDims& shard);
 

@@ -23,7 +23,7 @@ namespace tpscope::test {
 namespace {
 
 struct Measurement {
-    std::string id, source, framework, model, gpu, fabric, allreduce, runtime, precision;
+    std::string id, source, framework, model, gpu, fabric, allreduce, runtime, vocab, precision;
     int tp = 0, batch = 0, input = 0, output = 0;
     double measured = 0;
     std::string unit;
@@ -59,19 +59,19 @@ std::vector<Measurement> measurements() {
             continue;
         }
         const auto c = split(line);
-        if (c.size() != 17) {
+        if (c.size() != 18 || (c[8] != "sharded" && c[8] != "replicated")) {
             ADD_FAILURE() << "bad row: " << line;
             continue;
         }
-        Measurement m{c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]};
-        m.tp = std::stoi(c[9]);
-        m.batch = std::stoi(c[10]);
-        m.input = std::stoi(c[11]);
-        m.output = std::stoi(c[12]);
-        m.measured = std::stod(c[13]);
-        m.unit = c[14];
-        m.error = std::stod(c[15]);
-        m.band = std::stod(c[16]);
+        Measurement m{c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9]};
+        m.tp = std::stoi(c[10]);
+        m.batch = std::stoi(c[11]);
+        m.input = std::stoi(c[12]);
+        m.output = std::stoi(c[13]);
+        m.measured = std::stod(c[14]);
+        m.unit = c[15];
+        m.error = std::stod(c[16]);
+        m.band = std::stod(c[17]);
         out.push_back(m);
     }
     return out;
@@ -83,6 +83,7 @@ double predictedNs(const Measurement& m, const std::filesystem::path& dir) {
                              " --allreduce " + m.allreduce + " --runtime " + m.runtime + " --tp " +
                              std::to_string(m.tp) + " --batch " + std::to_string(m.batch) + " --context " +
                              std::to_string(m.context()) + " --tokens 8 --ignore-memory --json" +
+                             (m.vocab == "replicated" ? " --replicate-vocab" : "") +
                              (m.precision == "fp8" ? " --weights fp8 --kv-cache fp8" : " --dtype " + m.precision);
     const auto r = runSplit(std::string(TPSCOPE_CLI_PATH) + args, dir);
     EXPECT_EQ(r.exitCode, 0) << args << "\n" << r.err;

@@ -69,11 +69,8 @@ std::map<OpKind, double> layerTimesUs(const char* model, const char* gpuId, int 
     return out;
 }
 
-// Issue 44's acceptance: Llama-2-7B at TP 8, one token, the layer's four GEMMs against the median Vidur
-// measured on that GPU (A100: 14 + 6 + 20 + 12 us, H100: 7 + 4 + 12 + 6 us). The goal is 20 % per GEMM:
-// met on A100 (-14 % to +15 %); on H100 the O and down projections are +28 % and +25 % (the fit's line
-// through all models' GEMMs lies above these two 4 and 11 MiB slices; docs/simulator.md), so each GEMM
-// is held to 30 % and their sum to 15 % (A100 -7 %, H100 +10 %): a model change that moves any further fails.
+// Issue 44's acceptance: Llama-2-7B at TP 8, one token, the layer's four GEMMs within 20 % of the median
+// Vidur measured on that GPU (A100: 14 + 6 + 20 + 12 us, H100: 7 + 4 + 12 + 6 us), their sum within 10 %.
 TEST(OpTimeFit, Llama2_7bTp8GemmsAgainstTheVidurMediansOnA100AndH100) {
     for (const auto& [vidur, preset] : {std::pair{"a100", "a100-sxm"}, std::pair{"h100", "h100-sxm"}}) {
         const std::string rel = std::string("vidur-compute-profiling/") + vidur + "/meta-llama/Llama-2-7b-hf/mlp.csv";
@@ -87,11 +84,11 @@ TEST(OpTimeFit, Llama2_7bTp8GemmsAgainstTheVidurMediansOnA100AndH100) {
               std::pair{OpKind::GateUpGemm, "mlp_up_proj"}, std::pair{OpKind::DownGemm, "mlp_down_proj"}}) {
             const double m = measured.at(column);
             const double p = predicted.at(kind);
-            EXPECT_NEAR(p / m, 1.0, 0.30) << preset << " " << column << ": predicted " << p << " us, Vidur " << m;
+            EXPECT_NEAR(p / m, 1.0, 0.20) << preset << " " << column << ": predicted " << p << " us, Vidur " << m;
             sumMeasured += m;
             sumPredicted += p;
         }
-        EXPECT_NEAR(sumPredicted / sumMeasured, 1.0, 0.15) << preset << " the layer's four GEMMs";
+        EXPECT_NEAR(sumPredicted / sumMeasured, 1.0, 0.10) << preset << " the layer's four GEMMs";
         // The norms and the activation: within 1.5 us of Vidur's (the file's resolution is 1 us).
         EXPECT_NEAR(predicted.at(OpKind::InputNorm), measured.at("input_layernorm"), 1.5) << preset;
         EXPECT_NEAR(predicted.at(OpKind::SiluMul), measured.at("mlp_act"), 1.5) << preset;
@@ -132,6 +129,23 @@ TEST(OpTimeFit, MoreBandwidthMakesADerivedGemvFasterAndBiggerGemmsTakeLonger) {
     EXPECT_GT(tp2.at(OpKind::GateUpGemm), h100.at(OpKind::GateUpGemm));  // a 4x bigger slice
     const auto batch64 = layerTimesUs("llama3-70b", "h100-sxm", 8, 64);
     EXPECT_GE(batch64.at(OpKind::GateUpGemm), h100.at(OpKind::GateUpGemm));
+}
+
+// At one weight size a deep, narrow slice (k = 8192, n = 1280: Llama-2-70B's QKV at TP 8) walks a longer
+// reduction than a shallow, wide one (k = 1280, n = 8192) and takes longer, at one token and at 16, on both
+// measured GPUs; the difference is the reduction term of the fit.
+TEST(OpTimeFit, ADeepNarrowGemmTakesLongerThanAShallowWideOneOfTheSameSize) {
+    for (const char* id : {"a100-sxm", "h100-sxm"}) {
+        const auto gpu = *catalog().gpu(id);
+        const auto model = *core::sim::opTimeModel(gpu);
+        for (const std::int64_t m : {1, 16}) {
+            const double deep = *core::sim::expectedGemmNs(m, 1280, 8192, core::Dtype::Fp16, gpu);
+            const double wide = *core::sim::expectedGemmNs(m, 8192, 1280, core::Dtype::Fp16, gpu);
+            const auto& g = model.fit.gemmFor(m);
+            EXPECT_GT(deep, wide) << id << " m=" << m;
+            EXPECT_NEAR(deep - wide, (8192 - 1280) * g.nsPerReductionElement, 1e-6 * deep) << id << " m=" << m;
+        }
+    }
 }
 
 TEST(OpTimeFit, LargeBatchesNeverBeatTheRoofline) {
@@ -181,8 +195,13 @@ TEST(OpTimeFit, Fp8WeightsHalveTheWeightStream) {
         if (fp16->ops[i].kind != OpKind::GateUpGemm) continue;
         const double a = *core::sim::fittedOpTimeNs(fp16->ops[i], model, gpu, core::Dtype::Bf16);
         const double b = *core::sim::fittedOpTimeNs(fp8->ops[i], model, gpu, core::Dtype::Bf16);
-        const double weightTerm = static_cast<double>(fp16->ops[i].weightBytesRead) * model.fit.gemm.nsPerWeightByte;
-        EXPECT_NEAR(a - b, weightTerm / 2 + fp16->ops[i].flops * model.fit.gemm.nsPerFlop / 2, 1e-6 * a);
+        // One token: the GEMV-class fit. Half the weight bytes: half the stream and the ramp over half as many bytes.
+        const auto& g = model.fit.gemmFor(fp16->ops[i].gemm.m);
+        const auto w = static_cast<double>(fp16->ops[i].weightBytesRead);
+        EXPECT_DOUBLE_EQ(static_cast<double>(fp8->ops[i].weightBytesRead), w / 2);
+        const double streamTerm =
+            w / 2 * g.nsPerWeightByte + (std::min(w, g.rampBytes) - std::min(w / 2, g.rampBytes)) * g.nsPerRampByte;
+        EXPECT_NEAR(a - b, streamTerm + fp16->ops[i].flops * g.nsPerFlop / 2, 1e-6 * a);
         return;
     }
     FAIL() << "no gate/up GEMM";
@@ -207,12 +226,17 @@ TEST(OpTimeFit, TheTraceAnalysisExpectationOfAGemmIsThePlansTimeForTheSameShape)
 
 TEST(OpTimeFit, ParseErrorsNameTheField) {
     const std::string good = R"({"gpus": [{"gpu": "x", "fits": {
-        "gemm": {"fixed_ns": 1, "ns_per_weight_byte": 0.1, "ns_per_flop": 0, "ns_per_activation_byte": 0},
+        "gemv": {"fixed_ns": 1, "ns_per_weight_byte": 0.2, "ramp_bytes": 0, "ns_per_ramp_byte": 0, "ns_per_reduction_element": 0, "ns_per_flop": 0, "ns_per_activation_byte": 0},
+        "gemm": {"fixed_ns": 1, "ns_per_weight_byte": 0.1, "ramp_bytes": 8, "ns_per_ramp_byte": 0.5, "ns_per_reduction_element": 0, "ns_per_flop": 0, "ns_per_activation_byte": 0},
         "norm": {"fixed_ns": 1, "ns_per_width": 0, "ns_per_byte": 0}, "act": {"fixed_ns": 1, "ns_per_width": 0, "ns_per_byte": 0},
         "rope": {"fixed_ns": 1, "ns_per_width": 0, "ns_per_byte": 0}, "add": {"fixed_ns": 1, "ns_per_width": 0, "ns_per_byte": 0}}}]})";
     auto ok = core::sim::parseOpTimeFits(good, "t.json");
     ASSERT_TRUE(ok) << ok.error().describe();
     EXPECT_DOUBLE_EQ(ok->find("x")->gemm.nsPerWeightByte, 0.1);
+    EXPECT_DOUBLE_EQ(ok->find("x")->gemmFor(1).nsPerWeightByte, 0.2);  // one token: the GEMV-class fit
+    EXPECT_DOUBLE_EQ(ok->find("x")->gemmFor(2).nsPerWeightByte, 0.1);
+    // The first ramp_bytes of the weights pay ns_per_ramp_byte on top of the stream.
+    EXPECT_DOUBLE_EQ(ok->find("x")->gemm.timeNs(100, 0, 0, 0), 1 + 100 * 0.1 + std::min(100.0, 8.0) * 0.5);
     std::string missing = good;
     missing.replace(missing.find("\"ns_per_flop\": 0, "), 18, "");
     auto e = core::sim::parseOpTimeFits(missing, "t.json");

@@ -157,6 +157,14 @@ TEST(Simulator, TraceHasTheShapeOfACapture) {
         EXPECT_FALSE(t.metadataValue(key).empty()) << key;
     }
     EXPECT_EQ(t.metadataValue("tp"), "8");
+    EXPECT_EQ(t.metadataValue("vocab_parallel"), "");  // said only for the replicated layout
+    {
+        core::sim::SimConfig whole = c;
+        whole.plan.vocabParallel = false;
+        auto w = core::sim::simulate(whole);
+        ASSERT_TRUE(w) << w.error().describe();
+        EXPECT_EQ(w->trace->metadataValue("vocab_parallel"), "false");
+    }
     // NVTX: per step one "step N", per layer "layer i" with "attention" then "mlp" nested inside.
     const auto& ranges = t.ranks[3].ranges;
     const int layers = static_cast<int>(c.plan.model.layers);

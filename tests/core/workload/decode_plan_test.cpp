@@ -144,6 +144,30 @@ TEST(DecodePlan, VocabularyIsPaddedToAMultipleOfTp) {
     EXPECT_EQ(p->shard.vocabPerRank, 8001);
 }
 
+// gpt-fast's layout: the embedding and the LM head whole on every rank. The LM head GEMM covers the whole
+// vocabulary, neither the embedding all-reduce nor the logits all-gather runs, and each rank holds both
+// tables whole: (vocab - vocab / tp) x hidden x 2 tables more weight bytes than the vocabulary-split plan.
+TEST(DecodePlan, AReplicatedVocabularyKeepsTheLmHeadWholeAndDropsItsCollectives) {
+    const int tp = 8;
+    PlanConfig c{preset("llama3-8b"), tp, 1, 1024, Dtype::Bf16};
+    const auto split = buildDecodePlan(c);
+    c.vocabParallel = false;
+    const auto whole = buildDecodePlan(c);
+    ASSERT_TRUE(split.ok() && whole.ok());
+    EXPECT_EQ(whole->shard.vocabPerRank, 128256);
+    EXPECT_EQ(whole->collectivesPerStep, split->collectivesPerStep - 2);
+    EXPECT_EQ(whole->allreducesPerStep, 2 * 32);
+    for (const auto& op : whole->ops) {
+        EXPECT_NE(op.kind, OpKind::EmbeddingAllReduce);
+        EXPECT_NE(op.kind, OpKind::LogitsAllGather);
+        if (op.kind == OpKind::LmHeadGemm) {
+            EXPECT_EQ(op.gemm.n, 128256u);
+        }
+    }
+    const std::uint64_t perRank = 128256 / tp;  // 128256 is a multiple of 8: no padding
+    EXPECT_EQ(whole->memory.weightBytesPerGpu - split->memory.weightBytesPerGpu, 2 * (128256 - perRank) * 4096 * 2);
+}
+
 // Rejections, each with a message naming the problem.
 void expectRejected(const PlanConfig& c, const std::string& fragment) {
     const auto p = buildDecodePlan(c);

@@ -13,7 +13,7 @@
 #include <QStringList>
 
 #include "core/util/result.h"
-#include "ui/run_id.h"
+#include "ui/document/run_id.h"
 
 namespace tpscope::ui {
 

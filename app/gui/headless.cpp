@@ -13,18 +13,18 @@
 #include <cstdio>
 
 #include "ui/charts/chart_set.h"
-#include "ui/charts/chart_tabs.h"
-#include "ui/compare/compare_controller.h"
+#include "ui/document/run_document.h"
+#include "ui/document/run_scaling.h"
 #include "ui/export/safe_write.h"
-#include "ui/export/sweep_report.h"
-#include "ui/main_window.h"
-#include "ui/run_document.h"
-#include "ui/run_panel.h"
-#include "ui/run_scaling.h"
-#include "ui/runs_model.h"
+#include "ui/report/sweep_report.h"
 #include "ui/timeline/time_ruler.h"
 #include "ui/timeline/timeline_panel.h"
 #include "ui/timeline/timeline_view.h"
+#include "ui/window/chart_tabs.h"
+#include "ui/window/compare_controller.h"
+#include "ui/window/main_window.h"
+#include "ui/window/run_panel.h"
+#include "ui/window/runs_model.h"
 
 namespace tpscope::app {
 

@@ -10,10 +10,10 @@
 #include "ui/charts/chart_set.h"
 #include "ui/charts/cost_page.h"
 #include "ui/compare/compare_view.h"
-#include "ui/export/compare_report.h"
-#include "ui/export/report_runs.h"
-#include "ui/export/sweep_report.h"
-#include "ui/services.h"
+#include "ui/jobs/services.h"
+#include "ui/report/compare_report.h"
+#include "ui/report/report_runs.h"
+#include "ui/report/sweep_report.h"
 
 namespace tpscope::app {
 

@@ -29,7 +29,7 @@
 
 #include "headless.h"
 #include "headless_charts.h"
-#include "ui/main_window.h"
+#include "ui/window/main_window.h"
 
 namespace {
 

@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "main_window_test_support.h"
-#include "ui/main_window.h"
-#include "ui/run_document.h"
+#include "ui/document/run_document.h"
 #include "ui/timeline/timeline_panel.h"
 #include "ui/timeline/timeline_view.h"
+#include "ui/window/main_window.h"
 
 namespace tpscope::ui {
 namespace {

@@ -14,7 +14,7 @@
 
 #include "core/io/workspace/workspace.h"
 #include "tests/synthetic_trace.h"
-#include "ui/io_services.h"
+#include "ui/jobs/io_services.h"
 #include "ui/timeline/timeline_data.h"
 #include "ui_test_support.h"
 

@@ -11,10 +11,10 @@
 #include <gtest/gtest.h>
 
 #include "test_support.h"
-#include "ui/main_window.h"
-#include "ui/run_document.h"
+#include "ui/document/run_document.h"
 #include "ui/timeline/kind_palette.h"
 #include "ui/timeline/timeline_panel.h"
+#include "ui/window/main_window.h"
 #include "ui_test_support.h"
 
 namespace tpscope::ui {

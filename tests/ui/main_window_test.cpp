@@ -3,7 +3,7 @@
 // The main window driven as a user would, headless: sweeps, cancel, open, save, the unsaved prompt.
 // More state regressions (opening during a sweep, stale results, counters) in main_window_state_test.cpp.
 
-#include "ui/main_window.h"
+#include "ui/window/main_window.h"
 
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -18,11 +18,11 @@
 #include "core/sim/sweep.h"
 
 #include "main_window_test_support.h"
-#include "ui/error_banner.h"
-#include "ui/run_document.h"
-#include "ui/run_panel.h"
-#include "ui/runs_model.h"
+#include "ui/document/run_document.h"
 #include "ui/timeline/timeline_panel.h"
+#include "ui/window/error_banner.h"
+#include "ui/window/run_panel.h"
+#include "ui/window/runs_model.h"
 
 namespace tpscope::ui {
 namespace {

@@ -16,15 +16,15 @@
 #include "tests/ui/charts/chart_fixture.h"
 #include "tests/ui/ui_test_support.h"
 #include "ui/charts/chart_set.h"
-#include "ui/charts/chart_tabs.h"
-#include "ui/export/sweep_report.h"
-#include "ui/main_window.h"
+#include "ui/document/run_document.h"
+#include "ui/jobs/services.h"
 #include "ui/planning/advice_page.h"
-#include "ui/planning/planning_tabs.h"
-#include "ui/run_document.h"
-#include "ui/run_panel.h"
-#include "ui/runs_model.h"
-#include "ui/services.h"
+#include "ui/report/sweep_report.h"
+#include "ui/window/chart_tabs.h"
+#include "ui/window/main_window.h"
+#include "ui/window/planning_tabs.h"
+#include "ui/window/run_panel.h"
+#include "ui/window/runs_model.h"
 
 namespace tpscope::ui {
 namespace {

@@ -18,8 +18,8 @@
 
 #include "core/hw/catalog.h"
 #include "ui/charts/chart_page.h"
+#include "ui/document/run_request.h"
 #include "ui/planning/calculator_numbers.h"
-#include "ui/run_request.h"
 
 class QComboBox;
 class QDoubleSpinBox;

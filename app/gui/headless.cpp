@@ -133,8 +133,10 @@ QString summaryMarkdown(const ui::MainWindow& window, const QStringList& files) 
         const auto* row = charts->scaling() ? ui::scalingRowOf(*charts->scaling(), charts->input(), r.id) : nullptr;
         const double cost = row != nullptr && price > 0 ? row->costPerMillionTokens : NAN;
         s << "| " << r.request.tp << " | "
-          << (r.status == ui::RunStatus::Failed ? "failed: " + r.error : ui::statusText(r.status)) << " | "
-          << (done ? ui::formatDuration(r.metrics.stepLatencyNs) : QStringLiteral("—")) << " | "
+          << (r.status == ui::RunStatus::Failed       ? "failed: " + r.error
+              : r.status == ui::RunStatus::DoesNotFit ? r.error
+                                                      : ui::statusText(r.status))
+          << " | " << (done ? ui::formatDuration(r.metrics.stepLatencyNs) : QStringLiteral("—")) << " | "
           << (done ? QString::number(r.metrics.tokensPerSec, 'f', 1) : QStringLiteral("—")) << " | "
           << percent(runs->efficiency(r.id)) << " | " << exposed << " | "
           << (std::isnan(cost) ? QStringLiteral("—") : QString::number(cost, 'f', 2)) << " |\n";

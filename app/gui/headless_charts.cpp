@@ -29,6 +29,7 @@ bool prepare(const QStringList& files, ui::ChartSet& charts, ui::ReportRuns& run
     runs = std::move(*loaded);
     if (runs.runs.empty()) {
         std::fprintf(stderr, "tpscope: no run finished, nothing to chart\n");
+        for (const auto& f : runs.context.notFitting) std::fprintf(stderr, "  %s\n", qPrintable(f));
         for (const auto& f : runs.context.failedRuns) std::fprintf(stderr, "  %s\n", qPrintable(f));
         return false;
     }

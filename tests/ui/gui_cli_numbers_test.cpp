@@ -111,7 +111,7 @@ TEST(GuiCliNumbers, TheDefaultSweepInTheWindowEqualsSimulateAndScalingJson) {
             return r.request.tp == cli.value(QStringLiteral("tp")).toInt();
         });
         ASSERT_NE(it, runs.end());
-        EXPECT_EQ(it->status, RunStatus::Failed);
+        EXPECT_EQ(it->status, RunStatus::DoesNotFit);
         EXPECT_TRUE(it->error.contains(cli.value(QStringLiteral("reason")).toString())) << it->error.toStdString();
     }
 

@@ -116,6 +116,7 @@ QString runDescriptionHtml(const RunRecord& run) {
     if (run.status == RunStatus::Failed || run.status == RunStatus::Cancelled) {
         if (!run.error.isEmpty()) status += QStringLiteral(": ") + esc(run.error);
     }
+    if (run.status == RunStatus::DoesNotFit && !run.error.isEmpty()) status = esc(run.error);  // "does not fit: ..."
     html += line(QObject::tr("Status"), status);
     html += QStringLiteral("</table>");
     if (!simulated) {

@@ -72,8 +72,14 @@ QString statusText(RunStatus status) {
             return QStringLiteral("failed");
         case RunStatus::Cancelled:
             return QStringLiteral("cancelled");
+        case RunStatus::DoesNotFit:
+            return QStringLiteral("does not fit");
     }
     return {};
+}
+
+bool endedWithReason(RunStatus status) {
+    return status == RunStatus::Failed || status == RunStatus::DoesNotFit;
 }
 
 }  // namespace tpscope::ui

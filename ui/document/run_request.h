@@ -77,7 +77,10 @@ struct RunMetrics {
     int steps = 0;
 };
 
-enum class RunStatus { Pending, Running, Done, Failed, Cancelled };
+// DoesNotFit: a simulated configuration the GPU memory cannot hold (core's DoesNotFit). Not a failure:
+// the default sweep has one (TP 1 of a 70B model), so the table, the report and the status bar show
+// it in a neutral state of its own with core's "does not fit: needs X of Y" (issue 45 §3).
+enum class RunStatus { Pending, Running, Done, Failed, Cancelled, DoesNotFit };
 
 struct RunRecord {
     RunId id = RunId::None;  // assigned by RunDocument
@@ -98,6 +101,16 @@ struct RunRecord {
 };
 
 QString statusText(RunStatus status);
+// How far a sweep got: runs with a trace, failed, not fitting memory, and all of them.
+struct SweepCounts {
+    int finished = 0;
+    int failed = 0;
+    int notFitting = 0;
+    int total = 0;
+};
+
+// A run that ended without a trace and keeps why (Failed, DoesNotFit): saved with its reason.
+bool endedWithReason(RunStatus status);
 
 }  // namespace tpscope::ui
 

@@ -91,8 +91,8 @@ core::RunInfo runInfoOf(const RunRecord& run) {
                                        {"inter_fabric", r.interFabric ? r.interFabric->id : std::string()},
                                        {"source", run.source.toStdString()},
                                        {"sweep", std::to_string(run.sweep)}});
-    if (!run.trace && run.status == RunStatus::Failed) {
-        info.spec.emplace_back("status", "failed");
+    if (!run.trace && endedWithReason(run.status)) {
+        info.spec.emplace_back("status", run.status == RunStatus::DoesNotFit ? "does_not_fit" : "failed");
         info.spec.emplace_back("error", run.error.toStdString());
     }
     return info;
@@ -149,9 +149,9 @@ RunRecord runRecordOf(const core::Run& run, const QString& workspacePath) {
     // The group the run was made in (issue 28): -1 when the workspace does not say (the CLI's, an
     // older GUI's); assignGroups then infers it.
     rec.sweep = specNumber<int>(info, "sweep", -1);
-    if (specValue(info, "status") == "failed") {
+    if (const std::string status = specValue(info, "status"); status == "failed" || status == "does_not_fit") {
         // Kept with its reason (issue 45): the runs table shows what it showed when it was saved.
-        rec.status = RunStatus::Failed;
+        rec.status = status == "failed" ? RunStatus::Failed : RunStatus::DoesNotFit;
         rec.error = QString::fromStdString(specValue(info, "error"));
         return rec;
     }
@@ -274,7 +274,7 @@ core::Result<OpenedDocument> openWithIo(const QString& path, const TaskControl& 
 
 bool isSavedRun(const RunRecord& run) {
     // A pending or cancelled run has nothing to keep; a failed one keeps its reason.
-    return run.trace != nullptr || run.status == RunStatus::Failed;
+    return run.trace != nullptr || endedWithReason(run.status);
 }
 
 std::size_t savedRunCount(const std::vector<RunRecord>& runs) {

@@ -29,10 +29,10 @@ core::Status runSweepAsJob(const SweepFn& runSweep, const SweepRequest& sweep, c
         if (index == lastIndex && percent == lastPercent) return;
         lastIndex = index;
         lastPercent = percent;
-        job.hand(Event{Event::Kind::Progress, index, fraction, {}, {}, false});
+        job.hand(Event{Event::Kind::Progress, index, fraction, {}, {}, RunStatus::Running});
     };
     callbacks.finished = [&](int index, RunOutcome outcome) {
-        job.hand(Event{Event::Kind::Finished, index, 1, std::move(outcome), {}, false});
+        job.hand(Event{Event::Kind::Finished, index, 1, std::move(outcome), {}, RunStatus::Done});
     };
     callbacks.failed = [&](int index, const core::Error& error) {
         job.hand(Event{Event::Kind::Failed,
@@ -40,7 +40,9 @@ core::Status runSweepAsJob(const SweepFn& runSweep, const SweepRequest& sweep, c
                        0,
                        {},
                        QString::fromStdString(error.describe()),
-                       error.code == core::ErrorCode::Cancelled});
+                       error.code == core::ErrorCode::Cancelled    ? RunStatus::Cancelled
+                       : error.code == core::ErrorCode::DoesNotFit ? RunStatus::DoesNotFit
+                                                                   : RunStatus::Failed});
     };
     return runSweep(sweep, callbacks, *job.control.cancel);
 }
@@ -77,7 +79,7 @@ void SweepRunner::onRunEvent(quint64 job, const RunEvent& event) {
             Q_EMIT runFinished(job, event.index, event.outcome);
             break;
         case RunEvent::Kind::Failed:
-            Q_EMIT runFailed(job, event.index, event.message, event.cancelled);
+            Q_EMIT runFailed(job, event.index, event.message, event.ended);
             break;
     }
 }

@@ -33,7 +33,8 @@ class SweepRunner : public QObject {
   Q_SIGNALS:
     void runProgress(quint64 job, int index, double fraction);
     void runFinished(quint64 job, int index, tpscope::ui::RunOutcome outcome);
-    void runFailed(quint64 job, int index, QString message, bool cancelled);
+    // status: Failed, Cancelled or DoesNotFit (core's DoesNotFit: a configuration memory cannot hold).
+    void runFailed(quint64 job, int index, QString message, tpscope::ui::RunStatus status);
     void finished(quint64 job, bool cancelled, QString error);
 
   private:
@@ -44,7 +45,7 @@ class SweepRunner : public QObject {
         double fraction = 0;
         RunOutcome outcome;
         QString message;
-        bool cancelled = false;
+        RunStatus ended = RunStatus::Failed;
     };
     void onRunEvent(quint64 job, const RunEvent& event);
 

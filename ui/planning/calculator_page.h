@@ -64,6 +64,8 @@ class CalculatorPage : public ChartPage {
     const std::vector<core::ModelSpec>& models() const { return m_models; }
 
     core::Status exportTo(const ExportRequest& request) const override;
+    // A CSV export writes the plan and Amdahl tables beside it: NAME-plan.csv and NAME-amdahl.csv.
+    QStringList exportCompanions(const QString& path) const override;
 
   private:
     void restyle() override;

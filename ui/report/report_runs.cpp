@@ -64,7 +64,8 @@ core::Result<ReportRuns> simulatedReportRuns(const core::sim::SweepSpec& spec, c
         out.allRuns.push_back(std::move(r));
     }
     for (const auto& sk : sweep.skipped) {
-        out.context.failedRuns << runLabel(sk.tp, sk.batch) + QStringLiteral(": ") +
+        // core's sweep skips only the configurations that do not fit memory
+        out.context.notFitting << runLabel(sk.tp, sk.batch) + QStringLiteral(": ") +
                                       QString::fromStdString(sk.reason.message);
     }
     return out;
@@ -99,8 +100,9 @@ core::Result<ReportRuns> loadReportRuns(const QStringList& files, const Services
                                          .arg(doc->note.isEmpty() ? QString() : QStringLiteral(" (") + doc->note + ")");
         for (auto& record : doc->runs) {
             if (record.status != RunStatus::Done || !record.trace) {
-                out.context.failedRuns << record.label() + QStringLiteral(": ") +
-                                              (record.error.isEmpty() ? statusText(record.status) : record.error);
+                (record.status == RunStatus::DoesNotFit ? out.context.notFitting : out.context.failedRuns)
+                    << record.label() + QStringLiteral(": ") +
+                           (record.error.isEmpty() ? statusText(record.status) : record.error);
                 continue;
             }
             const std::string origin = record.trace->metadataValue("generator");

@@ -146,6 +146,11 @@ QString reportSummaryHtml(const ReportContext& context, const ChartSet& charts) 
         html += QStringLiteral("<h2>Weight traffic</h2>");
         for (const auto& n : context.modelNotes) html += QStringLiteral("<p>%1</p>").arg(n.toHtmlEscaped());
     }
+    if (!context.notFitting.isEmpty()) {
+        html += QStringLiteral("<p><b>Configurations that do not fit the GPU memory:</b></p><ul>");
+        for (const auto& f : context.notFitting) html += QStringLiteral("<li>%1</li>").arg(f.toHtmlEscaped());
+        html += QStringLiteral("</ul>");
+    }
     if (!context.failedRuns.isEmpty()) {
         html += QStringLiteral("<p><b>Runs that did not finish:</b></p><ul>");
         for (const auto& f : context.failedRuns) html += QStringLiteral("<li>%1</li>").arg(f.toHtmlEscaped());

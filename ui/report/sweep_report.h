@@ -29,7 +29,8 @@ using ReportPages = std::function<void(ReportPdf& pdf)>;
 struct ReportContext {
     QString title;              // "tpscope report: the embedded default sweep"
     QStringList configuration;  // lines: model, hardware, price, what the traces are
-    QStringList failedRuns;     // "TP 1 · batch 1: does not fit: ..."
+    QStringList failedRuns;     // "TP 1 · batch 1: cannot open ...": runs that failed
+    QStringList notFitting;     // "TP 1 · batch 1: does not fit: ...": configurations memory cannot hold
     // What the model's weight traffic does across the runs, in words: for a MoE model, the experts a
     // step touches and the weight bytes a GPU reads per step at each batch (core::moeTrafficNotes);
     // empty for a dense model, whose weight traffic does not depend on batch.

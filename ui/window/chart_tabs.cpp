@@ -3,7 +3,6 @@
 #include "ui/window/chart_tabs.h"
 
 #include <qcustomplot.h>
-#include <QFileDialog>
 #include <QMenu>
 #include <QMessageBox>
 #include <QTabWidget>
@@ -17,6 +16,7 @@
 #include "ui/charts/scaling_page.h"
 #include "ui/document/run_document.h"
 #include "ui/document/scaling_input.h"
+#include "ui/export/save_as.h"
 #include "ui/report/sweep_report.h"
 #include "ui/timeline/timeline_panel.h"
 #include "ui/window/compare_controller.h"
@@ -77,6 +77,7 @@ ReportContext ChartTabs::reportContext() const {
         context.configuration
             << QStringLiteral("%1: %2 (%3)").arg(r.label(), r.request.backendText(), statusText(r.status));
         if (r.status == RunStatus::Failed) context.failedRuns << r.label() + QStringLiteral(": ") + r.error;
+        if (r.status == RunStatus::DoesNotFit) context.notFitting << r.label() + QStringLiteral(": ") + r.error;
     }
     context.title = titleWithRuntimes(tr("tpscope report"), runtimes);
     std::vector<RunRequest> requests;
@@ -101,8 +102,11 @@ core::Status ChartTabs::exportReport(const QString& path) const {
 }
 
 void ChartTabs::exportReportDialog() {
-    const QString path =
-        QFileDialog::getSaveFileName(m_window, tr("Export report"), QStringLiteral("report.pdf"), tr("PDF (*.pdf)"));
+    SaveAsOptions options;
+    options.title = tr("Export report");
+    options.suggested = QStringLiteral("report.pdf");
+    options.formats = {QStringLiteral("pdf")};
+    const QString path = askSaveAs(m_window, options, m_window->confirmPrompt());
     if (path.isEmpty()) return;
     const auto status = exportReport(path);
     if (!status) QMessageBox::warning(m_window, tr("Export report"), QString::fromStdString(status.error().describe()));

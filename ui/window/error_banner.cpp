@@ -2,9 +2,13 @@
 // Copyright (C) 2026 The tpscope authors
 #include "ui/window/error_banner.h"
 
+#include <QApplication>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QToolButton>
+
+#include "ui/palette_colors.h"
 
 namespace tpscope::ui {
 
@@ -16,7 +20,19 @@ struct BannerColors {
     QColor text;  // >= 7:1 against the background
 };
 
-BannerColors colorsOf(ErrorBanner::Level level) {
+// Pale plates with dark text on a light palette; deep plates with pale text on a dark one (the same
+// hues, the same >= 7:1 text contrast), so the banner never stays a light patch on a dark desktop.
+BannerColors colorsOf(ErrorBanner::Level level, bool dark) {
+    if (dark) {
+        switch (level) {
+            case ErrorBanner::Level::Error:
+                return {QColor(0x4A, 0x1E, 0x1A), QColor(0x8C, 0x3A, 0x30), QColor(0xFF, 0xD8, 0xD2)};
+            case ErrorBanner::Level::Warning:
+                return {QColor(0x40, 0x33, 0x0C), QColor(0x8A, 0x6D, 0x1F), QColor(0xFF, 0xEB, 0xB0)};
+            case ErrorBanner::Level::Info:
+                return {QColor(0x16, 0x30, 0x4D), QColor(0x3D, 0x6A, 0x99), QColor(0xD8, 0xE9, 0xFB)};
+        }
+    }
     switch (level) {
         case ErrorBanner::Level::Error:
             return {QColor(0xFD, 0xEC, 0xEA), QColor(0xE8, 0xA3, 0x9B), QColor(0x7A, 0x1F, 0x16)};
@@ -47,8 +63,22 @@ ErrorBanner::ErrorBanner(QWidget* parent) : QFrame(parent) {
     hide();
 }
 
+void ErrorBanner::changeEvent(QEvent* event) {
+    QFrame::changeEvent(event);
+    // A new palette (the desktop switched theme): the plate follows it. Setting the style sheet below
+    // sends StyleChange, not PaletteChange, so this does not recurse.
+    if (event->type() == QEvent::PaletteChange) applyColors();
+}
+
 void ErrorBanner::showMessage(const QString& text, Level level) {
-    const BannerColors c = colorsOf(level);
+    m_level = level;
+    applyColors();
+    m_text->setText(text);
+    show();
+}
+
+void ErrorBanner::applyColors() {
+    const BannerColors c = colorsOf(m_level, isDarkPalette(QApplication::palette()));
     m_background = c.background;
     // The label gets its colour explicitly: a style sheet on the frame does not pass `color` down,
     // and the application palette's text colour is light on a dark theme.
@@ -60,8 +90,6 @@ void ErrorBanner::showMessage(const QString& text, Level level) {
     p.setColor(QPalette::WindowText, c.text);
     p.setColor(QPalette::Text, c.text);
     m_text->setPalette(p);
-    m_text->setText(text);
-    show();
 }
 
 QString ErrorBanner::text() const {

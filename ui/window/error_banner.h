@@ -23,9 +23,14 @@ class ErrorBanner : public QFrame {
     QString text() const;
     QColor backgroundColor() const { return m_background; }
 
+  protected:
+    void changeEvent(QEvent* event) override;
+
   private:
+    void applyColors();
     QLabel* m_text = nullptr;
     QColor m_background;
+    Level m_level = Level::Error;
 };
 
 }  // namespace tpscope::ui

@@ -22,6 +22,7 @@
 
 #include "core/hw/catalog.h"
 #include "ui/document/run_id.h"
+#include "ui/export/save_as.h"
 #include "ui/jobs/services.h"
 
 class QAction;
@@ -138,8 +139,9 @@ class MainWindow : public QMainWindow {
     using UnsavedPrompt = std::function<QMessageBox::StandardButton(QWidget*)>;
     void setUnsavedPrompt(UnsavedPrompt prompt) { m_unsavedPrompt = std::move(prompt); }
     // A yes/no question before a destructive step (Clear all runs); tests answer without a dialog.
-    using ConfirmPrompt = std::function<bool(QWidget*, const QString& question)>;
+    using ConfirmPrompt = ui::ConfirmPrompt;
     void setConfirmPrompt(ConfirmPrompt prompt) { m_confirmPrompt = std::move(prompt); }
+    const ConfirmPrompt& confirmPrompt() const { return m_confirmPrompt; }
 
   Q_SIGNALS:
     void sweepFinished(bool cancelled);
@@ -184,7 +186,8 @@ class MainWindow : public QMainWindow {
     bool beginSweep(const core::Result<SweepRequest>& sweep, bool userStarted);
     void onRunProgress(quint64 job, int index, double fraction);
     void onRunFinished(quint64 job, int index, RunOutcome outcome);
-    void onRunFailed(quint64 job, int index, const QString& message, bool cancelled);
+    void onRunFailed(quint64 job, int index, const QString& message, RunStatus status);
+    SweepCounts sweepCounts() const;
     void onSweepFinished(quint64 job, bool cancelled, const QString& error);
     RunId sweepRunId(quint64 job, int index) const;
     void showRun(RunId id);
@@ -222,6 +225,7 @@ class MainWindow : public QMainWindow {
         std::vector<RunId> ids;  // by index of the sweep's expand() order
         int finished = 0;        // runs that produced a trace
         int failed = 0;          // runs that failed (cancelled runs are neither)
+        int notFitting = 0;      // configurations that do not fit memory (neither finished nor failed)
         double currentFraction = 0;
     };
 

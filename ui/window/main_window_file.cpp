@@ -4,11 +4,15 @@
 // thread with progress and Cancel, no nested event loop), exporting the current view, and the
 // unsaved-changes prompt (asked before a workspace load starts).
 
+#include <QAbstractSpinBox>
+#include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QLineEdit>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QProgressDialog>
@@ -22,6 +26,7 @@
 #include "core/io/workspace/workspace.h"
 #include "ui/document/run_document.h"
 #include "ui/export/plot_export.h"
+#include "ui/export/save_as.h"
 #include "ui/jobs/document_loader.h"
 #include "ui/jobs/io_services.h"
 #include "ui/jobs/job.h"
@@ -30,6 +35,7 @@
 #include "ui/timeline/timeline_panel.h"
 #include "ui/view_tab.h"
 #include "ui/window/main_window.h"
+#include "ui/window/run_panel.h"
 #include "ui/window/runs_model.h"
 
 namespace tpscope::ui {
@@ -146,6 +152,21 @@ void MainWindow::onDocumentLoaded(OpenedDocument document) {
     applyLoadedWorkspace(std::move(document));
 }
 
+namespace {
+
+// Whether the keyboard is with a field the user may be typing in (the run panel's fields, a spin box,
+// an editable combo box): a load that finishes then must not take it away.
+bool typingIn(const QWidget* focused, const QWidget* runPanel) {
+    if (focused == nullptr) return false;
+    if (runPanel->isAncestorOf(focused)) return true;
+    if (qobject_cast<const QLineEdit*>(focused) != nullptr || qobject_cast<const QAbstractSpinBox*>(focused) != nullptr)
+        return true;
+    const auto* combo = qobject_cast<const QComboBox*>(focused);
+    return combo != nullptr && combo->isEditable();
+}
+
+}  // namespace
+
 void MainWindow::applyLoadedWorkspace(OpenedDocument document) {
     if (document.isWorkspace) {
         // The workspace replaces every run: a sweep still running would have nowhere to go.
@@ -163,7 +184,7 @@ void MainWindow::applyLoadedWorkspace(OpenedDocument document) {
     }
     clearError();
     addRecentFile(document.path);
-    m_timeline->focusView();
+    if (!typingIn(QApplication::focusWidget(), m_runPanel)) m_timeline->focusView();
     statusBar()->showMessage(document.note.isEmpty() ? tr("Opened %1").arg(document.path)
                                                      : tr("Opened %1 — %2").arg(document.path, document.note),
                              10'000);
@@ -194,7 +215,7 @@ bool MainWindow::saveTo(const QString& path, std::function<void(bool saved)> the
     m_saveRevision = m_document->revision();
     m_saveGeneration = m_generation;
     m_afterSave = std::move(then);
-    // A job (ui/job.h): a snapshot of the runs and the view's settings (the worker never reads the
+    // A job (ui/jobs/job.h): a snapshot of the runs and the view's settings (the worker never reads the
     // document), progress and Cancel through the job, its end delivered to onSaveDone. No nested
     // event loop: runs that finish and files that load meanwhile are applied as they come.
     m_saveDialog = new QProgressDialog(tr("Saving %1…").arg(path), tr("Cancel"), 0, 1000, this);
@@ -272,17 +293,13 @@ bool MainWindow::save(std::function<void(bool saved)> then) {
 }
 
 bool MainWindow::saveAsDialog(std::function<void(bool saved)> then) {
-    QString path =
-        QFileDialog::getSaveFileName(this, tr("Save workspace"), lastDirectory(), tr("tpscope workspaces (*.tpscope)"));
+    SaveAsOptions options;
+    options.title = tr("Save workspace");
+    options.suggested = lastDirectory();
+    options.formats = {QStringLiteral("tpscope")};
+    options.filters = {tr("tpscope workspaces (*.tpscope)")};
+    const QString path = askSaveAs(this, options, m_confirmPrompt);
     if (path.isEmpty()) return false;
-    if (!path.endsWith(QStringLiteral(".tpscope"))) {
-        path += QStringLiteral(".tpscope");
-        // The dialog asked about the name typed, not about the one with the suffix appended.
-        if (QFileInfo::exists(path) &&
-            !m_confirmPrompt(this, tr("%1 already exists. Replace it?").arg(QFileInfo(path).fileName()))) {
-            return false;
-        }
-    }
     rememberDirectory(path);
     return saveTo(path, std::move(then));
 }
@@ -290,18 +307,22 @@ bool MainWindow::saveAsDialog(std::function<void(bool saved)> then) {
 void MainWindow::exportCurrentView() {
     ViewTab* tab = currentViewTab();
     if (tab == nullptr) return;
-    QStringList filters;
-    for (const QString& f : tab->exportFormats()) filters << tr("%1 (*.%2)").arg(f.toUpper(), f);
+    SaveAsOptions options;
+    options.title = tr("Export %1").arg(tab->tabTitle());
+    options.formats = tab->exportFormats();
+    options.companions = [tab](const QString& path) { return tab->exportCompanions(path); };
     // The filter chosen last time when this view offers it, and a name that has its suffix.
-    QString selected = QSettings().value(QStringLiteral("export/filter")).toString();
-    if (!filters.contains(selected)) selected = filters.value(0);
+    options.selectedFilter = QSettings().value(QStringLiteral("export/filter")).toString();
+    if (!saveAsFilters(options.formats).contains(options.selectedFilter)) {
+        options.selectedFilter = saveAsFilters(options.formats).value(0);
+    }
     QString name = tab->tabTitle().toLower();
     name.replace(QLatin1Char(' '), QLatin1Char('-'));
-    const QString suggested = QDir(lastDirectory()).filePath(withChosenSuffix(name, selected, tab->exportFormats()));
-    const QString typed = QFileDialog::getSaveFileName(this, tr("Export %1").arg(tab->tabTitle()), suggested,
-                                                       filters.join(QStringLiteral(";;")), &selected);
-    if (typed.isEmpty()) return;
-    exportCurrentViewTo(typed, selected);
+    options.suggested = QDir(lastDirectory()).filePath(withChosenSuffix(name, options.selectedFilter, options.formats));
+    QString selected;
+    const QString path = askSaveAs(this, options, m_confirmPrompt, &selected);
+    if (path.isEmpty()) return;
+    exportCurrentViewTo(path, selected);
 }
 
 bool MainWindow::exportCurrentViewTo(const QString& typed, const QString& selectedFilter) {

@@ -68,7 +68,7 @@ bool MainWindow::beginSweep(const core::Result<SweepRequest>& sweep, bool userSt
     m_sweepState.ids = m_document->add(std::move(records));
     m_userPickedRun = false;  // follow the new sweep's runs until the user picks one
     statusBar()->showMessage(tr("Running %1 runs…").arg(m_sweepState.ids.size()));
-    m_runPanel->setOverallProgress(0, 0, static_cast<int>(m_sweepState.ids.size()), 0);
+    m_runPanel->setOverallProgress(sweepCounts(), 0);
     updateActions();
     updateStatusProgress();
     return true;
@@ -99,7 +99,7 @@ void MainWindow::onRunProgress(quint64 job, int index, double fraction) {
     });
     auto& s = m_sweepState;
     s.currentFraction = fraction;
-    m_runPanel->setOverallProgress(s.finished, s.failed, static_cast<int>(s.ids.size()), fraction);
+    m_runPanel->setOverallProgress(sweepCounts(), fraction);
     updateStatusProgress();
     if (id == m_current) {
         m_timeline->setCurrentRun(id);  // "running 40 %" in the centre
@@ -113,7 +113,7 @@ void MainWindow::onRunFinished(quint64 job, int index, RunOutcome outcome) {
     auto& s = m_sweepState;
     ++s.finished;
     s.currentFraction = 0;
-    m_runPanel->setOverallProgress(s.finished, s.failed, static_cast<int>(s.ids.size()), 0);
+    m_runPanel->setOverallProgress(sweepCounts(), 0);
     const bool applied = m_document->update(id, [&outcome](RunRecord& r) {
         r.status = RunStatus::Done;
         r.progress = 1;
@@ -139,21 +139,29 @@ void MainWindow::onRunFinished(quint64 job, int index, RunOutcome outcome) {
     }
 }
 
-void MainWindow::onRunFailed(quint64 job, int index, const QString& message, bool cancelled) {
+SweepCounts MainWindow::sweepCounts() const {
+    const auto& s = m_sweepState;
+    return SweepCounts{s.finished, s.failed, s.notFitting, static_cast<int>(s.ids.size())};
+}
+
+void MainWindow::onRunFailed(quint64 job, int index, const QString& message, RunStatus status) {
     const RunId id = sweepRunId(job, index);
     if (id == RunId::None) return;
     // A cancelled run is neither finished nor failed: the counters say what really ran.
     auto& s = m_sweepState;
-    if (!cancelled) ++s.failed;
+    if (status == RunStatus::Failed) ++s.failed;
+    if (status == RunStatus::DoesNotFit) ++s.notFitting;
     s.currentFraction = 0;
-    m_runPanel->setOverallProgress(s.finished, s.failed, static_cast<int>(s.ids.size()), 0);
+    m_runPanel->setOverallProgress(sweepCounts(), 0);
     m_document->update(id, [&](RunRecord& r) {
-        r.status = cancelled ? RunStatus::Cancelled : RunStatus::Failed;
+        r.status = status;
         r.error = message;
     });
-    if (!cancelled) {
-        if (const RunRecord* r = m_document->run(id))
-            statusBar()->showMessage(tr("%1 failed: %2").arg(r->label(), message), 10'000);
+    if (const RunRecord* r = m_document->run(id); r != nullptr && status != RunStatus::Cancelled) {
+        // core's reason for a configuration that does not fit already says so ("does not fit: needs ...").
+        statusBar()->showMessage(status == RunStatus::DoesNotFit ? tr("%1: %2").arg(r->label(), message)
+                                                                 : tr("%1 failed: %2").arg(r->label(), message),
+                                 10'000);
     }
     if (id == m_current) showRun(id);
 }
@@ -172,7 +180,7 @@ void MainWindow::onSweepFinished(quint64 job, bool cancelled, const QString& err
     s.active = false;
     s.currentFraction = 0;
     const int total = static_cast<int>(s.ids.size());
-    m_runPanel->setOverallProgress(s.finished, s.failed, total, 0);
+    m_runPanel->setOverallProgress(sweepCounts(), 0);
     updateActions();
     updateStatusProgress();
     if (!error.isEmpty()) {
@@ -180,6 +188,7 @@ void MainWindow::onSweepFinished(quint64 job, bool cancelled, const QString& err
     } else {
         QString message = cancelled ? tr("Sweep cancelled: %1 of %2 runs finished").arg(s.finished).arg(total)
                                     : tr("Sweep finished: %1 of %2 runs").arg(s.finished).arg(total);
+        if (s.notFitting > 0) message += tr(", %1 not fitting the GPU memory").arg(s.notFitting);
         if (s.failed > 0) message += tr(", %1 failed (see the Status column)").arg(s.failed);
         statusBar()->showMessage(message, 15'000);
         if (s.finished > 0) clearError();

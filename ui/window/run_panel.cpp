@@ -5,6 +5,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -70,7 +71,6 @@ RunPanel::RunPanel(core::Catalog catalog, LocalBackendInfo local, QWidget* paren
 
     m_problem = new QLabel(this);
     m_problem->setWordWrap(true);
-    m_problem->setStyleSheet(QStringLiteral("color:%1").arg(errorTextColor(palette()).name()));
     layout->addWidget(m_problem);
 
     auto* buttons = new QHBoxLayout;
@@ -88,15 +88,28 @@ RunPanel::RunPanel(core::Catalog catalog, LocalBackendInfo local, QWidget* paren
     m_progress->setTextVisible(false);
     m_progress->setMaximumHeight(8);
     m_progressText = new QLabel(this);
-    m_progressText->setStyleSheet(QStringLiteral("color:%1").arg(mutedTextColor(palette()).name()));
     layout->addWidget(m_progress);
     layout->addWidget(m_progressText);
     layout->addStretch(1);
 
     connect(m_run, &QPushButton::clicked, this, &RunPanel::runRequested);
     connect(m_cancel, &QPushButton::clicked, this, &RunPanel::cancelRequested);
+    applyPaletteColors();
     setDefaults();
     showRun(nullptr);
+}
+
+void RunPanel::applyPaletteColors() {
+    // Colours picked for the palette at hand: set again when it changes (a desktop switching to dark),
+    // or the problem line and the hints keep the light theme's colours.
+    m_problem->setStyleSheet(QStringLiteral("color:%1").arg(errorTextColor(palette()).name()));
+    m_progressText->setStyleSheet(QStringLiteral("color:%1").arg(mutedTextColor(palette()).name()));
+    m_fitHint->setStyleSheet(QStringLiteral("color:%1").arg(mutedTextColor(palette()).name()));
+}
+
+void RunPanel::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) applyPaletteColors();
 }
 
 void RunPanel::showRun(const RunRecord* run) {
@@ -171,7 +184,6 @@ QWidget* RunPanel::buildWorkload() {
     form->addRow(tr("TP degrees"), tpRow);
     m_fitHint = new QLabel(box);
     m_fitHint->setObjectName(QStringLiteral("fitHint"));
-    m_fitHint->setStyleSheet(QStringLiteral("color:%1").arg(mutedTextColor(palette()).name()));
     m_fitHint->setWordWrap(true);
     form->addRow(QString(), m_fitHint);
 
@@ -434,13 +446,14 @@ void RunPanel::setBusy(bool busy) {
     validate();
 }
 
-void RunPanel::setOverallProgress(int finishedRuns, int failedRuns, int totalRuns, double currentFraction) {
+void RunPanel::setOverallProgress(const SweepCounts& counts, double currentFraction) {
     // Runs that ended either way fill the bar; cancelled runs did neither and leave it short.
-    const int ended = finishedRuns + failedRuns;
-    const double overall = totalRuns > 0 ? (ended + currentFraction) / totalRuns : 0;
+    const int ended = counts.finished + counts.failed + counts.notFitting;
+    const double overall = counts.total > 0 ? (ended + currentFraction) / counts.total : 0;
     m_progress->setValue(static_cast<int>(overall * 1000));
-    QString text = totalRuns > 0 ? tr("%1 of %2 runs finished").arg(finishedRuns).arg(totalRuns) : QString();
-    if (failedRuns > 0) text += tr(", %1 failed").arg(failedRuns);
+    QString text = counts.total > 0 ? tr("%1 of %2 runs finished").arg(counts.finished).arg(counts.total) : QString();
+    if (counts.notFitting > 0) text += tr(", %1 not fitting").arg(counts.notFitting);
+    if (counts.failed > 0) text += tr(", %1 failed").arg(counts.failed);
     m_progressText->setText(text);
 }
 

@@ -46,7 +46,7 @@ class RunPanel : public QWidget {
     // node, TP 1/2/4/8, batch 1.
     void setDefaults();
     void setBusy(bool busy);
-    void setOverallProgress(int finishedRuns, int failedRuns, int totalRuns, double currentFraction);
+    void setOverallProgress(const SweepCounts& counts, double currentFraction);
     QString progressText() const;
     // The "Shown run" box at the top: which run the views show (run_description.h), or nullptr.
     void showRun(const RunRecord* run);
@@ -64,7 +64,11 @@ class RunPanel : public QWidget {
     void cancelRequested();
     void pricePerGpuHourChanged(double price);  // the Cost tab follows it live
 
+  protected:
+    void changeEvent(QEvent* event) override;  // a new palette: the colours picked for the old one go
+
   private:
+    void applyPaletteColors();
     QWidget* buildWorkload();
     QWidget* buildBackend(const LocalBackendInfo& local);
     void validate();

@@ -81,7 +81,8 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
     const auto* loss = lossOf(r);
     if (role == LossRole) return index.column() == StepBreakdown && loss ? QVariant::fromValue(*loss) : QVariant();
     if (role == Qt::ToolTipRole) {
-        if (r.status == RunStatus::Failed || r.status == RunStatus::Cancelled) return r.error;
+        if (r.status == RunStatus::Failed || r.status == RunStatus::Cancelled || r.status == RunStatus::DoesNotFit)
+            return r.error;
         if (index.column() == Name) return r.source.isEmpty() ? r.label() : r.label() + QLatin1Char('\n') + r.source;
         if (index.column() == Efficiency)
             return tr("speed-up ÷ GPU ratio vs the smallest TP of the same sweep and batch (core scaling analysis)");
@@ -128,6 +129,8 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
             // Why, in core's words ("does not fit: needs 131.7 GiB per GPU of 71.7 GiB usable on ..."); in full in
             // the tooltip.
             if (r.status == RunStatus::Failed && !r.error.isEmpty()) return statusText(r.status) + ": " + r.error;
+            // Neutral (no error colour): core's reason already starts "does not fit: needs X of Y".
+            if (r.status == RunStatus::DoesNotFit && !r.error.isEmpty()) return r.error;
             return statusText(r.status);
         case Backend:
             return r.request.backendText();

@@ -8,7 +8,9 @@
 #   scripts/check-style.sh format [BASE]
 #   scripts/check-style.sh tidy [BASE]      needs build/${TPSCOPE_PRESET:-dev}/compile_commands.json
 #   scripts/check-style.sh includes        every file includes the standard headers it uses
-#                                          (scripts/check-includes.py, the whole tree, ~1 s)
+#                                          (scripts/check-includes.py, the whole tree, ~1 s), and
+#                                          no folder of ui/ or core/ includes one that includes it
+#                                          back (scripts/check-folder-layers.py, < 1 s)
 #   scripts/check-style.sh all [BASE]       all three
 # Measured on the 2-core CI machine: format of the whole tree 3 s; tidy ~7-14 s per changed .cpp file
 # (the whole tree, ~250 files, would take about an hour, so CI checks the changed lines only; the
@@ -30,6 +32,7 @@ status=0
 if [ "$mode" = includes ] || [ "$mode" = all ]; then
   # The whole tree, not the diff: a file can lose a header it leant on when another file changes.
   scripts/check-includes.py || { echo "check-style: add the standard headers named above" >&2; status=1; }
+  scripts/check-folder-layers.py || { echo "check-style: break the folder circles named above" >&2; status=1; }
 fi
 
 if [ "$mode" = format ] || [ "$mode" = all ]; then

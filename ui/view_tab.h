@@ -13,7 +13,7 @@
 #include <QStringList>
 
 #include "core/util/result.h"
-#include "ui/run_id.h"
+#include "ui/document/run_id.h"
 
 namespace tpscope::ui {
 
@@ -36,6 +36,8 @@ class ViewTab {
     virtual QStringList exportFormats() const = 0;  // e.g. {"png", "svg"}
     // A clear error (naming the file and the problem) on failure.
     virtual core::Status exportTo(const ExportRequest& request) const = 0;
+    // The other files exportTo(path) writes beside `path` (asked about with it before replacing).
+    virtual QStringList exportCompanions(const QString& /*path*/) const { return {}; }
     // View → Zoom to selection and Collapse / Expand all GPUs: tabs with a timeline implement them.
     virtual void zoomToSelection() {}
     virtual void setAllRanksCollapsed(bool /*collapsed*/) {}

@@ -14,18 +14,18 @@
 
 #include "open_timings.h"
 #include "ui/charts/chart_set.h"
-#include "ui/charts/chart_tabs.h"
-#include "ui/compare/compare_controller.h"
+#include "ui/document/run_document.h"
+#include "ui/document/run_scaling.h"
 #include "ui/export/safe_write.h"
-#include "ui/export/sweep_report.h"
-#include "ui/main_window.h"
-#include "ui/run_document.h"
-#include "ui/run_panel.h"
-#include "ui/run_scaling.h"
-#include "ui/runs_model.h"
+#include "ui/report/sweep_report.h"
 #include "ui/timeline/time_ruler.h"
 #include "ui/timeline/timeline_panel.h"
 #include "ui/timeline/timeline_view.h"
+#include "ui/window/chart_tabs.h"
+#include "ui/window/compare_controller.h"
+#include "ui/window/main_window.h"
+#include "ui/window/run_panel.h"
+#include "ui/window/runs_model.h"
 
 namespace tpscope::app {
 
@@ -147,8 +147,10 @@ QString summaryMarkdown(const ui::MainWindow& window, const QStringList& files) 
         const auto* row = charts->scaling() ? ui::scalingRowOf(*charts->scaling(), charts->input(), r.id) : nullptr;
         const double cost = row != nullptr && price > 0 ? row->costPerMillionTokens : NAN;
         s << "| " << r.request.tp << " | "
-          << (r.status == ui::RunStatus::Failed ? "failed: " + r.error : ui::statusText(r.status)) << " | "
-          << (done ? ui::formatDuration(r.metrics.stepLatencyNs) : QStringLiteral("—")) << " | "
+          << (r.status == ui::RunStatus::Failed       ? "failed: " + r.error
+              : r.status == ui::RunStatus::DoesNotFit ? r.error
+                                                      : ui::statusText(r.status))
+          << " | " << (done ? ui::formatDuration(r.metrics.stepLatencyNs) : QStringLiteral("—")) << " | "
           << (done ? QString::number(r.metrics.tokensPerSec, 'f', 1) : QStringLiteral("—")) << " | "
           << percent(runs->efficiency(r.id)) << " | " << exposed << " | "
           << (std::isnan(cost) ? QStringLiteral("—") : QString::number(cost, 'f', 2)) << " |\n";

@@ -10,10 +10,10 @@
 #include "ui/charts/chart_set.h"
 #include "ui/charts/cost_page.h"
 #include "ui/compare/compare_view.h"
-#include "ui/export/compare_report.h"
-#include "ui/export/report_runs.h"
-#include "ui/export/sweep_report.h"
-#include "ui/services.h"
+#include "ui/jobs/services.h"
+#include "ui/report/compare_report.h"
+#include "ui/report/report_runs.h"
+#include "ui/report/sweep_report.h"
 
 namespace tpscope::app {
 
@@ -29,6 +29,7 @@ bool prepare(const QStringList& files, ui::ChartSet& charts, ui::ReportRuns& run
     runs = std::move(*loaded);
     if (runs.runs.empty()) {
         std::fprintf(stderr, "tpscope: no run finished, nothing to chart\n");
+        for (const auto& f : runs.context.notFitting) std::fprintf(stderr, "  %s\n", qPrintable(f));
         for (const auto& f : runs.context.failedRuns) std::fprintf(stderr, "  %s\n", qPrintable(f));
         return false;
     }

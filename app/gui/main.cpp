@@ -32,8 +32,8 @@
 #include "headless.h"
 #include "headless_charts.h"
 #include "open_timings.h"
-#include "ui/main_window.h"
 #include "ui/timeline/timeline_panel.h"
+#include "ui/window/main_window.h"
 
 namespace {
 

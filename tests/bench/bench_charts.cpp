@@ -31,7 +31,7 @@
 #include "ui/charts/chart_page.h"
 #include "ui/charts/chart_set.h"
 #include "ui/collective_calls/collective_calls_page.h"
-#include "ui/export/report_runs.h"
+#include "ui/report/report_runs.h"
 
 namespace {
 

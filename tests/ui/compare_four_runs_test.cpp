@@ -13,12 +13,12 @@
 
 #include "compare_test_support.h"
 #include "test_support.h"
-#include "ui/compare/compare_controller.h"
 #include "ui/compare/compare_view.h"
 #include "ui/timeline/kind_palette.h"
 #include "ui/timeline/timeline_legend.h"
 #include "ui/timeline/timeline_panel.h"
 #include "ui/timeline/timeline_view.h"
+#include "ui/window/compare_controller.h"
 
 namespace tpscope::ui {
 namespace {

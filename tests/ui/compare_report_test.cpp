@@ -14,9 +14,9 @@
 #include "charts/pdf_pages.h"
 #include "compare_test_support.h"
 #include "test_support.h"
-#include "ui/charts/chart_tabs.h"
-#include "ui/compare/compare_controller.h"
 #include "ui/compare/compare_view.h"
+#include "ui/window/chart_tabs.h"
+#include "ui/window/compare_controller.h"
 
 namespace tpscope::ui {
 namespace {

@@ -11,10 +11,10 @@
 
 #include "core/hw/catalog.h"
 #include "core/io/export/chrome_writer.h"
-#include "ui/main_window.h"
-#include "ui/run_document.h"
-#include "ui/services.h"
-#include "ui/sim_service.h"
+#include "ui/document/run_document.h"
+#include "ui/jobs/services.h"
+#include "ui/jobs/sim_service.h"
+#include "ui/window/main_window.h"
 #include "ui_test_support.h"
 
 namespace tpscope::test {

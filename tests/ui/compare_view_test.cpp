@@ -30,13 +30,13 @@
 #include "core/util/units.h"
 #include "json_numbers.h"
 #include "test_support.h"
-#include "ui/compare/compare_controller.h"
 #include "ui/compare/compare_tables.h"
 #include "ui/compare/compare_view.h"
-#include "ui/runs_model.h"
 #include "ui/timeline/kind_palette.h"
 #include "ui/timeline/time_axis.h"
 #include "ui/timeline/timeline_view.h"
+#include "ui/window/compare_controller.h"
+#include "ui/window/runs_model.h"
 
 namespace tpscope::ui {
 namespace {

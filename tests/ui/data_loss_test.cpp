@@ -34,6 +34,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <new>
 #include <thread>
@@ -44,18 +45,18 @@
 #include "main_window_test_support.h"
 #include "tests/synthetic_trace.h"
 #include "ui/charts/chart_set.h"
-#include "ui/charts/chart_tabs.h"
 #include "ui/charts/charts_controller.h"
-#include "ui/compare/compare_controller.h"
 #include "ui/compare/compare_view.h"
 #include "ui/compare/run_config_dialog.h"
-#include "ui/io_services.h"
-#include "ui/job.h"
-#include "ui/main_window.h"
+#include "ui/document/run_document.h"
+#include "ui/jobs/io_services.h"
+#include "ui/jobs/job.h"
 #include "ui/planning/advice_page.h"
-#include "ui/planning/planning_tabs.h"
-#include "ui/run_document.h"
 #include "ui/timeline/timeline_view.h"
+#include "ui/window/chart_tabs.h"
+#include "ui/window/compare_controller.h"
+#include "ui/window/main_window.h"
+#include "ui/window/planning_tabs.h"
 
 // Allocation failure on demand: while armed, an allocation of at least `failFrom` bytes on a thread
 // other than the test's (the GUI thread) throws std::bad_alloc, as a machine out of memory would in
@@ -131,7 +132,27 @@ struct HeldSave {
             return saveWithIo(path, snapshot, control);
         };
     }
+
+    // Starts a save with `start` (Ctrl+S, Close → Save, Open → Save), does `during` while the file is
+    // being written, then lets the write end. Returns saveFinished's `saved`.
+    bool around(MainWindow& window, const std::function<void()>& start, const std::function<void()>& during) {
+        QSignalSpy saved(&window, &MainWindow::saveFinished);
+        start();
+        EXPECT_TRUE(QTest::qWaitFor([&] { return entered.load(); }, kWaitMs)) << "the save never started";
+        if (!entered) return false;
+        during();
+        released = true;
+        EXPECT_TRUE(saved.wait(kWaitMs)) << "the save never ended";
+        return !saved.isEmpty() && saved.front().at(1).toBool();
+    }
 };
+
+// The window's services with its saves held by `held`.
+Services servicesHolding(HeldSave& held) {
+    Services services = defaultServices();
+    services.saveWorkspace = held.service();
+    return services;
+}
 
 RunRecord finishedRun(int tp) {
     return test::simulatedRecord(test::smallRequest(tp));
@@ -198,18 +219,15 @@ TEST_F(DataLoss, ASaveThatEndsAfterAnotherWorkspaceOpenedLeavesTheWindowOnThatOn
     ASSERT_NO_FATAL_FAILURE(writeWorkspace(a, 2));
     ASSERT_NO_FATAL_FAILURE(writeWorkspace(b, 1));
     HeldSave held;
-    Services services = defaultServices();
-    services.saveWorkspace = held.service();
-    MainWindow window(services);
+    MainWindow window(servicesHolding(held));
     ASSERT_NO_FATAL_FAILURE(openAndWait(window, a));
-    QSignalSpy saved(&window, &MainWindow::saveFinished);
-    ASSERT_TRUE(window.saveTo(a));
-    ASSERT_TRUE(QTest::qWaitFor([&] { return held.entered.load(); }, kWaitMs));
-    ASSERT_NO_FATAL_FAILURE(openAndWait(window, b));  // while A is still being written
-    ASSERT_EQ(window.currentPath(), b);
-    held.released = true;
-    ASSERT_TRUE(saved.wait(kWaitMs));
-    EXPECT_TRUE(saved.front().at(1).toBool());
+    const bool saved = held.around(
+        window, [&] { EXPECT_TRUE(window.saveTo(a)); },
+        [&] {
+            openAndWait(window, b);  // while A is still being written
+            EXPECT_EQ(window.currentPath(), b);
+        });
+    EXPECT_TRUE(saved);
     EXPECT_EQ(window.currentPath(), b) << "the window points at A again; Ctrl+S would write B's runs into A";
     EXPECT_FALSE(window.isModified());
     EXPECT_FALSE(window.windowTitle().contains(QStringLiteral("*"))) << window.windowTitle().toStdString();
@@ -222,21 +240,16 @@ TEST_F(DataLoss, CloseThenSaveAsksAgainWhenARunArrivedDuringTheWrite) {
     const QString a = path("a.tpscope");
     ASSERT_NO_FATAL_FAILURE(writeWorkspace(a, 1));
     HeldSave held;
-    Services services = defaultServices();
-    services.saveWorkspace = held.service();
-    MainWindow window(services);
+    MainWindow window(servicesHolding(held));
     ASSERT_NO_FATAL_FAILURE(openAndWait(window, a));
     window.markUnsaved();
     std::vector<QMessageBox::StandardButton> answers{QMessageBox::Save, QMessageBox::Cancel};
     std::size_t asked = 0;
     window.setUnsavedPrompt([&](QWidget*) { return answers.at(std::min(asked++, answers.size() - 1)); });
-    QSignalSpy saved(&window, &MainWindow::saveFinished);
     window.show();
-    EXPECT_FALSE(window.close());  // Save: the window waits for the write
-    ASSERT_TRUE(QTest::qWaitFor([&] { return held.entered.load(); }, kWaitMs));
-    window.document()->add(finishedRun(2));  // a run that finished while the file was written
-    held.released = true;
-    ASSERT_TRUE(saved.wait(kWaitMs));
+    held.around(
+        window, [&] { EXPECT_FALSE(window.close()); },     // Save: the window waits for the write
+        [&] { window.document()->add(finishedRun(2)); });  // a run that finished while the file was written
     QApplication::processEvents();
     EXPECT_EQ(asked, 2u) << "the window closed without asking about the run that is not in the file";
     EXPECT_TRUE(window.isVisible());
@@ -251,21 +264,15 @@ TEST_F(DataLoss, OpenThenSaveAsksAgainWhenARunArrivedDuringTheWrite) {
     ASSERT_NO_FATAL_FAILURE(writeWorkspace(a, 1));
     ASSERT_NO_FATAL_FAILURE(writeWorkspace(b, 2));
     HeldSave held;
-    Services services = defaultServices();
-    services.saveWorkspace = held.service();
-    MainWindow window(services);
+    MainWindow window(servicesHolding(held));
     ASSERT_NO_FATAL_FAILURE(openAndWait(window, a));
     window.markUnsaved();
     std::vector<QMessageBox::StandardButton> answers{QMessageBox::Save, QMessageBox::Cancel};
     std::size_t asked = 0;
     window.setUnsavedPrompt([&](QWidget*) { return answers.at(std::min(asked++, answers.size() - 1)); });
-    QSignalSpy saved(&window, &MainWindow::saveFinished);
     QSignalSpy opened(&window, &MainWindow::documentOpened);
-    window.openPath(b);
-    ASSERT_TRUE(QTest::qWaitFor([&] { return held.entered.load(); }, kWaitMs));
-    window.document()->add(finishedRun(2));
-    held.released = true;
-    ASSERT_TRUE(saved.wait(kWaitMs));
+    held.around(
+        window, [&] { window.openPath(b); }, [&] { window.document()->add(finishedRun(2)); });
     QTest::qWait(200);  // a load, had one started, lands meanwhile
     EXPECT_EQ(asked, 2u) << "B replaced the runs without asking about the one that is not in A";
     EXPECT_EQ(opened.count(), 0);

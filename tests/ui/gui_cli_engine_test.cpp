@@ -17,10 +17,10 @@
 #include "run_panel_settings.h"
 #include "test_support.h"
 #include "tests/ui/json_numbers.h"
-#include "ui/io_services.h"
-#include "ui/main_window.h"
-#include "ui/run_document.h"
-#include "ui/run_panel.h"
+#include "ui/document/run_document.h"
+#include "ui/jobs/io_services.h"
+#include "ui/window/main_window.h"
+#include "ui/window/run_panel.h"
 #include "ui_test_support.h"
 
 namespace tpscope::ui {

@@ -24,11 +24,11 @@
 #include "main_window_test_support.h"
 #include "test_support.h"
 #include "ui/charts/chart_set.h"
-#include "ui/charts/chart_tabs.h"
-#include "ui/main_window.h"
-#include "ui/run_document.h"
-#include "ui/run_scaling.h"
-#include "ui/runs_model.h"
+#include "ui/document/run_document.h"
+#include "ui/document/run_scaling.h"
+#include "ui/window/chart_tabs.h"
+#include "ui/window/main_window.h"
+#include "ui/window/runs_model.h"
 #include "ui_test_support.h"
 
 namespace tpscope::ui {
@@ -111,7 +111,7 @@ TEST(GuiCliNumbers, TheDefaultSweepInTheWindowEqualsSimulateAndScalingJson) {
             return r.request.tp == cli.value(QStringLiteral("tp")).toInt();
         });
         ASSERT_NE(it, runs.end());
-        EXPECT_EQ(it->status, RunStatus::Failed);
+        EXPECT_EQ(it->status, RunStatus::DoesNotFit);
         EXPECT_TRUE(it->error.contains(cli.value(QStringLiteral("reason")).toString())) << it->error.toStdString();
     }
 

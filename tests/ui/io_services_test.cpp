@@ -14,7 +14,7 @@
 
 #include "core/io/workspace/workspace.h"
 #include "tests/synthetic_trace.h"
-#include "ui/io_services.h"
+#include "ui/jobs/io_services.h"
 #include "ui/timeline/timeline_data.h"
 #include "ui_test_support.h"
 
@@ -89,17 +89,22 @@ TEST(IoServices, SavedRunsComeBackFromTheWorkspaceWithTheirRequests) {
     RunRecord failed;  // no trace: kept with its reason (issue 45 §1.9)
     failed.request = sim.request;
     failed.status = RunStatus::Failed;
-    failed.error = QStringLiteral("does not fit");
+    failed.error = QStringLiteral("cannot allocate");
+    RunRecord tooBig = failed;  // its own neutral state (issue 45 §3), kept as such
+    tooBig.status = RunStatus::DoesNotFit;
+    tooBig.error = QStringLiteral("does not fit: needs 90 GiB per GPU of 72 GiB");
     const QString path = dir.filePath(QStringLiteral("w.tpscope"));
-    ASSERT_TRUE(saveWithIo(path, {sim, failed}, {}));
+    ASSERT_TRUE(saveWithIo(path, {sim, failed, tooBig}, {}));
 
     auto doc = openWithIo(path, {});
     ASSERT_TRUE(doc) << doc.error().describe();
     EXPECT_TRUE(doc->isWorkspace);
-    ASSERT_EQ(doc->runs.size(), 2u);
+    ASSERT_EQ(doc->runs.size(), 3u);
     EXPECT_EQ(doc->runs[1].status, RunStatus::Failed);
     EXPECT_EQ(doc->runs[1].error, failed.error);
     EXPECT_FALSE(doc->runs[1].trace);
+    EXPECT_EQ(doc->runs[2].status, RunStatus::DoesNotFit);
+    EXPECT_EQ(doc->runs[2].error, tooBig.error);
     const RunRequest& r = doc->runs[0].request;
     EXPECT_EQ(r.backend, BackendKind::SimulatedCluster);
     EXPECT_EQ(r.model.id, "llama3-70b");

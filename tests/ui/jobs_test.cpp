@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright (C) 2026 The tpscope authors
-// One job abstraction (ui/job.h, issue 28 §2): a job reports progress and partial values in order,
+// One job abstraction (ui/jobs/job.h, issue 28 §2): a job reports progress and partial values in order,
 // ends in exactly one of result / failed, turns an exception into its error, stops on cancel, and an
 // abandoned job calls nothing. In the real window: Run → Cancel stops a file being opened (the runs
 // stay), closing the window during a what-if cancels the replay without waiting for it, and a what-if
@@ -21,10 +21,10 @@
 
 #include "compare_test_support.h"
 #include "main_window_test_support.h"
-#include "ui/compare/compare_controller.h"
-#include "ui/job.h"
-#include "ui/main_window.h"
-#include "ui/run_document.h"
+#include "ui/document/run_document.h"
+#include "ui/jobs/job.h"
+#include "ui/window/compare_controller.h"
+#include "ui/window/main_window.h"
 
 namespace tpscope::ui {
 namespace {

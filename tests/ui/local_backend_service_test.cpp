@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/backend/backend.h"
-#include "ui/services.h"
+#include "ui/jobs/services.h"
 #include "ui_test_support.h"
 
 namespace tpscope::ui {

@@ -3,18 +3,27 @@
 // Screenshots of the whole window a person can look at (<build>/screenshots/): the embedded default
 // sweep on two layers and zoomed out, and a real public Kineto trace of 8 ranks when the shared
 // traces exist. Each asserts what the picture must show: the collective colour in the first GPU's
-// lanes (solid when zoomed in; the folded collective share when zoomed out).
+// lanes (solid when zoomed in; the folded collective share when zoomed out). In a dark palette, no
+// region of the window, any of its tabs or the Compare export stays near-white (issue 45 §3).
 
+#include <QPainter>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTest>
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <optional>
+#include <vector>
+
 #include "test_support.h"
-#include "ui/main_window.h"
-#include "ui/run_document.h"
+#include "ui/compare/stacked_timelines.h"
+#include "ui/document/run_document.h"
 #include "ui/timeline/kind_palette.h"
 #include "ui/timeline/timeline_panel.h"
+#include "ui/timeline/timeline_view.h"
+#include "ui/window/main_window.h"
 #include "ui_test_support.h"
 
 namespace tpscope::ui {
@@ -68,6 +77,92 @@ TEST(MainWindowScreenshot, DefaultSweepShowsTheLargestTpOnTwoLayersAndZoomedOut)
     window.timelinePanel()->view()->setAllRanksCollapsed(true);
     QApplication::processEvents();
     EXPECT_TRUE(window.grab().save(test::screenshotDir() + "/main-default-collapsed.png"));
+}
+
+// A dark desktop palette (Fusion's dark colours), set for the application and put back afterwards.
+struct DarkPalette {
+    QPalette saved = QApplication::palette();
+    DarkPalette() {
+        QPalette dark;
+        dark.setColor(QPalette::Window, QColor(0x2B, 0x2B, 0x2B));
+        dark.setColor(QPalette::WindowText, QColor(0xE6, 0xE6, 0xE6));
+        dark.setColor(QPalette::Base, QColor(0x1E, 0x1E, 0x1E));
+        dark.setColor(QPalette::AlternateBase, QColor(0x26, 0x26, 0x26));
+        dark.setColor(QPalette::Text, QColor(0xE6, 0xE6, 0xE6));
+        dark.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
+        dark.setColor(QPalette::ButtonText, QColor(0xE6, 0xE6, 0xE6));
+        dark.setColor(QPalette::ToolTipBase, QColor(0x35, 0x35, 0x35));
+        dark.setColor(QPalette::ToolTipText, QColor(0xE6, 0xE6, 0xE6));
+        dark.setColor(QPalette::Highlight, QColor(0x2A, 0x82, 0xDA));
+        dark.setColor(QPalette::HighlightedText, Qt::white);
+        dark.setColor(QPalette::Mid, QColor(0x50, 0x50, 0x50));
+        dark.setColor(QPalette::PlaceholderText, QColor(0x90, 0x90, 0x90));
+        QApplication::setPalette(dark);
+    }
+    ~DarkPalette() { QApplication::setPalette(saved); }
+    DarkPalette(const DarkPalette&) = delete;
+    DarkPalette& operator=(const DarkPalette&) = delete;
+};
+
+// The first 16×16 block of `image` of which nine pixels in ten are near-white (every channel at
+// least 225): a light colour left over in a dark theme. Text and thin lines never fill a block.
+std::optional<QPoint> nearWhiteBlock(const QImage& image) {
+    constexpr int kBlock = 16;
+    for (int by = 0; by + kBlock <= image.height(); by += kBlock) {
+        for (int bx = 0; bx + kBlock <= image.width(); bx += kBlock) {
+            int white = 0;
+            for (int y = by; y < by + kBlock; ++y) {
+                for (int x = bx; x < bx + kBlock; ++x) {
+                    const QRgb c = image.pixel(x, y);
+                    white += qRed(c) >= 225 && qGreen(c) >= 225 && qBlue(c) >= 225 ? 1 : 0;
+                }
+            }
+            if (white * 10 >= kBlock * kBlock * 9) return QPoint(bx, by);
+        }
+    }
+    return std::nullopt;
+}
+
+TEST(MainWindowScreenshot, ADarkPaletteLeavesNoNearWhiteRegion) {
+    test::ensureApp();
+    const DarkPalette dark;
+    MainWindow window(defaultServices());
+    window.setUnsavedPrompt([](QWidget*) { return QMessageBox::Discard; });
+    window.resize(1600, 1000);
+    window.show();
+    QSignalSpy finished(&window, &MainWindow::sweepFinished);
+    window.startDefaultSweep();
+    ASSERT_TRUE(finished.wait(kWaitMs));
+    // Everything the issue found light: the selected collective's wait wash, the NVTX rows, a range
+    // with its label plate, and the error banner.
+    window.focusTimelineOnExample();
+    TimelineView* view = window.timelinePanel()->view();
+    const std::int64_t span = view->viewEndNs() - view->viewStartNs();
+    view->selectRange(view->viewStartNs() + span / 3, view->viewStartNs() + span / 2);
+    window.showError(QStringLiteral("An error shown in the banner"));
+    QApplication::processEvents();
+    QTabWidget* tabs = window.tabs();
+    for (int i = 0; i < tabs->count(); ++i) {
+        tabs->setCurrentIndex(i);
+        QApplication::processEvents();
+        const QImage image = window.grab().toImage();
+        const QString name = tabs->tabText(i).toLower().replace(QLatin1Char(' '), QLatin1Char('-'));
+        EXPECT_TRUE(image.save(test::screenshotDir() + "/dark-" + name + ".png"));
+        const auto block = nearWhiteBlock(image);
+        EXPECT_FALSE(block.has_value()) << "tab " << tabs->tabText(i).toStdString() << ": a near-white region at ("
+                                        << block->x() << ", " << block->y() << ") in dark-" << name.toStdString()
+                                        << ".png";
+    }
+    // The Compare export paints its panes and titles on the palette's background too.
+    std::vector<StackedPane> panes(2);
+    panes[0].title = QStringLiteral("TP 4");
+    panes[1].title = QStringLiteral("TP 8");
+    QImage exported(800, 400, QImage::Format_RGB32);
+    {
+        QPainter p(&exported);
+        paintStackedTimelines(p, panes, exported.size(), 1.0, window.font());
+    }
+    EXPECT_FALSE(nearWhiteBlock(exported).has_value()) << "the Compare export kept a white background";
 }
 
 TEST(MainWindowScreenshot, PublicKinetoTraceOfEightRanks) {

@@ -15,10 +15,10 @@
 #include <gtest/gtest.h>
 
 #include "main_window_test_support.h"
-#include "ui/error_banner.h"
-#include "ui/run_panel.h"
-#include "ui/runs_model.h"
 #include "ui/timeline/timeline_panel.h"
+#include "ui/window/error_banner.h"
+#include "ui/window/run_panel.h"
+#include "ui/window/runs_model.h"
 
 namespace tpscope::ui {
 namespace {

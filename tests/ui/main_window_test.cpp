@@ -3,7 +3,7 @@
 // The main window driven as a user would, headless: sweeps, cancel, open, save, the unsaved prompt.
 // More state regressions (opening during a sweep, stale results, counters) in main_window_state_test.cpp.
 
-#include "ui/main_window.h"
+#include "ui/window/main_window.h"
 
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -18,11 +18,11 @@
 #include "core/sim/sweep.h"
 
 #include "main_window_test_support.h"
-#include "ui/error_banner.h"
-#include "ui/run_document.h"
-#include "ui/run_panel.h"
-#include "ui/runs_model.h"
+#include "ui/document/run_document.h"
 #include "ui/timeline/timeline_panel.h"
+#include "ui/window/error_banner.h"
+#include "ui/window/run_panel.h"
+#include "ui/window/runs_model.h"
 
 namespace tpscope::ui {
 namespace {
@@ -97,7 +97,7 @@ TEST_F(MainWindowFixture, TheDefaultSweepRunsTpOneToEightAndTpOneDoesNotFit) {
     const auto& runs = window.document()->runs();
     ASSERT_EQ(runs.size(), 4u);
     EXPECT_EQ(runs[0].request.tp, 1);
-    EXPECT_EQ(runs[0].status, RunStatus::Failed);
+    EXPECT_EQ(runs[0].status, RunStatus::DoesNotFit) << "a configuration memory cannot hold is not a failure";
     EXPECT_TRUE(runs[0].error.contains(QStringLiteral("does not fit"))) << runs[0].error.toStdString();
     for (std::size_t i = 1; i < 4; ++i) {
         EXPECT_EQ(runs[i].status, RunStatus::Done);
@@ -129,7 +129,8 @@ TEST_F(MainWindowFixture, TheDefaultSweepRunsTpOneToEightAndTpOneDoesNotFit) {
     EXPECT_LT(window.timelinePanel()->view()->viewEndNs() - window.timelinePanel()->view()->viewStartNs(),
               (step->endNs - step->startNs) / 4);
 
-    // Why TP 1 failed, in core's words: in the Status column, its tooltip and the run panel.
+    // Why TP 1 does not fit, in core's words: in the Status column (neutral, not "failed" in the error
+    // colour), its tooltip, the run panel and the sweep's progress line.
     auto catalog = core::Catalog::load();
     ASSERT_TRUE(catalog.ok());
     const auto spec = core::sim::defaultSweepSpec(*catalog);
@@ -142,8 +143,9 @@ TEST_F(MainWindowFixture, TheDefaultSweepRunsTpOneToEightAndTpOneDoesNotFit) {
     EXPECT_EQ(runs[0].error, why);
     const auto* model = window.runsModel();
     const int row = model->rowOf(runs[0].id);
-    EXPECT_EQ(model->data(model->index(row, RunsModel::Status), Qt::DisplayRole).toString(),
-              QStringLiteral("failed: ") + why);
+    EXPECT_EQ(model->data(model->index(row, RunsModel::Status), Qt::DisplayRole).toString(), why);
+    EXPECT_FALSE(model->data(model->index(row, RunsModel::Status), Qt::ForegroundRole).isValid());
+    EXPECT_EQ(window.runPanel()->progressText(), QStringLiteral("3 of 4 runs finished, 1 not fitting"));
     EXPECT_EQ(model->data(model->index(row, RunsModel::Status), Qt::ToolTipRole).toString(), why);
     window.selectRun(runs[0].id);
     EXPECT_TRUE(window.runPanel()->shownRunHtml().contains(why.toHtmlEscaped()))

@@ -16,8 +16,8 @@
 #include <memory>
 #include <thread>
 
-#include "ui/main_window.h"
-#include "ui/run_document.h"
+#include "ui/document/run_document.h"
+#include "ui/window/main_window.h"
 #include "ui_test_support.h"
 
 namespace tpscope::test {

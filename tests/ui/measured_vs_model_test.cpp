@@ -15,10 +15,10 @@
 #include "compare_test_support.h"
 #include "core/analysis/analysis.h"
 #include "core/sim/whatif_report.h"
-#include "ui/compare/compare_controller.h"
 #include "ui/compare/compare_view.h"
 #include "ui/compare/residual_page.h"
-#include "ui/runs_model.h"
+#include "ui/window/compare_controller.h"
+#include "ui/window/runs_model.h"
 
 namespace tpscope::ui {
 namespace {

@@ -24,15 +24,15 @@
 #include "main_window_test_support.h"
 #include "tests/test_support.h"
 #include "ui/charts/chart_set.h"
-#include "ui/charts/chart_tabs.h"
 #include "ui/charts/charts_controller.h"
 #include "ui/charts/layers_page.h"
-#include "ui/compare/compare_controller.h"
 #include "ui/compare/compare_view.h"
-#include "ui/main_window.h"
-#include "ui/run_document.h"
-#include "ui/run_panel.h"
-#include "ui/scaling_input.h"
+#include "ui/document/run_document.h"
+#include "ui/document/scaling_input.h"
+#include "ui/window/chart_tabs.h"
+#include "ui/window/compare_controller.h"
+#include "ui/window/main_window.h"
+#include "ui/window/run_panel.h"
 
 namespace tpscope::ui {
 namespace {

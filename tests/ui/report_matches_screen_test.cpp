@@ -11,20 +11,22 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "core/util/units.h"
 #include "tests/synthetic_trace.h"
 #include "tests/ui/charts/chart_fixture.h"
 #include "tests/ui/ui_test_support.h"
 #include "ui/charts/chart_set.h"
-#include "ui/charts/chart_tabs.h"
-#include "ui/export/sweep_report.h"
-#include "ui/main_window.h"
+#include "ui/document/run_document.h"
+#include "ui/jobs/services.h"
 #include "ui/planning/advice_page.h"
-#include "ui/planning/planning_tabs.h"
-#include "ui/run_document.h"
-#include "ui/run_panel.h"
-#include "ui/runs_model.h"
-#include "ui/services.h"
+#include "ui/report/sweep_report.h"
+#include "ui/window/chart_tabs.h"
+#include "ui/window/main_window.h"
+#include "ui/window/planning_tabs.h"
+#include "ui/window/run_panel.h"
+#include "ui/window/runs_model.h"
 
 namespace tpscope::ui {
 namespace {
@@ -91,6 +93,21 @@ TEST_F(ReportAndScreen, TheReportSaysWhatTheAdvicePriceAndCostTabsShow) {
         EXPECT_TRUE(html.contains(QStringLiteral(">%1<").arg(dollars.toHtmlEscaped()))) << dollars.toStdString();
     }
     EXPECT_TRUE(section(html, QStringLiteral("Cost")).contains(charts()->cost()->highlightText().toHtmlEscaped()));
+}
+
+TEST_F(ReportAndScreen, TheReportListsTheRunThatDoesNotFitApartFromFailures) {
+    // The default sweep's TP 1 does not fit one GPU: the report says so under its own heading, in
+    // the runs table's words, and not among the runs that failed (issue 45 §3).
+    const auto& runs = window.document()->runs();
+    const auto tp1 = std::find_if(runs.begin(), runs.end(), [](const RunRecord& r) { return r.request.tp == 1; });
+    ASSERT_NE(tp1, runs.end());
+    ASSERT_EQ(tp1->status, RunStatus::DoesNotFit);
+    const QString html = reportHtml();
+    const QString line = (tp1->label() + QStringLiteral(": ") + tp1->error).toHtmlEscaped();
+    const qsizetype heading = html.indexOf(QStringLiteral("Configurations that do not fit the GPU memory"));
+    ASSERT_GE(heading, 0) << html.toStdString();
+    EXPECT_GT(html.indexOf(line), heading) << html.toStdString();
+    EXPECT_FALSE(html.contains(QStringLiteral("Runs that did not finish"))) << html.toStdString();
 }
 
 TEST_F(ReportAndScreen, NoPriceIsNoPriceOnEveryViewAndInTheReport) {

@@ -15,12 +15,12 @@
 #include "core/workload/moe_summary.h"
 #include "run_panel_settings.h"
 #include "test_support.h"
-#include "ui/charts/chart_tabs.h"
-#include "ui/export/report_runs.h"
-#include "ui/export/sweep_report.h"
-#include "ui/main_window.h"
-#include "ui/run_document.h"
-#include "ui/run_panel.h"
+#include "ui/document/run_document.h"
+#include "ui/report/report_runs.h"
+#include "ui/report/sweep_report.h"
+#include "ui/window/chart_tabs.h"
+#include "ui/window/main_window.h"
+#include "ui/window/run_panel.h"
 #include "ui_test_support.h"
 
 namespace tpscope::ui {

@@ -19,8 +19,8 @@
 #include "core/analysis/model_inference.h"
 #include "core/io/import/trace_reader.h"
 #include "support/moe_kineto_fixture.h"
-#include "ui/compare/compare_controller.h"
 #include "ui/compare/run_config_dialog.h"
+#include "ui/window/compare_controller.h"
 
 namespace tpscope::ui {
 namespace {

@@ -7,8 +7,8 @@
 #include <gtest/gtest.h>
 
 #include "tests/synthetic_trace.h"
-#include "ui/run_description.h"
-#include "ui/services.h"
+#include "ui/document/run_description.h"
+#include "ui/jobs/services.h"
 
 namespace tpscope::ui {
 namespace {

@@ -24,12 +24,12 @@
 #include "run_panel_settings.h"
 #include "test_support.h"
 #include "tests/ui/json_numbers.h"
-#include "ui/io_services.h"
-#include "ui/main_window.h"
-#include "ui/run_description.h"
-#include "ui/run_document.h"
-#include "ui/run_panel.h"
-#include "ui/sim_service.h"
+#include "ui/document/run_description.h"
+#include "ui/document/run_document.h"
+#include "ui/jobs/io_services.h"
+#include "ui/jobs/sim_service.h"
+#include "ui/window/main_window.h"
+#include "ui/window/run_panel.h"
 #include "ui_test_support.h"
 
 namespace tpscope::ui {

@@ -15,11 +15,11 @@
 #include "compare_test_support.h"
 #include "core/hw/catalog.h"
 #include "core/sim/sweep.h"
-#include "ui/export/report_runs.h"
-#include "ui/export/sweep_report.h"
-#include "ui/io_services.h"
-#include "ui/run_panel.h"
-#include "ui/sim_service.h"
+#include "ui/jobs/io_services.h"
+#include "ui/jobs/sim_service.h"
+#include "ui/report/report_runs.h"
+#include "ui/report/sweep_report.h"
+#include "ui/window/run_panel.h"
 #include "ui_test_support.h"
 
 namespace tpscope::ui {

@@ -9,7 +9,7 @@
 #include <QString>
 #include <QVariantMap>
 
-#include "ui/run_panel.h"
+#include "ui/window/run_panel.h"
 
 namespace tpscope::test {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright (C) 2026 The tpscope authors
-#include "ui/runs_model.h"
+#include "ui/window/runs_model.h"
 
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>
@@ -11,8 +11,8 @@
 #include <memory>
 
 #include "core/analysis/scaling.h"
-#include "ui/run_scaling.h"
-#include "ui/services.h"
+#include "ui/document/run_scaling.h"
+#include "ui/jobs/services.h"
 #include "ui_test_support.h"
 
 namespace tpscope::ui {

@@ -19,13 +19,13 @@
 #include "core/util/units.h"
 #include "ui/charts/breakdown_palette.h"
 #include "ui/charts/step_bar_delegate.h"
-#include "ui/main_window.h"
-#include "ui/run_document.h"
-#include "ui/run_panel.h"
-#include "ui/runs_model.h"
-#include "ui/services.h"
+#include "ui/document/run_document.h"
+#include "ui/jobs/services.h"
 #include "ui/timeline/time_ruler.h"
 #include "ui/timeline/timeline_panel.h"
+#include "ui/window/main_window.h"
+#include "ui/window/run_panel.h"
+#include "ui/window/runs_model.h"
 #include "ui_test_support.h"
 
 namespace tpscope::ui {

@@ -18,11 +18,11 @@
 
 #include "main_window_test_support.h"
 #include "ui/charts/chart_set.h"
-#include "ui/charts/chart_tabs.h"
 #include "ui/charts/layers_page.h"
-#include "ui/main_window.h"
-#include "ui/run_document.h"
-#include "ui/sim_service.h"
+#include "ui/document/run_document.h"
+#include "ui/jobs/sim_service.h"
+#include "ui/window/chart_tabs.h"
+#include "ui/window/main_window.h"
 
 namespace tpscope::ui {
 namespace {

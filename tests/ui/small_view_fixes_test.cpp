@@ -22,15 +22,15 @@
 #include "tests/ui/ui_test_support.h"
 #include "ui/charts/scaling_page.h"
 #include "ui/export/plot_export.h"
-#include "ui/main_window.h"
 #include "ui/palette_colors.h"
 #include "ui/planning/calculator_page.h"
-#include "ui/planning/planning_tabs.h"
-#include "ui/run_panel.h"
 #include "ui/timeline/kind_palette.h"
 #include "ui/timeline/timeline_legend.h"
 #include "ui/timeline/timeline_panel.h"
 #include "ui/timeline/timeline_view.h"
+#include "ui/window/main_window.h"
+#include "ui/window/planning_tabs.h"
+#include "ui/window/run_panel.h"
 
 namespace tpscope::ui {
 namespace {

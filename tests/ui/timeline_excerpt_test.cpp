@@ -14,7 +14,7 @@
 
 #include "core/io/workspace/workspace.h"
 #include "core/sim/sim_test_support.h"
-#include "ui/io_services.h"
+#include "ui/jobs/io_services.h"
 #include "ui/timeline/timeline_data.h"
 #include "ui/timeline/timeline_panel.h"
 #include "ui/timeline/timeline_view.h"

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "core/hw/catalog.h"
-#include "ui/sim_service.h"
+#include "ui/jobs/sim_service.h"
 #include "ui/timeline/timeline_view.h"
 #include "ui_test_support.h"
 

@@ -13,7 +13,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "ui/sim_service.h"
+#include "ui/jobs/sim_service.h"
 #include "ui/timeline/event_details.h"
 #include "ui/timeline/kind_palette.h"
 #include "ui_test_support.h"

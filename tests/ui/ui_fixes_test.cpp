@@ -15,15 +15,15 @@
 #include <fstream>
 
 #include "core/hw/catalog.h"
-#include "ui/error_banner.h"
-#include "ui/io_services.h"
-#include "ui/main_window.h"
+#include "ui/document/run_document.h"
+#include "ui/jobs/io_services.h"
+#include "ui/jobs/sim_service.h"
 #include "ui/palette_colors.h"
-#include "ui/run_document.h"
-#include "ui/run_panel.h"
-#include "ui/sim_service.h"
 #include "ui/timeline/event_details.h"
 #include "ui/timeline/timeline_view.h"
+#include "ui/window/error_banner.h"
+#include "ui/window/main_window.h"
+#include "ui/window/run_panel.h"
 #include "ui_test_support.h"
 
 namespace tpscope::ui {

@@ -14,7 +14,7 @@
 
 #include "core/sim/simulator.h"
 #include "core/trace/trace.h"
-#include "ui/sim_service.h"
+#include "ui/jobs/sim_service.h"
 
 namespace tpscope::test {
 

@@ -26,11 +26,11 @@
 #include "main_window_test_support.h"
 #include "tests/synthetic_trace.h"
 #include "ui/charts/chart_set.h"
-#include "ui/charts/chart_tabs.h"
-#include "ui/io_services.h"
-#include "ui/runs_model.h"
-#include "ui/sim_service.h"
+#include "ui/jobs/io_services.h"
+#include "ui/jobs/sim_service.h"
 #include "ui/timeline/timeline_panel.h"
+#include "ui/window/chart_tabs.h"
+#include "ui/window/runs_model.h"
 
 namespace tpscope::ui {
 namespace {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright (C) 2026 The tpscope authors
 #pragma once
-// Feeds the chart pages from core. Holds the scaling input of one group of runs (ui/scaling_input.h)
+// Feeds the chart pages from core. Holds the scaling input of one group of runs (ui/document/scaling_input.h)
 // and, when it, the price per GPU-hour or the latency target change, asks core for the scaling
 // report (analyzeScaling), the cost candidates and the cheapest one meeting the target
 // (cheapestMeeting), then hands those structs to the pages with core's notes beside them. It
@@ -20,8 +20,8 @@
 #include "core/analysis/analysis.h"
 #include "core/analysis/scaling.h"
 #include "core/calc/cost.h"
-#include "ui/run_id.h"
-#include "ui/scaling_input.h"
+#include "ui/document/run_id.h"
+#include "ui/document/scaling_input.h"
 
 namespace tpscope::ui {
 

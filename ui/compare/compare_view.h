@@ -18,7 +18,7 @@
 
 #include "core/analysis/analysis.h"
 #include "core/analysis/compare.h"
-#include "ui/run_id.h"
+#include "ui/document/run_id.h"
 #include "ui/timeline/timeline_data.h"
 #include "ui/view_tab.h"
 

@@ -13,7 +13,7 @@
 
 #include "core/analysis/analysis.h"
 #include "core/analysis/model_inference.h"
-#include "ui/run_request.h"
+#include "ui/document/run_request.h"
 
 namespace tpscope::ui {
 

@@ -4,11 +4,15 @@
 
 #include <QFontMetrics>
 #include <QPainter>
+#include <QPalette>
 
 namespace tpscope::ui {
 
 void paintStackedTimelines(QPainter& p, std::vector<StackedPane>& panes, QSize size, double dpr, const QFont& font) {
-    p.fillRect(QRect(QPoint(0, 0), size), Qt::white);
+    // The palette's colours, as on screen: a dark desktop exports a dark comparison, with no white
+    // margins or black titles left over (issue 45 §3).
+    const QPalette palette;
+    p.fillRect(QRect(QPoint(0, 0), size), palette.color(QPalette::Base));
     if (panes.empty()) return;
     QFont titleFont = font;
     titleFont.setBold(true);
@@ -19,7 +23,7 @@ void paintStackedTimelines(QPainter& p, std::vector<StackedPane>& panes, QSize s
         const int top = i * (paneHeight + titleHeight);
         p.save();
         p.setFont(titleFont);
-        p.setPen(Qt::black);
+        p.setPen(palette.color(QPalette::Text));
         p.drawText(QRect(6, top, size.width() - 12, titleHeight), Qt::AlignLeft | Qt::AlignVCenter, panes[i].title);
         p.translate(0, top + titleHeight);
         p.setClipRect(QRect(0, 0, size.width(), paneHeight));

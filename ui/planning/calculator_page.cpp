@@ -286,13 +286,19 @@ void CalculatorPage::clearNumbers(const QString& why) {
     requestReplot();
 }
 
+QStringList CalculatorPage::exportCompanions(const QString& path) const {
+    if (exportSuffix(path) != QLatin1String("csv")) return {};
+    const QFileInfo info(path);
+    const QString stem = info.dir().filePath(info.completeBaseName());
+    return {stem + QStringLiteral("-plan.csv"), stem + QStringLiteral("-amdahl.csv")};
+}
+
 core::Status CalculatorPage::exportTo(const ExportRequest& request) const {
     if (exportSuffix(request.path) != QLatin1String("csv")) return ChartPage::exportTo(request);
     if (auto st = exportTableCsv(*tableModel(), request.path); !st) return st;
-    const QFileInfo info(request.path);
-    const QString stem = info.dir().filePath(info.completeBaseName());
-    if (auto st = exportTableCsv(*m_planTable, stem + QStringLiteral("-plan.csv")); !st) return st;
-    return exportTableCsv(*m_amdahlTable, stem + QStringLiteral("-amdahl.csv"));
+    const QStringList companions = exportCompanions(request.path);
+    if (auto st = exportTableCsv(*m_planTable, companions.at(0)); !st) return st;
+    return exportTableCsv(*m_amdahlTable, companions.at(1));
 }
 
 }  // namespace tpscope::ui

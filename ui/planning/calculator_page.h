@@ -18,8 +18,8 @@
 
 #include "core/hw/catalog.h"
 #include "ui/charts/chart_page.h"
+#include "ui/document/run_request.h"
 #include "ui/planning/calculator_numbers.h"
-#include "ui/run_request.h"
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -64,6 +64,8 @@ class CalculatorPage : public ChartPage {
     const std::vector<core::ModelSpec>& models() const { return m_models; }
 
     core::Status exportTo(const ExportRequest& request) const override;
+    // A CSV export writes the plan and Amdahl tables beside it: NAME-plan.csv and NAME-amdahl.csv.
+    QStringList exportCompanions(const QString& path) const override;
 
   private:
     void restyle() override;

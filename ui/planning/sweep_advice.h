@@ -2,7 +2,7 @@
 // Copyright (C) 2026 The tpscope authors
 #pragma once
 // The TP advice of one group of runs, as `tpscope-cli scaling` gives it (core::analysis::analyzeScaling
-// over the group's one scaling input, ui/scaling_input.h, then core::analysis::adviseTp with the
+// over the group's one scaling input, ui/document/scaling_input.h, then core::analysis::adviseTp with the
 // smallest TP that fits from core::minimumTpThatFits on the group's model and GPU at its largest
 // batch). The Advice tab, the PDF report and the headless report all call adviceFor with the same
 // input, price (ChartsController's) and threshold, so the report says what the tab says.
@@ -13,7 +13,7 @@
 #include "core/analysis/advice.h"
 #include "core/analysis/scaling.h"
 #include "core/util/result.h"
-#include "ui/scaling_input.h"
+#include "ui/document/scaling_input.h"
 
 namespace tpscope::ui {
 

@@ -37,18 +37,25 @@ QColor foldedHostColor() {
     return hostCallColor().lighter(130);
 }
 
-QColor nvtxColor(int depth, std::size_t index) {
-    static const std::array<std::array<QColor, 2>, 3> tones = {{
+QColor nvtxColor(int depth, std::size_t index, bool dark) {
+    static const std::array<std::array<QColor, 2>, 3> light = {{
         {QColor(0x5B, 0x67, 0x70), QColor(0x6E, 0x7B, 0x85)},
         {QColor(0x93, 0xA4, 0xB1), QColor(0xA8, 0xB7, 0xC2)},
         {QColor(0xC3, 0xCE, 0xD6), QColor(0xD3, 0xDC, 0xE2)},
     }};
+    static const std::array<std::array<QColor, 2>, 3> darkTones = {{
+        {QColor(0x5B, 0x67, 0x70), QColor(0x6E, 0x7B, 0x85)},
+        {QColor(0x45, 0x50, 0x59), QColor(0x50, 0x5C, 0x66)},
+        {QColor(0x34, 0x3D, 0x45), QColor(0x3D, 0x47, 0x50)},
+    }};
     const auto d = static_cast<std::size_t>(std::clamp(depth, 0, 2));
-    return tones[d][index % 2];
+    return (dark ? darkTones : light)[d][index % 2];
 }
 
-QColor waitWashColor() {
-    return QColor(255, 255, 255, 150);
+QColor waitWashColor(const QColor& background) {
+    QColor wash = background;
+    wash.setAlpha(150);
+    return wash;
 }
 
 QColor waitHatchColor() {

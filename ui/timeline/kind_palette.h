@@ -18,10 +18,13 @@ QColor exposedCommColor();
 // from every kernel kind, since the host row is not GPU time.
 QColor hostCallColor();
 QColor foldedHostColor();  // a run of sub-pixel host calls
-QColor nvtxColor(int depth, std::size_t index);
-// The part of a selected collective where its rank waits for the last arrival: a wash over the
-// kernel colour, then a hatch.
-QColor waitWashColor();
+// NVTX ranges: slate tones, lighter with depth on a light background and darker on a dark one, so a
+// nested range never turns into a near-white bar on a dark desktop.
+QColor nvtxColor(int depth, std::size_t index, bool dark = false);
+// The part of a selected collective where its rank waits for the last arrival: a wash of the
+// background over the kernel colour (white on a light palette, the dark base on a dark one), then a
+// hatch.
+QColor waitWashColor(const QColor& background);
 QColor waitHatchColor();
 QString kindLabel(core::EventKind kind);  // "GEMM", "Attention", "Collective", ...
 // Black or white, whichever reads better on the background.

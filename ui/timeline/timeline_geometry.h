@@ -58,6 +58,6 @@ struct TimelineGeometry {
     int slotOfRow(int row) const;
 };
 
-QColor slotColor(int slot);
+QColor slotColor(int slot, bool dark);  // dark: the palette's background is dark (NVTX tones)
 
 }  // namespace tpscope::ui

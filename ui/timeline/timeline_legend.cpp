@@ -55,7 +55,7 @@ void TimelineLegend::paintEvent(QPaintEvent*) {
             p.fillRect(swatch, e.color);
         } else {
             p.fillRect(swatch, kindColor(core::EventKind::Collective));
-            p.fillRect(swatch, waitWashColor());
+            p.fillRect(swatch, waitWashColor(palette().color(QPalette::Base)));
             p.fillRect(swatch, QBrush(e.color, e.style));
         }
         x += kSwatch + 5;

@@ -12,9 +12,9 @@
 
 #include <algorithm>
 
+#include "ui/document/run_document.h"
 #include "ui/export/painted_export.h"
 #include "ui/palette_colors.h"
-#include "ui/run_document.h"
 #include "ui/timeline/event_details.h"
 #include "ui/timeline/timeline_legend.h"
 

@@ -14,8 +14,8 @@
 
 #include "core/analysis/analysis.h"
 
-#include "ui/run_id.h"
-#include "ui/run_request.h"
+#include "ui/document/run_id.h"
+#include "ui/document/run_request.h"
 #include "ui/timeline/timeline_view.h"
 #include "ui/view_tab.h"
 

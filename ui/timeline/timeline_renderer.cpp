@@ -70,13 +70,13 @@ int TimelineGeometry::slotOfRow(int row) const {
     return it != rows.end() && *it == row ? static_cast<int>(it - rows.begin()) : -1;
 }
 
-QColor slotColor(int slot) {
+QColor slotColor(int slot, bool dark) {
     if (slot < core::kEventKindCount) return kindColor(static_cast<core::EventKind>(slot));
     if (slot < kExposedSlot) return foldedColor(static_cast<core::EventKind>(slot - kFoldedSlot));
     if (slot == kExposedSlot) return exposedCommColor();
     if (slot >= kHostSlot) return slot == kHostSlot ? hostCallColor() : foldedHostColor();
     const int n = slot - kNvtxSlot;
-    return nvtxColor(n / 2, static_cast<std::size_t>(n % 2));
+    return nvtxColor(n / 2, static_cast<std::size_t>(n % 2), dark);
 }
 
 void TimelineRenderer::relayout() {
@@ -211,7 +211,7 @@ void TimelineRenderer::addRowItems(const TimelineRow& row, const std::vector<cor
         }
         const QRectF textRect = rect.adjusted(3, 0, -2, 0);
         m_geometry.labels.push_back({textRect, fm.elidedText(text, Qt::ElideRight, static_cast<int>(textRect.width())),
-                                     textColorOn(slotColor(slot))});
+                                     textColorOn(slotColor(slot, m_scene.colors.dark))});
     }
     m_geometry.itemCount += spans.size();
 }

@@ -53,6 +53,7 @@ struct TimelineHit {
 // dark desktop gets a dark timeline (STYLE.md "Themes"); kernel colours stay the kind palette's.
 struct TimelineColors {
     QColor background, panel, headerBand, separator, border, text, mutedText;
+    bool dark = false;  // isDarkPalette: NVTX tones and the range label's text follow it
     static TimelineColors fromPalette(const QPalette& palette);
 };
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "core/analysis/launch_link.h"
+#include "ui/palette_colors.h"
 #include "ui/timeline/kind_palette.h"
 #include "ui/timeline/rank_clock_text.h"
 #include "ui/timeline/time_ruler.h"
@@ -26,6 +27,7 @@ QColor mix(const QColor& a, const QColor& b, double t) {
 }
 const QColor kRange(0x3B, 0x82, 0xF6);
 const QColor kRangeText(0x1D, 0x4E, 0xD8);
+const QColor kRangeTextOnDark(0x93, 0xC5, 0xFD);
 const QColor kLink(0xC0, 0x1F, 0x1F);
 
 }  // namespace
@@ -42,6 +44,7 @@ TimelineColors TimelineColors::fromPalette(const QPalette& palette) {
     c.border = mix(window, text, 0.22);
     c.text = text;
     c.mutedText = mix(text, base, 0.40);
+    c.dark = isDarkPalette(palette);
     return c;
 }
 
@@ -116,7 +119,7 @@ void TimelineRenderer::paintItems(QPainter& p) const {
     for (int slot = 0; slot < kColourSlots; ++slot) {
         const auto& batch = m_geometry.batches[static_cast<std::size_t>(slot)];
         if (batch.isEmpty()) continue;
-        p.setBrush(slotColor(slot));
+        p.setBrush(slotColor(slot, m_scene.colors.dark));
         p.drawRects(batch.constData(), static_cast<int>(batch.size()));
     }
     for (const auto& label : m_geometry.labels) {
@@ -211,7 +214,7 @@ void TimelineRenderer::paintCollectiveLinks(QPainter& p) const {
             // the solid rest moves bytes.
             if (waitEnd > r.left()) {
                 const QRect wait(r.left(), r.top(), std::min(waitEnd, r.right() + 1) - r.left(), r.height());
-                p.fillRect(wait, waitWashColor());
+                p.fillRect(wait, waitWashColor(m_scene.colors.background));
                 p.fillRect(wait, QBrush(waitHatchColor(), Qt::BDiagPattern));
             }
             p.setPen(QPen(m_scene.colors.text, 1));
@@ -366,10 +369,12 @@ void TimelineRenderer::paintRangeLabel(QPainter& p) const {
     const int w = fm.horizontalAdvance(text) + 10;
     const QRect plate((x0 + x1 - w) / 2, rulerHeight() + 2, w, fm.height() + 4);
     p.setClipRect(QRect(timeAreaLeft(), rulerHeight(), timeAreaWidth(), m_size.height() - rulerHeight()));
-    p.fillRect(plate, QColor(0xFF, 0xFF, 0xFF, 230));
+    QColor plateColor = m_scene.colors.background;  // white on a light palette, the dark base on a dark one
+    plateColor.setAlpha(230);
+    p.fillRect(plate, plateColor);
     p.setPen(kRange);
     p.drawRect(plate.adjusted(0, 0, -1, -1));
-    p.setPen(kRangeText);
+    p.setPen(m_scene.colors.dark ? kRangeTextOnDark : kRangeText);
     p.drawText(plate, Qt::AlignCenter, text);
     p.setClipping(false);
 }

@@ -22,7 +22,7 @@
 #include "ui/charts/layers_page.h"
 #include "ui/charts/scaling_page.h"
 #include "ui/export/plot_export.h"
-#include "ui/export/sweep_report.h"
+#include "ui/report/sweep_report.h"
 
 namespace tpscope::ui {
 namespace {

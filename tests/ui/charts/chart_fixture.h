@@ -13,7 +13,7 @@
 #include "core/sim/sweep.h"
 #include "tests/ui/ui_test_support.h"
 #include "ui/charts/chart_set.h"
-#include "ui/export/report_runs.h"
+#include "ui/report/report_runs.h"
 
 namespace tpscope::test {
 

@@ -11,11 +11,11 @@
 
 #include "tests/ui/ui_test_support.h"
 #include "ui/charts/chart_set.h"
-#include "ui/charts/chart_tabs.h"
-#include "ui/main_window.h"
-#include "ui/run_document.h"
-#include "ui/run_panel.h"
+#include "ui/document/run_document.h"
 #include "ui/timeline/timeline_panel.h"
+#include "ui/window/chart_tabs.h"
+#include "ui/window/main_window.h"
+#include "ui/window/run_panel.h"
 
 namespace tpscope::ui {
 namespace {

@@ -13,13 +13,13 @@
 #include "tests/ui/main_window_test_support.h"
 #include "tests/ui/ui_test_support.h"
 #include "ui/charts/chart_set.h"
-#include "ui/charts/chart_tabs.h"
 #include "ui/collective_calls/collective_calls_page.h"
-#include "ui/main_window.h"
+#include "ui/document/run_document.h"
 #include "ui/planning/advice_page.h"
 #include "ui/planning/calculator_page.h"
-#include "ui/planning/planning_tabs.h"
-#include "ui/run_document.h"
+#include "ui/window/chart_tabs.h"
+#include "ui/window/main_window.h"
+#include "ui/window/planning_tabs.h"
 
 namespace tpscope::ui {
 namespace {

@@ -4,10 +4,10 @@
 // keyboard is (the timeline shows the current run), and the undo stack keeps a bounded number of
 // steps, freeing the traces of removals that fall off it. Every Save As adds the suffix before it asks
 // about replacing, and asks once about every file one choice writes.
-#include <QAbstractSpinBox>
 #include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/hw/catalog.h"
@@ -118,20 +119,20 @@ TEST_F(DesktopHabits, AFinishedLoadDoesNotTakeTheKeyboardFromTheRunPanel) {
     window.show();
     window.activateWindow();
     ASSERT_TRUE(QTest::qWaitForWindowActive(&window));
-    // Nothing typed: the opened run's timeline takes the keyboard (arrows pan it at once).
     QSignalSpy opened(&window, &MainWindow::documentOpened);
-    window.openPath(file);
-    ASSERT_TRUE(opened.wait(test::kWaitMs));
-    EXPECT_TRUE(window.timelinePanel()->view()->hasFocus());
-    // The user is typing in one of the run panel's fields while the next load finishes: it stays there.
-    auto* field = window.runPanel()->findChild<QAbstractSpinBox*>();
+    // The user is typing the batch sizes of the next sweep while a load finishes: the keyboard stays.
+    auto* field = window.runPanel()->findChild<QLineEdit*>(QStringLiteral("batchSizes"));
     ASSERT_NE(field, nullptr);
     field->setFocus();
     QApplication::processEvents();
     ASSERT_TRUE(field->hasFocus());
     window.openPath(file);
     ASSERT_TRUE(opened.wait(test::kWaitMs));
-    EXPECT_TRUE(field->hasFocus()) << "the finished load took the keyboard away";
+    QApplication::processEvents();
+    const QWidget* focused = QApplication::focusWidget();
+    EXPECT_TRUE(field->hasFocus()) << "the finished load took the keyboard away, to "
+                                   << (focused ? focused->metaObject()->className() : "nothing") << " "
+                                   << (focused ? focused->objectName().toStdString() : std::string());
 }
 
 void touch(const QString& path) {

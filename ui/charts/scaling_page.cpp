@@ -13,6 +13,7 @@
 #include <set>
 
 #include "core/util/units.h"
+#include "ui/charts/chart_theme.h"
 #include "ui/charts/unit_ticker.h"
 #include "ui/export/plot_export.h"
 
@@ -84,6 +85,9 @@ ScalingPage::ScalingPage(QWidget* parent) : ChartPage(tr("Scaling"), parent) {
     auto* group = new QCPMarginGroup(p);
     p->axisRect()->setMarginGroup(QCP::msLeft | QCP::msRight, group);
     m_lossRect->setMarginGroup(QCP::msLeft | QCP::msRight, group);
+    // ChartPage themed the plot before the loss rect and its legend existed: theme them too, or the
+    // legend stays white on a dark palette until the palette changes again.
+    applyChartTheme(*p, palette());
 
     auto* table =
         addTable({tr("Batch"), tr("GPUs"), tr("Tokens/s"), tr("Step latency"), tr("Speed-up"), tr("Efficiency"),

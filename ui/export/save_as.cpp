@@ -19,7 +19,7 @@ QStringList saveAsFilters(const QStringList& formats) {
 QString confirmSaveAs(const QString& typed, const QString& selectedFilter, const SaveAsOptions& options, QWidget* owner,
                       const ConfirmPrompt& confirm) {
     if (typed.isEmpty()) return {};
-    const QString path = withChosenSuffix(typed, selectedFilter, options.formats);
+    QString path = withChosenSuffix(typed, selectedFilter, options.formats);
     QStringList written{path};
     if (options.companions) written += options.companions(path);
     QStringList existing;

@@ -63,7 +63,9 @@ QString runsTableHtml(const core::analysis::ScalingReport& report) {
 // number is unknown, its step latency and exposed communication where core measured them, and why.
 QString leftOutRowsHtml(const ScalingInput& input) {
     QString html;
-    for (const auto& [id, reason] : input.leftOut) {
+    for (const auto& [leftOutId, reason] : input.leftOut) {
+        // A copy for the lambda: C++20 lets it capture a structured binding, clang-tidy's clang 14 does not.
+        const RunId id = leftOutId;
         const auto run =
             std::find_if(input.runs.begin(), input.runs.end(), [&](const ChartRun& r) { return r.id == id; });
         if (run == input.runs.end()) continue;

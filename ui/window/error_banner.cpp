@@ -65,9 +65,9 @@ ErrorBanner::ErrorBanner(QWidget* parent) : QFrame(parent) {
 
 void ErrorBanner::changeEvent(QEvent* event) {
     QFrame::changeEvent(event);
-    // A new palette (the desktop switched theme): the plate follows it. Setting the style sheet below
-    // sends StyleChange, not PaletteChange, so this does not recurse.
-    if (event->type() == QEvent::PaletteChange) applyColors();
+    // A new palette (the desktop switched theme): the plate follows it.
+    // Setting the style sheet can itself send PaletteChange: re-pick only when the theme flipped.
+    if (event->type() == QEvent::PaletteChange && isDarkPalette(QApplication::palette()) != m_dark) applyColors();
 }
 
 void ErrorBanner::showMessage(const QString& text, Level level) {
@@ -78,7 +78,8 @@ void ErrorBanner::showMessage(const QString& text, Level level) {
 }
 
 void ErrorBanner::applyColors() {
-    const BannerColors c = colorsOf(m_level, isDarkPalette(QApplication::palette()));
+    m_dark = isDarkPalette(QApplication::palette());
+    const BannerColors c = colorsOf(m_level, m_dark);
     m_background = c.background;
     // The label gets its colour explicitly: a style sheet on the frame does not pass `color` down,
     // and the application palette's text colour is light on a dark theme.

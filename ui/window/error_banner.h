@@ -31,6 +31,7 @@ class ErrorBanner : public QFrame {
     QLabel* m_text = nullptr;
     QColor m_background;
     Level m_level = Level::Error;
+    bool m_dark = false;  // the theme the colours were picked for
 };
 
 }  // namespace tpscope::ui

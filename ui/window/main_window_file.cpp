@@ -159,8 +159,10 @@ namespace {
 bool typingIn(const QWidget* focused, const QWidget* runPanel) {
     if (focused == nullptr) return false;
     if (runPanel->isAncestorOf(focused)) return true;
-    if (qobject_cast<const QLineEdit*>(focused) != nullptr || qobject_cast<const QAbstractSpinBox*>(focused) != nullptr)
+    if (qobject_cast<const QLineEdit*>(focused) != nullptr ||
+        qobject_cast<const QAbstractSpinBox*>(focused) != nullptr) {
         return true;
+    }
     const auto* combo = qobject_cast<const QComboBox*>(focused);
     return combo != nullptr && combo->isEditable();
 }

@@ -81,8 +81,9 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
     const auto* loss = lossOf(r);
     if (role == LossRole) return index.column() == StepBreakdown && loss ? QVariant::fromValue(*loss) : QVariant();
     if (role == Qt::ToolTipRole) {
-        if (r.status == RunStatus::Failed || r.status == RunStatus::Cancelled || r.status == RunStatus::DoesNotFit)
+        if (r.status == RunStatus::Failed || r.status == RunStatus::Cancelled || r.status == RunStatus::DoesNotFit) {
             return r.error;
+        }
         if (index.column() == Name) return r.source.isEmpty() ? r.label() : r.label() + QLatin1Char('\n') + r.source;
         if (index.column() == Efficiency)
             return tr("speed-up ÷ GPU ratio vs the smallest TP of the same sweep and batch (core scaling analysis)");

@@ -14,6 +14,7 @@ whole tree takes longer than CI can spend; this table-driven scan reads every fi
 Exit status: 0 when every file includes what it uses, 1 otherwise (one line per missing header).
 """
 import os
+import subprocess
 import re
 import sys
 
@@ -136,22 +137,35 @@ def project_header(include, from_path):
     return None
 
 
-def standard_headers_through(path, seen=None):
+def direct_includes(path):
+    """A file's own standard headers and the project headers it includes (read once per file)."""
+    if path not in _closure_cache:
+        std, ours = set(), []
+        for inc in includes_of(read(path)):
+            if inc.startswith("<"):
+                std.add(inc)
+            else:
+                header = project_header(inc, path)
+                if header:
+                    ours.append(header)
+        _closure_cache[path] = (std, ours)
+    return _closure_cache[path]
+
+
+def standard_headers_through(path):
     """The standard headers a file includes itself or through the project's headers it includes:
-    those are there on every compiler, whatever the standard library pulls in by itself."""
-    if path in _closure_cache:
-        return _closure_cache[path]
-    seen = seen if seen is not None else set()
-    seen.add(path)
-    out = set()
-    for inc in includes_of(read(path)):
-        if inc.startswith("<"):
-            out.add(inc)
-            continue
-        header = project_header(inc, path)
-        if header and header not in seen:
-            out |= standard_headers_through(header, seen)
-    _closure_cache[path] = out
+    those are there on every compiler, whatever the standard library pulls in by itself. A walk of
+    every reachable header per file, not a memo of partial answers: two headers that include each
+    other would otherwise leave one of them cached without the other's headers, and the answer would
+    depend on which file was checked first."""
+    out, seen, todo = set(), {path}, [path]
+    while todo:
+        std, ours = direct_includes(todo.pop())
+        out |= std
+        for header in ours:
+            if header not in seen:
+                seen.add(header)
+                todo.append(header)
     return out
 
 
@@ -196,6 +210,15 @@ def sources(root, args):
             elif a.endswith(SUFFIXES):
                 yield a
         return
+    if root == ".":
+        # The tracked files of a checkout: a file that a running test writes into the tree for a
+        # moment (ctest runs this beside the other tests) is not part of the source.
+        try:
+            listed = subprocess.run(["git", "ls-files", "-z", "--", *SOURCE_DIRS], capture_output=True, check=True)
+            yield from sorted(f for f in listed.stdout.decode().split("\0") if f.endswith(SUFFIXES))
+            return
+        except (OSError, subprocess.CalledProcessError):
+            pass  # not a git checkout (a git archive, a tarball): every file in the folders
     dirs = [os.path.join(root, d) for d in SOURCE_DIRS] if root == "." else [root]
     for d in dirs:
         for base, subdirs, files in os.walk(d):

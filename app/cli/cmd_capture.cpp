@@ -49,6 +49,48 @@ struct CaptureCliOptions {
     bool json = false;
 };
 
+// The GPU runner decodes dense GQA models only: a MoE or MLA model is refused, naming the dense preset
+// whose parameter count is nearest the refused model's active parameters (the work one token does).
+core::Status refuseNonDense(const core::Catalog& catalog, const core::ModelSpec& m) {
+    if (!m.isMoe() && !m.isMla()) return core::Ok{};
+    const auto active = static_cast<double>(m.activeParameterCount());
+    const core::ModelSpec* closest = nullptr;
+    for (const auto& d : catalog.models()) {
+        if (d.isMoe() || d.isMla()) continue;
+        const double gap = std::abs(std::log(static_cast<double>(d.parameterCount()) / active));
+        if (!closest || gap < std::abs(std::log(static_cast<double>(closest->parameterCount()) / active))) closest = &d;
+    }
+    std::string message = "the GPU runner decodes dense models only and " + m.id + " is " + m.kindLabel();
+    if (closest) {
+        message += "; the closest dense preset by active parameters is " + closest->id + " (" +
+                   core::formatFixed(static_cast<double>(closest->parameterCount()) / 1e9, 1) + " B vs " +
+                   core::formatFixed(active / 1e9, 1) + " B active); simulate runs " + m.id;
+    }
+    return core::makeError(core::ErrorCode::Unsupported, message, "--model");
+}
+
+struct CaptureWorkload {
+    core::ModelSpec model;
+    core::Dtype dtype = core::Dtype::Fp16;
+};
+
+// The command line's model and dtype and the output's folder, checked before any device is looked
+// for: a wrong command line exits 2 and an unwritable output 1 on every build, with CUDA or without.
+// Returns 0, or the exit code of the error it reported.
+int resolveCaptureWorkload(const CliContext& ctx, const CaptureCliOptions& o, CaptureWorkload& w) {
+    auto catalog = ctx.catalog();
+    if (!catalog) return reportError(catalog.error());
+    auto model = resolveModel(*catalog, o.model);
+    if (!model) return reportError(model.error());
+    if (auto refused = refuseNonDense(*catalog, *model); !refused) return reportError(refused.error());
+    auto dtype = resolveDtype(o.dtype);
+    if (!dtype) return reportError(dtype.error());
+    if (auto writable = checkOutputPath(o.out); !writable) return reportError(writable.error());
+    w.model = *model;
+    w.dtype = *dtype;
+    return 0;
+}
+
 #if TPSCOPE_HAVE_CUDA
 
 double medianNs(const std::vector<std::int64_t>& v) {
@@ -193,37 +235,14 @@ void printSummary(const CaptureCliOptions& o, const gpu::CaptureReport& rep, con
     if (!o.noCupti || o.cpuTest) std::cout << "trace written to " << o.out << '\n';
 }
 
-// The GPU runner decodes dense GQA models only: a MoE or MLA model is refused, naming the dense preset
-// whose parameter count is nearest the refused model's active parameters (the work one token does).
-core::Status refuseNonDense(const core::Catalog& catalog, const core::ModelSpec& m) {
-    if (!m.isMoe() && !m.isMla()) return core::Ok{};
-    const auto active = static_cast<double>(m.activeParameterCount());
-    const core::ModelSpec* closest = nullptr;
-    for (const auto& d : catalog.models()) {
-        if (d.isMoe() || d.isMla()) continue;
-        const double gap = std::abs(std::log(static_cast<double>(d.parameterCount()) / active));
-        if (!closest || gap < std::abs(std::log(static_cast<double>(closest->parameterCount()) / active))) closest = &d;
-    }
-    std::string message = "the GPU runner decodes dense models only and " + m.id + " is " + m.kindLabel();
-    if (closest) {
-        message += "; the closest dense preset by active parameters is " + closest->id + " (" +
-                   core::formatFixed(static_cast<double>(closest->parameterCount()) / 1e9, 1) + " B vs " +
-                   core::formatFixed(active / 1e9, 1) + " B active); simulate runs " + m.id;
-    }
-    return core::makeError(core::ErrorCode::Unsupported, message, "--model");
-}
-
 int runCaptureCommand(const CliContext& ctx, const CaptureCliOptions& o) {
-    auto catalog = ctx.catalog();
+    CaptureWorkload w;
+    if (const int refused = resolveCaptureWorkload(ctx, o, w); refused != 0) return refused;
+    auto catalog = ctx.catalog();  // the GPU preset of the bandwidth comparison
     if (!catalog) return reportError(catalog.error());
     gpu::CaptureOptions c;
-    auto model = resolveModel(*catalog, o.model);
-    if (!model) return reportError(model.error());
-    if (auto refused = refuseNonDense(*catalog, *model); !refused) return reportError(refused.error());
-    auto dtype = resolveDtype(o.dtype);
-    if (!dtype) return reportError(dtype.error());
-    c.model = *model;
-    c.dtype = *dtype;
+    c.model = w.model;
+    c.dtype = w.dtype;
     c.tp = o.tp;
     c.batch = o.batch;
     c.tokens = o.tokens;
@@ -236,7 +255,6 @@ int runCaptureCommand(const CliContext& ctx, const CaptureCliOptions& o) {
     c.cpuTestSkewNs = o.skewNs;
     c.cpuTestHostPerProcess = o.hostPerProcess;
     c.cpuTestFailProcess = o.failProcess;
-    if (auto writable = checkOutputPath(o.out); !writable) return reportError(writable.error());
     auto report = gpu::runCapture(c);
     if (!report) return reportError(report.error());
     if (!report->writesOutput) {
@@ -310,6 +328,11 @@ void addCaptureCommand(CLI::App& app, CliContext& ctx) {
 #if TPSCOPE_HAVE_CUDA
         ctx.exitCode = runCaptureCommand(ctx, *opts);
 #else
+        CaptureWorkload w;
+        if (const int refused = resolveCaptureWorkload(ctx, *opts, w); refused != 0) {
+            ctx.exitCode = refused;
+            return;
+        }
         ctx.exitCode = reportError(core::makeError(
             core::ErrorCode::DeviceError,
             "no CUDA device: this tpscope-cli was built without the CUDA backend (TPSCOPE_WITH_CUDA=OFF or the CUDA "

@@ -114,8 +114,9 @@ QString summaryMarkdown(const ui::MainWindow& window, const QStringList& files) 
     s << "# " << ui::titleWithRuntimes(QStringLiteral("tpscope report: ") + what, runtimes) << "\n\n";
     if (!rows.empty()) {
         const auto& first = rows.front();
-        const QString priceText = price > 0 ? QStringLiteral("price $%1 per GPU-hour").arg(QString::number(price, 'f', 2))
-                                            : QStringLiteral("no price per GPU-hour");
+        const QString priceText = price > 0
+                                      ? QStringLiteral("price $%1 per GPU-hour").arg(QString::number(price, 'f', 2))
+                                      : QStringLiteral("no price per GPU-hour");
         if (first.request.backend != ui::BackendKind::Imported) {
             const auto& r = first.request;
             s << "Model **" << QString::fromStdString(r.model.name) << "**, "

@@ -8,11 +8,13 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <cmath>
 #include <ctime>
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <system_error>
 
 #include "core/util/json_writer.h"
 #include "ui/timeline/timeline_view.h"
@@ -34,7 +36,10 @@ std::optional<double> processStartSinceBoot() {
         if (i == 22) {
             const long ticksPerSec = sysconf(_SC_CLK_TCK);
             if (ticksPerSec <= 0) return std::nullopt;
-            return std::stod(field) / static_cast<double>(ticksPerSec);
+            long long ticks = 0;  // an integer: from_chars reads it the same under every locale
+            const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), ticks);
+            if (error != std::errc() || end != field.data() + field.size()) return std::nullopt;
+            return static_cast<double>(ticks) / static_cast<double>(ticksPerSec);
         }
     }
     return std::nullopt;

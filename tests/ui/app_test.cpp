@@ -26,17 +26,25 @@ std::string withoutDisplay(const std::string& args) {
     return "env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM " + tpscope() + " " + args;
 }
 
+// `tpscope --report OUT FILES` without a display; OUT/summary.md's text (empty, with the failure
+// recorded, when the run or the file failed).
+QString reportSummary(const QString& out, const std::string& files = {}) {
+    const auto r =
+        tpscope::test::runCommand(withoutDisplay("--report " + out.toStdString() + (files.empty() ? "" : " " + files)));
+    EXPECT_EQ(r.exitCode, 0) << r.out;
+    QFile summary(out + QStringLiteral("/summary.md"));
+    EXPECT_TRUE(summary.open(QIODevice::ReadOnly)) << summary.fileName().toStdString();
+    return QString::fromUtf8(summary.readAll());
+}
+
 TEST(TpscopeApp, ReportModeWritesTheSummaryAndScreenshotsWithoutADisplay) {
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
-    const auto r = tpscope::test::runCommand(withoutDisplay("--report " + dir.path().toStdString()));
-    ASSERT_EQ(r.exitCode, 0) << r.out;
+    const QString text = reportSummary(dir.path());
+    ASSERT_FALSE(text.isEmpty());
     QImage main(dir.filePath(QStringLiteral("screenshot-main.png")));
     EXPECT_EQ(main.size(), QSize(1600, 1000));
     EXPECT_FALSE(QImage(dir.filePath(QStringLiteral("timeline-overview.png"))).isNull());
-    QFile summary(dir.filePath(QStringLiteral("summary.md")));
-    ASSERT_TRUE(summary.open(QIODevice::ReadOnly));
-    const QString text = QString::fromUtf8(summary.readAll());
     EXPECT_TRUE(text.contains(QStringLiteral("Llama-3 70B")));
     EXPECT_TRUE(text.contains(QStringLiteral("| 8 | done |")));
     EXPECT_TRUE(text.contains(QStringLiteral("does not fit")));  // TP 1: 70B fp16 weights exceed 80 GB
@@ -60,11 +68,8 @@ TEST(TpscopeApp, ReportFolderOfAFileIsAllOfThatFile) {
     const auto sim = tpscope::test::runCli("simulate --model llama3-8b --tp 2 --tokens 2 --out " + run);
     ASSERT_EQ(sim.exitCode, 0) << sim.out;
     const QString out = dir.filePath(QStringLiteral("report"));
-    const auto r = tpscope::test::runCommand(withoutDisplay("--report " + out.toStdString() + " " + run));
-    ASSERT_EQ(r.exitCode, 0) << r.out;
-    QFile summary(out + QStringLiteral("/summary.md"));
-    ASSERT_TRUE(summary.open(QIODevice::ReadOnly));
-    const QString text = QString::fromUtf8(summary.readAll());
+    const QString text = reportSummary(out, run);
+    ASSERT_FALSE(text.isEmpty());
     EXPECT_TRUE(text.contains(QString::fromStdString(run))) << text.toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("Llama-3 8B"))) << text.toStdString();
     EXPECT_FALSE(text.contains(QStringLiteral("70B"))) << "nothing of the default sweep: " << text.toStdString();
@@ -80,11 +85,8 @@ TEST(TpscopeApp, ReportOfAnOpenedTraceDescribesTheTraceNotAnEmptyRequest) {
     ASSERT_TRUE(dir.isValid());
     const std::string trace = std::string(TPSCOPE_SOURCE_DIR) + "/tests/golden/fixtures/kineto_2rank";
     const QString out = dir.filePath(QStringLiteral("report"));
-    const auto r = tpscope::test::runCommand(withoutDisplay("--report " + out.toStdString() + " " + trace));
-    ASSERT_EQ(r.exitCode, 0) << r.out;
-    QFile summary(out + QStringLiteral("/summary.md"));
-    ASSERT_TRUE(summary.open(QIODevice::ReadOnly));
-    const QString text = QString::fromUtf8(summary.readAll());
+    const QString text = reportSummary(out, trace);
+    ASSERT_FALSE(text.isEmpty());
     EXPECT_TRUE(text.contains(QStringLiteral("Opened trace (imported), 2 ranks"))) << text.toStdString();
     EXPECT_FALSE(text.contains(QStringLiteral("****"))) << text.toStdString();
     EXPECT_FALSE(text.contains(QStringLiteral("batch 0"))) << text.toStdString();

@@ -79,26 +79,10 @@ TEST(MainWindowScreenshot, DefaultSweepShowsTheLargestTpOnTwoLayersAndZoomedOut)
     EXPECT_TRUE(window.grab().save(test::screenshotDir() + "/main-default-collapsed.png"));
 }
 
-// A dark desktop palette (Fusion's dark colours), set for the application and put back afterwards.
+// test::darkPalette(), set for the application and put back afterwards.
 struct DarkPalette {
     QPalette saved = QApplication::palette();
-    DarkPalette() {
-        QPalette dark;
-        dark.setColor(QPalette::Window, QColor(0x2B, 0x2B, 0x2B));
-        dark.setColor(QPalette::WindowText, QColor(0xE6, 0xE6, 0xE6));
-        dark.setColor(QPalette::Base, QColor(0x1E, 0x1E, 0x1E));
-        dark.setColor(QPalette::AlternateBase, QColor(0x26, 0x26, 0x26));
-        dark.setColor(QPalette::Text, QColor(0xE6, 0xE6, 0xE6));
-        dark.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
-        dark.setColor(QPalette::ButtonText, QColor(0xE6, 0xE6, 0xE6));
-        dark.setColor(QPalette::ToolTipBase, QColor(0x35, 0x35, 0x35));
-        dark.setColor(QPalette::ToolTipText, QColor(0xE6, 0xE6, 0xE6));
-        dark.setColor(QPalette::Highlight, QColor(0x2A, 0x82, 0xDA));
-        dark.setColor(QPalette::HighlightedText, Qt::white);
-        dark.setColor(QPalette::Mid, QColor(0x50, 0x50, 0x50));
-        dark.setColor(QPalette::PlaceholderText, QColor(0x90, 0x90, 0x90));
-        QApplication::setPalette(dark);
-    }
+    DarkPalette() { QApplication::setPalette(test::darkPalette()); }
     ~DarkPalette() { QApplication::setPalette(saved); }
     DarkPalette(const DarkPalette&) = delete;
     DarkPalette& operator=(const DarkPalette&) = delete;

@@ -195,28 +195,12 @@ TEST_F(SmallViewFixes, ExportViewTakesTheFormatOfTheChosenFilterWhenTheNameHasNo
               QStringLiteral("/t/v1.2.pdf"));
 }
 
-QPalette darkPalette() {
-    QPalette dark;
-    dark.setColor(QPalette::Window, QColor(0x2B, 0x2B, 0x2B));
-    dark.setColor(QPalette::WindowText, QColor(0xE6, 0xE6, 0xE6));
-    dark.setColor(QPalette::Base, QColor(0x1E, 0x1E, 0x1E));
-    dark.setColor(QPalette::AlternateBase, QColor(0x26, 0x26, 0x26));
-    dark.setColor(QPalette::Text, QColor(0xE6, 0xE6, 0xE6));
-    dark.setColor(QPalette::Button, QColor(0x33, 0x33, 0x33));
-    dark.setColor(QPalette::ButtonText, QColor(0xE6, 0xE6, 0xE6));
-    // Disabled controls dimmed, as a desktop's dark theme does (setColor above sets every group).
-    for (const auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText}) {
-        dark.setColor(QPalette::Disabled, role, QColor(0x80, 0x80, 0x80));
-    }
-    return dark;
-}
-
 // §4: a dark desktop gets a dark timeline and a readable calculator error; the screenshot is
 // <build>/screenshots/main-dark.png.
 TEST_F(SmallViewFixes, UnderADarkPaletteTheTimelineAndTheCalculatorFollowIt) {
     MainWindow window(defaultServices());
     window.resize(1600, 1000);
-    window.setPalette(darkPalette());
+    window.setPalette(test::darkPalette());
     window.show();
     ASSERT_NO_FATAL_FAILURE(test::runDefaultSweep(window));
     window.focusTimelineOnExample();
@@ -232,8 +216,9 @@ TEST_F(SmallViewFixes, UnderADarkPaletteTheTimelineAndTheCalculatorFollowIt) {
     EXPECT_GE(contrastRatio(colors.text, colors.panel), 7.0);
     auto* problem = window.planningTabs()->calculator()->findChild<QLabel*>(QStringLiteral("calculatorProblem"));
     ASSERT_NE(problem, nullptr);
-    EXPECT_GE(contrastRatio(problem->palette().color(QPalette::WindowText), darkPalette().color(QPalette::Window)),
-              4.5);
+    EXPECT_GE(
+        contrastRatio(problem->palette().color(QPalette::WindowText), test::darkPalette().color(QPalette::Window)),
+        4.5);
 }
 
 }  // namespace

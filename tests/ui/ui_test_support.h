@@ -5,7 +5,9 @@
 // with known events, and where screenshots go.
 
 #include <QApplication>
+#include <QColor>
 #include <QDir>
+#include <QPalette>
 #include <QSettings>
 #include <QString>
 
@@ -45,6 +47,30 @@ inline QString screenshotDir() {
     const QString dir = QStringLiteral(TPSCOPE_BINARY_DIR) + QStringLiteral("/screenshots");
     QDir().mkpath(dir);
     return dir;
+}
+
+// A dark desktop palette (Fusion's dark colours, disabled controls dimmed as a desktop's dark theme
+// dims them): what the dark-theme tests set on the window or the application.
+inline QPalette darkPalette() {
+    QPalette dark;
+    dark.setColor(QPalette::Window, QColor(0x2B, 0x2B, 0x2B));
+    dark.setColor(QPalette::WindowText, QColor(0xE6, 0xE6, 0xE6));
+    dark.setColor(QPalette::Base, QColor(0x1E, 0x1E, 0x1E));
+    dark.setColor(QPalette::AlternateBase, QColor(0x26, 0x26, 0x26));
+    dark.setColor(QPalette::Text, QColor(0xE6, 0xE6, 0xE6));
+    dark.setColor(QPalette::Button, QColor(0x33, 0x33, 0x33));
+    dark.setColor(QPalette::ButtonText, QColor(0xE6, 0xE6, 0xE6));
+    dark.setColor(QPalette::ToolTipBase, QColor(0x35, 0x35, 0x35));
+    dark.setColor(QPalette::ToolTipText, QColor(0xE6, 0xE6, 0xE6));
+    dark.setColor(QPalette::Highlight, QColor(0x2A, 0x82, 0xDA));
+    dark.setColor(QPalette::HighlightedText, Qt::white);
+    dark.setColor(QPalette::Mid, QColor(0x50, 0x50, 0x50));
+    dark.setColor(QPalette::PlaceholderText, QColor(0x90, 0x90, 0x90));
+    // setColor above sets every group; then the disabled group is dimmed.
+    for (const auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText}) {
+        dark.setColor(QPalette::Disabled, role, QColor(0x80, 0x80, 0x80));
+    }
+    return dark;
 }
 
 struct KernelSpec {

@@ -45,8 +45,11 @@ template <unsigned LowBits>
 void BlockOffsets<LowBits>::append(std::span<const std::uint32_t> cells) {
     if (cells.empty()) return;
     const std::size_t first = m_size;
-    if (m_low.empty()) m_low.resize(kPadding);
-    grow(m_low, cells.size() * kLowBytes);
+    // The low parts up to the end of the last block these cells reach, so that push_back() fills the
+    // rest of that block without a resize.
+    const std::size_t blockEnd = (first + cells.size() + kBlock - 1) / kBlock * kBlock;
+    const std::size_t lowBytes = blockEnd * kLowBytes + kPadding;
+    if (lowBytes > m_low.size()) grow(m_low, lowBytes - m_low.size());
     m_size += cells.size();
     // Both conditions only fail more as cells join a block (its largest grows, its span grows), so a
     // block's form depends on its cells alone, not on how they were appended.
@@ -109,8 +112,9 @@ void BlockOffsets<LowBits>::append(std::span<const std::uint32_t> cells) {
 
 template <unsigned LowBits>
 void BlockOffsets<LowBits>::reserve(std::size_t n) {
-    m_entry.reserve((n + kBlock - 1) / kBlock);
-    m_low.reserve(n * kLowBytes + kPadding);
+    const std::size_t blocks = (n + kBlock - 1) / kBlock;
+    m_entry.reserve(blocks);
+    m_low.reserve(blocks * kBlock * kLowBytes + kPadding);  // append() sizes the low parts to a block's end
 }
 
 template <unsigned LowBits>
@@ -123,6 +127,7 @@ void BlockOffsets<LowBits>::clear() {
 
 template <unsigned LowBits>
 void BlockOffsets<LowBits>::shrinkToFit() {
+    m_low.resize(m_size * kLowBytes + (m_size > 0 ? kPadding : 0));  // the open block's unused cells
     m_entry.shrink_to_fit();
     m_low.shrink_to_fit();
     m_high.shrink_to_fit();

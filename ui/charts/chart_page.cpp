@@ -49,14 +49,18 @@ void ChartPage::requestReplot() {
 }
 
 void ChartPage::placeLegendBelowPlot() {
-    // A sub-grid in the plot layout's second row, which gets the height the legend needs (its minimum
-    // size) and no stretch beyond it; the legend's entries fill columns first, so they spread across.
+    placeLegendInRow(m_plot->legend, 1);
+}
+
+void ChartPage::placeLegendInRow(QCPLegend* legend, int row) {
+    // A sub-grid in the plot layout's row, which gets the height the legend needs (its minimum size)
+    // and no stretch beyond it; the legend's entries fill columns first, so they spread across.
     auto* legendRow = new QCPLayoutGrid;
-    m_plot->plotLayout()->addElement(1, 0, legendRow);
+    m_plot->plotLayout()->addElement(row, 0, legendRow);
     legendRow->setMargins(QMargins(6, 0, 6, 6));
-    legendRow->addElement(0, 0, m_plot->legend);  // takes it out of the axis rect's inset layout
-    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
-    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    legendRow->addElement(0, 0, legend);  // takes it out of an axis rect's inset layout
+    m_plot->plotLayout()->setRowStretchFactor(row, 0.001);
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
 }
 
 void ChartPage::setNotes(const QString& notes) {

@@ -12,6 +12,7 @@
 #include "ui/view_tab.h"
 
 class QAbstractItemModel;
+class QCPLegend;
 class QCustomPlot;
 class QHBoxLayout;
 class QLabel;
@@ -62,6 +63,9 @@ class ChartPage : public QWidget, public ViewTab {
     void setTableModel(QAbstractItemModel* model);
     // The legend in a row of its own under the axes, never over the data it names.
     void placeLegendBelowPlot();
+    // `legend` (the plot's or another) in a row of its own at `row` of the plot layout, entries side
+    // by side; the row gets the height the legend needs and no stretch beyond it.
+    void placeLegendInRow(QCPLegend* legend, int row);
     // Called after the palette changed and the axes were restyled: re-colour what the page owns.
     virtual void restyle() {}
     // Axis ranges that show all the data (fitView); the default rescales every axis.

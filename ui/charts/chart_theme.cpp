@@ -44,13 +44,17 @@ void applyChartTheme(QCustomPlot& plot, const QPalette& palette) {
     for (int i = 0; i < plot.plotLayout()->elementCount(); ++i) {
         if (auto* title = qobject_cast<QCPTextElement*>(plot.plotLayout()->elementAt(i))) title->setTextColor(text);
     }
-    for (auto* rect : plot.axisRects()) {
-        for (auto* element : rect->insetLayout()->elements(false)) {
-            if (auto* legend = qobject_cast<QCPLegend*>(element)) styleLegend(legend);
-        }
+    // Every legend wherever it is: in an axis rect's inset, or in a row of the plot layout (Scaling's
+    // loss legend); recursive, the axis rects' inset layouts included.
+    for (auto* element : plot.plotLayout()->elements(true)) {
+        if (auto* legend = qobject_cast<QCPLegend*>(element)) styleLegend(legend);
     }
     for (int i = 0; i < plot.itemCount(); ++i) {
-        if (auto* label = qobject_cast<QCPItemText*>(plot.item(i))) label->setColor(text);
+        if (auto* label = qobject_cast<QCPItemText*>(plot.item(i))) {
+            label->setColor(text);
+            // A label with a background (over grid lines: the Calculator's "n/a") takes the axes' one.
+            if (label->brush().style() != Qt::NoBrush) label->setBrush(base);
+        }
     }
 }
 

@@ -65,8 +65,10 @@ ScalingPage::ScalingPage(QWidget* parent) : ChartPage(tr("Scaling"), parent) {
     m_lossRect->axis(QCPAxis::atBottom)->setLabel(tr("GPUs"));
     m_lossRect->axis(QCPAxis::atLeft)->setLabel(tr("Share of step time"));
     m_lossRect->axis(QCPAxis::atLeft)->setTicker(percentTicker());
+    // In a row of its own under the loss bars: inside the axes (top left, where the smallest TP loses
+    // least) it still covered the first bar when that bar was tall enough.
     m_lossLegend = new QCPLegend;
-    m_lossRect->insetLayout()->addElement(m_lossLegend, Qt::AlignTop | Qt::AlignLeft);  // the smallest TP loses least
+    placeLegendInRow(m_lossLegend, 2);
     m_lossLegend->setLayer(QStringLiteral("legend"));
     QCPBars* below = nullptr;
     for (const auto part : kLossParts) {

@@ -49,6 +49,9 @@ class ScalingPage : public ChartPage {
     QCPGraph* idealGraph() const { return m_ideals.empty() ? nullptr : m_ideals.front(); }
     const std::vector<QCPGraph*>& idealGraphs() const { return m_ideals; }
     QCPBars* lossBars(BreakdownPart part) const;
+    // The loss bars' legend, in the row under their axes.
+    QCPLegend* lossLegend() const { return m_lossLegend; }
+    QCPAxisRect* lossRect() const { return m_lossRect; }
     // The GPU counts at the lower chart's category positions 1..n.
     const std::vector<int>& lossGpus() const { return m_lossGpus; }
 

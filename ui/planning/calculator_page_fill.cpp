@@ -181,11 +181,26 @@ void CalculatorPage::fillAmdahl(const CalculatorNumbers& n) {
 void CalculatorPage::plotFabrics(const CalculatorNumbers& n) {
     auto* p = plot();
     p->clearPlottables();
+    p->clearItems();  // the n/a labels of the last plan
     QStringList labels;
     QVector<double> keys, bandwidthOnly, alphaBeta;
     for (std::size_t i = 0; i < n.fabrics.size(); ++i) {
         labels << qs(n.fabrics[i].fabric.id);
-        if (!n.fabrics[i].floors) continue;
+        if (!n.fabrics[i].floors) {
+            // A fabric that cannot carry the plan keeps its slot, marked: the chart's slots stay the
+            // table's rows at every TP, and an empty slot on a log axis reads as "below 1 ns".
+            auto* na = new QCPItemText(p);
+            na->setText(tr("n/a"));
+            na->position->setTypeX(QCPItemPosition::ptPlotCoords);
+            na->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+            na->position->setCoords(static_cast<double>(i + 1), 0.97);  // just above the axis
+            na->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
+            na->setPadding(QMargins(3, 1, 3, 1));
+            na->setColor(palette().color(QPalette::Text));
+            na->setBrush(palette().color(QPalette::Base));  // the slot's grid line runs under it, not through it
+            na->setClipToAxisRect(true);
+            continue;
+        }
         keys << static_cast<double>(i + 1);
         bandwidthOnly << n.fabrics[i].floors->bandwidthOnly.perStepAtBusbwNs;
         alphaBeta << n.fabrics[i].floors->perStepAlphaBetaNs;

@@ -22,6 +22,7 @@
 #include "ui/window/main_window.h"
 #include "ui/window/progress_delegate.h"
 #include "ui/window/run_panel.h"
+#include "ui/window/runs_column_fit.h"
 #include "ui/window/runs_model.h"
 
 namespace tpscope::ui {
@@ -67,12 +68,12 @@ QWidget* MainWindow::buildRunsArea() {
     m_runsTable->verticalHeader()->setDefaultSectionSize(m_runsTable->fontMetrics().height() + 8);
     m_runsTable->setAlternatingRowColors(true);
     m_runsTable->setWordWrap(false);
-    // The run's name gets the width it needs (it was cut to "e…" when Status stretched); Status keeps
-    // a fixed width and elides a failure's reason, which its tooltip holds in full.
+    // Columns as wide as their contents, except two that RunsColumnFit sizes to the pane: Status takes
+    // the room left and elides a failure's reason (its tooltip holds it in full); the run's name
+    // gives up width first when the pane is narrow, down to a floor (it was cut to "e…" when Status
+    // stretched at the end).
     QHeaderView* header = m_runsTable->horizontalHeader();
     header->setSectionResizeMode(QHeaderView::ResizeToContents);
-    header->setSectionResizeMode(RunsModel::Status, QHeaderView::Interactive);
-    header->resizeSection(RunsModel::Status, m_runsTable->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 30);
     header->setStretchLastSection(false);
     // What a user reads first without scrolling sideways: name, tokens/s, step latency, the step's
     // breakdown, efficiency; then status and the request (the model's column order is unchanged).
@@ -82,6 +83,7 @@ QWidget* MainWindow::buildRunsArea() {
         header->moveSection(header->visualIndex(column), at++);
     }
     m_runsTable->setTextElideMode(Qt::ElideRight);
+    new RunsColumnFit(m_runsTable, RunsModel::Status, RunsModel::Name);
     auto* box = new QWidget(this);
     auto* layout = new QVBoxLayout(box);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -127,7 +129,7 @@ void MainWindow::assembleSplitters(QWidget* panel, QWidget* views, QWidget* runs
     auto* bottom = new QSplitter(Qt::Horizontal, this);
     bottom->addWidget(runs);
     bottom->addWidget(details);
-    bottom->setSizes({640, 560});
+    bottom->setSizes({700, 500});  // the details' grid of 8 GPUs needs about 450 px
     auto* right = new QSplitter(Qt::Vertical, this);
     right->addWidget(views);
     right->addWidget(bottom);

@@ -3,6 +3,7 @@
 // Each chart's plotted values, read back from the QCustomPlot graphs and bars, equal core's numbers
 // for a simulated sweep (STYLE.md: headless tests read graph->data()).
 #include <qcustomplot.h>
+#include <QApplication>
 #include <QPalette>
 #include <QStandardItemModel>
 
@@ -184,6 +185,73 @@ TEST_F(ScalingChart, LossBarsAreTheBatchsLossShares) {
         EXPECT_DOUBLE_EQ(wait[i].second, b.rows[i].loss.syncWait);
         EXPECT_DOUBLE_EQ(imbalance[i].second, b.rows[i].loss.imbalance);
         EXPECT_DOUBLE_EQ(idle[i].second, b.rows[i].loss.idle);
+    }
+}
+
+// A batch of `n` GPU counts (1, 2, 4, ...) whose loss bars all reach the same height: wherever a legend
+// stands inside the axes, it covers one of them. Only the loss shares matter to the layout.
+core::analysis::ScalingReport evenLossReport(int n) {
+    core::analysis::ScalingReport report;
+    core::analysis::BatchScaling b;
+    b.batch = 1;
+    for (int k = 0; k < n; ++k) {
+        core::analysis::ScalingRow row;
+        row.gpus = 1 << k;
+        row.loss.transfer = 0.2;
+        row.loss.syncWait = 0.05;
+        row.loss.imbalance = 0.03;
+        row.loss.idle = 0.02;
+        b.rows.push_back(row);
+    }
+    report.batches.push_back(b);
+    return report;
+}
+
+// Issue 45 (GUI V): the loss legend stood in the axes' top left corner and covered the first bar. Each
+// stacked column (from 0 to the sum of its shares, the bars' width wide) must be clear of it, for the
+// sweep's batches and for 1 to 6 GPU counts of even bars.
+TEST_F(ScalingChart, TheLossLegendCoversNoBar) {
+    auto* page = charts->scaling();
+    page->resize(1000, 700);
+    page->show();  // laid out as on screen
+    QApplication::processEvents();
+    const auto expectClear = [&](const std::string& what) {
+        QCustomPlot* plot = page->plot();
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        const QRect legend = page->lossLegend()->outerRect();
+        ASSERT_TRUE(page->lossLegend()->visible());
+        ASSERT_EQ(page->lossLegend()->itemCount(), static_cast<int>(std::size(ScalingPage::kLossParts)));
+        ASSERT_GT(legend.width(), 0);
+        const QRect axes = page->lossRect()->rect();
+        EXPECT_FALSE(axes.intersects(legend)) << what;
+        // Every legend entry is inside the plot (none cut off).
+        for (int i = 0; i < page->lossLegend()->itemCount(); ++i)
+            EXPECT_TRUE(plot->rect().contains(page->lossLegend()->item(i)->outerRect())) << what;
+        auto* keyAxis = page->lossRect()->axis(QCPAxis::atBottom);
+        auto* valueAxis = page->lossRect()->axis(QCPAxis::atLeft);
+        const auto* first = page->lossBars(ScalingPage::kLossParts[0]);
+        const int n = static_cast<int>(page->lossGpus().size());
+        ASSERT_GT(n, 0) << what;
+        for (int k = 1; k <= n; ++k) {
+            double top = 0;
+            for (const auto part : ScalingPage::kLossParts) {
+                const auto* bars = page->lossBars(part);
+                const auto it = bars->data()->findBegin(k, false);
+                if (it != bars->data()->constEnd() && it->key == k) top += it->value;
+            }
+            const QRectF column(QPointF(keyAxis->coordToPixel(k - first->width() / 2), valueAxis->coordToPixel(top)),
+                                QPointF(keyAxis->coordToPixel(k + first->width() / 2), valueAxis->coordToPixel(0)));
+            EXPECT_FALSE(column.normalized().intersects(legend))
+                << what << ": the bar of " << page->lossGpus()[k - 1] << " GPUs is under the legend";
+        }
+    };
+    for (const auto& b : test::expectedScaling(2.0).batches) {
+        page->setLossBatch(b.batch);
+        expectClear("sweep batch " + std::to_string(b.batch));
+    }
+    for (int n = 1; n <= 6; ++n) {
+        page->setReport(evenLossReport(n));
+        expectClear(std::to_string(n) + " GPU counts");
     }
 }
 

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -297,6 +298,62 @@ TEST_F(CalculatorTest, TheFabricLegendIsBelowTheBarsNotOverThem) {
     const QPoint bar(static_cast<int>(plot->xAxis->coordToPixel(key)), axes.center().y());
     for (int i = 0; i < plot->legend->itemCount(); ++i) EXPECT_FALSE(plot->legend->item(i)->outerRect().contains(bar));
     EXPECT_TRUE(page.grab().save(test::screenshotDir() + QStringLiteral("/calculator-legend.png")));
+}
+
+// Issue 45 (GUI V): at TP 4 the pair bridges and the networks carry no floor; their slots were empty,
+// which on a log axis read as "below 1 ns". Each slot is the fabric table's row of the same index and
+// shows either its two bars or an "n/a" label inside its own slot.
+TEST_F(CalculatorTest, EveryFabricSlotShowsItsBarsOrNotAvailable) {
+    page.setPlan("llama3-70b", "h100-sxm", 4, 1, 1024, core::Dtype::Fp16);
+    page.resize(1400, 900);
+    page.show();
+    QCustomPlot* plot = page.plot();
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    const auto& table = *page.fabricTable();
+    std::map<int, QCPItemText*> notAvailable;  // by slot key
+    for (int i = 0; i < plot->itemCount(); ++i) {
+        auto* text = qobject_cast<QCPItemText*>(plot->item(i));
+        if (text == nullptr) continue;
+        EXPECT_EQ(text->text(), QStringLiteral("n/a"));
+        notAvailable[static_cast<int>(std::lround(text->position->key()))] = text;
+    }
+    std::set<int> barred;
+    for (int i = 0; i < plot->plottableCount(); ++i) {
+        auto* bars = qobject_cast<QCPBars*>(plot->plottable(i));
+        if (bars == nullptr) continue;
+        for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it) {
+            if (it->value > 0) barred.insert(static_cast<int>(std::lround(it->key)));
+        }
+    }
+    const double slot = plot->xAxis->coordToPixel(2) - plot->xAxis->coordToPixel(1);
+    int refused = 0;
+    for (int r = 0; r < table.rowCount(); ++r) {
+        const int key = r + 1;
+        const bool carried = table.data(table.index(r, table.columnCount() - 1)).toString().isEmpty();
+        const std::string id = table.data(table.index(r, 0), CalculatorPage::kFieldRole).toString().toStdString();
+        EXPECT_EQ(barred.contains(key), carried) << id;
+        EXPECT_EQ(notAvailable.contains(key), !carried) << id << ": an empty slot";
+        if (carried || !notAvailable.contains(key)) continue;
+        ++refused;
+        const QRectF label(notAvailable[key]->topLeft->pixelPosition(),
+                           notAvailable[key]->bottomRight->pixelPosition());
+        EXPECT_TRUE(QRectF(plot->axisRect()->rect()).contains(label)) << id;
+        EXPECT_LT(std::abs(label.center().x() - plot->xAxis->coordToPixel(key)), 1.0) << id;
+        EXPECT_LT(label.width(), slot) << id;
+    }
+    EXPECT_GE(refused, 2);  // the pair bridges at least
+    EXPECT_EQ(barred.size() + notAvailable.size(), static_cast<std::size_t>(table.rowCount()));
+    // A new plan replaces the labels: one per fabric that refuses it (at TP 16, all but the rack domain).
+    page.setPlan("llama3-405b", "b200", 16, 32, 8192, core::Dtype::Bf16);
+    int labels = 0;
+    int refusing = 0;
+    for (int i = 0; i < plot->itemCount(); ++i) labels += qobject_cast<QCPItemText*>(plot->item(i)) != nullptr;
+    for (int r = 0; r < table.rowCount(); ++r)
+        refusing += !table.data(table.index(r, table.columnCount() - 1)).toString().isEmpty();
+    EXPECT_GT(refusing, refused);
+    EXPECT_EQ(labels, refusing);
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    EXPECT_TRUE(page.grab().save(test::screenshotDir() + QStringLiteral("/calculator-not-available.png")));
 }
 
 TEST_F(CalculatorTest, FollowsTheRunsRequest) {

@@ -6,11 +6,16 @@ taken as one more folder) must not include each other in a circle. A folder that
 which includes it back (charts -> compare -> charts) cannot be read, built or tested on its own, and
 that is what a newcomer trips over first (DESIGN.md section 8, "Layout shows the architecture").
 ui/'s top level also holds at most a handful of source files: what ties the window together goes
-there, everything else into a folder that names it.
+there, everything else into a folder that names it. And a few headers are private to the files named
+beside them: in ui/, only the window's own files (window/main_window*) include window/main_window.h;
+the tab controllers and every feature folder reach the window through window/tab_host.h (TabHost),
+so a tab never grows a dependency on the whole window (issue 45 section 4). app/ and tests/ build
+and drive the window and are not checked trees.
 
   scripts/check-folder-layers.py [--max-top-files N] [ROOT...]   (default: ui core, ui at most 8)
-Exit status: 0 when no circle exists and no top level holds too many files; 1 otherwise, with one
-line per circle naming a file on each of its edges.
+Exit status: 0 when no circle exists, no top level holds too many files and no private header is
+included from outside its owners; 1 otherwise, with one line per circle naming a file on each of its
+edges and one line per file that includes a header private to others.
 """
 import os
 import re
@@ -20,6 +25,14 @@ INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 SUFFIXES = (".h", ".hpp", ".cpp", ".cc", ".cu", ".cuh")
 TOP = "(top level)"
 DEFAULT_MAX_TOP_FILES = {"ui": 8}
+# {tree: {header: (the path prefix of the files that may include it, what the others use instead)}},
+# paths relative to the tree.
+PRIVATE_HEADERS = {
+    "ui": {
+        "window/main_window.h": ("window/main_window",
+                                 "tabs and feature folders reach the window through window/tab_host.h (TabHost)"),
+    },
+}
 
 
 def folder_of(root, path):
@@ -45,20 +58,39 @@ def sources(root):
                 yield os.path.join(base, name)
 
 
-def folder_edges(root):
-    """{(from folder, to folder): one 'file -> include' that makes the edge}."""
-    edges = {}
+def includes(root):
+    """Every (file, include as written, included file under root) of the tree."""
     for path in sources(root):
         with open(path, encoding="utf-8", errors="replace") as f:
             text = f.read()
         for include in INCLUDE.findall(text):
             target = included_path(root, include, path)
-            if target is None:
-                continue
-            a, b = folder_of(root, path), folder_of(root, target)
-            if a != b:
-                edges.setdefault((a, b), f"{os.path.normpath(path)} -> {include}")
+            if target is not None:
+                yield os.path.normpath(path), include, target
+
+
+def folder_edges(root):
+    """{(from folder, to folder): one 'file -> include' that makes the edge}."""
+    edges = {}
+    for path, include, target in includes(root):
+        a, b = folder_of(root, path), folder_of(root, target)
+        if a != b:
+            edges.setdefault((a, b), f"{path} -> {include}")
     return edges
+
+
+def private_includes(root):
+    """One line per file that includes a header private to other files (PRIVATE_HEADERS)."""
+    private = PRIVATE_HEADERS.get(os.path.basename(root), {})
+    found = []
+    for path, include, target in includes(root):
+        header = os.path.relpath(target, root).replace(os.sep, "/")
+        if header not in private:
+            continue
+        owners, instead = private[header]
+        if not os.path.relpath(path, root).replace(os.sep, "/").startswith(owners):
+            found.append(f"{path} includes {include}, which only {root}/{owners}* may include: {instead}")
+    return found
 
 
 def circles(edges, limit=20):
@@ -90,6 +122,7 @@ def check(root, max_top_files):
     problems = []
     root = os.path.normpath(root)
     edges = folder_edges(root)
+    problems += private_includes(root)
     for circle in circles(edges):
         steps = "; ".join(edges[(a, b)] for a, b in zip(circle, circle[1:]))
         problems.append(f"{root}: folders include each other in a circle: {' -> '.join(circle)} ({steps})")

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright (C) 2026 The tpscope authors
 #pragma once
-// The interface every tab of the main window implements (Timeline now; Layers, Scaling, Cost and
-// Compare later). The window routes the View menu's fit / zoom / export to the current tab through
-// it, and tells each tab which run is current. A tab that has details to show for its selection
-// declares a Qt signal `void detailsChanged(const QString& html)`; MainWindow::addViewTab connects it
-// to the window's details pane (DESIGN.md §8: the window owns the details pane), which shows the
-// current tab's last details only: another tab's selection never overwrites it.
+// The interface every tab of the main window implements (Timeline, Layers, Scaling, Cost, Compare,
+// Calculator, Advice, Collective calls). The window routes the View menu's fit / zoom / export to the
+// current tab through it, and tells each tab which run is current. A tab that has details to show
+// for its selection declares a Qt signal `void detailsChanged(const QString& html)`; the window's
+// addViewTab (TabHost::addViewTab, ui/window/tab_host.h) connects it to the window's details pane
+// (DESIGN.md §8: the window owns the details pane), which shows the current tab's last details only:
+// another tab's selection never overwrites it.
 
 #include <QSize>
 #include <QString>

@@ -3,8 +3,10 @@
 # Copyright (C) 2026 The tpscope authors
 # scripts/check-folder-layers.py finds two folders that include each other (a planted charts <->
 # compare circle, by a path from the repository root and by a path beside the file), a longer
-# circle through the top level, and a top level with too many files; it accepts folders that depend
-# only downwards; and the repository's own ui/ and core/ pass.
+# circle through the top level, a top level with too many files, and a tab controller or feature
+# folder that includes ui/window/main_window.h (tabs reach the window through TabHost); it accepts
+# folders that depend only downwards and the window's own files including its header; and the
+# repository's own ui/ and core/ pass.
 set -euo pipefail
 repo="$1"
 check="$repo/scripts/check-folder-layers.py"
@@ -38,6 +40,25 @@ for i in 1 2 3; do echo '#pragma once' >"ui/top_$i.h"; done
 "$check" --max-top-files 3 ui >/dev/null 2>&1 || fail "three files at a top level of three were refused"
 if out=$("$check" --max-top-files 2 ui 2>/dev/null); then fail "three files at a top level of two passed"; fi
 grep -q '3 source files at the top level, at most 2' <<<"$out" || fail "unexpected report: $out"
+
+# ui/window/main_window.h is the window's own: its files may include it, a tab controller (beside it
+# in window/) or a feature folder may not.
+rm ui/top_*.h
+mkdir -p ui/window
+printf '#pragma once\n#include "ui/window/tab_host.h"\n' >ui/window/main_window.h
+echo '#pragma once' >ui/window/tab_host.h
+printf '#include "ui/window/main_window.h"\n' >ui/window/main_window_tabs.cpp
+printf '#include "ui/window/tab_host.h"\n' >ui/window/chart_tabs.cpp
+"$check" ui >/dev/null 2>&1 || fail "the window's own files including main_window.h were refused"
+printf '#include "ui/window/main_window.h"\n' >ui/window/chart_tabs.cpp
+if out=$("$check" ui 2>/dev/null); then fail "a tab controller including main_window.h passed"; fi
+grep -q 'ui/window/chart_tabs.cpp includes ui/window/main_window.h, which only ui/window/main_window\* may' <<<"$out" ||
+    fail "unexpected report: $out"
+printf '#include "ui/window/tab_host.h"\n' >ui/window/chart_tabs.cpp
+printf '#include "../window/main_window.h"\n' >ui/compare/compare_view.cpp
+if out=$("$check" ui 2>/dev/null); then fail "a feature folder including main_window.h passed"; fi
+grep -q 'ui/compare/compare_view.cpp includes ../window/main_window.h' <<<"$out" || fail "unexpected report: $out"
+rm ui/compare/compare_view.cpp
 
 # The repository itself: ui/ (at most 8 files at its top level) and core/.
 "$check" >/dev/null 2>&1 || { "$check"; fail "the repository's folders include each other (above)"; }

@@ -15,8 +15,8 @@
 #include "compare_test_support.h"
 #include "test_support.h"
 #include "ui/compare/compare_view.h"
-#include "ui/window/chart_tabs.h"
 #include "ui/window/compare_controller.h"
+#include "ui/window/report_export.h"
 
 namespace tpscope::ui {
 namespace {
@@ -77,10 +77,10 @@ TEST(CompareReport, ExportReportWithAMeasuredRunAndItsModelComparedHasTheResidua
                                     QItemSelectionModel::Select | QItemSelectionModel::Rows);
     table->selectionModel()->select(table->model()->index(1, 0),
                                     QItemSelectionModel::Select | QItemSelectionModel::Rows);
-    ASSERT_TRUE(window.chartTabs()->exportReport(without).ok());
+    ASSERT_TRUE(window.reportExport()->exportReport(without).ok());
     ASSERT_TRUE(window.compareController()->compare({measured, model}).ok());
     table->clearSelection();  // the report follows the Compare tab, not the selection
-    ASSERT_TRUE(window.chartTabs()->exportReport(with).ok());
+    ASSERT_TRUE(window.reportExport()->exportReport(with).ok());
     // Timelines, tables, residual chart, residual table: four pages or more (tables may wrap).
     EXPECT_GE(test::pdfPageCount(with), test::pdfPageCount(without) + 4);
     const std::string text = pdfText(with);

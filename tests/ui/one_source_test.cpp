@@ -32,6 +32,7 @@
 #include "ui/window/chart_tabs.h"
 #include "ui/window/compare_controller.h"
 #include "ui/window/main_window.h"
+#include "ui/window/report_export.h"
 #include "ui/window/run_panel.h"
 
 namespace tpscope::ui {
@@ -209,7 +210,7 @@ TEST_F(OneSource, ExportingTheReportLeavesTheOnScreenChartsLaidOutForTheScreen) 
     layers->plot()->replot(QCustomPlot::rpImmediateRefresh);
     const QRect before = layers->plot()->axisRect()->outerRect();
     ASSERT_TRUE(before.isValid());
-    ASSERT_TRUE(window.chartTabs()->exportReport(dir.filePath(QStringLiteral("report.pdf"))).ok());
+    ASSERT_TRUE(window.reportExport()->exportReport(dir.filePath(QStringLiteral("report.pdf"))).ok());
     // Hover and clicks map through this geometry: it is the screen's, not the page's.
     EXPECT_EQ(layers->plot()->axisRect()->outerRect(), before);
 }

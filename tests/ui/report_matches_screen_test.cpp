@@ -25,6 +25,7 @@
 #include "ui/window/chart_tabs.h"
 #include "ui/window/main_window.h"
 #include "ui/window/planning_tabs.h"
+#include "ui/window/report_export.h"
 #include "ui/window/run_panel.h"
 #include "ui/window/runs_model.h"
 
@@ -42,7 +43,7 @@ struct ReportAndScreen : test::AppGuard, ::testing::Test {
         EXPECT_TRUE(finished.wait(kWaitMs));
     }
     ChartSet* charts() const { return window.chartTabs()->charts(); }
-    QString reportHtml() const { return reportSummaryHtml(window.chartTabs()->reportContext(), *charts()); }
+    QString reportHtml() const { return reportSummaryHtml(window.reportExport()->reportContext(), *charts()); }
     // The text between a heading of the report and the next one.
     static QString section(const QString& html, const QString& heading) {
         const qsizetype at = html.indexOf(QStringLiteral("<h2>%1</h2>").arg(heading));

@@ -20,6 +20,7 @@
 #include "ui/report/sweep_report.h"
 #include "ui/window/chart_tabs.h"
 #include "ui/window/main_window.h"
+#include "ui/window/report_export.h"
 #include "ui/window/run_panel.h"
 #include "ui_test_support.h"
 
@@ -58,7 +59,7 @@ TEST_F(WeightTraffic, AMoeSweepsReportSaysHowManyExpertsEachBatchTouches) {
     ASSERT_TRUE(model.isMoe());
     ASSERT_EQ(window.document()->runs().size(), 4u);
 
-    const ReportContext context = window.chartTabs()->reportContext();
+    const ReportContext context = window.reportExport()->reportContext();
     // Core's sentences over the four runs' plans, built here from the sweep's parameters.
     std::vector<core::PlanConfig> plans;
     for (const int tp : {1, 2}) {
@@ -113,7 +114,7 @@ TEST(WeightTrafficHeadless, AReportOfAMoeWorkspaceSaysHowManyExpertsEachBatchTou
 
 TEST_F(WeightTraffic, ADenseSweepsReportHasNoWeightTrafficSection) {
     sweep(QStringLiteral("llama3-8b"));
-    const ReportContext context = window.chartTabs()->reportContext();
+    const ReportContext context = window.reportExport()->reportContext();
     EXPECT_TRUE(context.modelNotes.isEmpty());
     const QString html = reportSummaryHtml(context, *window.chartTabs()->charts());
     EXPECT_FALSE(html.contains(QStringLiteral("Weight traffic")));

@@ -3,26 +3,18 @@
 #include "ui/window/compare_controller.h"
 
 #include <QAction>
-#include <QItemSelectionModel>
-#include <QMenuBar>
-#include <QSortFilterProxyModel>
-#include <QTabWidget>
-#include <QTableView>
-#include <QToolBar>
 
 #include <algorithm>
 
 #include "core/analysis/analysis.h"
+#include "core/hw/catalog.h"
 #include "core/sim/whatif_report.h"
-#include "ui/charts/chart_set.h"
+#include "ui/charts/charts_controller.h"
 #include "ui/compare/compare_view.h"
 #include "ui/document/run_document.h"
 #include "ui/jobs/services.h"
 #include "ui/report/compare_report.h"
-#include "ui/window/chart_tabs.h"
-#include "ui/window/main_window.h"
-#include "ui/window/run_panel.h"
-#include "ui/window/runs_model.h"
+#include "ui/window/tab_host.h"
 
 namespace tpscope::ui {
 
@@ -73,9 +65,10 @@ bool isFinished(const RunRecord* r) {
 
 }  // namespace
 
-CompareController::CompareController(MainWindow* window) : QObject(window), m_window(window) {
-    m_view = new CompareView(window);
-    m_window->addViewTab(m_view);
+CompareController::CompareController(TabHost& host, const ChartsController& prices, QObject* parent)
+    : QObject(parent), m_host(host), m_prices(prices) {
+    m_view = new CompareView(m_host.dialogParent());
+    m_host.addViewTab(m_view);
 
     m_compare = new QAction(tr("&Compare selected runs"), this);
     m_compare->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
@@ -90,22 +83,7 @@ CompareController::CompareController(MainWindow* window) : QObject(window), m_wi
     connect(m_simulate, &QAction::triggered, this, &CompareController::simulateDialog);
     connect(m_whatIf, &QAction::triggered, this, &CompareController::whatIfDialog);
 
-    for (auto* action : m_window->menuBar()->actions()) {
-        if (action->menu() != nullptr && action->text() == tr("&Run")) {
-            action->menu()->addSeparator();
-            action->menu()->addActions({m_compare, m_simulate, m_whatIf});
-        }
-    }
-    if (auto* bar = m_window->findChild<QToolBar*>(QStringLiteral("mainToolBar"))) {
-        bar->addSeparator();
-        bar->addAction(m_compare);
-    }
-    auto* table = m_window->runsTable();
-    table->setContextMenuPolicy(Qt::ActionsContextMenu);
-    table->addActions({m_compare, m_simulate, m_whatIf});
-
-    connect(table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &CompareController::updateActions);
-    auto* doc = m_window->document();
+    auto* doc = m_host.document();
     connect(doc, &RunDocument::runChanged, this, &CompareController::updateActions);
     connect(doc, &RunDocument::runRemoved, this, [this](RunId id) {
         if (m_view->showsRun(id))
@@ -115,7 +93,6 @@ CompareController::CompareController(MainWindow* window) : QObject(window), m_wi
     });
     connect(doc, &RunDocument::reset, this,
             [this] { m_view->clear(tr("<h3>Compare runs</h3><p>Select 2 to 4 runs and press <b>Compare</b>.</p>")); });
-    connect(m_window, &MainWindow::sweepFinished, this, &CompareController::onSweepFinished);
     updateActions();
 }
 
@@ -129,26 +106,15 @@ void CompareController::cancelWhatIf() {
     m_whatIfJob = {};
 }
 
-std::vector<RunId> CompareController::selectedRuns() const {
-    auto* table = m_window->runsTable();
-    QModelIndexList rows = table->selectionModel()->selectedRows();
-    std::sort(rows.begin(), rows.end(), [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
-    std::vector<RunId> ids;
-    for (const QModelIndex& index : rows) {
-        ids.push_back(m_window->runsModel()->idAt(m_window->runsProxy()->mapToSource(index).row()));
-    }
-    return ids;
-}
-
 RunId CompareController::singleSelectedRun() const {
-    const auto ids = selectedRuns();
+    const auto ids = m_host.selectedRuns();
     if (ids.size() == 1) return ids.front();
-    return ids.empty() ? m_window->currentRun() : RunId::None;
+    return ids.empty() ? m_host.currentRun() : RunId::None;
 }
 
 void CompareController::updateActions() {
-    const auto ids = selectedRuns();
-    const auto* doc = m_window->document();
+    const auto ids = m_host.selectedRuns();
+    const auto* doc = m_host.document();
     const bool allFinished = std::all_of(ids.begin(), ids.end(), [doc](RunId id) { return isFinished(doc->run(id)); });
     m_compare->setEnabled(ids.size() >= CompareView::kMinRuns && ids.size() <= CompareView::kMaxRuns && allFinished);
     const RunRecord* one = doc->run(singleSelectedRun());
@@ -157,12 +123,12 @@ void CompareController::updateActions() {
 }
 
 void CompareController::fail(const QString& message) {
-    m_window->showError(message);
+    m_host.showError(message);
     Q_EMIT comparisonFailed(message);
 }
 
 core::Result<CompareController::Selection> CompareController::gather(const std::vector<RunId>& ids) const {
-    const auto* doc = m_window->document();
+    const auto* doc = m_host.document();
     Selection out;
     std::vector<core::TraceOrigin> origins;
     for (const RunId id : ids) {
@@ -201,22 +167,22 @@ core::Status CompareController::compare(const std::vector<RunId>& ids) {
     Selection selection;
     TPSCOPE_TRY_ASSIGN(selection, gather(ids));
     TPSCOPE_TRY(m_view->setRuns(std::move(selection.runs), selection.residual));
-    m_window->tabs()->setCurrentWidget(m_view);
+    m_host.showTab(m_view);
     Q_EMIT comparisonShown();
     return core::Ok{};
 }
 
 void CompareController::compareSelected() {
-    if (auto status = compare(selectedRuns()); !status) {
+    if (auto status = compare(m_host.selectedRuns()); !status) {
         fail(tr("Cannot compare: %1").arg(QString::fromStdString(status.error().message)));
     }
 }
 
 core::Status CompareController::simulateConfiguration(RunId measured, const RunConfigChoice& choice) {
-    const RunRecord* m = m_window->document()->run(measured);
+    const RunRecord* m = m_host.document()->run(measured);
     if (!isFinished(m)) return core::makeError(core::ErrorCode::InvalidArgument, "the run has not finished");
     if (m_pending) return core::makeError(core::ErrorCode::InvalidArgument, "a simulation for Compare is running");
-    const core::Catalog& catalog = m_window->catalog();
+    const core::Catalog& catalog = m_host.catalog();
     RunRequest r;
     TPSCOPE_TRY_ASSIGN(r.model, chosenModel(choice, catalog));
     TPSCOPE_TRY_ASSIGN(r.gpu, catalog.gpu(choice.gpuId));
@@ -234,12 +200,12 @@ core::Status CompareController::simulateConfiguration(RunId measured, const RunC
     r.dtype = core::parseDtype(m->trace->metadataValue("dtype")).value_or(m->request.dtype);
     r.nodes = 1;
     r.gpusPerNode = choice.tp;
-    r.pricePerGpuHour = m_window->chartTabs()->charts()->controller()->pricePerGpuHour();
+    r.pricePerGpuHour = m_prices.pricePerGpuHour();
     SweepRequest sweep;
     sweep.base = r;
     sweep.tps = {choice.tp};
     sweep.batches = {choice.batch};
-    const auto ids = m_window->startSweepRequest(sweep);
+    const auto ids = m_host.startSweepRequest(sweep);
     if (ids.size() != 1) {
         return core::makeError(core::ErrorCode::InvalidArgument, "a sweep is running: wait for it or cancel it");
     }
@@ -253,7 +219,7 @@ void CompareController::onSweepFinished() {
     const PendingSimulation pending = *m_pending;
     m_pending.reset();
     updateActions();
-    const RunRecord* sim = m_window->document()->run(pending.simulated);
+    const RunRecord* sim = m_host.document()->run(pending.simulated);
     if (!isFinished(sim)) {
         fail(tr("The simulation did not finish%1")
                  .arg(sim != nullptr && !sim->error.isEmpty() ? QStringLiteral(": ") + sim->error : QString()));
@@ -265,10 +231,10 @@ void CompareController::onSweepFinished() {
 }
 
 core::Status CompareController::whatIf(RunId run, const RunConfigChoice& choice) {
-    const RunRecord* m = m_window->document()->run(run);
+    const RunRecord* m = m_host.document()->run(run);
     if (!isFinished(m)) return core::makeError(core::ErrorCode::InvalidArgument, "the run has not finished");
     if (isWhatIfRunning()) return core::makeError(core::ErrorCode::InvalidArgument, "a what-if replay is running");
-    const core::Catalog& catalog = m_window->catalog();
+    const core::Catalog& catalog = m_host.catalog();
     core::sim::WhatIfOptions options;
     TPSCOPE_TRY_ASSIGN(options.fabric, catalog.fabric(choice.fabricId));
     // The engine the trace's all-reduces ran on, as `tpscope-cli whatif` (default NCCL).
@@ -296,13 +262,13 @@ core::Status CompareController::whatIf(RunId run, const RunConfigChoice& choice)
                       .arg(m->label(), QString::fromStdString(options.fabric.id),
                            options.tp > 0 ? QStringLiteral(" at TP %1").arg(options.tp) : QString());
     base.source.replace(QLatin1Char('/'), QLatin1Char('_'));  // the label is the source's last path part
-    if (!m_window->services().whatIf) return core::makeError(core::ErrorCode::Unsupported, "no what-if service");
+    if (!m_host.services().whatIf) return core::makeError(core::ErrorCode::Unsupported, "no what-if service");
     JobHandlers<RunRecord> handlers;
     handlers.result = [this, run](RunRecord record) { onWhatIfDone(run, std::move(record)); };
     handlers.failed = [this, run](const core::Error& error) { onWhatIfDone(run, error); };
     m_whatIfJob = startJob<RunRecord>(
         this, "what-if replay",
-        [replay = m_window->services().whatIf, trace = m->trace, options, base](const JobContext<>& job) {
+        [replay = m_host.services().whatIf, trace = m->trace, options, base](const JobContext<>& job) {
             return replay(trace, options, base, job.control);
         },
         std::move(handlers));
@@ -317,15 +283,15 @@ void CompareController::onWhatIfDone(RunId measured, const core::Result<RunRecor
         fail(tr("What-if replay failed: %1").arg(QString::fromStdString(outcome.error().describe())));
         return;
     }
-    if (m_window->document()->run(measured) == nullptr) {
+    if (m_host.document()->run(measured) == nullptr) {
         fail(tr("What-if replay finished, but its run was removed meanwhile"));
         return;
     }
     // A prediction is not a measurement: its own group, never a point of its run's scaling (issue 45 §2).
     RunRecord prediction = *outcome;
-    prediction.sweep = m_window->document()->nextSweepNumber();
-    const RunId predicted = m_window->document()->add(std::move(prediction));
-    m_window->markUnsaved();  // the prediction is the user's work: quitting asks first
+    prediction.sweep = m_host.document()->nextSweepNumber();
+    const RunId predicted = m_host.document()->add(std::move(prediction));
+    m_host.markUnsaved();  // the prediction is the user's work: quitting asks first
     if (auto status = compare({measured, predicted}); !status) {
         fail(tr("Cannot compare: %1").arg(QString::fromStdString(status.error().message)));
     }
@@ -341,11 +307,11 @@ void CompareController::whatIfDialog() {
 
 void CompareController::runConfigDialog(RunConfigDialog::Mode mode, RunAction action, const QString& failure) {
     const RunId id = singleSelectedRun();
-    const RunRecord* r = m_window->document()->run(id);
+    const RunRecord* r = m_host.document()->run(id);
     if (!isFinished(r)) return;
     QString note;
-    const RunConfigChoice prefill = prefillFromRun(*r, m_window->catalog(), &note);
-    RunConfigDialog dialog(m_window->catalog(), mode, prefill, r->label(), note, m_window);
+    const RunConfigChoice prefill = prefillFromRun(*r, m_host.catalog(), &note);
+    RunConfigDialog dialog(m_host.catalog(), mode, prefill, r->label(), note, m_host.dialogParent());
     if (dialog.exec() != QDialog::Accepted) return;
     if (auto status = (this->*action)(id, dialog.choice()); !status) {
         fail(QStringLiteral("%1: %2").arg(failure, QString::fromStdString(status.error().describe())));

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright (C) 2026 The tpscope authors
 #pragma once
-// Puts the Compare tab into the main window (addViewTab) and the actions that fill it:
-// - Compare (tool bar, Run menu, runs table context menu): the 2–4 runs selected in the runs table;
+// Puts the Compare tab into the window (TabHost::addViewTab) and makes the actions that fill it (the
+// window places them in its tool bar, Run menu and runs table context menu):
+// - Compare: the 2–4 runs selected in the runs table;
 // - Simulate this configuration… on a captured or imported run: the same model, TP, batch and
 //   context on the catalog's GPU and fabric (a dialog, prefilled from the trace), run through the
-//   window's sweep path (core::sim::runSweep, as the run panel's sweeps); when it finishes, Compare
-//   opens on [measured, simulated] with the per-layer residual;
+//   window's sweep path (core::sim::runSweep, as the run panel's sweeps) at the charts' price; when
+//   it finishes (the window connects its sweepFinished to onSweepFinished), Compare opens on
+//   [measured, simulated] with the per-layer residual;
 // - What if on… on any finished run: core::sim::runWhatIf (as `tpscope-cli whatif`, through
 //   Services::whatIf) as a job (ui/jobs/job.h), cancelled without waiting when the window closes; the
 //   prediction joins the document as a new run (trace origin Predicted) and Compare
@@ -30,13 +32,14 @@ class QAction;
 
 namespace tpscope::ui {
 
-class MainWindow;
+class ChartsController;
+class TabHost;
 
 class CompareController : public QObject {
     Q_OBJECT
 
   public:
-    explicit CompareController(MainWindow* window);
+    CompareController(TabHost& host, const ChartsController& prices, QObject* parent);
     ~CompareController() override;
 
     CompareView* view() const { return m_view; }
@@ -44,8 +47,6 @@ class CompareController : public QObject {
     QAction* simulateAction() const { return m_simulate; }
     QAction* whatIfAction() const { return m_whatIf; }
 
-    // The runs selected in the runs table, in table order.
-    std::vector<RunId> selectedRuns() const;
     // Opens Compare on these runs (2–4 finished ones); an error (shown in the window) otherwise. A pair
     // of one measured run (captured or imported) and one model of it (simulated or predicted) gets
     // the residual.
@@ -62,6 +63,11 @@ class CompareController : public QObject {
     // (nothing when it shows none).
     ReportPages reportPages() const;
 
+    // The window connects these: its sweepFinished (a simulation for Compare may have ended) and the
+    // runs table's selectionChanged (the actions follow the selected runs).
+    void onSweepFinished();
+    void updateActions();
+
   Q_SIGNALS:
     void comparisonShown();
     // A simulation or what-if that was started could not finish (the reason is shown in the window).
@@ -73,7 +79,6 @@ class CompareController : public QObject {
         std::optional<ResidualPair> residual;
     };
     core::Result<Selection> gather(const std::vector<RunId>& ids) const;
-    void onSweepFinished();
     void onWhatIfDone(RunId measured, const core::Result<RunRecord>& outcome);
     void compareSelected();
     void simulateDialog();
@@ -81,11 +86,11 @@ class CompareController : public QObject {
     // Both dialogs: prefilled from the one selected finished run, the choice handed to `action`.
     using RunAction = core::Status (CompareController::*)(RunId, const RunConfigChoice&);
     void runConfigDialog(RunConfigDialog::Mode mode, RunAction action, const QString& failure);
-    void updateActions();
     void fail(const QString& message);
     RunId singleSelectedRun() const;
 
-    MainWindow* m_window;
+    TabHost& m_host;
+    const ChartsController& m_prices;
     CompareView* m_view;
     QAction* m_compare = nullptr;
     QAction* m_simulate = nullptr;

@@ -4,7 +4,6 @@
 
 #include <QApplication>
 #include <QCloseEvent>
-#include <QMenuBar>
 #include <QProgressBar>
 #include <QSettings>
 #include <QSortFilterProxyModel>
@@ -14,17 +13,13 @@
 
 #include <utility>
 
-#include "ui/charts/chart_set.h"
-#include "ui/compare/compare_view.h"
 #include "ui/document/run_document.h"
 #include "ui/jobs/document_loader.h"
 #include "ui/jobs/sweep_runner.h"
 #include "ui/logging.h"
 #include "ui/timeline/timeline_panel.h"
-#include "ui/window/chart_tabs.h"
 #include "ui/window/compare_controller.h"
 #include "ui/window/error_banner.h"
-#include "ui/window/planning_tabs.h"
 #include "ui/window/run_panel.h"
 #include "ui/window/runs_model.h"
 
@@ -111,16 +106,7 @@ void MainWindow::connectWorkers() {
             selectRun(ids.front());
         }
     });
-    m_chartTabs = new ChartTabs(this);
-    // One price: the charts' controller owns it; the run panel's and the Cost tab's fields edit it.
-    auto* prices = m_chartTabs->charts()->controller();
-    prices->setPricePerGpuHour(m_runPanel->pricePerGpuHour());
-    connect(m_runPanel, &RunPanel::pricePerGpuHourChanged, prices, &ChartsController::setPricePerGpuHour);
-    connect(prices, &ChartsController::pricePerGpuHourChanged, m_runPanel, &RunPanel::setPricePerGpuHour);
-    m_chartTabs->addExportActions(menuBar()->actions().front()->menu());
-    m_compare = new CompareController(this);
-    m_compare->view()->addAction(m_removeAction);  // Delete in a Compare pane removes its run
-    m_planningTabs = new PlanningTabs(this);
+    buildTabControllers();
 }
 
 void MainWindow::restoreSettings() {

@@ -7,10 +7,12 @@
 // adapter over it behind a QSortFilterProxyModel. Sweeps run through a SweepRunner and files open
 // through a DocumentLoader, both on worker threads; their results carry a job id (sweep) or
 // generation (load) that the GUI-thread slot checks, and runs are addressed by RunId, never by row.
-// The View menu's fit / zoom / export go to the current tab through the ViewTab interface.
+// The View menu's fit / zoom / export go to the current tab through the ViewTab interface. The tab
+// controllers (ChartTabs, PlanningTabs, CompareController, ReportExport) see the window only as a
+// TabHost (tab_host.h); main_window_tabs.cpp builds them and connects the window's signals to them.
 // Split by feature: main_window_layout.cpp (widgets), main_window_actions.cpp (menus, recent files),
 // main_window_runs.cpp (sweeps, the runs table, current run), main_window_file.cpp (open, save,
-// drag-and-drop, the unsaved-changes prompt).
+// drag-and-drop, the unsaved-changes prompt), main_window_tabs.cpp (the tab controllers, TabHost).
 
 #include <QHash>
 #include <QMainWindow>
@@ -24,6 +26,7 @@
 #include "ui/document/run_id.h"
 #include "ui/export/save_as.h"
 #include "ui/jobs/services.h"
+#include "ui/window/tab_host.h"
 
 class QAction;
 class QLabel;
@@ -33,6 +36,7 @@ class QProgressDialog;
 class QSortFilterProxyModel;
 class QTableView;
 class QTabWidget;
+class QToolBar;
 class QTextBrowser;
 class QUndoStack;
 
@@ -41,6 +45,7 @@ namespace tpscope::ui {
 class ChartTabs;
 class CompareController;
 class PlanningTabs;
+class ReportExport;
 class DocumentLoader;
 class ErrorBanner;
 class RunDocument;
@@ -50,7 +55,7 @@ class SweepRunner;
 class TimelinePanel;
 class ViewTab;
 
-class MainWindow : public QMainWindow {
+class MainWindow : public QMainWindow, public TabHost {
     Q_OBJECT
 
   public:
@@ -58,7 +63,7 @@ class MainWindow : public QMainWindow {
     static constexpr int kUndoLimit = 20;
 
     explicit MainWindow(Services services, QWidget* parent = nullptr);
-    const Services& services() const { return m_services; }
+    const Services& services() const override { return m_services; }
     ~MainWindow() override;
 
     // Runs the run panel's sweep (false with the reason in the window when the input is invalid
@@ -68,7 +73,7 @@ class MainWindow : public QMainWindow {
     bool startDefaultSweep();
     // Runs a sweep built elsewhere (Compare's "Simulate this configuration") through the same path,
     // as user work; the new runs' ids, or none (with the reason shown) when it cannot start.
-    std::vector<RunId> startSweepRequest(const SweepRequest& sweep);
+    std::vector<RunId> startSweepRequest(const SweepRequest& sweep) override;
     void cancelSweep();
     // Run → Cancel (Shift+Esc, tool bar): stops the file being opened (the current runs stay) and
     // the sweep.
@@ -103,17 +108,23 @@ class MainWindow : public QMainWindow {
     void focusTimelineOnExampleUnlessUserChose(bool wholeStep);
 
     // Adds a tab implementing ViewTab (the widget must derive from it); see view_tab.h.
-    void addViewTab(QWidget* tab);
+    void addViewTab(QWidget* tab) override;
     ViewTab* currentViewTab() const;
+    // TabHost (tab_host.h), main_window_tabs.cpp.
+    void showTab(QWidget* tab) override;
+    void showTimelineRange(qint64 t0Ns, qint64 t1Ns) override;
+    std::vector<RunId> selectedRuns() const override;
+    QWidget* dialogParent() override { return this; }
 
-    RunDocument* document() const { return m_document; }
+    RunDocument* document() const override { return m_document; }
     RunsModel* runsModel() const { return m_runs; }
     QSortFilterProxyModel* runsProxy() const { return m_proxy; }
     TimelinePanel* timelinePanel() const { return m_timeline; }
     ChartTabs* chartTabs() const { return m_chartTabs; }
     CompareController* compareController() const { return m_compare; }
     PlanningTabs* planningTabs() const { return m_planningTabs; }
-    const core::Catalog& catalog() const { return m_catalog; }
+    ReportExport* reportExport() const { return m_report; }
+    const core::Catalog& catalog() const override { return m_catalog; }
     RunPanel* runPanel() const { return m_runPanel; }
     QTableView* runsTable() const { return m_runsTable; }
     QTabWidget* tabs() const { return m_tabs; }
@@ -124,16 +135,16 @@ class MainWindow : public QMainWindow {
     // run that finished, a What-if prediction, a changed view setting) came after that snapshot.
     bool isModified() const;
     // A change the undo stack does not hold (a What-if prediction added): the workspace is unsaved.
-    void markUnsaved();
+    void markUnsaved() override;
     QString currentPath() const { return m_path; }
     void selectRun(RunId id);
-    RunId currentRun() const { return m_current; }
+    RunId currentRun() const override { return m_current; }
     // Selects the collective of the largest arrival skew in the current run's second step: the view
     // that answers "is NCCL slow, or is it waiting?". Zoomed to two layers around it (screenshots) or,
     // with wholeStep, keeping that whole step on screen (the window at start-up).
     void focusTimelineOnExample(bool wholeStep = false);
     // Shows a failure in the window (error strip and status bar) and emits errorShown.
-    void showError(const QString& message);
+    void showError(const QString& message) override;
 
     // Replaces the Save / Discard / Cancel question (tests answer without a dialog).
     using UnsavedPrompt = std::function<QMessageBox::StandardButton(QWidget*)>;
@@ -141,7 +152,7 @@ class MainWindow : public QMainWindow {
     // A yes/no question before a destructive step (Clear all runs); tests answer without a dialog.
     using ConfirmPrompt = ui::ConfirmPrompt;
     void setConfirmPrompt(ConfirmPrompt prompt) { m_confirmPrompt = std::move(prompt); }
-    const ConfirmPrompt& confirmPrompt() const { return m_confirmPrompt; }
+    const ConfirmPrompt& confirmPrompt() const override { return m_confirmPrompt; }
 
   Q_SIGNALS:
     void sweepFinished(bool cancelled);
@@ -174,6 +185,8 @@ class MainWindow : public QMainWindow {
 
     void buildActions();
     void connectWorkers();
+    // main_window_tabs.cpp: the tab controllers, each given this window as its TabHost.
+    void buildTabControllers();
     void restoreSettings();
     void saveSettings() const;
     void clearError();
@@ -241,6 +254,7 @@ class MainWindow : public QMainWindow {
     ChartTabs* m_chartTabs = nullptr;
     CompareController* m_compare = nullptr;
     PlanningTabs* m_planningTabs = nullptr;
+    ReportExport* m_report = nullptr;
     QTextBrowser* m_details = nullptr;
     ErrorBanner* m_banner = nullptr;
     QLabel* m_statusTrace = nullptr;
@@ -254,6 +268,8 @@ class MainWindow : public QMainWindow {
     QAction* m_exportAction = nullptr;
     QAction* m_removeAction = nullptr;
     QMenu* m_recentMenu = nullptr;
+    QMenu* m_runMenu = nullptr;
+    QToolBar* m_toolBar = nullptr;
 
     SweepState m_sweepState;
     RunId m_current = RunId::None;

@@ -91,7 +91,7 @@ void MainWindow::buildActions() {
         if (auto* tab = currentViewTab()) tab->setAllRanksCollapsed(false);
     });
 
-    auto* run = menuBar()->addMenu(tr("&Run"));
+    auto* run = m_runMenu = menuBar()->addMenu(tr("&Run"));
     m_runAction =
         run->addAction(st->standardIcon(QStyle::SP_MediaPlay), tr("&Run sweep"), this, &MainWindow::startSweep);
     m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
@@ -104,7 +104,7 @@ void MainWindow::buildActions() {
     remove->setShortcut(QKeySequence::Delete);
     remove->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     // Wherever a run is selected (issue 45 §3): the runs table, the timeline, a Compare pane (added
-    // with the Compare tab, connectWorkers).
+    // with the Compare tab, buildTabControllers).
     m_runsTable->addAction(remove);
     m_timeline->addAction(remove);
     run->addAction(tr("C&lear all runs"), this, &MainWindow::clearRuns);
@@ -127,7 +127,7 @@ void MainWindow::buildActions() {
                      QString::fromUtf8(core::kLicenceSpdx.data(), static_cast<qsizetype>(core::kLicenceSpdx.size()))));
     });
 
-    auto* bar = addToolBar(tr("Main"));
+    auto* bar = m_toolBar = addToolBar(tr("Main"));
     bar->setObjectName(QStringLiteral("mainToolBar"));
     bar->setMovable(false);
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);

@@ -2,37 +2,37 @@
 // Copyright (C) 2026 The tpscope authors
 #include "ui/window/planning_tabs.h"
 
-#include "ui/charts/chart_set.h"
+#include "ui/charts/charts_controller.h"
 #include "ui/collective_calls/collective_calls_page.h"
 #include "ui/document/run_document.h"
 #include "ui/planning/advice_page.h"
 #include "ui/planning/calculator_page.h"
-#include "ui/window/chart_tabs.h"
-#include "ui/window/main_window.h"
+#include "ui/window/tab_host.h"
 
 namespace tpscope::ui {
 
-PlanningTabs::PlanningTabs(MainWindow* window) : QObject(window), m_window(window) {
-    m_calculator = new CalculatorPage(window->catalog(), window);
-    m_window->addViewTab(m_calculator);
+PlanningTabs::PlanningTabs(TabHost& host, const ChartsController& charts, QObject* parent)
+    : QObject(parent), m_host(host), m_charts(charts) {
+    QWidget* window = m_host.dialogParent();
+    m_calculator = new CalculatorPage(m_host.catalog(), window);
+    m_host.addViewTab(m_calculator);
     m_advice = new AdvicePage(window);
-    m_window->addViewTab(m_advice);
-    m_calls = new CollectiveCallsPage(window->catalog(), window);
-    m_window->addViewTab(m_calls);
-    connect(m_window, &MainWindow::currentRunChanged, this, &PlanningTabs::onCurrentRun);
-    connect(m_window->document(), &RunDocument::runChanged, this, [this](RunId id) {
-        const RunRecord* r = m_window->document()->run(id);
+    m_host.addViewTab(m_advice);
+    m_calls = new CollectiveCallsPage(m_host.catalog(), window);
+    m_host.addViewTab(m_calls);
+    connect(m_host.document(), &RunDocument::runChanged, this, [this](RunId id) {
+        const RunRecord* r = m_host.document()->run(id);
         if (r != nullptr && r->status == RunStatus::Running) return;  // progress ticks
-        if (id == m_window->currentRun()) onCurrentRun(id);           // it finished while selected
+        if (id == m_host.currentRun()) setCurrentRun(id);             // it finished while selected
     });
     // The advice follows the charts' scaling input and price: one input, one price (ChartsController).
-    connect(controller(), &ChartsController::scalingChanged, this, &PlanningTabs::refreshAdvice);
+    connect(&m_charts, &ChartsController::scalingChanged, this, &PlanningTabs::refreshAdvice);
     connect(m_advice, &AdvicePage::efficiencyThresholdChanged, this, &PlanningTabs::refreshAdvice);
-    onCurrentRun(m_window->currentRun());
+    setCurrentRun(m_host.currentRun());
 }
 
-void PlanningTabs::onCurrentRun(RunId id) {
-    const RunRecord* run = m_window->document()->run(id);
+void PlanningTabs::setCurrentRun(RunId id) {
+    const RunRecord* run = m_host.document()->run(id);
     const auto& advice = showAdvice();
     if (run == nullptr) {
         m_calls->setRun(nullptr, nullptr, {});
@@ -51,14 +51,9 @@ void PlanningTabs::onCurrentRun(RunId id) {
 }
 
 const core::Result<SweepAdvice>& PlanningTabs::showAdvice() {
-    const auto* c = controller();
-    m_lastAdvice = adviceFor(c->input(), c->pricePerGpuHour(), m_advice->efficiencyThreshold());
+    m_lastAdvice = adviceFor(m_charts.input(), m_charts.pricePerGpuHour(), m_advice->efficiencyThreshold());
     m_advice->setAdvice(m_lastAdvice);
     return m_lastAdvice;
-}
-
-ChartsController* PlanningTabs::controller() const {
-    return m_window->chartTabs()->charts()->controller();
 }
 
 void PlanningTabs::refreshAdvice() {

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright (C) 2026 The tpscope authors
 #pragma once
-// Puts the Calculator, Advice and Collective calls tabs into the main window (addViewTab) and keeps
-// them on the current run: the calculator prefills its plan from the run's request, the advice
-// follows the charts' scaling input and price (recomputed through core whenever the charts'
-// scaling is; ChartTabs must exist first), the Collective calls tab (CollectiveCallsPage) shows the
-// run's calls on its fabric. Nothing is computed here.
+// Puts the Calculator, Advice and Collective calls tabs into the window (TabHost::addViewTab) and
+// keeps them on the current run: the calculator prefills its plan from the run's request, the advice
+// follows the charts' scaling input and price (the ChartsController it is given, recomputed through
+// core whenever its scaling is), the Collective calls tab (CollectiveCallsPage) shows the run's calls
+// on its fabric. Nothing is computed here.
 
 #include <QObject>
 
@@ -18,13 +18,13 @@ class AdvicePage;
 class CalculatorPage;
 class CollectiveCallsPage;
 class ChartsController;
-class MainWindow;
+class TabHost;
 
 class PlanningTabs : public QObject {
     Q_OBJECT
 
   public:
-    explicit PlanningTabs(MainWindow* window);
+    PlanningTabs(TabHost& host, const ChartsController& charts, QObject* parent);
     CalculatorPage* calculator() const { return m_calculator; }
     AdvicePage* advice() const { return m_advice; }
     CollectiveCallsPage* collectiveCalls() const { return m_calls; }
@@ -32,14 +32,16 @@ class PlanningTabs : public QObject {
     // the report prints this, not advice of its own.
     const core::Result<SweepAdvice>& currentAdvice() const { return m_lastAdvice; }
 
+    // The window connects its currentRunChanged here.
+    void setCurrentRun(RunId id);
+
   private:
-    void onCurrentRun(RunId id);
     // The shown group's advice, shown and returned.
     const core::Result<SweepAdvice>& showAdvice();
-    ChartsController* controller() const;
     void refreshAdvice();
 
-    MainWindow* m_window;
+    TabHost& m_host;
+    const ChartsController& m_charts;
     CalculatorPage* m_calculator = nullptr;
     AdvicePage* m_advice = nullptr;
     CollectiveCallsPage* m_calls = nullptr;

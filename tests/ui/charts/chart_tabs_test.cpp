@@ -15,6 +15,7 @@
 #include "ui/timeline/timeline_panel.h"
 #include "ui/window/chart_tabs.h"
 #include "ui/window/main_window.h"
+#include "ui/window/report_export.h"
 #include "ui/window/run_panel.h"
 
 namespace tpscope::ui {
@@ -78,7 +79,7 @@ TEST_F(ChartTabsInWindow, ClickingALayerShowsItOnTheTimeline) {
 TEST_F(ChartTabsInWindow, ExportReportWritesAPdf) {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("r.pdf"));
-    const auto status = window.chartTabs()->exportReport(path);
+    const auto status = window.reportExport()->exportReport(path);
     ASSERT_TRUE(status.ok()) << status.error().describe();
     QFile f(path);
     ASSERT_TRUE(f.open(QIODevice::ReadOnly));

@@ -45,10 +45,14 @@ template <unsigned LowBits>
 void BlockOffsets<LowBits>::append(std::span<const std::uint32_t> cells) {
     if (cells.empty()) return;
     const std::size_t first = m_size;
-    // The low parts up to the end of the last block these cells reach, so that push_back() fills the
-    // rest of that block without a resize.
-    const std::size_t blockEnd = (first + cells.size() + kBlock - 1) / kBlock * kBlock;
-    const std::size_t lowBytes = blockEnd * kLowBytes + kPadding;
+    // The low parts up to the end of the last block these cells reach, as far as the storage already
+    // allocated goes, so that push_back() fills the rest of that block without a resize. Never past the
+    // capacity: a column reserved for exactly n cells (a decoder's stream) must not reallocate for its
+    // last block's unused cells, and capacity() must stay what reserve() asked for (other columns are
+    // reserved from it).
+    const std::size_t needed = (first + cells.size()) * kLowBytes + kPadding;
+    const std::size_t blockEnd = (first + cells.size() + kBlock - 1) / kBlock * kBlock * kLowBytes + kPadding;
+    const std::size_t lowBytes = std::max(needed, std::min(blockEnd, m_low.capacity()));
     if (lowBytes > m_low.size()) grow(m_low, lowBytes - m_low.size());
     m_size += cells.size();
     // Both conditions only fail more as cells join a block (its largest grows, its span grows), so a
@@ -112,9 +116,8 @@ void BlockOffsets<LowBits>::append(std::span<const std::uint32_t> cells) {
 
 template <unsigned LowBits>
 void BlockOffsets<LowBits>::reserve(std::size_t n) {
-    const std::size_t blocks = (n + kBlock - 1) / kBlock;
-    m_entry.reserve(blocks);
-    m_low.reserve(blocks * kBlock * kLowBytes + kPadding);  // append() sizes the low parts to a block's end
+    m_entry.reserve((n + kBlock - 1) / kBlock);
+    m_low.reserve(n * kLowBytes + kPadding);
 }
 
 template <unsigned LowBits>
@@ -127,7 +130,9 @@ void BlockOffsets<LowBits>::clear() {
 
 template <unsigned LowBits>
 void BlockOffsets<LowBits>::shrinkToFit() {
-    m_low.resize(m_size * kLowBytes + (m_size > 0 ? kPadding : 0));  // the open block's unused cells
+    // Without the open block's unused cells that append() added within the capacity. A column reserved
+    // for exactly its cells has none (its size is then its capacity, and the shrink copies nothing).
+    m_low.resize(m_size * kLowBytes + (m_size > 0 ? kPadding : 0));
     m_entry.shrink_to_fit();
     m_low.shrink_to_fit();
     m_high.shrink_to_fit();

@@ -111,5 +111,39 @@ TEST(BlockOffsets, TwentyFourBitOffsetsFitUpTo2Pow24Minus1) {
                     "24 bits");
 }
 
+// A decoder reserves a stream's exact count and appends it one by one or in batches: the column must
+// fill its reservation in place (no reallocation for its last block's unused cells) and keep capacity()
+// at what was reserved, since other columns are reserved from it; shrinkToFit() then copies nothing.
+template <unsigned LowBits>
+void checkExactReservation(std::size_t n, bool oneByOne) {
+    BlockOffsets<LowBits> column;
+    column.reserve(n);
+    const void* storage = column.address(0);
+    std::vector<std::uint32_t> cells(n);
+    for (std::size_t i = 0; i < n; ++i) cells[i] = static_cast<std::uint32_t>(1000 + 7 * i);  // starts in order
+    if (oneByOne) {
+        for (const std::uint32_t cell : cells) column.push_back(cell);
+    } else {
+        for (std::size_t i = 0; i < n; i += 100)
+            column.append(std::span(cells).subspan(i, std::min<std::size_t>(100, n - i)));
+    }
+    const std::string what =
+        std::to_string(LowBits) + " bits, " + std::to_string(n) + (oneByOne ? " one by one" : " in batches");
+    EXPECT_EQ(column.address(0), storage) << what << ": reallocated";
+    EXPECT_EQ(column.capacity(), n) << what;
+    column.shrinkToFit();
+    EXPECT_EQ(column.address(0), storage) << what << ": shrinkToFit copied";
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(column[i], cells[i]) << what << ", cell " << i;
+}
+
+TEST(BlockOffsets, AColumnReservedForItsCellsFillsItInPlace) {
+    for (const std::size_t n : {1, 63, 64, 65, 1000, 4097}) {
+        for (const bool oneByOne : {true, false}) {
+            checkExactReservation<16>(n, oneByOne);
+            checkExactReservation<24>(n, oneByOne);
+        }
+    }
+}
+
 }  // namespace
 }  // namespace tpscope::core

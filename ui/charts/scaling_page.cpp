@@ -57,18 +57,22 @@ ScalingPage::ScalingPage(QWidget* parent) : ChartPage(tr("Scaling"), parent) {
     p->yAxis2->setVisible(true);
     p->yAxis2->setLabel(tr("Efficiency"));
     p->yAxis2->setTicker(percentTicker());
-    p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    // The speed-up legend in a row of its own under its axes, two entries a row (a batch's speed-up and
+    // efficiency side by side; three batches stay readable at 1000 px): inside the axes, top left, it hid
+    // the smallest TP's efficiency point, 100 % by definition.
+    placeLegendInRow(p->legend, 1);
+    p->legend->setWrap(2);
 
     m_lossRect = new QCPAxisRect(p);
-    p->plotLayout()->addElement(1, 0, m_lossRect);
-    p->plotLayout()->setRowStretchFactor(1, 0.7);
+    p->plotLayout()->addElement(2, 0, m_lossRect);
+    p->plotLayout()->setRowStretchFactor(2, 0.7);
     m_lossRect->axis(QCPAxis::atBottom)->setLabel(tr("GPUs"));
     m_lossRect->axis(QCPAxis::atLeft)->setLabel(tr("Share of step time"));
     m_lossRect->axis(QCPAxis::atLeft)->setTicker(percentTicker());
     // In a row of its own under the loss bars: inside the axes (top left, where the smallest TP loses
     // least) it still covered the first bar when that bar was tall enough.
     m_lossLegend = new QCPLegend;
-    placeLegendInRow(m_lossLegend, 2);
+    placeLegendInRow(m_lossLegend, 3);
     m_lossLegend->setLayer(QStringLiteral("legend"));
     QCPBars* below = nullptr;
     for (const auto part : kLossParts) {

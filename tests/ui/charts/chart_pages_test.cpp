@@ -210,6 +210,41 @@ core::analysis::ScalingReport evenLossReport(int n) {
 // Issue 45 (GUI V): the loss legend stood in the axes' top left corner and covered the first bar. Each
 // stacked column (from 0 to the sum of its shares, the bars' width wide) must be clear of it, for the
 // sweep's batches and for 1 to 6 GPU counts of even bars.
+TEST_F(ScalingChart, TheSpeedupLegendCoversNoPoint) {
+    auto* page = charts->scaling();
+    page->resize(1000, 700);
+    page->show();  // laid out as on screen
+    QApplication::processEvents();
+    const auto expectClear = [&](const std::string& what) {
+        QCustomPlot* plot = page->plot();
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        QCPLegend* legend = plot->legend;
+        ASSERT_TRUE(legend->visible());
+        ASSERT_GT(legend->itemCount(), 0) << what;
+        for (int i = 0; i < legend->itemCount(); ++i) {
+            // Wrapped at two a row, the last row may have an empty cell.
+            if (const QCPAbstractLegendItem* item = legend->item(i)) {
+                EXPECT_TRUE(plot->rect().contains(item->outerRect())) << what << ": entry " << i << " cut off";
+            }
+        }
+        // Every point of every graph (speed-up, efficiency, Amdahl, ideal) lies outside the legend.
+        for (int g = 0; g < plot->graphCount(); ++g) {
+            const QCPGraph* graph = plot->graph(g);
+            for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
+                const QPointF point(graph->keyAxis()->coordToPixel(it->key),
+                                    graph->valueAxis()->coordToPixel(it->value));
+                EXPECT_FALSE(QRectF(legend->outerRect()).adjusted(-3, -3, 3, 3).contains(point))
+                    << what << ": " << graph->name().toStdString() << " at " << it->key << " GPUs is under the legend";
+            }
+        }
+    };
+    expectClear("the sweep");
+    for (int n = 1; n <= 6; ++n) {
+        page->setReport(evenLossReport(n));
+        expectClear(std::to_string(n) + " GPU counts");
+    }
+}
+
 TEST_F(ScalingChart, TheLossLegendCoversNoBar) {
     auto* page = charts->scaling();
     page->resize(1000, 700);

@@ -120,7 +120,7 @@ def provided(includes):
     return out
 
 
-_closure_cache = {}
+_direct_cache = {}  # path -> (its standard headers, the project headers it includes)
 
 
 def read(path):
@@ -139,7 +139,7 @@ def project_header(include, from_path):
 
 def direct_includes(path):
     """A file's own standard headers and the project headers it includes (read once per file)."""
-    if path not in _closure_cache:
+    if path not in _direct_cache:
         std, ours = set(), []
         for inc in includes_of(read(path)):
             if inc.startswith("<"):
@@ -148,8 +148,8 @@ def direct_includes(path):
                 header = project_header(inc, path)
                 if header:
                     ours.append(header)
-        _closure_cache[path] = (std, ours)
-    return _closure_cache[path]
+        _direct_cache[path] = (std, ours)
+    return _direct_cache[path]
 
 
 def standard_headers_through(path):

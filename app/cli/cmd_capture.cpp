@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <optional>
+#include <utility>
 
 #include "cli_context.h"
 #include "core/hw/gpu_sku.h"
@@ -70,6 +71,7 @@ core::Status refuseNonDense(const core::Catalog& catalog, const core::ModelSpec&
 }
 
 struct CaptureWorkload {
+    core::Catalog catalog;  // loaded once: the model's, and the GPU preset of the bandwidth comparison
     core::ModelSpec model;
     core::Dtype dtype = core::Dtype::Fp16;
 };
@@ -88,6 +90,7 @@ int resolveCaptureWorkload(const CliContext& ctx, const CaptureCliOptions& o, Ca
     if (auto writable = checkOutputPath(o.out); !writable) return reportError(writable.error());
     w.model = *model;
     w.dtype = *dtype;
+    w.catalog = std::move(*catalog);
     return 0;
 }
 
@@ -238,8 +241,6 @@ void printSummary(const CaptureCliOptions& o, const gpu::CaptureReport& rep, con
 int runCaptureCommand(const CliContext& ctx, const CaptureCliOptions& o) {
     CaptureWorkload w;
     if (const int refused = resolveCaptureWorkload(ctx, o, w); refused != 0) return refused;
-    auto catalog = ctx.catalog();  // the GPU preset of the bandwidth comparison
-    if (!catalog) return reportError(catalog.error());
     gpu::CaptureOptions c;
     c.model = w.model;
     c.dtype = w.dtype;
@@ -278,7 +279,7 @@ int runCaptureCommand(const CliContext& ctx, const CaptureCliOptions& o) {
             return reportError(written.error());
         }
     }
-    printSummary(o, *report, bandwidth(*catalog, o, *report, medianNs(report->stepNs)), o.json);
+    printSummary(o, *report, bandwidth(w.catalog, o, *report, medianNs(report->stepNs)), o.json);
     if (!report->failure.empty()) {
         std::cerr << "tpscope-cli: capture failed: " << report->failure << " (what was captured is in " << o.out
                   << ")\n";

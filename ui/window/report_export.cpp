@@ -37,21 +37,18 @@ ReportContext ReportExport::reportContext() const {
     ReportContext context;
     const RunDocument& doc = *m_host.document();
     std::vector<core::sim::Runtime> runtimes;
+    std::vector<RunRequest> finished;  // for the weight-traffic notes
     for (const RunId id : doc.ids()) {
         const RunRecord& r = *doc.run(id);
         if (r.request.backend == BackendKind::SimulatedCluster) runtimes.push_back(r.request.runtime);
         context.configuration
             << QStringLiteral("%1: %2 (%3)").arg(r.label(), r.request.backendText(), statusText(r.status));
+        if (r.status == RunStatus::Done) finished.push_back(r.request);
         if (r.status == RunStatus::Failed) context.failedRuns << r.label() + QStringLiteral(": ") + r.error;
         if (r.status == RunStatus::DoesNotFit) context.notFitting << r.label() + QStringLiteral(": ") + r.error;
     }
     context.title = titleWithRuntimes(tr("tpscope report"), runtimes);
-    std::vector<RunRequest> requests;
-    for (const RunId id : doc.ids()) {
-        const RunRecord& r = *doc.run(id);
-        if (r.status == RunStatus::Done) requests.push_back(r.request);
-    }
-    context.modelNotes = weightTrafficNotes(requests);
+    context.modelNotes = weightTrafficNotes(finished);
     // The advice the Advice tab shows, not advice of the report's own (issue 28).
     context.advice = m_planning.currentAdvice();
     return context;

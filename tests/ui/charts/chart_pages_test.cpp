@@ -210,11 +210,17 @@ core::analysis::ScalingReport evenLossReport(int n) {
 // Issue 45 (GUI V): the loss legend stood in the axes' top left corner and covered the first bar. Each
 // stacked column (from 0 to the sum of its shares, the bars' width wide) must be clear of it, for the
 // sweep's batches and for 1 to 6 GPU counts of even bars.
-TEST_F(ScalingChart, TheSpeedupLegendCoversNoPoint) {
-    auto* page = charts->scaling();
+// The Scaling page laid out as on screen, 1000 x 700.
+ScalingPage* shownScalingPage(ChartSet& charts) {
+    auto* page = charts.scaling();
     page->resize(1000, 700);
-    page->show();  // laid out as on screen
+    page->show();
     QApplication::processEvents();
+    return page;
+}
+
+TEST_F(ScalingChart, TheSpeedupLegendCoversNoPoint) {
+    auto* page = shownScalingPage(*charts);
     const auto expectClear = [&](const std::string& what) {
         QCustomPlot* plot = page->plot();
         plot->replot(QCustomPlot::rpImmediateRefresh);
@@ -246,10 +252,7 @@ TEST_F(ScalingChart, TheSpeedupLegendCoversNoPoint) {
 }
 
 TEST_F(ScalingChart, TheLossLegendCoversNoBar) {
-    auto* page = charts->scaling();
-    page->resize(1000, 700);
-    page->show();  // laid out as on screen
-    QApplication::processEvents();
+    auto* page = shownScalingPage(*charts);
     const auto expectClear = [&](const std::string& what) {
         QCustomPlot* plot = page->plot();
         plot->replot(QCustomPlot::rpImmediateRefresh);

@@ -11,8 +11,11 @@
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTest>
+#include <QUndoStack>
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "main_window_test_support.h"
 #include "ui/timeline/timeline_panel.h"
@@ -344,6 +347,49 @@ TEST_F(WindowState, RunsShowTheirTokensAndSweepAndCanBeRemoved) {
     EXPECT_TRUE(window.clearRuns());
     EXPECT_EQ(window.document()->size(), 0u);
     EXPECT_EQ(window.timelinePanel()->view()->trace(), nullptr);
+}
+
+// An interleaving a user meets: the current run removed while its sweep still runs, then undone
+// after the sweep ended. The later runs end in their own rows, and the removed run comes back whole.
+TEST_F(WindowState, RemovingTheCurrentRunMidSweepAndUndoingItKeepsEveryRun) {
+    SlowRuns slow;
+    slow.steps = 150;
+    slow.quickRuns = 2;  // the first runs finish at once, the rest take a while
+    MainWindow window(slow.services());
+    window.setUnsavedPrompt([](QWidget*) { return QMessageBox::Discard; });
+    window.show();
+    window.runPanel()->setDefaults();
+    QSignalSpy finished(&window, &MainWindow::sweepFinished);
+    ASSERT_TRUE(window.startSweep());
+    const auto firstDone = [&]() -> const RunRecord* {
+        for (const auto& r : window.document()->runs()) {
+            if (r.status == RunStatus::Done) return &r;
+        }
+        return nullptr;
+    };
+    ASSERT_TRUE(QTest::qWaitFor([&] { return firstDone() != nullptr; }, kWaitMs));
+    ASSERT_EQ(finished.count(), 0) << "the sweep ended before the run could be removed mid-sweep";
+    const RunId removed = firstDone()->id;
+    const core::Trace* trace = firstDone()->trace.get();
+    window.selectRun(removed);
+    ASSERT_TRUE(window.removeRun(removed));
+    EXPECT_NE(window.currentRun(), removed);
+    const std::size_t left = window.document()->size();
+    ASSERT_TRUE(finished.wait(kWaitMs));
+    QTest::qWait(50);  // any late queued result
+    EXPECT_EQ(window.document()->size(), left);
+    EXPECT_EQ(window.document()->run(removed), nullptr);
+    for (const auto& r : window.document()->runs()) {
+        EXPECT_NE(r.status, RunStatus::Running) << r.label().toStdString() << " never ended";
+        if (r.status == RunStatus::Done) {
+            EXPECT_NE(r.trace.get(), trace) << "a later run got the removed run's trace";
+        }
+    }
+    window.undoStack()->undo();  // the removed run comes back (under a new id: RemoveRunsCommand::undo)
+    const auto& runs = window.document()->runs();
+    EXPECT_EQ(std::count_if(runs.begin(), runs.end(), [&](const RunRecord& r) { return r.trace.get() == trace; }), 1)
+        << "the removed run did not come back with its trace";
+    EXPECT_EQ(window.document()->size(), left + 1);
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 // Copyright (C) 2026 The tpscope authors
 // libFuzzer target: the workspace loader. A whole workspace image is loaded from a file on tmpfs
 // (SQLite + our blob decoders), then its first run's opening excerpt; inputs starting with 'D' instead
-// feed the blob decoders directly (byte 1 picks names / payloads / ranges / events / excerpt totals),
+// feed the blob decoders directly (byte 1 picks names / payloads / ranges / events / excerpt totals /
+// a stored analysis' section),
 // which reaches them far more often; inputs starting with 'C' feed the blob decompression (zstd frame
 // or zlib stream), bytes 1-3 the declared size.
 
@@ -16,6 +17,8 @@
 #include <string_view>
 
 #include "core/io/codec/event_codec.h"
+#include "core/io/workspace/stored_analysis.h"
+#include "core/io/workspace/stored_analysis_fields.h"
 #include "core/io/workspace/workspace.h"
 #include "core/io/workspace/workspace_excerpt.h"
 
@@ -25,7 +28,7 @@ void decodeDirectly(std::string_view raw, std::uint8_t which) {
     using namespace tpscope::core;
     StringTable names;
     PayloadTable payloads;
-    switch (which % 5) {
+    switch (which % 6) {
         case 0:
             (void)codec::decodeNames(raw, names);
             break;
@@ -35,6 +38,17 @@ void decodeDirectly(std::string_view raw, std::uint8_t which) {
         case 2: {
             NvtxRanges ranges;
             (void)codec::decodeRanges(raw, 16, ranges);
+            break;
+        }
+        case 5: {
+            // A stored analysis' section (stored_analysis_fields.h) against a small trace's shape.
+            stored::TraceShape shape;
+            shape.ranks = 2;
+            shape.names = 8;
+            shape.streamEvents = {{16, 16}, {16}};
+            stored::StoredIn in(raw);
+            StoredAnalysis parts;
+            stored::readSection(which / 6 % stored::kSectionCount, in, shape, parts.analysis, parts.clock);
             break;
         }
         case 4: {

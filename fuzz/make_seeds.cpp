@@ -11,8 +11,10 @@
 #include <iostream>
 #include <string>
 
+#include "core/analysis/synced_analysis.h"
 #include "core/io/codec/event_codec.h"
 #include "core/io/codec/zlib.h"
+#include "core/io/workspace/stored_analysis_fields.h"
 #include "core/io/workspace/workspace.h"
 #include "core/io/workspace/workspace_excerpt.h"
 #include "tests/synthetic_trace.h"
@@ -125,6 +127,15 @@ int main(int argc, char** argv) {
     if (const auto excerpt = core::analysis::makeOpeningExcerpt(*trace)) {
         write(out / "workspace" / "excerpt_totals.raw",
               std::string("D\4", 2) + core::encodeExcerptTotals(excerpt->ranks));
+    }
+    // Each section of the trace's stored analysis: "D", then 6 x section + 5 (fuzz_workspace.cpp).
+    const auto analysed = core::analysis::analyzeWithClockEstimate(*trace, {});
+    for (std::size_t section = 0; section < core::stored::kSectionCount; ++section) {
+        core::stored::StoredOut bytes;
+        core::stored::writeSection(section, bytes, analysed.analysis, analysed.estimate);
+        const char which = static_cast<char>(6 * section + 5);
+        write(out / "workspace" / ("stored_section" + std::to_string(section) + ".raw"),
+              std::string("D") + which + bytes.bytes());
     }
     std::cout << "seeds written to " << out << "\n";
     return 0;

@@ -18,6 +18,7 @@
 #include "core/trace/kernel_time.h"
 #include "core/util/json_writer.h"
 #include "core/util/units.h"
+#include "run_output.h"
 #include "text_table.h"
 
 namespace tpscope::cli {
@@ -86,6 +87,7 @@ int runConvert(const ConvertOptions& o) {
                     : !run->name.empty() ? run->name
                                          : std::filesystem::path(o.input).filename().string();
         ws.runs.push_back(core::Run{info, trace, std::nullopt});
+        storeAnalyses(ws);
         written = core::saveWorkspace(ws, o.output);
     } else if (*format == "json" || *format == "json.gz") {
         std::string path = o.output;

@@ -2,8 +2,11 @@
 // Copyright (C) 2026 The tpscope authors
 #include "run_output.h"
 
+#include <iostream>
 #include "core/io/export/chrome_writer.h"
+
 #include "core/io/workspace/run_info.h"
+#include "core/io/workspace/stored_analysis.h"
 
 namespace tpscope::cli {
 
@@ -63,10 +66,17 @@ core::Trace combineRuns(const std::vector<core::Run>& runs) {
     return out;
 }
 
+void storeAnalyses(core::Workspace& ws) {
+    for (auto& run : ws.runs) {
+        if (auto stored = core::storeAnalysis(run); !stored) std::cerr << "note: " << stored.error().describe() << '\n';
+    }
+}
+
 core::Status writeRuns(const std::vector<core::Run>& runs, const std::string& path) {
     if (isWorkspacePath(path)) {
         core::Workspace ws;
         ws.runs = runs;
+        storeAnalyses(ws);
         return core::saveWorkspace(ws, path);
     }
     if (isChromeJsonPath(path)) {

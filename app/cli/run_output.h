@@ -22,8 +22,12 @@ core::RunInfo runInfoOf(const core::sim::SweepRun& run);
 core::RunInfo runInfoOf(const core::PlanConfig& plan, int tokens, const std::string& backend, const std::string& gpu,
                         const std::string& fabric);
 
-// .tpscope: all runs into one workspace. .json / .json.gz: one Chrome trace; several runs are
-// combined into it (combineRuns), so Perfetto shows a sweep side by side.
+// Each run's analysis (core::storeAnalysis), so that opening the workspace skips it; a run whose
+// analysis cannot be stored gets a note on stderr and is analysed when it opens.
+void storeAnalyses(core::Workspace& ws);
+
+// .tpscope: all runs into one workspace, each with its stored analysis. .json / .json.gz: one Chrome trace; several
+// runs are combined into it (combineRuns), so Perfetto shows a sweep side by side.
 core::Status writeRuns(const std::vector<core::Run>& runs, const std::string& path);
 
 // One trace holding every run: run i's rank r becomes rank i x 10000 + r, its host prefixed with the

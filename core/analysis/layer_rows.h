@@ -75,6 +75,7 @@ class LayerRows {
     Iterator begin() const { return {this, 0, 0}; }
     Iterator end() const { return {this, m_rows.size(), m_instances.size()}; }
     std::size_t instanceCount() const { return m_instances.size(); }
+    const std::vector<Instance>& instances() const { return m_instances; }  // by firstRow
     std::size_t wideRowCount() const { return m_wide.size(); }
     std::size_t residentBytes() const;
 

@@ -12,9 +12,12 @@
 #include <cstdio>
 #include <fstream>
 
+#include "core/analysis/synced_analysis.h"
+#include "core/io/workspace/stored_analysis.h"
 #include "core/io/workspace/workspace.h"
 #include "tests/synthetic_trace.h"
 #include "ui/jobs/io_services.h"
+#include "ui/jobs/services.h"
 #include "ui/timeline/timeline_data.h"
 #include "ui_test_support.h"
 
@@ -146,6 +149,59 @@ TEST(IoServices, PriceRoundTripsUnderACommaDecimalLocale) {
     const RunRecord back = runRecordOf(stored, QString());
     EXPECT_DOUBLE_EQ(back.request.pricePerGpuHour, 2.5);
     std::setlocale(LC_NUMERIC, saved.c_str());
+}
+
+// Issue 47 §1: a workspace the GUI saves keeps each analysed run's analysis and the timeline's clock
+// estimate, and opening it again takes them (this build's only) instead of analysing. The stored
+// analysis carries a note the trace's own analysis never has, so the open can only have it from the file.
+TEST(IoServices, ASavedRunsAnalysisIsTakenWhenTheWorkspaceOpensAgain) {
+    if (core::storedAnalysisBuild().empty()) GTEST_SKIP() << "a build from a modified tree stores no analysis";
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("stored.tpscope"));
+    RunRecord run;
+    run.status = RunStatus::Done;
+    run.request.batch = 3;
+    run.trace = test::makeSyntheticTrace({4, 3, 2, 5});
+    deriveRunData(run);
+    ASSERT_TRUE(run.analysis && run.timeline && run.timeline->hasAnalysis());
+    auto marked = *run.analysis;
+    marked.notes.emplace_back("stored with the run");
+    run.analysis = std::make_shared<const core::analysis::RunAnalysis>(marked);
+    ASSERT_TRUE(saveWithIo(path, {run}, {}));
+
+    auto doc = openWithIo(path, {});
+    ASSERT_TRUE(doc) << doc.error().describe();
+    const RunRecord& back = doc->runs.at(0);
+    ASSERT_TRUE(back.analysis && back.timeline && back.timeline->hasAnalysis());
+    EXPECT_EQ(back.analysis->notes, marked.notes);
+    EXPECT_EQ(back.analysis->breakdown.rows.size(), marked.breakdown.rows.size());
+    EXPECT_EQ(back.timeline->clock().referenceRankIndex, run.timeline->clock().referenceRankIndex);
+    EXPECT_EQ(back.metrics.stepLatencyNs, run.metrics.stepLatencyNs);
+    EXPECT_EQ(back.metrics.tokensPerSec, run.metrics.tokensPerSec);
+}
+
+// Another build's stored analysis (or another batch's) is not taken: the run is analysed as it opens.
+TEST(IoServices, AnotherBuildsStoredAnalysisIsNotTaken) {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("other.tpscope")).toStdString();
+    core::Workspace ws;
+    ws.runs.push_back(core::Run{
+        {"tp4", "custom", "h100-sxm", "nvlink4", 4, 3, 5, {}}, test::makeSyntheticTrace({4, 3, 2, 5}), std::nullopt});
+    core::analysis::AnalysisOptions options;
+    options.batch = 3;
+    auto both = core::analysis::analyzeWithClockEstimate(*ws.runs[0].trace, options);
+    both.analysis.notes.emplace_back("stored by another build");
+    auto blob = core::encodeStoredAnalysis(both.analysis, both.estimate, *ws.runs[0].trace, {"0.0.1 elsewhere", 3});
+    ASSERT_TRUE(blob);
+    ws.runs[0].analysisCache = std::move(*blob);
+    ASSERT_TRUE(core::saveWorkspace(ws, path));
+
+    auto doc = openWithIo(QString::fromStdString(path), {});
+    ASSERT_TRUE(doc) << doc.error().describe();
+    const RunRecord& back = doc->runs.at(0);
+    ASSERT_TRUE(back.analysis && back.timeline && back.timeline->hasAnalysis());
+    EXPECT_EQ(std::count(back.analysis->notes.begin(), back.analysis->notes.end(), "stored by another build"), 0);
+    EXPECT_GT(back.analysis->breakdown.rows.size(), 0u);
 }
 
 }  // namespace

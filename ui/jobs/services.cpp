@@ -24,13 +24,13 @@ RunMetrics metricsOf(const core::analysis::RunAnalysis& analysis) {
 
 }  // namespace
 
-void deriveRunData(RunOutcome& outcome, int batch) {
+void deriveRunData(RunOutcome& outcome, int batch, std::optional<core::analysis::ClockEstimate> clock) {
     if (!outcome.trace) return;
     const bool needTimeline = !outcome.timeline || !outcome.timeline->hasAnalysis();
     // The timeline's clock estimate needs the trace alone: with the analysis it runs on a thread of
     // its own beside the segmentation, from the collective kernels both gather once
     // (analyzeWithClockEstimate).
-    std::optional<core::analysis::ClockEstimate> estimate;
+    std::optional<core::analysis::ClockEstimate> estimate = std::move(clock);
     if (!outcome.analysis) {
         core::analysis::AnalysisOptions options;
         options.batch = batch;
@@ -53,9 +53,9 @@ void deriveRunData(RunOutcome& outcome, int batch) {
     core::returnFreedMemory();
 }
 
-void deriveRunData(RunRecord& record) {
+void deriveRunData(RunRecord& record, std::optional<core::analysis::ClockEstimate> clock) {
     RunOutcome outcome{record.trace, record.timeline, record.analysis, record.metrics, std::nullopt};
-    deriveRunData(outcome, record.request.batch);
+    deriveRunData(outcome, record.request.batch, std::move(clock));
     record.timeline = std::move(outcome.timeline);
     record.analysis = std::move(outcome.analysis);
     record.metrics = outcome.metrics;

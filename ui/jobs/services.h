@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/analysis/clock_sync.h"
 #include "core/sim/simulator.h"
 #include "core/sim/whatif_replay.h"
 #include "core/util/result.h"
@@ -62,7 +63,7 @@ struct OpenedDocument {
     bool isWorkspace = false;  // a .tpscope workspace (its runs replace the current ones)
     std::vector<RunRecord> runs;
     WorkspaceSettings settings;  // a workspace's (empty for a trace)
-    QString note;  // import statistics worth showing ("12 records skipped")
+    QString note;                // import statistics worth showing ("12 records skipped")
 };
 
 struct LocalBackendInfo {
@@ -107,8 +108,9 @@ SweepFn sweepOfRuns(RunFn runOne);
 // Derives what the views need from a finished trace, on the calling (worker) thread: timeline data
 // and the run's analysis with its metrics. batch <= 0 reads the trace metadata. A timeline of rows
 // alone (buildRows) is completed, its rows shared.
-void deriveRunData(RunOutcome& outcome, int batch);
-void deriveRunData(RunRecord& record);
+// clock: the trace's clock estimate when it is known already (stored with the analysis in a workspace).
+void deriveRunData(RunOutcome& outcome, int batch, std::optional<core::analysis::ClockEstimate> clock = {});
+void deriveRunData(RunRecord& record, std::optional<core::analysis::ClockEstimate> clock = {});
 
 // A document of one imported trace (a Kineto file, a rank folder, an nsys export): one run, its
 // TP = the number of ranks, step latency from the NVTX steps when there are any. For the io seam.

@@ -89,6 +89,7 @@ class Reader {
         return true;
     }
     bool atEnd() const { return m_p == m_end; }
+    std::size_t remaining() const { return static_cast<std::size_t>(m_end - m_p); }
 
   private:
     const char* m_p;

@@ -40,10 +40,11 @@ Result<SqliteDb> openWorkspace(const std::string& path) {
     return db;
 }
 
-Result<std::vector<RunRow>> readRuns(SqliteDb& db) {
-    auto stmt = db.prepare(
-        "SELECT run_id, name, model, gpu, fabric, tp, batch, tokens, trace_origin, trace_source, analysis_cache "
-        "FROM runs ORDER BY run_id");
+Result<std::vector<RunRow>> readRuns(SqliteDb& db, bool withAnalysisCache) {
+    // The cache (a stored analysis: ~0.1 GB at 100 M events) is read only by the one caller that takes it.
+    auto stmt = db.prepare(std::string("SELECT run_id, name, model, gpu, fabric, tp, batch, tokens, trace_origin, "
+                                       "trace_source, ") +
+                           (withAnalysisCache ? "analysis_cache" : "NULL") + " FROM runs ORDER BY run_id");
     if (!stmt) return stmt.error();
     std::vector<RunRow> runs;
     int rc = 0;

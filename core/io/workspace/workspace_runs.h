@@ -31,7 +31,8 @@ Error damaged(const std::string& path, const std::string& what);
 // Read-only (immutable); a newer schema version, a database that is not a workspace or a missing
 // table is an error.
 Result<SqliteDb> openWorkspace(const std::string& path);
-Result<std::vector<RunRow>> readRuns(SqliteDb& db);
+// RunRow::cache is read only withAnalysisCache (left empty otherwise).
+Result<std::vector<RunRow>> readRuns(SqliteDb& db, bool withAnalysisCache = false);
 // NotFound when runIndex is past the runs.
 Status requireRun(const std::vector<RunRow>& runs, std::size_t runIndex, const std::string& path);
 // The trace stored under run.id (a run's, or an excerpt's negative id), with run.origin.

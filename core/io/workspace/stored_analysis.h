@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
+#pragma once
+// A run's analysis stored beside its trace (the `runs.analysis_cache` blob, docs/formats.md), so that
+// reopening a large workspace skips the analysis: at 100 M events it is half the open's time and most
+// of its peak.
+//
+// Input: the RunAnalysis and the ClockEstimate derived from a run's trace, and the key they hold for.
+// Mapping: every field of the result, one after another (LEB128 varints, zigzag for signed values and
+// for the differences from the value before, doubles as their 8-byte bit pattern), in six sections
+// (the run's summary and small tables; the segmentation; the collective calls; their participants; the
+// layer x rank rows; the layer instances), each a zstd frame of its own, so that the sections compress
+// and decompress on separate threads. The blob opens with "TPSA", the format version and the key.
+// The key: a stored analysis is taken only by the build that wrote it (its version and git commit: the
+// analysis of another build may differ; a build from a modified tree neither writes nor takes one,
+// since two such builds of one commit may differ too), for the same batch option and the same trace
+// (its GPU event and rank counts). Anything else reads as "not stored", and the run is analysed as
+// before. Decoding checks every index against the trace (ranks, streams, events, names, rows), so a
+// damaged or hostile blob is an error, never a crash.
+// Cost: O(result) each way; at 100 M events (10 M layer x rank rows, 2.5 M calls) about 0.1 GB on disk.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/analysis/analysis.h"
+#include "core/analysis/clock_sync.h"
+#include "core/io/workspace/workspace.h"
+#include "core/trace/trace.h"
+#include "core/util/result.h"
+
+namespace tpscope::core {
+
+struct StoredAnalysisKey {
+    std::string build;  // storedAnalysisBuild(); empty: nothing is stored or taken
+    int batch = 0;      // AnalysisOptions::batch the analysis ran with
+};
+
+// This binary's identity for stored analyses: "VERSION COMMIT", empty for a build from a modified tree.
+std::string storedAnalysisBuild();
+
+struct StoredAnalysis {
+    analysis::RunAnalysis analysis;
+    analysis::ClockEstimate clock;
+};
+
+// The blob for `trace`'s analysis. threads: 0 = one per hardware thread.
+Result<std::string> encodeStoredAnalysis(const analysis::RunAnalysis& analysis, const analysis::ClockEstimate& clock,
+                                         const Trace& trace, const StoredAnalysisKey& key, unsigned threads = 0);
+// nullopt when the blob was written for another key (build, batch or trace) or in a format this build
+// does not read; an error when it claims this key but is damaged.
+Result<std::optional<StoredAnalysis>> decodeStoredAnalysis(std::string_view blob, const Trace& trace,
+                                                           const StoredAnalysisKey& key, unsigned threads = 0);
+
+// A blob above this is not stored (SQLite's default limit is 1e9 bytes a value): the run is analysed
+// when it opens, as before.
+inline constexpr std::size_t kMaxStoredAnalysisBytes = std::size_t{512} << 20;
+
+// Analyses `run`'s trace as the GUI does when it opens the run (the run's batch, the trace's clocks and
+// their estimate beside them) and keeps the result in run.analysisCache under {build, run.info.batch},
+// for writers that have no analysis at hand (`simulate --out`, `capture --out`, `convert`). Nothing is
+// stored, and Ok returned, for a run without a trace or an empty build (a modified tree's).
+Status storeAnalysis(Run& run, const std::string& build = storedAnalysisBuild(), unsigned threads = 0);
+
+}  // namespace tpscope::core

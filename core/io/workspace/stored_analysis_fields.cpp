@@ -1,0 +1,693 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
+#include "core/io/workspace/stored_analysis_fields.h"
+
+#include <stdexcept>
+#include <utility>
+
+namespace tpscope::core::stored {
+
+// A field added to one of these structs must be added to its section below (and the format version
+// of stored_analysis.cpp raised): these sizes stop the build until it is.
+static_assert(sizeof(analysis::TimeBreakdown) == 64);
+static_assert(sizeof(analysis::StepWindow) == 32);
+static_assert(sizeof(analysis::LayerWindow) == 32);
+static_assert(sizeof(analysis::BlockWindow) == 32);
+static_assert(sizeof(analysis::RankSegmentation) == 304);
+static_assert(sizeof(analysis::CollectiveCall) == 72);
+static_assert(sizeof(analysis::CallParticipant) == 12);
+static_assert(sizeof(analysis::LongWait) == 16);
+static_assert(sizeof(analysis::RankCollectiveStats) == 48);
+static_assert(sizeof(analysis::CollectiveMatching) == 136);
+static_assert(sizeof(analysis::BlockRankSum) == 88);
+static_assert(sizeof(analysis::StepRankRow) == 88);
+static_assert(sizeof(analysis::LayerAcrossRanks) == 56);
+static_assert(sizeof(analysis::StepLatency) == 40);
+static_assert(sizeof(analysis::KindShare) == 32);
+static_assert(sizeof(analysis::RankSummary) == 112);
+static_assert(sizeof(analysis::RunSummary) == 504);
+static_assert(sizeof(analysis::TraceFinding) == 96);
+static_assert(sizeof(analysis::Understanding) == 56);
+static_assert(sizeof(analysis::RankClockEstimate) == 64);
+static_assert(sizeof(analysis::ClockEstimate) == 48);
+static_assert(sizeof(analysis::RunAnalysis) == 960);
+
+namespace {
+
+using namespace analysis;
+
+constexpr std::uint64_t kSegmentationSources = 4;  // SegmentationSource::None .. Repeat
+constexpr std::uint64_t kStepPhases = 4;           // StepPhase::Unknown .. Mixed
+constexpr std::uint64_t kBlockKinds = 2;           // BlockKind::Attention, Mlp
+constexpr std::uint64_t kUnitSplits = 3;           // UnitSplit::None .. Collectives
+constexpr std::uint64_t kCollectiveOps = 8;        // CollectiveOp::Unknown .. SendRecv
+constexpr std::uint64_t kFindingKinds = 2;         // FindingKind::LaunchBound, SingleRankCollectives
+constexpr std::uint64_t kGapKinds = 3;             // GapKind::OtherKernels .. BatchAssumed
+
+void writeTime(StoredOut& out, const TimeBreakdown& t) {
+    for (const std::int64_t v : {t.wallNs, t.computeNs, t.commNs, t.exposedCommNs, t.overlappedCommNs, t.exposedWaitNs,
+                                 t.exposedTransferNs, t.idleNs}) {
+        out.s(v);
+    }
+}
+
+TimeBreakdown readTime(StoredIn& in) {
+    TimeBreakdown t;
+    for (std::int64_t* v : {&t.wallNs, &t.computeNs, &t.commNs, &t.exposedCommNs, &t.overlappedCommNs, &t.exposedWaitNs,
+                            &t.exposedTransferNs, &t.idleNs}) {
+        *v = in.s();
+    }
+    return t;
+}
+
+// An index into the trace's ranks that -1 may also stand for "none".
+std::int64_t readRankOrNone(StoredIn& in, const TraceShape& shape) {
+    const std::int64_t v = in.s();
+    if (v < -1 || v >= static_cast<std::int64_t>(shape.ranks)) in.fail();
+    return in.ok() ? v : -1;
+}
+
+void writeMatchingTables(StoredOut& out, const CollectiveMatching& m) {
+    out.u(m.incompleteCalls);
+    out.u(m.unmatchedKernels);
+    out.texts(m.notes);
+    out.u(m.ranks.size());
+    for (const auto& r : m.ranks) {
+        out.u(r.rankIndex);
+        out.u(r.kernels);
+        out.u(r.lastArrivals);
+        out.u(r.extraKernels);
+        out.s(r.waitNs);
+        out.s(r.kernelNs);
+    }
+}
+
+void readMatchingTables(StoredIn& in, const TraceShape& shape, CollectiveMatching& m) {
+    m.incompleteCalls = in.u();
+    m.unmatchedKernels = in.u();
+    m.notes = in.texts();
+    m.ranks.resize(in.count());
+    for (auto& r : m.ranks) {
+        r.rankIndex = static_cast<std::uint32_t>(in.below(shape.ranks));
+        r.kernels = in.u();
+        r.lastArrivals = in.u();
+        r.extraKernels = in.u();
+        r.waitNs = in.s();
+        r.kernelNs = in.s();
+    }
+}
+
+void writeBreakdownTables(StoredOut& out, const LayerBreakdown& b) {
+    out.u(b.blockSums.size());
+    for (const auto& s : b.blockSums) {
+        out.u(s.rankIndex);
+        out.s(s.layer);
+        out.u(static_cast<std::uint8_t>(s.block));
+        out.u(s.samples);
+        writeTime(out, s.time);
+    }
+    out.u(b.steps.size());
+    for (const auto& s : b.steps) {
+        out.s(s.step);
+        out.u(s.rankIndex);
+        out.s(s.startNs);
+        writeTime(out, s.time);
+    }
+    out.u(b.rankTotals.size());
+    for (const auto& t : b.rankTotals) writeTime(out, t);
+}
+
+void readBreakdownTables(StoredIn& in, const TraceShape& shape, LayerBreakdown& b) {
+    b.blockSums.resize(in.count());
+    for (auto& s : b.blockSums) {
+        s.rankIndex = static_cast<std::uint32_t>(in.below(shape.ranks));
+        s.layer = static_cast<int>(in.s());
+        s.block = in.enumBelow<BlockKind>(kBlockKinds);
+        s.samples = in.u();
+        s.time = readTime(in);
+    }
+    b.steps.resize(in.count());
+    for (auto& s : b.steps) {
+        s.step = in.s();
+        s.rankIndex = static_cast<std::uint32_t>(in.below(shape.ranks));
+        s.startNs = in.s();
+        s.time = readTime(in);
+    }
+    b.rankTotals.resize(in.count());
+    for (auto& t : b.rankTotals) t = readTime(in);
+}
+
+void writeRunSummary(StoredOut& out, const RunSummary& s) {
+    out.u(s.ranks);
+    out.u(s.events);
+    out.s(s.batch);
+    out.b(s.batchKnown);
+    out.text(s.batchSource);
+    out.u(s.prefillSteps);
+    out.u(s.steps.size());
+    for (const auto& step : s.steps) {
+        out.s(step.step);
+        out.s(step.startNs);
+        out.s(step.latencyNs);
+        out.u(step.ranks);
+        out.u(static_cast<std::uint8_t>(step.phase));
+        out.b(step.prefill);
+        out.s(step.batch);
+    }
+    for (const double v : {s.latencyMeanNs, s.latencyP50Ns, s.latencyP90Ns, s.latencyMaxNs, s.tokensPerSec}) out.f(v);
+    for (const auto& k : s.kinds) {
+        out.u(static_cast<std::uint8_t>(k.kind));
+        out.u(k.kernels);
+        out.s(k.busyNs);
+        out.f(k.share);
+    }
+    for (const double v : {s.loss.compute, s.loss.transfer, s.loss.syncWait, s.loss.imbalance, s.loss.idle}) out.f(v);
+    out.f(s.exposedCommShare);
+    out.f(s.exposedWaitShare);
+    out.s(s.slowestRankIndex);
+    out.text(s.slowestRankReason);
+    out.s(s.slowestLayer);
+    out.f(s.slowestLayerMeanWallNs);
+    out.u(s.collectiveCalls);
+    out.u(s.incompleteCalls);
+    out.u(s.rankSummaries.size());
+    for (const auto& r : s.rankSummaries) {
+        out.u(r.rankIndex);
+        out.u(r.rank.value);
+        writeTime(out, r.time);
+        out.s(r.imbalanceNs);
+        out.u(r.collectiveKernels);
+        out.u(r.lastArrivals);
+        out.u(r.extraKernels);
+        out.s(r.collectiveWaitNs);
+    }
+}
+
+void readRunSummary(StoredIn& in, const TraceShape& shape, RunSummary& s) {
+    s.ranks = in.u();
+    s.events = in.u();
+    s.batch = static_cast<int>(in.s());
+    s.batchKnown = in.b();
+    s.batchSource = in.text();
+    s.prefillSteps = in.u();
+    s.steps.resize(in.count());
+    for (auto& step : s.steps) {
+        step.step = in.s();
+        step.startNs = in.s();
+        step.latencyNs = in.s();
+        step.ranks = static_cast<std::uint32_t>(in.u());
+        step.phase = in.enumBelow<StepPhase>(kStepPhases);
+        step.prefill = in.b();
+        step.batch = static_cast<int>(in.s());
+    }
+    for (double* v : {&s.latencyMeanNs, &s.latencyP50Ns, &s.latencyP90Ns, &s.latencyMaxNs, &s.tokensPerSec})
+        *v = in.f();
+    for (auto& k : s.kinds) {
+        k.kind = in.enumBelow<EventKind>(kEventKindCount);
+        k.kernels = in.u();
+        k.busyNs = in.s();
+        k.share = in.f();
+    }
+    for (double* v : {&s.loss.compute, &s.loss.transfer, &s.loss.syncWait, &s.loss.imbalance, &s.loss.idle})
+        *v = in.f();
+    s.exposedCommShare = in.f();
+    s.exposedWaitShare = in.f();
+    s.slowestRankIndex = readRankOrNone(in, shape);
+    s.slowestRankReason = in.text();
+    s.slowestLayer = static_cast<int>(in.s());
+    s.slowestLayerMeanWallNs = in.f();
+    s.collectiveCalls = in.u();
+    s.incompleteCalls = in.u();
+    s.rankSummaries.resize(in.count());
+    for (auto& r : s.rankSummaries) {
+        r.rankIndex = static_cast<std::uint32_t>(in.below(shape.ranks));
+        r.rank = RankId{static_cast<std::uint32_t>(in.below(std::uint64_t{1} << 32))};
+        r.time = readTime(in);
+        r.imbalanceNs = in.s();
+        r.collectiveKernels = in.u();
+        r.lastArrivals = in.u();
+        r.extraKernels = in.u();
+        r.collectiveWaitNs = in.s();
+    }
+}
+
+void writeFindings(StoredOut& out, const std::vector<TraceFinding>& findings, const Understanding& u) {
+    out.u(findings.size());
+    for (const auto& f : findings) {
+        out.u(static_cast<std::uint8_t>(f.kind));
+        out.f(f.value);
+        out.u(f.steps.size());
+        for (const std::int64_t step : f.steps) out.s(step);
+        out.f(f.busbwBytesPerSec);
+        out.f(f.fabricBusbwBytesPerSec);
+        out.u(f.communicatorSize);
+        out.text(f.text);
+    }
+    out.u(u.gaps.size());
+    for (const auto& g : u.gaps) {
+        out.u(static_cast<std::uint8_t>(g.kind));
+        out.text(g.what);
+        out.text(g.fix);
+    }
+    out.f(u.otherShare);
+    out.u(u.topOther.size());
+    for (const auto& n : u.topOther) {
+        out.text(n.name);
+        out.s(n.ns);
+        out.u(n.count);
+    }
+}
+
+void readFindings(StoredIn& in, std::vector<TraceFinding>& findings, Understanding& u) {
+    findings.resize(in.count());
+    for (auto& f : findings) {
+        f.kind = in.enumBelow<FindingKind>(kFindingKinds);
+        f.value = in.f();
+        f.steps.resize(in.count());
+        for (auto& step : f.steps) step = in.s();
+        f.busbwBytesPerSec = in.f();
+        f.fabricBusbwBytesPerSec = in.f();
+        f.communicatorSize = static_cast<std::uint32_t>(in.u());
+        f.text = in.text();
+    }
+    u.gaps.resize(in.count());
+    for (auto& g : u.gaps) {
+        g.kind = in.enumBelow<GapKind>(kGapKinds);
+        g.what = in.text();
+        g.fix = in.text();
+    }
+    u.otherShare = in.f();
+    u.topOther.resize(in.count());
+    for (auto& n : u.topOther) {
+        n.name = in.text();
+        n.ns = in.s();
+        n.count = in.u();
+    }
+}
+
+void writeClock(StoredOut& out, const ClockEstimate& c) {
+    out.s(c.referenceRankIndex);
+    out.u(c.ranks.size());
+    for (const auto& r : c.ranks) {
+        out.u(r.rankIndex);
+        out.b(r.known);
+        out.s(r.offsetNs);
+        out.f(r.residualNs);
+        out.u(r.calls);
+        out.text(r.reason);
+    }
+    out.u(c.callsUsed);
+    out.u(c.callsDropped);
+}
+
+void readClock(StoredIn& in, const TraceShape& shape, ClockEstimate& c) {
+    c.referenceRankIndex = readRankOrNone(in, shape);
+    c.ranks.resize(in.count());
+    for (auto& r : c.ranks) {
+        r.rankIndex = static_cast<std::uint32_t>(in.below(shape.ranks));
+        r.known = in.b();
+        r.offsetNs = in.s();
+        r.residualNs = in.f();
+        r.calls = in.u();
+        r.reason = in.text();
+    }
+    c.callsUsed = in.u();
+    c.callsDropped = in.u();
+}
+
+}  // namespace
+
+TraceShape::TraceShape(const Trace& trace) : ranks(trace.ranks.size()), names(trace.names.size()) {
+    streamEvents.reserve(trace.ranks.size());
+    for (const auto& rank : trace.ranks) {
+        auto& counts = streamEvents.emplace_back();
+        for (const auto& stream : rank.streams) counts.push_back(stream.events.size());
+    }
+}
+
+void writeSummarySection(StoredOut& out, const RunAnalysis& a, const ClockEstimate& clock) {
+    out.texts(a.notes);
+    out.texts(a.segmentation.notes);
+    writeMatchingTables(out, a.matching);
+    writeBreakdownTables(out, a.breakdown);
+    writeRunSummary(out, a.summary);
+    writeFindings(out, a.findings, a.understanding);
+    writeClock(out, clock);
+}
+
+void readSummarySection(StoredIn& in, const TraceShape& shape, RunAnalysis& a, ClockEstimate& clock) {
+    a.notes = in.texts();
+    a.segmentation.notes = in.texts();
+    readMatchingTables(in, shape, a.matching);
+    readBreakdownTables(in, shape, a.breakdown);
+    readRunSummary(in, shape, a.summary);
+    readFindings(in, a.findings, a.understanding);
+    readClock(in, shape, clock);
+}
+
+void writeSegmentationSection(StoredOut& out, const Segmentation& segmentation) {
+    out.u(segmentation.ranks.size());
+    for (const auto& r : segmentation.ranks) {
+        out.u(r.rank.value);
+        out.u(static_cast<std::uint8_t>(r.source));
+        out.u(r.steps.size());
+        for (const auto& s : r.steps) {
+            out.s(s.key);
+            out.s(s.startNs);
+            out.s(s.endNs - s.startNs);
+            out.u(static_cast<std::uint8_t>(s.phase));
+            out.s(s.batch);
+        }
+        // Layers and blocks: differences from the one before (a few bytes each before compression).
+        out.u(r.layers.size());
+        LayerWindow before;
+        for (const LayerWindow w : r.layers) {
+            out.s(w.step - before.step);
+            out.s(w.layer);
+            out.s(w.startNs - before.startNs);
+            out.s(w.endNs - w.startNs);
+            before = w;
+        }
+        out.u(r.blocks.size());
+        BlockWindow blockBefore;
+        for (const BlockWindow w : r.blocks) {
+            out.s(w.step - blockBefore.step);
+            out.s(w.layer);
+            out.u(static_cast<std::uint8_t>(w.kind));
+            out.s(w.startNs - blockBefore.startNs);
+            out.s(w.endNs - w.startNs);
+            blockBefore = w;
+        }
+        for (const std::size_t v : {r.blockCount, r.unsplitLayers, r.leftoverBlocks, r.ignoredLayerRanges,
+                                    r.repeatPeriod, r.patternLayerCount, r.repeatLayerCount, r.repeatLayersPerUnit}) {
+            out.u(v);
+        }
+        out.b(r.blocksDerived);
+        out.u(static_cast<std::uint8_t>(r.repeatSplitBy));
+        out.b(r.patternKeptAsMultiple);
+    }
+}
+
+void readSegmentationSection(StoredIn& in, const TraceShape& shape, Segmentation& segmentation) {
+    segmentation.ranks.resize(in.count());
+    if (segmentation.ranks.size() != shape.ranks) in.fail();
+    for (auto& r : segmentation.ranks) {
+        if (!in.ok()) return;
+        r.rank = RankId{static_cast<std::uint32_t>(in.below(std::uint64_t{1} << 32))};
+        r.source = in.enumBelow<SegmentationSource>(kSegmentationSources);
+        r.steps.resize(in.count());
+        for (auto& s : r.steps) {
+            s.key = in.s();
+            s.startNs = in.s();
+            s.endNs = s.startNs + in.s();
+            s.phase = in.enumBelow<StepPhase>(kStepPhases);
+            s.batch = static_cast<int>(in.s());
+        }
+        std::vector<LayerWindow> layers(in.count());
+        LayerWindow before;
+        for (auto& w : layers) {
+            w.step = before.step + in.s();
+            w.layer = static_cast<int>(in.s());
+            w.startNs = before.startNs + in.s();
+            w.endNs = w.startNs + in.s();
+            before = w;
+        }
+        std::vector<BlockWindow> blocks(in.count());
+        BlockWindow blockBefore;
+        for (auto& w : blocks) {
+            w.step = blockBefore.step + in.s();
+            w.layer = static_cast<int>(in.s());
+            w.kind = in.enumBelow<BlockKind>(kBlockKinds);
+            w.startNs = blockBefore.startNs + in.s();
+            w.endNs = w.startNs + in.s();
+            blockBefore = w;
+        }
+        if (!in.ok()) return;
+        r.layers = LayerWindows(layers);
+        r.blocks = BlockWindows(blocks);
+        for (std::size_t* v : {&r.blockCount, &r.unsplitLayers, &r.leftoverBlocks, &r.ignoredLayerRanges,
+                               &r.repeatPeriod, &r.patternLayerCount, &r.repeatLayerCount, &r.repeatLayersPerUnit}) {
+            *v = in.u();
+        }
+        r.blocksDerived = in.b();
+        r.repeatSplitBy = in.enumBelow<UnitSplit>(kUnitSplits);
+        r.patternKeptAsMultiple = in.b();
+    }
+}
+
+void writeCallsSection(StoredOut& out, const std::vector<CollectiveCall>& calls) {
+    out.u(calls.size());
+    CollectiveCall before;
+    before.step = 0;
+    std::uint64_t nextParticipant = 0;
+    for (const auto& c : calls) {
+        out.s(static_cast<std::int64_t>(c.firstParticipant) - static_cast<std::int64_t>(nextParticipant));
+        out.u(c.participantCount);
+        out.u(c.expectedParticipants);
+        out.u(c.groupSize);
+        out.u(c.communicator.value);
+        out.u(c.lastRankIndex);
+        out.s(c.layer);
+        out.u(static_cast<std::uint8_t>(c.op));
+        out.u(c.bytes);
+        out.s(c.firstStartNs - before.firstStartNs);
+        out.s(c.lastStartNs - c.firstStartNs);
+        out.s(c.medianEndNs - c.lastStartNs);
+        out.s(c.step - before.step);
+        nextParticipant = std::uint64_t{c.firstParticipant} + c.participantCount;
+        before = c;
+    }
+}
+
+void readCallsSection(StoredIn& in, const TraceShape& shape, std::vector<CollectiveCall>& calls) {
+    calls.resize(in.count());
+    CollectiveCall before;
+    before.step = 0;
+    std::int64_t nextParticipant = 0;
+    for (auto& c : calls) {
+        const std::int64_t first = nextParticipant + in.s();
+        if (first < 0 || first > 0xFFFFFFFFLL) in.fail();
+        if (!in.ok()) return;
+        c.firstParticipant = static_cast<std::uint32_t>(first);
+        c.participantCount = static_cast<std::uint32_t>(in.below(std::uint64_t{1} << 32));
+        c.expectedParticipants = static_cast<std::uint32_t>(in.below(std::uint64_t{1} << 32));
+        c.groupSize = static_cast<std::uint32_t>(in.below(std::uint64_t{1} << 32));
+        c.communicator = NameId{static_cast<std::uint32_t>(in.below(shape.names))};
+        c.lastRankIndex = static_cast<std::uint32_t>(in.below(shape.ranks));
+        c.layer = static_cast<int>(in.s());
+        c.op = in.enumBelow<CollectiveOp>(kCollectiveOps);
+        c.bytes = in.u();
+        c.firstStartNs = before.firstStartNs + in.s();
+        c.lastStartNs = c.firstStartNs + in.s();
+        c.medianEndNs = c.lastStartNs + in.s();
+        c.step = before.step + in.s();
+        nextParticipant = first + c.participantCount;
+        before = c;
+    }
+}
+
+void writeParticipantsSection(StoredOut& out, const CollectiveMatching& m) {
+    // A rank's stream's matched kernels come in order, a few apart: each event index is written as the
+    // difference from the last one of its (rank, stream).
+    std::vector<std::vector<std::int64_t>> last;
+    out.u(m.participants.size());
+    for (const auto& p : m.participants) {
+        if (p.rankIndex >= last.size()) last.resize(p.rankIndex + 1u);
+        auto& streams = last[p.rankIndex];
+        if (p.streamIndex >= streams.size()) streams.resize(p.streamIndex + 1u, 0);
+        out.u(p.rankIndex);
+        out.u(p.streamIndex);
+        out.s(static_cast<std::int64_t>(p.eventIndex) - streams[p.streamIndex]);
+        out.s(p.narrowWaitNs);
+        streams[p.streamIndex] = p.eventIndex;
+    }
+    out.u(m.longWaits.size());
+    for (const auto& w : m.longWaits) {
+        out.u(w.participant);
+        out.s(w.waitNs);
+    }
+}
+
+void readParticipantsSection(StoredIn& in, const TraceShape& shape, CollectiveMatching& m) {
+    std::vector<std::vector<std::int64_t>> last(shape.ranks);
+    for (std::size_t r = 0; r < shape.ranks; ++r) last[r].assign(shape.streamEvents[r].size(), 0);
+    m.participants.resize(in.count());
+    for (auto& p : m.participants) {
+        const auto rank = in.below(shape.ranks);
+        const auto stream = in.below(in.ok() ? shape.streamEvents[rank].size() : 0);
+        if (!in.ok()) return;
+        const std::int64_t event = last[rank][stream] + in.s();
+        if (event < 0 || static_cast<std::uint64_t>(event) >= shape.streamEvents[rank][stream]) in.fail();
+        const std::int64_t wait = in.s();
+        if (wait < 0 || wait > kLongWait) in.fail();
+        if (!in.ok()) return;
+        p.rankIndex = static_cast<std::uint16_t>(rank);
+        p.streamIndex = static_cast<std::uint16_t>(stream);
+        p.eventIndex = static_cast<std::uint32_t>(event);
+        p.narrowWaitNs = static_cast<std::int32_t>(wait);
+        last[rank][stream] = event;
+    }
+    m.longWaits.resize(in.count());
+    for (auto& w : m.longWaits) {
+        w.participant = static_cast<std::uint32_t>(in.below(m.participants.size()));
+        w.waitNs = in.s();
+    }
+}
+
+void writeRowsSection(StoredOut& out, const LayerRows& rows) {
+    const auto& instances = rows.instances();
+    out.u(instances.size());
+    LayerRows::Instance before;
+    for (const auto& inst : instances) {
+        out.s(inst.step - before.step);
+        out.s(inst.layer);
+        out.u(inst.firstRow - before.firstRow);
+        before = inst;
+    }
+    out.u(rows.size());
+    std::int64_t startBefore = 0;
+    for (const LayerRankRow row : rows) {
+        const TimeBreakdown& t = row.time;
+        out.u(row.rankIndex);
+        out.s(row.startNs - startBefore);
+        for (const std::int64_t v : {t.wallNs, t.computeNs, t.overlappedCommNs, t.exposedWaitNs, t.exposedTransferNs}) {
+            out.s(v);
+        }
+        // The three sums a narrow row derives: 0 each where they hold.
+        out.s(t.exposedCommNs - (t.exposedWaitNs + t.exposedTransferNs));
+        out.s(t.commNs - (t.exposedCommNs + t.overlappedCommNs));
+        out.s(t.idleNs - (t.wallNs - t.computeNs - t.exposedCommNs));
+        startBefore = row.startNs;
+    }
+}
+
+void readRowsSection(StoredIn& in, const TraceShape& shape, LayerRows& rows) {
+    std::vector<LayerRows::Instance> instances(in.count());
+    LayerRows::Instance before;
+    for (auto& inst : instances) {
+        inst.step = before.step + in.s();
+        inst.layer = static_cast<int>(in.s());
+        inst.firstRow = static_cast<std::uint32_t>(before.firstRow + in.below(std::uint64_t{1} << 32));
+        before = inst;
+    }
+    const std::size_t count = in.count();
+    if (!in.ok()) return;
+    try {
+        rows.reset(instances, count);
+    } catch (const std::invalid_argument&) {
+        in.fail();
+        return;
+    }
+    std::vector<LayerRows::WideRow> wide;
+    std::int64_t startBefore = 0;
+    for (std::size_t k = 0; k < instances.size() && in.ok(); ++k) {
+        const std::size_t end = k + 1 < instances.size() ? instances[k + 1].firstRow : count;
+        for (std::size_t i = instances[k].firstRow; i < end && in.ok(); ++i) {
+            LayerRankRow row{instances[k].step, instances[k].layer, 0, 0, {}};
+            row.rankIndex = static_cast<std::uint32_t>(in.below(shape.ranks));
+            row.startNs = startBefore + in.s();
+            TimeBreakdown& t = row.time;
+            for (std::int64_t* v :
+                 {&t.wallNs, &t.computeNs, &t.overlappedCommNs, &t.exposedWaitNs, &t.exposedTransferNs}) {
+                *v = in.s();
+            }
+            t.exposedCommNs = t.exposedWaitNs + t.exposedTransferNs + in.s();
+            t.commNs = t.exposedCommNs + t.overlappedCommNs + in.s();
+            t.idleNs = t.wallNs - t.computeNs - t.exposedCommNs + in.s();
+            if (!rows.store(i, row)) wide.emplace_back(static_cast<std::uint32_t>(i), t);
+            startBefore = row.startNs;
+        }
+    }
+    if (in.ok()) rows.keepWide(std::move(wide));
+}
+
+void writeLayersSection(StoredOut& out, const std::vector<LayerAcrossRanks>& layers) {
+    out.u(layers.size());
+    LayerAcrossRanks before;
+    for (const auto& l : layers) {
+        out.s(l.step - before.step);
+        out.s(l.maxWallNs);
+        out.s(l.minComputeNs);
+        out.s(l.maxComputeNs - l.minComputeNs);
+        out.f(l.meanComputeNs);
+        out.s(l.layer);
+        out.u(l.ranks);
+        out.s(static_cast<std::int64_t>(l.firstRow) - static_cast<std::int64_t>(before.firstRow + before.ranks));
+        out.u(l.slowestRankIndex);
+        before = l;
+    }
+}
+
+void readLayersSection(StoredIn& in, const TraceShape& shape, std::vector<LayerAcrossRanks>& layers) {
+    layers.resize(in.count());
+    LayerAcrossRanks before;
+    for (auto& l : layers) {
+        l.step = before.step + in.s();
+        l.maxWallNs = in.s();
+        l.minComputeNs = in.s();
+        l.maxComputeNs = l.minComputeNs + in.s();
+        l.meanComputeNs = in.f();
+        l.layer = static_cast<int>(in.s());
+        l.ranks = static_cast<std::uint32_t>(in.below(std::uint64_t{1} << 32));
+        const std::int64_t first =
+            static_cast<std::int64_t>(before.firstRow) + static_cast<std::int64_t>(before.ranks) + in.s();
+        if (first < 0 || first > 0xFFFFFFFFLL) in.fail();
+        l.firstRow = static_cast<std::uint32_t>(first);
+        l.slowestRankIndex = static_cast<std::uint32_t>(in.below(shape.ranks));
+        if (!in.ok()) return;
+        before = l;
+    }
+}
+
+void writeSection(std::size_t section, StoredOut& out, const RunAnalysis& a, const ClockEstimate& clock) {
+    switch (section) {
+        case kSummary:
+            writeSummarySection(out, a, clock);
+            return;
+        case kSegmentation:
+            writeSegmentationSection(out, a.segmentation);
+            return;
+        case kCalls:
+            writeCallsSection(out, a.matching.calls);
+            return;
+        case kParticipants:
+            writeParticipantsSection(out, a.matching);
+            return;
+        case kRows:
+            writeRowsSection(out, a.breakdown.rows);
+            return;
+        case kLayers:
+            writeLayersSection(out, a.breakdown.layers);
+            return;
+        default:
+            return;
+    }
+}
+
+void readSection(std::size_t section, StoredIn& in, const TraceShape& shape, RunAnalysis& a, ClockEstimate& clock) {
+    switch (section) {
+        case kSummary:
+            readSummarySection(in, shape, a, clock);
+            return;
+        case kSegmentation:
+            readSegmentationSection(in, shape, a.segmentation);
+            return;
+        case kCalls:
+            readCallsSection(in, shape, a.matching.calls);
+            return;
+        case kParticipants:
+            readParticipantsSection(in, shape, a.matching);
+            return;
+        case kRows:
+            readRowsSection(in, shape, a.breakdown.rows);
+            return;
+        case kLayers:
+            readLayersSection(in, shape, a.breakdown.layers);
+            return;
+        default:
+            in.fail();
+            return;
+    }
+}
+
+}  // namespace tpscope::core::stored

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
+#pragma once
+// The sections of a stored analysis (stored_analysis.h), field by field. Each section is written to a
+// StoredOut and read back from a StoredIn; a reader checks every count against the bytes left and
+// every index against the trace's shape, and fails (sticky) instead of reading past anything.
+
+#include <bit>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/analysis/analysis.h"
+#include "core/analysis/clock_sync.h"
+#include "core/io/codec/event_codec.h"
+#include "core/trace/trace.h"
+
+namespace tpscope::core::stored {
+
+class StoredOut {
+  public:
+    void u(std::uint64_t v) { m_w.varint(v); }
+    void s(std::int64_t v) { m_w.zigzag(v); }
+    void f(double v) { m_w.varint(std::bit_cast<std::uint64_t>(v)); }
+    void b(bool v) { m_w.u8(v ? 1 : 0); }
+    void text(std::string_view t) { m_w.text(t); }
+    void texts(const std::vector<std::string>& list) {
+        u(list.size());
+        for (const auto& t : list) text(t);
+    }
+    std::string& bytes() { return m_w.bytes(); }
+
+  private:
+    codec::Writer m_w;
+};
+
+class StoredIn {
+  public:
+    explicit StoredIn(std::string_view bytes) : m_r(bytes) {}
+    std::uint64_t u() {
+        std::uint64_t v = 0;
+        if (m_ok && !m_r.varint(v)) m_ok = false;
+        return m_ok ? v : 0;
+    }
+    std::int64_t s() {
+        std::int64_t v = 0;
+        if (m_ok && !m_r.zigzag(v)) m_ok = false;
+        return m_ok ? v : 0;
+    }
+    double f() { return std::bit_cast<double>(u()); }
+    bool b() { return below(2) == 1; }
+    // A value that must be below `limit` (an index, an enum's range).
+    std::uint64_t below(std::uint64_t limit) {
+        const std::uint64_t v = u();
+        if (v >= limit) m_ok = false;
+        return m_ok ? v : 0;
+    }
+    template <typename E>
+    E enumBelow(std::uint64_t count) {
+        return static_cast<E>(below(count));
+    }
+    // A count of items that take at least one byte each: never more than the bytes left.
+    std::size_t count() { return static_cast<std::size_t>(below(m_r.remaining() + 1)); }
+    std::string text() {
+        std::string_view t;
+        if (m_ok && !m_r.text(t)) m_ok = false;
+        return m_ok ? std::string(t) : std::string();
+    }
+    std::vector<std::string> texts() {
+        std::vector<std::string> list(count());
+        for (auto& t : list) t = text();
+        return list;
+    }
+    void fail() { m_ok = false; }
+    bool ok() const { return m_ok; }
+    bool done() const { return m_ok && m_r.atEnd(); }
+    std::size_t bytesLeft() const { return m_r.remaining(); }
+
+  private:
+    codec::Reader m_r;
+    bool m_ok = true;
+};
+
+// What the indices of an analysis point into.
+struct TraceShape {
+    TraceShape() = default;
+    explicit TraceShape(const Trace& trace);
+    std::size_t ranks = 0;
+    std::size_t names = 0;
+    std::vector<std::vector<std::size_t>> streamEvents;  // per rank, per stream: its event count
+};
+
+// The sections in the order the blob holds them. readSection fills members of the section's own, so that
+// the sections decode on separate threads; an unknown section number reads nothing and fails.
+enum Section : std::size_t { kSummary, kSegmentation, kCalls, kParticipants, kRows, kLayers, kSectionCount };
+void writeSection(std::size_t section, StoredOut& out, const analysis::RunAnalysis& a,
+                  const analysis::ClockEstimate& clock);
+void readSection(std::size_t section, StoredIn& in, const TraceShape& shape, analysis::RunAnalysis& a,
+                 analysis::ClockEstimate& clock);
+
+void writeSummarySection(StoredOut& out, const analysis::RunAnalysis& a, const analysis::ClockEstimate& clock);
+void readSummarySection(StoredIn& in, const TraceShape& shape, analysis::RunAnalysis& a,
+                        analysis::ClockEstimate& clock);
+
+void writeSegmentationSection(StoredOut& out, const analysis::Segmentation& segmentation);
+void readSegmentationSection(StoredIn& in, const TraceShape& shape, analysis::Segmentation& segmentation);
+
+void writeCallsSection(StoredOut& out, const std::vector<analysis::CollectiveCall>& calls);
+void readCallsSection(StoredIn& in, const TraceShape& shape, std::vector<analysis::CollectiveCall>& calls);
+
+void writeParticipantsSection(StoredOut& out, const analysis::CollectiveMatching& matching);
+void readParticipantsSection(StoredIn& in, const TraceShape& shape, analysis::CollectiveMatching& matching);
+
+void writeRowsSection(StoredOut& out, const analysis::LayerRows& rows);
+void readRowsSection(StoredIn& in, const TraceShape& shape, analysis::LayerRows& rows);
+
+void writeLayersSection(StoredOut& out, const std::vector<analysis::LayerAcrossRanks>& layers);
+void readLayersSection(StoredIn& in, const TraceShape& shape, std::vector<analysis::LayerAcrossRanks>& layers);
+
+}  // namespace tpscope::core::stored

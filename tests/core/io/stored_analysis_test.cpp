@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
+// The stored analysis (core/io/workspace/stored_analysis.h): what comes back is the analysis that was
+// stored, in everything `analyze --json` prints and in every field the encoding holds; another build,
+// batch or trace reads as "not stored"; a damaged blob is an error, never a crash.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "core/analysis/analysis_json.h"
+#include "core/analysis/synced_analysis.h"
+#include "core/hw/catalog.h"
+#include "core/io/import/trace_reader.h"
+#include "core/io/workspace/stored_analysis.h"
+#include "core/io/workspace/stored_analysis_fields.h"
+#include "core/sim/sweep.h"
+#include "core/util/json_writer.h"
+#include "io_test_util.h"
+#include "test_support.h"
+
+namespace tpscope::test {
+namespace {
+
+const core::StoredAnalysisKey kKey{"0.1.0 test-build", 2};
+
+std::shared_ptr<const core::Trace> simulatedTrace(int tp, int tokens) {
+    auto catalog = core::Catalog::load({});
+    EXPECT_TRUE(catalog);
+    auto spec = core::sim::defaultSweepSpec(*catalog);
+    EXPECT_TRUE(spec);
+    spec->tps = {tp};
+    spec->batches = {2};
+    spec->tokens = tokens;
+    auto result = core::sim::runSweep(*spec);
+    EXPECT_TRUE(result) << result.error().describe();
+    return result->runs.at(0).trace;
+}
+
+// Everything `analyze --json` prints of it, the matched calls and one rank's layer table included.
+std::string jsonOf(const core::Trace& trace, const core::analysis::RunAnalysis& a) {
+    std::ostringstream out;
+    core::JsonWriter w(out);
+    core::analysis::AnalysisJsonOptions options;
+    options.includeCalls = true;
+    core::analysis::writeAnalysisJson(w, trace, a, options);
+    options.includeCalls = false;
+    options.rankIndex = static_cast<std::int64_t>(trace.ranks.size()) - 1;
+    core::analysis::writeAnalysisJson(w, trace, a, options);
+    return out.str();
+}
+
+void expectSameClock(const core::analysis::ClockEstimate& a, const core::analysis::ClockEstimate& b) {
+    EXPECT_EQ(a.referenceRankIndex, b.referenceRankIndex);
+    EXPECT_EQ(a.callsUsed, b.callsUsed);
+    EXPECT_EQ(a.callsDropped, b.callsDropped);
+    ASSERT_EQ(a.ranks.size(), b.ranks.size());
+    for (std::size_t r = 0; r < a.ranks.size(); ++r) {
+        EXPECT_EQ(a.ranks[r].rankIndex, b.ranks[r].rankIndex);
+        EXPECT_EQ(a.ranks[r].known, b.ranks[r].known);
+        EXPECT_EQ(a.ranks[r].offsetNs, b.ranks[r].offsetNs);
+        EXPECT_EQ(a.ranks[r].residualNs, b.ranks[r].residualNs);
+        EXPECT_EQ(a.ranks[r].calls, b.ranks[r].calls);
+        EXPECT_EQ(a.ranks[r].reason, b.ranks[r].reason);
+    }
+}
+
+// The analysis of `trace` stored and read back: the same JSON, the same clock estimate, and stored
+// again, the same bytes (every encoded field came back as it was).
+void expectRoundTrip(const core::Trace& trace, const std::string& what) {
+    core::analysis::AnalysisOptions options;
+    options.batch = kKey.batch;
+    const auto both = core::analysis::analyzeWithClockEstimate(trace, options);
+    auto blob = core::encodeStoredAnalysis(both.analysis, both.estimate, trace, kKey);
+    ASSERT_TRUE(blob) << what << ": " << blob.error().describe();
+    auto back = core::decodeStoredAnalysis(*blob, trace, kKey);
+    ASSERT_TRUE(back) << what << ": " << back.error().describe();
+    ASSERT_TRUE(back->has_value()) << what;
+    const core::StoredAnalysis& stored = **back;
+    EXPECT_EQ(jsonOf(trace, stored.analysis), jsonOf(trace, both.analysis)) << what;
+    expectSameClock(stored.clock, both.estimate);
+    auto again = core::encodeStoredAnalysis(stored.analysis, stored.clock, trace, kKey);
+    ASSERT_TRUE(again);
+    EXPECT_TRUE(*again == *blob) << what << ": stored again, " << again->size() << " bytes against " << blob->size();
+}
+
+TEST(StoredAnalysis, ASimulatedRunComesBackAsItWasAnalysed) {
+    const auto trace = simulatedTrace(4, 3);
+    ASSERT_GT(trace->eventCount(), 1000u);
+    expectRoundTrip(*trace, "simulated TP 4");
+}
+
+TEST(StoredAnalysis, EveryPublicTraceComesBackAsItWasAnalysed) {
+    if (!std::filesystem::exists(publicTraces())) GTEST_SKIP() << "no public traces under " << publicTraces();
+    std::size_t analysed = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(publicTraces())) {
+        auto trace = core::readTrace(entry.path().string());
+        if (!trace || (*trace)->eventCount() == 0) continue;  // measured tables (Vidur's CSVs), not traces
+        expectRoundTrip(**trace, entry.path().filename().string());
+        ++analysed;
+    }
+    EXPECT_GE(analysed, 5u);
+}
+
+TEST(StoredAnalysis, AnotherBuildBatchOrTraceReadsAsNotStored) {
+    const auto trace = simulatedTrace(2, 2);
+    const auto other = simulatedTrace(4, 2);
+    core::analysis::AnalysisOptions options;
+    options.batch = kKey.batch;
+    const auto both = core::analysis::analyzeWithClockEstimate(*trace, options);
+    auto blob = core::encodeStoredAnalysis(both.analysis, both.estimate, *trace, kKey);
+    ASSERT_TRUE(blob);
+    for (const auto& [key, t, what] :
+         {std::tuple{core::StoredAnalysisKey{"0.1.0 another", 2}, trace, "build"},
+          std::tuple{core::StoredAnalysisKey{kKey.build, 3}, trace, "batch"},
+          std::tuple{core::StoredAnalysisKey{"", 2}, trace, "modified build"}, std::tuple{kKey, other, "trace"}}) {
+        auto back = core::decodeStoredAnalysis(*blob, *t, key);
+        ASSERT_TRUE(back) << what << ": " << back.error().describe();
+        EXPECT_FALSE(back->has_value()) << what;
+    }
+    // Not a stored analysis at all (an older writer's opaque bytes): not stored either.
+    auto foreign = core::decodeStoredAnalysis("cache\0with zero", *trace, kKey);
+    ASSERT_TRUE(foreign);
+    EXPECT_FALSE(foreign->has_value());
+    // A modified tree's build stores nothing.
+    EXPECT_FALSE(core::encodeStoredAnalysis(both.analysis, both.estimate, *trace, {"", 2}));
+}
+
+TEST(StoredAnalysis, ADamagedBlobIsAnErrorNeverACrash) {
+    const auto trace = simulatedTrace(2, 2);
+    core::analysis::AnalysisOptions options;
+    options.batch = kKey.batch;
+    const auto both = core::analysis::analyzeWithClockEstimate(*trace, options);
+    auto blob = core::encodeStoredAnalysis(both.analysis, both.estimate, *trace, kKey);
+    ASSERT_TRUE(blob);
+    std::size_t errors = 0;
+    const std::size_t step = std::max<std::size_t>(1, blob->size() / 400);
+    for (std::size_t cut = 0; cut < blob->size(); cut += step) {
+        auto back = core::decodeStoredAnalysis(std::string_view(*blob).substr(0, cut), *trace, kKey);
+        EXPECT_FALSE(back && back->has_value()) << "cut at " << cut;
+        errors += back ? 0 : 1;
+        std::string flipped = *blob;
+        flipped[cut] = static_cast<char>(flipped[cut] ^ 0x20);
+        back = core::decodeStoredAnalysis(flipped, *trace, kKey);
+        EXPECT_FALSE(back && back->has_value()) << "byte " << cut << " flipped";
+        errors += back ? 0 : 1;
+    }
+    EXPECT_GT(errors, 0u);
+}
+
+TEST(StoredAnalysis, AnIndexOutsideTheTraceIsRefused) {
+    const auto trace = simulatedTrace(2, 2);
+    const core::stored::TraceShape shape(*trace);
+    const std::size_t events = shape.streamEvents[1][0];
+    // A participant of rank 1's first stream at its last event, then one past it.
+    for (const std::size_t event : {events - 1, events}) {
+        core::stored::StoredOut out;
+        out.u(1);  // participants
+        out.u(1);  // rank
+        out.u(0);  // stream
+        out.s(static_cast<std::int64_t>(event));
+        out.s(0);  // wait
+        out.u(0);  // long waits
+        core::stored::StoredIn in(out.bytes());
+        core::analysis::CollectiveMatching m;
+        core::stored::readParticipantsSection(in, shape, m);
+        EXPECT_EQ(in.done(), event < events) << "event " << event << " of " << events;
+    }
+    // A rank the trace does not have, and a count larger than the bytes that could hold it.
+    core::stored::StoredOut out;
+    out.u(1);
+    out.u(shape.ranks);
+    core::stored::StoredIn in(out.bytes());
+    core::analysis::CollectiveMatching m;
+    core::stored::readParticipantsSection(in, shape, m);
+    EXPECT_FALSE(in.ok());
+    core::stored::StoredOut huge;
+    huge.u(std::uint64_t{1} << 40);
+    core::stored::StoredIn hugeIn(huge.bytes());
+    std::vector<core::analysis::CollectiveCall> calls;
+    core::stored::readCallsSection(hugeIn, shape, calls);
+    EXPECT_FALSE(hugeIn.ok());
+    EXPECT_TRUE(calls.empty());
+}
+
+TEST(StoredAnalysis, AWorkspaceKeepsItAndItsTraceReadsItBack) {
+    TempDir dir;
+    const auto path = (dir / "stored.tpscope").string();
+    core::Workspace ws;
+    ws.runs.push_back(core::Run{{"tp4", "llama3-8b", "h100-sxm", "nvlink4", 4, 2, 3, {}}, simulatedTrace(4, 3), {}});
+    ASSERT_TRUE(core::storeAnalysis(ws.runs[0], kKey.build));
+    ASSERT_TRUE(ws.runs[0].analysisCache);
+    ASSERT_TRUE(core::saveWorkspace(ws, path));
+    auto loaded = core::loadWorkspace(path);
+    ASSERT_TRUE(loaded) << loaded.error().describe();
+    const core::Run& run = loaded->runs.at(0);
+    ASSERT_TRUE(run.analysisCache);
+    // Read against the trace as the workspace gives it back: the analysis of that trace.
+    auto back = core::decodeStoredAnalysis(*run.analysisCache, *run.trace, {kKey.build, run.info.batch});
+    ASSERT_TRUE(back) << back.error().describe();
+    ASSERT_TRUE(back->has_value());
+    core::analysis::AnalysisOptions options;
+    options.batch = run.info.batch;
+    const auto fresh = core::analysis::analyzeWithClockEstimate(*run.trace, options);
+    EXPECT_EQ(jsonOf(*run.trace, (*back)->analysis), jsonOf(*run.trace, fresh.analysis));
+    expectSameClock((*back)->clock, fresh.estimate);
+    // A build from a modified tree stores nothing.
+    core::Run plain{{"tp4", "llama3-8b", "h100-sxm", "nvlink4", 4, 2, 3, {}}, run.trace, {}};
+    ASSERT_TRUE(core::storeAnalysis(plain, ""));
+    EXPECT_FALSE(plain.analysisCache);
+}
+
+}  // namespace
+}  // namespace tpscope::test

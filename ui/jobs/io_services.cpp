@@ -215,30 +215,25 @@ void previewExcerpt(const QString& path, const OpenPreviewFn& preview) {
     preview(run);
 }
 
-// The analysis stored with a run (core/io/workspace/stored_analysis.h): taken when this build wrote it
-// for the run's batch, which saves the open the analysis (half its time at 100 M events). Returns the
-// stored clock estimate for the timeline; nullopt, the run left unanalysed, when there is none to take.
-// A damaged one is logged and the run analysed as if none were stored: the trace is what counts.
-std::optional<core::analysis::ClockEstimate> takeStoredAnalysis(RunRecord& run, std::optional<std::string>& blob,
-                                                                int number) {
-    if (!blob || !run.trace) return std::nullopt;
-    const std::string bytes = std::move(*blob);
-    blob.reset();
-    auto decoded = core::decodeStoredAnalysis(bytes, *run.trace,
-                                              core::StoredAnalysisKey{core::storedAnalysisBuild(), run.request.batch});
-    if (!decoded) {
-        qCWarning(lcDocument).noquote() << "run" << number
-                                        << "analysed again:" << QString::fromStdString(decoded.error().describe());
+// The analysis stored with run `index` of the workspace (core/io/workspace/stored_analysis.h), read in
+// place: taken when this build wrote it for the run's batch, which saves the open the analysis (half its
+// time at 100 M events). Returns the stored clock estimate for the timeline; nullopt, the run left
+// unanalysed, when there is none to take. A damaged one is logged and the run analysed as if none were
+// stored: the trace is what counts.
+std::optional<core::analysis::ClockEstimate> takeStoredAnalysis(RunRecord& run, const std::string& path,
+                                                                std::size_t index) {
+    if (!run.trace) return std::nullopt;
+    const core::StoredAnalysisKey key{core::storedAnalysisBuild(), run.request.batch};
+    auto stored = core::loadStoredAnalysis(path, index, *run.trace, key);
+    if (!stored) {
+        qCWarning(lcDocument).noquote() << "run" << index + 1
+                                        << "analysed again:" << QString::fromStdString(stored.error().describe());
         return std::nullopt;
     }
-    if (!decoded->has_value()) {
-        qCInfo(lcDocument).noquote() << "run" << number
-                                     << "analysed again: its stored analysis is another build's or batch's";
-        return std::nullopt;
-    }
-    run.analysis = std::make_shared<const core::analysis::RunAnalysis>(std::move((*decoded)->analysis));
-    qCInfo(lcDocument).noquote() << "took the stored analysis of run" << number << ";" << memoryUseText();
-    return std::move((*decoded)->clock);
+    if (!stored->has_value()) return std::nullopt;
+    run.analysis = std::make_shared<const core::analysis::RunAnalysis>(std::move((*stored)->analysis));
+    qCInfo(lcDocument).noquote() << "took the stored analysis of run" << index + 1 << ";" << memoryUseText();
+    return std::move((*stored)->clock);
 }
 
 }  // namespace
@@ -258,18 +253,14 @@ core::Result<OpenedDocument> openWithIo(const QString& path, const TaskControl& 
         if (preview) previewExcerpt(path, preview);
         core::WorkspaceOptions options;
         options.control = reading;
+        options.readAnalysisCache = false;  // taken in place, run by run (takeStoredAnalysis)
         core::Workspace ws;
         TPSCOPE_TRY_ASSIGN(ws, core::loadWorkspace(p, options));
         OpenedDocument doc;
         doc.path = path;
         doc.isWorkspace = true;
         doc.settings = std::move(ws.settings);
-        std::vector<std::optional<std::string>> stored;
-        for (auto& run : ws.runs) {
-            doc.runs.push_back(runRecordOf(run, path));
-            stored.push_back(std::move(run.analysisCache));
-        }
-        ws.runs.clear();
+        for (const auto& run : ws.runs) doc.runs.push_back(runRecordOf(run, path));
         assignGroups(doc.runs);
         // The reading threads' buffers are freed by now, but kept in their arenas (up to 0.9 GB at 100 M
         // events): handed back before the timeline rows and the analysis allocate.
@@ -279,7 +270,7 @@ core::Result<OpenedDocument> openWithIo(const QString& path, const TaskControl& 
         for (std::size_t i = 0; i < doc.runs.size(); ++i) {
             if (control.cancelled()) return core::makeError(core::ErrorCode::Cancelled, "opening cancelled", p);
             if (doc.runs[i].trace) {
-                auto clock = takeStoredAnalysis(doc.runs[i], stored[i], static_cast<int>(i + 1));
+                auto clock = takeStoredAnalysis(doc.runs[i], p, i);
                 deriveRunData(doc.runs[i], std::move(clock));
             }
             qCInfo(lcDocument).noquote() << "analysed run" << i + 1 << "of" << doc.runs.size() << ";"

@@ -2,13 +2,17 @@
 // Copyright (C) 2026 The tpscope authors
 #include "core/io/workspace/stored_analysis.h"
 
+#include <algorithm>
 #include <array>
+#include <mutex>
 #include <utility>
 #include <vector>
 
 #include "core/analysis/synced_analysis.h"
 #include "core/io/codec/zstd.h"
+#include "core/io/sqlite_db.h"
 #include "core/io/workspace/stored_analysis_fields.h"
+#include "core/io/workspace/workspace_runs.h"
 #include "core/util/build_info.h"
 #include "core/util/parallel_for.h"
 
@@ -29,11 +33,11 @@ using stored::kSectionCount;
 constexpr std::array<std::string_view, kSectionCount> kSectionNames = {
     "summary", "segmentation", "collective calls", "call participants", "layer rows", "layer instances"};
 
-// What a section may decompress to before it is refused: far above what any analysis of `trace` holds
-// (about 40 bytes an event at most), so that a hostile size cannot allocate without bound.
-std::uint64_t maxSectionBytes(const Trace& trace) {
-    return std::uint64_t{256} * (trace.eventCount() + trace.ranks.size()) + (std::uint64_t{64} << 20);
-}
+// What a frame may decompress to before it is refused (a frame is cut at the first mark past
+// kFrameBytes, and no single item comes near this).
+constexpr std::uint64_t kMaxFrameBytes = std::uint64_t{64} << 20;
+// The header is read whole before any frame; a real one is a few kilobytes (a frame per MB of raw section).
+constexpr std::size_t kMaxHeaderBytes = std::size_t{1} << 20;
 
 // What the sections say of each other and of the trace: every reference in range, and the tables
 // that hold one entry a rank hold one.
@@ -53,10 +57,169 @@ Error damagedAnalysis(const std::string& what) {
     return makeError(ErrorCode::ParseError, "the stored analysis is damaged (" + what + ")", "analysis_cache");
 }
 
-struct PackedSection {
+struct Frame {
     std::uint64_t rawBytes = 0;
-    Result<std::string> bytes = std::string();
+    std::uint64_t packedBytes = 0;
+    std::uint64_t offset = 0;  // of its packed bytes in the blob
 };
+
+struct PackedSection {
+    std::vector<Frame> frames;
+    std::vector<std::string> packed;
+    Status status = Ok{};
+};
+
+// The blob's bytes, read a range at a time (from memory, or straight from the file's blob).
+class BlobSource {
+  public:
+    virtual ~BlobSource() = default;
+    virtual std::uint64_t size() const = 0;
+    // Thread-safe: frames are read from every section's thread.
+    virtual Status read(std::uint64_t offset, std::size_t length, std::string& out) = 0;
+};
+
+class MemorySource final : public BlobSource {
+  public:
+    explicit MemorySource(std::string_view bytes) : m_bytes(bytes) {}
+    std::uint64_t size() const override { return m_bytes.size(); }
+    Status read(std::uint64_t offset, std::size_t length, std::string& out) override {
+        if (offset > m_bytes.size() || length > m_bytes.size() - offset) return damagedAnalysis("length");
+        out.assign(m_bytes.substr(offset, length));
+        return Ok{};
+    }
+
+  private:
+    std::string_view m_bytes;
+};
+
+// The run's analysis_cache read in place (sqlite3_blob_read): no copy of the whole blob in memory.
+class SqliteBlobSource final : public BlobSource {
+  public:
+    SqliteBlobSource(sqlite3_blob* blob, std::string path) : m_blob(blob), m_path(std::move(path)) {}
+    SqliteBlobSource(const SqliteBlobSource&) = delete;
+    SqliteBlobSource& operator=(const SqliteBlobSource&) = delete;
+    ~SqliteBlobSource() override { sqlite3_blob_close(m_blob); }
+    std::uint64_t size() const override { return static_cast<std::uint64_t>(sqlite3_blob_bytes(m_blob)); }
+    Status read(std::uint64_t offset, std::size_t length, std::string& out) override {
+        if (offset > size() || length > size() - offset) return damagedAnalysis("length");
+        out.resize(length);
+        const std::lock_guard lock(m_mutex);
+        if (sqlite3_blob_read(m_blob, out.data(), static_cast<int>(length), static_cast<int>(offset)) != SQLITE_OK) {
+            return makeError(ErrorCode::IoError, "cannot read the stored analysis", m_path);
+        }
+        return Ok{};
+    }
+
+  private:
+    sqlite3_blob* m_blob;
+    std::string m_path;
+    std::mutex m_mutex;
+};
+
+PackedSection packSection(std::size_t section, const analysis::RunAnalysis& analysis,
+                          const analysis::ClockEstimate& clock) {
+    StoredOut out;
+    stored::writeSection(section, out, analysis, clock);
+    PackedSection p;
+    std::vector<std::size_t> starts{0};
+    starts.insert(starts.end(), out.cuts().begin(), out.cuts().end());
+    const std::string_view raw = out.bytes();
+    for (std::size_t f = 0; f < starts.size(); ++f) {
+        const std::size_t end = f + 1 < starts.size() ? starts[f + 1] : raw.size();
+        auto packed = codec::compressZstd(raw.substr(starts[f], end - starts[f]), kLevel);
+        if (!packed) {
+            p.status = packed.error();
+            return p;
+        }
+        p.frames.push_back({end - starts[f], packed->size(), 0});
+        p.packed.push_back(std::move(*packed));
+    }
+    return p;
+}
+
+// One section's frames, each read and decompressed into buffers reused from frame to frame.
+class FrameReader {
+  public:
+    FrameReader(BlobSource& source, const std::vector<Frame>& frames, std::string name)
+        : m_source(source), m_frames(frames), m_name(std::move(name)) {}
+    bool next(std::string_view& frame, std::size_t& bytesAfter) {
+        if (m_next >= m_frames.size() || !m_status) return false;
+        const Frame& f = m_frames[m_next++];
+        m_status = m_source.read(f.offset, static_cast<std::size_t>(f.packedBytes), m_packed);
+        if (m_status) {
+            m_status =
+                codec::decompressZstdInto({reinterpret_cast<const unsigned char*>(m_packed.data()), m_packed.size()},
+                                          f.rawBytes, kMaxFrameBytes, m_name, m_raw);
+        }
+        if (!m_status) return false;
+        bytesAfter = 0;
+        for (std::size_t i = m_next; i < m_frames.size(); ++i) bytesAfter += m_frames[i].rawBytes;
+        frame = m_raw;
+        return true;
+    }
+    const Status& status() const { return m_status; }
+
+  private:
+    BlobSource& m_source;
+    const std::vector<Frame>& m_frames;
+    std::string m_name;
+    std::size_t m_next = 0;
+    std::string m_packed;
+    std::string m_raw;
+    Status m_status = Ok{};
+};
+
+Result<std::optional<StoredAnalysis>> decodeFrom(BlobSource& source, const Trace& trace, const StoredAnalysisKey& key,
+                                                 unsigned threads) {
+    // Not this build's (or not a stored analysis at all): analysed as if nothing were stored.
+    std::string head;
+    TPSCOPE_TRY(
+        source.read(0, static_cast<std::size_t>(std::min<std::uint64_t>(source.size(), kMaxHeaderBytes)), head));
+    if (key.build.empty() || !std::string_view(head).starts_with(kMagic)) return std::optional<StoredAnalysis>();
+    StoredIn header(std::string_view(head).substr(kMagic.size()));
+    if (header.u() != kFormat || header.text() != key.build || header.s() != key.batch ||
+        header.u() != trace.eventCount() || header.u() != trace.ranks.size() || !header.ok()) {
+        return std::optional<StoredAnalysis>();
+    }
+    if (header.u() != kSectionCount) return damagedAnalysis("section count");
+    std::array<std::vector<Frame>, kSectionCount> frames;
+    for (auto& section : frames) {
+        section.resize(header.count());
+        for (auto& f : section) {
+            f.rawBytes = header.below(kMaxFrameBytes + 1);
+            f.packedBytes = header.below(source.size() + 1);
+        }
+    }
+    if (!header.ok()) return damagedAnalysis("frame sizes");
+    std::uint64_t offset = head.size() - header.bytesLeft();
+    for (auto& section : frames) {
+        for (auto& f : section) {
+            f.offset = offset;
+            offset += f.packedBytes;
+        }
+    }
+    if (offset != source.size()) return damagedAnalysis("length");
+
+    const stored::TraceShape shape(trace);
+    std::optional<StoredAnalysis> out(std::in_place);
+    std::vector<Status> status(kSectionCount, Status(Ok{}));
+    parallelFor(kSectionCount, threads, [&](std::size_t s) {
+        const std::string name(kSectionNames[s]);
+        FrameReader reader(source, frames[s], name);
+        StoredIn in([&reader](std::string_view& frame, std::size_t& after) { return reader.next(frame, after); });
+        stored::readSection(s, in, shape, out->analysis, out->clock);
+        if (!reader.status()) {
+            status[s] = reader.status();
+        } else if (!in.done()) {
+            status[s] = damagedAnalysis(name);
+        }
+    });
+    for (const auto& s : status) {
+        if (!s) return s.error();
+    }
+    if (!consistent(*out, shape)) return damagedAnalysis("references between sections");
+    return out;
+}
 
 }  // namespace
 
@@ -73,12 +236,7 @@ Result<std::string> encodeStoredAnalysis(const analysis::RunAnalysis& analysis, 
                          "no build identity: a build from a modified tree stores no analysis");
     }
     std::array<PackedSection, kSectionCount> sections;
-    parallelFor(kSectionCount, threads, [&](std::size_t s) {
-        StoredOut out;
-        stored::writeSection(s, out, analysis, clock);
-        sections[s].rawBytes = out.bytes().size();
-        sections[s].bytes = codec::compressZstd(out.bytes(), kLevel);
-    });
+    parallelFor(kSectionCount, threads, [&](std::size_t s) { sections[s] = packSection(s, analysis, clock); });
     StoredOut header;
     header.u(kFormat);
     header.text(key.build);
@@ -88,10 +246,13 @@ Result<std::string> encodeStoredAnalysis(const analysis::RunAnalysis& analysis, 
     header.u(kSectionCount);
     std::size_t total = 0;
     for (const auto& section : sections) {
-        if (!section.bytes) return section.bytes.error();
-        header.u(section.rawBytes);
-        header.u(section.bytes->size());
-        total += section.bytes->size();
+        if (!section.status) return section.status.error();
+        header.u(section.frames.size());
+        for (const auto& f : section.frames) {
+            header.u(f.rawBytes);
+            header.u(f.packedBytes);
+            total += f.packedBytes;
+        }
     }
     if (total > kMaxStoredAnalysisBytes) {
         return makeError(ErrorCode::Unsupported, "the analysis is too large to store (" + std::to_string(total >> 20) +
@@ -100,54 +261,35 @@ Result<std::string> encodeStoredAnalysis(const analysis::RunAnalysis& analysis, 
     std::string blob(kMagic);
     blob.reserve(kMagic.size() + header.bytes().size() + total);
     blob += header.bytes();
-    for (const auto& section : sections) blob += *section.bytes;
+    for (const auto& section : sections) {
+        for (const auto& packed : section.packed) blob += packed;
+    }
     return blob;
 }
 
 Result<std::optional<StoredAnalysis>> decodeStoredAnalysis(std::string_view blob, const Trace& trace,
                                                            const StoredAnalysisKey& key, unsigned threads) {
-    // Not this build's (or not a stored analysis at all): analysed as if nothing were stored.
-    if (key.build.empty() || !blob.starts_with(kMagic)) return std::optional<StoredAnalysis>();
-    blob.remove_prefix(kMagic.size());
-    StoredIn header(blob);
-    if (header.u() != kFormat || header.text() != key.build || header.s() != key.batch ||
-        header.u() != trace.eventCount() || header.u() != trace.ranks.size() || !header.ok()) {
-        return std::optional<StoredAnalysis>();
-    }
-    if (header.u() != kSectionCount) return damagedAnalysis("section count");
-    const std::uint64_t maxRaw = maxSectionBytes(trace);
-    std::array<std::pair<std::uint64_t, std::uint64_t>, kSectionCount> sizes{};  // raw, packed
-    std::uint64_t packedTotal = 0;
-    for (auto& [raw, packed] : sizes) {
-        raw = header.u();
-        packed = header.u();
-        packedTotal += packed;
-        if (!header.ok() || raw > maxRaw || packed > blob.size()) return damagedAnalysis("section sizes");
-    }
-    const std::size_t headerBytes = blob.size() - header.bytesLeft();
-    if (headerBytes + packedTotal != blob.size()) return damagedAnalysis("length");
+    MemorySource source(blob);
+    return decodeFrom(source, trace, key, threads);
+}
 
-    const stored::TraceShape shape(trace);
-    std::optional<StoredAnalysis> out(std::in_place);
-    std::vector<Status> status(kSectionCount, Status(Ok{}));
-    std::array<std::size_t, kSectionCount> offsets{};
-    for (std::size_t s = 1; s < kSectionCount; ++s) offsets[s] = offsets[s - 1] + sizes[s - 1].second;
-    parallelFor(kSectionCount, threads, [&](std::size_t s) {
-        const std::string_view packed = blob.substr(headerBytes + offsets[s], sizes[s].second);
-        const std::string name(kSectionNames[s]);
-        std::string raw;
-        status[s] = codec::decompressZstdInto({reinterpret_cast<const unsigned char*>(packed.data()), packed.size()},
-                                              sizes[s].first, maxRaw, name, raw);
-        if (!status[s]) return;
-        StoredIn in(raw);
-        stored::readSection(s, in, shape, out->analysis, out->clock);
-        if (!in.done()) status[s] = damagedAnalysis(name);
-    });
-    for (const auto& s : status) {
-        if (!s) return s.error();
+Result<std::optional<StoredAnalysis>> loadStoredAnalysis(const std::string& path, std::size_t runIndex,
+                                                         const Trace& trace, const StoredAnalysisKey& key,
+                                                         unsigned threads) {
+    auto db = openWorkspace(path);
+    if (!db) return db.error();
+    auto stmt = db->prepare("SELECT run_id, analysis_cache IS NULL FROM runs ORDER BY run_id LIMIT 1 OFFSET ?1");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, static_cast<std::int64_t>(runIndex));
+    if (stmt->step() != SQLITE_ROW) return makeError(ErrorCode::NotFound, "no run " + std::to_string(runIndex), path);
+    if (stmt->int64(1) != 0) return std::optional<StoredAnalysis>();
+    sqlite3_blob* blob = nullptr;
+    if (sqlite3_blob_open(db->handle(), "main", "runs", "analysis_cache", stmt->int64(0), 0, &blob) != SQLITE_OK) {
+        sqlite3_blob_close(blob);
+        return makeError(ErrorCode::IoError, "cannot read the stored analysis", path);
     }
-    if (!consistent(*out, shape)) return damagedAnalysis("references between sections");
-    return out;
+    SqliteBlobSource source(blob, path);
+    return decodeFrom(source, trace, key, threads);
 }
 
 Status storeAnalysis(Run& run, const std::string& build, unsigned threads) {

@@ -53,6 +53,12 @@ Result<std::string> encodeStoredAnalysis(const analysis::RunAnalysis& analysis, 
 Result<std::optional<StoredAnalysis>> decodeStoredAnalysis(std::string_view blob, const Trace& trace,
                                                            const StoredAnalysisKey& key, unsigned threads = 0);
 
+// The same, read in place from run `runIndex` (in run_id order) of the workspace at `path`: a frame at a
+// time, never the whole blob in memory. nullopt also when the run stores none.
+Result<std::optional<StoredAnalysis>> loadStoredAnalysis(const std::string& path, std::size_t runIndex,
+                                                         const Trace& trace, const StoredAnalysisKey& key,
+                                                         unsigned threads = 0);
+
 // A blob above this is not stored (SQLite's default limit is 1e9 bytes a value): the run is analysed
 // when it opens, as before.
 inline constexpr std::size_t kMaxStoredAnalysisBytes = std::size_t{512} << 20;

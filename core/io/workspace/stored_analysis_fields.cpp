@@ -105,6 +105,7 @@ void writeBreakdownTables(StoredOut& out, const LayerBreakdown& b) {
         out.u(static_cast<std::uint8_t>(s.block));
         out.u(s.samples);
         writeTime(out, s.time);
+        out.mark();
     }
     out.u(b.steps.size());
     for (const auto& s : b.steps) {
@@ -112,6 +113,7 @@ void writeBreakdownTables(StoredOut& out, const LayerBreakdown& b) {
         out.u(s.rankIndex);
         out.s(s.startNs);
         writeTime(out, s.time);
+        out.mark();
     }
     out.u(b.rankTotals.size());
     for (const auto& t : b.rankTotals) writeTime(out, t);
@@ -125,6 +127,7 @@ void readBreakdownTables(StoredIn& in, const TraceShape& shape, LayerBreakdown& 
         s.block = in.enumBelow<BlockKind>(kBlockKinds);
         s.samples = in.u();
         s.time = readTime(in);
+        in.mark();
     }
     b.steps.resize(in.count());
     for (auto& s : b.steps) {
@@ -132,6 +135,7 @@ void readBreakdownTables(StoredIn& in, const TraceShape& shape, LayerBreakdown& 
         s.rankIndex = static_cast<std::uint32_t>(in.below(shape.ranks));
         s.startNs = in.s();
         s.time = readTime(in);
+        in.mark();
     }
     b.rankTotals.resize(in.count());
     for (auto& t : b.rankTotals) t = readTime(in);
@@ -153,6 +157,7 @@ void writeRunSummary(StoredOut& out, const RunSummary& s) {
         out.u(static_cast<std::uint8_t>(step.phase));
         out.b(step.prefill);
         out.s(step.batch);
+        out.mark();
     }
     for (const double v : {s.latencyMeanNs, s.latencyP50Ns, s.latencyP90Ns, s.latencyMaxNs, s.tokensPerSec}) out.f(v);
     for (const auto& k : s.kinds) {
@@ -199,6 +204,7 @@ void readRunSummary(StoredIn& in, const TraceShape& shape, RunSummary& s) {
         step.phase = in.enumBelow<StepPhase>(kStepPhases);
         step.prefill = in.b();
         step.batch = static_cast<int>(in.s());
+        in.mark();
     }
     for (double* v : {&s.latencyMeanNs, &s.latencyP50Ns, &s.latencyP90Ns, &s.latencyMaxNs, &s.tokensPerSec})
         *v = in.f();
@@ -357,6 +363,7 @@ void writeSegmentationSection(StoredOut& out, const Segmentation& segmentation) 
             out.s(s.endNs - s.startNs);
             out.u(static_cast<std::uint8_t>(s.phase));
             out.s(s.batch);
+            out.mark();
         }
         // Layers and blocks: differences from the one before (a few bytes each before compression).
         out.u(r.layers.size());
@@ -367,6 +374,7 @@ void writeSegmentationSection(StoredOut& out, const Segmentation& segmentation) 
             out.s(w.startNs - before.startNs);
             out.s(w.endNs - w.startNs);
             before = w;
+            out.mark();
         }
         out.u(r.blocks.size());
         BlockWindow blockBefore;
@@ -377,6 +385,7 @@ void writeSegmentationSection(StoredOut& out, const Segmentation& segmentation) 
             out.s(w.startNs - blockBefore.startNs);
             out.s(w.endNs - w.startNs);
             blockBefore = w;
+            out.mark();
         }
         for (const std::size_t v : {r.blockCount, r.unsplitLayers, r.leftoverBlocks, r.ignoredLayerRanges,
                                     r.repeatPeriod, r.patternLayerCount, r.repeatLayerCount, r.repeatLayersPerUnit}) {
@@ -385,6 +394,7 @@ void writeSegmentationSection(StoredOut& out, const Segmentation& segmentation) 
         out.b(r.blocksDerived);
         out.u(static_cast<std::uint8_t>(r.repeatSplitBy));
         out.b(r.patternKeptAsMultiple);
+        out.mark();
     }
 }
 
@@ -402,6 +412,7 @@ void readSegmentationSection(StoredIn& in, const TraceShape& shape, Segmentation
             s.endNs = s.startNs + in.s();
             s.phase = in.enumBelow<StepPhase>(kStepPhases);
             s.batch = static_cast<int>(in.s());
+            in.mark();
         }
         std::vector<LayerWindow> layers(in.count());
         LayerWindow before;
@@ -411,6 +422,7 @@ void readSegmentationSection(StoredIn& in, const TraceShape& shape, Segmentation
             w.startNs = before.startNs + in.s();
             w.endNs = w.startNs + in.s();
             before = w;
+            in.mark();
         }
         std::vector<BlockWindow> blocks(in.count());
         BlockWindow blockBefore;
@@ -421,6 +433,7 @@ void readSegmentationSection(StoredIn& in, const TraceShape& shape, Segmentation
             w.startNs = blockBefore.startNs + in.s();
             w.endNs = w.startNs + in.s();
             blockBefore = w;
+            in.mark();
         }
         if (!in.ok()) return;
         r.layers = LayerWindows(layers);
@@ -432,6 +445,7 @@ void readSegmentationSection(StoredIn& in, const TraceShape& shape, Segmentation
         r.blocksDerived = in.b();
         r.repeatSplitBy = in.enumBelow<UnitSplit>(kUnitSplits);
         r.patternKeptAsMultiple = in.b();
+        in.mark();
     }
 }
 
@@ -456,6 +470,7 @@ void writeCallsSection(StoredOut& out, const std::vector<CollectiveCall>& calls)
         out.s(c.step - before.step);
         nextParticipant = std::uint64_t{c.firstParticipant} + c.participantCount;
         before = c;
+        out.mark();
     }
 }
 
@@ -483,6 +498,7 @@ void readCallsSection(StoredIn& in, const TraceShape& shape, std::vector<Collect
         c.step = before.step + in.s();
         nextParticipant = first + c.participantCount;
         before = c;
+        in.mark();
     }
 }
 
@@ -500,11 +516,13 @@ void writeParticipantsSection(StoredOut& out, const CollectiveMatching& m) {
         out.s(static_cast<std::int64_t>(p.eventIndex) - streams[p.streamIndex]);
         out.s(p.narrowWaitNs);
         streams[p.streamIndex] = p.eventIndex;
+        out.mark();
     }
     out.u(m.longWaits.size());
     for (const auto& w : m.longWaits) {
         out.u(w.participant);
         out.s(w.waitNs);
+        out.mark();
     }
 }
 
@@ -526,11 +544,13 @@ void readParticipantsSection(StoredIn& in, const TraceShape& shape, CollectiveMa
         p.eventIndex = static_cast<std::uint32_t>(event);
         p.narrowWaitNs = static_cast<std::int32_t>(wait);
         last[rank][stream] = event;
+        in.mark();
     }
     m.longWaits.resize(in.count());
     for (auto& w : m.longWaits) {
         w.participant = static_cast<std::uint32_t>(in.below(m.participants.size()));
         w.waitNs = in.s();
+        in.mark();
     }
 }
 
@@ -543,6 +563,7 @@ void writeRowsSection(StoredOut& out, const LayerRows& rows) {
         out.s(inst.layer);
         out.u(inst.firstRow - before.firstRow);
         before = inst;
+        out.mark();
     }
     out.u(rows.size());
     std::int64_t startBefore = 0;
@@ -558,6 +579,7 @@ void writeRowsSection(StoredOut& out, const LayerRows& rows) {
         out.s(t.commNs - (t.exposedCommNs + t.overlappedCommNs));
         out.s(t.idleNs - (t.wallNs - t.computeNs - t.exposedCommNs));
         startBefore = row.startNs;
+        out.mark();
     }
 }
 
@@ -569,6 +591,7 @@ void readRowsSection(StoredIn& in, const TraceShape& shape, LayerRows& rows) {
         inst.layer = static_cast<int>(in.s());
         inst.firstRow = static_cast<std::uint32_t>(before.firstRow + in.below(std::uint64_t{1} << 32));
         before = inst;
+        in.mark();
     }
     const std::size_t count = in.count();
     if (!in.ok()) return;
@@ -596,6 +619,7 @@ void readRowsSection(StoredIn& in, const TraceShape& shape, LayerRows& rows) {
             t.idleNs = t.wallNs - t.computeNs - t.exposedCommNs + in.s();
             if (!rows.store(i, row)) wide.emplace_back(static_cast<std::uint32_t>(i), t);
             startBefore = row.startNs;
+            in.mark();
         }
     }
     if (in.ok()) rows.keepWide(std::move(wide));
@@ -615,6 +639,7 @@ void writeLayersSection(StoredOut& out, const std::vector<LayerAcrossRanks>& lay
         out.s(static_cast<std::int64_t>(l.firstRow) - static_cast<std::int64_t>(before.firstRow + before.ranks));
         out.u(l.slowestRankIndex);
         before = l;
+        out.mark();
     }
 }
 
@@ -636,6 +661,7 @@ void readLayersSection(StoredIn& in, const TraceShape& shape, std::vector<LayerA
         l.slowestRankIndex = static_cast<std::uint32_t>(in.below(shape.ranks));
         if (!in.ok()) return;
         before = l;
+        in.mark();
     }
 }
 

@@ -7,8 +7,10 @@
 
 #include <bit>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/analysis/analysis.h"
@@ -17,6 +19,11 @@
 #include "core/trace/trace.h"
 
 namespace tpscope::core::stored {
+
+// A section's writer. mark() after each item of a long list: the section is cut into frames of about
+// kFrameBytes at marks, so that a reader holds one frame at a time (no copy of the whole section, whose
+// fresh pages cost more than its decoding) and an item never straddles two frames.
+inline constexpr std::size_t kFrameBytes = std::size_t{1} << 20;
 
 class StoredOut {
   public:
@@ -29,15 +36,31 @@ class StoredOut {
         u(list.size());
         for (const auto& t : list) text(t);
     }
+    void mark() {
+        if (m_w.bytes().size() - m_frameStart >= kFrameBytes) {
+            m_frameStart = m_w.bytes().size();
+            m_cuts.push_back(m_frameStart);
+        }
+    }
     std::string& bytes() { return m_w.bytes(); }
+    // Where each frame but the first starts.
+    const std::vector<std::size_t>& cuts() const { return m_cuts; }
 
   private:
     codec::Writer m_w;
+    std::size_t m_frameStart = 0;
+    std::vector<std::size_t> m_cuts;
 };
 
+// A section's reader, over one frame at a time. Its values read as 0 once anything failed (sticky).
 class StoredIn {
   public:
-    explicit StoredIn(std::string_view bytes) : m_r(bytes) {}
+    // The next frame of the section and the raw bytes of the frames after it; false when there is none.
+    using NextFrame = std::function<bool(std::string_view& frame, std::size_t& bytesAfter)>;
+
+    explicit StoredIn(std::string_view bytes) : m_r(bytes) {}  // a section of one frame
+    explicit StoredIn(NextFrame next) : m_r(std::string_view()), m_next(std::move(next)) { advance(); }
+
     std::uint64_t u() {
         std::uint64_t v = 0;
         if (m_ok && !m_r.varint(v)) m_ok = false;
@@ -61,7 +84,7 @@ class StoredIn {
         return static_cast<E>(below(count));
     }
     // A count of items that take at least one byte each: never more than the bytes left.
-    std::size_t count() { return static_cast<std::size_t>(below(m_r.remaining() + 1)); }
+    std::size_t count() { return static_cast<std::size_t>(below(bytesLeft() + 1)); }
     std::string text() {
         std::string_view t;
         if (m_ok && !m_r.text(t)) m_ok = false;
@@ -72,13 +95,29 @@ class StoredIn {
         for (auto& t : list) t = text();
         return list;
     }
+    // Where the writer marked: at a frame's end, the next frame is read.
+    void mark() {
+        if (m_ok && m_r.atEnd() && m_bytesAfter > 0) advance();
+    }
     void fail() { m_ok = false; }
     bool ok() const { return m_ok; }
-    bool done() const { return m_ok && m_r.atEnd(); }
-    std::size_t bytesLeft() const { return m_r.remaining(); }
+    bool done() const { return m_ok && m_r.atEnd() && m_bytesAfter == 0; }
+    std::size_t bytesLeft() const { return m_r.remaining() + m_bytesAfter; }
 
   private:
+    void advance() {
+        std::string_view frame;
+        if (m_next && m_next(frame, m_bytesAfter)) {
+            m_r = codec::Reader(frame);
+        } else {
+            m_ok = m_ok && m_bytesAfter == 0;
+            m_bytesAfter = 0;
+        }
+    }
+
     codec::Reader m_r;
+    NextFrame m_next;
+    std::size_t m_bytesAfter = 0;
     bool m_ok = true;
 };
 

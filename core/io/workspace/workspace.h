@@ -70,6 +70,9 @@ struct WorkspaceOptions {
     // Saving: each run of at least this many GPU events gets its opening excerpt, which a reader shows
     // before the events are read (loadWorkspaceExcerpt). SIZE_MAX: none.
     std::size_t excerptMinEvents = analysis::kExcerptMinEvents;
+    // Loading: whether Run::analysisCache is read (false: left empty, for a reader that takes the stored
+    // analysis in place with loadStoredAnalysis, stored_analysis.h).
+    bool readAnalysisCache = true;
     // Saving over an existing file: keep the previous one as NAME~ (a second link to it, else a copy),
     // made before the new file is renamed into place.
     bool keepBackup = false;

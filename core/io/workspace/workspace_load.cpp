@@ -441,7 +441,7 @@ Result<Workspace> loadWorkspaceRuns(const std::string& path, const WorkspaceOpti
     auto db = openWorkspace(path);
     if (!db) return db.error();
     std::vector<RunRow> runs;
-    TPSCOPE_TRY_ASSIGN(runs, readRuns(*db, true));
+    TPSCOPE_TRY_ASSIGN(runs, readRuns(*db, opt.readAnalysisCache));
     Workspace ws;
     for (auto& row : runs) {
         auto trace = readTrace(*db, row, opt);

@@ -65,28 +65,81 @@ void expectSameClock(const core::analysis::ClockEstimate& a, const core::analysi
 }
 
 // The analysis of `trace` stored and read back: the same JSON, the same clock estimate, and stored
-// again, the same bytes (every encoded field came back as it was).
-void expectRoundTrip(const core::Trace& trace, const std::string& what) {
+// again, the same bytes (every encoded field came back as it was). Returns its layer rows.
+std::size_t expectRoundTrip(const core::Trace& trace, const std::string& what) {
     core::analysis::AnalysisOptions options;
     options.batch = kKey.batch;
     const auto both = core::analysis::analyzeWithClockEstimate(trace, options);
     auto blob = core::encodeStoredAnalysis(both.analysis, both.estimate, trace, kKey);
-    ASSERT_TRUE(blob) << what << ": " << blob.error().describe();
+    EXPECT_TRUE(blob) << what << ": " << blob.error().describe();
+    if (!blob) return 0;
     auto back = core::decodeStoredAnalysis(*blob, trace, kKey);
-    ASSERT_TRUE(back) << what << ": " << back.error().describe();
-    ASSERT_TRUE(back->has_value()) << what;
+    EXPECT_TRUE(back && back->has_value()) << what << ": " << (back ? "not stored" : back.error().describe());
+    if (!back || !back->has_value()) return 0;
     const core::StoredAnalysis& stored = **back;
     EXPECT_EQ(jsonOf(trace, stored.analysis), jsonOf(trace, both.analysis)) << what;
     expectSameClock(stored.clock, both.estimate);
     auto again = core::encodeStoredAnalysis(stored.analysis, stored.clock, trace, kKey);
-    ASSERT_TRUE(again);
-    EXPECT_TRUE(*again == *blob) << what << ": stored again, " << again->size() << " bytes against " << blob->size();
+    EXPECT_TRUE(again && *again == *blob) << what << ": stored again, not the same bytes";
+    return both.analysis.breakdown.rows.size();
 }
 
 TEST(StoredAnalysis, ASimulatedRunComesBackAsItWasAnalysed) {
     const auto trace = simulatedTrace(4, 3);
     ASSERT_GT(trace->eventCount(), 1000u);
     expectRoundTrip(*trace, "simulated TP 4");
+    // Long enough for its layer rows (10 bytes each at least) to take three frames or more.
+    const auto longer = simulatedTrace(8, 400);
+    EXPECT_GT(expectRoundTrip(*longer, "simulated TP 8, 400 tokens") * 10, 2 * core::stored::kFrameBytes);
+}
+
+// A long section is cut into frames at the writer's marks, about kFrameBytes each, and read back a
+// frame at a time: every item whole, in order.
+TEST(StoredAnalysis, ALongSectionIsReadBackAFrameAtATime) {
+    core::stored::StoredOut out;
+    const std::size_t items = 3 * core::stored::kFrameBytes / 4;
+    for (std::size_t i = 0; i < items; ++i) {
+        out.s(static_cast<std::int64_t>(i * 1000003 % 999983) - 500000);
+        out.u(i);
+        out.mark();
+    }
+    ASSERT_GE(out.cuts().size(), 2u);
+    std::vector<std::string_view> frames;
+    std::size_t start = 0;
+    for (const std::size_t cut : out.cuts()) {
+        EXPECT_GE(cut - start, core::stored::kFrameBytes);
+        frames.push_back(std::string_view(out.bytes()).substr(start, cut - start));
+        start = cut;
+    }
+    frames.push_back(std::string_view(out.bytes()).substr(start));
+    std::size_t next = 0;
+    core::stored::StoredIn in([&](std::string_view& frame, std::size_t& after) {
+        if (next == frames.size()) return false;
+        frame = frames[next++];
+        after = 0;
+        for (std::size_t f = next; f < frames.size(); ++f) after += frames[f].size();
+        return true;
+    });
+    for (std::size_t i = 0; i < items; ++i) {
+        ASSERT_EQ(in.s(), static_cast<std::int64_t>(i * 1000003 % 999983) - 500000) << i;
+        ASSERT_EQ(in.u(), i);
+        in.mark();
+    }
+    EXPECT_TRUE(in.done());
+    EXPECT_EQ(next, frames.size());
+    // An item that does not end where the writer marked runs off its frame: refused.
+    next = 0;
+    core::stored::StoredIn unmarked([&](std::string_view& frame, std::size_t& after) {
+        if (next == frames.size()) return false;
+        frame = frames[next++];
+        after = 1;
+        return true;
+    });
+    for (std::size_t i = 0; i < items && unmarked.ok(); ++i) {
+        (void)unmarked.s();
+        (void)unmarked.u();
+    }
+    EXPECT_FALSE(unmarked.ok());
 }
 
 TEST(StoredAnalysis, EveryPublicTraceComesBackAsItWasAnalysed) {
@@ -203,6 +256,15 @@ TEST(StoredAnalysis, AWorkspaceKeepsItAndItsTraceReadsItBack) {
     const auto fresh = core::analysis::analyzeWithClockEstimate(*run.trace, options);
     EXPECT_EQ(jsonOf(*run.trace, (*back)->analysis), jsonOf(*run.trace, fresh.analysis));
     expectSameClock((*back)->clock, fresh.estimate);
+    // Read in place from the file, a frame at a time: the same.
+    auto inPlace = core::loadStoredAnalysis(path, 0, *run.trace, {kKey.build, run.info.batch});
+    ASSERT_TRUE(inPlace) << inPlace.error().describe();
+    ASSERT_TRUE(inPlace->has_value());
+    EXPECT_EQ(jsonOf(*run.trace, (*inPlace)->analysis), jsonOf(*run.trace, fresh.analysis));
+    auto otherBatch = core::loadStoredAnalysis(path, 0, *run.trace, {kKey.build, run.info.batch + 1});
+    ASSERT_TRUE(otherBatch);
+    EXPECT_FALSE(otherBatch->has_value());
+    EXPECT_FALSE(core::loadStoredAnalysis(path, 1, *run.trace, kKey));  // no second run
     // A build from a modified tree stores nothing.
     core::Run plain{{"tp4", "llama3-8b", "h100-sxm", "nvlink4", 4, 2, 3, {}}, run.trace, {}};
     ASSERT_TRUE(core::storeAnalysis(plain, ""));

@@ -33,6 +33,11 @@ using stored::kSectionCount;
 constexpr std::array<std::string_view, kSectionCount> kSectionNames = {
     "summary", "segmentation", "collective calls", "call participants", "layer rows", "layer instances"};
 
+// The sections by the time they take at 100 M events (the layer rows ~40 %, the participants ~25 %), so
+// that two threads end together: the one that takes the rows first does nothing else for most of it.
+constexpr std::array<std::size_t, kSectionCount> kLargestFirst = {
+    stored::kRows, stored::kParticipants, stored::kSegmentation, stored::kCalls, stored::kLayers, stored::kSummary};
+
 // What a frame may decompress to before it is refused (a frame is cut at the first mark past
 // kFrameBytes, and no single item comes near this).
 constexpr std::uint64_t kMaxFrameBytes = std::uint64_t{64} << 20;
@@ -203,7 +208,8 @@ Result<std::optional<StoredAnalysis>> decodeFrom(BlobSource& source, const Trace
     const stored::TraceShape shape(trace);
     std::optional<StoredAnalysis> out(std::in_place);
     std::vector<Status> status(kSectionCount, Status(Ok{}));
-    parallelFor(kSectionCount, threads, [&](std::size_t s) {
+    parallelFor(kSectionCount, threads, [&](std::size_t i) {
+        const std::size_t s = kLargestFirst[i];
         const std::string name(kSectionNames[s]);
         FrameReader reader(source, frames[s], name);
         StoredIn in([&reader](std::string_view& frame, std::size_t& after) { return reader.next(frame, after); });
@@ -236,7 +242,10 @@ Result<std::string> encodeStoredAnalysis(const analysis::RunAnalysis& analysis, 
                          "no build identity: a build from a modified tree stores no analysis");
     }
     std::array<PackedSection, kSectionCount> sections;
-    parallelFor(kSectionCount, threads, [&](std::size_t s) { sections[s] = packSection(s, analysis, clock); });
+    parallelFor(kSectionCount, threads, [&](std::size_t i) {
+        const std::size_t s = kLargestFirst[i];
+        sections[s] = packSection(s, analysis, clock);
+    });
     StoredOut header;
     header.u(kFormat);
     header.text(key.build);

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "core/util/vector_grow.h"
+
 namespace tpscope::core::stored {
 
 // A field added to one of these structs must be added to its section below (and the format version
@@ -58,6 +60,15 @@ TimeBreakdown readTime(StoredIn& in) {
         *v = in.s();
     }
     return t;
+}
+
+// n elements, their pages faulted in by one call (core::grow): the large tables of the result are
+// fresh memory, whose faults one by one cost this VM more than decoding them.
+template <typename T>
+void sized(std::vector<T>& v, std::size_t n) {
+    v.clear();
+    v.reserve(n);
+    grow(v, n);
 }
 
 // An index into the trace's ranks that -1 may also stand for "none".
@@ -401,6 +412,10 @@ void writeSegmentationSection(StoredOut& out, const Segmentation& segmentation) 
 void readSegmentationSection(StoredIn& in, const TraceShape& shape, Segmentation& segmentation) {
     segmentation.ranks.resize(in.count());
     if (segmentation.ranks.size() != shape.ranks) in.fail();
+    // One list of each for every rank: a rank's layers are 40 MB at 100 M events, fresh pages each time
+    // if made per rank.
+    std::vector<LayerWindow> layers;
+    std::vector<BlockWindow> blocks;
     for (auto& r : segmentation.ranks) {
         if (!in.ok()) return;
         r.rank = RankId{static_cast<std::uint32_t>(in.below(std::uint64_t{1} << 32))};
@@ -414,7 +429,7 @@ void readSegmentationSection(StoredIn& in, const TraceShape& shape, Segmentation
             s.batch = static_cast<int>(in.s());
             in.mark();
         }
-        std::vector<LayerWindow> layers(in.count());
+        layers.assign(in.count(), LayerWindow{});
         LayerWindow before;
         for (auto& w : layers) {
             w.step = before.step + in.s();
@@ -424,7 +439,7 @@ void readSegmentationSection(StoredIn& in, const TraceShape& shape, Segmentation
             before = w;
             in.mark();
         }
-        std::vector<BlockWindow> blocks(in.count());
+        blocks.assign(in.count(), BlockWindow{});
         BlockWindow blockBefore;
         for (auto& w : blocks) {
             w.step = blockBefore.step + in.s();
@@ -475,7 +490,7 @@ void writeCallsSection(StoredOut& out, const std::vector<CollectiveCall>& calls)
 }
 
 void readCallsSection(StoredIn& in, const TraceShape& shape, std::vector<CollectiveCall>& calls) {
-    calls.resize(in.count());
+    sized(calls, in.count());
     CollectiveCall before;
     before.step = 0;
     std::int64_t nextParticipant = 0;
@@ -529,7 +544,7 @@ void writeParticipantsSection(StoredOut& out, const CollectiveMatching& m) {
 void readParticipantsSection(StoredIn& in, const TraceShape& shape, CollectiveMatching& m) {
     std::vector<std::vector<std::int64_t>> last(shape.ranks);
     for (std::size_t r = 0; r < shape.ranks; ++r) last[r].assign(shape.streamEvents[r].size(), 0);
-    m.participants.resize(in.count());
+    sized(m.participants, in.count());
     for (auto& p : m.participants) {
         const auto rank = in.below(shape.ranks);
         const auto stream = in.below(in.ok() ? shape.streamEvents[rank].size() : 0);
@@ -644,7 +659,7 @@ void writeLayersSection(StoredOut& out, const std::vector<LayerAcrossRanks>& lay
 }
 
 void readLayersSection(StoredIn& in, const TraceShape& shape, std::vector<LayerAcrossRanks>& layers) {
-    layers.resize(in.count());
+    sized(layers, in.count());
     LayerAcrossRanks before;
     for (auto& l : layers) {
         l.step = before.step + in.s();

@@ -47,7 +47,7 @@ struct RunInfo {
 struct Run {
     RunInfo info;
     std::shared_ptr<const Trace> trace;
-    std::optional<std::string> analysisCache;  // opaque bytes owned by the analysis (may be binary)
+    std::optional<std::string> analysisCache;  // the stored analysis (stored_analysis.h); binary
 };
 
 // A workspace's own settings (what its reader showed: the price, the Compare set, the current run),

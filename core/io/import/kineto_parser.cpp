@@ -161,11 +161,8 @@ void KinetoParser::handle(simdjson::dom::object obj) {
             return;
         case 's':
             // Launch -> kernel flow: its id is the launch's correlation (used when no runtime record has it).
-            if (f.cat == "ac2g" && f.tsNs && f.hasTid) {
-                simdjson::dom::element id;
-                if (obj["id"].get(id) == simdjson::SUCCESS) {
-                    if (const auto c = kineto::integer(id)) m_links.addFlowStart(f, *c, *f.tsNs);
-                }
+            if (f.cat == "ac2g" && f.tsNs && f.hasTid && f.hasId) {
+                if (const auto c = kineto::integer(f.id)) m_links.addFlowStart(f, *c, *f.tsNs);
             }
             return;
         default:

@@ -28,6 +28,20 @@ std::vector<KinetoLinks::LaunchRecord> KinetoLinks::takeLaunchRecords() {
     return out;
 }
 
+void KinetoLinks::adopt(Buffers&& buffers) {
+    m_opArgs = std::move(buffers.opArgs);
+    m_opArgs.clear();
+    m_launches = std::move(buffers.launches);
+    m_launches.clear();
+}
+
+KinetoLinks::Buffers KinetoLinks::release() {
+    Buffers out{std::move(m_opArgs), std::move(m_launches)};
+    m_opArgs.clear();
+    m_launches.clear();
+    return out;
+}
+
 namespace {
 
 std::int64_t elementsOf(const kineto::ArgFields& a) {

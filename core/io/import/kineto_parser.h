@@ -53,6 +53,9 @@ class KinetoParser final : public JsonTraceScanner::Handler {
     std::optional<std::size_t> tryEvents(std::string_view array) override;
     void nonObjectElement() override { ++m_stats.badRecords; }
     Status finish();
+    // The links' long lists, kept between files by a parser pool (KinetoLinks::Buffers).
+    void adoptLinkBuffers(KinetoLinks::Buffers&& buffers) { m_links.adopt(std::move(buffers)); }
+    KinetoLinks::Buffers releaseLinkBuffers() { return m_links.release(); }
 
   private:
     void handle(simdjson::dom::object obj);

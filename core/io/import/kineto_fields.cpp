@@ -15,11 +15,14 @@ namespace {
 // |t| < 2^62 ns for every time value, so a start plus a duration plus a time base never overflows.
 constexpr std::int64_t kMaxMicros = (std::int64_t{1} << 62) / 1000;
 
-// std::llround(us * 1000) without the library call (5 % of the field decoding's instructions): below
-// 2^62 the truncation to an integer is exact, and so is the fraction left, so rounding half away from
-// zero by hand gives llround's value.
-std::optional<std::int64_t> microsFromDouble(double us) {
-    if (!(std::fabs(us) < static_cast<double>(kMaxMicros))) return std::nullopt;  // NaN and inf too
+bool inRange(double us) {
+    return std::fabs(us) < static_cast<double>(kMaxMicros);  // false for NaN and inf too
+}
+
+// std::llround(us * 1000) for an in-range us without the library call (5 % of the field decoding's
+// instructions): below 2^62 the truncation to an integer is exact, and so is the fraction left, so
+// rounding half away from zero by hand gives llround's value.
+std::int64_t roundedNs(double us) {
     const double ns = us * 1000.0;
     auto whole = static_cast<std::int64_t>(ns);
     const double fraction = ns - static_cast<double>(whole);
@@ -31,17 +34,42 @@ std::optional<std::int64_t> microsFromDouble(double us) {
     return whole;
 }
 
+std::optional<std::int64_t> microsFromDouble(double us) {
+    if (!inRange(us)) return std::nullopt;
+    return roundedNs(us);
+}
+
 // The two shapes of nearly every time value (an integer or a float), here so that readRecord inlines
-// them; anything else goes to microsToNs.
-inline std::optional<std::int64_t> timeNs(simdjson::dom::element e) {
+// them; anything else goes to microsToNs. A flag and an out-parameter, not an optional (integerInto
+// says why); false: not a time.
+inline bool timeNsInto(simdjson::dom::element e, std::int64_t& ns) {
     const auto type = e.type();
-    if (type == simdjson::dom::element_type::DOUBLE) return microsFromDouble(e.get_double().value_unsafe());
+    if (type == simdjson::dom::element_type::DOUBLE) {
+        const double us = e.get_double().value_unsafe();
+        if (!inRange(us)) return false;
+        ns = roundedNs(us);
+        return true;
+    }
     if (type == simdjson::dom::element_type::INT64) {
         const std::int64_t v = e.get_int64().value_unsafe();
-        if (v >= kMaxMicros || v <= -kMaxMicros) return std::nullopt;
-        return v * 1000;
+        if (v >= kMaxMicros || v <= -kMaxMicros) return false;
+        ns = v * 1000;
+        return true;
     }
-    return microsToNs(e);
+    const auto t = microsToNs(e);
+    if (t) ns = *t;
+    return t.has_value();
+}
+
+// Sets `target` to a time value, or marks the record's times bad.
+inline void setTime(std::optional<std::int64_t>& target, bool& badTime, simdjson::dom::element e) {
+    std::int64_t ns = 0;
+    if (timeNsInto(e, ns)) {
+        target = ns;
+    } else {
+        target.reset();
+        badTime = true;
+    }
 }
 
 }  // namespace
@@ -118,18 +146,14 @@ RecordFields readRecord(simdjson::dom::object obj) {
                 break;
             case 't':
                 if (key == "ts") {
-                    f.tsNs = timeNs(field.value);
-                    f.badTime = f.badTime || !f.tsNs;
+                    setTime(f.tsNs, f.badTime, field.value);
                 } else if (key == "tid") {
                     f.tid = field.value;
                     f.hasTid = true;
                 }
                 break;
             case 'd':
-                if (key == "dur") {
-                    f.durNs = timeNs(field.value);
-                    f.badTime = f.badTime || !f.durNs;
-                }
+                if (key == "dur") setTime(f.durNs, f.badTime, field.value);
                 break;
             case 'a':
                 if (key == "args") f.hasArgs = field.value.get_object().get(f.args) == simdjson::SUCCESS;
@@ -151,7 +175,7 @@ namespace {
 
 // A missing or mistyped value leaves the target's default.
 void setInt(std::int64_t& target, simdjson::dom::element v) {
-    if (const auto i = integer(v)) target = *i;
+    integerInto(v, target);  // leaves target as it was when v is no integer
 }
 
 void setString(std::string_view& target, simdjson::dom::element v) {

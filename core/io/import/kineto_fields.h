@@ -78,10 +78,22 @@ ArgFields readArgs(simdjson::dom::object args);
 std::optional<std::int64_t> microsToNs(simdjson::dom::element e);
 // An integer value: the number, a float's integer part, or a string of digits; nullopt otherwise.
 std::optional<std::int64_t> integerOtherThanInt64(simdjson::dom::element e);
-// Inline for the common case, a JSON integer (ids, sizes, counts: called for most args members).
+// The same as a flag and an out-parameter, inline for the common case, a JSON integer (ids, sizes,
+// counts: most args members). The hot paths use this form: GCC copies a returned
+// std::optional<int64_t> through the stack as an 8-byte and a 1-byte store read back as one 16-byte
+// load, which the CPU cannot forward and stalls on (perf annotate: most of a call's time).
+inline bool integerInto(simdjson::dom::element e, std::int64_t& out) {
+    if (e.type() == simdjson::dom::element_type::INT64) {
+        out = e.get_int64().value_unsafe();
+        return true;
+    }
+    const auto i = integerOtherThanInt64(e);
+    if (i) out = *i;
+    return i.has_value();
+}
 inline std::optional<std::int64_t> integer(simdjson::dom::element e) {
-    if (e.type() == simdjson::dom::element_type::INT64) return e.get_int64().value_unsafe();
-    return integerOtherThanInt64(e);
+    std::int64_t i = 0;
+    return integerInto(e, i) ? std::optional<std::int64_t>(i) : std::nullopt;
 }
 
 // Numeric value of a pid/tid: the number itself, or the digits in "stream 7" / "GPU 0".

@@ -11,7 +11,7 @@
 namespace tpscope::core {
 
 std::int64_t kinetoThreadKey(const kineto::RecordFields& f) {
-    if (const auto n = kineto::integer(f.tid)) return *n;
+    if (std::int64_t n = 0; kineto::integerInto(f.tid, n)) return n;
     std::string_view s;
     kineto::ignoreError(f.tid.get_string().get(s));
     return static_cast<std::int64_t>(std::hash<std::string_view>{}(s));

@@ -162,7 +162,7 @@ void KinetoParser::handle(simdjson::dom::object obj) {
         case 's':
             // Launch -> kernel flow: its id is the launch's correlation (used when no runtime record has it).
             if (f.cat == "ac2g" && f.tsNs && f.hasTid && f.hasId) {
-                if (const auto c = kineto::integer(f.id)) m_links.addFlowStart(f, *c, *f.tsNs);
+                if (std::int64_t c = 0; kineto::integerInto(f.id, c)) m_links.addFlowStart(f, c, *f.tsNs);
             }
             return;
         default:

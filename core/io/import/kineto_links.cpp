@@ -57,8 +57,13 @@ NameId KinetoLinks::groupName(const kineto::ArgFields& a, TracePart& part) {
 
 void KinetoLinks::applyCollectiveArgs(CollectivePayload& p, const kineto::ArgFields& a, TracePart& part) {
     if (const auto op = m_op(a.collectiveName)) p.op = *op;
-    if (const auto algo = parseCollectiveAlgo(a.algo)) p.algo = *algo;
-    if (const auto proto = parseCollectiveProto(a.proto)) p.proto = *proto;
+    // Only tpscope's own export names these; an empty name parses as none (skipped: NCCL kernels' args).
+    if (!a.algo.empty()) {
+        if (const auto algo = parseCollectiveAlgo(a.algo)) p.algo = *algo;
+    }
+    if (!a.proto.empty()) {
+        if (const auto proto = parseCollectiveProto(a.proto)) p.proto = *proto;
+    }
     if (const Dtype d = m_dtype(a.dtype); d != Dtype::Unknown) p.dtype = d;
     if (a.groupSize > 0 && a.groupSize < (1LL << 31)) p.groupSize = static_cast<std::uint32_t>(a.groupSize);
     if (const NameId group = groupName(a, part); group.value != 0) p.communicator = group;

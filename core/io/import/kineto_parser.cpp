@@ -174,6 +174,15 @@ void KinetoParser::handle(simdjson::dom::object obj) {
 }
 
 StagedDevice& KinetoParser::deviceOf(const RecordFields& f, std::size_t* index) {
+    // Kineto's GPU pids are integers: the last record's again is found without printing its key.
+    const bool numeric = f.hasPid && f.pid.type() == simdjson::dom::element_type::INT64;
+    const std::int64_t pid = numeric ? f.pid.get_int64().value_unsafe() : 0;
+    if (numeric && m_lastPidNumeric && pid == m_lastPid && m_lastDevice < m_part.devices.size()) {
+        *index = m_lastDevice;
+        return m_part.devices[m_lastDevice];
+    }
+    m_lastPidNumeric = numeric;
+    m_lastPid = pid;
     kineto::IdKeyBuffer buf{};
     const std::string_view key = idKey(f.pid, f.hasPid, buf);
     if (key != m_lastDeviceKey || m_lastDevice >= m_part.devices.size()) {

@@ -85,6 +85,8 @@ class KinetoParser final : public JsonTraceScanner::Handler {
     std::vector<std::optional<KernelClass>> m_classes;  // by NameId
     std::string m_lastDeviceKey;
     std::size_t m_lastDevice = 0;
+    bool m_lastPidNumeric = false;  // the last deviceOf's pid, when an integer (its key printed)
+    std::int64_t m_lastPid = 0;
     std::map<std::string, std::string, std::less<>> m_threadNames;           // "pid/tid" -> label
     std::unordered_map<std::string, std::vector<std::string>> m_openBegins;  // "pid/tid" -> B records
     std::map<std::int64_t, std::string> m_gpuNames;                          // deviceProperties

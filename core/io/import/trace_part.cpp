@@ -174,6 +174,9 @@ class EventChunk {
     bool full() const { return m_starts.size() == kEvents; }
     void flushInto(EventColumns& out) {
         out.append(EventBatch{m_starts, m_durations, m_names, m_kinds, m_correlations, m_payloads});
+        clear();
+    }
+    void clear() {
         m_starts.clear();
         m_durations.clear();
         m_names.clear();
@@ -193,6 +196,7 @@ class EventChunk {
 void appendRebased(EventColumns& out, std::vector<EventRecord>& staged, const TracePart& part, const Remap& map,
                    bool remapPayloads, DeviceCounts& stats) {
     thread_local EventChunk chunk;
+    chunk.clear();  // nothing left from a merge that an exception (out of memory) cut short
     for (EventRecord e : staged) {
         e.startNs += part.timeBaseNs;
         if (e.startNs <= -kMaxAbsTimeNs || e.startNs >= kMaxAbsTimeNs || e.durNs >= kMaxAbsTimeNs) {

@@ -49,8 +49,12 @@ std::size_t closingQuote(const char* data, std::size_t open, std::size_t end) {
 }  // namespace
 
 JsonTraceScanner::JsonTraceScanner(ByteSource& source, const TaskControl& control, double progressBase,
-                                   double progressSpan)
-    : m_src(source), m_control(control), m_progressBase(progressBase), m_progressSpan(progressSpan) {}
+                                   double progressSpan, std::vector<char>* buffer)
+    : m_src(source),
+      m_control(control),
+      m_progressBase(progressBase),
+      m_progressSpan(progressSpan),
+      m_buf(buffer != nullptr ? *buffer : m_ownBuffer) {}
 
 Status JsonTraceScanner::fail(const std::string& what) const {
     return makeError(

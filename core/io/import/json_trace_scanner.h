@@ -56,8 +56,11 @@ class JsonTraceScanner {
     static constexpr std::size_t kMaxMemberBytes = std::size_t{64} << 20;
 
     // progressSpan: share of the overall progress this file accounts for, starting at progressBase.
+    // `buffer`, when given, is used instead of a buffer of the scanner's own: one that an earlier file
+    // left (its pages already in memory, its contents overwritten) saves faulting in and zero-filling
+    // a fresh one per file.
     JsonTraceScanner(ByteSource& source, const TaskControl& control, double progressBase = 0.0,
-                     double progressSpan = 1.0);
+                     double progressSpan = 1.0, std::vector<char>* buffer = nullptr);
 
     Status run(Handler& handler);
     std::uint64_t bytesScanned() const { return m_bytesScanned; }
@@ -96,9 +99,13 @@ class JsonTraceScanner {
     double m_progressBase;
     double m_progressSpan;
 
-    // Data lives in [m_pos, m_end) of m_buf, after one spare byte (for a batch's '[') and before
-    // kPaddingBytes + 1 spare ones (its ']' and the parser's padding).
-    std::vector<char> m_buf;
+    // Data lives in [m_pos, m_end) of m_buf's first m_bufBytes, after one spare byte (for a batch's
+    // '[') and before kPaddingBytes + 1 spare ones (its ']' and the parser's padding). A borrowed
+    // buffer may be longer than m_bufBytes: the rest is not used, so batches do not depend on it.
+    void useBufferBytes(std::size_t bytes);
+    std::vector<char> m_ownBuffer;
+    std::vector<char>& m_buf;
+    std::size_t m_bufBytes = 0;
     std::size_t m_pos = 0;             // next byte to look at
     std::size_t m_end = 0;             // end of the data in m_buf
     std::uint64_t m_bufferOffset = 0;  // input offset of m_buf[0]

@@ -58,17 +58,23 @@ auto withBrackets(std::vector<char>& buf, std::size_t begin, std::size_t end, F&
 }  // namespace
 
 std::size_t JsonTraceScanner::bufferEnd() const {
-    return m_buf.size() - kTailBytes;
+    return m_bufBytes - kTailBytes;
+}
+
+// Grows the buffer (keeping its contents) to at least `bytes`; a borrowed one may already be longer.
+void JsonTraceScanner::useBufferBytes(std::size_t bytes) {
+    if (m_buf.size() < bytes) m_buf.resize(bytes);
+    m_bufBytes = bytes;
 }
 
 Result<bool> JsonTraceScanner::refill() {
     if (m_control.cancelled()) return makeError(ErrorCode::Cancelled, "import cancelled", m_src.path());
     if (m_eof) return false;
-    if (m_buf.empty()) {
+    if (m_bufBytes == 0) {
         // Small inputs get a small buffer (cheap for tests and fuzzing); it grows when a record needs it.
         const std::uint64_t hint = m_src.isGzip() ? m_src.fileBytes() * 4 : m_src.fileBytes();
         const auto capacity = static_cast<std::size_t>(std::clamp<std::uint64_t>(hint + 64, 4096, kInitialCapacity));
-        m_buf.resize(kLeadBytes + capacity + kTailBytes);
+        useBufferBytes(kLeadBytes + capacity + kTailBytes);
         m_pos = m_end = kLeadBytes;
     }
     // Keep only what is still needed: the value being scanned (or, when a huge member is being
@@ -92,7 +98,7 @@ Result<bool> JsonTraceScanner::refill() {
                                  " MB; this is not a trace this reader can handle",
                              m_src.path());
         }
-        m_buf.resize(kLeadBytes + 2 * capacity + kTailBytes);
+        useBufferBytes(kLeadBytes + 2 * capacity + kTailBytes);
     }
     auto n = m_src.read(m_buf.data() + m_end, bufferEnd() - m_end);
     if (!n) return n.error();

@@ -2,8 +2,9 @@
 // Copyright (C) 2026 The tpscope authors
 #pragma once
 // Field extraction for one Kineto / Chrome trace record (a simdjson DOM object): one pass over the
-// record's members and, when asked, one over its "args". Views point into the parser's DOM and are
-// valid until the next batch is parsed.
+// record's members and, when asked, one over its "args", each member's key dispatched by one switch
+// on its length and first byte. Views point into the parser's DOM and are valid until the next batch
+// is parsed.
 //
 // Timestamps are microseconds in the file (integer or float, sometimes a string) and int64 ns here:
 // integers convert exactly; floats are rounded to the nearest ns (exact for Kineto's relative float
@@ -34,6 +35,8 @@ struct RecordFields {
     bool badTime = false;  // ts or dur present but not a number
     simdjson::dom::object args;
     bool hasArgs = false;
+    simdjson::dom::element id;  // flows: the first "id"
+    bool hasId = false;
 };
 
 struct ArgFields {
@@ -73,7 +76,25 @@ ArgFields readArgs(simdjson::dom::object args);
 
 // µs value (number or numeric string) -> ns; nullopt when not a finite number in range.
 std::optional<std::int64_t> microsToNs(simdjson::dom::element e);
-std::optional<std::int64_t> integer(simdjson::dom::element e);
+// An integer value: the number, a float's integer part, or a string of digits; nullopt otherwise.
+std::optional<std::int64_t> integerOtherThanInt64(simdjson::dom::element e);
+// The same as a flag and an out-parameter, inline for the common case, a JSON integer (ids, sizes,
+// counts: most args members). The hot paths use this form: GCC copies a returned
+// std::optional<int64_t> through the stack as an 8-byte and a 1-byte store read back as one 16-byte
+// load, which the CPU cannot forward and stalls on (perf annotate: most of a call's time).
+inline bool integerInto(simdjson::dom::element e, std::int64_t& out) {
+    if (e.type() == simdjson::dom::element_type::INT64) {
+        out = e.get_int64().value_unsafe();
+        return true;
+    }
+    const auto i = integerOtherThanInt64(e);
+    if (i) out = *i;
+    return i.has_value();
+}
+inline std::optional<std::int64_t> integer(simdjson::dom::element e) {
+    std::int64_t i = 0;
+    return integerInto(e, i) ? std::optional<std::int64_t>(i) : std::nullopt;
+}
 
 // Numeric value of a pid/tid: the number itself, or the digits in "stream 7" / "GPU 0".
 // Inline, as idKey: the reader calls them on every GPU record.

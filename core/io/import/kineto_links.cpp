@@ -11,7 +11,7 @@
 namespace tpscope::core {
 
 std::int64_t kinetoThreadKey(const kineto::RecordFields& f) {
-    if (const auto n = kineto::integer(f.tid)) return *n;
+    if (std::int64_t n = 0; kineto::integerInto(f.tid, n)) return n;
     std::string_view s;
     kineto::ignoreError(f.tid.get_string().get(s));
     return static_cast<std::int64_t>(std::hash<std::string_view>{}(s));
@@ -25,6 +25,20 @@ std::vector<KinetoLinks::LaunchRecord> KinetoLinks::takeLaunchRecords() {
         return a.thread != b.thread ? a.thread < b.thread : a.startNs < b.startNs;
     };
     if (!std::is_sorted(out.begin(), out.end(), before)) std::sort(out.begin(), out.end(), before);
+    return out;
+}
+
+void KinetoLinks::adopt(Buffers&& buffers) {
+    m_opArgs = std::move(buffers.opArgs);
+    m_opArgs.clear();
+    m_launches = std::move(buffers.launches);
+    m_launches.clear();
+}
+
+KinetoLinks::Buffers KinetoLinks::release() {
+    Buffers out{std::move(m_opArgs), std::move(m_launches)};
+    m_opArgs.clear();
+    m_launches.clear();
     return out;
 }
 
@@ -43,8 +57,13 @@ NameId KinetoLinks::groupName(const kineto::ArgFields& a, TracePart& part) {
 
 void KinetoLinks::applyCollectiveArgs(CollectivePayload& p, const kineto::ArgFields& a, TracePart& part) {
     if (const auto op = m_op(a.collectiveName)) p.op = *op;
-    if (const auto algo = parseCollectiveAlgo(a.algo)) p.algo = *algo;
-    if (const auto proto = parseCollectiveProto(a.proto)) p.proto = *proto;
+    // Only tpscope's own export names these; an empty name parses as none (skipped: NCCL kernels' args).
+    if (!a.algo.empty()) {
+        if (const auto algo = parseCollectiveAlgo(a.algo)) p.algo = *algo;
+    }
+    if (!a.proto.empty()) {
+        if (const auto proto = parseCollectiveProto(a.proto)) p.proto = *proto;
+    }
     if (const Dtype d = m_dtype(a.dtype); d != Dtype::Unknown) p.dtype = d;
     if (a.groupSize > 0 && a.groupSize < (1LL << 31)) p.groupSize = static_cast<std::uint32_t>(a.groupSize);
     if (const NameId group = groupName(a, part); group.value != 0) p.communicator = group;

@@ -82,8 +82,17 @@ class KinetoLinks {
     };
     // Every launch seen (kernel, copy and graph launches, flow starts), sorted by thread then start;
     // sorted in place and handed over (no copy: fresh pages are the import's dearest allocation), so
-    // it comes after resolve(), which needs them in arrival order, and leaves none behind.
+    // it comes after resolve(), which needs them in arrival order, and leaves none behind. The list
+    // may come back with giveBackLaunchRecords, for release() to pass on.
     std::vector<LaunchRecord> takeLaunchRecords();
+    void giveBackLaunchRecords(std::vector<LaunchRecord>&& launches) { m_launches = std::move(launches); }
+
+    // The two long lists (a launch and a record_param_comms op per kernel), kept by a parser pool
+    // between the files that one thread reads: emptied, not freed, so that the next file appends
+    // into pages already in memory instead of growing fresh ones (KinetoParserPool).
+    struct Buffers;
+    void adopt(Buffers&& buffers);
+    Buffers release();
 
   private:
     struct OpArgs {
@@ -127,6 +136,11 @@ class KinetoLinks {
     std::vector<bool> m_launchReplaces;
     std::vector<Annotation> m_annotations;
     std::vector<PendingCollective> m_pending;
+};
+
+struct KinetoLinks::Buffers {
+    std::vector<OpArgsEntry> opArgs;
+    std::vector<LaunchRecord> launches;
 };
 
 // The CPU thread of a record, as launches and annotations are keyed by it.

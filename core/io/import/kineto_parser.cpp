@@ -161,11 +161,8 @@ void KinetoParser::handle(simdjson::dom::object obj) {
             return;
         case 's':
             // Launch -> kernel flow: its id is the launch's correlation (used when no runtime record has it).
-            if (f.cat == "ac2g" && f.tsNs && f.hasTid) {
-                simdjson::dom::element id;
-                if (obj["id"].get(id) == simdjson::SUCCESS) {
-                    if (const auto c = kineto::integer(id)) m_links.addFlowStart(f, *c, *f.tsNs);
-                }
+            if (f.cat == "ac2g" && f.tsNs && f.hasTid && f.hasId) {
+                if (std::int64_t c = 0; kineto::integerInto(f.id, c)) m_links.addFlowStart(f, c, *f.tsNs);
             }
             return;
         default:
@@ -177,6 +174,15 @@ void KinetoParser::handle(simdjson::dom::object obj) {
 }
 
 StagedDevice& KinetoParser::deviceOf(const RecordFields& f, std::size_t* index) {
+    // Kineto's GPU pids are integers: the last record's again is found without printing its key.
+    const bool numeric = f.hasPid && f.pid.type() == simdjson::dom::element_type::INT64;
+    const std::int64_t pid = numeric ? f.pid.get_int64().value_unsafe() : 0;
+    if (numeric && m_lastPidNumeric && pid == m_lastPid && m_lastDevice < m_part.devices.size()) {
+        *index = m_lastDevice;
+        return m_part.devices[m_lastDevice];
+    }
+    m_lastPidNumeric = numeric;
+    m_lastPid = pid;
     kineto::IdKeyBuffer buf{};
     const std::string_view key = idKey(f.pid, f.hasPid, buf);
     if (key != m_lastDeviceKey || m_lastDevice >= m_part.devices.size()) {

@@ -53,6 +53,9 @@ class KinetoParser final : public JsonTraceScanner::Handler {
     std::optional<std::size_t> tryEvents(std::string_view array) override;
     void nonObjectElement() override { ++m_stats.badRecords; }
     Status finish();
+    // The links' long lists, kept between files by a parser pool (KinetoLinks::Buffers).
+    void adoptLinkBuffers(KinetoLinks::Buffers&& buffers) { m_links.adopt(std::move(buffers)); }
+    KinetoLinks::Buffers releaseLinkBuffers() { return m_links.release(); }
 
   private:
     void handle(simdjson::dom::object obj);
@@ -82,6 +85,8 @@ class KinetoParser final : public JsonTraceScanner::Handler {
     std::vector<std::optional<KernelClass>> m_classes;  // by NameId
     std::string m_lastDeviceKey;
     std::size_t m_lastDevice = 0;
+    bool m_lastPidNumeric = false;  // the last deviceOf's pid, when an integer (its key printed)
+    std::int64_t m_lastPid = 0;
     std::map<std::string, std::string, std::less<>> m_threadNames;           // "pid/tid" -> label
     std::unordered_map<std::string, std::vector<std::string>> m_openBegins;  // "pid/tid" -> B records
     std::map<std::int64_t, std::string> m_gpuNames;                          // deviceProperties

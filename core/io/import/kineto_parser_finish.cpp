@@ -65,7 +65,9 @@ void KinetoParser::projectCpuAnnotations() {
         toProject.push_back({{m_cpuRangeThreads[i], range.startNs, range.endNs, range.name}, engineStep ? 0 : -1});
         index.push_back(i);
     }
-    const auto projected = projectAnnotationTree(toProject, m_links.takeLaunchRecords(), m_part);
+    auto launches = m_links.takeLaunchRecords();
+    const auto projected = projectAnnotationTree(toProject, launches, m_part);
+    m_links.giveBackLaunchRecords(std::move(launches));
     const bool anyProjected = std::find(projected.begin(), projected.end(), true) != projected.end();
     std::vector<bool> moved(m_cpuRanges.size(), false);
     for (std::size_t k = 0; k < projected.size(); ++k) {

@@ -11,27 +11,33 @@
 
 namespace tpscope::core {
 
+// A parse's reusable buffers: the JSON parser's, the scanner's, the links' lists.
+struct KinetoParserPool::Parser {
+    simdjson::dom::parser batches;
+    std::vector<char> scanBuffer;
+    KinetoLinks::Buffers links;
+};
+
 namespace {
 
 Result<TracePart> readSource(ByteSource& src, const KernelClassifier& classifier, const TaskControl& control,
-                             double progressBase, double progressSpan, simdjson::dom::parser& batchParser) {
+                             double progressBase, double progressSpan, KinetoParserPool::Parser& buffers) {
     TracePart part;
     part.path = src.path();
     part.source = src.path();
     part.stats.files = 1;
-    KinetoParser parser(part, classifier, batchParser);
-    JsonTraceScanner scanner(src, control, progressBase, progressSpan);
-    TPSCOPE_TRY(scanner.run(parser));
+    KinetoParser parser(part, classifier, buffers.batches);
+    parser.adoptLinkBuffers(std::move(buffers.links));
+    JsonTraceScanner scanner(src, control, progressBase, progressSpan, &buffers.scanBuffer);
+    auto status = scanner.run(parser);
     part.stats.bytesRead = scanner.bytesScanned();
-    TPSCOPE_TRY(parser.finish());
+    if (status) status = parser.finish();
+    buffers.links = parser.releaseLinkBuffers();
+    if (!status) return status.error();
     return part;
 }
 
 }  // namespace
-
-struct KinetoParserPool::Parser {
-    simdjson::dom::parser batches;
-};
 
 KinetoParserPool::KinetoParserPool() = default;
 KinetoParserPool::~KinetoParserPool() = default;
@@ -53,8 +59,8 @@ Result<TracePart> readKinetoFile(const std::string& path, const KernelClassifier
                                  const TaskControl& control, double progressBase, double progressSpan) {
     auto src = ByteSource::open(path);
     if (!src) return src.error();
-    simdjson::dom::parser batchParser;
-    return readSource(**src, classifier, control, progressBase, progressSpan, batchParser);
+    KinetoParserPool::Parser buffers;
+    return readSource(**src, classifier, control, progressBase, progressSpan, buffers);
 }
 
 Result<TracePart> readKinetoFile(const std::string& path, const KernelClassifier& classifier,
@@ -62,7 +68,7 @@ Result<TracePart> readKinetoFile(const std::string& path, const KernelClassifier
     auto src = ByteSource::open(path);
     if (!src) return src.error();
     auto parser = pool.take();
-    auto part = readSource(**src, classifier, control, 0.0, 1.0, parser->batches);
+    auto part = readSource(**src, classifier, control, 0.0, 1.0, *parser);
     pool.giveBack(std::move(parser));
     return part;
 }
@@ -70,8 +76,8 @@ Result<TracePart> readKinetoFile(const std::string& path, const KernelClassifier
 Result<TracePart> readKinetoBuffer(std::string_view bytes, const std::string& name, const KernelClassifier& classifier,
                                    const TaskControl& control) {
     auto src = ByteSource::fromMemory(bytes, name);
-    simdjson::dom::parser batchParser;
-    return readSource(*src, classifier, control, 0.0, 1.0, batchParser);
+    KinetoParserPool::Parser buffers;
+    return readSource(*src, classifier, control, 0.0, 1.0, buffers);
 }
 
 }  // namespace tpscope::core

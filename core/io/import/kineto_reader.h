@@ -36,9 +36,10 @@
 namespace tpscope::core {
 
 // What one file's parse leaves for the next: the JSON parser's buffers (a few MB for the ~128 KB
-// batches), which a fresh parser faults in page by page for every file (on a VM about 10 µs a page,
-// 5 % of a multi-file import). Shared by the threads of one multi-file read, each file taking a
-// parser and giving it back; they are freed with the pool.
+// batches), the scanner's buffer and the launch links' two long lists (each ~0.7 MB a rank of k8),
+// which fresh ones would fault in page by page for every file (on a VM about 6-10 µs a page, 5 %
+// of a multi-file import). Shared by the threads of one multi-file read, each file taking a set
+// and giving it back; they are freed with the pool.
 class KinetoParserPool {
   public:
     struct Parser;  // defined in kineto_reader.cpp, so that this header does not carry simdjson

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <unordered_map>
 
 #include "core/trace/step_annotation.h"
 
@@ -31,45 +30,56 @@ bool projectedStep(std::string_view name) {
 
 namespace {
 
-// Per (annotation, device), the span of the GPU events whose correlation `launched` maps to it: a
-// direct-indexed table from the smallest correlation on when the ids are dense (CUPTI numbers them
-// from 1; a capture that starts later numbers them from there), else a hash.
-std::vector<GpuSpan> spansOf(const std::vector<std::pair<std::uint32_t, std::int32_t>>& launched,
-                             std::size_t annotations, const TracePart& part) {
-    std::uint32_t minCorrelation = std::numeric_limits<std::uint32_t>::max();
-    std::uint32_t maxCorrelation = 0;
-    for (const auto& l : launched) {
-        minCorrelation = std::min(minCorrelation, l.first);
-        maxCorrelation = std::max(maxCorrelation, l.first);
+// Index of the first entry of `launched` (sorted by correlation) whose correlation is >= c, searched
+// from `hint` on: a stream's events mostly come in launch order, so the answer lies a few entries
+// after the previous one (found by doubling steps), and a full binary search is the fallback.
+std::size_t seekCorrelation(const std::vector<std::pair<std::uint32_t, std::int32_t>>& launched, std::uint32_t c,
+                            std::size_t hint) {
+    auto below = [](const std::pair<std::uint32_t, std::int32_t>& l, std::uint32_t v) { return l.first < v; };
+    const auto begin = launched.begin();
+    if (hint >= launched.size() || (hint > 0 && launched[hint - 1].first >= c)) {
+        return static_cast<std::size_t>(std::lower_bound(begin, launched.end(), c, below) - begin);
     }
-    std::size_t events = 0;
-    for (const auto& d : part.devices) {
-        for (const auto& s : d.streams) events += s.events.size();
+    std::size_t lo = hint;
+    std::size_t step = 1;
+    while (lo + step < launched.size() && launched[lo + step].first < c) {
+        lo += step;
+        step *= 2;
     }
-    const std::size_t span = std::size_t{maxCorrelation} - minCorrelation + 1;  // launched is not empty
-    const bool dense = span <= 4 * (events + launched.size()) + 1024;
-    std::vector<std::int32_t> denseOwner(dense ? span : 0, -1);
-    std::unordered_map<std::uint32_t, std::int32_t> sparseOwner;
-    for (const auto& [c, owner] : launched) {
-        if (dense) {
-            denseOwner[c - minCorrelation] = owner;
-        } else {
-            sparseOwner[c] = owner;
-        }
+    const std::size_t hi = std::min(launched.size(), lo + step + 1);
+    return static_cast<std::size_t>(
+        std::lower_bound(begin + static_cast<std::ptrdiff_t>(lo), begin + static_cast<std::ptrdiff_t>(hi), c, below) -
+        begin);
+}
+
+// Per (annotation, device), the span of the GPU events whose correlation `launched` maps to it
+// (`launched` is sorted here; of two entries for one correlation, the later one wins). A sorted list
+// searched per event, not a table indexed by correlation: such a table spans every correlation id
+// between the first and the last launch (all the runtime calls, 1 MB a rank of k8), fresh pages for
+// each file that the searches cost less than (a few steps an event, the hint being close).
+std::vector<GpuSpan> spansOf(std::vector<std::pair<std::uint32_t, std::int32_t>>& launched, std::size_t annotations,
+                             const TracePart& part) {
+    auto byCorrelation = [](const auto& a, const auto& b) { return a.first < b.first; };
+    if (!std::is_sorted(launched.begin(), launched.end(), byCorrelation)) {
+        std::stable_sort(launched.begin(), launched.end(), byCorrelation);
     }
+    // Of equal correlations the later entry wins: keep the last of each run.
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < launched.size(); ++i) {
+        if (i + 1 < launched.size() && launched[i + 1].first == launched[i].first) continue;
+        launched[kept++] = launched[i];
+    }
+    launched.resize(kept);
     const std::size_t devices = part.devices.size();
     std::vector<GpuSpan> spans(annotations * devices);
     for (std::size_t d = 0; d < devices; ++d) {
         for (const auto& stream : part.devices[d].streams) {
+            std::size_t hint = 0;
             for (const auto& e : stream.events) {
-                std::int32_t owner = -1;
-                if (dense) {
-                    if (e.correlationId >= minCorrelation && e.correlationId <= maxCorrelation) {
-                        owner = denseOwner[e.correlationId - minCorrelation];
-                    }
-                } else if (const auto it = sparseOwner.find(e.correlationId); it != sparseOwner.end()) {
-                    owner = it->second;
-                }
+                const std::size_t i = seekCorrelation(launched, e.correlationId, hint);
+                if (i >= launched.size() || launched[i].first != e.correlationId) continue;
+                hint = i + 1;
+                const std::int32_t owner = launched[i].second;
                 if (owner >= 0) spans[static_cast<std::size_t>(owner) * devices + d].add(e.startNs, e.endNs());
             }
         }
@@ -138,6 +148,7 @@ std::vector<bool> projectAnnotationTree(const std::vector<CpuAnnotation>& annota
     // innermost open range that contains it) and each launch's innermost open range.
     std::vector<std::int32_t> parent(n, -1);
     std::vector<std::pair<std::uint32_t, std::int32_t>> launched;  // correlation, innermost annotation
+    launched.reserve(launches.size());                             // at most one entry a launch
     std::vector<std::uint32_t> open;                               // stack, outermost first
     std::size_t a = 0;
     auto contains = [&](std::uint32_t outer, std::int64_t thread, std::int64_t startNs, std::int64_t endNs) {

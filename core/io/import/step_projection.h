@@ -10,8 +10,9 @@
 //
 // Input: the staged part after reading (events carry correlation ids), the annotations, and the
 // launches sorted by thread then start (KinetoLinks::takeLaunchRecords). No CPU event enters the trace.
-// Cost: O(log launches + launches inside) per annotation, then one pass over the events with a
-// direct-indexed (or hashed, when correlation ids are sparse) step per correlation.
+// Cost: O(log launches + launches inside) per annotation, then one pass over the events, each
+// looked up in the launches sorted by correlation (a few steps from the previous one's place in
+// launch order, O(log launches) at worst).
 
 #include <cstdint>
 #include <string_view>

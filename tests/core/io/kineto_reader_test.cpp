@@ -5,13 +5,18 @@
 
 #include <gtest/gtest.h>
 
+#include <simdjson.h>
+
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <initializer_list>
 #include <string_view>
 
 #include "core/io/import/json_trace_scanner.h"
+#include "core/io/import/kineto_fields.h"
 #include "core/io/import/kineto_reader.h"
 #include "core/io/import/trace_reader.h"
 #include "io_test_util.h"
@@ -68,6 +73,41 @@ TEST(KinetoReader, FloatAndIntegerMicrosecondsConvertToExactNanoseconds) {
     EXPECT_EQ(ev.startNs(1), 5 + 1'694'128'201'438'305'000LL);  // integer epoch µs
     EXPECT_EQ(ev.durNs(1), 601'000);
     EXPECT_EQ(ev.correlationId(0), 9u);
+}
+
+// The reader rounds float µs by hand (no library call): it must give std::llround's value, halves
+// away from zero included, and refuse what llround cannot hold.
+TEST(KinetoReader, FloatMicrosecondsRoundLikeLlroundHalvesAwayFromZero) {
+    // 0.0625 and 0.1875 µs are exactly 62.5 and 187.5 ns: true halves.
+    const std::array<double, 16> values = {0.0625,
+                                           -0.0625,
+                                           0.1875,
+                                           -0.1875,
+                                           0.0005,
+                                           -0.0005,
+                                           0.0015,
+                                           -0.0025,
+                                           1000.001,
+                                           2.4999,
+                                           4458676400011.056,
+                                           -4458676400011.056,
+                                           1e15,
+                                           4.6e15,
+                                           -4.6e15,
+                                           1e-9};
+    simdjson::dom::parser parser;
+    for (const double v : values) {
+        char buf[64];
+        const int n = std::snprintf(buf, sizeof buf, "[%.17g]", v);
+        simdjson::dom::element e;
+        ASSERT_EQ(parser.parse(buf, static_cast<std::size_t>(n)).at(0).get(e), simdjson::SUCCESS) << buf;
+        const auto ns = core::kineto::microsToNs(e);
+        ASSERT_TRUE(ns.has_value()) << buf;
+        EXPECT_EQ(*ns, std::llround(e.get_double().value() * 1000.0)) << buf;
+    }
+    simdjson::dom::element big;
+    ASSERT_EQ(parser.parse(std::string_view("[4.7e15]")).at(0).get(big), simdjson::SUCCESS);
+    EXPECT_FALSE(core::kineto::microsToNs(big).has_value());  // beyond 2^62 ns
 }
 
 TEST(KinetoReader, StringPidsAndTidsAndTheArrayFormatWithoutClosingBracketAreRead) {

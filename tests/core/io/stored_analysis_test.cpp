@@ -5,7 +5,10 @@
 // batch or trace reads as "not stored"; a damaged blob is an error, never a crash.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <sstream>
+#include <tuple>
+#include <vector>
 
 #include "core/analysis/analysis_json.h"
 #include "core/analysis/synced_analysis.h"

@@ -330,8 +330,9 @@ std::optional<std::string> storedAnalysisOf(const RunRecord& run) {
 core::Status saveWithIo(const QString& path, const WorkspaceSnapshot& snapshot, const TaskControl& control) {
     core::Workspace ws;
     for (const auto& run : snapshot.runs) {
-        if (control.cancelled())
+        if (control.cancelled()) {
             return core::makeError(core::ErrorCode::Cancelled, "save cancelled", path.toStdString());
+        }
         if (isSavedRun(run)) ws.runs.push_back(core::Run{runInfoOf(run), run.trace, storedAnalysisOf(run)});
     }
     ws.settings = snapshot.settings;

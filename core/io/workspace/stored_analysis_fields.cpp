@@ -217,16 +217,18 @@ void readRunSummary(StoredIn& in, const TraceShape& shape, RunSummary& s) {
         step.batch = static_cast<int>(in.s());
         in.mark();
     }
-    for (double* v : {&s.latencyMeanNs, &s.latencyP50Ns, &s.latencyP90Ns, &s.latencyMaxNs, &s.tokensPerSec})
+    for (double* v : {&s.latencyMeanNs, &s.latencyP50Ns, &s.latencyP90Ns, &s.latencyMaxNs, &s.tokensPerSec}) {
         *v = in.f();
+    }
     for (auto& k : s.kinds) {
         k.kind = in.enumBelow<EventKind>(kEventKindCount);
         k.kernels = in.u();
         k.busyNs = in.s();
         k.share = in.f();
     }
-    for (double* v : {&s.loss.compute, &s.loss.transfer, &s.loss.syncWait, &s.loss.imbalance, &s.loss.idle})
+    for (double* v : {&s.loss.compute, &s.loss.transfer, &s.loss.syncWait, &s.loss.imbalance, &s.loss.idle}) {
         *v = in.f();
+    }
     s.exposedCommShare = in.f();
     s.exposedWaitShare = in.f();
     s.slowestRankIndex = readRankOrNone(in, shape);

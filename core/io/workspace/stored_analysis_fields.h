@@ -20,13 +20,19 @@
 
 namespace tpscope::core::stored {
 
-// A section's writer. mark() after each item of a long list: the section is cut into frames of about
-// kFrameBytes at marks, so that a reader holds one frame at a time (no copy of the whole section, whose
-// fresh pages cost more than its decoding) and an item never straddles two frames.
+// A section's writer. mark() after each item of a long list: with a frame sink, each frame of about
+// kFrameBytes is handed to it at the first mark past that size (and the rest at finish()), so that a
+// writer holds one frame at a time and an item never straddles two frames; without one, the section is
+// one frame, kept in bytes().
 inline constexpr std::size_t kFrameBytes = std::size_t{1} << 20;
 
 class StoredOut {
   public:
+    using FrameSink = std::function<void(std::string_view frame)>;
+
+    StoredOut() = default;
+    explicit StoredOut(FrameSink sink) : m_sink(std::move(sink)) {}
+
     void u(std::uint64_t v) { m_w.varint(v); }
     void s(std::int64_t v) { m_w.zigzag(v); }
     void f(double v) { m_w.varint(std::bit_cast<std::uint64_t>(v)); }
@@ -37,19 +43,22 @@ class StoredOut {
         for (const auto& t : list) text(t);
     }
     void mark() {
-        if (m_w.bytes().size() - m_frameStart >= kFrameBytes) {
-            m_frameStart = m_w.bytes().size();
-            m_cuts.push_back(m_frameStart);
-        }
+        if (m_sink && m_w.bytes().size() >= kFrameBytes) flush();
+    }
+    // The last frame to the sink (it may be empty: a section has at least one frame).
+    void finish() {
+        if (m_sink) flush();
     }
     std::string& bytes() { return m_w.bytes(); }
-    // Where each frame but the first starts.
-    const std::vector<std::size_t>& cuts() const { return m_cuts; }
 
   private:
+    void flush() {
+        m_sink(m_w.bytes());
+        m_w.bytes().clear();
+    }
+
     codec::Writer m_w;
-    std::size_t m_frameStart = 0;
-    std::vector<std::size_t> m_cuts;
+    FrameSink m_sink;
 };
 
 // A section's reader, over one frame at a time. Its values read as 0 once anything failed (sticky).

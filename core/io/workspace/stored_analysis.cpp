@@ -26,7 +26,8 @@ using stored::StoredOut;
 constexpr std::string_view kMagic = "TPSA";
 // Raised whenever a section's fields change: a blob of another format reads as "not stored".
 constexpr std::uint64_t kFormat = 1;
-// zstd level 1: the sections are mostly small varints and compress about 3x at it, at ~0.5 GB/s a core.
+// zstd level 1, as the event chunks: the sections are varints of measured times, 1.4-2.2x smaller
+// at it (the 100 M-event workspace of docs/PERFORMANCE.md).
 constexpr int kLevel = 1;
 
 using stored::kSectionCount;

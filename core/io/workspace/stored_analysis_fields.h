@@ -130,6 +130,15 @@ class StoredIn {
     bool m_ok = true;
 };
 
+// How many values each stored enum has (a value at or above is refused): the enums' ranges today.
+inline constexpr std::uint64_t kSegmentationSources = 4;  // SegmentationSource::None .. Repeat
+inline constexpr std::uint64_t kStepPhases = 4;           // StepPhase::Unknown .. Mixed
+inline constexpr std::uint64_t kBlockKinds = 2;           // BlockKind::Attention, Mlp
+inline constexpr std::uint64_t kUnitSplits = 3;           // UnitSplit::None .. Collectives
+inline constexpr std::uint64_t kCollectiveOps = 8;        // CollectiveOp::Unknown .. SendRecv
+inline constexpr std::uint64_t kFindingKinds = 2;         // FindingKind::LaunchBound, SingleRankCollectives
+inline constexpr std::uint64_t kGapKinds = 3;             // GapKind::OtherKernels .. BatchAssumed
+
 // What the indices of an analysis point into.
 struct TraceShape {
     TraceShape() = default;

@@ -2,8 +2,7 @@
 // Copyright (C) 2026 The tpscope authors
 #pragma once
 // A run's analysis stored beside its trace (the `runs.analysis_cache` blob, docs/formats.md), so that
-// reopening a large workspace skips the analysis: at 100 M events it is half the open's time and most
-// of its peak.
+// reopening a large workspace skips the analysis: at 100 M events it is about half the open's time.
 //
 // Input: the RunAnalysis and the ClockEstimate derived from a run's trace, and the key they hold for.
 // Mapping: every field of the result, one after another (LEB128 varints, zigzag for signed values and
@@ -19,7 +18,7 @@
 // before. Decoding checks every index against the trace (ranks, streams, events, names, rows), so a
 // damaged or hostile blob is an error, never a crash.
 // Cost: O(result) each way; at 100 M events (10 M layer x rank rows, 2.5 M calls) 0.29 GB on disk,
-// about 2 s to read on two cores of the 2-core VM (docs/PERFORMANCE.md).
+// 2.9-3.6 s to read on the 2-core VM against 7.6-8.5 s to analyse (docs/PERFORMANCE.md).
 
 #include <cstdint>
 #include <optional>

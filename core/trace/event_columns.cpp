@@ -80,9 +80,9 @@ void EventColumns::reserve(std::size_t n) {
     // Ids all 0 so far keep no column; the first other id reserves one (appendCorrelations).
     if (!m_correlationId.empty()) {
         m_correlationId.reserve(n);
-    } else if (!m_correlationOffset.empty()) {
+    } else if (!m_correlationCell.empty()) {
         m_correlationBase.reserve((n + kBlock - 1) / kBlock);
-        m_correlationOffset.reserve(n);
+        m_correlationCell.reserve(n);
     }
 }
 
@@ -207,9 +207,9 @@ void EventColumns::spreadKinds(std::size_t n) {
 void EventColumns::appendLabel(NameId name, PayloadId payload, std::uint8_t kind) {
     if (!m_wideLabels) {
         const std::size_t i = m_labelIndex.size();
-        const std::uint32_t index = labelIndexOf(Label{name, payload}, i > 0 ? m_labelIndex.back() : kNoLabel, kind);
+        const std::uint32_t index = labelIndexOf(Label{name, payload}, i > 0 ? m_labelIndex[i - 1] : kNoLabel, kind);
         if (index < kMaxLabels) {
-            m_labelIndex.push_back(static_cast<std::uint16_t>(index));
+            m_labelIndex.push_back(index);
             keepKind(i, index, kind);
             return;
         }
@@ -235,7 +235,7 @@ void EventColumns::widenLabels() {
         for (std::size_t i = 0; i < n; ++i) m_payloadId[i] = m_labels[m_labelIndex[i]].payload;
     }
     m_wideLabels = true;
-    std::vector<std::uint16_t>().swap(m_labelIndex);
+    m_labelIndex = BlockCells();
     std::vector<Label>().swap(m_labels);
     std::vector<std::uint8_t>().swap(m_labelKind);
     m_labelKindMask = 0;
@@ -257,20 +257,17 @@ void EventColumns::append(const EventRecord& e) {
     appendDuration(e.durNs);
     if (m_startNs.empty()) noteEnd(m_blockMaxEnd, i, e.startNs + e.durNs, kBlock);
     appendLabel(e.name, e.payload, static_cast<std::uint8_t>(e.kind));
-    // Usually a new block (its base the id, 0 for id 0), id 0, or an id that fits the last block
-    // (appendCorrelations does the rest).
+    // Usually id 0, or an id above its block's base (appendCorrelations does the rest: the first id
+    // that is not 0, and the one id whose cell would read as 0).
     const std::uint32_t id = e.correlationId;
     if (!m_correlationId.empty()) {
         m_correlationId.push_back(id);
-    } else if (m_correlationOffset.empty()) {
+    } else if (m_correlationCell.empty()) {
         if (id != 0) appendCorrelations(std::span<const std::uint32_t>(&e.correlationId, 1));  // the first id not 0
-    } else if (m_correlationOffset.size() % kBlock == 0) {
-        m_correlationBase.push_back(id);
-        m_correlationOffset.push_back(id != 0 ? 0 : kIdZero);
-    } else if (id == 0) {
-        m_correlationOffset.push_back(kIdZero);
-    } else if (id >= m_correlationBase.back() && id - m_correlationBase.back() <= kMaxIdOffset) {
-        m_correlationOffset.push_back(static_cast<std::uint16_t>(id - m_correlationBase.back()));
+    } else if (i % kBlock != 0 && id == 0) {
+        m_correlationCell.push_back(0);
+    } else if (i % kBlock != 0 && m_correlationBase.back() != 0 && id - m_correlationBase.back() + 1U != 0) {
+        m_correlationCell.push_back(id - m_correlationBase.back() + 1U);
     } else {
         appendCorrelations(std::span<const std::uint32_t>(&e.correlationId, 1));
     }
@@ -289,9 +286,9 @@ void EventColumns::append(const EventBatch& batch) {
         wide = (first > 0 && starts[0] < startNs(first - 1)) || !std::is_sorted(starts.begin(), starts.end());
         if (wide) widenStarts();
     }
-    // Starts and durations as 32-bit cells, kPiece at a time (BlockOffsets narrows them), and, in start
+    // Starts and durations as 32-bit cells, kPiece at a time (BlockCells narrows them), and, in start
     // order, the blocks' prefix maxima of ends. A piece holds a whole workspace chunk (65,536 events),
-    // so that BlockOffsets grows its column once a chunk, its pages faulted in by one call (grow()).
+    // so that BlockCells grows its column once a chunk, its pages faulted in by one call.
     constexpr std::size_t kPiece = 65'536;
     thread_local std::vector<std::uint32_t> scratch;
     scratch.resize(std::min(n, kPiece));
@@ -327,13 +324,22 @@ void EventColumns::append(const EventBatch& batch) {
     }
     std::size_t k = 0;
     if (!m_wideLabels) {
-        std::uint16_t* out = grow(m_labelIndex, n);
         static_assert(kMaxLabels <= 65'536);  // an index fits BatchLabels' 16 bits
+        // The batch's indices go to the column kPiece at a time, and before a label's second kind
+        // spreads kinds to a byte per event (spreadKinds reads every earlier event's index).
+        thread_local std::vector<std::uint32_t> indices;
+        indices.resize(std::min(n, kPiece));
+        std::size_t flushed = 0;  // this batch's indices [0, flushed) are in the column
+        const auto flush = [&](std::size_t upTo) {
+            m_labelIndex.append(std::span<const std::uint32_t>(indices.data(), upTo - flushed));
+            flushed = upTo;
+        };
         BatchLabels known;
         bool perEventKinds = !m_kind.empty();
         // One loop with payloads, one without (none is read then).
         const auto labelAll = [&](auto withPayloads) {
             for (; k < n; ++k) {
+                if (k - flushed == kPiece) flush(k);
                 PayloadId payload = kNoPayload;
                 if constexpr (decltype(withPayloads)::value) payload = batch.payloads[k];
                 const std::uint8_t kind = batch.kinds[k];
@@ -342,7 +348,7 @@ void EventColumns::append(const EventBatch& batch) {
                 if (known.key[slot] != key) {
                     const std::uint32_t index = labelIndexOf(Label{NameId{batch.nameIds[k]}, payload}, kNoLabel, kind);
                     if (index >= kMaxLabels) {
-                        m_labelIndex.resize(first + k);
+                        flush(k);
                         widenLabels();
                         return;
                     }
@@ -350,8 +356,9 @@ void EventColumns::append(const EventBatch& batch) {
                     known.entry[slot] = BatchLabels::entryOf(index, m_labelKind[index]);
                 }
                 const std::uint32_t entry = known.entry[slot];
-                out[k] = static_cast<std::uint16_t>(entry);
+                indices[k - flushed] = entry & 0xFFFFU;
                 if (perEventKinds || entry >> 16 != kind) {
+                    if (!perEventKinds) flush(k + 1);
                     keepKind(first + k, entry & 0xFFFFU, kind);
                     perEventKinds = !m_kind.empty();
                 }
@@ -362,6 +369,7 @@ void EventColumns::append(const EventBatch& batch) {
         } else {
             labelAll(std::true_type{});
         }
+        if (!m_wideLabels) flush(n);
     }
     for (; k < n; ++k) {
         appendLabel(NameId{batch.nameIds[k]}, batch.payloads.empty() ? kNoPayload : batch.payloads[k], batch.kinds[k]);
@@ -379,7 +387,7 @@ void EventColumns::narrowStarts() {
     if (n == 0) return;
     // Sorted by start, so each block's first start is its smallest and every offset is >= 0.
     std::vector<std::int64_t> base((n + kBlock - 1) / kBlock);
-    BlockOffsets<24> offset;
+    BlockCells offset;
     offset.reserve(n);
     std::vector<std::pair<std::size_t, std::int64_t>> far;
     std::array<std::uint32_t, kBlock> cells{};
@@ -405,7 +413,7 @@ void EventColumns::widenStarts() {
     m_startNs = std::move(wide);
     m_blockMaxEnd.clear();  // finalize() computes them after sorting
     std::vector<std::int64_t>().swap(m_startBase);
-    m_startOffset = BlockOffsets<24>();
+    m_startOffset = BlockCells();
     std::vector<std::pair<std::size_t, std::int64_t>>().swap(m_farStartNs);
 }
 
@@ -421,7 +429,14 @@ void EventColumns::finalize() {
         for (std::size_t i = 0; i < durations.size(); ++i) durations[i] = durNs(i);
         permute(m_startNs, order);
         permute(durations, order);
-        permute(m_labelIndex, order);
+        if (!m_labelIndex.empty()) {
+            std::vector<std::uint32_t> labels(size());
+            for (std::size_t i = 0; i < labels.size(); ++i) labels[i] = m_labelIndex[i];
+            permute(labels, order);
+            m_labelIndex = BlockCells();
+            m_labelIndex.reserve(labels.size());
+            m_labelIndex.append(labels);
+        }
         permute(m_nameId, order);
         permute(m_kind, order);
         permute(m_correlationId, order);
@@ -449,14 +464,14 @@ void EventColumns::finalize() {
     m_farStartNs.shrink_to_fit();
     m_durNs.shrinkToFit();
     m_longDurNs.shrink_to_fit();
-    m_labelIndex.shrink_to_fit();
+    m_labelIndex.shrinkToFit();
     m_labels.shrink_to_fit();
     m_labelKind.shrink_to_fit();
     m_nameId.shrink_to_fit();
     m_kind.shrink_to_fit();
     m_correlationId.shrink_to_fit();
     m_correlationBase.shrink_to_fit();
-    m_correlationOffset.shrink_to_fit();
+    m_correlationCell.shrinkToFit();
     m_payloadId.shrink_to_fit();
     m_blockMaxEnd.shrink_to_fit();
     m_finalized = true;
@@ -504,9 +519,9 @@ std::size_t EventColumns::countOverlaps() const {
 std::size_t EventColumns::residentBytes() const {
     return capacityBytes(m_startNs) + capacityBytes(m_startBase) + m_startOffset.residentBytes() +
            capacityBytes(m_farStartNs) + m_durNs.residentBytes() + capacityBytes(m_longDurNs) +
-           capacityBytes(m_labelIndex) + capacityBytes(m_labels) + capacityBytes(m_labelKind) +
+           m_labelIndex.residentBytes() + capacityBytes(m_labels) + capacityBytes(m_labelKind) +
            capacityBytes(m_labelLookup) + capacityBytes(m_nameId) + capacityBytes(m_kind) +
-           capacityBytes(m_correlationId) + capacityBytes(m_correlationBase) + capacityBytes(m_correlationOffset) +
+           capacityBytes(m_correlationId) + capacityBytes(m_correlationBase) + m_correlationCell.residentBytes() +
            capacityBytes(m_payloadId) + capacityBytes(m_blockMaxEnd);
 }
 

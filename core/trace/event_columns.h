@@ -1,41 +1,46 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright (C) 2026 The tpscope authors
 #pragma once
-// Columnar storage of one stream's events (DESIGN.md §2). One vector per field; a kernel event costs
-// about 9.4 bytes resident: 3 start + 2 duration + 2 label + 2 correlation, plus 28 bytes per block of
-// kBlock events (start base 8, visible-range index 8, the start and duration block entries 4 + 4,
-// correlation base 4), 1 or 2 bytes more an event in a block whose starts or durations do not sit
-// close (below), and the stream's distinct labels. A stream whose correlation ids are all 0 (NVTX
-// ranges, exposed-communication intervals) keeps no correlation column: about 7.4 bytes.
+// Columnar storage of one stream's events (DESIGN.md §2). One vector per field; an event costs its
+// start offset (2 to 4 bytes), duration (0 to 4), label index (0 to 2) and correlation cell (0 to 4),
+// each as its block of kBlock events needs, plus 52 bytes a block (start base 8, visible-range index 8,
+// the start, duration, label and correlation block entries 8 each (BlockCells), correlation base 4), the
+// stream's distinct labels: measured, 8.8 bytes a kernel and 6.9 a launch call of the simulated
+// 100 M-event decode (docs/PERFORMANCE.md, "Event model"). A stream whose correlation ids are all 0
+// (NVTX ranges, exposed-communication intervals) keeps no correlation column.
 //   starts:    per block of kBlock events a 64-bit base (the block's first start) and offsets from it,
-//              kept by BlockOffsets<24>: 3 bytes an event while the block spans less than 2^24 ns
-//              (16.7 ms), else 4 bytes for that block. The rare start 4.3 s or more past its block's
-//              first (a long idle gap inside a block) is kept exactly in a side list, sorted by index
-//              (an escape). Events appended in start order are stored so as they come (a decoder
+//              kept by BlockCells: 3 bytes an event while the block spans less than 2^24 ns (16.7 ms),
+//              2 below 65.5 µs, else 4 bytes for that block. The rare start 4.3 s or more past its
+//              block's first (a long idle gap inside a block) is kept exactly in a side list, sorted by
+//              index (an escape). Events appended in start order are stored so as they come (a decoder
 //              never holds 64-bit starts); an event that starts before the previous one switches the
 //              column to all 64 bits until finalize() sorts and narrows it again.
-//   durations: BlockOffsets<16>: per block its smallest duration and 16-bit offsets while the block's
-//              durations span at most 65,535 ns, else 32 bits for that block; the rare duration
-//              outside [0, 2^32 - 1) ns (4.3 s) is kept exactly in a side list, sorted by index.
+//   durations: BlockCells: per block its smallest duration and offsets from it in 0 to 4 bytes, as
+//              the block's span needs (0 when every duration is the same); the rare duration outside
+//              [0, 2^32 - 1) ns (4.3 s) is kept exactly in a side list, sorted by index.
 //   labels:    an event's name and payload id together are its label; a stream has few distinct
 //              ones (a decode step repeats the same kernels with the same shapes), so each event
-//              keeps a 16-bit index into the stream's list of distinct labels instead of 8 bytes.
+//              keeps an index into the stream's list of distinct labels instead of 8 bytes, a BlockCells
+//              cell: a block of 64 kernels that uses a few tens of labels 1 byte an event, a launch
+//              thread's block of one label none.
 //              A stream with more than 65,536 distinct labels keeps a 32-bit name column and, when
 //              any event has a payload, a 32-bit payload column instead.
 //   kinds:     one per label while every event of a label has the same kind (importers classify by
 //              name, so they do); from the first label met with a second kind, and on a stream with
 //              32-bit names, one byte per event.
 //   correlation ids: none while every id is 0. Else per block of kBlock events a 32-bit base (its
-//              smallest id other than 0) and 16-bit offsets, as appended (ids grow by small steps
-//              along a stream); offset 0xFFFF is id 0 (a call that launched nothing, beside ids in
-//              the hundreds of thousands). From the first block where they do not fit, all 32 bits,
-//              until finalize() narrows the whole stream again if it can.
+//              first id other than 0) and a BlockCells cell an event: id - base + 1, 0 for id 0 (a call
+//              that launched nothing, beside ids in the hundreds of thousands). Ids grow by small steps
+//              along a stream, so a block usually needs 1 byte an event. The one id a cell cannot tell
+//              from 0 (base - 1, wrapped to 0) switches the stream to all 32 bits; finalize() narrows it
+//              again when no block has one. A block's form depends on its ids alone.
 // Every accessor returns the exact value that was appended.
 //
 // visibleRange(t0, t1) is two binary searches: events are sorted by start, and a prefix maximum of
 // end times sampled once per block finds the first event that can still be running at t0 even when
 // events overlap (concurrent kernels, imported traces). O(log n + kBlock).
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -43,7 +48,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/trace/block_offsets.h"
+#include "core/trace/block_cells.h"
 #include "core/trace/event_kind.h"
 #include "core/trace/payload.h"
 #include "core/util/strong_id.h"
@@ -86,7 +91,7 @@ struct EventBatch {
 class EventKinds {
   public:
     EventKinds() = default;
-    EventKinds(const std::uint8_t* perEvent, const std::uint16_t* labelIndex, const std::uint8_t* labelKinds,
+    EventKinds(const std::uint8_t* perEvent, const BlockCells* labelIndex, const std::uint8_t* labelKinds,
                std::uint32_t labelKindMask, std::size_t size)
         : m_perEvent(perEvent),
           m_labelIndex(labelIndex),
@@ -97,7 +102,7 @@ class EventKinds {
     std::size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
     std::uint8_t operator[](std::size_t i) const {
-        return m_perEvent != nullptr ? m_perEvent[i] : m_labelKinds[m_labelIndex[i]];
+        return m_perEvent != nullptr ? m_perEvent[i] : m_labelKinds[(*m_labelIndex)[i]];
     }
     // The first index in [from, size()) whose kind has its bit set in kindMask (bit k: EventKind k),
     // or size(). The column is chosen once, outside the loop; a stream none of whose labels has such
@@ -108,8 +113,21 @@ class EventKinds {
             return from;
         }
         if ((m_labelKindMask & kindMask) == 0) return m_size;
-        while (from < m_size && ((kindMask >> m_labelKinds[m_labelIndex[from]]) & 1U) == 0) ++from;
-        return from;
+        // Block by block: a block of one label (width 0) answers at once.
+        while (from < m_size) {
+            const std::size_t b = from / BlockCells::kBlock;
+            const std::size_t end = std::min(m_size, (b + 1) * BlockCells::kBlock);
+            const BlockCells::Block block = m_labelIndex->block(b);
+            if (block.width == 0) {
+                if (((kindMask >> m_labelKinds[block.base]) & 1U) != 0) return from;
+                from = end;
+                continue;
+            }
+            for (; from < end; ++from) {
+                if (((kindMask >> m_labelKinds[block[from % BlockCells::kBlock]]) & 1U) != 0) return from;
+            }
+        }
+        return m_size;
     }
     // Events of the given kind.
     std::size_t count(std::uint8_t kind) const {
@@ -148,7 +166,7 @@ class EventKinds {
 
   private:
     const std::uint8_t* m_perEvent = nullptr;  // null: per label
-    const std::uint16_t* m_labelIndex = nullptr;
+    const BlockCells* m_labelIndex = nullptr;
     const std::uint8_t* m_labelKinds = nullptr;
     std::uint32_t m_labelKindMask = 0;  // per label: bit k set when a label has EventKind k
     std::size_t m_size = 0;
@@ -157,11 +175,6 @@ class EventKinds {
 class EventColumns {
   public:
     static constexpr std::size_t kBlock = 64;
-    // A narrow correlation id: the offset that stands for id 0, and the largest offset of any other id
-    // from its block's base (a block whose non-zero ids span more keeps the stream at 32 bits).
-    static constexpr std::uint16_t kIdZero = UINT16_MAX;
-    static constexpr std::uint32_t kMaxIdOffset = kIdZero - 1U;
-
     void reserve(std::size_t n);
     void append(const EventRecord& e);
     void append(const EventBatch& batch);
@@ -189,7 +202,9 @@ class EventColumns {
     }
     std::uint32_t correlationId(std::size_t i) const {
         if (!m_correlationId.empty()) return m_correlationId[i];
-        return m_correlationOffset.empty() ? 0 : narrowId(m_correlationBase[i / kBlock], m_correlationOffset[i]);
+        if (m_correlationCell.empty()) return 0;
+        const std::uint32_t cell = m_correlationCell[i];
+        return cell != 0 ? m_correlationBase[i / kBlock] + (cell - 1U) : 0;
     }
     PayloadId payload(std::size_t i) const {
         if (!m_wideLabels) return m_labels[m_labelIndex[i]].payload;
@@ -198,14 +213,14 @@ class EventColumns {
     EventRecord at(std::size_t i) const;
 
     EventKinds kinds() const {
-        return m_kind.empty() ? EventKinds(nullptr, m_labelIndex.data(), m_labelKind.data(), m_labelKindMask, size())
+        return m_kind.empty() ? EventKinds(nullptr, &m_labelIndex, m_labelKind.data(), m_labelKindMask, size())
                               : EventKinds(m_kind.data(), nullptr, nullptr, 0, size());
     }
     // Starts loading event i's start, duration and kind (level of detail: the next column's events).
     void prefetch(std::size_t i) const {
         __builtin_prefetch(m_startNs.empty() ? m_startOffset.address(i) : &m_startNs[i]);
         __builtin_prefetch(m_durNs.address(i));
-        __builtin_prefetch(m_kind.empty() ? static_cast<const void*>(m_labelIndex.data() + i) : m_kind.data() + i);
+        __builtin_prefetch(m_kind.empty() ? m_labelIndex.address(i) : m_kind.data() + i);
     }
     // First index in [first, last) whose start is >= t (last when none): a binary search.
     std::size_t lowerBoundStart(std::int64_t t, std::size_t first, std::size_t last) const;
@@ -221,8 +236,8 @@ class EventColumns {
     std::size_t countOverlaps() const;
 
     std::size_t residentBytes() const;
-    // Blocks whose durations, and whose start offsets, keep all 32 bits (BlockOffsets' wide blocks; the
-    // rest keep 16 and 24): for the byte accounting of a loaded trace.
+    // Blocks whose durations, and whose start offsets, keep all 4 bytes a cell (BlockCells' widest):
+    // for the byte accounting of a loaded trace.
     std::size_t wideDurationBlocks() const { return m_durNs.wideBlocks(); }
     std::size_t wideStartBlocks() const { return m_startOffset.wideBlocks(); }
     bool operator==(const EventColumns& other) const;
@@ -232,10 +247,6 @@ class EventColumns {
     static constexpr std::uint32_t kFarStart = UINT32_MAX;      // the start is in m_farStartNs
     static constexpr std::size_t kMaxLabels = std::size_t{UINT16_MAX} + 1;
     static constexpr std::uint32_t kNoLabel = UINT32_MAX;  // no previous event's label
-
-    static std::uint32_t narrowId(std::uint32_t base, std::uint16_t offset) {
-        return offset != kIdZero ? base + offset : 0;
-    }
 
     // A distinct (name, payload) pair of this stream.
     struct Label {
@@ -264,14 +275,14 @@ class EventColumns {
 
     std::vector<std::int64_t> m_startNs;                             // all 64 bits; empty when narrow (the three below)
     std::vector<std::int64_t> m_startBase;                           // per block: its first start
-    BlockOffsets<24> m_startOffset;                                  // start - its block's base, or kFarStart
+    BlockCells m_startOffset;                                        // start - its block's base, or kFarStart
     std::vector<std::pair<std::size_t, std::int64_t>> m_farStartNs;  // (index, start), by index
-    BlockOffsets<16> m_durNs;                                        // the duration, or kLongDuration
+    BlockCells m_durNs;                                              // the duration, or kLongDuration
     std::vector<std::pair<std::size_t, std::int64_t>> m_longDurNs;   // (index, duration), by index
-    std::vector<std::uint16_t> m_labelIndex;  // per event, into m_labels; empty when m_wideLabels
-    std::vector<Label> m_labels;              // distinct labels in order of first appearance
-    std::vector<std::uint8_t> m_labelKind;    // per label: its first event's kind
-    std::uint32_t m_labelKindMask = 0;        // bit k: some label has EventKind k
+    BlockCells m_labelIndex;                // per event, into m_labels; empty when m_wideLabels
+    std::vector<Label> m_labels;            // distinct labels in order of first appearance
+    std::vector<std::uint8_t> m_labelKind;  // per label: its first event's kind
+    std::uint32_t m_labelKindMask = 0;      // bit k: some label has EventKind k
     // While appending: open-addressed hash of m_labels (slot = label index + 1, 0 = free), a power of
     // two at most half full. Freed by finalize() and rebuilt by a later append.
     std::vector<std::uint32_t> m_labelLookup;
@@ -280,13 +291,13 @@ class EventColumns {
     std::vector<PayloadId> m_payloadId;   // wide labels only; empty: every event has kNoPayload
     std::vector<std::uint8_t> m_kind;     // per event; empty while every label has one kind (m_labelKind)
     // Correlation ids: all three empty while every id is 0 (correlationId() answers 0).
-    std::vector<std::uint32_t> m_correlationId;      // all 32 bits; empty when narrowed into the two below
-    std::vector<std::uint32_t> m_correlationBase;    // per block: the smallest id but 0 (0 when all are)
-    std::vector<std::uint16_t> m_correlationOffset;  // id - its block's base, or kIdZero for id 0
+    std::vector<std::uint32_t> m_correlationId;    // all 32 bits; empty when narrowed into the two below
+    std::vector<std::uint32_t> m_correlationBase;  // per block: its first id but 0 (0 while it has none)
+    BlockCells m_correlationCell;                  // id - its block's base + 1, or 0 for id 0
     // m_blockMaxEnd[b] = max end over events [0, (b + 1) * kBlock): non-decreasing.
     std::vector<std::int64_t> m_blockMaxEnd;
     bool m_finalized = true;
-    static_assert(BlockOffsets<24>::kBlock == kBlock && BlockOffsets<16>::kBlock == kBlock);
+    static_assert(BlockCells::kBlock == kBlock);
 };
 
 }  // namespace tpscope::core

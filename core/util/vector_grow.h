@@ -2,7 +2,7 @@
 // Copyright (C) 2026 The tpscope authors
 #pragma once
 // n more elements at the end of a vector, written in place by the caller (the columns of
-// EventColumns and BlockOffsets, filled from a decoder's batch). When the capacity is already there
+// EventColumns and BlockCells, filled from a decoder's batch). When the capacity is already there
 // (a decoder reserves a stream's count), the new pages are faulted in by one call instead of one page
 // fault per 4 KB (MADV_POPULATE_WRITE, Linux 5.14; on an older kernel the call fails and the pages
 // fault one by one as before). Cost: the resize's value-initialisation, one madvise per large grow.
@@ -15,21 +15,26 @@
 
 namespace tpscope::core {
 
+// Faults in the whole pages inside [begin, end) by one call, for memory about to be written (no-op
+// where MADV_POPULATE_WRITE is missing: the pages then fault one by one as they are written).
+inline void populateForWrite(void* begin, void* end) {
+#ifdef MADV_POPULATE_WRITE
+    constexpr std::uintptr_t kPage = 4096;
+    const auto from = (reinterpret_cast<std::uintptr_t>(begin) + kPage - 1) / kPage * kPage;
+    const auto to = reinterpret_cast<std::uintptr_t>(end) / kPage * kPage;
+    if (to > from) (void)madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);
+#else
+    (void)begin;
+    (void)end;
+#endif
+}
+
 // Value-initialised new elements (the caller overwrites them); returns their storage.
 template <typename T>
 T* grow(std::vector<T>& v, std::size_t n) {
     const std::size_t old = v.size();
-#ifdef MADV_POPULATE_WRITE
-    constexpr std::uintptr_t kPage = 4096;
-    if (old + n <= v.capacity() && n * sizeof(T) >= 16 * kPage) {
-        // The whole pages inside [first new element, end of the new ones).
-        auto* begin = reinterpret_cast<char*>(v.data() + old);
-        auto* end = reinterpret_cast<char*>(v.data() + old + n);
-        char* from = begin + (kPage - reinterpret_cast<std::uintptr_t>(begin) % kPage) % kPage;
-        char* to = end - reinterpret_cast<std::uintptr_t>(end) % kPage;
-        if (to > from) (void)madvise(from, static_cast<std::size_t>(to - from), MADV_POPULATE_WRITE);
-    }
-#endif
+    constexpr std::size_t kLarge = 16 * 4096;
+    if (old + n <= v.capacity() && n * sizeof(T) >= kLarge) populateForWrite(v.data() + old, v.data() + old + n);
     v.resize(old + n);
     return v.data() + old;
 }

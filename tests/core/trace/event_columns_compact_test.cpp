@@ -17,17 +17,42 @@
 namespace tpscope::core {
 namespace {
 
-// Correlation id 0 (a call that launched nothing) beside large ids keeps a block narrow: its offset is
-// kIdZero and the block's base is its smallest other id. Every escape, appended event by event, in
-// batches of several sizes (blocks continued across batches, partial blocks re-based) and narrowed by
-// finalize() after a sort: the same ids, and the same bytes when they fit.
+// The bytes the correlation columns keep for these ids, from the layout's rule (event_columns.h): none
+// while all are 0; per block its base (4) and a BlockCells entry (8), its cells x the width their span
+// needs (a cell: id - the block's first id other than 0 + 1, 0 for id 0), 4 bytes of padding; or 4 an
+// id when some id's cell would be 0.
+std::size_t correlationBytes(const std::vector<std::uint32_t>& ids) {
+    constexpr std::size_t kB = EventColumns::kBlock;
+    if (std::all_of(ids.begin(), ids.end(), [](std::uint32_t id) { return id == 0; })) return 0;
+    const std::size_t blocks = (ids.size() + kB - 1) / kB;
+    std::size_t bytes = blocks * (4 + 8) + 4;
+    for (std::size_t b = 0; b < blocks; ++b) {
+        std::uint32_t base = 0, lo = UINT32_MAX, hi = 0;
+        for (std::size_t i = b * kB; i < std::min(ids.size(), (b + 1) * kB); ++i) {
+            if (ids[i] != 0 && base == 0) base = ids[i];
+            const std::uint32_t cell = ids[i] == 0 ? 0 : ids[i] - base + 1;
+            if (ids[i] != 0 && cell == 0) return ids.size() * 4;
+            lo = std::min(lo, cell);
+            hi = std::max(hi, cell);
+        }
+        const std::uint32_t span = hi - lo;
+        const std::size_t cells = std::min(ids.size(), (b + 1) * kB) - b * kB;
+        bytes += cells * (span == 0 ? 0 : span <= 0xFF ? 1 : span <= 0xFFFF ? 2 : span <= 0xFFFFFF ? 3 : 4);
+    }
+    return bytes;
+}
+
+// Correlation id 0 (a call that launched nothing) beside large ids keeps a block narrow: its cell is 0
+// and the others count from the block's first id. Every form, appended event by event, in batches of
+// several sizes (blocks continued across batches) and narrowed by finalize() after a sort: the same ids,
+// and the bytes the rule gives.
 TEST(EventColumns, CorrelationIdZeroKeepsBlocksNarrow) {
     constexpr std::size_t kB = EventColumns::kBlock;
     constexpr std::uint32_t kFar = 400'000;  // a launch thread's ids after a while
     struct Case {
         const char* what;
         std::vector<std::uint32_t> ids;
-        bool narrow;
+        std::size_t bytesPerBlock;  // of the cells, for the cases whose blocks are alike (0: not checked)
     };
     std::vector<Case> cases;
     auto make = [](std::size_t n, auto idOf) {
@@ -35,52 +60,37 @@ TEST(EventColumns, CorrelationIdZeroKeepsBlocksNarrow) {
         for (std::size_t i = 0; i < n; ++i) ids[i] = idOf(i);
         return ids;
     };
-    cases.push_back({"id 0 only", make(5 * kB + 3, [](std::size_t) { return 0u; }), true});
+    cases.push_back({"id 0 only", make(5 * kB + 3, [](std::size_t) { return 0u; }), 0});
+    cases.push_back(
+        {"consecutive ids", make(40 * kB, [](std::size_t i) { return kFar + static_cast<std::uint32_t>(i); }), kB});
     cases.push_back(
         {"id 0 beside large ids",
          make(40 * kB + 17, [](std::size_t i) { return i % 13 == 5 ? 0u : kFar + static_cast<std::uint32_t>(i) * 3; }),
-         true});
+         0});
     cases.push_back(
         {"blocks of zeros between large ids",
          make(12 * kB, [](std::size_t i) { return (i / kB) % 3 == 1 ? 0u : kFar + static_cast<std::uint32_t>(i); }),
-         true});
-    cases.push_back({"zeros first in a block, then a smaller id re-bases it",
+         0});
+    cases.push_back({"zeros first in a block, then ids below its first",
                      make(6 * kB,
                           [](std::size_t i) {
                               const std::size_t j = i % kB;
                               return j < 5 ? 0u : (j < 40 ? kFar + 60'000 : kFar + static_cast<std::uint32_t>(j));
                           }),
-                     true});
-    cases.push_back({"a block begun with id 0, small ids, then one kMaxIdOffset above the smallest",
-                     make(3 * kB,
-                          [](std::size_t i) {
-                              const std::size_t j = i % kB;
-                              return j == 0 ? 0u : (j < 9 ? 5u : 5u + EventColumns::kMaxIdOffset);
-                          }),
-                     true});
-    cases.push_back({"a jump of exactly kMaxIdOffset",
-                     make(4 * kB,
-                          [](std::size_t i) {
-                              return i % kB == 7 ? kFar + EventColumns::kMaxIdOffset : (i % kB == 9 ? 0u : kFar);
-                          }),
-                     true});
-    cases.push_back(
-        {"a jump of kMaxIdOffset + 1 (the offset of id 0)",
-         make(4 * kB, [](std::size_t i) { return i % kB == 7 ? kFar + EventColumns::kMaxIdOffset + 1 : kFar; }),
-         false});
-    cases.push_back(
-        {"ids 1 and kMaxIdOffset + 1 beside 0",
-         make(3 * kB,
-              [](std::size_t i) { return i == kB + 2 ? EventColumns::kMaxIdOffset + 1 : (i == kB + 4 ? 0u : 1u); }),
-         true});
-    cases.push_back({"ids 1 and kMaxIdOffset + 2",
-                     make(3 * kB, [](std::size_t i) { return i == kB + 2 ? EventColumns::kMaxIdOffset + 2 : 1u; }),
-                     false});
+                     4 * kB});
+    cases.push_back({"ids 254 above the first beside 0: one byte",
+                     make(4 * kB, [](std::size_t i) { return i % kB == 7 ? kFar + 254 : (i % kB == 9 ? 0u : kFar); }),
+                     kB});
+    cases.push_back({"ids 255 above the first beside 0: two bytes",
+                     make(4 * kB, [](std::size_t i) { return i % kB == 7 ? kFar + 255 : (i % kB == 9 ? 0u : kFar); }),
+                     2 * kB});
+    cases.push_back({"an id just below its block's first: all 32 bits",
+                     make(3 * kB, [](std::size_t i) { return i == kB + 2 ? kFar - 1 : kFar; }), 0});
     cases.push_back(
         {"largest ids beside 0",
          make(2 * kB + 1,
               [](std::size_t i) { return i % 2 == 0 ? 0u : UINT32_MAX - static_cast<std::uint32_t>(i % 5); }),
-         true});
+         0});
 
     for (const Case& c : cases) {
         const std::size_t n = c.ids.size();
@@ -102,19 +112,17 @@ TEST(EventColumns, CorrelationIdZeroKeepsBlocksNarrow) {
         }
         byEvent.finalize();
         expectIds(byEvent, "event by event");
-        // The same ids at 4 bytes each: a block of 64 narrow ids is 64 * 2 + 4 bytes instead of 64 * 4.
-        EventColumns wide;
-        std::vector<std::uint32_t> jumpy(n, 0);
-        jumpy[0] = 1;  // the first block's ids span more than 16 bits: every id stays at 32 bits
-        jumpy[1] = 3'000'000'000u;
-        wide.append(EventBatch{starts, durs, names, kinds, jumpy, {}});
-        wide.finalize();
-        const std::size_t blocks = (n + kB - 1) / kB;
-        const std::size_t narrowSaves = n * 2 - blocks * 4;
-        const bool allZero = std::all_of(c.ids.begin(), c.ids.end(), [](std::uint32_t id) { return id == 0; });
-        // Ids all 0 keep no column at all.
-        EXPECT_EQ(wide.residentBytes() - byEvent.residentBytes(), allZero ? n * 4 : (c.narrow ? narrowSaves : 0))
-            << c.what;
+        // The same events with every id 0 keep no correlation column: the difference is the ids' bytes.
+        EventColumns noIds;
+        const std::vector<std::uint32_t> zeros(n, 0);
+        noIds.append(EventBatch{starts, durs, names, kinds, zeros, {}});
+        noIds.finalize();
+        const std::size_t bytes = correlationBytes(c.ids);
+        EXPECT_EQ(byEvent.residentBytes() - noIds.residentBytes(), bytes) << c.what;
+        if (c.bytesPerBlock != 0) {
+            const std::size_t blocks = (n + kB - 1) / kB;
+            EXPECT_EQ(bytes, blocks * (4 + 8 + c.bytesPerBlock) + 4) << c.what;
+        }
         for (const std::size_t batch : {std::size_t{1}, std::size_t{7}, kB, std::size_t{333}}) {
             EventColumns byBatch;
             for (std::size_t first = 0; first < n; first += batch) {
@@ -140,6 +148,46 @@ TEST(EventColumns, CorrelationIdZeroKeepsBlocksNarrow) {
         reversed.finalize();
         expectIds(reversed, "reversed and sorted");
         EXPECT_EQ(reversed.residentBytes(), byEvent.residentBytes()) << c.what;
+    }
+}
+
+// EventKinds::next finds the first event of the asked kinds from any index, on a stream whose blocks
+// are of one label (a launch thread's: answered per block) and of many (per event), with kinds kept per
+// label and a byte per event: the same answer as a walk of kind().
+TEST(EventColumns, NextFindsTheFirstEventOfTheAskedKinds) {
+    constexpr std::size_t kB = EventColumns::kBlock;
+    for (const bool perEvent : {false, true}) {
+        EventColumns c;
+        std::vector<EventKind> want;
+        for (std::size_t i = 0; i < 40 * kB + 9; ++i) {
+            EventRecord e = ev(static_cast<std::int64_t>(i) * 10, 5);
+            const std::size_t block = i / kB;
+            // Blocks 0-9 of one label, 10-19 a collective every 7th, 20-29 one label in a run of
+            // collectives, 30- one label in three.
+            const std::uint32_t name = block < 10   ? 1
+                                       : block < 20 ? (i % 7 == 0 ? 2 : 1)
+                                       : block < 30 ? 2
+                                                    : (i % 3 == 0 ? 4 : 1);
+            e.name = NameId{name};
+            e.kind = name == 2 ? EventKind::Collective : name == 4 ? EventKind::Memcpy : EventKind::Gemm;
+            if (perEvent && i == 5 * kB + 3) e.kind = EventKind::Memset;  // label 1 with a second kind
+            c.append(e);
+            want.push_back(e.kind);
+        }
+        c.finalize();
+        const EventKinds kinds = c.kinds();
+        for (const std::uint32_t mask :
+             {1U << static_cast<unsigned>(EventKind::Collective),
+              (1U << static_cast<unsigned>(EventKind::Memcpy)) | (1U << static_cast<unsigned>(EventKind::Memset)),
+              1U << static_cast<unsigned>(EventKind::Gemm), 0U}) {
+            for (std::size_t from = 0; from <= want.size(); ++from) {
+                std::size_t expected = from;
+                while (expected < want.size() && ((mask >> static_cast<unsigned>(want[expected])) & 1U) == 0)
+                    ++expected;
+                ASSERT_EQ(kinds.next(from, mask), expected)
+                    << (perEvent ? "a byte an event" : "per label") << ", mask " << mask << ", from " << from;
+            }
+        }
     }
 }
 

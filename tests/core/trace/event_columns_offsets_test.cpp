@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright (C) 2026 The tpscope authors
-// EventColumns' narrow starts and durations (BlockOffsets<24> and <16>, core/trace/event_columns.h) and
+// EventColumns' narrow starts and durations (BlockCells, core/trace/event_columns.h) and
 // streams whose correlation ids are all 0: every accessor returns the appended record, for blocks that
 // fit and blocks that keep 32 bits, however the events were appended.
 #include <gtest/gtest.h>
@@ -30,9 +30,15 @@ struct BlockCase {
     bool farStart = false;
     bool longDur = false;
     std::size_t count = kB;
-    // What the columns must keep at 32 bits for this block.
-    bool wideStarts() const { return farStart || startSpan >= k24; }
-    bool wideDurations() const { return longDur || durSpan > 65'535 || durLo + durSpan >= (std::int64_t{1} << 31); }
+    // The bytes a cell the columns keep for this block (BlockCells: as its span needs; an escape is
+    // UINT32_MAX beside small cells, so its block keeps 4).
+    static unsigned widthOf(std::int64_t span) {
+        return span == 0 ? 0 : span <= 0xFF ? 1 : span <= 0xFFFF ? 2 : span < k24 ? 3 : 4;
+    }
+    unsigned startWidth() const { return farStart ? 4 : widthOf(startSpan); }
+    unsigned durationWidth() const { return longDur ? 4 : widthOf(durSpan); }
+    bool wideStarts() const { return startWidth() == 4; }
+    bool wideDurations() const { return durationWidth() == 4; }
 };
 
 std::vector<EventRecord> recordsOf(const std::vector<BlockCase>& blocks, bool withIds) {
@@ -116,12 +122,14 @@ const std::vector<BlockCase>& blockCases() {
     static const std::vector<BlockCase> cases = {
         {1'000'000, 500, 65'534},                        // fits
         {k24 - 1, 20, 65'535},                           // both at their largest span that fits
-        {k24, 20, 65'536},                               // both one past: 32 bits
+        {k24, 20, 65'536},                               // both one past: starts 32 bits, durations 24
+        {k24 - 1, 20, k24},                              // durations 32 bits
         {5'000, 0, 3},                                   // fits
-        {5'000, 3'000'000'000, 100},                     // durations from 3 s: the base has no room below 2^31
+        {5'000, 3'000'000'000, 100},                     // durations from 3 s: 8 bits above their base
         {5'000, 100, 10, true},                          // a start 4.3 s past its block's first
         {5'000, 100, 10, false, true},                   // a duration past 32 bits
-        {200'000'000, 1'000'000, 9'000'000},             // a slow stream (NVTX ranges): 32 bits both
+        {200'000'000, 1'000'000, 9'000'000},             // a slow stream (NVTX ranges): starts 32 bits
+        {1'000, 3'195, 0},                               // equal durations (a launch thread): no byte
         {70, 4'294'000'000, 900'000, false, false, 41},  // a partial last block up to 2^32 - 1 ns
     };
     return cases;
@@ -176,7 +184,7 @@ TEST(EventColumnsOffsets, EqualityComparesEveryDurationAndStart) {
     const std::vector<EventRecord> records = recordsOf(blockCases(), true);
     const EventColumns reference = byBatches(records, records.size());
     ASSERT_TRUE(reference == byBatches(records, 64));
-    for (const std::size_t i : {std::size_t{5}, 2 * kB + 5, 7 * kB + 3}) {  // narrow, wide, wide (32 bits) blocks
+    for (const std::size_t i : {std::size_t{5}, 2 * kB + 5, 7 * kB + 3}) {  // narrow, 32-bit starts, an escape
         for (const bool start : {false, true}) {
             std::vector<EventRecord> changed = records;
             (start ? changed[i].startNs : changed[i].durNs) += 1;
@@ -190,10 +198,10 @@ TEST(EventColumnsOffsets, EqualityComparesEveryDurationAndStart) {
     EXPECT_FALSE(byBatches(more, 64) == reference);
 }
 
-// The bytes of a stream of one label whose ids are all 0: per event 3 start + 2 duration + 2 label
-// index, no correlation column; per block the start base, the range index and the two block entries
-// (8 + 8 + 4 + 4); 64 more bytes (starts) or 128 (durations) per block kept at 32 bits; 16 per
-// escape; one byte of padding after the 24-bit starts; the label (name, payload, kind).
+// The bytes of a stream of one label whose ids are all 0: no label index byte (one label) and no
+// correlation column; per block the start base, the range index and the three block entries (8 + 8 +
+// 8 + 8 + 8), and its events x the width of its start offsets and of its durations; 16 per escape; 4 of
+// padding after each of the three BlockCells; the label (name, payload, kind).
 TEST(EventColumnsOffsets, ResidentBytesFollowTheBlocks) {
     const std::vector<BlockCase>& cases = blockCases();
     const std::vector<EventRecord> withLabels = recordsOf(cases, false);
@@ -207,25 +215,25 @@ TEST(EventColumnsOffsets, ResidentBytesFollowTheBlocks) {
     const EventColumns c = byBatches(records, 100);
     expectRecords(c, records, "one label");
     const std::size_t n = records.size(), blocks = (n + kB - 1) / kB;
-    std::size_t escapes = 0, wideStarts = 0, wideDurations = 0;
+    std::size_t escapes = 0, cellBytes = 0;
     for (const BlockCase& b : cases) {
         escapes += (b.farStart ? 1 : 0) + (b.longDur ? 1 : 0);
-        wideStarts += b.wideStarts() ? 1 : 0;
-        wideDurations += b.wideDurations() ? 1 : 0;
+        cellBytes += b.count * (b.startWidth() + b.durationWidth());
     }
-    const std::size_t expected = n * (3 + 2 + 2) + 1 + blocks * (8 + 8 + 4 + 4) + wideStarts * kB +
-                                 wideDurations * kB * 2 + escapes * 16 + (4 + 4 + 1);
+    const std::size_t expected = cellBytes + blocks * (8 + 8 + 8 + 8 + 8) + escapes * 16 + (4 + 4 + 4) + (4 + 4 + 1);
     EXPECT_EQ(c.residentBytes(), expected);
-    // The same stream with ids: 2 bytes an event and 4 a block more.
+    // The same stream with consecutive ids: per block its base (4), its cells' entry (8) and a byte a
+    // cell (ids 1 to 64 above the base), 4 bytes of padding.
     std::vector<EventRecord> ids = records;
     for (std::size_t i = 0; i < n; ++i) ids[i].correlationId = 77 + static_cast<std::uint32_t>(i);
-    EXPECT_EQ(byBatches(ids, 100).residentBytes(), expected + n * 2 + blocks * 4);
-    // Ids all 0 but the last event's: the column appears for the whole stream.
+    EXPECT_EQ(byBatches(ids, 100).residentBytes(), expected + blocks * (4 + 8) + n + 4);
+    // Ids all 0 but the last event's: the column appears for the whole stream, its blocks of zeros at no
+    // byte a cell, the last one at one.
     std::vector<EventRecord> lastId = records;
     lastId.back().correlationId = 9;
     const EventColumns late = byBatches(lastId, 100);
     expectRecords(late, lastId, "one id at the end");
-    EXPECT_EQ(late.residentBytes(), expected + n * 2 + blocks * 4);
+    EXPECT_EQ(late.residentBytes(), expected + blocks * (4 + 8) + (n - (blocks - 1) * kB) + 4);
 }
 
 }  // namespace

@@ -127,13 +127,15 @@ TEST(EventColumns, ResidentBytesPerEventStaysWithinBudget) {
     }
     c.finalize();
     const double perEvent = static_cast<double>(c.residentBytes()) / kEvents;
-    // start offset 3 + duration offset 2 + label index 2 + correlation offset 2, per block of kBlock
-    // events its start base (8), max end (8), start and duration entries (4 + 4) and correlation base
-    // (4), one byte of padding after the 3-byte starts, and the stream's two distinct labels (name 4 +
-    // payload 4 + kind 1 each: the kernel with and without its payload, one kind).
-    const double perBlock = (8.0 + 8.0 + 4.0 + 4.0) / EventColumns::kBlock;
+    // start offsets 2 (a block's starts span 630 ns) + durations 0 (all 5 ns) + label index 1 (two
+    // labels in every block) + correlation cell 1 (ids 1 to 190 above the block's first), per block of
+    // kBlock events its start base (8), max end (8), start, duration, label and correlation entries
+    // (8 each) and correlation base (4), four bytes of padding after each of the four BlockCells, and
+    // the stream's two distinct labels (name 4 + payload 4 + kind 1 each: the kernel with and without
+    // its payload, one kind).
+    const double perBlock = (8.0 + 8.0 + 8.0 + 8.0 + 8.0 + 8.0 + 4.0) / EventColumns::kBlock;
     const double perLabel = 4 + 4 + 1;
-    const double expected = 3 + 2 + 2 + 2 + (perBlock + 4.0 / EventColumns::kBlock) + (1 + 2 * perLabel) / kEvents;
+    const double expected = 2 + 0 + 1 + 1 + perBlock + (16 + 2 * perLabel) / kEvents;
     EXPECT_NEAR(perEvent, expected, 1e-9) << "more: a column is wider than planned; less: one went missing";
     EXPECT_LE(perEvent, 9.5);
 
@@ -142,8 +144,9 @@ TEST(EventColumns, ResidentBytesPerEventStaysWithinBudget) {
     EventColumns none;
     for (int i = 0; i < kEvents; ++i) none.append(ev(std::int64_t{i} * 10, 5));
     none.finalize();
-    EXPECT_NEAR(static_cast<double>(none.residentBytes()) / kEvents, 3 + 2 + 2 + perBlock + (1 + perLabel) / kEvents,
-                1e-9);
+    // The same blocks without a correlation column (entry and base), one label: no byte an event for it.
+    EXPECT_NEAR(static_cast<double>(none.residentBytes()) / kEvents,
+                2 + 0 + 0 + perBlock - (8.0 + 4.0) / EventColumns::kBlock + (12 + perLabel) / kEvents, 1e-9);
     EventRecord late = ev(std::int64_t{kEvents} * 10, 5);
     late.payload = PayloadId{9};
     none.append(late);
@@ -179,9 +182,9 @@ TEST(EventColumns, StreamsWithMoreLabelsThanA16BitIndexKeepEveryNameAndPayload) 
         ASSERT_EQ(c.kind(i), events[i].kind) << i;
         ASSERT_EQ(c.kinds()[i], static_cast<std::uint8_t>(events[i].kind)) << i;
     }
-    // Names 4 + payloads 4 + kinds 1 per event now beside starts 3 and durations 2, no label index (and no
-    // correlation column: every id is 0).
-    EXPECT_GE(static_cast<double>(c.residentBytes()) / static_cast<double>(c.size()), 3 + 2 + 4 + 4 + 1);
+    // Names 4 + payloads 4 + kinds 1 per event now beside starts 2 (a block's span about 640 ns) and
+    // durations 0 (all 5 ns), no label index (and no correlation column: every id is 0).
+    EXPECT_GE(static_cast<double>(c.residentBytes()) / static_cast<double>(c.size()), 2 + 0 + 4 + 4 + 1);
 }
 
 // Starts stored narrow as they come equal the starts of a stream narrowed by finalize() after a
@@ -242,17 +245,16 @@ TEST(EventColumns, CorrelationIdsAreExactNarrowedOrNot) {
         return c;
     };
     const int n = 1000;
-    auto small = [](int i) { return 4'000'000'000u + static_cast<std::uint32_t>(i % 7) * 9000u; };  // fits 16 bits
-    auto jumpy = [](int i) { return static_cast<std::uint32_t>(i % 2) * 3'000'000'000u + 5u; };     // does not
+    auto small = [](int i) { return 4'000'000'000u + static_cast<std::uint32_t>(i) * 9u; };      // 567 a block: 16 bits
+    auto jumpy = [](int i) { return static_cast<std::uint32_t>(i % 2) * 3'000'000'000u + 5u; };  // 32 bits
     EventColumns narrow = build(small, n);
     EventColumns wide = build(jumpy, n);
     for (int i = 0; i < n; ++i) {
         ASSERT_EQ(narrow.correlationId(static_cast<std::size_t>(i)), small(i)) << i;
         ASSERT_EQ(wide.correlationId(static_cast<std::size_t>(i)), jumpy(i)) << i;
     }
-    EXPECT_EQ(wide.residentBytes() - narrow.residentBytes(),
-              static_cast<std::size_t>(n) * 2 - ((n + EventColumns::kBlock - 1) / EventColumns::kBlock) * 4)
-        << "narrowed: 2 bytes an event plus 4 per block instead of 4 an event";
+    EXPECT_EQ(wide.residentBytes() - narrow.residentBytes(), static_cast<std::size_t>(n) * (4 - 2))
+        << "narrow: 2 bytes a cell in every block instead of 4";
     // Appending after finalize() widens them again; nothing is lost.
     EventRecord last = ev(n, 1);
     last.correlationId = 17;

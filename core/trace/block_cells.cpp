@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright (C) 2026 The tpscope authors
+#include "core/trace/block_cells.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <new>
+#include <stdexcept>
+#include <utility>
+
+#include "core/util/vector_grow.h"
+
+namespace tpscope::core {
+
+namespace {
+
+// Bytes a cell needs for offsets up to `span`.
+std::uint32_t widthFor(std::uint32_t span) {
+    if (span == 0) return 0;
+    if (span <= 0xFFU) return 1;
+    if (span <= 0xFFFFU) return 2;
+    if (span <= 0xFFFFFFU) return 3;
+    return 4;
+}
+
+// Writes cells - base at `width` bytes each from `out`, each as one 4-byte store (its bytes above the
+// width are 0 and land on the next cell's place, written next, or on the padding). Reading `from` and
+// writing `out` may be the same block's bytes: cell j is read (at 4j) before its store (at width * j,
+// never past 4j + 4), and no store reaches a cell not yet read.
+void narrowInto(const std::uint8_t* from, std::size_t count, std::uint32_t base, std::uint32_t width,
+                std::uint8_t* out) {
+    for (std::size_t j = 0; j < count; ++j) {
+        std::uint32_t cell;
+        std::memcpy(&cell, from + j * 4, sizeof cell);
+        const std::uint32_t offset = cell - base;
+        std::memcpy(out + j * width, &offset, sizeof offset);
+    }
+}
+
+}  // namespace
+
+BlockCells::BlockCells(const BlockCells& other) : m_entry(other.m_entry), m_units(other.m_units), m_size(other.m_size) {
+    const std::size_t used = other.usedBytes();
+    if (used > 0) {
+        ensureBytes(used);
+        std::memcpy(m_bytes, other.m_bytes, used);
+    }
+}
+
+BlockCells::BlockCells(BlockCells&& other) noexcept
+    : m_entry(std::move(other.m_entry)),
+      m_bytes(std::exchange(other.m_bytes, nullptr)),
+      m_capacity(std::exchange(other.m_capacity, 0)),
+      m_units(std::exchange(other.m_units, 0)),
+      m_size(std::exchange(other.m_size, 0)) {}
+
+BlockCells& BlockCells::operator=(const BlockCells& other) {
+    if (this != &other) *this = BlockCells(other);
+    return *this;
+}
+
+BlockCells& BlockCells::operator=(BlockCells&& other) noexcept {
+    if (this != &other) {
+        std::free(m_bytes);
+        m_entry = std::move(other.m_entry);
+        m_bytes = std::exchange(other.m_bytes, nullptr);
+        m_capacity = std::exchange(other.m_capacity, 0);
+        m_units = std::exchange(other.m_units, 0);
+        m_size = std::exchange(other.m_size, 0);
+    }
+    return *this;
+}
+
+BlockCells::~BlockCells() {
+    std::free(m_bytes);
+}
+
+std::size_t BlockCells::usedBytes() const {
+    if (m_size == 0 && m_units == 0) return 0;
+    const std::size_t partial = m_size % kBlock;
+    if (partial == 0) return m_units * kBlock + kPadding;
+    const Entry last = m_entry.back();
+    if (last.where == openWhere()) return m_units * kBlock + kBlock * 4 + kPadding;
+    // A sealed partial block (shrinkToFit) is the last: its cells' bytes only, not its block's.
+    const std::uint32_t width = last.where & kWidthMask;
+    return (m_units - width) * kBlock + partial * width + kPadding;
+}
+
+void BlockCells::ensureBytes(std::size_t bytes) {
+    if (bytes <= m_capacity) return;
+    const std::size_t capacity = std::max(bytes, m_capacity + m_capacity / 2);
+    void* grown = std::realloc(m_bytes, capacity);
+    if (grown == nullptr) throw std::bad_alloc();
+    m_bytes = static_cast<std::uint8_t*>(grown);
+    m_capacity = capacity;
+}
+
+void BlockCells::openBlock() {
+    ensureBytes(m_units * kBlock + kBlock * 4 + kPadding);
+    m_entry.push_back(Entry{0, openWhere()});
+}
+
+void BlockCells::reopenLast() {
+    // The last block is partial and sealed (shrinkToFit): its cells back to 4 bytes each, in place
+    // from the last (a cell's 4-byte place is never below its narrow one).
+    const Entry e = m_entry.back();
+    const std::uint32_t width = e.where & kWidthMask;
+    const std::size_t count = m_size % kBlock;
+    m_units -= width;
+    ensureBytes(m_units * kBlock + kBlock * 4 + kPadding);
+    std::uint8_t* block = m_bytes + m_units * kBlock;
+    for (std::size_t j = count; j-- > 0;) {
+        std::uint32_t v;
+        std::memcpy(&v, block + j * width, sizeof v);
+        const std::uint32_t cell = e.base + (v & maskOf(width));
+        std::memcpy(block + j * 4, &cell, sizeof cell);
+    }
+    m_entry.back() = Entry{0, openWhere()};
+}
+
+void BlockCells::sealLast() {
+    const std::size_t count = (m_size - 1) % kBlock + 1;
+    std::uint8_t* block = m_bytes + m_units * kBlock;
+    std::uint32_t lo = UINT32_MAX, hi = 0;
+    for (std::size_t j = 0; j < count; ++j) {
+        std::uint32_t cell;
+        std::memcpy(&cell, block + j * 4, sizeof cell);
+        lo = std::min(lo, cell);
+        hi = std::max(hi, cell);
+    }
+    const std::uint32_t width = widthFor(hi - lo);
+    narrowInto(block, count, lo, width, block);
+    if (m_units + width > (std::size_t{1} << (32 - kWidthBits)) - 1)
+        throw std::length_error("BlockCells: too many cells");
+    m_entry.back() = Entry{lo, static_cast<std::uint32_t>(m_units << kWidthBits) | width};
+    m_units += width;
+}
+
+void BlockCells::writeBlock(std::span<const std::uint32_t> cells) {
+    std::uint32_t lo = UINT32_MAX, hi = 0;
+    for (const std::uint32_t cell : cells) {
+        lo = std::min(lo, cell);
+        hi = std::max(hi, cell);
+    }
+    const std::uint32_t width = widthFor(hi - lo);
+    if (m_units + width > (std::size_t{1} << (32 - kWidthBits)) - 1)
+        throw std::length_error("BlockCells: too many cells");
+    ensureBytes(m_units * kBlock + kBlock * width + kPadding);
+    std::uint8_t* out = m_bytes + m_units * kBlock;
+    for (std::size_t j = 0; j < cells.size(); ++j) {
+        const std::uint32_t offset = cells[j] - lo;
+        std::memcpy(out + j * width, &offset, sizeof offset);
+    }
+    m_entry.push_back(Entry{lo, static_cast<std::uint32_t>(m_units << kWidthBits) | width});
+    m_units += width;
+}
+
+void BlockCells::append(std::span<const std::uint32_t> cells) {
+    if (cells.empty()) return;
+    // The worst case of these cells at once (4 bytes each), so that a decoder's chunk grows the bytes
+    // once, its pages faulted in by one call when the room was reserved; shrinkToFit() hands back what
+    // the narrow blocks left unused.
+    const std::size_t worst = m_units * kBlock + (cells.size() + kBlock) * 4 + kPadding;
+    if (worst > m_capacity) {
+        ensureBytes(worst);
+    } else if (cells.size() * 4 >= 16 * 4096) {
+        populateForWrite(m_bytes + m_units * kBlock, m_bytes + worst);
+    }
+    std::size_t k = 0;
+    if (m_size % kBlock != 0) {
+        if (m_entry.back().where != openWhere()) reopenLast();
+        const std::size_t take = std::min(cells.size(), kBlock - m_size % kBlock);
+        std::memcpy(m_bytes + m_units * kBlock + (m_size % kBlock) * 4, cells.data(), take * 4);
+        m_size += take;
+        k = take;
+        if (m_size % kBlock == 0) sealLast();
+    }
+    for (; cells.size() - k >= kBlock; k += kBlock) {
+        writeBlock(cells.subspan(k, kBlock));
+        m_size += kBlock;
+    }
+    if (k < cells.size()) {
+        openBlock();
+        std::memcpy(m_bytes + m_units * kBlock, cells.data() + k, (cells.size() - k) * 4);
+        m_size += cells.size() - k;
+    }
+}
+
+void BlockCells::reserve(std::size_t n) {
+    m_entry.reserve((n + kBlock - 1) / kBlock);
+    ensureBytes((n + kBlock) * 4 + kPadding);
+}
+
+std::size_t BlockCells::capacity() const {
+    const std::size_t cells = m_capacity <= kPadding ? 0 : (m_capacity - kPadding) / 4;
+    return std::max(m_size, cells > kBlock ? cells - kBlock : 0);
+}
+
+void BlockCells::clear() {
+    m_entry.clear();
+    m_units = 0;
+    m_size = 0;
+}
+
+void BlockCells::shrinkToFit() {
+    if (m_size % kBlock != 0 && m_entry.back().where == openWhere()) sealLast();
+    const std::size_t used = usedBytes();
+    m_entry.shrink_to_fit();
+    if (used == 0) {
+        std::free(m_bytes);
+        m_bytes = nullptr;
+        m_capacity = 0;
+    } else if (used < m_capacity) {
+        // realloc() shrinks in place (a large block by mremap): no byte moves.
+        void* shrunk = std::realloc(m_bytes, used);
+        if (shrunk != nullptr) {
+            m_bytes = static_cast<std::uint8_t*>(shrunk);
+            m_capacity = used;
+        }
+    }
+}
+
+std::size_t BlockCells::residentBytes() const {
+    return m_entry.capacity() * sizeof(Entry) + m_capacity;
+}
+
+std::size_t BlockCells::blocksOfWidth(unsigned width) const {
+    std::size_t n = 0;
+    for (std::size_t b = 0; b < m_entry.size(); ++b) {
+        const bool open = b + 1 == m_entry.size() && m_size % kBlock != 0 && m_entry[b].where == openWhere();
+        if (!open && (m_entry[b].where & kWidthMask) == width) ++n;
+    }
+    return n;
+}
+
+}  // namespace tpscope::core

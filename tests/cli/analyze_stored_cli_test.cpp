@@ -25,6 +25,7 @@ namespace fs = std::filesystem;
 
 constexpr const char* kTook = "took the stored analysis";
 constexpr const char* kMarker = "planted in the stored analysis by the test";
+constexpr const char* kFile = "w.tpscope";
 
 // Sets every run's analysis_cache (run_id order); nullopt: NULL.
 void setStoredAnalyses(const fs::path& path, const std::vector<std::optional<std::string>>& blobs) {
@@ -70,9 +71,10 @@ std::vector<std::optional<std::string>> restored(const core::Workspace& ws, cons
 }
 
 // One workspace written by `simulate --out` (two runs, TP 1 and 2, batch 2: stored analyses of this
-// build), and copies of it: without them, with a planted note, another build's, damaged.
+// build), and copies of it: without them, with a planted note, another build's, damaged. Each is
+// w.tpscope in a folder of its own, since the output names the file.
 struct Workspaces {
-    fs::path dir, stored, none, marked, foreign, damaged;
+    fs::path dir, stored, none, marked, foreign, damaged;  // the folders
     std::string error;
 };
 
@@ -80,29 +82,31 @@ const Workspaces& workspaces() {
     static const Workspaces made = [] {
         Workspaces w;
         w.dir = freshDir("analyze-stored");
-        w.stored = w.dir / "stored.tpscope";
+        w.stored = w.dir / "stored";
+        fs::create_directories(w.stored);
         const auto sim = runCli(
             "simulate --model llama3-8b --gpu h100-sxm --fabric nvlink4 --tp 1,2 --batch 2 "
             "--tokens 4 --out '" +
-            w.stored.string() + "'");
+            (w.stored / kFile).string() + "'");
         if (sim.exitCode != 0) {
             w.error = sim.out;
             return w;
         }
-        auto ws = core::loadWorkspace(w.stored.string());
+        auto ws = core::loadWorkspace((w.stored / kFile).string());
         if (!ws || ws->runs.size() != 2 || !ws->runs[0].analysisCache || !ws->runs[1].analysisCache) {
             w.error = "simulate --out stored no analysis";
             return w;
         }
         const auto copy = [&](const char* name, const std::vector<std::optional<std::string>>& blobs) {
-            const fs::path path = w.dir / name;
-            fs::copy_file(w.stored, path, fs::copy_options::overwrite_existing);
-            setStoredAnalyses(path, blobs);
-            return path;
+            const fs::path folder = w.dir / name;
+            fs::create_directories(folder);
+            fs::copy_file(w.stored / kFile, folder / kFile, fs::copy_options::overwrite_existing);
+            setStoredAnalyses(folder / kFile, blobs);
+            return folder;
         };
-        w.none = copy("none.tpscope", {std::nullopt, std::nullopt});
-        w.marked = copy("marked.tpscope", restored(*ws, core::storedAnalysisBuild(), kMarker));
-        w.foreign = copy("foreign.tpscope", restored(*ws, "0.0.1 elsewhere", kMarker));
+        w.none = copy("none", {std::nullopt, std::nullopt});
+        w.marked = copy("marked", restored(*ws, core::storedAnalysisBuild(), kMarker));
+        w.foreign = copy("foreign", restored(*ws, "0.0.1 elsewhere", kMarker));
         // Its last frame cut short: the key is this build's, the sections do not add up.
         std::string cut = *ws->runs[1].analysisCache;
         cut.resize(cut.size() - 16);
@@ -110,14 +114,14 @@ const Workspaces& workspaces() {
                                        {core::storedAnalysisBuild(), ws->runs[1].info.batch})) {
             w.error = "the stored analysis cut short still decodes";
         }
-        w.damaged = copy("damaged.tpscope", {ws->runs[0].analysisCache, cut});
+        w.damaged = copy("damaged", {ws->runs[0].analysisCache, cut});
         return w;
     }();
     return made;
 }
 
-SplitResult analyze(const fs::path& file, const std::string& args) {
-    return runSplit(std::string(TPSCOPE_CLI_PATH) + " analyze '" + file.string() + "' " + args, workspaces().dir);
+SplitResult analyze(const fs::path& folder, const std::string& args) {
+    return runSplit(std::string(TPSCOPE_CLI_PATH) + " analyze " + kFile + " " + args, folder);
 }
 
 #define SKIP_UNLESS_STORED()                                                                                        \
@@ -152,8 +156,10 @@ TEST(AnalyzeStored, TakesTheStoredAnalysisAndPrintsWhatAnalysingPrints) {
 TEST(AnalyzeStored, AnOptionThatChangesTheAnalysisAnalysesTheRun) {
     SKIP_UNLESS_STORED();
     const auto& w = workspaces();
-    std::ofstream(w.dir / "rules.json") << R"({"schema": 1, "rules": [{"kind": "collective", )"
-                                        << R"("contains": ["my_custom_allreduce"], "op": "all_reduce"}]})";
+    for (const auto& folder : {w.marked, w.none}) {
+        std::ofstream(folder / "rules.json") << R"({"schema": 1, "rules": [{"kind": "collective", )"
+                                             << R"("contains": ["my_custom_allreduce"], "op": "all_reduce"}]})";
+    }
     for (const std::string args :
          {"--batch 3", "--batch 1 --json", "--blocks-per-layer 2", "--leading-blocks 1 --json", "--layers-per-step 2",
           "--all-collectives-close-blocks", "--match-tolerance-ns 1000 --json", "--kernel-rules rules.json --json",

@@ -119,6 +119,7 @@ struct LoadedRun {
     int index = 0;     // 1-based position in the workspace; 0 for a plain trace file
     int of = 0;        // runs in the workspace; 0 for a plain trace file
     std::shared_ptr<const core::Trace> trace;
+    int batch = 0;  // a workspace run's batch (RunInfo::batch): the one its stored analysis holds for
 };
 core::Result<std::vector<LoadedRun>> loadRuns(const std::string& path, const std::string& runSelector,
                                               core::ImportStats* stats = nullptr,

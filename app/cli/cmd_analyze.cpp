@@ -16,6 +16,7 @@
 #include "core/analysis/analysis_json.h"
 #include "core/analysis/host_idle.h"
 #include "core/analysis/synced_analysis.h"
+#include "core/io/workspace/stored_analysis_take.h"
 #include "core/util/units.h"
 #include "run_output.h"
 #include "text_table.h"
@@ -211,6 +212,27 @@ core::Status setFindingFabric(const AnalyzeOptions& o, const core::Trace& trace,
     return core::Ok{};
 }
 
+// A run on one clock and analysed: a workspace's stored analysis where it is exactly what these options
+// compute (core/io/workspace/stored_analysis_take.h), else analysed. --kernel-rules is for classifying
+// kernels anew, so with it the stored analysis is not taken. Said on stderr, so that stdout is the same.
+core::Result<core::analysis::SyncedAnalysis> analyzeRun(const AnalyzeOptions& o, const LoadedRun& run,
+                                                        const core::analysis::ClockSyncOptions& clock,
+                                                        const core::analysis::AnalysisOptions& options) {
+    if (run.of > 0 && o.analysis.kernelRules.empty()) {
+        const std::string which = o.file + ": run " + std::to_string(run.index);
+        auto stored = core::takeStoredAnalysisOnOneClock(o.file, static_cast<std::size_t>(run.index - 1), run.trace,
+                                                         run.batch, clock, options);
+        if (!stored) {
+            std::cerr << "tpscope-cli: note: " << which << ": stored analysis not taken (" << stored.error().describe()
+                      << "); analysing the run\n";
+        } else if (stored->has_value()) {
+            std::cerr << "tpscope-cli: note: " << which << ": took the stored analysis\n";
+            return std::move(**stored);
+        }
+    }
+    return core::analysis::analyzeOnOneClock(run.trace, clock, options);
+}
+
 int runAnalyze(const AnalyzeOptions& o, const CliContext& ctx) {
     auto classifier = classifierFor(o.analysis.kernelRules);
     if (!classifier) return reportError(classifier.error());
@@ -233,7 +255,7 @@ int runAnalyze(const AnalyzeOptions& o, const CliContext& ctx) {
         }
         auto options = o.analysis.toCore();
         if (auto status = setFindingFabric(o, *run.trace, ctx, options); !status) return reportError(status.error());
-        auto done = core::analysis::analyzeOnOneClock(run.trace, *clock, options);
+        auto done = analyzeRun(o, run, *clock, options);
         if (!done) return reportError(done.error());
         run.trace = done->trace;
         r.analysis = std::move(done->analysis);

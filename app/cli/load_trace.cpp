@@ -81,7 +81,7 @@ core::Result<std::vector<LoadedRun>> loadRuns(const std::string& path, const std
         auto trace = core::loadWorkspaceTrace(path, i);
         if (!trace) return fileError(trace.error());
         runs.push_back({(*infos)[i].name, static_cast<int>(i + 1), static_cast<int>(infos->size()),
-                        std::shared_ptr<const core::Trace>(std::move(*trace))});
+                        std::shared_ptr<const core::Trace>(std::move(*trace)), (*infos)[i].batch});
     }
     return runs;
 }

@@ -81,6 +81,31 @@ RunAnalysis analyzeMatchedTrace(const Trace& trace, Segmentation segmentation, C
     return a;
 }
 
+bool analysisReusable(const Trace& trace, const AnalysisOptions& computedWith, const AnalysisOptions& wanted) {
+    // The segmentation and the matching shape every stage after them.
+    if (!(wanted.segmentation == computedWith.segmentation) || !(wanted.matching == computedWith.matching)) {
+        return false;
+    }
+    if (wanted.batch == computedWith.batch) return true;
+    // The batch reaches the summary alone (and the notes and understanding through batchKnown and
+    // batchSource). An unknown one is replaced by the step annotations' with a note of its own, so only
+    // two known batches of one value stand for each other: they differ in where it came from.
+    const RunBatch had = runBatch(trace, computedWith.batch);
+    const RunBatch want = runBatch(trace, wanted.batch);
+    return had.known && want.known && had.batch == want.batch;
+}
+
+bool reuseAnalysis(RunAnalysis& a, const Trace& trace, const AnalysisOptions& computedWith,
+                   const AnalysisOptions& wanted) {
+    if (!analysisReusable(trace, computedWith, wanted)) return false;
+    if (wanted.batch != computedWith.batch) a.summary.batchSource = runBatch(trace, wanted.batch).source;
+    // The findings read the result and nothing reads them (analyzeMatchedTrace).
+    if (!(wanted.findings == computedWith.findings)) {
+        a.findings = findTraceIssues(trace, a.matching, a.breakdown, a.summary, wanted.findings);
+    }
+    return true;
+}
+
 RunPoint runPointOf(const Trace& trace, const RunAnalysis& analysis, std::string label, int gpus, int batch) {
     RunPoint p;
     p.label = std::move(label);

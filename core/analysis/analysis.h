@@ -47,6 +47,17 @@ struct RunAnalysis {
 
 RunAnalysis analyzeTrace(const Trace& trace, const AnalysisOptions& options = {});
 
+// Makes `a`, analyzeTrace(trace, computedWith), into analyzeTrace(trace, wanted) where the two option
+// sets differ only in what the analysis' last stages make of the same result: where a batch of the
+// same value came from (the option or the trace's metadata; summary.batchSource) and the finding
+// options (the findings are computed again, O(steps x ranks + calls)). False, `a` unchanged, where
+// they differ in anything else (segmentation, matching, another batch): the caller analyses. For a
+// result computed before, e.g. a workspace's stored analysis (core/io/workspace/stored_analysis_take.h).
+bool reuseAnalysis(RunAnalysis& a, const Trace& trace, const AnalysisOptions& computedWith,
+                   const AnalysisOptions& wanted);
+// Whether reuseAnalysis would: it reads no result (a caller tests before it reads a stored one).
+bool analysisReusable(const Trace& trace, const AnalysisOptions& computedWith, const AnalysisOptions& wanted);
+
 // A positive integer from the trace's metadata ("tp", "batch", "world_size"), else 0.
 int metadataInt(const Trace& trace, std::string_view key);
 

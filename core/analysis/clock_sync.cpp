@@ -326,6 +326,11 @@ Result<ClockSyncResult> planClockSync(const Trace& trace, const ClockSyncOptions
 
 Result<ClockSyncResult> planClockSync(const Trace& trace, const ClockSyncOptions& options,
                                       const CollectiveKernels& kernels) {
+    return planClockSyncFromEstimate(trace, options, estimateClockOffsets(trace, kernels));
+}
+
+Result<ClockSyncResult> planClockSyncFromEstimate(const Trace& trace, const ClockSyncOptions& options,
+                                                  ClockEstimate estimate) {
     ClockSyncResult out;
     const std::size_t n = trace.ranks.size();
     out.appliedNs.assign(n, 0);
@@ -343,7 +348,11 @@ Result<ClockSyncResult> planClockSync(const Trace& trace, const ClockSyncOptions
         out.appliedNs[index] = o.offsetNs;
         out.overridden[index] = true;
     }
-    out.estimate = estimateClockOffsets(trace, kernels);
+    if (estimate.ranks.size() != n) {
+        return makeError(ErrorCode::InvalidArgument, "a clock estimate of " + std::to_string(estimate.ranks.size()) +
+                                                         " ranks for a trace of " + std::to_string(n));
+    }
+    out.estimate = std::move(estimate);
     const std::int64_t maxOffset = out.estimate.maxAbsOffsetNs();
     out.estimateApplied = options.mode == ClockSyncMode::On ||
                           (options.mode == ClockSyncMode::Auto && maxOffset > kSharedClockToleranceNs);

@@ -97,6 +97,10 @@ Result<ClockSyncResult> planClockSync(const Trace& trace, const ClockSyncOptions
 // The same from gatherCollectiveKernels(trace).
 Result<ClockSyncResult> planClockSync(const Trace& trace, const ClockSyncOptions& options,
                                       const CollectiveKernels& kernels);
+// The same from estimateClockOffsets(trace) computed before (a workspace's stored estimate): an
+// InvalidArgument error too when it does not hold one entry per rank of the trace.
+Result<ClockSyncResult> planClockSyncFromEstimate(const Trace& trace, const ClockSyncOptions& options,
+                                                  ClockEstimate estimate);
 // Shifts the ranks of `trace` by plan.appliedNs (plan from planClockSync on this trace).
 void applyClockSync(Trace& trace, const ClockSyncResult& plan);
 // planClockSync, then applyClockSync when it succeeds (nothing is shifted on an error). A caller

@@ -47,6 +47,8 @@ namespace tpscope::core::analysis {
 struct MatchingOptions {
     // Clock-skew allowance of the time check; negative: trust the call order alone.
     std::int64_t toleranceNs = 2000;
+
+    bool operator==(const MatchingOptions&) const = default;
 };
 
 // The largest rank or stream index a participant can hold.

@@ -57,6 +57,8 @@ struct SegmentationOptions {
     // The user chose the pattern rule (--blocks-per-layer): no repeat rule. layersPerStep > 0 or
     // leadingBlocks > 0 choose it too.
     bool patternOnly = false;
+
+    bool operator==(const SegmentationOptions&) const = default;
 };
 
 enum class SegmentationSource : std::uint8_t { None = 0, Nvtx, Pattern, Repeat };

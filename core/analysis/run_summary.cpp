@@ -220,15 +220,21 @@ void slowest(const LayerBreakdown& bd, RunSummary& s) {
 
 }  // namespace
 
+RunBatch runBatch(const Trace& trace, int batch) {
+    if (batch > 0) return {batch, true, "option"};
+    if (const int fromMetadata = metadataBatch(trace); fromMetadata > 0) return {fromMetadata, true, "metadata"};
+    return {};
+}
+
 RunSummary summarizeRun(const Trace& trace, const CollectiveMatching& matching, const LayerBreakdown& breakdown,
                         int batch, unsigned threads, const Segmentation* segmentation) {
     RunSummary s;
     s.ranks = trace.ranks.size();
     s.events = trace.eventCount();
-    const int fromMetadata = metadataBatch(trace);
-    s.batch = batch > 0 ? batch : fromMetadata > 0 ? fromMetadata : 1;
-    s.batchKnown = batch > 0 || fromMetadata > 0;
-    s.batchSource = batch > 0 ? "option" : fromMetadata > 0 ? "metadata" : "";
+    const RunBatch chosen = runBatch(trace, batch);
+    s.batch = chosen.batch;
+    s.batchKnown = chosen.known;
+    s.batchSource = chosen.source;
     s.collectiveCalls = matching.calls.size();
     s.incompleteCalls = matching.incompleteCalls;
     stepLatencies(breakdown, annotatedSteps(segmentation), s);

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/analysis/collective_matching.h"
@@ -91,7 +92,16 @@ struct RunSummary {
     std::vector<RankSummary> rankSummaries;
 };
 
-// batch <= 0: read trace metadata "batch", else 1 (and batchKnown = false).
+// The run's batch as the option and the trace's metadata give it, before any step annotation:
+// batch > 0 ("option"), else metadata "batch" ("metadata"), else 1, unknown ("").
+struct RunBatch {
+    int batch = 1;
+    bool known = false;
+    std::string_view source;
+};
+RunBatch runBatch(const Trace& trace, int batch);
+
+// batch <= 0: read trace metadata "batch", else 1 (and batchKnown = false); see runBatch.
 // Kind shares are summed one task per rank on up to `threads` threads (0: one per hardware thread).
 // With `segmentation`, its steps' phase and batch (engine step annotations) apply: prefill steps are
 // left out of the latency and tokens/s, and the decode steps' batch is used when neither option nor

@@ -38,6 +38,8 @@ struct FindingOptions {
     double launchBoundIdleShare = 0.5;  // "most of the time"
     double fabricBusbwBytesPerSec = 0;  // 0: unknown
     std::string fabricId;
+
+    bool operator==(const FindingOptions&) const = default;
 };
 
 std::vector<TraceFinding> findTraceIssues(const Trace& trace, const CollectiveMatching& matching,

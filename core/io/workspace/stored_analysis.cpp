@@ -238,6 +238,12 @@ std::string storedAnalysisBuild() {
     return std::string(projectVersion()) + " " + std::string(commit);
 }
 
+analysis::AnalysisOptions storedAnalysisOptions(int batch) {
+    analysis::AnalysisOptions options;
+    options.batch = batch;
+    return options;
+}
+
 Result<std::string> encodeStoredAnalysis(const analysis::RunAnalysis& analysis, const analysis::ClockEstimate& clock,
                                          const Trace& trace, const StoredAnalysisKey& key, unsigned threads) {
     if (key.build.empty()) {
@@ -307,8 +313,7 @@ Result<std::optional<StoredAnalysis>> loadStoredAnalysis(const std::string& path
 Status storeAnalysis(Run& run, const std::string& build, unsigned threads) {
     const StoredAnalysisKey key{build, run.info.batch};
     if (!run.trace || key.build.empty()) return Ok{};
-    analysis::AnalysisOptions options;
-    options.batch = key.batch;
+    analysis::AnalysisOptions options = storedAnalysisOptions(key.batch);
     options.threads = threads;
     const auto both = analysis::analyzeWithClockEstimate(*run.trace, options);
     auto blob = encodeStoredAnalysis(both.analysis, both.estimate, *run.trace, key, threads);

@@ -41,6 +41,9 @@ struct StoredAnalysisKey {
 // This binary's identity for stored analyses: "VERSION COMMIT", empty for a build from a modified tree.
 std::string storedAnalysisBuild();
 
+// The options a stored analysis of a run of batch `batch` is computed with: the defaults but the batch.
+analysis::AnalysisOptions storedAnalysisOptions(int batch);
+
 struct StoredAnalysis {
     analysis::RunAnalysis analysis;
     analysis::ClockEstimate clock;

@@ -37,6 +37,16 @@ void narrowInto(const std::uint8_t* from, std::size_t count, std::uint32_t base,
     }
 }
 
+// The 64-byte units of the sealed blocks once a block of `width` joins them: an entry keeps its block's
+// place in 29 bits (more would be over 2^29 x 64 bytes in one column).
+std::size_t unitsAfter(std::size_t units, std::uint32_t width) {
+    constexpr std::size_t kMaxUnits = (std::size_t{1} << 29) - 1;
+    if (units + width > kMaxUnits) {
+        throw std::length_error("BlockCells: a column of more than 32 GiB");
+    }
+    return units + width;
+}
+
 }  // namespace
 
 BlockCells::BlockCells(const BlockCells& other) : m_entry(other.m_entry), m_units(other.m_units), m_size(other.m_size) {
@@ -129,11 +139,10 @@ void BlockCells::sealLast() {
         hi = std::max(hi, cell);
     }
     const std::uint32_t width = widthFor(hi - lo);
+    const std::size_t after = unitsAfter(m_units, width);
     narrowInto(block, count, lo, width, block);
-    if (m_units + width > (std::size_t{1} << (32 - kWidthBits)) - 1)
-        throw std::length_error("BlockCells: too many cells");
     m_entry.back() = Entry{lo, static_cast<std::uint32_t>(m_units << kWidthBits) | width};
-    m_units += width;
+    m_units = after;
 }
 
 void BlockCells::writeBlock(std::span<const std::uint32_t> cells) {
@@ -143,8 +152,7 @@ void BlockCells::writeBlock(std::span<const std::uint32_t> cells) {
         hi = std::max(hi, cell);
     }
     const std::uint32_t width = widthFor(hi - lo);
-    if (m_units + width > (std::size_t{1} << (32 - kWidthBits)) - 1)
-        throw std::length_error("BlockCells: too many cells");
+    const std::size_t after = unitsAfter(m_units, width);
     ensureBytes(m_units * kBlock + kBlock * width + kPadding);
     std::uint8_t* out = m_bytes + m_units * kBlock;
     for (std::size_t j = 0; j < cells.size(); ++j) {
@@ -152,7 +160,7 @@ void BlockCells::writeBlock(std::span<const std::uint32_t> cells) {
         std::memcpy(out + j * width, &offset, sizeof offset);
     }
     m_entry.push_back(Entry{lo, static_cast<std::uint32_t>(m_units << kWidthBits) | width});
-    m_units += width;
+    m_units = after;
 }
 
 void BlockCells::append(std::span<const std::uint32_t> cells) {
@@ -163,7 +171,7 @@ void BlockCells::append(std::span<const std::uint32_t> cells) {
     const std::size_t worst = m_units * kBlock + (cells.size() + kBlock) * 4 + kPadding;
     if (worst > m_capacity) {
         ensureBytes(worst);
-    } else if (cells.size() * 4 >= 16 * 4096) {
+    } else if (cells.size() * 4 >= std::size_t{16} * 4096) {
         populateForWrite(m_bytes + m_units * kBlock, m_bytes + worst);
     }
     std::size_t k = 0;

@@ -72,7 +72,9 @@ std::vector<std::optional<std::string>> restored(const core::Workspace& ws, cons
 
 // One workspace written by `simulate --out` (two runs, TP 1 and 2, batch 2: stored analyses of this
 // build), and copies of it: without them, with a planted note, another build's, damaged. Each is
-// w.tpscope in a folder of its own, since the output names the file.
+// w.tpscope in a folder of its own, since the output names the file; the whole set in a folder named
+// after the test that made it (ctest runs each test in its own process, two at a time: one folder for
+// all would be emptied by one test while another reads it).
 struct Workspaces {
     fs::path dir, stored, none, marked, foreign, damaged;  // the folders
     std::string error;
@@ -81,7 +83,8 @@ struct Workspaces {
 const Workspaces& workspaces() {
     static const Workspaces made = [] {
         Workspaces w;
-        w.dir = freshDir("analyze-stored");
+        w.dir =
+            freshDir(std::string("analyze-stored-") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
         w.stored = w.dir / "stored";
         fs::create_directories(w.stored);
         const auto sim = runCli(

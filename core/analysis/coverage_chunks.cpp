@@ -102,7 +102,11 @@ Interval ChunkedCoverage::transferOf(std::uint32_t participant) const {
 
 ChunkedCoverage::ChunkedCoverage(const Rank& rank, std::span<const CallParticipant> participants,
                                  std::span<const LongWait> longWaits, std::span<const std::uint32_t> mine)
-    : m_rank(rank), m_participants(participants), m_longWaits(longWaits), m_mine(mine), m_streams(rank.streams.size()) {
+    : m_rank(rank), m_participants(participants), m_longWaits(longWaits), m_mine(mine) {
+    m_streams.reserve(rank.streams.size());
+    for (const auto& stream : rank.streams) {
+        m_streams.push_back({EventScan(stream.events, EventScan::kStarts | EventScan::kDurations | EventScan::kKinds)});
+    }
     std::int64_t previous = std::numeric_limits<std::int64_t>::min();
     for (std::size_t k = 0; k < mine.size() && m_transferInPlace; ++k) {
         const std::int64_t start = transferOf(mine[k]).startNs;
@@ -126,18 +130,18 @@ void ChunkedCoverage::cover(std::int64_t fromNs, std::int64_t toNs) {
     bool firstCompute = true;
     bool firstComm = true;
     for (std::size_t s = 0; s < m_streams.size(); ++s) {
-        const auto& ev = m_rank.streams[s].events;
-        const auto kinds = ev.kinds();
         StreamCursor& c = m_streams[s];
+        EventScan& ev = c.scan;
         m_streamCompute.clear();
         m_streamComm.clear();
         // Kernels that started before the chunk add only their reach into it, [from, latest end).
         std::size_t i = c.next;
-        for (; i < ev.size(); ++i) {  // none when the chunks meet
-            const std::int64_t start = ev.startNs(i);
-            if (start >= fromNs) break;
-            std::int64_t& reach = kinds[i] == kCollective ? c.commEndNs : c.computeEndNs;
-            reach = std::max(reach, start + ev.durNs(i));
+        const std::size_t count = ev.size();
+        for (; i < count; ++i) {  // none when the chunks meet
+            const EventScan::Event e = ev.at(i);
+            if (e.startNs >= fromNs) break;
+            std::int64_t& reach = e.kind == kCollective ? c.commEndNs : c.computeEndNs;
+            reach = std::max(reach, e.startNs + e.durNs);
         }
         if (c.computeEndNs > fromNs) m_streamCompute.push_back({fromNs, c.computeEndNs});
         if (c.commEndNs > fromNs) m_streamComm.push_back({fromNs, c.commEndNs});
@@ -151,16 +155,18 @@ void ChunkedCoverage::cover(std::int64_t fromNs, std::int64_t toNs) {
                 lists[k]->pop_back();
             }
         }
-        for (; i < ev.size(); ++i) {
-            const std::int64_t start = ev.startNs(i);
+        for (; i < count; ++i) {
+            const EventScan::Event e = ev.at(i);
+            const std::int64_t start = e.startNs;
             if (start >= toNs) break;
-            const std::int64_t end = start + ev.durNs(i);
+            const std::int64_t end = start + e.durNs;
             if (end <= start) continue;
-            Interval& o = open[kinds[i] == kCollective ? 1 : 0];
+            const bool collective = e.kind == kCollective;
+            Interval& o = open[collective ? 1 : 0];
             if (start <= o.endNs && o.endNs > o.startNs) {
                 o.endNs = std::max(o.endNs, end);
             } else {
-                if (o.endNs > o.startNs) (kinds[i] == kCollective ? m_streamComm : m_streamCompute).push_back(o);
+                if (o.endNs > o.startNs) (collective ? m_streamComm : m_streamCompute).push_back(o);
                 o = {start, end};
             }
         }

@@ -30,6 +30,7 @@
 #include "core/analysis/collective_matching.h"
 #include "core/analysis/interval_union.h"
 #include "core/analysis/layer_segmentation.h"
+#include "core/trace/event_scan.h"
 #include "core/trace/trace.h"
 
 namespace tpscope::core::analysis {
@@ -60,6 +61,7 @@ class ChunkedCoverage {
 
   private:
     struct StreamCursor {
+        EventScan scan;                         // the stream's events, a block at a time
         std::size_t next = 0;                   // first event not read yet
         std::int64_t computeEndNs = INT64_MIN;  // latest end of the compute kernels read
         std::int64_t commEndNs = INT64_MIN;     // and of the collective ones

@@ -9,6 +9,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "core/trace/event_scan.h"
+
 namespace tpscope::core::analysis {
 
 std::string_view toString(BlockKind kind) {
@@ -79,11 +81,12 @@ void nvtxBlocks(const Trace& trace, const Rank& rank, std::span<const LayerWindo
         return recentKind[0];
     };
     std::size_t cursor = 0;  // the layer of the previous block: ranges mostly come in start order
+    EventScan spans(rank.ranges.columns(), EventScan::kStarts | EventScan::kDurations);
     for (std::size_t i = 0; i < rank.ranges.size(); ++i) {
         if (rank.ranges.depth(i) != depth) continue;  // the depth column first: most ranges are not blocks
-        const NvtxRange r = rank.ranges[i];
-        const int kind = kindOf(r.name);
+        const int kind = kindOf(rank.ranges.name(i));
         if (kind < 0) continue;
+        const EventScan::Event r = spans.at(i);
         cursor = lastLayerStartingBy(layers, cursor, r.startNs);
         if (cursor == layers.size()) {  // before the first layer
             cursor = 0;
@@ -91,8 +94,8 @@ void nvtxBlocks(const Trace& trace, const Rank& rank, std::span<const LayerWindo
         }
         const LayerWindow& layer = layers[cursor];
         if (r.startNs >= layer.endNs) continue;  // between two layers
-        out.push_back(
-            {layer.step, layer.layer, static_cast<BlockKind>(kind), r.startNs, std::min(r.endNs, layer.endNs)});
+        out.push_back({layer.step, layer.layer, static_cast<BlockKind>(kind), r.startNs,
+                       std::min(r.startNs + r.durNs, layer.endNs)});
     }
     auto byStart = [](const BlockWindow& a, const BlockWindow& b) { return a.startNs < b.startNs; };
     if (!std::is_sorted(out.begin(), out.end(), byStart)) std::stable_sort(out.begin(), out.end(), byStart);

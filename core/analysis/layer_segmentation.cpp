@@ -13,6 +13,7 @@
 #include "core/analysis/layer_blocks.h"
 #include "core/analysis/repeat_layers.h"
 #include "core/analysis/repeat_segmentation.h"
+#include "core/trace/event_scan.h"
 #include "core/util/parallel_for.h"
 
 namespace tpscope::core::analysis {
@@ -59,10 +60,11 @@ struct Closer {
 // Collective kernels that end a block, sorted by end.
 std::vector<Closer> closers(const Trace& trace, const Rank& rank, const SegmentationOptions& o) {
     std::vector<Closer> out;
+    constexpr std::uint32_t kCollectives = 1U << static_cast<unsigned>(EventKind::Collective);
     for (const auto& stream : rank.streams) {
         const auto& ev = stream.events;
-        for (std::size_t i = 0; i < ev.size(); ++i) {
-            if (ev.kind(i) != EventKind::Collective) continue;
+        const EventKinds kinds = ev.kinds();  // a stream or block without collectives is skipped whole
+        for (std::size_t i = kinds.next(0, kCollectives); i < ev.size(); i = kinds.next(i + 1, kCollectives)) {
             if (!o.allCollectivesCloseBlocks) {
                 const Payload& p = trace.payload(ev.payload(i));
                 const CollectiveOp op = p.kind == PayloadKind::Collective ? p.collective.op : CollectiveOp::Unknown;
@@ -182,11 +184,13 @@ int nvtxLayers(const Trace& trace, const Rank& rank, const SegmentationOptions& 
     for (std::size_t i = 0; i < ranges.size(); ++i) {
         if (ranges.depth(i) < depth && layerIndex(ranges.name(i)) >= 0) depth = ranges.depth(i);
     }
+    EventScan spans(ranges.columns(), EventScan::kStarts | EventScan::kDurations);
     for (std::size_t i = 0; i < ranges.size(); ++i) {
         if (ranges.depth(i) != depth) continue;
-        const NvtxRange r = ranges[i];
-        const int index = layerIndex(r.name);
-        if (index >= 0) layers.push_back({0, index, r.startNs, r.endNs});
+        const int index = layerIndex(ranges.name(i));
+        if (index < 0) continue;
+        const EventScan::Event r = spans.at(i);
+        layers.push_back({0, index, r.startNs, r.startNs + r.durNs});
     }
     if (!seg.steps.empty()) {
         for (auto& l : layers) {

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "core/trace/event_scan.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -336,11 +338,12 @@ std::vector<RepeatKernel> repeatKernels(const Trace& trace, const Rank& rank) {
     std::vector<std::size_t> runEnds;  // each stream's kernels are one run, in start order
     runEnds.reserve(rank.streams.size());
     for (const auto& stream : rank.streams) {
-        const auto& ev = stream.events;
-        for (std::size_t i = 0; i < ev.size(); ++i) {
-            const EventKind kind = ev.kind(i);
+        EventScan ev(stream.events, EventScan::kStarts | EventScan::kDurations | EventScan::kKinds | EventScan::kNames);
+        for (std::size_t i = 0, n = ev.size(); i < n; ++i) {
+            const EventScan::Event e = ev.at(i);
+            const auto kind = static_cast<EventKind>(e.kind);
             if (kind == EventKind::Memcpy || kind == EventKind::Memset) continue;
-            out.push_back({ev.startNs(i), ev.endNs(i), token(ev.name(i)), kind});
+            out.push_back({e.startNs, e.startNs + e.durNs, token(e.name), kind});
         }
         runEnds.push_back(out.size());
     }

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 
+#include "core/trace/event_scan.h"
 #include "core/util/parallel_for.h"
 #include "core/util/statistics.h"
 
@@ -130,11 +131,11 @@ void kindShares(const Trace& trace, RunSummary& s, unsigned threads) {
     parallelFor(trace.ranks.size(), threads, [&](std::size_t r) {
         auto& totals = perRank[r];
         for (const auto& stream : trace.ranks[r].streams) {
-            const auto kinds = stream.events.kinds();
-            for (std::size_t i = 0; i < kinds.size(); ++i) {
-                const std::uint8_t k =
-                    kinds[i] < kEventKindCount ? kinds[i] : static_cast<std::uint8_t>(EventKind::Other);
-                totals.busy[k] += stream.events.durNs(i);
+            EventScan events(stream.events, EventScan::kDurations | EventScan::kKinds);
+            for (std::size_t i = 0, n = events.size(); i < n; ++i) {
+                const EventScan::Event e = events.at(i);
+                const std::uint8_t k = e.kind < kEventKindCount ? e.kind : static_cast<std::uint8_t>(EventKind::Other);
+                totals.busy[k] += e.durNs;
                 ++totals.count[k];
             }
         }

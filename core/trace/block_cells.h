@@ -62,6 +62,9 @@ class BlockCells {
         const Entry e = m_entry[b];
         return Block{e.base, e.where & kWidthMask, m_bytes + std::size_t{e.where >> kWidthBits} * kBlock};
     }
+    // Block b's cells into out[0, n), n the count returned (kBlock, or fewer in a partial last block):
+    // a scan's block at once, the width chosen once for the block's loop (EventScan).
+    std::size_t decode(std::size_t b, std::uint32_t* out) const;
     // Where cell i's bytes lie (to prefetch).
     const void* address(std::size_t i) const {
         const Entry e = m_entry[i / kBlock];

@@ -123,6 +123,13 @@ class EventKinds {
                 from = end;
                 continue;
             }
+            if (block.width == 1) {  // the usual kernel block (tens of labels): its bytes read directly
+                for (; from < end; ++from) {
+                    const std::uint32_t label = block.base + block.bytes[from % BlockCells::kBlock];
+                    if (((kindMask >> m_labelKinds[label]) & 1U) != 0) return from;
+                }
+                continue;
+            }
             for (; from < end; ++from) {
                 if (((kindMask >> m_labelKinds[block[from % BlockCells::kBlock]]) & 1U) != 0) return from;
             }
@@ -216,6 +223,12 @@ class EventColumns {
         return m_kind.empty() ? EventKinds(nullptr, &m_labelIndex, m_labelKind.data(), m_labelKindMask, size())
                               : EventKinds(m_kind.data(), nullptr, nullptr, 0, size());
     }
+    // Block b's events [b * kBlock, + n) into out[0, n), n the count returned: a scan's block at once,
+    // each column's block entry read once (EventScan, core/trace/event_scan.h). Finalized columns only.
+    std::size_t decodeStarts(std::size_t b, std::int64_t* out) const;
+    std::size_t decodeDurations(std::size_t b, std::int64_t* out) const;
+    std::size_t decodeKinds(std::size_t b, std::uint8_t* out) const;
+    std::size_t decodeNames(std::size_t b, std::uint32_t* out) const;  // NameId values
     // Starts loading event i's start, duration and kind (level of detail: the next column's events).
     void prefetch(std::size_t i) const {
         __builtin_prefetch(m_startNs.empty() ? m_startOffset.address(i) : &m_startNs[i]);

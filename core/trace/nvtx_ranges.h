@@ -60,6 +60,8 @@ class NvtxRanges {
     NameId name(std::size_t i) const { return m_columns.name(i); }
     std::uint8_t depth(std::size_t i) const { return m_depth[i]; }
     NvtxRange operator[](std::size_t i) const { return {startNs(i), endNs(i), name(i), depth(i)}; }
+    // The ranges as events (start, duration, name), for a scan a block at a time (EventScan).
+    const EventColumns& columns() const { return m_columns; }
     NvtxRange at(std::size_t i) const;  // throws std::out_of_range past the end
     NvtxRange front() const { return (*this)[0]; }
     NvtxRange back() const { return (*this)[size() - 1]; }

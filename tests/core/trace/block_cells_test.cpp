@@ -51,6 +51,17 @@ const std::vector<BlockCase>& cases() {
     return all;
 }
 
+// decode() gives every block's cells, as many as the block holds (a partial last block: its own).
+void expectDecoded(const BlockCells& got, const std::vector<std::uint32_t>& cells, const std::string& how) {
+    std::vector<std::uint32_t> decoded(BlockCells::kBlock);
+    for (std::size_t b = 0; b < got.blocks(); ++b) {
+        const std::size_t first = b * BlockCells::kBlock;
+        const std::size_t n = got.decode(b, decoded.data());
+        ASSERT_EQ(n, std::min(BlockCells::kBlock, got.size() - first)) << how << ", block " << b;
+        for (std::size_t j = 0; j < n; ++j) ASSERT_EQ(decoded[j], cells[first + j]) << how << ", decoded " << first + j;
+    }
+}
+
 // Every way of appending the same cells gives the same cells, the same widths and the same bytes:
 // per block an 8-byte entry and 64 x its width (a partial last block: its cells x its width), 4 bytes
 // of padding.
@@ -73,6 +84,7 @@ TEST(BlockCells, EachBlockKeepsTheNarrowestWidthItsSpanNeeds) {
                 << how << ", block read " << i;
         }
         EXPECT_EQ(got.blocks(), cases().size()) << how;
+        expectDecoded(got, cells, how);
         for (std::size_t b = 0; b < cases().size(); ++b) EXPECT_EQ(got.block(b).width, cases()[b].width) << how;
         for (unsigned w = 0; w <= 4; ++w) EXPECT_EQ(got.blocksOfWidth(w), ofWidth[w]) << how << ", width " << w;
         EXPECT_EQ(got.residentBytes(), bytes) << how;
@@ -82,6 +94,7 @@ TEST(BlockCells, EachBlockKeepsTheNarrowestWidthItsSpanNeeds) {
         oneByOne.push_back(cells[i]);
         ASSERT_EQ(oneByOne[i], cells[i]) << "while appending " << i;
         ASSERT_EQ(oneByOne[i / 2], cells[i / 2]) << "an earlier cell while appending " << i;
+        if (i % 13 == 0) expectDecoded(oneByOne, cells, "while appending " + std::to_string(i));  // the open block too
     }
     expectCells(oneByOne, "one by one");
     for (const std::size_t span : {std::size_t{1}, std::size_t{7}, std::size_t{64}, std::size_t{333}, n}) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/trace/event_columns.h"
+#include "core/trace/event_scan.h"
 #include "event_record_fixtures.h"
 
 namespace tpscope::core {
@@ -175,6 +176,11 @@ TEST(EventColumns, NextFindsTheFirstEventOfTheAskedKinds) {
             want.push_back(e.kind);
         }
         c.finalize();
+        // A scan's kinds, decoded a block at a time (per label or from the byte an event), the same.
+        EventScan scan(c, EventScan::kKinds);
+        for (std::size_t i = 0; i < want.size(); ++i) {
+            ASSERT_EQ(scan.kind(i), static_cast<std::uint8_t>(want[i])) << (perEvent ? "a byte an event" : "per label");
+        }
         const EventKinds kinds = c.kinds();
         for (const std::uint32_t mask :
              {1U << static_cast<unsigned>(EventKind::Collective),

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/trace/event_columns.h"
+#include "core/trace/event_scan.h"
 
 namespace tpscope::core {
 namespace {
@@ -71,6 +72,28 @@ std::vector<EventRecord> recordsOf(const std::vector<BlockCase>& blocks, bool wi
     return out;
 }
 
+// EventScan reads the same starts, durations, kinds and names, in index order (a block decoded as the scan
+// enters it), backwards (every block entered again) and with one column asked for.
+void expectScanned(const EventColumns& c, const std::vector<EventRecord>& records, const std::string& how) {
+    EventScan all(c, EventScan::kStarts | EventScan::kDurations | EventScan::kKinds | EventScan::kNames);
+    ASSERT_EQ(all.size(), records.size()) << how;
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        const EventScan::Event e = all.at(i);
+        ASSERT_EQ(e.startNs, records[i].startNs) << how << ", scanned " << i;
+        ASSERT_EQ(e.durNs, records[i].durNs) << how << ", scanned " << i;
+        ASSERT_EQ(e.kind, static_cast<std::uint8_t>(records[i].kind)) << how << ", scanned " << i;
+        ASSERT_EQ(e.name, records[i].name) << how << ", scanned " << i;
+        ASSERT_EQ(all.startNs(i), records[i].startNs) << how << ", scanned " << i;
+        ASSERT_EQ(all.durNs(i), records[i].durNs) << how << ", scanned " << i;
+        ASSERT_EQ(all.endNs(i), records[i].endNs()) << how << ", scanned " << i;
+        ASSERT_EQ(all.kind(i), static_cast<std::uint8_t>(records[i].kind)) << how << ", scanned " << i;
+    }
+    EventScan durations(c, EventScan::kDurations);
+    for (std::size_t i = records.size(); i-- > 0;) {
+        ASSERT_EQ(durations.durNs(i), records[i].durNs) << how << ", scanned backwards " << i;
+    }
+}
+
 void expectRecords(const EventColumns& c, const std::vector<EventRecord>& records, const std::string& how) {
     ASSERT_EQ(c.size(), records.size()) << how;
     for (std::size_t i = 0; i < records.size(); ++i) {
@@ -86,6 +109,7 @@ void expectRecords(const EventColumns& c, const std::vector<EventRecord>& record
         ASSERT_EQ(got.startNs, e.startNs) << how << ", event " << i;
         ASSERT_EQ(got.durNs, e.durNs) << how << ", event " << i;
     }
+    expectScanned(c, records, how);
     EXPECT_EQ(c.lastEndNs(), std::max_element(records.begin(), records.end(),
                                               [](const auto& a, const auto& b) { return a.endNs() < b.endNs(); })
                                  ->endNs())

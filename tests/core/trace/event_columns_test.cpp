@@ -2,6 +2,7 @@
 // Copyright (C) 2026 The tpscope authors
 #include "core/trace/event_columns.h"
 #include "core/trace/event_batch_builder.h"
+#include "core/trace/event_scan.h"
 #include "event_record_fixtures.h"
 
 #include <gtest/gtest.h>
@@ -181,6 +182,12 @@ TEST(EventColumns, StreamsWithMoreLabelsThanA16BitIndexKeepEveryNameAndPayload) 
         ASSERT_EQ(c.startNs(i), events[i].startNs) << i;
         ASSERT_EQ(c.kind(i), events[i].kind) << i;
         ASSERT_EQ(c.kinds()[i], static_cast<std::uint8_t>(events[i].kind)) << i;
+    }
+    // A scan's names and kinds come from the 32-bit name column and the byte an event.
+    EventScan scan(c, EventScan::kNames | EventScan::kKinds);
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        ASSERT_EQ(scan.name(i), events[i].name) << "scanned " << i;
+        ASSERT_EQ(scan.kind(i), static_cast<std::uint8_t>(events[i].kind)) << "scanned " << i;
     }
     // Names 4 + payloads 4 + kinds 1 per event now beside starts 2 (a block's span about 640 ns) and
     // durations 0 (all 5 ns), no label index (and no correlation column: every id is 0).

@@ -234,11 +234,21 @@ std::size_t BlockCells::decode(std::size_t b, std::uint32_t* out) const {
     const std::size_t n = std::min(kBlock, m_size - b * kBlock);
     const Block cells = block(b);
     switch (cells.width) {
-        case 0: decodeBlock<0>(cells.bytes, cells.base, n, out); break;
-        case 1: decodeBlock<1>(cells.bytes, cells.base, n, out); break;
-        case 2: decodeBlock<2>(cells.bytes, cells.base, n, out); break;
-        case 3: decodeBlock<3>(cells.bytes, cells.base, n, out); break;
-        default: decodeBlock<4>(cells.bytes, cells.base, n, out); break;
+        case 0:
+            decodeBlock<0>(cells.bytes, cells.base, n, out);
+            break;
+        case 1:
+            decodeBlock<1>(cells.bytes, cells.base, n, out);
+            break;
+        case 2:
+            decodeBlock<2>(cells.bytes, cells.base, n, out);
+            break;
+        case 3:
+            decodeBlock<3>(cells.bytes, cells.base, n, out);
+            break;
+        default:
+            decodeBlock<4>(cells.bytes, cells.base, n, out);
+            break;
     }
     return n;
 }

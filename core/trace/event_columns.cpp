@@ -255,7 +255,8 @@ namespace {
 // out[j] = base + cells[j] for a block's n cells, the count a constant for a whole block (BlockCells'
 // decodeAt: so that -O2 vectorizes it).
 template <std::size_t Count>
-void widenAt(const std::uint32_t* __restrict cells, std::int64_t base, std::size_t count, std::int64_t* __restrict out) {
+void widenAt(const std::uint32_t* __restrict cells, std::int64_t base, std::size_t count,
+             std::int64_t* __restrict out) {
     const std::size_t n = Count != 0 ? Count : count;
     for (std::size_t j = 0; j < n; ++j) out[j] = base + std::int64_t{cells[j]};
 }
@@ -271,8 +272,8 @@ void widen(const std::uint32_t* cells, std::int64_t base, std::size_t n, std::in
 // A block's kinds through its labels. A block of one label is one kind; a block of one byte a label
 // (a kernel stream's usual block) is read from its bytes, without decoding the labels first.
 // `out` (bytes) could alias the table but for __restrict, which would reload the table's address a cell.
-void kindsOfLabels(const BlockCells& labelIndex, std::size_t b, std::size_t n, const std::uint8_t* __restrict kindOfLabel,
-                   std::uint8_t* __restrict out) {
+void kindsOfLabels(const BlockCells& labelIndex, std::size_t b, std::size_t n,
+                   const std::uint8_t* __restrict kindOfLabel, std::uint8_t* __restrict out) {
     const BlockCells::Block labels = labelIndex.block(b);
     if (labels.width == 0) {
         std::fill_n(out, n, kindOfLabel[labels.base]);

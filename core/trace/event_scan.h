@@ -2,10 +2,11 @@
 // Copyright (C) 2026 The tpscope authors
 #pragma once
 // A stream's events read in index order a block at a time, for the analysis' passes over every event
-// (coverage chunks, kind shares, a repeat layer's kernels, NVTX layers and blocks). EventColumns keeps each column by block at the width the block
-// needs (BlockCells), so reading one value costs its block's entry, a load and a mask; a scan that
-// reads event after event pays that per value. EventScan decodes the asked columns of an event's
-// block into small arrays when the scan enters the block, and answers from them until it leaves.
+// (coverage chunks, kind shares, a repeat layer's kernels, NVTX layers and blocks). EventColumns keeps
+// each column by block at the width the block needs (BlockCells), so reading one value costs its
+// block's entry, a load and a mask; a scan that reads event after event pays that per value. EventScan
+// decodes the asked columns of an event's block into small arrays when the scan enters the block, and
+// answers from them until it leaves.
 //
 // Input: finalized columns (EventColumns::finalize()) and the columns a scan reads; indices in any
 //   order (index order is what it is for: a jump to another block decodes that block).

@@ -3,10 +3,12 @@
 #include "core/analysis/collective_matching.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
 
+#include "core/trace/event_scan.h"
 #include "core/util/parallel_for.h"
 
 namespace tpscope::core::analysis {
@@ -32,14 +34,27 @@ struct RankKernels {
     std::size_t unmatched = 0;                         // kernels whose rank or stream index a participant cannot hold
 };
 
+// A stream's collective kernels, counted from its kinds decoded a block at a time (a branch-free sum);
+// a stream without any (a launch thread) is answered by EventKinds::next at once.
+std::size_t countCollectives(const EventColumns& ev) {
+    constexpr auto kCollective = static_cast<std::uint8_t>(EventKind::Collective);
+    const std::size_t first = ev.kinds().next(0, 1U << kCollective);
+    std::array<std::uint8_t, EventColumns::kBlock> kinds{};
+    std::size_t n = 0;
+    for (std::size_t b = first / EventColumns::kBlock; b * EventColumns::kBlock < ev.size(); ++b) {
+        const std::size_t count = ev.decodeKinds(b, kinds.data());
+        for (std::size_t j = 0; j < count; ++j) n += kinds[j] == kCollective ? 1 : 0;
+    }
+    return n;
+}
+
 RankKernels gatherRank(const Trace& trace, const Rank& rank, std::size_t rankIndex) {
     RankKernels out;
     // The rank's collective kernels, counted first (one byte a kernel) so that a channel's list is
     // reserved, not grown by doubling: with one channel (the usual case) at exactly its size.
     std::size_t collectives = 0;
     for (std::size_t s = 0; s < rank.streams.size(); ++s) {
-        const auto kinds = rank.streams[s].events.kinds();
-        const std::size_t n = kinds.count(static_cast<std::uint8_t>(EventKind::Collective));
+        const std::size_t n = countCollectives(rank.streams[s].events);
         if (rankIndex > kMaxParticipantIndex || s > kMaxParticipantIndex) {
             out.unmatched += n;
         } else {
@@ -55,9 +70,10 @@ RankKernels gatherRank(const Trace& trace, const Rank& rank, std::size_t rankInd
     for (std::size_t s = 0; s < rank.streams.size() && rankIndex <= kMaxParticipantIndex; ++s) {
         if (s > kMaxParticipantIndex) break;
         const auto& ev = rank.streams[s].events;
-        const auto kinds = ev.kinds();
-        constexpr std::uint32_t kCollectives = 1U << static_cast<unsigned>(EventKind::Collective);
-        for (std::size_t i = kinds.next(0, kCollectives); i < ev.size(); i = kinds.next(i + 1, kCollectives)) {
+        constexpr auto kCollective = static_cast<std::uint8_t>(EventKind::Collective);
+        EventScan kinds(ev, EventScan::kKinds);  // from the first collective: a launch thread is skipped whole
+        for (std::size_t i = ev.kinds().next(0, 1U << kCollective); i < ev.size(); ++i) {
+            if (kinds.kind(i) != kCollective) continue;
             const PayloadId id = ev.payload(i);
             if (last == nullptr || id != lastPayload) {
                 const CollectivePayload* c = collectiveOf(trace, id);

@@ -40,8 +40,9 @@ void narrowInto(const std::uint8_t* from, std::size_t count, std::uint32_t base,
 // n cells at a fixed width from `bytes`, as base + offset: the width a constant, and for a whole block
 // the count too, so that the compiler vectorizes it at 0 to 2 and 4 bytes (-O2's cheap vectorizer takes
 // only a known count and pointers that cannot overlap: __restrict) and unrolls it at 3 (-O2 unrolls
-// nothing unasked: 8 cells a turn took the width-3 loop from 8.5 to ~5 instructions a cell). Widths 3
-// and 4 read 4 bytes a cell (the padding keeps the last read in bounds).
+// nothing unasked: 8 cells a turn cut these loops' own counting from 26.9 M to 3.4 M instructions of
+// analyzeTrace 1 M, callgrind). Widths 3 and 4 read 4 bytes a cell (the padding keeps the last read
+// in bounds).
 template <std::uint32_t Width, std::size_t Count>
 void decodeAt(const std::uint8_t* __restrict bytes, std::uint32_t base, std::size_t count,
               std::uint32_t* __restrict out) {

@@ -13,8 +13,11 @@
 #include "cli_context.h"
 #include "command_line.h"
 #include "core/util/build_info.h"
+#include "core/util/huge_pages.h"
 
 int main(int argc, char** argv) {
+    // First, before any thread or file: the heap on huge pages (may execute the program again).
+    (void)tpscope::core::restartWithHugePages(argv);
     using namespace tpscope::cli;
     CLI::App app{"tpscope-cli: tensor-parallel decode profiler (plans, calculators, simulation, analysis)",
                  "tpscope-cli"};

@@ -15,6 +15,7 @@
 
 #include "core/backend/backend.h"
 #include "core/util/build_info.h"
+#include "core/util/huge_pages.h"
 #ifdef TPSCOPE_HAVE_CUDA
 #include "gpu/local_backend.h"
 #endif
@@ -170,6 +171,8 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // First, before any thread or file: the heap on huge pages (may execute the program again).
+    (void)tpscope::core::restartWithHugePages(argv);
     // core reports allocation failures as errors; this is the last line for anything that escapes.
     try {
         return run(argc, argv);

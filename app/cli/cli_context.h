@@ -119,7 +119,8 @@ struct LoadedRun {
     int index = 0;     // 1-based position in the workspace; 0 for a plain trace file
     int of = 0;        // runs in the workspace; 0 for a plain trace file
     std::shared_ptr<const core::Trace> trace;
-    int batch = 0;  // a workspace run's batch (RunInfo::batch): the one its stored analysis holds for
+    int batch = 0;     // a workspace run's batch (RunInfo::batch): the one its stored analysis holds for
+    std::string file;  // the file it was read from (a workspace's stored analysis is read from it)
 };
 core::Result<std::vector<LoadedRun>> loadRuns(const std::string& path, const std::string& runSelector,
                                               core::ImportStats* stats = nullptr,

@@ -212,15 +212,16 @@ core::Status setFindingFabric(const AnalyzeOptions& o, const core::Trace& trace,
     return core::Ok{};
 }
 
-// A run on one clock and analysed: a workspace's stored analysis where it is exactly what these options
-// compute (core/io/workspace/stored_analysis_take.h), else analysed. --kernel-rules is for classifying
-// kernels anew, so with it the stored analysis is not taken. Said on stderr, so that stdout is the same.
-core::Result<core::analysis::SyncedAnalysis> analyzeRun(const AnalyzeOptions& o, const LoadedRun& run,
+// A run on one clock and analysed: its workspace's stored analysis where it is exactly what these options
+// compute (core/io/workspace/stored_analysis_take.h), else analysed. Kernel rules are for classifying
+// kernels anew, so with them the stored analysis is not taken. Said on stderr, so that stdout is the same.
+// `analyze` and `compare` both.
+core::Result<core::analysis::SyncedAnalysis> analyzeRun(const LoadedRun& run, bool kernelRules,
                                                         const core::analysis::ClockSyncOptions& clock,
                                                         const core::analysis::AnalysisOptions& options) {
-    if (run.of > 0 && o.analysis.kernelRules.empty()) {
-        const std::string which = o.file + ": run " + std::to_string(run.index);
-        auto stored = core::takeStoredAnalysisOnOneClock(o.file, static_cast<std::size_t>(run.index - 1), run.trace,
+    if (run.of > 0 && !kernelRules) {
+        const std::string which = run.file + ": run " + std::to_string(run.index);
+        auto stored = core::takeStoredAnalysisOnOneClock(run.file, static_cast<std::size_t>(run.index - 1), run.trace,
                                                          run.batch, clock, options);
         if (!stored) {
             std::cerr << "tpscope-cli: note: " << which << ": stored analysis not taken (" << stored.error().describe()
@@ -255,7 +256,7 @@ int runAnalyze(const AnalyzeOptions& o, const CliContext& ctx) {
         }
         auto options = o.analysis.toCore();
         if (auto status = setFindingFabric(o, *run.trace, ctx, options); !status) return reportError(status.error());
-        auto done = analyzeRun(o, run, *clock, options);
+        auto done = analyzeRun(run, !o.analysis.kernelRules.empty(), *clock, options);
         if (!done) return reportError(done.error());
         run.trace = done->trace;
         r.analysis = std::move(done->analysis);
@@ -343,27 +344,28 @@ core::Result<std::vector<std::pair<std::string, LoadedRun>>> compareInputs(const
 }
 
 int runCompare(const CompareOptions& o) {
-    std::vector<std::shared_ptr<const core::Trace>> traces;
     std::vector<core::analysis::RunAnalysis> analyses;
     auto classifier = classifierFor(o.analysis.kernelRules);
     if (!classifier) return reportError(classifier.error());
     auto selected = compareInputs(o, *classifier ? &**classifier : nullptr);
     if (!selected) return reportError(selected.error());
-    std::vector<std::string> labels;
-    for (auto& [label, run] : *selected) {
-        auto synced = syncRunClocks(run.trace, o.analysis.clockSync, o.analysis.clockOffsets);
-        if (!synced) return reportError(synced.error());
-        traces.push_back(*synced);
-        labels.push_back(label);
-    }
-    std::vector<std::int64_t> rankIndices(traces.size(), -1);
-    for (std::size_t i = 0; i < traces.size() && o.rank; ++i) {
-        auto index = rankIndexOf(*traces[i], *o.rank);
-        if (!index) return reportError(core::makeError(index.error().code, index.error().message, labels[i]));
+    // The rank first (its id is the same before and after the clock sync): a wrong one before any analysis.
+    std::vector<std::int64_t> rankIndices(selected->size(), -1);
+    for (std::size_t i = 0; i < selected->size() && o.rank; ++i) {
+        const auto& [label, run] = (*selected)[i];
+        auto index = rankIndexOf(*run.trace, *o.rank);
+        if (!index) return reportError(core::makeError(index.error().code, index.error().message, label));
         rankIndices[i] = *index;
     }
-    analyses.reserve(traces.size());
-    for (const auto& t : traces) analyses.push_back(core::analysis::analyzeTrace(*t, o.analysis.toCore()));
+    auto clock = clockSyncOptions(o.analysis.clockSync, o.analysis.clockOffsets);
+    if (!clock) return reportError(clock.error());
+    std::vector<std::string> labels;
+    for (auto& [label, run] : *selected) {
+        auto done = analyzeRun(run, !o.analysis.kernelRules.empty(), *clock, o.analysis.toCore());
+        if (!done) return reportError(done.error());
+        analyses.push_back(std::move(done->analysis));
+        labels.push_back(label);
+    }
     std::vector<core::analysis::CompareInput> inputs;
     for (std::size_t i = 0; i < analyses.size(); ++i) inputs.push_back({labels[i], &analyses[i], rankIndices[i]});
     const auto c = core::analysis::compareRuns(inputs);

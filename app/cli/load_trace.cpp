@@ -63,7 +63,7 @@ core::Result<std::vector<LoadedRun>> loadRuns(const std::string& path, const std
         }
         auto trace = loadTraceFile(path, stats, classifier);
         if (!trace) return trace.error();
-        return std::vector<LoadedRun>{{"", 0, 0, *trace}};
+        return std::vector<LoadedRun>{{"", 0, 0, *trace, 0, path}};
     }
     auto infos = core::listWorkspaceRuns(path);
     if (!infos) return fileError(infos.error());
@@ -81,7 +81,7 @@ core::Result<std::vector<LoadedRun>> loadRuns(const std::string& path, const std
         auto trace = core::loadWorkspaceTrace(path, i);
         if (!trace) return fileError(trace.error());
         runs.push_back({(*infos)[i].name, static_cast<int>(i + 1), static_cast<int>(infos->size()),
-                        std::shared_ptr<const core::Trace>(std::move(*trace)), (*infos)[i].batch});
+                        std::shared_ptr<const core::Trace>(std::move(*trace)), (*infos)[i].batch, path});
     }
     return runs;
 }

@@ -10,11 +10,13 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "cli_docs_support.h"
+#include "core/analysis/analysis.h"
 #include "core/io/workspace/stored_analysis.h"
 #include "core/io/workspace/workspace.h"
 
@@ -53,21 +55,29 @@ void setStoredAnalyses(const fs::path& path, const std::vector<std::optional<std
     sqlite3_close(db);
 }
 
-// Each run's stored analysis re-encoded as `build` wrote it, a note added to it when `marker`.
-std::vector<std::optional<std::string>> restored(const core::Workspace& ws, const std::string& build,
-                                                 const char* marker) {
+// Each run's stored analysis re-encoded as `build` wrote it, changed by `plant` first.
+std::vector<std::optional<std::string>> restoredWith(const core::Workspace& ws, const std::string& build,
+                                                     const std::function<void(core::analysis::RunAnalysis&)>& plant) {
     std::vector<std::optional<std::string>> out;
     for (const auto& run : ws.runs) {
         auto back =
             core::decodeStoredAnalysis(*run.analysisCache, *run.trace, {core::storedAnalysisBuild(), run.info.batch});
         EXPECT_TRUE(back && back->has_value());
         if (!back || !back->has_value()) return out;
-        if (marker != nullptr) (*back)->analysis.notes.emplace_back(marker);
+        plant((*back)->analysis);
         auto blob = core::encodeStoredAnalysis((*back)->analysis, (*back)->clock, *run.trace, {build, run.info.batch});
         EXPECT_TRUE(blob);
         out.emplace_back(blob ? std::optional(*blob) : std::nullopt);
     }
     return out;
+}
+
+// The same with a note added when `marker`.
+std::vector<std::optional<std::string>> restored(const core::Workspace& ws, const std::string& build,
+                                                 const char* marker) {
+    return restoredWith(ws, build, [marker](core::analysis::RunAnalysis& a) {
+        if (marker != nullptr) a.notes.emplace_back(marker);
+    });
 }
 
 // One workspace written by `simulate --out` (two runs, TP 1 and 2, batch 2: stored analyses of this
@@ -76,7 +86,7 @@ std::vector<std::optional<std::string>> restored(const core::Workspace& ws, cons
 // after the test that made it (ctest runs each test in its own process, two at a time: one folder for
 // all would be emptied by one test while another reads it).
 struct Workspaces {
-    fs::path dir, stored, none, marked, foreign, damaged;  // the folders
+    fs::path dir, stored, none, marked, foreign, damaged, slower;  // the folders
     std::string error;
 };
 
@@ -118,6 +128,10 @@ const Workspaces& workspaces() {
             w.error = "the stored analysis cut short still decodes";
         }
         w.damaged = copy("damaged", {ws->runs[0].analysisCache, cut});
+        // Every run's mean step latency one second longer: what `compare` prints, planted.
+        w.slower = copy("slower", restoredWith(*ws, core::storedAnalysisBuild(), [](core::analysis::RunAnalysis& a) {
+                            a.summary.latencyMeanNs += 1'000'000'000;
+                        }));
         return w;
     }();
     return made;
@@ -125,6 +139,10 @@ const Workspaces& workspaces() {
 
 SplitResult analyze(const fs::path& folder, const std::string& args) {
     return runSplit(std::string(TPSCOPE_CLI_PATH) + " analyze " + kFile + " " + args, folder);
+}
+
+SplitResult compare(const fs::path& folder, const std::string& args) {
+    return runSplit(std::string(TPSCOPE_CLI_PATH) + " compare " + kFile + " " + args, folder);
 }
 
 #define SKIP_UNLESS_STORED()                                                                                        \
@@ -199,6 +217,35 @@ TEST(AnalyzeStored, AnotherBuildsOrADamagedStoredAnalysisAnalysesTheRun) {
         EXPECT_TRUE(line.ends_with("); analysing the run")) << line;
         EXPECT_EQ(damaged.err.find("not taken", said + line.size()), std::string::npos) << damaged.err;
     }
+}
+
+// `compare` of a workspace's runs takes each run's stored analysis as `analyze` does: the same output
+// as analysing them, each take said on stderr; a planted step latency shows in the output, so the
+// figures came from the file. With kernel rules the runs are analysed.
+TEST(AnalyzeStored, CompareTakesEachRunsStoredAnalysis) {
+    SKIP_UNLESS_STORED();
+    const auto& w = workspaces();
+    for (const std::string args : {"", "--json", "--rank 0 --json", "--run 2 --run 1", "--clock-sync off"}) {
+        const auto stored = compare(w.stored, args);
+        const auto analysed = compare(w.none, args);
+        EXPECT_EQ(stored.exitCode, 0) << args << ": " << stored.err;
+        EXPECT_EQ(stored.exitCode, analysed.exitCode) << args;
+        EXPECT_EQ(stored.out, analysed.out) << args;
+        EXPECT_FALSE(stored.out.empty()) << args;
+        for (const char* run : {"run 1: ", "run 2: "}) {
+            EXPECT_NE(stored.err.find(run + std::string(kTook)), std::string::npos) << args << ": " << stored.err;
+        }
+        EXPECT_EQ(analysed.err.find("stored analysis"), std::string::npos) << args << ": " << analysed.err;
+        const auto slower = compare(w.slower, args);
+        EXPECT_EQ(slower.exitCode, 0) << args;
+        EXPECT_NE(slower.out, stored.out) << args;
+    }
+    std::ofstream(w.slower / "rules.json") << R"({"schema": 1, "rules": [{"kind": "collective", )"
+                                           << R"("contains": ["my_custom_allreduce"], "op": "all_reduce"}]})";
+    const auto ruled = compare(w.slower, "--kernel-rules rules.json --json");
+    EXPECT_EQ(ruled.exitCode, 0) << ruled.err;
+    EXPECT_EQ(ruled.out, compare(w.none, "--json").out);
+    EXPECT_EQ(ruled.err.find(kTook), std::string::npos) << ruled.err;
 }
 
 }  // namespace

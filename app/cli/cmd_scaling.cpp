@@ -16,6 +16,7 @@
 #include "core/analysis/analysis_json.h"
 #include "core/analysis/scaling_input.h"
 #include "core/hw/memory_fit.h"
+#include "core/io/workspace/stored_analysis_take.h"
 #include "core/io/workspace/workspace.h"
 #include "core/sim/defaults.h"
 #include "core/util/units.h"
@@ -128,6 +129,27 @@ void printReport(const core::analysis::ScalingReport& r, const std::vector<core:
     }
 }
 
+// Run `index` (0-based) of a workspace, analysed as scaling analyses it: on its own clocks. Its stored
+// analysis where that is exactly this (core/io/workspace/stored_analysis_take.h: this build's, for these
+// options, of a trace whose clock estimate moves no rank), said on stderr as `analyze` says it; else
+// analysed. Kernel rules are for classifying kernels anew: with them it is analysed.
+core::analysis::RunAnalysis analyzeWorkspaceRun(const std::string& file, std::size_t index,
+                                                const std::shared_ptr<const core::Trace>& trace, int runBatch,
+                                                const core::analysis::AnalysisOptions& options, bool kernelRules) {
+    if (!kernelRules) {
+        const std::string which = file + ": run " + std::to_string(index + 1);
+        auto stored = core::takeStoredAnalysisOnOneClock(file, index, trace, runBatch, {}, options);
+        if (!stored) {
+            std::cerr << "tpscope-cli: note: " << which << ": stored analysis not taken (" << stored.error().describe()
+                      << "); analysing the run\n";
+        } else if (stored->has_value()) {
+            std::cerr << "tpscope-cli: note: " << which << ": took the stored analysis\n";
+            return std::move((*stored)->analysis);
+        }
+    }
+    return core::analysis::analyzeTrace(*trace, options);
+}
+
 int runScaling(const CliContext& ctx, const ScalingCliOptions& o) {
     auto tps = perFile(o.tp, o.files.size(), "--tp");
     if (!tps) return reportError(tps.error());
@@ -144,22 +166,25 @@ int runScaling(const CliContext& ctx, const ScalingCliOptions& o) {
     };
     std::vector<Analysed> analysed;
     std::shared_ptr<const core::Trace> first;
-    auto addRun = [&](std::shared_ptr<const core::Trace> trace, const std::string& label, int tp, int batch) {
+    const auto optionsFor = [&](int batch) {
         auto options = o.analysis.toCore();
         options.batch = batch;
-        auto a = core::analysis::analyzeTrace(*trace, options);
-        analysed.push_back({std::move(trace), std::move(a), label, tp, batch});
+        return options;
     };
     for (std::size_t i = 0; i < o.files.size(); ++i) {
         // A workspace holds a whole sweep: every run in it counts, with its own TP and batch.
         if (isWorkspacePath(o.files[i])) {
             auto ws = core::loadWorkspace(o.files[i]);
             if (!ws) return reportError(fileError(ws.error()));
-            for (const auto& run : ws->runs) {
+            for (std::size_t r = 0; r < ws->runs.size(); ++r) {
+                const auto& run = ws->runs[r];
                 // A run kept without events (the GUI keeps a failed run for its reason) has no point.
                 if (!run.trace || run.trace->eventCount() == 0) continue;
-                addRun(run.trace, o.files[i] + ": " + run.info.name, (*tps)[i] > 0 ? (*tps)[i] : run.info.tp,
-                       (*batches)[i] > 0 ? (*batches)[i] : run.info.batch);
+                const int batch = (*batches)[i] > 0 ? (*batches)[i] : run.info.batch;
+                auto a = analyzeWorkspaceRun(o.files[i], r, run.trace, run.info.batch, optionsFor(batch),
+                                             !o.analysis.kernelRules.empty());
+                analysed.push_back({run.trace, std::move(a), o.files[i] + ": " + run.info.name,
+                                    (*tps)[i] > 0 ? (*tps)[i] : run.info.tp, batch});
                 if (!first) first = run.trace;
             }
             continue;
@@ -167,7 +192,8 @@ int runScaling(const CliContext& ctx, const ScalingCliOptions& o) {
         auto trace = loadSyncedTrace(o.files[i], o.analysis.clockSync, o.analysis.clockOffsets, nullptr, nullptr,
                                      *classifier ? &**classifier : nullptr);
         if (!trace) return reportError(trace.error());
-        addRun(*trace, o.files[i], (*tps)[i], (*batches)[i]);
+        auto a = core::analysis::analyzeTrace(**trace, optionsFor((*batches)[i]));
+        analysed.push_back({*trace, std::move(a), o.files[i], (*tps)[i], (*batches)[i]});
         if (!first) first = *trace;
     }
     if (!first) {

@@ -141,6 +141,10 @@ SplitResult analyze(const fs::path& folder, const std::string& args) {
     return runSplit(std::string(TPSCOPE_CLI_PATH) + " analyze " + kFile + " " + args, folder);
 }
 
+SplitResult scaling(const fs::path& folder, const std::string& args) {
+    return runSplit(std::string(TPSCOPE_CLI_PATH) + " scaling " + kFile + " --price-per-gpu-hour 2 " + args, folder);
+}
+
 SplitResult compare(const fs::path& folder, const std::string& args) {
     return runSplit(std::string(TPSCOPE_CLI_PATH) + " compare " + kFile + " " + args, folder);
 }
@@ -246,6 +250,31 @@ TEST(AnalyzeStored, CompareTakesEachRunsStoredAnalysis) {
     EXPECT_EQ(ruled.exitCode, 0) << ruled.err;
     EXPECT_EQ(ruled.out, compare(w.none, "--json").out);
     EXPECT_EQ(ruled.err.find(kTook), std::string::npos) << ruled.err;
+}
+
+// `scaling` of a workspace takes each run's stored analysis too (it analyses a workspace's runs on their
+// own clocks, which the stored analysis was made on where its clock estimate moves no rank): the same
+// output as analysing; a batch other than the runs' own analyses them.
+TEST(AnalyzeStored, ScalingTakesEachRunsStoredAnalysis) {
+    SKIP_UNLESS_STORED();
+    const auto& w = workspaces();
+    for (const std::string args : {"", "--json", "--batch 2 --json"}) {
+        const auto stored = scaling(w.stored, args);
+        const auto analysed = scaling(w.none, args);
+        EXPECT_EQ(stored.exitCode, 0) << args << ": " << stored.err;
+        EXPECT_EQ(stored.exitCode, analysed.exitCode) << args;
+        EXPECT_EQ(stored.out, analysed.out) << args;
+        EXPECT_FALSE(stored.out.empty()) << args;
+        for (const char* run : {"run 1: ", "run 2: "}) {
+            EXPECT_NE(stored.err.find(run + std::string(kTook)), std::string::npos) << args << ": " << stored.err;
+        }
+        EXPECT_EQ(analysed.err.find("stored analysis"), std::string::npos) << args << ": " << analysed.err;
+        EXPECT_NE(scaling(w.slower, args).out, stored.out) << args;
+    }
+    const auto otherBatch = scaling(w.slower, "--batch 3 --json");
+    EXPECT_EQ(otherBatch.exitCode, 0) << otherBatch.err;
+    EXPECT_EQ(otherBatch.out, scaling(w.none, "--batch 3 --json").out);
+    EXPECT_EQ(otherBatch.err.find(kTook), std::string::npos) << otherBatch.err;
 }
 
 }  // namespace

@@ -174,7 +174,10 @@ int runScaling(const CliContext& ctx, const ScalingCliOptions& o) {
     for (std::size_t i = 0; i < o.files.size(); ++i) {
         // A workspace holds a whole sweep: every run in it counts, with its own TP and batch.
         if (isWorkspacePath(o.files[i])) {
-            auto ws = core::loadWorkspace(o.files[i]);
+            // Stored analyses are taken in place (analyzeWorkspaceRun), not held beside the runs.
+            core::WorkspaceOptions load;
+            load.readAnalysisCache = false;
+            auto ws = core::loadWorkspace(o.files[i], load);
             if (!ws) return reportError(fileError(ws.error()));
             for (std::size_t r = 0; r < ws->runs.size(); ++r) {
                 const auto& run = ws->runs[r];

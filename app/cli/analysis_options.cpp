@@ -3,8 +3,10 @@
 #include "analysis_options.h"
 
 #include <algorithm>
+#include <iostream>
 
 #include "cli_context.h"
+#include "core/io/workspace/stored_analysis_take.h"
 #include "core/util/units.h"
 
 namespace tpscope::cli {
@@ -107,6 +109,22 @@ core::Result<std::shared_ptr<const core::Trace>> syncRunClocks(const std::shared
     }
     if (sync != nullptr) *sync = std::move(*plan);
     return synced;
+}
+
+std::optional<core::analysis::SyncedAnalysis> takeStoredAnalysisSaid(const std::string& file, std::size_t runIndex,
+                                                                     const std::shared_ptr<const core::Trace>& trace,
+                                                                     int runBatch,
+                                                                     const core::analysis::ClockSyncOptions& clock,
+                                                                     const core::analysis::AnalysisOptions& options) {
+    const std::string which = file + ": run " + std::to_string(runIndex + 1);
+    auto stored = core::takeStoredAnalysisOnOneClock(file, runIndex, trace, runBatch, clock, options);
+    if (!stored) {
+        std::cerr << "tpscope-cli: note: " << which << ": stored analysis not taken (" << stored.error().describe()
+                  << "); analysing the run\n";
+        return std::nullopt;
+    }
+    if (stored->has_value()) std::cerr << "tpscope-cli: note: " << which << ": took the stored analysis\n";
+    return std::move(*stored);
 }
 
 core::Result<std::int64_t> rankIndexOf(const core::Trace& trace, std::int64_t rankId) {

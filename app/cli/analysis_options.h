@@ -6,12 +6,15 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/analysis/analysis.h"
 #include "core/analysis/clock_sync.h"
+#include "core/analysis/synced_analysis.h"
 #include "core/io/import/import_stats.h"
 #include "core/trace/kernel_classifier.h"
 
@@ -42,6 +45,16 @@ core::Result<std::shared_ptr<const core::Trace>> syncRunClocks(const std::shared
                                                                const std::string& mode,
                                                                const std::vector<std::string>& offsets,
                                                                core::analysis::ClockSyncResult* sync = nullptr);
+
+// Run `runIndex` (0-based) of workspace `file`, its stored analysis where that is exactly what `options`
+// compute on `clock` (core::takeStoredAnalysisOnOneClock), said on stderr ("FILE: run N: took the stored
+// analysis", or why a damaged one was not taken); nullopt: the caller analyses the run. `analyze`,
+// `compare` and `scaling` all (not with --kernel-rules: those classify kernels anew).
+std::optional<core::analysis::SyncedAnalysis> takeStoredAnalysisSaid(const std::string& file, std::size_t runIndex,
+                                                                     const std::shared_ptr<const core::Trace>& trace,
+                                                                     int runBatch,
+                                                                     const core::analysis::ClockSyncOptions& clock,
+                                                                     const core::analysis::AnalysisOptions& options);
 
 // Loads a trace and puts its ranks on one clock as the options say (core::analysis::synchronizeClocks).
 core::Result<std::shared_ptr<const core::Trace>> loadSyncedTrace(const std::string& path, const std::string& mode,

@@ -16,7 +16,6 @@
 #include "core/analysis/analysis_json.h"
 #include "core/analysis/host_idle.h"
 #include "core/analysis/synced_analysis.h"
-#include "core/io/workspace/stored_analysis_take.h"
 #include "core/util/units.h"
 #include "run_output.h"
 #include "text_table.h"
@@ -220,16 +219,9 @@ core::Result<core::analysis::SyncedAnalysis> analyzeRun(const LoadedRun& run, bo
                                                         const core::analysis::ClockSyncOptions& clock,
                                                         const core::analysis::AnalysisOptions& options) {
     if (run.of > 0 && !kernelRules) {
-        const std::string which = run.file + ": run " + std::to_string(run.index);
-        auto stored = core::takeStoredAnalysisOnOneClock(run.file, static_cast<std::size_t>(run.index - 1), run.trace,
-                                                         run.batch, clock, options);
-        if (!stored) {
-            std::cerr << "tpscope-cli: note: " << which << ": stored analysis not taken (" << stored.error().describe()
-                      << "); analysing the run\n";
-        } else if (stored->has_value()) {
-            std::cerr << "tpscope-cli: note: " << which << ": took the stored analysis\n";
-            return std::move(**stored);
-        }
+        auto stored = takeStoredAnalysisSaid(run.file, static_cast<std::size_t>(run.index - 1), run.trace, run.batch,
+                                             clock, options);
+        if (stored) return std::move(*stored);
     }
     return core::analysis::analyzeOnOneClock(run.trace, clock, options);
 }

@@ -16,7 +16,6 @@
 #include "core/analysis/analysis_json.h"
 #include "core/analysis/scaling_input.h"
 #include "core/hw/memory_fit.h"
-#include "core/io/workspace/stored_analysis_take.h"
 #include "core/io/workspace/workspace.h"
 #include "core/sim/defaults.h"
 #include "core/util/units.h"
@@ -137,15 +136,8 @@ core::analysis::RunAnalysis analyzeWorkspaceRun(const std::string& file, std::si
                                                 const std::shared_ptr<const core::Trace>& trace, int runBatch,
                                                 const core::analysis::AnalysisOptions& options, bool kernelRules) {
     if (!kernelRules) {
-        const std::string which = file + ": run " + std::to_string(index + 1);
-        auto stored = core::takeStoredAnalysisOnOneClock(file, index, trace, runBatch, {}, options);
-        if (!stored) {
-            std::cerr << "tpscope-cli: note: " << which << ": stored analysis not taken (" << stored.error().describe()
-                      << "); analysing the run\n";
-        } else if (stored->has_value()) {
-            std::cerr << "tpscope-cli: note: " << which << ": took the stored analysis\n";
-            return std::move((*stored)->analysis);
-        }
+        auto stored = takeStoredAnalysisSaid(file, index, trace, runBatch, {}, options);
+        if (stored) return std::move(stored->analysis);
     }
     return core::analysis::analyzeTrace(*trace, options);
 }

@@ -223,58 +223,57 @@ TEST(AnalyzeStored, AnotherBuildsOrADamagedStoredAnalysisAnalysesTheRun) {
     }
 }
 
-// `compare` of a workspace's runs takes each run's stored analysis as `analyze` does: the same output
-// as analysing them, each take said on stderr; a planted step latency shows in the output, so the
-// figures came from the file. With kernel rules the runs are analysed.
+using Command = SplitResult (*)(const fs::path&, const std::string&);
+
+// `command args` takes both runs' stored analyses: stdout and exit status those of analysing the runs,
+// each take said on stderr; with a step latency planted in the stored analyses the output differs, so
+// the figures came from the file.
+void expectEachRunsStoredAnalysisTaken(Command command, const std::string& args) {
+    const auto& w = workspaces();
+    const auto stored = command(w.stored, args);
+    const auto analysed = command(w.none, args);
+    EXPECT_EQ(stored.exitCode, 0) << args << ": " << stored.err;
+    EXPECT_EQ(stored.exitCode, analysed.exitCode) << args;
+    EXPECT_EQ(stored.out, analysed.out) << args;
+    EXPECT_FALSE(stored.out.empty()) << args;
+    for (const char* run : {"run 1: ", "run 2: "}) {
+        EXPECT_NE(stored.err.find(run + std::string(kTook)), std::string::npos) << args << ": " << stored.err;
+    }
+    EXPECT_EQ(analysed.err.find("stored analysis"), std::string::npos) << args << ": " << analysed.err;
+    const auto slower = command(w.slower, args);
+    EXPECT_EQ(slower.exitCode, 0) << args;
+    EXPECT_NE(slower.out, stored.out) << args;
+}
+
+// `command args` analyses the runs: the planted stored analyses are not taken.
+void expectRunsAnalysed(Command command, const std::string& args) {
+    const auto& w = workspaces();
+    const auto planted = command(w.slower, args);
+    EXPECT_EQ(planted.exitCode, 0) << args << ": " << planted.err;
+    EXPECT_EQ(planted.out, command(w.none, args).out) << args;
+    EXPECT_EQ(planted.err.find(kTook), std::string::npos) << args << ": " << planted.err;
+}
+
+// `compare` of a workspace's runs takes each run's stored analysis as `analyze` does; with kernel
+// rules it analyses them.
 TEST(AnalyzeStored, CompareTakesEachRunsStoredAnalysis) {
     SKIP_UNLESS_STORED();
-    const auto& w = workspaces();
     for (const std::string args : {"", "--json", "--rank 0 --json", "--run 2 --run 1", "--clock-sync off"}) {
-        const auto stored = compare(w.stored, args);
-        const auto analysed = compare(w.none, args);
-        EXPECT_EQ(stored.exitCode, 0) << args << ": " << stored.err;
-        EXPECT_EQ(stored.exitCode, analysed.exitCode) << args;
-        EXPECT_EQ(stored.out, analysed.out) << args;
-        EXPECT_FALSE(stored.out.empty()) << args;
-        for (const char* run : {"run 1: ", "run 2: "}) {
-            EXPECT_NE(stored.err.find(run + std::string(kTook)), std::string::npos) << args << ": " << stored.err;
-        }
-        EXPECT_EQ(analysed.err.find("stored analysis"), std::string::npos) << args << ": " << analysed.err;
-        const auto slower = compare(w.slower, args);
-        EXPECT_EQ(slower.exitCode, 0) << args;
-        EXPECT_NE(slower.out, stored.out) << args;
+        expectEachRunsStoredAnalysisTaken(compare, args);
     }
-    std::ofstream(w.slower / "rules.json") << R"({"schema": 1, "rules": [{"kind": "collective", )"
-                                           << R"("contains": ["my_custom_allreduce"], "op": "all_reduce"}]})";
-    const auto ruled = compare(w.slower, "--kernel-rules rules.json --json");
-    EXPECT_EQ(ruled.exitCode, 0) << ruled.err;
-    EXPECT_EQ(ruled.out, compare(w.none, "--json").out);
-    EXPECT_EQ(ruled.err.find(kTook), std::string::npos) << ruled.err;
+    std::ofstream(workspaces().slower / "rules.json")
+        << R"({"schema": 1, "rules": [{"kind": "collective", "contains": ["my_custom_allreduce"], )"
+        << R"("op": "all_reduce"}]})";
+    expectRunsAnalysed(compare, "--kernel-rules rules.json --json");
 }
 
 // `scaling` of a workspace takes each run's stored analysis too (it analyses a workspace's runs on their
-// own clocks, which the stored analysis was made on where its clock estimate moves no rank): the same
-// output as analysing; a batch other than the runs' own analyses them.
+// own clocks, which the stored analysis was made on where its clock estimate moves no rank); a batch
+// other than the runs' own analyses them.
 TEST(AnalyzeStored, ScalingTakesEachRunsStoredAnalysis) {
     SKIP_UNLESS_STORED();
-    const auto& w = workspaces();
-    for (const std::string args : {"", "--json", "--batch 2 --json"}) {
-        const auto stored = scaling(w.stored, args);
-        const auto analysed = scaling(w.none, args);
-        EXPECT_EQ(stored.exitCode, 0) << args << ": " << stored.err;
-        EXPECT_EQ(stored.exitCode, analysed.exitCode) << args;
-        EXPECT_EQ(stored.out, analysed.out) << args;
-        EXPECT_FALSE(stored.out.empty()) << args;
-        for (const char* run : {"run 1: ", "run 2: "}) {
-            EXPECT_NE(stored.err.find(run + std::string(kTook)), std::string::npos) << args << ": " << stored.err;
-        }
-        EXPECT_EQ(analysed.err.find("stored analysis"), std::string::npos) << args << ": " << analysed.err;
-        EXPECT_NE(scaling(w.slower, args).out, stored.out) << args;
-    }
-    const auto otherBatch = scaling(w.slower, "--batch 3 --json");
-    EXPECT_EQ(otherBatch.exitCode, 0) << otherBatch.err;
-    EXPECT_EQ(otherBatch.out, scaling(w.none, "--batch 3 --json").out);
-    EXPECT_EQ(otherBatch.err.find(kTook), std::string::npos) << otherBatch.err;
+    for (const std::string args : {"", "--json", "--batch 2 --json"}) expectEachRunsStoredAnalysisTaken(scaling, args);
+    expectRunsAnalysed(scaling, "--batch 3 --json");
 }
 
 }  // namespace

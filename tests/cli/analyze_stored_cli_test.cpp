@@ -261,9 +261,11 @@ TEST(AnalyzeStored, CompareTakesEachRunsStoredAnalysis) {
     for (const std::string args : {"", "--json", "--rank 0 --json", "--run 2 --run 1", "--clock-sync off"}) {
         expectEachRunsStoredAnalysisTaken(compare, args);
     }
-    std::ofstream(workspaces().slower / "rules.json")
-        << R"({"schema": 1, "rules": [{"kind": "collective", "contains": ["my_custom_allreduce"], )"
-        << R"("op": "all_reduce"}]})";
+    // In both folders that expectRunsAnalysed runs in (each test has workspaces of its own).
+    for (const auto& folder : {workspaces().slower, workspaces().none}) {
+        std::ofstream(folder / "rules.json") << R"({"schema": 1, "rules": [{"kind": "collective", )"
+                                             << R"("contains": ["my_custom_allreduce"], "op": "all_reduce"}]})";
+    }
     expectRunsAnalysed(compare, "--kernel-rules rules.json --json");
 }
 

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <new>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 #include "core/util/vector_grow.h"
@@ -41,9 +42,10 @@ void narrowInto(const std::uint8_t* from, std::size_t count, std::uint32_t base,
 // written at once (a decoder's chunk). The count a constant and the pointers apart (the cells are the
 // caller's, out the column's bytes), so -O2 vectorizes it at 1, 2 and 4 bytes, as it does the
 // block's smallest and largest cell in writeBlock; width 3 stores 4 bytes a cell, each store's top
-// byte the next cell's first (the last one's on the padding).
+// byte the next cell's first (the last one's on the padding); width 0 writes nothing.
 template <std::uint32_t Width>
 void narrowBlock(const std::uint32_t* __restrict cells, std::uint32_t base, std::uint8_t* __restrict out) {
+    if constexpr (Width == 0) return;
 #pragma GCC unroll 8
     for (std::size_t j = 0; j < BlockCells::kBlock; ++j) {
         const std::uint32_t offset = cells[j] - base;
@@ -103,6 +105,29 @@ std::size_t unitsAfter(std::size_t units, std::uint32_t width) {
         throw std::length_error("BlockCells: a column of more than 32 GiB");
     }
     return units + width;
+}
+
+// f(std::integral_constant<std::uint32_t, W>{}) for the block width W = width (0 to 4; above 4: 4): the
+// one switch from a block's width to the loops compiled for it (narrowBlock, decodeBlock).
+template <typename F>
+void withWidth(std::uint32_t width, F&& f) {
+    switch (width) {
+        case 0:
+            f(std::integral_constant<std::uint32_t, 0>{});
+            break;
+        case 1:
+            f(std::integral_constant<std::uint32_t, 1>{});
+            break;
+        case 2:
+            f(std::integral_constant<std::uint32_t, 2>{});
+            break;
+        case 3:
+            f(std::integral_constant<std::uint32_t, 3>{});
+            break;
+        default:
+            f(std::integral_constant<std::uint32_t, 4>{});
+            break;
+    }
 }
 
 }  // namespace
@@ -214,22 +239,7 @@ void BlockCells::writeBlock(std::span<const std::uint32_t> block) {
     const std::size_t after = unitsAfter(m_units, width);
     ensureBytes(m_units * kBlock + kBlock * width + kPadding);
     std::uint8_t* out = m_bytes + m_units * kBlock;
-    switch (width) {
-        case 0:
-            break;
-        case 1:
-            narrowBlock<1>(cells, lo, out);
-            break;
-        case 2:
-            narrowBlock<2>(cells, lo, out);
-            break;
-        case 3:
-            narrowBlock<3>(cells, lo, out);
-            break;
-        default:
-            narrowBlock<4>(cells, lo, out);
-            break;
-    }
+    withWidth(width, [&](auto w) { narrowBlock<w.value>(cells, lo, out); });
     m_entry.push_back(Entry{lo, static_cast<std::uint32_t>(m_units << kWidthBits) | width});
     m_units = after;
 }
@@ -268,23 +278,7 @@ void BlockCells::append(std::span<const std::uint32_t> cells) {
 std::size_t BlockCells::decode(std::size_t b, std::uint32_t* out) const {
     const std::size_t n = std::min(kBlock, m_size - b * kBlock);
     const Block cells = block(b);
-    switch (cells.width) {
-        case 0:
-            decodeBlock<0>(cells.bytes, cells.base, n, out);
-            break;
-        case 1:
-            decodeBlock<1>(cells.bytes, cells.base, n, out);
-            break;
-        case 2:
-            decodeBlock<2>(cells.bytes, cells.base, n, out);
-            break;
-        case 3:
-            decodeBlock<3>(cells.bytes, cells.base, n, out);
-            break;
-        default:
-            decodeBlock<4>(cells.bytes, cells.base, n, out);
-            break;
-    }
+    withWidth(cells.width, [&](auto w) { decodeBlock<w.value>(cells.bytes, cells.base, n, out); });
     return n;
 }
 

@@ -58,7 +58,9 @@ void decodeDirectly(std::string_view raw, std::uint8_t which) {
         }
         default: {
             EventColumns events;
+            // A varint chunk opens with its count, one in block form with 0 and then its count's low byte.
             std::size_t count = raw.empty() ? 0 : static_cast<unsigned char>(raw[0]);
+            if (count == 0 && raw.size() > 1) count = static_cast<unsigned char>(raw[1]);
             if (codec::decodeEvents(raw, count, 16, 16, events)) events.finalize();
             break;
         }

@@ -124,6 +124,12 @@ int main(int argc, char** argv) {
     write(out / "workspace" / "ranges.raw", std::string("D\2", 2) + core::codec::encodeRanges(trace->ranks[0].ranges));
     write(out / "workspace" / "events.raw",
           std::string("D\3", 2) + core::codec::encodeEvents(events, 0, std::min<std::size_t>(events.size(), 100)));
+    // The same in block form (schema 4): the names and payloads the decoder checks against are 16 each.
+    if (events.hasBlockForm()) {
+        const std::size_t n = std::min<std::size_t>(events.size(), 128);  // whole blocks, or the stream
+        write(out / "workspace" / "event_blocks.raw",
+              std::string("D\3", 2) + core::codec::encodeEventBlocks(events, 0, n, 0, events.labelsReached(0, n)));
+    }
     if (const auto excerpt = core::analysis::makeOpeningExcerpt(*trace)) {
         write(out / "workspace" / "excerpt_totals.raw",
               std::string("D\4", 2) + core::encodeExcerptTotals(excerpt->ranks));

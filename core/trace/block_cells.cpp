@@ -275,6 +275,42 @@ void BlockCells::append(std::span<const std::uint32_t> cells) {
     }
 }
 
+std::span<const std::uint8_t> BlockCells::blockBytes(std::size_t first, std::size_t last) const {
+    if (first >= last) return {};
+    const std::size_t from = std::size_t{m_entry[first].where >> kWidthBits} * kBlock;
+    const std::size_t to =
+        last < m_entry.size() ? std::size_t{m_entry[last].where >> kWidthBits} * kBlock : usedBytes() - kPadding;
+    return {m_bytes + from, to - from};
+}
+
+bool BlockCells::appendBlocks(std::span<const std::uint8_t> widths, std::span<const std::uint8_t> bases,
+                              std::span<const std::uint8_t> bytes, std::size_t cells) {
+    const std::size_t blocks = widths.size();
+    if (m_size % kBlock != 0 || blocks != (cells + kBlock - 1) / kBlock || bases.size() != blocks * 4) return false;
+    std::size_t expected = 0, units = m_units;
+    for (std::size_t k = 0; k < blocks; ++k) {
+        if (widths[k] > 4) return false;
+        expected += widths[k] * (k + 1 < blocks ? kBlock : cells - k * kBlock);
+        units = unitsAfter(units, widths[k]);
+    }
+    if (bytes.size() != expected) return false;
+    if (blocks == 0) return true;
+    ensureBytes(m_units * kBlock + expected + kPadding);
+    // Their pages faulted in by one call, as append() does: page by page, the copy took twice the faults.
+    if (expected >= std::size_t{16} * 4096)
+        populateForWrite(m_bytes + m_units * kBlock, m_bytes + m_units * kBlock + expected);
+    std::memcpy(m_bytes + m_units * kBlock, bytes.data(), expected);
+    for (std::size_t k = 0; k < blocks; ++k) {
+        Entry e;
+        std::memcpy(&e.base, bases.data() + k * 4, sizeof e.base);
+        e.where = static_cast<std::uint32_t>(m_units << kWidthBits) | widths[k];
+        m_entry.push_back(e);
+        m_units += widths[k];
+    }
+    m_size += cells;
+    return true;
+}
+
 std::size_t BlockCells::decode(std::size_t b, std::uint32_t* out) const {
     const std::size_t n = std::min(kBlock, m_size - b * kBlock);
     const Block cells = block(b);

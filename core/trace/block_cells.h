@@ -81,6 +81,16 @@ class BlockCells {
         append(std::span<const std::uint32_t>(&cell, 1));
     }
     void append(std::span<const std::uint32_t> cells);
+    // Blocks as they lie, for a file (EventColumns' block form): block b's width and base are block(b)'s,
+    // and blockBytes(first, last) the bytes of blocks [first, last) back to back, width bytes a cell (a
+    // partial last block: its cells only). Sealed blocks only (after shrinkToFit()).
+    std::span<const std::uint8_t> blockBytes(std::size_t first, std::size_t last) const;
+    // Appends blocks as blockBytes() gives them, `cells` cells in all (whole blocks but the last), onto a
+    // column of whole blocks: widths[k] and bases[k] are block k's (each base 4 bytes, little-endian), bytes
+    // theirs back to back. Copied, not narrowed again. False, the column unchanged, when the column ends
+    // in a partial block or the counts, widths and bytes do not fit together.
+    bool appendBlocks(std::span<const std::uint8_t> widths, std::span<const std::uint8_t> bases,
+                      std::span<const std::uint8_t> bytes, std::size_t cells);
     // Room for n cells at 4 bytes each (their pages are not touched until written).
     void reserve(std::size_t n);
     // Cells the reserved storage holds at 4 bytes each (at least size()).

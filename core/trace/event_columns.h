@@ -45,6 +45,8 @@
 #include <cstdint>
 #include <iterator>
 #include <span>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -247,6 +249,24 @@ class EventColumns {
     std::int64_t lastEndNs() const { return m_blockMaxEnd.empty() ? 0 : m_blockMaxEnd.back(); }
     // Number of events that start before the previous event on this stream has ended.
     std::size_t countOverlaps() const;
+
+    // The block form (the workspace's event chunks from schema version 4 on, docs/formats.md): whole
+    // blocks of the columns as they lie in memory, which a reader copies back instead of decoding and
+    // narrowing them event by event (event_columns_blocks.cpp has the layout). Finalized columns have one
+    // when every column is narrow: labels indexed (at most 65,536), kinds per label, starts and ids narrow.
+    bool hasBlockForm() const;
+    // 1 + the largest label index of events [first, last) (0 when there are none): the labels a chunk of
+    // them in block form must carry, with those of the chunks before it.
+    std::size_t labelsReached(std::size_t first, std::size_t last) const;
+    // Events [first, last) in block form appended to out: first a multiple of kBlock, last too or size();
+    // with labels [labelsFrom, labelsTo), those that a reader of the chunks before does not have yet.
+    void writeBlockForm(std::size_t first, std::size_t last, std::size_t labelsFrom, std::size_t labelsTo,
+                        std::string& out) const;
+    // Appends `count` events in block form (writeBlockForm's bytes, chunk after chunk, onto columns that
+    // had only such chunks), names and payloads checked against nameCount and payloadCount, starts checked
+    // in order. nullptr, or what is wrong with the bytes (the columns are then to be dropped).
+    const char* appendBlockForm(std::string_view bytes, std::size_t count, std::size_t nameCount,
+                                std::size_t payloadCount);
 
     std::size_t residentBytes() const;
     // Blocks whose durations, and whose start offsets, keep all 4 bytes a cell (BlockCells' widest):

@@ -55,6 +55,15 @@ void NvtxRanges::append(std::span<const std::int64_t> startNs, std::span<const s
     m_depth.insert(m_depth.end(), depths.begin(), depths.end());
 }
 
+const char* NvtxRanges::appendBlockForm(std::string_view columns, std::span<const std::uint8_t> depths,
+                                        std::size_t nameCount) {
+    if (depths.empty()) return "range count";
+    // Ranges have no payload (payload ids below 1).
+    if (const char* wrong = m_columns.appendBlockForm(columns, depths.size(), nameCount, 1)) return wrong;
+    m_depth.insert(m_depth.end(), depths.begin(), depths.end());
+    return nullptr;
+}
+
 void NvtxRanges::finalize() {
     const auto before = [this](std::size_t a, std::size_t b) {
         const std::int64_t sa = startNs(a), sb = startNs(b);

@@ -20,6 +20,7 @@
 #include <initializer_list>
 #include <iterator>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "core/trace/event_columns.h"
@@ -46,6 +47,9 @@ class NvtxRanges {
     // Consecutive ranges as columns (a decoder's chunk), all spans of one size.
     void append(std::span<const std::int64_t> startNs, std::span<const std::int64_t> endNs,
                 std::span<const std::uint32_t> names, std::span<const std::uint8_t> depths);
+    // Ranges in block form (EventColumns::appendBlockForm: the columns' bytes, copied) with their depths,
+    // onto ranges that came only so; names checked against nameCount. nullptr, or what is wrong with them.
+    const char* appendBlockForm(std::string_view columns, std::span<const std::uint8_t> depths, std::size_t nameCount);
     void clear() { *this = NvtxRanges(); }
     // Sorts by start, then by depth, stably, and finalizes the columns; readers of visibleRanges() and
     // lastEndNs() require it. Ranges read back from a workspace are in order already: checked, not sorted.
@@ -59,6 +63,7 @@ class NvtxRanges {
     std::int64_t durNs(std::size_t i) const { return m_columns.durNs(i); }  // end - start, may be negative
     NameId name(std::size_t i) const { return m_columns.name(i); }
     std::uint8_t depth(std::size_t i) const { return m_depth[i]; }
+    std::span<const std::uint8_t> depths() const { return m_depth; }
     NvtxRange operator[](std::size_t i) const { return {startNs(i), endNs(i), name(i), depth(i)}; }
     // The ranges as events (start, duration, name), for a scan a block at a time (EventScan).
     const EventColumns& columns() const { return m_columns; }

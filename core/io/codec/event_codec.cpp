@@ -46,6 +46,13 @@ std::string encodeEvents(const EventColumns& ev, std::size_t first, std::size_t 
     return std::move(w.bytes());
 }
 
+std::string encodeEventBlocks(const EventColumns& ev, std::size_t first, std::size_t last, std::size_t labelsFrom,
+                              std::size_t labelsTo) {
+    std::string out(1, '\0');
+    ev.writeBlockForm(first, last, labelsFrom, labelsTo, out);
+    return out;
+}
+
 namespace {
 
 // One LEB128 varint at p, as Reader::varint reads it (at most 10 bytes, bits past 64 dropped). Returns
@@ -131,6 +138,10 @@ const std::uint8_t* decodeColumn(const std::uint8_t* p, const std::uint8_t* end,
 
 Status decodeEvents(std::string_view raw, std::size_t expectedCount, std::size_t nameCount, std::size_t payloadCount,
                     EventColumns& out, EventChunkScratch& scratch) {
+    if (raw.size() > 1 && raw.front() == '\0') {
+        const char* wrong = out.appendBlockForm(raw.substr(1), expectedCount, nameCount, payloadCount);
+        return wrong == nullptr ? Status(Ok{}) : Status(corrupt(wrong));
+    }
     const auto* p = reinterpret_cast<const std::uint8_t*>(raw.data());
     const auto* const end = p + raw.size();
     std::uint64_t n = 0;
@@ -301,6 +312,15 @@ Status decodePayloads(std::string_view raw, std::size_t nameCount, PayloadTable&
 }
 
 std::string encodeRanges(const NvtxRanges& ranges) {
+    if (!ranges.empty() && ranges.columns().hasBlockForm()) {
+        // Block form: the byte 0, u32 count, the depths, then the columns (EventColumns::writeBlockForm).
+        std::string out(1, '\0');
+        const auto count = static_cast<std::uint32_t>(ranges.size());
+        out.append(reinterpret_cast<const char*>(&count), sizeof count);
+        out.append(reinterpret_cast<const char*>(ranges.depths().data()), ranges.size());
+        ranges.columns().writeBlockForm(0, ranges.size(), 0, ranges.columns().labelsReached(0, ranges.size()), out);
+        return out;
+    }
     Writer w;
     w.varint(ranges.size());
     std::int64_t prev = 0;
@@ -316,6 +336,16 @@ std::string encodeRanges(const NvtxRanges& ranges) {
 }
 
 Status decodeRanges(std::string_view raw, std::size_t nameCount, NvtxRanges& out) {
+    if (raw.size() > 1 && raw.front() == '\0') {
+        std::uint32_t count = 0;
+        if (raw.size() < 1 + sizeof count) return corrupt("range count");
+        std::memcpy(&count, raw.data() + 1, sizeof count);
+        if (raw.size() - 1 - sizeof count < count) return corrupt("range count");
+        const auto* depths = reinterpret_cast<const std::uint8_t*>(raw.data()) + 1 + sizeof count;
+        const char* wrong =
+            out.appendBlockForm(raw.substr(1 + sizeof count + count), std::span(depths, count), nameCount);
+        return wrong == nullptr ? Status(Ok{}) : Status(corrupt(wrong));
+    }
     const auto* p = reinterpret_cast<const std::uint8_t*>(raw.data());
     const auto* const end = p + raw.size();
     std::uint64_t n = 0;

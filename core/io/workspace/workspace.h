@@ -30,7 +30,9 @@ namespace tpscope::core {
 // 3: blobs are zstd frames (codec/zstd.h): a reader of version 2 would take them for damaged zlib
 // streams, so it is told the file is newer instead (blobs of older files stay zlib streams); and
 // each large run's opening excerpt (`run_excerpts`, workspace_excerpt.h).
-inline constexpr int kWorkspaceSchemaVersion = 3;
+// 4: event chunks of streams whose columns are all narrow are in block form (codec::encodeEventBlocks):
+// a reader of version 3 would take them for damaged chunks, so it is told the file is newer instead.
+inline constexpr int kWorkspaceSchemaVersion = 4;
 
 struct RunInfo {
     std::string name;

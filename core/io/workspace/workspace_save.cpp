@@ -35,6 +35,8 @@ struct StoredTrace {
 
 struct ChunkJob {
     std::size_t run = 0, rank = 0, stream = 0, chunk = 0, first = 0, last = 0;  // run: into the StoredTraces
+    bool blockForm = false;
+    std::size_t labelsFrom = 0, labelsTo = 0;  // block form: the labels this chunk carries
     std::size_t rawBytes = 0;
     std::string blob;
 };
@@ -75,9 +77,16 @@ std::vector<ChunkJob> planChunks(const std::vector<StoredTrace>& stored) {
         const auto& ranks = stored[run].trace->ranks;
         for (std::size_t r = 0; r < ranks.size(); ++r) {
             for (std::size_t s = 0; s < slotCount(ranks[r]); ++s) {
-                const std::size_t n = slotEvents(ranks[r], s).size();
+                const EventColumns& events = slotEvents(ranks[r], s);
+                const std::size_t n = events.size();
+                // Block form where the stream has one; each chunk carries the labels first reached in it.
+                const bool blockForm = events.hasBlockForm();
+                std::size_t labels = 0;
                 for (std::size_t first = 0, c = 0; first < n; first += codec::kChunkEvents, ++c) {
-                    jobs.push_back({run, r, s, c, first, std::min(n, first + codec::kChunkEvents), 0, {}});
+                    ChunkJob& job = jobs.emplace_back();
+                    job = {run,       r,      s,      c, first, std::min(n, first + codec::kChunkEvents),
+                           blockForm, labels, labels, 0, {}};
+                    if (blockForm) job.labelsTo = labels = std::max(labels, events.labelsReached(job.first, job.last));
                 }
             }
         }
@@ -101,7 +110,9 @@ Status compressChunks(const std::vector<StoredTrace>& stored, std::vector<ChunkJ
         }
         auto& j = jobs[i];
         const auto& events = slotEvents(stored[j.run].trace->ranks[j.rank], j.stream);
-        const std::string raw = codec::encodeEvents(events, j.first, j.last);
+        const std::string raw = j.blockForm
+                                    ? codec::encodeEventBlocks(events, j.first, j.last, j.labelsFrom, j.labelsTo)
+                                    : codec::encodeEvents(events, j.first, j.last);
         j.rawBytes = raw.size();
         auto blob = codec::compressBlob(raw, opt.compressionLevel);
         if (!blob) {

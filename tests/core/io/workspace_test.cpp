@@ -6,6 +6,8 @@
 
 #include <csignal>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 #include <tuple>
 
@@ -75,6 +77,55 @@ TEST(Workspace, StreamsLongerThanOneChunkRoundTrip) {
     const double bytesPerEvent =
         static_cast<double>(std::filesystem::file_size(path)) / static_cast<double>(ws.runs[0].trace->eventCount());
     EXPECT_LE(bytesPerEvent, 16.0);
+}
+
+// Streams whose columns are all narrow are stored in block form (schema 4), the others as varints, in
+// one file; both load back to the same trace. Block form: each inflated chunk opens with the byte 0.
+TEST(Workspace, NarrowStreamsAreStoredInBlockFormTheOthersAsVarints) {
+    TempDir dir;
+    const auto path = (dir / "forms.tpscope").string();
+    const auto made = makeSyntheticTrace({2, 1, 9000, 5});
+    core::Trace& trace = *made;
+    // Rank 1's first stream gets a label met with a second kind: a byte of kind an event, no block form.
+    core::EventColumns& mixed = trace.ranks[1].streams[0].events;
+    core::EventColumns rebuilt;
+    for (std::size_t i = 0; i < mixed.size(); ++i) {
+        core::EventRecord e = mixed.at(i);
+        if (i == 5) e.kind = e.kind == core::EventKind::Other ? core::EventKind::Gemm : core::EventKind::Other;
+        rebuilt.append(e);
+    }
+    rebuilt.finalize();
+    mixed = std::move(rebuilt);
+    ASSERT_TRUE(trace.ranks[0].streams[0].events.hasBlockForm());
+    ASSERT_FALSE(mixed.hasBlockForm());
+    core::Workspace ws;
+    ws.runs.push_back(core::Run{{"forms"}, made, std::nullopt});
+    ASSERT_TRUE(core::saveWorkspace(ws, path));
+    std::map<std::pair<int, int>, std::set<char>> firstBytes;  // (rank, stream) -> first bytes of its chunks
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    sqlite3_stmt* read = nullptr;
+    ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT rank_position, stream_position, data, raw_bytes FROM event_chunks", -1,
+                                 &read, nullptr),
+              SQLITE_OK);
+    while (sqlite3_step(read) == SQLITE_ROW) {
+        const auto* data = static_cast<const unsigned char*>(sqlite3_column_blob(read, 2));
+        auto raw = core::codec::decompress(
+            std::span<const unsigned char>(data, static_cast<std::size_t>(sqlite3_column_bytes(read, 2))),
+            static_cast<std::uint64_t>(sqlite3_column_int64(read, 3)), "chunk");
+        ASSERT_TRUE(raw) << raw.error().describe();
+        firstBytes[{sqlite3_column_int(read, 0), sqlite3_column_int(read, 1)}].insert(raw->front());
+    }
+    sqlite3_finalize(read);
+    sqlite3_close(db);
+    EXPECT_EQ(firstBytes[std::make_pair(0, 0)], std::set<char>{'\0'});
+    EXPECT_EQ(firstBytes[std::make_pair(1, 1)], std::set<char>{'\0'});
+    ASSERT_FALSE(firstBytes[std::make_pair(1, 0)].empty());
+    EXPECT_EQ(firstBytes[std::make_pair(1, 0)].count('\0'), 0u);  // a varint chunk opens with its event count
+    auto loaded = core::loadWorkspace(path);
+    ASSERT_TRUE(loaded) << loaded.error().describe();
+    expectSameTrace(trace, *loaded->runs[0].trace);
+    EXPECT_TRUE(loaded->runs[0].trace->ranks[0].streams[0].events.hasBlockForm());
 }
 
 // The loader decodes each stream as soon as its chunk rows are all read (by event count, not by row

@@ -20,7 +20,8 @@
 // breaks the columns' rules: counts and widths against the bytes, label ids against the trace's tables,
 // every label index below the labels read so far, each escaped cell with its side entry and no entry
 // without one, starts in order and start + duration representable. The last three take one pass over
-// the new blocks, which also keeps their prefix maxima of ends (what finalize() would compute).
+// the new blocks, which also keeps their prefix maxima of ends (what finalize() would compute); a block
+// without escapes, the usual one, is checked a column at a time.
 // Cost: each column's bytes copied once each way; reading adds that pass, O(events).
 
 #include <algorithm>
@@ -35,8 +36,9 @@ namespace tpscope::core {
 namespace {
 
 constexpr std::uint8_t kCorrelationCells = 1;
-// The largest block base whose offsets cannot overflow a start.
-constexpr std::int64_t kMaxStartBase = std::numeric_limits<std::int64_t>::max() - std::int64_t{UINT32_MAX};
+// The largest block base whose offsets and durations cannot overflow an end (both below 2^32 unless
+// escaped).
+constexpr std::int64_t kMaxStartBase = std::numeric_limits<std::int64_t>::max() - (std::int64_t{1} << 33);
 constexpr std::uint32_t kEscaped = UINT32_MAX;
 using Escapes = std::vector<std::pair<std::size_t, std::int64_t>>;
 
@@ -228,6 +230,23 @@ const char* EventColumns::appendBlockForm(std::string_view bytes, std::size_t co
         for (std::size_t j = 0; j < cells; ++j) label = std::max(label, labels[j]);
         if (label >= m_labels.size()) return "label index";
         const std::int64_t base = m_startBase[b];
+        // The usual block has no escape: its order and its latest end from the cells alone, without the
+        // event-by-event branches on escapes (3 loads of the 10 M-event workspace: 7.91 G instructions
+        // against 8.18 G; not vectorized at -O2 for baseline x86-64, which has no unsigned 32-bit max).
+        bool escaped = false, ordered = true;
+        std::uint64_t longest = 0;
+        for (std::size_t j = 0; j < cells; ++j) {
+            escaped |= (offsets[j] == kEscaped) | (durations[j] == kEscaped);
+            longest = std::max(longest, std::uint64_t{offsets[j]} + durations[j]);
+        }
+        for (std::size_t j = 1; j < cells; ++j) ordered &= offsets[j - 1] <= offsets[j];
+        if (!escaped) {
+            if (!ordered || base + std::int64_t{offsets[0]} < previous) return "starts out of order";
+            previous = base + std::int64_t{offsets[cells - 1]};
+            const std::int64_t end = base + static_cast<std::int64_t>(longest);
+            m_blockMaxEnd.push_back(m_blockMaxEnd.empty() ? end : std::max(m_blockMaxEnd.back(), end));
+            continue;
+        }
         std::int64_t maxEnd = std::numeric_limits<std::int64_t>::min();
         for (std::size_t j = 0; j < cells; ++j) {
             const std::size_t i = b * kBlock + j;

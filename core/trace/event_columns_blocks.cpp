@@ -3,8 +3,8 @@
 // EventColumns' block form (event_columns.h): a run of whole blocks of finalized narrow columns as they
 // lie in memory, the workspace's event chunks from schema version 4 on (codec/event_codec.h). A reader
 // appends each column by copying its bytes, where the varint form (codec::encodeEvents) decodes every
-// event and narrows it again: on the 100 M-event workspace that decoding and narrowing were about two
-// thirds of the read's instructions (docs/PERFORMANCE.md, "Workspace").
+// event and narrows it again: on the 10 M-event workspace that decoding and narrowing were two thirds of
+// the read's instructions, which fell from 21.1 G to 7.9 G (docs/PERFORMANCE.md, "Workspace").
 //
 // Input: events [first, last) of one stream, first a multiple of kBlock; B = the blocks they fill.
 // Mapping, little-endian at fixed widths (the chunk is compressed whole, which takes the zero bytes out):

@@ -12,7 +12,7 @@
 // and the compressor takes the repetition out: 3-6 bytes per event on disk. From schema version 4 on, a
 // stream whose columns are all narrow is written in block form instead (encodeEventBlocks): its columns'
 // bytes as they lie in memory, copied back on reading instead of decoded event by event (~30 % more bytes
-// on disk, a read several times faster).
+// on disk; reading the 10 M-event workspace 7.9 G instructions instead of 21.1 G).
 // Decoding validates every length and id, so a corrupt or hostile file is an error, never a crash.
 // Cost: O(events) each way.
 

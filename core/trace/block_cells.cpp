@@ -297,8 +297,9 @@ bool BlockCells::appendBlocks(std::span<const std::uint8_t> widths, std::span<co
     if (blocks == 0) return true;
     ensureBytes(m_units * kBlock + expected + kPadding);
     // Their pages faulted in by one call, as append() does: page by page, the copy took twice the faults.
-    if (expected >= std::size_t{16} * 4096)
+    if (expected >= std::size_t{16} * 4096) {
         populateForWrite(m_bytes + m_units * kBlock, m_bytes + m_units * kBlock + expected);
+    }
     std::memcpy(m_bytes + m_units * kBlock, bytes.data(), expected);
     for (std::size_t k = 0; k < blocks; ++k) {
         Entry e;

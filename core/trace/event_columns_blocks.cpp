@@ -44,9 +44,9 @@ using Escapes = std::vector<std::pair<std::size_t, std::int64_t>>;
 
 template <typename T>
 void put(std::string& out, T value) {
-    char bytes[sizeof value];
-    std::memcpy(bytes, &value, sizeof value);
-    out.append(bytes, sizeof value);
+    std::array<char, sizeof value> bytes{};
+    std::memcpy(bytes.data(), &value, sizeof value);
+    out.append(bytes.data(), bytes.size());
 }
 
 void putCells(const BlockCells& cells, std::size_t firstBlock, std::size_t lastBlock, std::string& out) {
@@ -236,7 +236,7 @@ const char* EventColumns::appendBlockForm(std::string_view bytes, std::size_t co
         bool escaped = false, ordered = true;
         std::uint64_t longest = 0;
         for (std::size_t j = 0; j < cells; ++j) {
-            escaped |= (offsets[j] == kEscaped) | (durations[j] == kEscaped);
+            escaped = escaped || offsets[j] == kEscaped || durations[j] == kEscaped;
             longest = std::max(longest, std::uint64_t{offsets[j]} + durations[j]);
         }
         for (std::size_t j = 1; j < cells; ++j) ordered &= offsets[j - 1] <= offsets[j];

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/io/codec/event_codec.h"
+#include "event_chunk_test_util.h"
 
 namespace tpscope::core::codec {
 namespace {
@@ -21,44 +22,11 @@ namespace {
 constexpr std::uint32_t kNames = 70'000;
 constexpr std::size_t kPayloads = 6;
 
-struct Shape {
-    std::size_t events = 0;
-    std::uint32_t names = 0;  // name ids drawn from [0, names)
-    bool outOfOrder = false;  // some starts before the previous one (finalize() sorts them)
-    bool correlations = true;
-    std::uint64_t seed = 0;
-};
-
-// Random events whose kind follows from their name, as importers classify them: kinds per label.
-std::vector<EventRecord> randomEvents(const Shape& shape) {
-    std::mt19937_64 rng(shape.seed);
-    auto pick = [&](std::uint64_t n) { return rng() % n; };
-    std::vector<EventRecord> events;
-    std::int64_t t = 1'000'000'000;
-    std::uint32_t id = 70'000;
-    for (std::size_t i = 0; i < shape.events; ++i) {
-        const std::uint64_t r = pick(1000);
-        if (r < 3) {
-            t += 5'000'000'000 + static_cast<std::int64_t>(pick(1'000'000));  // past 32 bits: a far start
-        } else if (shape.outOfOrder && r < 40) {
-            t -= static_cast<std::int64_t>(pick(200'000));
-        } else {
-            t += static_cast<std::int64_t>(pick(r < 500 ? 100 : 3'000'000));
-        }
-        const std::uint64_t d = pick(1000);
-        const std::int64_t dur = d < 3    ? std::int64_t{UINT32_MAX} + static_cast<std::int64_t>(pick(1ULL << 40))
-                                 : d < 5  ? std::int64_t{UINT32_MAX}
-                                 : d < 7  ? std::int64_t{UINT32_MAX} - 1
-                                 : d < 20 ? 0
-                                          : static_cast<std::int64_t>(pick(d < 500 ? 120 : 200'000));
-        id += static_cast<std::uint32_t>(pick(4));
-        std::uint32_t correlation = shape.correlations ? id : 0;
-        if (shape.correlations && pick(100) == 0) correlation = 0;  // a call that launched nothing
-        const auto name = static_cast<std::uint32_t>(pick(shape.names));
-        events.push_back(EventRecord{t, dur, NameId{name}, static_cast<EventKind>(name % kEventKindCount), correlation,
-                                     pick(3) == 0 ? static_cast<PayloadId>(1 + pick(kPayloads - 1)) : kNoPayload});
-    }
-    return events;
+// Kinds by name, as importers classify (kinds per label), and ids that never fall below their block's
+// first (narrow correlation cells): the narrow columns' conditions.
+RandomShape narrowShape(std::size_t events, std::uint32_t names, bool outOfOrder, bool correlations,
+                        std::uint64_t seed) {
+    return RandomShape{events, names, outOfOrder, false, seed, true, correlations, false};
 }
 
 EventColumns columnsOf(const std::vector<EventRecord>& events) {
@@ -84,15 +52,7 @@ std::vector<std::string> chunksOf(const EventColumns& columns, std::size_t chunk
 void expectSameColumns(const EventColumns& reference, const EventColumns& decoded) {
     ASSERT_EQ(decoded.size(), reference.size());
     EXPECT_TRUE(decoded == reference);
-    for (std::size_t i = 0; i < reference.size(); ++i) {
-        const EventRecord a = reference.at(i), b = decoded.at(i);
-        ASSERT_EQ(b.startNs, a.startNs) << i;
-        ASSERT_EQ(b.durNs, a.durNs) << i;
-        ASSERT_EQ(b.name, a.name) << i;
-        ASSERT_EQ(b.kind, a.kind) << i;
-        ASSERT_EQ(b.correlationId, a.correlationId) << i;
-        ASSERT_EQ(b.payload, a.payload) << i;
-    }
+    for (std::size_t i = 0; i < reference.size(); ++i) ASSERT_TRUE(sameEvent(reference.at(i), decoded.at(i))) << i;
     // The prefix maxima of ends, kept while copying: the same windows find the same events.
     EXPECT_EQ(decoded.lastEndNs(), reference.lastEndNs());
     const std::int64_t t0 = reference.firstStartNs(), span = reference.lastEndNs() - t0;
@@ -107,14 +67,15 @@ void expectSameColumns(const EventColumns& reference, const EventColumns& decode
 }
 
 TEST(EventBlocks, ChunksCopiedBackEqualTheColumns) {
-    const std::vector<Shape> shapes = {
-        {20'000, 300, false, true, 1},      // in order, a few hundred labels, correlation ids
-        {20'000, 300, true, false, 2},      // appended out of order: sorted, then narrowed, by finalize()
-        {20'000, 12, false, false, 3},      // no correlation ids: no column
-        {150'000, 12'000, false, true, 4},  // tens of thousands of labels: two-byte cells, many labels a chunk
-        {100, 5, false, true, 5},           // one chunk ending inside its second block
+    const std::vector<RandomShape> shapes = {
+        narrowShape(20'000, 300, false, true, 1),  // in order, a few hundred labels, correlation ids
+        narrowShape(20'000, 300, true, false, 2),  // appended out of order: sorted, then narrowed, by finalize()
+        narrowShape(20'000, 12, false, false, 3),  // no correlation ids: no column
+        narrowShape(150'000, 12'000, false, true,
+                    4),                       // tens of thousands of labels: two-byte cells, many labels a chunk
+        narrowShape(100, 5, false, true, 5),  // one chunk ending inside its second block
     };
-    for (const Shape& shape : shapes) {
+    for (const RandomShape& shape : shapes) {
         SCOPED_TRACE(shape.seed);
         const EventColumns reference = columnsOf(randomEvents(shape));
         ASSERT_TRUE(reference.hasBlockForm());
@@ -137,7 +98,7 @@ TEST(EventBlocks, ChunksCopiedBackEqualTheColumns) {
 // Columns that are not all narrow keep the varint form: a label met with two kinds (a byte of kind an
 // event), more than 65,536 labels, correlation ids that need all 32 bits.
 TEST(EventBlocks, OnlyNarrowColumnsHaveABlockForm) {
-    auto events = randomEvents({2'000, 40, false, true, 6});
+    auto events = randomEvents(narrowShape(2'000, 40, false, true, 6));
     EXPECT_TRUE(columnsOf(events).hasBlockForm());
     auto twoKinds = events;
     twoKinds[700].kind = static_cast<EventKind>((static_cast<int>(twoKinds[700].kind) + 1) % kEventKindCount);
@@ -146,7 +107,8 @@ TEST(EventBlocks, OnlyNarrowColumnsHaveABlockForm) {
     wideIds[64].correlationId = 500'000;  // block 1's base
     wideIds[65].correlationId = 499'999;  // its cell would read as 0: the ids keep 32 bits
     EXPECT_FALSE(columnsOf(wideIds).hasBlockForm());
-    EXPECT_FALSE(columnsOf(randomEvents({150'000, kNames, false, true, 7})).hasBlockForm());  // > 65,536 labels
+    EXPECT_FALSE(
+        columnsOf(randomEvents(narrowShape(150'000, kNames, false, true, 7))).hasBlockForm());  // > 65,536 labels
     EventColumns open;
     open.append(events.front());
     EXPECT_FALSE(open.hasBlockForm());  // not finalized
@@ -155,7 +117,7 @@ TEST(EventBlocks, OnlyNarrowColumnsHaveABlockForm) {
 class DamagedBlocks : public ::testing::Test {
   protected:
     void SetUp() override {
-        reference = columnsOf(randomEvents({300, 50, false, true, 8}));
+        reference = columnsOf(randomEvents(narrowShape(300, 50, false, true, 8)));
         raw = chunksOf(reference, reference.size()).front();
     }
     // The chunk must be refused with one parse error.
@@ -225,15 +187,7 @@ TEST_F(DamagedBlocks, AChangedByteIsRefusedOrKeepsTheColumnsRules) {
 // back equal; every truncation but the byte 0 alone (an empty list in the varint form), a trailing byte
 // and a name id past the table are errors.
 TEST(EventBlocks, RangesRoundTripInBlockForm) {
-    std::mt19937_64 rng(11);
-    NvtxRanges ranges;
-    std::int64_t t = 77;
-    for (int i = 0; i < 500; ++i) {
-        t += static_cast<std::int64_t>(rng() % (i % 7 == 0 ? 10'000'000'000ULL : 300));
-        const auto length = static_cast<std::int64_t>(rng() % (i % 5 == 0 ? 1ULL << 45 : 1'000));
-        ranges.push_back(NvtxRange{t, t + length, NameId{static_cast<std::uint32_t>(rng() % 40)},
-                                   static_cast<std::uint8_t>(rng() % 4)});
-    }
+    NvtxRanges ranges = randomRanges(11);
     ranges.finalize();
     const std::string raw = encodeRanges(ranges);
     ASSERT_EQ(raw.front(), '\0');
@@ -244,14 +198,9 @@ TEST(EventBlocks, RangesRoundTripInBlockForm) {
     ASSERT_EQ(back.size(), ranges.size());
     for (std::size_t i = 0; i < ranges.size(); ++i) ASSERT_EQ(back[i], ranges[i]) << i;
     EXPECT_EQ(back.lastEndNs(), ranges.lastEndNs());
-    auto refused = [](const std::string& bytes, std::size_t names) {
-        NvtxRanges out;
-        const Status s = decodeRanges(bytes, names, out);
-        return !s && s.error().code == ErrorCode::ParseError;
-    };
-    for (std::size_t n = 2; n < raw.size(); ++n) ASSERT_TRUE(refused(raw.substr(0, n), 40)) << n;
-    EXPECT_TRUE(refused(raw + '\0', 40));
-    EXPECT_TRUE(refused(raw, 39));  // a name id past a table of 39
+    for (std::size_t n = 2; n < raw.size(); ++n) ASSERT_TRUE(rangesRefused(raw.substr(0, n), 40)) << n;
+    EXPECT_TRUE(rangesRefused(raw + '\0', 40));
+    EXPECT_TRUE(rangesRefused(raw, 39));  // a name id past a table of 39
 }
 
 }  // namespace

@@ -13,50 +13,12 @@
 #include <vector>
 
 #include "core/io/codec/event_codec.h"
+#include "event_chunk_test_util.h"
 
 namespace tpscope::core::codec {
 namespace {
 
-struct Shape {
-    std::size_t events = 0;
-    std::uint32_t names = 0;  // name ids drawn from [0, names)
-    bool outOfOrder = false;  // some starts before the previous one
-    bool jumpyIds = false;    // correlation ids that do not fit 16 bits within a block
-    std::uint64_t seed = 0;
-};
-
-std::vector<EventRecord> randomEvents(const Shape& shape) {
-    std::mt19937_64 rng(shape.seed);
-    auto pick = [&](std::uint64_t n) { return rng() % n; };
-    std::vector<EventRecord> events;
-    std::int64_t t = 1'000'000'000;
-    std::uint32_t id = 70'000;
-    for (std::size_t i = 0; i < shape.events; ++i) {
-        const std::uint64_t r = pick(1000);
-        if (r < 3) {
-            t += 5'000'000'000 + static_cast<std::int64_t>(pick(1'000'000));  // a gap past 32 bits: an escape
-        } else if (shape.outOfOrder && r < 40) {
-            t -= static_cast<std::int64_t>(pick(200'000));
-        } else {
-            t += static_cast<std::int64_t>(pick(r < 500 ? 100 : 3'000'000));  // one- to four-byte deltas
-        }
-        const std::uint64_t d = pick(1000);
-        const std::int64_t dur = d < 3    ? std::int64_t{UINT32_MAX} + static_cast<std::int64_t>(pick(1ULL << 40))
-                                 : d < 5  ? std::int64_t{UINT32_MAX}
-                                 : d < 7  ? std::int64_t{UINT32_MAX} - 1
-                                 : d < 20 ? 0
-                                          : static_cast<std::int64_t>(pick(d < 500 ? 120 : 200'000));
-        id += static_cast<std::uint32_t>(pick(4));
-        std::uint32_t correlation = id;
-        if (pick(10) == 0) correlation -= static_cast<std::uint32_t>(pick(1000));  // a smaller id: the block re-based
-        if (pick(100) == 0) correlation = 0;                                       // a host call without a kernel
-        if (shape.jumpyIds && pick(50) == 0) correlation = static_cast<std::uint32_t>(rng());
-        events.push_back(EventRecord{t, dur, NameId{static_cast<std::uint32_t>(pick(shape.names))},
-                                     static_cast<EventKind>(pick(kEventKindCount)), correlation,
-                                     pick(3) == 0 ? static_cast<PayloadId>(1 + pick(5)) : kNoPayload});
-    }
-    return events;
-}
+using Shape = RandomShape;
 
 // Appended event by event (the reference) and decoded from chunks of the given sizes (cycled); both
 // finalized.
@@ -88,16 +50,8 @@ void expectSameColumns(std::vector<EventRecord> events, const EventColumns& refe
     ASSERT_EQ(decoded.size(), events.size());
     EXPECT_TRUE(decoded == reference);
     for (std::size_t i = 0; i < events.size(); ++i) {
-        const EventRecord& a = events[i];
-        const EventRecord b = decoded.at(i);
-        ASSERT_EQ(reference.at(i).correlationId, a.correlationId) << i;
-        ASSERT_EQ(reference.at(i).startNs, a.startNs) << i;
-        ASSERT_EQ(b.startNs, a.startNs) << i;
-        ASSERT_EQ(b.durNs, a.durNs) << i;
-        ASSERT_EQ(b.name, a.name) << i;
-        ASSERT_EQ(b.kind, a.kind) << i;
-        ASSERT_EQ(b.correlationId, a.correlationId) << i;
-        ASSERT_EQ(b.payload, a.payload) << i;
+        ASSERT_TRUE(sameEvent(events[i], reference.at(i))) << i;
+        ASSERT_TRUE(sameEvent(events[i], decoded.at(i))) << i;
     }
     // The same representation too (narrow or wide columns, escapes): the same bytes resident.
     EXPECT_EQ(decoded.residentBytes(), reference.residentBytes());
@@ -228,15 +182,7 @@ TEST_F(DamagedChunk, TrailingBytesAWrongCountAndBadIdsAreErrors) {
 // NVTX ranges: decoded as encoded (deltas and lengths of every varint length), and every truncation of
 // the blob, a trailing byte or a name id past the table is one error.
 TEST(EventCodec, RangesRoundTripAndDamagedRangesAreErrors) {
-    std::mt19937_64 rng(5);
-    NvtxRanges ranges;
-    std::int64_t t = 77;
-    for (int i = 0; i < 500; ++i) {
-        t += static_cast<std::int64_t>(rng() % (i % 7 == 0 ? 10'000'000'000ULL : 300));
-        const auto length = static_cast<std::int64_t>(rng() % (i % 5 == 0 ? 1ULL << 45 : 1'000));
-        ranges.push_back(NvtxRange{t, t + length, NameId{static_cast<std::uint32_t>(rng() % 40)},
-                                   static_cast<std::uint8_t>(rng() % 4)});
-    }
+    const NvtxRanges ranges = randomRanges(5);
     const std::string raw = encodeRanges(ranges);
     NvtxRanges back;
     ASSERT_TRUE(decodeRanges(raw, 40, back));
@@ -247,15 +193,10 @@ TEST(EventCodec, RangesRoundTripAndDamagedRangesAreErrors) {
         ASSERT_EQ(back[i].name, ranges[i].name) << i;
         ASSERT_EQ(back[i].depth, ranges[i].depth) << i;
     }
-    auto refused = [](const std::string& bytes, std::size_t names) {
-        NvtxRanges out;
-        const Status s = decodeRanges(bytes, names, out);
-        return !s && s.error().code == ErrorCode::ParseError;
-    };
-    for (std::size_t n = 0; n < raw.size(); ++n) ASSERT_TRUE(refused(raw.substr(0, n), 40)) << n;
-    EXPECT_TRUE(refused(raw + '\0', 40));
+    for (std::size_t n = 0; n < raw.size(); ++n) ASSERT_TRUE(rangesRefused(raw.substr(0, n), 40)) << n;
+    EXPECT_TRUE(rangesRefused(raw + '\0', 40));
     ASSERT_TRUE(std::any_of(ranges.begin(), ranges.end(), [](const NvtxRange& r) { return r.name.value == 39; }));
-    EXPECT_TRUE(refused(raw, 39));  // a name id past a table of 39
+    EXPECT_TRUE(rangesRefused(raw, 39));  // a name id past a table of 39
 }
 
 }  // namespace

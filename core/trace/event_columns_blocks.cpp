@@ -39,7 +39,6 @@ constexpr std::uint8_t kCorrelationCells = 1;
 // The largest block base whose offsets and durations cannot overflow an end (both below 2^32 unless
 // escaped).
 constexpr std::int64_t kMaxStartBase = std::numeric_limits<std::int64_t>::max() - (std::int64_t{1} << 33);
-constexpr std::uint32_t kEscaped = UINT32_MAX;
 using Escapes = std::vector<std::pair<std::size_t, std::int64_t>>;
 
 template <typename T>
@@ -236,7 +235,7 @@ const char* EventColumns::appendBlockForm(std::string_view bytes, std::size_t co
         bool escaped = false, ordered = true;
         std::uint64_t longest = 0;
         for (std::size_t j = 0; j < cells; ++j) {
-            escaped = escaped || offsets[j] == kEscaped || durations[j] == kEscaped;
+            escaped = escaped || offsets[j] == kFarStart || durations[j] == kLongDuration;
             longest = std::max(longest, std::uint64_t{offsets[j]} + durations[j]);
         }
         for (std::size_t j = 1; j < cells; ++j) ordered &= offsets[j - 1] <= offsets[j];
@@ -251,12 +250,12 @@ const char* EventColumns::appendBlockForm(std::string_view bytes, std::size_t co
         for (std::size_t j = 0; j < cells; ++j) {
             const std::size_t i = b * kBlock + j;
             std::int64_t start = base + std::int64_t{offsets[j]};
-            if (offsets[j] == kEscaped) {
+            if (offsets[j] == kFarStart) {
                 if (far == m_farStartNs.cend() || far->first != i) return "start column";
                 start = (far++)->second;
             }
             std::int64_t duration = durations[j];
-            if (durations[j] == kEscaped) {
+            if (durations[j] == kLongDuration) {
                 if (longDur == m_longDurNs.cend() || longDur->first != i) return "duration column";
                 duration = (longDur++)->second;
             }

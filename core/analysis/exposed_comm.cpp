@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <span>
 
+#include "core/trace/event_batch_builder.h"
+
 namespace tpscope::core::analysis {
 
 std::vector<TimeInterval> unionOf(std::vector<TimeInterval> intervals) {
@@ -146,6 +148,17 @@ void exposedCommIntervals(const core::Rank& rank, std::vector<TimeInterval>& out
     out.clear();
     forEachExposed(
         rank, [](const TimeInterval&) {}, [&](const TimeInterval& iv) { out.push_back(iv); });
+}
+
+core::EventColumns exposedCommColumns(const core::Rank& rank, std::vector<TimeInterval>& scratch) {
+    exposedCommIntervals(rank, scratch);
+    core::EventColumns out;
+    out.reserve(scratch.size());
+    core::EventBatchBuilder builder(out);
+    for (const auto& [start, end] : scratch) builder.add(start, end - start, core::NameId{}, core::EventKind::Collective);
+    builder.flush();
+    out.finalize();
+    return out;
 }
 
 std::vector<TimeInterval> exposedCommIntervals(const core::Rank& rank) {

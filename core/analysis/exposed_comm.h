@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/analysis/interval_union.h"
+#include "core/trace/event_columns.h"
 #include "core/trace/trace.h"
 
 namespace tpscope::core::analysis {
@@ -23,6 +24,10 @@ std::vector<TimeInterval> exposedCommIntervals(const core::Rank& rank);
 // The same into `out` (cleared first), reusing its capacity: a caller going rank by rank keeps one
 // list instead of fresh pages for every rank.
 void exposedCommIntervals(const core::Rank& rank, std::vector<TimeInterval>& out);
+// The same as finalized columns, as the timeline draws them and a workspace stores them with the
+// analysis (stored_analysis.h): events of kind Collective, no name (NameId{}), no payload. `scratch`
+// holds the intervals on the way (its capacity reused as above).
+core::EventColumns exposedCommColumns(const core::Rank& rank, std::vector<TimeInterval>& scratch);
 
 // Totals as the run summary and the simulator report them.
 struct CommSummary {

@@ -236,6 +236,23 @@ std::optional<core::analysis::ClockEstimate> takeStoredAnalysis(RunRecord& run, 
     return std::move((*stored)->clock);
 }
 
+// Each rank's exposed-communication intervals stored with run `index`'s analysis
+// (core::loadStoredExposedComm), so that the timeline's rows copy them back instead of walking every
+// kernel again (at 100 M events the largest part of the rows). nullopt when this build stored none for
+// the run; damaged ones are logged and the rows derived from the trace.
+std::optional<core::StoredExposedComm> takeStoredExposedComm(const RunRecord& run, const std::string& path,
+                                                             std::size_t index) {
+    if (!run.trace) return std::nullopt;
+    const core::StoredAnalysisKey key{core::storedAnalysisBuild(), run.request.batch};
+    auto stored = core::loadStoredExposedComm(path, index, *run.trace, key);
+    if (!stored) {
+        qCWarning(lcDocument).noquote() << "run" << index + 1 << "exposed communication derived again:"
+                                        << QString::fromStdString(stored.error().describe());
+        return std::nullopt;
+    }
+    return std::move(*stored);
+}
+
 }  // namespace
 
 core::Result<OpenedDocument> openWithIo(const QString& path, const TaskControl& control, const OpenPreviewFn& preview) {
@@ -266,10 +283,11 @@ core::Result<OpenedDocument> openWithIo(const QString& path, const TaskControl& 
         // events): handed back before the timeline rows and the analysis allocate.
         core::returnFreedMemory();
         qCInfo(lcDocument).noquote() << "read" << doc.runs.size() << "runs;" << memoryUseText();
-        if (!doc.runs.empty() && doc.runs.front().trace) previewRun(doc.runs.front(), preview);
         for (std::size_t i = 0; i < doc.runs.size(); ++i) {
             if (control.cancelled()) return core::makeError(core::ErrorCode::Cancelled, "opening cancelled", p);
             if (doc.runs[i].trace) {
+                // The first run's rows are shown as soon as they are built, before any analysis.
+                previewRun(doc.runs[i], i == 0 ? preview : OpenPreviewFn(), takeStoredExposedComm(doc.runs[i], p, i));
                 auto clock = takeStoredAnalysis(doc.runs[i], p, i);
                 deriveRunData(doc.runs[i], std::move(clock));
             }
@@ -316,7 +334,10 @@ std::optional<std::string> storedAnalysisOf(const RunRecord& run) {
     if (key.build.empty() || !run.trace || !run.analysis || !run.timeline || !run.timeline->hasAnalysis()) {
         return std::nullopt;
     }
-    auto blob = core::encodeStoredAnalysis(*run.analysis, run.timeline->clock(), *run.trace, key);
+    // The timeline's exposed communication as it holds it (the rows of the same trace): not derived again.
+    std::vector<const core::EventColumns*> exposed;
+    for (const auto& rank : run.timeline->ranks()) exposed.push_back(&rank.exposed);
+    auto blob = core::encodeStoredAnalysis(*run.analysis, run.timeline->clock(), *run.trace, key, 0, exposed);
     if (!blob) {
         qCWarning(lcDocument).noquote() << "analysis not stored with" << run.label() << ":"
                                         << QString::fromStdString(blob.error().describe());

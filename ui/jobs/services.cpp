@@ -83,11 +83,13 @@ SweepFn sweepOfRuns(RunFn runOne) {
     };
 }
 
-void previewRun(RunRecord& run, const OpenPreviewFn& preview) {
-    if (!preview || !run.trace || run.timeline) return;
-    run.timeline = TimelineData::buildRows(*run.trace);
-    qCInfo(lcDocument).noquote() << "timeline rows of" << run.trace->eventCount() << "events;" << memoryUseText();
-    preview(run);
+void previewRun(RunRecord& run, const OpenPreviewFn& preview, std::optional<core::StoredExposedComm> exposedComm) {
+    if ((!preview && !exposedComm) || !run.trace || run.timeline) return;
+    const bool stored = exposedComm.has_value();
+    run.timeline = TimelineData::buildRows(*run.trace, std::move(exposedComm));
+    qCInfo(lcDocument).noquote() << "timeline rows of" << run.trace->eventCount() << "events"
+                                 << (stored ? "(exposed communication as stored);" : ";") << memoryUseText();
+    if (preview) preview(run);
 }
 
 OpenedDocument importedTraceDocument(const QString& path, std::shared_ptr<const core::Trace> trace,

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/analysis/clock_sync.h"
+#include "core/io/workspace/stored_analysis.h"
 #include "core/sim/simulator.h"
 #include "core/sim/whatif_replay.h"
 #include "core/util/result.h"
@@ -117,8 +118,11 @@ void deriveRunData(RunRecord& record, std::optional<core::analysis::ClockEstimat
 // preview (may be empty) gets the run before its analysis.
 OpenedDocument importedTraceDocument(const QString& path, std::shared_ptr<const core::Trace> trace,
                                      const OpenPreviewFn& preview = {});
-// Gives `run` the timeline's rows alone and hands it to preview (nothing when preview is empty).
-void previewRun(RunRecord& run, const OpenPreviewFn& preview);
+// Gives `run` the timeline's rows alone and hands it to preview (nothing when preview is empty and no
+// stored intervals are given). exposedComm: the run's exposed communication as its workspace stored it
+// (TimelineData::buildRows).
+void previewRun(RunRecord& run, const OpenPreviewFn& preview,
+                std::optional<core::StoredExposedComm> exposedComm = std::nullopt);
 
 }  // namespace tpscope::ui
 

@@ -8,7 +8,6 @@
 #include <thread>
 
 #include "core/analysis/exposed_comm.h"
-#include "core/trace/event_batch_builder.h"
 #include "core/trace/nvtx_depth_rows.h"
 #include "core/trace/range_stats.h"
 #include "core/util/parallel_for.h"
@@ -48,20 +47,14 @@ std::int64_t exposedBefore(const RankTimelineData& rank, std::size_t i) {
     return total;
 }
 
-// exposed: the calling worker's list of exposed intervals, reused from rank to rank.
-RankTimelineData rowsOf(const core::Rank& rank, std::int64_t t0, std::int64_t t1,
-                        std::vector<core::analysis::TimeInterval>& exposed) {
+// stored: the rank's exposed-communication intervals as a workspace stored them, taken instead of
+// derived (null: derived here); scratch: the calling worker's list of intervals, reused from rank to rank.
+RankTimelineData rowsOf(const core::Rank& rank, std::int64_t t0, std::int64_t t1, core::EventColumns* stored,
+                        std::vector<core::analysis::TimeInterval>& scratch) {
     RankTimelineData out;
     out.nvtx = core::nvtxDepthIndex(rank, 2);
-    core::analysis::exposedCommIntervals(rank, exposed);
-    out.exposed.reserve(exposed.size());
-    core::EventBatchBuilder builder(out.exposed);
-    for (const auto& [start, end] : exposed) {
-        builder.add(start, end - start, core::NameId{}, core::EventKind::Collective);
-        out.exposedTotalNs += end - start;
-    }
-    builder.flush();
-    out.exposed.finalize();
+    out.exposed = stored ? std::move(*stored) : core::analysis::exposedCommColumns(rank, scratch);
+    for (std::size_t i = 0; i < out.exposed.size(); ++i) out.exposedTotalNs += out.exposed.durNs(i);
     out.exposedBlockSum = exposedBlockSums(out.exposed);
     out.kindCount = core::rankRangeStats(rank, t0, t1).kindCount;
     return out;
@@ -69,23 +62,27 @@ RankTimelineData rowsOf(const core::Rank& rank, std::int64_t t0, std::int64_t t1
 
 // Ranks are independent here, so they are built a few at a time (at 100 M events one rank takes about
 // a second). Not more than four: each worker holds its exposed-communication list while it works.
-std::shared_ptr<const std::vector<RankTimelineData>> rowsOfRanks(const core::Trace& trace) {
+// stored: one entry a rank (else ignored), moved from.
+std::shared_ptr<const std::vector<RankTimelineData>> rowsOfRanks(const core::Trace& trace,
+                                                                 core::StoredExposedComm* stored = nullptr) {
     auto rows = std::make_shared<std::vector<RankTimelineData>>(trace.ranks.size());
     const std::int64_t t0 = trace.startNs();
     const std::int64_t t1 = std::max(trace.endNs(), t0 + 1);
     const auto threads = std::min(4u, std::max(1u, std::thread::hardware_concurrency()));
+    if (stored != nullptr && stored->size() != trace.ranks.size()) stored = nullptr;
     core::parallelForWithScratch<std::vector<core::analysis::TimeInterval>>(
         rows->size(), threads, [&](std::size_t r, std::vector<core::analysis::TimeInterval>& exposed) {
-            (*rows)[r] = rowsOf(trace.ranks[r], t0, t1, exposed);
+            (*rows)[r] = rowsOf(trace.ranks[r], t0, t1, stored ? &(*stored)[r] : nullptr, exposed);
         });
     return rows;
 }
 
 }  // namespace
 
-std::shared_ptr<const TimelineData> TimelineData::buildRows(const core::Trace& trace) {
+std::shared_ptr<const TimelineData> TimelineData::buildRows(const core::Trace& trace,
+                                                            std::optional<core::StoredExposedComm> exposedComm) {
     auto data = std::make_shared<TimelineData>();
-    data->m_ranks = rowsOfRanks(trace);
+    data->m_ranks = rowsOfRanks(trace, exposedComm ? &*exposedComm : nullptr);
     return data;
 }
 

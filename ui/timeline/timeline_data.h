@@ -28,6 +28,7 @@
 #include "core/analysis/clock_sync.h"
 #include "core/analysis/collective_lookup.h"
 #include "core/analysis/opening_excerpt.h"
+#include "core/io/workspace/stored_analysis.h"
 #include "core/trace/event_columns.h"
 #include "core/trace/nvtx_depth_rows.h"
 #include "core/trace/trace.h"
@@ -84,7 +85,10 @@ struct RankTimelineData {
 class TimelineData {
   public:
     // The trace's part alone: rows, exposed communication and kernel counts; no analysis yet.
-    static std::shared_ptr<const TimelineData> buildRows(const core::Trace& trace);
+    // exposedComm: each rank's exposed-communication intervals as a workspace stored them
+    // (core::loadStoredExposedComm), taken instead of derived from the trace.
+    static std::shared_ptr<const TimelineData> buildRows(const core::Trace& trace,
+                                                         std::optional<core::StoredExposedComm> exposedComm = {});
     // Everything. analysis: the run's analysis (shared, not copied); computed here when null (tests, a
     // bare view). rows: an earlier buildRows() of the same trace, whose rows are shared, not rebuilt.
     // clock: core::analysis::estimateClockOffsets(trace) when the caller ran it already (beside the

@@ -4,10 +4,13 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
+#include <memory>
 #include <mutex>
 #include <utility>
 #include <vector>
 
+#include "core/analysis/exposed_comm.h"
 #include "core/analysis/synced_analysis.h"
 #include "core/io/codec/zstd.h"
 #include "core/io/sqlite_db.h"
@@ -25,19 +28,26 @@ using stored::StoredOut;
 
 constexpr std::string_view kMagic = "TPSA";
 // Raised whenever a section's fields change: a blob of another format reads as "not stored".
-constexpr std::uint64_t kFormat = 1;
+// 2: the exposed-communication section.
+constexpr std::uint64_t kFormat = 2;
 // zstd level 1, as the event chunks: the sections are varints of measured times, 1.4-2.2x smaller
 // at it (the 100 M-event workspace of docs/PERFORMANCE.md).
 constexpr int kLevel = 1;
 
 using stored::kSectionCount;
 constexpr std::array<std::string_view, kSectionCount> kSectionNames = {
-    "summary", "segmentation", "collective calls", "call participants", "layer rows", "layer instances"};
+    "summary",    "segmentation",    "collective calls",      "call participants",
+    "layer rows", "layer instances", "exposed communication"};
 
-// The sections by the time they take at 100 M events (the layer rows ~40 %, the participants ~25 %), so
-// that two threads end together: the one that takes the rows first does nothing else for most of it.
-constexpr std::array<std::size_t, kSectionCount> kLargestFirst = {
+// The analysis' sections by the time they take at 100 M events (the layer rows ~40 %, the participants
+// ~25 %), so that two threads end together: the one that takes the rows first does nothing else for
+// most of it. Written in this order too, with the exposed communication (about as long as the
+// participants to write) among the first.
+constexpr std::array<std::size_t, stored::kAnalysisSectionCount> kLargestFirst = {
     stored::kRows, stored::kParticipants, stored::kSegmentation, stored::kCalls, stored::kLayers, stored::kSummary};
+constexpr std::array<std::size_t, kSectionCount> kWriteOrder = {
+    stored::kRows,  stored::kParticipants, stored::kExposedComm, stored::kSegmentation,
+    stored::kCalls, stored::kLayers,       stored::kSummary};
 
 // What a frame may decompress to before it is refused (a frame is cut at the first mark past
 // kFrameBytes, and no single item comes near this).
@@ -122,8 +132,8 @@ class SqliteBlobSource final : public BlobSource {
     std::mutex m_mutex;
 };
 
-PackedSection packSection(std::size_t section, const analysis::RunAnalysis& analysis,
-                          const analysis::ClockEstimate& clock) {
+// write: the section's fields onto the writer it is given.
+PackedSection packSection(const std::function<void(StoredOut&)>& write) {
     PackedSection p;
     // Each frame compressed as it is cut: the raw section (0.47 GB at 100 M events) is never whole.
     StoredOut out([&p](std::string_view frame) {
@@ -140,7 +150,7 @@ PackedSection packSection(std::size_t section, const analysis::RunAnalysis& anal
         p.frames.push_back({frame.size(), packed->size(), 0});
         p.packed.push_back(std::move(*packed));
     });
-    stored::writeSection(section, out, analysis, clock);
+    write(out);
     out.finish();
     return p;
 }
@@ -177,21 +187,24 @@ class FrameReader {
     Status m_status = Ok{};
 };
 
-Result<std::optional<StoredAnalysis>> decodeFrom(BlobSource& source, const Trace& trace, const StoredAnalysisKey& key,
-                                                 unsigned threads) {
+using SectionFrames = std::array<std::vector<Frame>, kSectionCount>;
+
+// The blob's header: whether it holds this key's analysis of this trace (nullopt: not stored, as far as
+// this build is concerned), and where each section's frames lie.
+Result<std::optional<SectionFrames>> readLayout(BlobSource& source, const Trace& trace, const StoredAnalysisKey& key) {
     // Not this build's (or not a stored analysis at all): analysed as if nothing were stored.
     std::string head;
     TPSCOPE_TRY(
         source.read(0, static_cast<std::size_t>(std::min<std::uint64_t>(source.size(), kMaxHeaderBytes)), head));
-    if (key.build.empty() || !std::string_view(head).starts_with(kMagic)) return std::optional<StoredAnalysis>();
+    if (key.build.empty() || !std::string_view(head).starts_with(kMagic)) return std::optional<SectionFrames>();
     StoredIn header(std::string_view(head).substr(kMagic.size()));
     if (header.u() != kFormat || header.text() != key.build || header.s() != key.batch ||
         header.u() != trace.eventCount() || header.u() != trace.ranks.size() || !header.ok()) {
-        return std::optional<StoredAnalysis>();
+        return std::optional<SectionFrames>();
     }
     if (header.u() != kSectionCount) return damagedAnalysis("section count");
-    std::array<std::vector<Frame>, kSectionCount> frames;
-    for (auto& section : frames) {
+    std::optional<SectionFrames> frames(std::in_place);
+    for (auto& section : *frames) {
         section.resize(header.count());
         for (auto& f : section) {
             f.rawBytes = header.below(kMaxFrameBytes + 1);
@@ -200,34 +213,74 @@ Result<std::optional<StoredAnalysis>> decodeFrom(BlobSource& source, const Trace
     }
     if (!header.ok()) return damagedAnalysis("frame sizes");
     std::uint64_t offset = head.size() - header.bytesLeft();
-    for (auto& section : frames) {
+    for (auto& section : *frames) {
         for (auto& f : section) {
             f.offset = offset;
             offset += f.packedBytes;
         }
     }
     if (offset != source.size()) return damagedAnalysis("length");
+    return frames;
+}
 
+// Section s read by `read` from its frames: an error when a frame cannot be read or the section does
+// not end where its fields do.
+Status readFrames(BlobSource& source, const SectionFrames& frames, std::size_t s,
+                  const std::function<void(StoredIn&)>& read) {
+    const std::string name(kSectionNames[s]);
+    FrameReader reader(source, frames[s], name);
+    StoredIn in([&reader](std::string_view& frame, std::size_t& after) { return reader.next(frame, after); });
+    read(in);
+    if (!reader.status()) return reader.status();
+    if (!in.done()) return damagedAnalysis(name);
+    return Ok{};
+}
+
+Result<std::optional<StoredAnalysis>> decodeFrom(BlobSource& source, const Trace& trace, const StoredAnalysisKey& key,
+                                                 unsigned threads) {
+    std::optional<SectionFrames> frames;
+    TPSCOPE_TRY_ASSIGN(frames, readLayout(source, trace, key));
+    if (!frames) return std::optional<StoredAnalysis>();
     const stored::TraceShape shape(trace);
     std::optional<StoredAnalysis> out(std::in_place);
-    std::vector<Status> status(kSectionCount, Status(Ok{}));
-    parallelFor(kSectionCount, threads, [&](std::size_t i) {
+    std::vector<Status> status(kLargestFirst.size(), Status(Ok{}));
+    parallelFor(kLargestFirst.size(), threads, [&](std::size_t i) {
         const std::size_t s = kLargestFirst[i];
-        const std::string name(kSectionNames[s]);
-        FrameReader reader(source, frames[s], name);
-        StoredIn in([&reader](std::string_view& frame, std::size_t& after) { return reader.next(frame, after); });
-        stored::readSection(s, in, shape, out->analysis, out->clock);
-        if (!reader.status()) {
-            status[s] = reader.status();
-        } else if (!in.done()) {
-            status[s] = damagedAnalysis(name);
-        }
+        status[i] = readFrames(source, *frames, s,
+                               [&](StoredIn& in) { stored::readSection(s, in, shape, out->analysis, out->clock); });
     });
     for (const auto& s : status) {
         if (!s) return s.error();
     }
     if (!consistent(*out, shape)) return damagedAnalysis("references between sections");
     return out;
+}
+
+Result<std::optional<StoredExposedComm>> decodeExposedFrom(BlobSource& source, const Trace& trace,
+                                                           const StoredAnalysisKey& key) {
+    std::optional<SectionFrames> frames;
+    TPSCOPE_TRY_ASSIGN(frames, readLayout(source, trace, key));
+    if (!frames) return std::optional<StoredExposedComm>();
+    const stored::TraceShape shape(trace);
+    std::optional<StoredExposedComm> out(std::in_place);
+    TPSCOPE_TRY(readFrames(source, *frames, stored::kExposedComm,
+                           [&](StoredIn& in) { stored::readExposedCommSection(in, shape, *out); }));
+    return out;
+}
+
+// Run `runIndex`'s stored blob opened in place; null when the run stores none.
+Result<std::unique_ptr<SqliteBlobSource>> openStoredBlob(SqliteDb& db, const std::string& path, std::size_t runIndex) {
+    auto stmt = db.prepare("SELECT run_id, analysis_cache IS NULL FROM runs ORDER BY run_id LIMIT 1 OFFSET ?1");
+    if (!stmt) return stmt.error();
+    stmt->bind(1, static_cast<std::int64_t>(runIndex));
+    if (stmt->step() != SQLITE_ROW) return makeError(ErrorCode::NotFound, "no run " + std::to_string(runIndex), path);
+    if (stmt->int64(1) != 0) return std::unique_ptr<SqliteBlobSource>();
+    sqlite3_blob* blob = nullptr;
+    if (sqlite3_blob_open(db.handle(), "main", "runs", "analysis_cache", stmt->int64(0), 0, &blob) != SQLITE_OK) {
+        sqlite3_blob_close(blob);
+        return makeError(ErrorCode::IoError, "cannot read the stored analysis", path);
+    }
+    return std::make_unique<SqliteBlobSource>(blob, path);
 }
 
 }  // namespace
@@ -245,15 +298,37 @@ analysis::AnalysisOptions storedAnalysisOptions(int batch) {
 }
 
 Result<std::string> encodeStoredAnalysis(const analysis::RunAnalysis& analysis, const analysis::ClockEstimate& clock,
-                                         const Trace& trace, const StoredAnalysisKey& key, unsigned threads) {
+                                         const Trace& trace, const StoredAnalysisKey& key, unsigned threads,
+                                         std::span<const EventColumns* const> exposedComm) {
     if (key.build.empty()) {
         return makeError(ErrorCode::InvalidArgument,
                          "no build identity: a build from a modified tree stores no analysis");
     }
+    std::vector<EventColumns> derived;
+    std::vector<const EventColumns*> exposed(exposedComm.begin(), exposedComm.end());
+    if (exposed.empty() && !trace.ranks.empty()) {
+        derived.resize(trace.ranks.size());
+        parallelForWithScratch<std::vector<analysis::TimeInterval>>(
+            derived.size(), threads, [&](std::size_t r, std::vector<analysis::TimeInterval>& scratch) {
+                derived[r] = analysis::exposedCommColumns(trace.ranks[r], scratch);
+            });
+        for (const auto& columns : derived) exposed.push_back(&columns);
+    }
+    if (exposed.size() != trace.ranks.size()) {
+        return makeError(ErrorCode::InvalidArgument, "exposed communication of " + std::to_string(exposed.size()) +
+                                                         " ranks for a trace of " +
+                                                         std::to_string(trace.ranks.size()));
+    }
     std::array<PackedSection, kSectionCount> sections;
     parallelFor(kSectionCount, threads, [&](std::size_t i) {
-        const std::size_t s = kLargestFirst[i];
-        sections[s] = packSection(s, analysis, clock);
+        const std::size_t s = kWriteOrder[i];
+        sections[s] = packSection([&](StoredOut& out) {
+            if (s == stored::kExposedComm) {
+                stored::writeExposedCommSection(out, exposed);
+            } else {
+                stored::writeSection(s, out, analysis, clock);
+            }
+        });
     });
     StoredOut header;
     header.u(kFormat);
@@ -296,18 +371,26 @@ Result<std::optional<StoredAnalysis>> loadStoredAnalysis(const std::string& path
                                                          unsigned threads) {
     auto db = openWorkspace(path);
     if (!db) return db.error();
-    auto stmt = db->prepare("SELECT run_id, analysis_cache IS NULL FROM runs ORDER BY run_id LIMIT 1 OFFSET ?1");
-    if (!stmt) return stmt.error();
-    stmt->bind(1, static_cast<std::int64_t>(runIndex));
-    if (stmt->step() != SQLITE_ROW) return makeError(ErrorCode::NotFound, "no run " + std::to_string(runIndex), path);
-    if (stmt->int64(1) != 0) return std::optional<StoredAnalysis>();
-    sqlite3_blob* blob = nullptr;
-    if (sqlite3_blob_open(db->handle(), "main", "runs", "analysis_cache", stmt->int64(0), 0, &blob) != SQLITE_OK) {
-        sqlite3_blob_close(blob);
-        return makeError(ErrorCode::IoError, "cannot read the stored analysis", path);
-    }
-    SqliteBlobSource source(blob, path);
-    return decodeFrom(source, trace, key, threads);
+    std::unique_ptr<SqliteBlobSource> source;
+    TPSCOPE_TRY_ASSIGN(source, openStoredBlob(*db, path, runIndex));
+    if (!source) return std::optional<StoredAnalysis>();
+    return decodeFrom(*source, trace, key, threads);
+}
+
+Result<std::optional<StoredExposedComm>> decodeStoredExposedComm(std::string_view blob, const Trace& trace,
+                                                                 const StoredAnalysisKey& key) {
+    MemorySource source(blob);
+    return decodeExposedFrom(source, trace, key);
+}
+
+Result<std::optional<StoredExposedComm>> loadStoredExposedComm(const std::string& path, std::size_t runIndex,
+                                                               const Trace& trace, const StoredAnalysisKey& key) {
+    auto db = openWorkspace(path);
+    if (!db) return db.error();
+    std::unique_ptr<SqliteBlobSource> source;
+    TPSCOPE_TRY_ASSIGN(source, openStoredBlob(*db, path, runIndex));
+    if (!source) return std::optional<StoredExposedComm>();
+    return decodeExposedFrom(*source, trace, key);
 }
 
 Status storeAnalysis(Run& run, const std::string& build, unsigned threads) {

@@ -10,6 +10,9 @@
 // (the run's summary and small tables; the segmentation; the collective calls; their participants; the
 // layer x rank rows; the layer instances), each cut into zstd frames of about 1 MB between items, so
 // that the sections are written and read on separate threads and a reader holds one frame at a time.
+// A seventh holds what the timeline derives from the trace at the most cost: each rank's
+// exposed-communication intervals (exposed_comm.h), as event chunks (stored_exposed_comm.cpp), read
+// on their own before the analysis so that the timeline's rows draw sooner.
 // The blob opens with "TPSA", the format version, the key and every frame's sizes (docs/formats.md).
 // The key: a stored analysis is taken only by the build that wrote it (its version and git commit: the
 // analysis of another build may differ; a build from a modified tree neither writes nor takes one,
@@ -22,8 +25,10 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/analysis/analysis.h"
 #include "core/analysis/clock_sync.h"
@@ -49,9 +54,12 @@ struct StoredAnalysis {
     analysis::ClockEstimate clock;
 };
 
-// The blob for `trace`'s analysis. threads: 0 = one per hardware thread.
+// The blob for `trace`'s analysis. threads: 0 = one per hardware thread. exposedComm: each rank's
+// exposed-communication columns (analysis::exposedCommColumns) where the caller holds them (the
+// timeline's rows); empty: derived from the trace here.
 Result<std::string> encodeStoredAnalysis(const analysis::RunAnalysis& analysis, const analysis::ClockEstimate& clock,
-                                         const Trace& trace, const StoredAnalysisKey& key, unsigned threads = 0);
+                                         const Trace& trace, const StoredAnalysisKey& key, unsigned threads = 0,
+                                         std::span<const EventColumns* const> exposedComm = {});
 // nullopt when the blob was written for another key (build, batch or trace) or in a format this build
 // does not read; an error when it claims this key but is damaged.
 Result<std::optional<StoredAnalysis>> decodeStoredAnalysis(std::string_view blob, const Trace& trace,
@@ -62,6 +70,15 @@ Result<std::optional<StoredAnalysis>> decodeStoredAnalysis(std::string_view blob
 Result<std::optional<StoredAnalysis>> loadStoredAnalysis(const std::string& path, std::size_t runIndex,
                                                          const Trace& trace, const StoredAnalysisKey& key,
                                                          unsigned threads = 0);
+
+// Each rank's exposed-communication intervals as stored with the analysis: analysis::exposedCommColumns
+// of each Trace::ranks entry, finalized. Read under the same key as the analysis (nullopt: another
+// build's, batch's or trace's, or none stored), on one thread: 20 M intervals at 100 M events.
+using StoredExposedComm = std::vector<EventColumns>;
+Result<std::optional<StoredExposedComm>> decodeStoredExposedComm(std::string_view blob, const Trace& trace,
+                                                                 const StoredAnalysisKey& key);
+Result<std::optional<StoredExposedComm>> loadStoredExposedComm(const std::string& path, std::size_t runIndex,
+                                                               const Trace& trace, const StoredAnalysisKey& key);
 
 // A blob above this is not stored (SQLite's default limit is 1e9 bytes a value): the run is analysed
 // when it opens, as before.

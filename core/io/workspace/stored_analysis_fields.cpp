@@ -53,7 +53,8 @@ void sized(std::vector<T>& v, std::size_t n) {
 
 }  // namespace
 
-TraceShape::TraceShape(const Trace& trace) : ranks(trace.ranks.size()), names(trace.names.size()) {
+TraceShape::TraceShape(const Trace& trace)
+    : ranks(trace.ranks.size()), names(trace.names.size()), payloads(trace.payloads.size()) {
     streamEvents.reserve(trace.ranks.size());
     for (const auto& rank : trace.ranks) {
         auto& counts = streamEvents.emplace_back();

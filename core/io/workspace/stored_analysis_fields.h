@@ -8,6 +8,7 @@
 #include <bit>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -99,6 +100,12 @@ class StoredIn {
         if (m_ok && !m_r.text(t)) m_ok = false;
         return m_ok ? std::string(t) : std::string();
     }
+    // The same without a copy: valid until the next mark().
+    std::string_view textView() {
+        std::string_view t;
+        if (m_ok && !m_r.text(t)) m_ok = false;
+        return m_ok ? t : std::string_view();
+    }
     std::vector<std::string> texts() {
         std::vector<std::string> list(count());
         for (auto& t : list) t = text();
@@ -145,12 +152,26 @@ struct TraceShape {
     explicit TraceShape(const Trace& trace);
     std::size_t ranks = 0;
     std::size_t names = 0;
+    std::size_t payloads = 0;
     std::vector<std::vector<std::size_t>> streamEvents;  // per rank, per stream: its event count
 };
 
 // The sections in the order the blob holds them. readSection fills members of the section's own, so that
-// the sections decode on separate threads; an unknown section number reads nothing and fails.
-enum Section : std::size_t { kSummary, kSegmentation, kCalls, kParticipants, kRows, kLayers, kSectionCount };
+// the sections decode on separate threads; an unknown section number reads nothing and fails. The last,
+// each rank's exposed-communication intervals for the timeline, is not part of the analysis: it is read
+// on its own (readExposedCommSection), before the others, so that the timeline's rows need not walk
+// every kernel again.
+enum Section : std::size_t {
+    kSummary,
+    kSegmentation,
+    kCalls,
+    kParticipants,
+    kRows,
+    kLayers,
+    kExposedComm,
+    kSectionCount
+};
+inline constexpr std::size_t kAnalysisSectionCount = kExposedComm;
 void writeSection(std::size_t section, StoredOut& out, const analysis::RunAnalysis& a,
                   const analysis::ClockEstimate& clock);
 void readSection(std::size_t section, StoredIn& in, const TraceShape& shape, analysis::RunAnalysis& a,
@@ -174,5 +195,11 @@ void readRowsSection(StoredIn& in, const TraceShape& shape, analysis::LayerRows&
 
 void writeLayersSection(StoredOut& out, const std::vector<analysis::LayerAcrossRanks>& layers);
 void readLayersSection(StoredIn& in, const TraceShape& shape, std::vector<analysis::LayerAcrossRanks>& layers);
+
+// One entry a rank, each rank's columns as event chunks of up to codec::kChunkEvents (in block form where
+// the columns have one, else varints: codec::decodeEvents tells them apart), a mark after each chunk.
+void writeExposedCommSection(StoredOut& out, std::span<const EventColumns* const> ranks);
+// The columns finalized; names and payloads checked against the trace's tables.
+void readExposedCommSection(StoredIn& in, const TraceShape& shape, std::vector<EventColumns>& ranks);
 
 }  // namespace tpscope::core::stored

@@ -15,6 +15,7 @@
 #include "core/analysis/synced_analysis.h"
 #include "core/io/workspace/stored_analysis.h"
 #include "core/io/workspace/workspace.h"
+#include "core/trace/event_batch_builder.h"
 #include "tests/synthetic_trace.h"
 #include "ui/jobs/io_services.h"
 #include "ui/jobs/services.h"
@@ -178,6 +179,41 @@ TEST(IoServices, ASavedRunsAnalysisIsTakenWhenTheWorkspaceOpensAgain) {
     EXPECT_EQ(back.timeline->clock().referenceRankIndex, run.timeline->clock().referenceRankIndex);
     EXPECT_EQ(back.metrics.stepLatencyNs, run.metrics.stepLatencyNs);
     EXPECT_EQ(back.metrics.tokensPerSec, run.metrics.tokensPerSec);
+}
+
+// The timeline's exposed communication is saved with the analysis and taken back by the rows when the
+// workspace opens (core::loadStoredExposedComm): intervals planted in the saved timeline, which the trace
+// would never give, are what the reopened timeline shows.
+TEST(IoServices, TheTimelinesExposedCommunicationIsSavedAndTakenBack) {
+    if (core::storedAnalysisBuild().empty()) GTEST_SKIP() << "a build from a modified tree stores no analysis";
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("exposed.tpscope"));
+    RunRecord run;
+    run.status = RunStatus::Done;
+    run.request.batch = 3;
+    run.trace = test::makeSyntheticTrace({4, 3, 2, 5});
+    deriveRunData(run);
+    ASSERT_TRUE(run.analysis && run.timeline && run.timeline->hasAnalysis());
+    core::StoredExposedComm planted(run.trace->ranks.size());
+    for (std::size_t r = 0; r < planted.size(); ++r) {
+        core::EventBatchBuilder builder(planted[r]);
+        builder.add(run.trace->startNs() + static_cast<std::int64_t>(r), 3, core::NameId{}, core::EventKind::Collective);
+        builder.flush();
+        planted[r].finalize();
+    }
+    const auto rows = TimelineData::buildRows(*run.trace, planted);
+    run.timeline = TimelineData::build(*run.trace, run.analysis, rows.get(), run.timeline->clock());
+    ASSERT_TRUE(saveWithIo(path, {run}, {}));
+
+    auto doc = openWithIo(path, {});
+    ASSERT_TRUE(doc) << doc.error().describe();
+    const RunRecord& back = doc->runs.at(0);
+    ASSERT_TRUE(back.timeline && back.timeline->hasAnalysis());
+    ASSERT_EQ(back.timeline->ranks().size(), planted.size());
+    for (std::size_t r = 0; r < planted.size(); ++r) {
+        EXPECT_TRUE(back.timeline->ranks()[r].exposed == planted[r]) << "rank " << r;
+        EXPECT_EQ(back.timeline->ranks()[r].exposedTotalNs, 3) << "rank " << r;
+    }
 }
 
 // Another build's stored analysis (or another batch's) is not taken: the run is analysed as it opens.

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "core/analysis/exposed_comm.h"
+#include "core/trace/event_batch_builder.h"
 #include "tests/synthetic_trace.h"
 #include "ui/timeline/timeline_data.h"
 #include "ui_test_support.h"
@@ -57,6 +58,42 @@ TEST(TimelineData, RowsAloneHaveNoAnalysisAndTheSameRowsAsTheFullBuild) {
     EXPECT_TRUE(rows->collectivesIn(*trace, 0, trace->startNs(), trace->endNs()).empty());
     const auto fresh = TimelineData::build(*trace);
     EXPECT_EQ(fresh->ranks()[1].exposedTotalNs, full->ranks()[1].exposedTotalNs);
+}
+
+// Rows given each rank's exposed communication as a workspace stored it (core::loadStoredExposedComm)
+// take those columns, with the totals and block sums derived from them, and are otherwise the rows built
+// from the trace alone; a list for another number of ranks is not taken.
+TEST(TimelineData, RowsTakeTheStoredExposedCommunication) {
+    const auto trace = twoStreamCollectives();
+    const auto derived = TimelineData::buildRows(*trace);
+    core::StoredExposedComm stored;
+    std::vector<core::analysis::TimeInterval> scratch;
+    for (const auto& rank : trace->ranks) stored.push_back(core::analysis::exposedCommColumns(rank, scratch));
+    const auto taken = TimelineData::buildRows(*trace, stored);
+    ASSERT_EQ(taken->ranks().size(), derived->ranks().size());
+    for (std::size_t r = 0; r < taken->ranks().size(); ++r) {
+        const auto& a = taken->ranks()[r];
+        const auto& b = derived->ranks()[r];
+        EXPECT_TRUE(a.exposed == b.exposed) << "rank " << r;
+        EXPECT_EQ(a.exposedTotalNs, b.exposedTotalNs) << "rank " << r;
+        EXPECT_EQ(a.exposedBlockSum, b.exposedBlockSum) << "rank " << r;
+        EXPECT_EQ(a.kindCount, b.kindCount) << "rank " << r;
+        EXPECT_EQ(a.nvtx.size(), b.nvtx.size()) << "rank " << r;
+    }
+    ASSERT_GT(derived->ranks()[1].exposedTotalNs, 0);
+    // Planted: one interval of 5 ns on rank 1 is what the rows then show.
+    core::StoredExposedComm planted(trace->ranks.size());
+    {
+        core::EventBatchBuilder builder(planted[1]);
+        builder.add(trace->startNs(), 5, core::NameId{}, core::EventKind::Collective);
+        builder.flush();
+    }
+    for (auto& columns : planted) columns.finalize();
+    const auto plantedRows = TimelineData::buildRows(*trace, planted);
+    EXPECT_EQ(plantedRows->ranks()[1].exposedTotalNs, 5);
+    EXPECT_EQ(plantedRows->ranks()[0].exposed.size(), 0u);
+    const auto oneRank = TimelineData::buildRows(*trace, core::StoredExposedComm(1));
+    EXPECT_EQ(oneRank->ranks()[1].exposedTotalNs, derived->ranks()[1].exposedTotalNs);
 }
 
 TEST(TimelineData, OrdinalAndWindowFollowTheStartOrderAcrossStreams) {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <future>
 
 #include "core/hw/catalog.h"
 #include "core/io/import/trace_reader.h"
@@ -215,16 +216,13 @@ void previewExcerpt(const QString& path, const OpenPreviewFn& preview) {
     preview(run);
 }
 
-// The analysis stored with run `index` of the workspace (core/io/workspace/stored_analysis.h), read in
-// place: taken when this build wrote it for the run's batch, which saves the open the analysis (half its
-// time at 100 M events). Returns the stored clock estimate for the timeline; nullopt, the run left
-// unanalysed, when there is none to take. A damaged one is logged and the run analysed as if none were
-// stored: the trace is what counts.
-std::optional<core::analysis::ClockEstimate> takeStoredAnalysis(RunRecord& run, const std::string& path,
-                                                                std::size_t index) {
-    if (!run.trace) return std::nullopt;
-    const core::StoredAnalysisKey key{core::storedAnalysisBuild(), run.request.batch};
-    auto stored = core::loadStoredAnalysis(path, index, *run.trace, key);
+// The analysis stored with run `index` of the workspace (core/io/workspace/stored_analysis.h), as
+// core::loadStoredAnalysis read it in place (`stored`): taken when this build wrote it for the run's
+// batch, which saves the open the analysis (half its time at 100 M events). Returns the stored clock
+// estimate for the timeline; nullopt, the run left unanalysed, when there is none to take. A damaged one
+// is logged and the run analysed as if none were stored: the trace is what counts.
+std::optional<core::analysis::ClockEstimate> takeStoredAnalysis(RunRecord& run, std::size_t index,
+                                                                core::Result<std::optional<core::StoredAnalysis>> stored) {
     if (!stored) {
         qCWarning(lcDocument).noquote() << "run" << index + 1
                                         << "analysed again:" << QString::fromStdString(stored.error().describe());
@@ -286,9 +284,16 @@ core::Result<OpenedDocument> openWithIo(const QString& path, const TaskControl& 
         for (std::size_t i = 0; i < doc.runs.size(); ++i) {
             if (control.cancelled()) return core::makeError(core::ErrorCode::Cancelled, "opening cancelled", p);
             if (doc.runs[i].trace) {
-                // The first run's rows are shown as soon as they are built, before any analysis.
-                previewRun(doc.runs[i], i == 0 ? preview : OpenPreviewFn(), takeStoredExposedComm(doc.runs[i], p, i));
-                auto clock = takeStoredAnalysis(doc.runs[i], p, i);
+                // The stored analysis is read while the timeline's rows are built: neither needs the
+                // other, and together they keep both cores busy (at 100 M events each alone leaves one
+                // idle at times). The first run's rows are shown as soon as they are built.
+                RunRecord& run = doc.runs[i];
+                const core::StoredAnalysisKey key{core::storedAnalysisBuild(), run.request.batch};
+                auto stored = std::async(std::launch::async, [&p, i, trace = run.trace, key] {
+                    return core::loadStoredAnalysis(p, i, *trace, key);
+                });
+                previewRun(run, i == 0 ? preview : OpenPreviewFn(), takeStoredExposedComm(run, p, i));
+                auto clock = takeStoredAnalysis(run, i, stored.get());
                 deriveRunData(doc.runs[i], std::move(clock));
             }
             qCInfo(lcDocument).noquote() << "analysed run" << i + 1 << "of" << doc.runs.size() << ";"

@@ -11,12 +11,14 @@
 #include <vector>
 
 #include "core/analysis/analysis_json.h"
+#include "core/analysis/exposed_comm.h"
 #include "core/analysis/synced_analysis.h"
 #include "core/hw/catalog.h"
 #include "core/io/import/trace_reader.h"
 #include "core/io/workspace/stored_analysis.h"
 #include "core/io/workspace/stored_analysis_fields.h"
 #include "core/sim/sweep.h"
+#include "core/trace/event_batch_builder.h"
 #include "core/util/json_writer.h"
 #include "io_test_util.h"
 #include "test_support.h"
@@ -67,8 +69,23 @@ void expectSameClock(const core::analysis::ClockEstimate& a, const core::analysi
     }
 }
 
-// The analysis of `trace` stored and read back: the same JSON, the same clock estimate, and stored
-// again, the same bytes (every encoded field came back as it was). Returns its layer rows.
+// Each rank's exposed-communication columns as the timeline derives them.
+std::vector<core::EventColumns> exposedOf(const core::Trace& trace) {
+    std::vector<core::EventColumns> out;
+    std::vector<core::analysis::TimeInterval> scratch;
+    for (const auto& rank : trace.ranks) out.push_back(core::analysis::exposedCommColumns(rank, scratch));
+    return out;
+}
+
+std::vector<const core::EventColumns*> pointersTo(const std::vector<core::EventColumns>& columns) {
+    std::vector<const core::EventColumns*> out;
+    for (const auto& c : columns) out.push_back(&c);
+    return out;
+}
+
+// The analysis of `trace` stored and read back: the same JSON, the same clock estimate, each rank's
+// exposed communication, and stored again, the same bytes (every encoded field came back as it was).
+// Returns its layer rows.
 std::size_t expectRoundTrip(const core::Trace& trace, const std::string& what) {
     core::analysis::AnalysisOptions options;
     options.batch = kKey.batch;
@@ -82,7 +99,13 @@ std::size_t expectRoundTrip(const core::Trace& trace, const std::string& what) {
     const core::StoredAnalysis& stored = **back;
     EXPECT_EQ(jsonOf(trace, stored.analysis), jsonOf(trace, both.analysis)) << what;
     expectSameClock(stored.clock, both.estimate);
-    auto again = core::encodeStoredAnalysis(stored.analysis, stored.clock, trace, kKey);
+    auto exposed = core::decodeStoredExposedComm(*blob, trace, kKey);
+    EXPECT_TRUE(exposed && exposed->has_value()) << what << ": " << (exposed ? "none" : exposed.error().describe());
+    if (!exposed || !exposed->has_value()) return 0;
+    const auto derived = exposedOf(trace);
+    EXPECT_TRUE(**exposed == derived) << what << ": the exposed communication came back otherwise";
+    // Stored again with the columns read back (as the GUI's Save passes the timeline's): the same bytes.
+    auto again = core::encodeStoredAnalysis(stored.analysis, stored.clock, trace, kKey, 0, pointersTo(**exposed));
     EXPECT_TRUE(again && *again == *blob) << what << ": stored again, not the same bytes";
     return both.analysis.breakdown.rows.size();
 }
@@ -170,6 +193,9 @@ TEST(StoredAnalysis, AnotherBuildBatchOrTraceReadsAsNotStored) {
         auto back = core::decodeStoredAnalysis(*blob, *t, key);
         ASSERT_TRUE(back) << what << ": " << back.error().describe();
         EXPECT_FALSE(back->has_value()) << what;
+        auto exposed = core::decodeStoredExposedComm(*blob, *t, key);
+        ASSERT_TRUE(exposed) << what << ": " << exposed.error().describe();
+        EXPECT_FALSE(exposed->has_value()) << what;
     }
     // Not a stored analysis at all (an older writer's opaque bytes): not stored either.
     auto foreign = core::decodeStoredAnalysis("cache\0with zero", *trace, kKey);
@@ -192,11 +218,16 @@ TEST(StoredAnalysis, ADamagedBlobIsAnErrorNeverACrash) {
         auto back = core::decodeStoredAnalysis(std::string_view(*blob).substr(0, cut), *trace, kKey);
         EXPECT_FALSE(back && back->has_value()) << "cut at " << cut;
         errors += back ? 0 : 1;
+        auto exposed = core::decodeStoredExposedComm(std::string_view(*blob).substr(0, cut), *trace, kKey);
+        EXPECT_FALSE(exposed && exposed->has_value()) << "cut at " << cut;
         std::string flipped = *blob;
         flipped[cut] = static_cast<char>(flipped[cut] ^ 0x20);
         back = core::decodeStoredAnalysis(flipped, *trace, kKey);
         EXPECT_FALSE(back && back->has_value()) << "byte " << cut << " flipped";
         errors += back ? 0 : 1;
+        // The exposed section is read alone: a byte of another section changes nothing there, and one
+        // of its own is refused or gives columns that keep their rules (never a crash).
+        (void)core::decodeStoredExposedComm(flipped, *trace, kKey);
     }
     EXPECT_GT(errors, 0u);
 }
@@ -236,6 +267,67 @@ TEST(StoredAnalysis, AnIndexOutsideTheTraceIsRefused) {
     EXPECT_TRUE(calls.empty());
 }
 
+// The exposed communication given to the writer is what is stored (the GUI's Save passes the timeline's),
+// not derived again: a planted interval comes back. Columns for another number of ranks are refused.
+TEST(StoredAnalysis, TheExposedCommunicationGivenIsTheOneStored) {
+    const auto trace = simulatedTrace(2, 2);
+    core::analysis::AnalysisOptions options;
+    options.batch = kKey.batch;
+    const auto both = core::analysis::analyzeWithClockEstimate(*trace, options);
+    auto planted = exposedOf(*trace);
+    ASSERT_EQ(planted.size(), 2u);
+    planted[1] = core::EventColumns();
+    {
+        core::EventBatchBuilder builder(planted[1]);
+        builder.add(7, 11, core::NameId{}, core::EventKind::Collective);
+        builder.flush();
+    }
+    planted[1].finalize();
+    auto blob = core::encodeStoredAnalysis(both.analysis, both.estimate, *trace, kKey, 0, pointersTo(planted));
+    ASSERT_TRUE(blob) << blob.error().describe();
+    auto back = core::decodeStoredExposedComm(*blob, *trace, kKey);
+    ASSERT_TRUE(back && back->has_value());
+    EXPECT_TRUE(**back == planted);
+    EXPECT_FALSE(**back == exposedOf(*trace));
+    const std::vector<const core::EventColumns*> one{&planted[0]};
+    auto refused = core::encodeStoredAnalysis(both.analysis, both.estimate, *trace, kKey, 0, one);
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().message.find("exposed communication of 1 ranks"), std::string::npos)
+        << refused.error().describe();
+}
+
+// The section's events are checked against the trace's tables as a stream's are: a name the trace does not
+// have, a rank count that is not the trace's, or a chunk missing is refused.
+TEST(StoredAnalysis, ExposedCommunicationOutsideTheTraceIsRefused) {
+    const auto trace = simulatedTrace(2, 2);
+    const core::stored::TraceShape shape(*trace);
+    auto columns = exposedOf(*trace);
+    const auto read = [&shape](const std::string& bytes) {
+        core::stored::StoredIn in(bytes);
+        std::vector<core::EventColumns> back;
+        core::stored::readExposedCommSection(in, shape, back);
+        return in.done();
+    };
+    core::stored::StoredOut good;
+    core::stored::writeExposedCommSection(good, pointersTo(columns));
+    EXPECT_TRUE(read(good.bytes()));
+    core::EventColumns unnamed;
+    {
+        core::EventBatchBuilder builder(unnamed);
+        builder.add(7, 11, core::NameId{static_cast<std::uint32_t>(shape.names)}, core::EventKind::Collective);
+        builder.flush();
+    }
+    unnamed.finalize();
+    core::stored::StoredOut named;
+    core::stored::writeExposedCommSection(named, std::vector<const core::EventColumns*>{&columns[0], &unnamed});
+    EXPECT_FALSE(read(named.bytes()));
+    core::stored::StoredOut oneRank;
+    core::stored::writeExposedCommSection(oneRank, std::vector<const core::EventColumns*>{&columns[0]});
+    EXPECT_FALSE(read(oneRank.bytes()));
+    ASSERT_GT(columns[1].size(), 0u);
+    EXPECT_FALSE(read(good.bytes().substr(0, good.bytes().size() - 1)));
+}
+
 TEST(StoredAnalysis, AWorkspaceKeepsItAndItsTraceReadsItBack) {
     TempDir dir;
     const auto path = (dir / "stored.tpscope").string();
@@ -262,6 +354,14 @@ TEST(StoredAnalysis, AWorkspaceKeepsItAndItsTraceReadsItBack) {
     ASSERT_TRUE(inPlace) << inPlace.error().describe();
     ASSERT_TRUE(inPlace->has_value());
     EXPECT_EQ(jsonOf(*run.trace, (*inPlace)->analysis), jsonOf(*run.trace, fresh.analysis));
+    auto exposed = core::loadStoredExposedComm(path, 0, *run.trace, {kKey.build, run.info.batch});
+    ASSERT_TRUE(exposed) << exposed.error().describe();
+    ASSERT_TRUE(exposed->has_value());
+    EXPECT_TRUE(**exposed == exposedOf(*run.trace));
+    auto exposedOtherBatch = core::loadStoredExposedComm(path, 0, *run.trace, {kKey.build, run.info.batch + 1});
+    ASSERT_TRUE(exposedOtherBatch);
+    EXPECT_FALSE(exposedOtherBatch->has_value());
+    EXPECT_FALSE(core::loadStoredExposedComm(path, 1, *run.trace, kKey));  // no second run
     auto otherBatch = core::loadStoredAnalysis(path, 0, *run.trace, {kKey.build, run.info.batch + 1});
     ASSERT_TRUE(otherBatch);
     EXPECT_FALSE(otherBatch->has_value());

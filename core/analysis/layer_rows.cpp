@@ -77,6 +77,43 @@ std::size_t LayerRows::instanceOf(std::size_t row) const {
     return static_cast<std::size_t>(it - m_instances.begin()) - 1;
 }
 
+LayerRows::TimesSum LayerRows::sumTimes(std::size_t first, std::size_t last, std::int64_t rankIndex) const {
+    last = std::min(last, m_rows.size());
+    TimesSum out;
+    std::int64_t wall = 0;
+    std::int64_t compute = 0;
+    std::int64_t overlapped = 0;
+    std::int64_t wait = 0;
+    std::int64_t transfer = 0;
+    for (std::size_t i = first; i < last; ++i) {
+        const Packed& p = m_rows[i];
+        if (rankIndex >= 0 && p.rankIndex != rankIndex) continue;
+        ++out.rows;
+        if (p.wallNs == kWide) {
+            const auto it = std::lower_bound(m_wide.begin(), m_wide.end(), i,
+                                             [](const WideRow& w, std::size_t r) { return w.first < r; });
+            if (it != m_wide.end() && it->first == i) out.time += it->second;
+            continue;
+        }
+        wall += p.wallNs;
+        compute += p.computeNs;
+        overlapped += p.overlappedCommNs;
+        wait += p.exposedWaitNs;
+        transfer += p.exposedTransferNs;
+    }
+    TimeBreakdown narrow;
+    narrow.wallNs = wall;
+    narrow.computeNs = compute;
+    narrow.overlappedCommNs = overlapped;
+    narrow.exposedWaitNs = wait;
+    narrow.exposedTransferNs = transfer;
+    narrow.exposedCommNs = wait + transfer;
+    narrow.commNs = narrow.exposedCommNs + overlapped;
+    narrow.idleNs = wall - compute - narrow.exposedCommNs;
+    out.time += narrow;
+    return out;
+}
+
 LayerRankRow LayerRows::operator[](std::size_t i) const {
     return unpack(i, instanceOf(i));
 }

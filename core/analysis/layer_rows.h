@@ -75,6 +75,16 @@ class LayerRows {
     Iterator begin() const { return {this, 0, 0}; }
     Iterator end() const { return {this, m_rows.size(), m_instances.size()}; }
     std::size_t instanceCount() const { return m_instances.size(); }
+    // The times of rows [first, last) summed (of rank rankIndex's alone where it is >= 0), without
+    // unpacking a row: a stored row's derived times are sums of its five (exposed comm = wait +
+    // transfer, ...), so their sums are the same sums of the five sums, exactly. The per-layer tables
+    // read 10 M rows at 100 M events, as a run opens (run_summary.h's layerTable). O(last - first), plus
+    // O(log wide rows) a wide row.
+    struct TimesSum {
+        TimeBreakdown time;
+        std::size_t rows = 0;
+    };
+    TimesSum sumTimes(std::size_t first, std::size_t last, std::int64_t rankIndex = -1) const;
     const std::vector<Instance>& instances() const { return m_instances; }  // by firstRow
     std::size_t wideRowCount() const { return m_wide.size(); }
     std::size_t residentBytes() const;

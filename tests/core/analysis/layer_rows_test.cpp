@@ -5,6 +5,7 @@
 #include <limits>
 #include <random>
 #include <stdexcept>
+#include <utility>
 
 #include "core/analysis/layer_breakdown.h"
 #include "core/analysis/layer_rows.h"
@@ -107,6 +108,21 @@ TEST(LayerRows, EveryRowReadsBackExactlyNarrowOrWide) {
         for (std::uint32_t r = 0; r < ranks; ++r, ++it) expectSameRow(*it, want[inst.firstRow + r]);
     }
     EXPECT_TRUE(rows.from(want.size()) == rows.end());
+    // Summed where they lie: the sums of the rows as stored, wide ones and one rank's alone included.
+    for (const auto& [first, last] : {std::pair<std::size_t, std::size_t>{0, want.size()}, {3, 4}, {5, 17}, {9, 9}}) {
+        for (const std::int64_t rank : {-1, 0, 2}) {
+            TimeBreakdown sum;
+            std::size_t n = 0;
+            for (std::size_t k = first; k < last; ++k) {
+                if (rank >= 0 && want[k].rankIndex != rank) continue;
+                sum += want[k].time;
+                ++n;
+            }
+            const LayerRows::TimesSum got = rows.sumTimes(first, last, rank);
+            EXPECT_EQ(got.time, sum) << "rows [" << first << ", " << last << "), rank " << rank;
+            EXPECT_EQ(got.rows, n) << "rows [" << first << ", " << last << "), rank " << rank;
+        }
+    }
 }
 
 TEST(LayerRows, HoldThirtyTwoBytesARowAndSixteenAnInstance) {

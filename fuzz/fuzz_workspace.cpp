@@ -46,9 +46,16 @@ void decodeDirectly(std::string_view raw, std::uint8_t which) {
             shape.ranks = 2;
             shape.names = 8;
             shape.streamEvents = {{16, 16}, {16}};
+            shape.payloads = 4;
             stored::StoredIn in(raw);
+            const std::size_t section = which / 6 % stored::kSectionCount;
+            if (section == stored::kExposedComm) {
+                StoredExposedComm exposed;
+                stored::readExposedCommSection(in, shape, exposed);
+                break;
+            }
             StoredAnalysis parts;
-            stored::readSection(which / 6 % stored::kSectionCount, in, shape, parts.analysis, parts.clock);
+            stored::readSection(section, in, shape, parts.analysis, parts.clock);
             break;
         }
         case 4: {

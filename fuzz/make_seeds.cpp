@@ -10,7 +10,9 @@
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <vector>
 
+#include "core/analysis/exposed_comm.h"
 #include "core/analysis/synced_analysis.h"
 #include "core/io/codec/event_codec.h"
 #include "core/io/codec/zlib.h"
@@ -138,7 +140,16 @@ int main(int argc, char** argv) {
     const auto analysed = core::analysis::analyzeWithClockEstimate(*trace, {});
     for (std::size_t section = 0; section < core::stored::kSectionCount; ++section) {
         core::stored::StoredOut bytes;
-        core::stored::writeSection(section, bytes, analysed.analysis, analysed.estimate);
+        if (section == core::stored::kExposedComm) {
+            std::vector<core::EventColumns> exposed;
+            std::vector<const core::EventColumns*> ranks;
+            std::vector<core::analysis::TimeInterval> scratch;
+            for (const auto& rank : trace->ranks) exposed.push_back(core::analysis::exposedCommColumns(rank, scratch));
+            for (const auto& columns : exposed) ranks.push_back(&columns);
+            core::stored::writeExposedCommSection(bytes, ranks);
+        } else {
+            core::stored::writeSection(section, bytes, analysed.analysis, analysed.estimate);
+        }
         const char which = static_cast<char>(6 * section + 5);
         write(out / "workspace" / ("stored_section" + std::to_string(section) + ".raw"),
               std::string("D") + which + bytes.bytes());

@@ -155,7 +155,9 @@ core::EventColumns exposedCommColumns(const core::Rank& rank, std::vector<TimeIn
     core::EventColumns out;
     out.reserve(scratch.size());
     core::EventBatchBuilder builder(out);
-    for (const auto& [start, end] : scratch) builder.add(start, end - start, core::NameId{}, core::EventKind::Collective);
+    for (const auto& [start, end] : scratch) {
+        builder.add(start, end - start, core::NameId{}, core::EventKind::Collective);
+    }
     builder.flush();
     out.finalize();
     return out;

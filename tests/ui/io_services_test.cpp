@@ -197,7 +197,8 @@ TEST(IoServices, TheTimelinesExposedCommunicationIsSavedAndTakenBack) {
     core::StoredExposedComm planted(run.trace->ranks.size());
     for (std::size_t r = 0; r < planted.size(); ++r) {
         core::EventBatchBuilder builder(planted[r]);
-        builder.add(run.trace->startNs() + static_cast<std::int64_t>(r), 3, core::NameId{}, core::EventKind::Collective);
+        builder.add(run.trace->startNs() + static_cast<std::int64_t>(r), 3, core::NameId{},
+                    core::EventKind::Collective);
         builder.flush();
         planted[r].finalize();
     }

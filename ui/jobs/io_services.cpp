@@ -221,8 +221,8 @@ void previewExcerpt(const QString& path, const OpenPreviewFn& preview) {
 // batch, which saves the open the analysis (half its time at 100 M events). Returns the stored clock
 // estimate for the timeline; nullopt, the run left unanalysed, when there is none to take. A damaged one
 // is logged and the run analysed as if none were stored: the trace is what counts.
-std::optional<core::analysis::ClockEstimate> takeStoredAnalysis(RunRecord& run, std::size_t index,
-                                                                core::Result<std::optional<core::StoredAnalysis>> stored) {
+std::optional<core::analysis::ClockEstimate> takeStoredAnalysis(
+    RunRecord& run, std::size_t index, core::Result<std::optional<core::StoredAnalysis>> stored) {
     if (!stored) {
         qCWarning(lcDocument).noquote() << "run" << index + 1
                                         << "analysed again:" << QString::fromStdString(stored.error().describe());

@@ -36,7 +36,7 @@ constexpr int kLevel = 1;
 
 using stored::kSectionCount;
 constexpr std::array<std::string_view, kSectionCount> kSectionNames = {
-    "summary",    "segmentation",    "collective calls",      "call participants",
+    "summary",    "segmentation",    "collective calls",     "call participants",
     "layer rows", "layer instances", "exposed communication"};
 
 // The analysis' sections by the time they take at 100 M events (the layer rows ~40 %, the participants
@@ -316,8 +316,7 @@ Result<std::string> encodeStoredAnalysis(const analysis::RunAnalysis& analysis, 
     }
     if (exposed.size() != trace.ranks.size()) {
         return makeError(ErrorCode::InvalidArgument, "exposed communication of " + std::to_string(exposed.size()) +
-                                                         " ranks for a trace of " +
-                                                         std::to_string(trace.ranks.size()));
+                                                         " ranks for a trace of " + std::to_string(trace.ranks.size()));
     }
     std::array<PackedSection, kSectionCount> sections;
     parallelFor(kSectionCount, threads, [&](std::size_t i) {

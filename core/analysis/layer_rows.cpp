@@ -77,6 +77,26 @@ std::size_t LayerRows::instanceOf(std::size_t row) const {
     return static_cast<std::size_t>(it - m_instances.begin()) - 1;
 }
 
+namespace {
+
+// A narrow row's times (or the sums of such rows') from the five it keeps: the other three are sums of
+// those, the breakdown's partition.
+TimeBreakdown fromStored(std::int64_t wall, std::int64_t compute, std::int64_t overlapped, std::int64_t wait,
+                         std::int64_t transfer) {
+    TimeBreakdown t;
+    t.wallNs = wall;
+    t.computeNs = compute;
+    t.overlappedCommNs = overlapped;
+    t.exposedWaitNs = wait;
+    t.exposedTransferNs = transfer;
+    t.exposedCommNs = wait + transfer;
+    t.commNs = t.exposedCommNs + overlapped;
+    t.idleNs = wall - compute - t.exposedCommNs;
+    return t;
+}
+
+}  // namespace
+
 LayerRows::TimesSum LayerRows::sumTimes(std::size_t first, std::size_t last, std::int64_t rankIndex) const {
     last = std::min(last, m_rows.size());
     TimesSum out;
@@ -101,16 +121,7 @@ LayerRows::TimesSum LayerRows::sumTimes(std::size_t first, std::size_t last, std
         wait += p.exposedWaitNs;
         transfer += p.exposedTransferNs;
     }
-    TimeBreakdown narrow;
-    narrow.wallNs = wall;
-    narrow.computeNs = compute;
-    narrow.overlappedCommNs = overlapped;
-    narrow.exposedWaitNs = wait;
-    narrow.exposedTransferNs = transfer;
-    narrow.exposedCommNs = wait + transfer;
-    narrow.commNs = narrow.exposedCommNs + overlapped;
-    narrow.idleNs = wall - compute - narrow.exposedCommNs;
-    out.time += narrow;
+    out.time += fromStored(wall, compute, overlapped, wait, transfer);
     return out;
 }
 
@@ -128,15 +139,7 @@ LayerRankRow LayerRows::unpack(std::size_t row, std::size_t instance) const {
         if (it != m_wide.end() && it->first == row) out.time = it->second;
         return out;
     }
-    TimeBreakdown& t = out.time;
-    t.wallNs = p.wallNs;
-    t.computeNs = p.computeNs;
-    t.overlappedCommNs = p.overlappedCommNs;
-    t.exposedWaitNs = p.exposedWaitNs;
-    t.exposedTransferNs = p.exposedTransferNs;
-    t.exposedCommNs = t.exposedWaitNs + t.exposedTransferNs;
-    t.commNs = t.exposedCommNs + t.overlappedCommNs;
-    t.idleNs = t.wallNs - t.computeNs - t.exposedCommNs;
+    out.time = fromStored(p.wallNs, p.computeNs, p.overlappedCommNs, p.exposedWaitNs, p.exposedTransferNs);
     return out;
 }
 

@@ -152,6 +152,16 @@ TEST(IoServices, PriceRoundTripsUnderACommaDecimalLocale) {
     std::setlocale(LC_NUMERIC, saved.c_str());
 }
 
+// A finished run of a synthetic trace (batch 3), analysed as the GUI analyses it.
+RunRecord analysedRun() {
+    RunRecord run;
+    run.status = RunStatus::Done;
+    run.request.batch = 3;
+    run.trace = test::makeSyntheticTrace({4, 3, 2, 5});
+    deriveRunData(run);
+    return run;
+}
+
 // Issue 47 §1: a workspace the GUI saves keeps each analysed run's analysis and the timeline's clock
 // estimate, and opening it again takes them (this build's only) instead of analysing. The stored
 // analysis carries a note the trace's own analysis never has, so the open can only have it from the file.
@@ -159,11 +169,7 @@ TEST(IoServices, ASavedRunsAnalysisIsTakenWhenTheWorkspaceOpensAgain) {
     if (core::storedAnalysisBuild().empty()) GTEST_SKIP() << "a build from a modified tree stores no analysis";
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("stored.tpscope"));
-    RunRecord run;
-    run.status = RunStatus::Done;
-    run.request.batch = 3;
-    run.trace = test::makeSyntheticTrace({4, 3, 2, 5});
-    deriveRunData(run);
+    RunRecord run = analysedRun();
     ASSERT_TRUE(run.analysis && run.timeline && run.timeline->hasAnalysis());
     auto marked = *run.analysis;
     marked.notes.emplace_back("stored with the run");
@@ -188,11 +194,7 @@ TEST(IoServices, TheTimelinesExposedCommunicationIsSavedAndTakenBack) {
     if (core::storedAnalysisBuild().empty()) GTEST_SKIP() << "a build from a modified tree stores no analysis";
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("exposed.tpscope"));
-    RunRecord run;
-    run.status = RunStatus::Done;
-    run.request.batch = 3;
-    run.trace = test::makeSyntheticTrace({4, 3, 2, 5});
-    deriveRunData(run);
+    RunRecord run = analysedRun();
     ASSERT_TRUE(run.analysis && run.timeline && run.timeline->hasAnalysis());
     core::StoredExposedComm planted(run.trace->ranks.size());
     for (std::size_t r = 0; r < planted.size(); ++r) {

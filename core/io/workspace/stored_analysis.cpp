@@ -265,6 +265,8 @@ Result<std::optional<StoredExposedComm>> decodeExposedFrom(BlobSource& source, c
     std::optional<StoredExposedComm> out(std::in_place);
     TPSCOPE_TRY(readFrames(source, *frames, stored::kExposedComm,
                            [&](StoredIn& in) { stored::readExposedCommSection(in, shape, *out); }));
+    // An empty list for ranks that are there: left out of a blob that was too large with it.
+    if (out->empty() && !trace.ranks.empty()) return std::optional<StoredExposedComm>();
     return out;
 }
 
@@ -299,7 +301,7 @@ analysis::AnalysisOptions storedAnalysisOptions(int batch) {
 
 Result<std::string> encodeStoredAnalysis(const analysis::RunAnalysis& analysis, const analysis::ClockEstimate& clock,
                                          const Trace& trace, const StoredAnalysisKey& key, unsigned threads,
-                                         std::span<const EventColumns* const> exposedComm) {
+                                         std::span<const EventColumns* const> exposedComm, std::size_t maxBytes) {
     if (key.build.empty()) {
         return makeError(ErrorCode::InvalidArgument,
                          "no build identity: a build from a modified tree stores no analysis");
@@ -329,6 +331,18 @@ Result<std::string> encodeStoredAnalysis(const analysis::RunAnalysis& analysis, 
             }
         });
     });
+    const auto packedBytes = [&sections] {
+        std::size_t total = 0;
+        for (const auto& section : sections) {
+            for (const auto& f : section.frames) total += f.packedBytes;
+        }
+        return total;
+    };
+    // Too large with the exposed communication (at 100 M events it is a quarter of the blob): the
+    // analysis is kept without it, as an empty list, and the timeline derives it when the run opens.
+    if (packedBytes() > maxBytes && sections[stored::kExposedComm].status) {
+        sections[stored::kExposedComm] = packSection([](StoredOut& out) { stored::writeExposedCommSection(out, {}); });
+    }
     StoredOut header;
     header.u(kFormat);
     header.text(key.build);
@@ -346,7 +360,7 @@ Result<std::string> encodeStoredAnalysis(const analysis::RunAnalysis& analysis, 
             total += f.packedBytes;
         }
     }
-    if (total > kMaxStoredAnalysisBytes) {
+    if (total > maxBytes) {
         return makeError(ErrorCode::Unsupported, "the analysis is too large to store (" + std::to_string(total >> 20) +
                                                      " MiB compressed); it is computed when the run opens");
     }

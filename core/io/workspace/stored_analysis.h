@@ -20,8 +20,9 @@
 // (its GPU event and rank counts). Anything else reads as "not stored", and the run is analysed as
 // before. Decoding checks every index against the trace (ranks, streams, events, names, rows), so a
 // damaged or hostile blob is an error, never a crash.
-// Cost: O(result) each way; at 100 M events (10 M layer x rank rows, 2.5 M calls) 0.29 GB on disk,
-// 2.9-3.6 s to read on the 2-core VM against 7.6-8.5 s to analyse (docs/PERFORMANCE.md).
+// Cost: O(result) each way; at 100 M events (10 M layer x rank rows, 2.5 M calls, 20 M exposed
+// intervals) 0.39 GB on disk (0.29 GB without the intervals), 0.9-1.3 s to read after the timeline's
+// rows on the 2-core VM against 7.6-8.5 s to analyse (docs/PERFORMANCE.md).
 
 #include <cstdint>
 #include <optional>
@@ -54,12 +55,19 @@ struct StoredAnalysis {
     analysis::ClockEstimate clock;
 };
 
+// A blob above this is not stored (SQLite's default limit is 1e9 bytes a value): the run is analysed
+// when it opens, as before.
+inline constexpr std::size_t kMaxStoredAnalysisBytes = std::size_t{512} << 20;
+
 // The blob for `trace`'s analysis. threads: 0 = one per hardware thread. exposedComm: each rank's
 // exposed-communication columns (analysis::exposedCommColumns) where the caller holds them (the
-// timeline's rows); empty: derived from the trace here.
+// timeline's rows); empty: derived from the trace here. A blob that would be above maxBytes is written
+// without the exposed communication (loadStoredExposedComm then reads none), and is an error if it is
+// still above it.
 Result<std::string> encodeStoredAnalysis(const analysis::RunAnalysis& analysis, const analysis::ClockEstimate& clock,
                                          const Trace& trace, const StoredAnalysisKey& key, unsigned threads = 0,
-                                         std::span<const EventColumns* const> exposedComm = {});
+                                         std::span<const EventColumns* const> exposedComm = {},
+                                         std::size_t maxBytes = kMaxStoredAnalysisBytes);
 // nullopt when the blob was written for another key (build, batch or trace) or in a format this build
 // does not read; an error when it claims this key but is damaged.
 Result<std::optional<StoredAnalysis>> decodeStoredAnalysis(std::string_view blob, const Trace& trace,
@@ -73,16 +81,13 @@ Result<std::optional<StoredAnalysis>> loadStoredAnalysis(const std::string& path
 
 // Each rank's exposed-communication intervals as stored with the analysis: analysis::exposedCommColumns
 // of each Trace::ranks entry, finalized. Read under the same key as the analysis (nullopt: another
-// build's, batch's or trace's, or none stored), on one thread: 20 M intervals at 100 M events.
+// build's, batch's or trace's, none stored, or left out of a blob too large with it), on one thread:
+// 20 M intervals at 100 M events.
 using StoredExposedComm = std::vector<EventColumns>;
 Result<std::optional<StoredExposedComm>> decodeStoredExposedComm(std::string_view blob, const Trace& trace,
                                                                  const StoredAnalysisKey& key);
 Result<std::optional<StoredExposedComm>> loadStoredExposedComm(const std::string& path, std::size_t runIndex,
                                                                const Trace& trace, const StoredAnalysisKey& key);
-
-// A blob above this is not stored (SQLite's default limit is 1e9 bytes a value): the run is analysed
-// when it opens, as before.
-inline constexpr std::size_t kMaxStoredAnalysisBytes = std::size_t{512} << 20;
 
 // Analyses `run`'s trace as the GUI does when it opens the run (the run's batch, the trace's clocks and
 // their estimate beside them) and keeps the result in run.analysisCache under {build, run.info.batch},

@@ -310,6 +310,36 @@ TEST(StoredAnalysis, TheExposedCommunicationGivenIsTheOneStored) {
         << refused.error().describe();
 }
 
+// A blob that would be over the limit with the exposed communication is stored without it (the analysis
+// reads back whole, the intervals as none stored); one over the limit without it too is an error.
+TEST(StoredAnalysis, ABlobTooLargeWithTheExposedCommunicationKeepsTheAnalysisWithout) {
+    const auto trace = simulatedTrace(2, 2);
+    core::analysis::AnalysisOptions options;
+    options.batch = kKey.batch;
+    const auto both = core::analysis::analyzeWithClockEstimate(*trace, options);
+    auto full = core::encodeStoredAnalysis(both.analysis, both.estimate, *trace, kKey);
+    ASSERT_TRUE(full) << full.error().describe();
+    // The limit: the size of a blob whose ranks have no intervals, which the full blob is over by far.
+    const std::vector<core::EventColumns> none(2);
+    auto bare = core::encodeStoredAnalysis(both.analysis, both.estimate, *trace, kKey, 0, pointersTo(none));
+    ASSERT_TRUE(bare);
+    ASSERT_GT(full->size(), bare->size() + 200);
+    auto smaller = core::encodeStoredAnalysis(both.analysis, both.estimate, *trace, kKey, 0, {}, bare->size());
+    ASSERT_TRUE(smaller) << smaller.error().describe();
+    EXPECT_LT(smaller->size(), full->size());
+    auto without = core::decodeStoredExposedComm(*smaller, *trace, kKey);
+    ASSERT_TRUE(without) << without.error().describe();
+    EXPECT_FALSE(without->has_value());
+    auto analysisAlone = core::decodeStoredAnalysis(*smaller, *trace, kKey);
+    ASSERT_TRUE(analysisAlone && analysisAlone->has_value());
+    EXPECT_EQ(jsonOf(*trace, (*analysisAlone)->analysis), jsonOf(*trace, both.analysis));
+    // Under the limit, kept: the limit is what decides.
+    auto kept = core::encodeStoredAnalysis(both.analysis, both.estimate, *trace, kKey, 0, {}, full->size());
+    ASSERT_TRUE(kept);
+    EXPECT_EQ(*kept, *full);
+    EXPECT_FALSE(core::encodeStoredAnalysis(both.analysis, both.estimate, *trace, kKey, 0, {}, 64));
+}
+
 // The section's events are checked against the trace's tables as a stream's are: a name the trace does not
 // have, a rank count that is not the trace's, or a chunk missing is refused.
 TEST(StoredAnalysis, ExposedCommunicationOutsideTheTraceIsRefused) {

@@ -196,8 +196,9 @@ void readRowsSection(StoredIn& in, const TraceShape& shape, analysis::LayerRows&
 void writeLayersSection(StoredOut& out, const std::vector<analysis::LayerAcrossRanks>& layers);
 void readLayersSection(StoredIn& in, const TraceShape& shape, std::vector<analysis::LayerAcrossRanks>& layers);
 
-// One entry a rank (or none: left out), each rank's columns as event chunks of up to codec::kChunkEvents (in block form where
-// the columns have one, else varints: codec::decodeEvents tells them apart), a mark after each chunk.
+// One entry a rank (or none: left out), each rank's columns as event chunks of up to
+// codec::kChunkEvents (in block form where the columns have one, else varints: codec::decodeEvents
+// tells them apart), a mark after each chunk.
 void writeExposedCommSection(StoredOut& out, std::span<const EventColumns* const> ranks);
 // The columns finalized; names and payloads checked against the trace's tables.
 void readExposedCommSection(StoredIn& in, const TraceShape& shape, std::vector<EventColumns>& ranks);

@@ -69,6 +69,13 @@ void expectSameClock(const core::analysis::ClockEstimate& a, const core::analysi
     }
 }
 
+// The analysis and clock estimate a stored analysis under kKey holds: the defaults but the key's batch.
+core::analysis::AnalysisWithClockEstimate analysedForKey(const core::Trace& trace) {
+    core::analysis::AnalysisOptions options;
+    options.batch = kKey.batch;
+    return core::analysis::analyzeWithClockEstimate(trace, options);
+}
+
 // Each rank's exposed-communication columns as the timeline derives them.
 std::vector<core::EventColumns> exposedOf(const core::Trace& trace) {
     std::vector<core::EventColumns> out;
@@ -87,9 +94,7 @@ std::vector<const core::EventColumns*> pointersTo(const std::vector<core::EventC
 // exposed communication, and stored again, the same bytes (every encoded field came back as it was).
 // Returns its layer rows.
 std::size_t expectRoundTrip(const core::Trace& trace, const std::string& what) {
-    core::analysis::AnalysisOptions options;
-    options.batch = kKey.batch;
-    const auto both = core::analysis::analyzeWithClockEstimate(trace, options);
+    const auto both = analysedForKey(trace);
     auto blob = core::encodeStoredAnalysis(both.analysis, both.estimate, trace, kKey);
     EXPECT_TRUE(blob) << what << ": " << blob.error().describe();
     if (!blob) return 0;
@@ -181,9 +186,7 @@ TEST(StoredAnalysis, EveryPublicTraceComesBackAsItWasAnalysed) {
 TEST(StoredAnalysis, AnotherBuildBatchOrTraceReadsAsNotStored) {
     const auto trace = simulatedTrace(2, 2);
     const auto other = simulatedTrace(4, 2);
-    core::analysis::AnalysisOptions options;
-    options.batch = kKey.batch;
-    const auto both = core::analysis::analyzeWithClockEstimate(*trace, options);
+    const auto both = analysedForKey(*trace);
     auto blob = core::encodeStoredAnalysis(both.analysis, both.estimate, *trace, kKey);
     ASSERT_TRUE(blob);
     for (const auto& [key, t, what] :
@@ -207,9 +210,7 @@ TEST(StoredAnalysis, AnotherBuildBatchOrTraceReadsAsNotStored) {
 
 TEST(StoredAnalysis, ADamagedBlobIsAnErrorNeverACrash) {
     const auto trace = simulatedTrace(2, 2);
-    core::analysis::AnalysisOptions options;
-    options.batch = kKey.batch;
-    const auto both = core::analysis::analyzeWithClockEstimate(*trace, options);
+    const auto both = analysedForKey(*trace);
     auto blob = core::encodeStoredAnalysis(both.analysis, both.estimate, *trace, kKey);
     ASSERT_TRUE(blob);
     const std::string json = jsonOf(*trace, both.analysis);
@@ -285,9 +286,7 @@ TEST(StoredAnalysis, AnIndexOutsideTheTraceIsRefused) {
 // not derived again: a planted interval comes back. Columns for another number of ranks are refused.
 TEST(StoredAnalysis, TheExposedCommunicationGivenIsTheOneStored) {
     const auto trace = simulatedTrace(2, 2);
-    core::analysis::AnalysisOptions options;
-    options.batch = kKey.batch;
-    const auto both = core::analysis::analyzeWithClockEstimate(*trace, options);
+    const auto both = analysedForKey(*trace);
     auto planted = exposedOf(*trace);
     ASSERT_EQ(planted.size(), 2u);
     planted[1] = core::EventColumns();
@@ -314,9 +313,7 @@ TEST(StoredAnalysis, TheExposedCommunicationGivenIsTheOneStored) {
 // reads back whole, the intervals as none stored); one over the limit without it too is an error.
 TEST(StoredAnalysis, ABlobTooLargeWithTheExposedCommunicationKeepsTheAnalysisWithout) {
     const auto trace = simulatedTrace(2, 2);
-    core::analysis::AnalysisOptions options;
-    options.batch = kKey.batch;
-    const auto both = core::analysis::analyzeWithClockEstimate(*trace, options);
+    const auto both = analysedForKey(*trace);
     auto full = core::encodeStoredAnalysis(both.analysis, both.estimate, *trace, kKey);
     ASSERT_TRUE(full) << full.error().describe();
     // The limit: the size of a blob whose ranks have no intervals, which the full blob is over by far.

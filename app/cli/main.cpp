@@ -16,8 +16,10 @@
 #include "core/util/huge_pages.h"
 
 int main(int argc, char** argv) {
-    // First, before any thread or file: the heap on huge pages (may execute the program again).
+    // First, before any thread or file: the heap on huge pages (may execute the program again), and
+    // its growth set for large traces.
     (void)tpscope::core::restartWithHugePages(argv);
+    (void)tpscope::core::tuneHeapGrowth();
     using namespace tpscope::cli;
     CLI::App app{"tpscope-cli: tensor-parallel decode profiler (plans, calculators, simulation, analysis)",
                  "tpscope-cli"};

@@ -9,6 +9,7 @@
 
 #if defined(__linux__) && defined(__GLIBC__)
 #include <gnu/libc-version.h>
+#include <malloc.h>
 #include <unistd.h>
 #endif
 
@@ -81,6 +82,38 @@ std::string restartWithHugePages(char** argv) {
     return "the restart failed (execv /proc/self/exe)";
 #else
     (void)argv;
+    return "only with glibc on Linux";
+#endif
+}
+
+HeapGrowthPlan planHeapGrowth(const char* tpscopeHugePages, const char* glibcTunables) {
+    HeapGrowthPlan plan;
+    const std::string_view tunables = glibcTunables != nullptr ? glibcTunables : "";
+    if (tpscopeHugePages != nullptr && std::string_view(tpscopeHugePages) == "0") {
+        plan.reason = "turned off (TPSCOPE_HUGE_PAGES=0)";
+        return plan;
+    }
+    // The user's own value of either wins (mallopt would override it).
+    if (tunables.find("glibc.malloc.top_pad") == std::string_view::npos) plan.topPadBytes = kHeapTopPadBytes;
+    if (tunables.find("glibc.malloc.mmap_threshold") == std::string_view::npos) {
+        plan.mmapThresholdBytes = kHeapMmapThresholdBytes;
+    }
+    if (plan.topPadBytes == 0 && plan.mmapThresholdBytes == 0) plan.reason = "GLIBC_TUNABLES sets both";
+    return plan;
+}
+
+std::string tuneHeapGrowth() {
+#if defined(__linux__) && defined(__GLIBC__)
+    const HeapGrowthPlan plan = planHeapGrowth(std::getenv("TPSCOPE_HUGE_PAGES"), std::getenv("GLIBC_TUNABLES"));
+    // mallopt takes an int: both values are far below INT_MAX.
+    if (plan.topPadBytes != 0 && ::mallopt(M_TOP_PAD, static_cast<int>(plan.topPadBytes)) != 1) {
+        return "mallopt(M_TOP_PAD) refused";
+    }
+    if (plan.mmapThresholdBytes != 0 && ::mallopt(M_MMAP_THRESHOLD, static_cast<int>(plan.mmapThresholdBytes)) != 1) {
+        return "mallopt(M_MMAP_THRESHOLD) refused";
+    }
+    return plan.reason.empty() ? "heap growth tuned" : plan.reason;
+#else
     return "only with glibc on Linux";
 #endif
 }

@@ -19,7 +19,21 @@
 // with the tunable already set by the user, with a glibc older than 2.35, outside Linux and glibc.
 // Cost: one exec of the program at start (its shared libraries load twice: milliseconds); memory
 // rounded up to 2 MB pages where a block ends (a few MB in all).
+//
+// Then tuneHeapGrowth() (both programs call it next, in the restarted process too): glibc's malloc
+// takes memory from the kernel for an arena in steps of the request plus M_TOP_PAD (128 KB by default)
+// and hands blocks above a moving threshold (from 128 KB) to mmap, fresh and zero-filled each time. A
+// thread's arena, whose first heap is under 2 MB, also never asks for huge pages. The import's parse
+// threads and the open's readers allocate and free blocks of 128 KB to a few MB by the thousand, so
+// both faulted in fresh 4 KB pages again and again. With the pad at 16 MiB (each arena's first heap
+// big enough for huge pages) and the threshold fixed at 32 MiB (the ceiling glibc's moving threshold
+// stops at), those blocks are reused from the arenas. Measured (docs/PERFORMANCE.md, "Import" and
+// "Heap growth"): `analyze` of the 400 MB Kineto trace 15-20 % less CPU (page faults from ~4,000 to
+// ~700), the 72-rank folder and the 10 M-event workspace opened 5-10 % sooner; cost: the peak 8-30 MB
+// higher (blocks kept for reuse). Not done with TPSCOPE_HUGE_PAGES=0, or where GLIBC_TUNABLES sets
+// either value itself.
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -43,5 +57,21 @@ HugePagesPlan planHugePages(ThpMode mode, const char* tpscopeHugePages, const ch
 // Executes the program again with the heap on huge pages where planHugePages says so; returns only
 // when it did not (the reason), or when the exec failed (the program then goes on as it is).
 std::string restartWithHugePages(char** argv);
+
+// What tuneHeapGrowth() sets; 0: leaves that value as glibc has it.
+struct HeapGrowthPlan {
+    std::size_t topPadBytes = 0;
+    std::size_t mmapThresholdBytes = 0;
+    std::string reason;  // why not (when both are 0), for a log
+};
+inline constexpr std::size_t kHeapTopPadBytes = std::size_t{16} << 20;
+inline constexpr std::size_t kHeapMmapThresholdBytes = std::size_t{32} << 20;
+
+// What tuneHeapGrowth() does, from the environment's variables (null: not set).
+HeapGrowthPlan planHeapGrowth(const char* tpscopeHugePages, const char* glibcTunables);
+
+// Sets glibc's heap growth for large traces (mallopt) as planHeapGrowth says; returns what it did, or
+// why it did not. Call before the program starts its threads.
+std::string tuneHeapGrowth();
 
 }  // namespace tpscope::core

@@ -57,6 +57,34 @@ TEST(HugePages, RestartsOnlyInMadviseModeWithTheTunableUnset) {
     EXPECT_TRUE(planHugePages(ThpMode::Madvise, nullptr, nullptr, nullptr, 2, 35).restart);
 }
 
+TEST(HeapGrowth, TunedUnlessTurnedOffOrSetByTheUser) {
+    const HeapGrowthPlan plan = planHeapGrowth(nullptr, nullptr);
+    EXPECT_EQ(plan.topPadBytes, kHeapTopPadBytes);
+    EXPECT_EQ(plan.mmapThresholdBytes, kHeapMmapThresholdBytes);
+    EXPECT_TRUE(plan.reason.empty());
+    // After the restart (TPSCOPE_HUGE_PAGES=1, glibc's hugetlb tunable set) as well.
+    const HeapGrowthPlan restarted = planHeapGrowth("1", "glibc.malloc.hugetlb=1");
+    EXPECT_EQ(restarted.topPadBytes, kHeapTopPadBytes);
+    EXPECT_EQ(restarted.mmapThresholdBytes, kHeapMmapThresholdBytes);
+
+    const HeapGrowthPlan off = planHeapGrowth("0", nullptr);
+    EXPECT_EQ(off.topPadBytes, 0U);
+    EXPECT_EQ(off.mmapThresholdBytes, 0U);
+    EXPECT_EQ(off.reason, "turned off (TPSCOPE_HUGE_PAGES=0)");
+    // The user's own value of either is kept.
+    const HeapGrowthPlan userPad = planHeapGrowth(nullptr, "glibc.malloc.hugetlb=1:glibc.malloc.top_pad=0");
+    EXPECT_EQ(userPad.topPadBytes, 0U);
+    EXPECT_EQ(userPad.mmapThresholdBytes, kHeapMmapThresholdBytes);
+    const HeapGrowthPlan userBoth =
+        planHeapGrowth(nullptr, "glibc.malloc.mmap_threshold=65536:glibc.malloc.top_pad=131072");
+    EXPECT_EQ(userBoth.topPadBytes, 0U);
+    EXPECT_EQ(userBoth.mmapThresholdBytes, 0U);
+    EXPECT_EQ(userBoth.reason, "GLIBC_TUNABLES sets both");
+    // glibc's mallopt takes an int, and refuses a threshold above its 32 MiB ceiling on 64-bit.
+    EXPECT_LE(kHeapMmapThresholdBytes, std::size_t{32} << 20);
+    EXPECT_LT(kHeapTopPadBytes, std::size_t{1} << 30);
+}
+
 std::map<std::string, std::string> probe(const std::string& environment) {
     const test::CommandResult r =
         test::runCommand("env -u TPSCOPE_HUGE_PAGES -u GLIBC_TUNABLES " + environment + " " + TPSCOPE_HUGE_PAGES_PROBE);
@@ -102,9 +130,24 @@ TEST(HugePages, AProgramRestartsWithItsLargeBlocksOnHugePages) {
     EXPECT_EQ(off["marker"], "0");
     EXPECT_EQ(off["tunables"], "");
     EXPECT_EQ(off["reason"], "turned off (TPSCOPE_HUGE_PAGES=0)");
+    EXPECT_EQ(off["growth"], "turned off (TPSCOPE_HUGE_PAGES=0)");
     if (mode == ThpMode::Madvise) {
         EXPECT_EQ(off["anon_huge_kb"], "0");
     }
+#if !defined(__SANITIZE_ADDRESS__)  // a sanitizer's allocator is not glibc's
+    // Tuned, an 8 MiB block comes from the arena, which grows by it and most of the 16 MiB pad;
+    // glibc as it is hands it to mmap (its threshold starts at 128 KB).
+    EXPECT_EQ(started["growth"], "heap growth tuned");
+    EXPECT_EQ(started["medium_mmapped"], "0");
+    EXPECT_GE(std::stol(started["arena_growth_mib"]), 16);
+    EXPECT_EQ(off["medium_mmapped"], "1");
+    EXPECT_EQ(off["arena_growth_mib"], "0");
+    // The user's own values win.
+    auto own = probe("GLIBC_TUNABLES=glibc.malloc.hugetlb=0:glibc.malloc.mmap_threshold=65536:glibc.malloc.top_pad=0");
+    EXPECT_EQ(own["growth"], "GLIBC_TUNABLES sets both");
+    EXPECT_EQ(own["medium_mmapped"], "1");
+    EXPECT_EQ(own["arena_growth_mib"], "0");
+#endif
     if (!plan.restart) GTEST_SKIP() << "no restart on this machine: " << plan.reason;
 #endif
 }

@@ -171,10 +171,8 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    // First, before any thread or file: the heap on huge pages (may execute the program again), and
-    // its growth set for large traces.
+    // First, before any thread or file: the heap on huge pages (may execute the program again).
     (void)tpscope::core::restartWithHugePages(argv);
-    (void)tpscope::core::tuneHeapGrowth();
     // core reports allocation failures as errors; this is the last line for anything that escapes.
     try {
         return run(argc, argv);

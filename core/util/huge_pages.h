@@ -20,18 +20,17 @@
 // Cost: one exec of the program at start (its shared libraries load twice: milliseconds); memory
 // rounded up to 2 MB pages where a block ends (a few MB in all).
 //
-// Then tuneHeapGrowth() (the CLI calls it next, in the restarted process too): glibc's malloc
-// takes memory from the kernel for an arena in steps of the request plus M_TOP_PAD (128 KB by default)
-// and hands blocks above a moving threshold (from 128 KB) to mmap, fresh and zero-filled each time. A
-// thread's arena, whose first heap is under 2 MB, also never asks for huge pages. The import's parse
-// threads and the open's readers allocate and free blocks of 128 KB to a few MB by the thousand, so
-// both faulted in fresh 4 KB pages again and again. With the pad at 16 MiB (each arena's first heap
-// big enough for huge pages) and the threshold fixed at 32 MiB (the ceiling glibc's moving threshold
-// stops at), those blocks are reused from the arenas. Measured (docs/PERFORMANCE.md, "Import" and
-// "Heap growth"): `analyze` of the 400 MB Kineto trace 15-20 % less CPU (page faults from ~4,000 to
-// ~1,200); cost: a peak 8-13 MB higher (blocks kept for reuse). The GUI does not call it: on the
-// 100 M-event workspace its open took as long or longer (more system time) with a peak 20-40 MB
-// higher. Not done with TPSCOPE_HUGE_PAGES=0, or where GLIBC_TUNABLES sets either value itself.
+// Then tuneHeapGrowth() (the CLI calls it next, in the restarted process too): glibc's malloc takes memory
+// from the kernel for an arena in steps of the request plus M_TOP_PAD (128 KB by default) and hands blocks
+// above a moving threshold (from 128 KB) to mmap, fresh and zero-filled each time. A thread's arena grows
+// in steps too small for huge pages. The import's parse threads allocate and free blocks of 128 KB to a
+// few MB by the thousand, so they faulted in fresh 4 KB pages again and again. With the pad at 16 MiB and
+// the threshold fixed at 32 MiB (the ceiling glibc's moving threshold stops at; setting the pad alone
+// would fix it at 128 KB), those blocks are reused from the arenas. Measured (docs/PERFORMANCE.md,
+// "Import" and "Heap growth"): `analyze` of the 400 MB Kineto trace 9-11 % less CPU (page faults from
+// ~4,400 to ~1,400); cost: a peak 7-13 MB higher (blocks kept for reuse). The GUI does not call it: on the
+// 100 M-event workspace its open took as long or longer (more system time) with a peak 20-40 MB higher.
+// Not done with TPSCOPE_HUGE_PAGES=0, or where GLIBC_TUNABLES sets either value itself.
 
 #include <cstddef>
 #include <string>

@@ -124,7 +124,7 @@ void readSegmentationSection(StoredIn& in, const TraceShape& shape, Segmentation
         for (auto& s : r.steps) {
             s.key = in.s();
             s.startNs = in.s();
-            s.endNs = s.startNs + in.s();
+            s.endNs = in.plus(s.startNs);
             s.phase = in.enumBelow<StepPhase>(kStepPhases);
             s.batch = static_cast<int>(in.s());
             in.mark();
@@ -132,21 +132,21 @@ void readSegmentationSection(StoredIn& in, const TraceShape& shape, Segmentation
         layers.assign(in.count(), LayerWindow{});
         LayerWindow before;
         for (auto& w : layers) {
-            w.step = before.step + in.s();
+            w.step = in.plus(before.step);
             w.layer = static_cast<int>(in.s());
-            w.startNs = before.startNs + in.s();
-            w.endNs = w.startNs + in.s();
+            w.startNs = in.plus(before.startNs);
+            w.endNs = in.plus(w.startNs);
             before = w;
             in.mark();
         }
         blocks.assign(in.count(), BlockWindow{});
         BlockWindow blockBefore;
         for (auto& w : blocks) {
-            w.step = blockBefore.step + in.s();
+            w.step = in.plus(blockBefore.step);
             w.layer = static_cast<int>(in.s());
             w.kind = in.enumBelow<BlockKind>(kBlockKinds);
-            w.startNs = blockBefore.startNs + in.s();
-            w.endNs = w.startNs + in.s();
+            w.startNs = in.plus(blockBefore.startNs);
+            w.endNs = in.plus(w.startNs);
             blockBefore = w;
             in.mark();
         }
@@ -195,7 +195,7 @@ void readCallsSection(StoredIn& in, const TraceShape& shape, std::vector<Collect
     before.step = 0;
     std::int64_t nextParticipant = 0;
     for (auto& c : calls) {
-        const std::int64_t first = nextParticipant + in.s();
+        const std::int64_t first = in.plus(nextParticipant);
         if (first < 0 || first > 0xFFFFFFFFLL) in.fail();
         if (!in.ok()) return;
         c.firstParticipant = static_cast<std::uint32_t>(first);
@@ -207,10 +207,10 @@ void readCallsSection(StoredIn& in, const TraceShape& shape, std::vector<Collect
         c.layer = static_cast<int>(in.s());
         c.op = in.enumBelow<CollectiveOp>(kCollectiveOps);
         c.bytes = in.u();
-        c.firstStartNs = before.firstStartNs + in.s();
-        c.lastStartNs = c.firstStartNs + in.s();
-        c.medianEndNs = c.lastStartNs + in.s();
-        c.step = before.step + in.s();
+        c.firstStartNs = in.plus(before.firstStartNs);
+        c.lastStartNs = in.plus(c.firstStartNs);
+        c.medianEndNs = in.plus(c.lastStartNs);
+        c.step = in.plus(before.step);
         nextParticipant = first + c.participantCount;
         before = c;
         in.mark();
@@ -249,7 +249,7 @@ void readParticipantsSection(StoredIn& in, const TraceShape& shape, CollectiveMa
         const auto rank = in.below(shape.ranks);
         const auto stream = in.below(in.ok() ? shape.streamEvents[rank].size() : 0);
         if (!in.ok()) return;
-        const std::int64_t event = last[rank][stream] + in.s();
+        const std::int64_t event = in.plus(last[rank][stream]);
         if (event < 0 || static_cast<std::uint64_t>(event) >= shape.streamEvents[rank][stream]) in.fail();
         const std::int64_t wait = in.s();
         if (wait < 0 || wait > kLongWait) in.fail();
@@ -302,7 +302,7 @@ void readRowsSection(StoredIn& in, const TraceShape& shape, LayerRows& rows) {
     std::vector<LayerRows::Instance> instances(in.count());
     LayerRows::Instance before;
     for (auto& inst : instances) {
-        inst.step = before.step + in.s();
+        inst.step = in.plus(before.step);
         inst.layer = static_cast<int>(in.s());
         inst.firstRow = static_cast<std::uint32_t>(before.firstRow + in.below(std::uint64_t{1} << 32));
         before = inst;
@@ -323,15 +323,15 @@ void readRowsSection(StoredIn& in, const TraceShape& shape, LayerRows& rows) {
         for (std::size_t i = instances[k].firstRow; i < end && in.ok(); ++i) {
             LayerRankRow row{instances[k].step, instances[k].layer, 0, 0, {}};
             row.rankIndex = static_cast<std::uint32_t>(in.below(shape.ranks));
-            row.startNs = startBefore + in.s();
+            row.startNs = in.plus(startBefore);
             TimeBreakdown& t = row.time;
             for (std::int64_t* v :
                  {&t.wallNs, &t.computeNs, &t.overlappedCommNs, &t.exposedWaitNs, &t.exposedTransferNs}) {
                 *v = in.s();
             }
-            t.exposedCommNs = t.exposedWaitNs + t.exposedTransferNs + in.s();
-            t.commNs = t.exposedCommNs + t.overlappedCommNs + in.s();
-            t.idleNs = t.wallNs - t.computeNs - t.exposedCommNs + in.s();
+            t.exposedCommNs = in.plus(in.sum(t.exposedWaitNs, t.exposedTransferNs));
+            t.commNs = in.plus(in.sum(t.exposedCommNs, t.overlappedCommNs));
+            t.idleNs = in.plus(in.difference(in.difference(t.wallNs, t.computeNs), t.exposedCommNs));
             if (!rows.store(i, row)) wide.emplace_back(static_cast<std::uint32_t>(i), t);
             startBefore = row.startNs;
             in.mark();
@@ -362,15 +362,14 @@ void readLayersSection(StoredIn& in, const TraceShape& shape, std::vector<LayerA
     sized(layers, in.count());
     LayerAcrossRanks before;
     for (auto& l : layers) {
-        l.step = before.step + in.s();
+        l.step = in.plus(before.step);
         l.maxWallNs = in.s();
         l.minComputeNs = in.s();
-        l.maxComputeNs = l.minComputeNs + in.s();
+        l.maxComputeNs = in.plus(l.minComputeNs);
         l.meanComputeNs = in.f();
         l.layer = static_cast<int>(in.s());
         l.ranks = static_cast<std::uint32_t>(in.below(std::uint64_t{1} << 32));
-        const std::int64_t first =
-            static_cast<std::int64_t>(before.firstRow) + static_cast<std::int64_t>(before.ranks) + in.s();
+        const std::int64_t first = in.plus(static_cast<std::int64_t>(before.firstRow) + before.ranks);
         if (first < 0 || first > 0xFFFFFFFFLL) in.fail();
         l.firstRow = static_cast<std::uint32_t>(first);
         l.slowestRankIndex = static_cast<std::uint32_t>(in.below(shape.ranks));

@@ -81,6 +81,20 @@ class StoredIn {
         if (m_ok && !m_r.zigzag(v)) m_ok = false;
         return m_ok ? v : 0;
     }
+    // `base` plus the next signed value, the difference the writer stored. A damaged section can hold any
+    // difference: a sum past 64 bits fails the section (and reads 0) instead of overflowing.
+    std::int64_t plus(std::int64_t base) { return sum(base, s()); }
+    // a + b and a - b of values already read (the derived times), failing the section the same way.
+    std::int64_t sum(std::int64_t a, std::int64_t b) {
+        std::int64_t v = 0;
+        if (__builtin_add_overflow(a, b, &v)) m_ok = false;
+        return m_ok ? v : 0;
+    }
+    std::int64_t difference(std::int64_t a, std::int64_t b) {
+        std::int64_t v = 0;
+        if (__builtin_sub_overflow(a, b, &v)) m_ok = false;
+        return m_ok ? v : 0;
+    }
     double f() { return std::bit_cast<double>(u()); }
     bool b() { return below(2) == 1; }
     // A value that must be below `limit` (an index, an enum's range).

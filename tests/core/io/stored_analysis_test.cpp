@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <limits>
 #include <sstream>
 #include <tuple>
 #include <vector>
@@ -280,6 +281,78 @@ TEST(StoredAnalysis, AnIndexOutsideTheTraceIsRefused) {
     core::stored::readCallsSection(hugeIn, shape, calls);
     EXPECT_FALSE(hugeIn.ok());
     EXPECT_TRUE(calls.empty());
+}
+
+// A stored difference that takes a value past 64 bits fails the section: the sums are checked, never
+// left to overflow (found by fuzz_workspace under UBSan). The same bytes with a difference that fits read.
+TEST(StoredAnalysis, AValuePastSixtyFourBitsIsRefused) {
+    constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+    const auto trace = simulatedTrace(2, 2);
+    const core::stored::TraceShape shape(*trace);
+    // Each value is kMax - 5 plus next + 5: kMax - 1 fits, kMax + 1 does not.
+    for (const std::int64_t next : {std::int64_t{-1}, std::int64_t{1}}) {
+        SCOPED_TRACE(next);
+        // Layer windows: one rank's second window starts next + 5 after one at kMax - 5.
+        core::stored::StoredOut segmentation;
+        segmentation.u(shape.ranks);
+        for (std::size_t r = 0; r < shape.ranks; ++r) {
+            segmentation.u(r);  // rank id
+            segmentation.u(0);  // source
+            segmentation.u(0);  // steps
+            segmentation.u(r == 0 ? 2 : 0);
+            if (r == 0) {
+                for (const std::int64_t start : {kMax - 5, next + 5}) {
+                    for (const std::int64_t v : {std::int64_t{0}, std::int64_t{0}, start, std::int64_t{0}}) {
+                        segmentation.s(v);  // step, layer, start (as a difference), duration
+                    }
+                }
+            }
+            segmentation.u(0);  // block windows
+            for (int k = 0; k < 8; ++k) segmentation.u(0);
+            segmentation.u(0);  // blocks derived
+            segmentation.u(0);  // split by
+            segmentation.u(0);  // pattern kept as a multiple
+        }
+        core::stored::StoredIn segmentationIn(segmentation.bytes());
+        core::analysis::Segmentation windows;
+        core::stored::readSegmentationSection(segmentationIn, shape, windows);
+        EXPECT_EQ(segmentationIn.done(), next < 0);
+
+        // Collective calls: the second's first start next + 5 after the first's.
+        core::stored::StoredOut calls;
+        calls.u(2);
+        for (const std::int64_t start : {kMax - 5, next + 5}) {
+            calls.s(0);                              // first participant (a difference)
+            for (int k = 0; k < 5; ++k) calls.u(0);  // participants, expected, group, communicator, last rank
+            calls.s(0);                              // layer
+            calls.u(0);                              // op
+            calls.u(0);                              // bytes
+            calls.s(start);                          // first start (a difference)
+            for (int k = 0; k < 3; ++k) calls.s(0);  // last start, median end, step
+        }
+        core::stored::StoredIn callsIn(calls.bytes());
+        std::vector<core::analysis::CollectiveCall> read;
+        core::stored::readCallsSection(callsIn, shape, read);
+        EXPECT_EQ(callsIn.done(), next < 0);
+
+        // Layer rows: a row whose exposed wait and transfer sum past 64 bits.
+        core::stored::StoredOut rows;
+        rows.u(1);  // instances
+        rows.s(0);  // step
+        rows.s(0);  // layer
+        rows.u(0);  // first row
+        rows.u(1);  // rows
+        rows.u(0);  // rank
+        rows.s(0);  // start
+        for (const std::int64_t v : {std::int64_t{0}, std::int64_t{0}, std::int64_t{0}, kMax - 5, next + 5}) {
+            rows.s(v);  // wall, compute, overlapped, exposed wait, exposed transfer
+        }
+        for (int k = 0; k < 3; ++k) rows.s(0);  // exposed comm, comm and idle, as differences
+        core::stored::StoredIn rowsIn(rows.bytes());
+        core::analysis::LayerRows layerRows;
+        core::stored::readRowsSection(rowsIn, shape, layerRows);
+        EXPECT_EQ(rowsIn.done(), next < 0);
+    }
 }
 
 // The exposed communication given to the writer is what is stored (the GUI's Save passes the timeline's),

@@ -141,10 +141,8 @@ int main(int argc, char** argv) {
     for (std::size_t section = 0; section < core::stored::kSectionCount; ++section) {
         core::stored::StoredOut bytes;
         if (section == core::stored::kExposedComm) {
-            std::vector<core::EventColumns> exposed;
+            const std::vector<core::EventColumns> exposed = core::analysis::exposedCommColumns(*trace);
             std::vector<const core::EventColumns*> ranks;
-            std::vector<core::analysis::TimeInterval> scratch;
-            for (const auto& rank : trace->ranks) exposed.push_back(core::analysis::exposedCommColumns(rank, scratch));
             for (const auto& columns : exposed) ranks.push_back(&columns);
             core::stored::writeExposedCommSection(bytes, ranks);
         } else {

@@ -7,6 +7,7 @@
 #include <span>
 
 #include "core/trace/event_batch_builder.h"
+#include "core/util/parallel_for.h"
 
 namespace tpscope::core::analysis {
 
@@ -160,6 +161,15 @@ core::EventColumns exposedCommColumns(const core::Rank& rank, std::vector<TimeIn
     }
     builder.flush();
     out.finalize();
+    return out;
+}
+
+std::vector<core::EventColumns> exposedCommColumns(const core::Trace& trace, unsigned threads) {
+    std::vector<core::EventColumns> out(trace.ranks.size());
+    parallelForWithScratch<std::vector<TimeInterval>>(out.size(), threads,
+                                                      [&](std::size_t r, std::vector<TimeInterval>& scratch) {
+                                                          out[r] = exposedCommColumns(trace.ranks[r], scratch);
+                                                      });
     return out;
 }
 

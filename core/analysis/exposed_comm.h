@@ -28,6 +28,9 @@ void exposedCommIntervals(const core::Rank& rank, std::vector<TimeInterval>& out
 // analysis (stored_analysis.h): events of kind Collective, no name (NameId{}), no payload. `scratch`
 // holds the intervals on the way (its capacity reused as above).
 core::EventColumns exposedCommColumns(const core::Rank& rank, std::vector<TimeInterval>& scratch);
+// The same for every rank of `trace`, in Trace::ranks order, on up to `threads` threads (0: one per
+// hardware thread).
+std::vector<core::EventColumns> exposedCommColumns(const core::Trace& trace, unsigned threads = 0);
 
 // Totals as the run summary and the simulator report them.
 struct CommSummary {

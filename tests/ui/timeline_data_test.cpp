@@ -66,9 +66,7 @@ TEST(TimelineData, RowsAloneHaveNoAnalysisAndTheSameRowsAsTheFullBuild) {
 TEST(TimelineData, RowsTakeTheStoredExposedCommunication) {
     const auto trace = twoStreamCollectives();
     const auto derived = TimelineData::buildRows(*trace);
-    core::StoredExposedComm stored;
-    std::vector<core::analysis::TimeInterval> scratch;
-    for (const auto& rank : trace->ranks) stored.push_back(core::analysis::exposedCommColumns(rank, scratch));
+    const core::StoredExposedComm stored = core::analysis::exposedCommColumns(*trace);
     const auto taken = TimelineData::buildRows(*trace, stored);
     ASSERT_EQ(taken->ranks().size(), derived->ranks().size());
     for (std::size_t r = 0; r < taken->ranks().size(); ++r) {

@@ -309,11 +309,7 @@ Result<std::string> encodeStoredAnalysis(const analysis::RunAnalysis& analysis, 
     std::vector<EventColumns> derived;
     std::vector<const EventColumns*> exposed(exposedComm.begin(), exposedComm.end());
     if (exposed.empty() && !trace.ranks.empty()) {
-        derived.resize(trace.ranks.size());
-        parallelForWithScratch<std::vector<analysis::TimeInterval>>(
-            derived.size(), threads, [&](std::size_t r, std::vector<analysis::TimeInterval>& scratch) {
-                derived[r] = analysis::exposedCommColumns(trace.ranks[r], scratch);
-            });
+        derived = analysis::exposedCommColumns(trace, threads);
         for (const auto& columns : derived) exposed.push_back(&columns);
     }
     if (exposed.size() != trace.ranks.size()) {

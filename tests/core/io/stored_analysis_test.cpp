@@ -79,10 +79,7 @@ core::analysis::AnalysisWithClockEstimate analysedForKey(const core::Trace& trac
 
 // Each rank's exposed-communication columns as the timeline derives them.
 std::vector<core::EventColumns> exposedOf(const core::Trace& trace) {
-    std::vector<core::EventColumns> out;
-    std::vector<core::analysis::TimeInterval> scratch;
-    for (const auto& rank : trace.ranks) out.push_back(core::analysis::exposedCommColumns(rank, scratch));
-    return out;
+    return core::analysis::exposedCommColumns(trace);
 }
 
 std::vector<const core::EventColumns*> pointersTo(const std::vector<core::EventColumns>& columns) {

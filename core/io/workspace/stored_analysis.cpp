@@ -346,16 +346,15 @@ Result<std::string> encodeStoredAnalysis(const analysis::RunAnalysis& analysis, 
     header.u(trace.eventCount());
     header.u(trace.ranks.size());
     header.u(kSectionCount);
-    std::size_t total = 0;
     for (const auto& section : sections) {
         if (!section.status) return section.status.error();
         header.u(section.frames.size());
         for (const auto& f : section.frames) {
             header.u(f.rawBytes);
             header.u(f.packedBytes);
-            total += f.packedBytes;
         }
     }
+    const std::size_t total = packedBytes();
     if (total > maxBytes) {
         return makeError(ErrorCode::Unsupported, "the analysis is too large to store (" + std::to_string(total >> 20) +
                                                      " MiB compressed); it is computed when the run opens");

@@ -29,7 +29,7 @@
 // would fix it at 128 KB), those blocks are reused from the arenas. Measured (docs/PERFORMANCE.md,
 // "Import" and "Heap growth"): `analyze` of the 400 MB Kineto trace 9-11 % less CPU (page faults from
 // ~4,400 to ~1,400); cost: a peak 7-13 MB higher (blocks kept for reuse). The GUI does not call it: on the
-// 100 M-event workspace its open took as long or longer (more system time) with a peak 20-40 MB higher.
+// 100 M-event workspace its open took as long or longer (more system time) with a peak 10-40 MB higher.
 // Not done with TPSCOPE_HUGE_PAGES=0, or where GLIBC_TUNABLES sets either value itself.
 
 #include <cstddef>
